@@ -1,0 +1,58 @@
+#pragma once
+
+#include <opencv2/core/mat.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace tessera::app {
+
+/// Thrown by image reading and writing. what() starts with the file path and says the reason,
+/// e.g. "/x/a.png: file not found" or "/x/b.png: 100000 x 100000 exceeds the limit of ...".
+class ImageError : public std::runtime_error {
+public:
+    ImageError(const std::string& path, const std::string& reason);
+    const std::string& path() const { return path_; }
+    const std::string& reason() const { return reason_; }
+
+private:
+    std::string path_;
+    std::string reason_;
+};
+
+/// Largest image Tessera will decode. Checked from the file header before decoding.
+struct ImageLimits {
+    int maxWidth = 32768;
+    int maxHeight = 32768;
+    std::uint64_t maxPixels = std::uint64_t{1} << 30;  ///< 1 Gpixel
+};
+
+/// Dimensions read from a file's header without decoding (PNG, JPEG, BMP, TIFF, WebP, EXR);
+/// width = height = 0 when the format is not one the sniffer knows.
+struct ImageHeader {
+    int width = 0;
+    int height = 0;
+    std::string format;  ///< "png", "jpeg", "bmp", "tiff", "webp", "exr" or empty
+};
+ImageHeader sniffImageHeader(const std::string& path);
+
+/// Reads with cv::IMREAD_UNCHANGED. Returns CV_8U, CV_16U or CV_32F with 1, 3 or 4 channels
+/// (2-channel gray+alpha becomes BGRA; other depths are refused). Throws ImageError for: file not
+/// found, a directory, unreadable (permissions), empty file, not an image / corrupt, unsupported
+/// depth or channels, dimensions over the limits.
+cv::Mat readImage(const std::string& path, const ImageLimits& limits = {});
+
+/// Writes img to path, keeping depth and channels where the format allows (PNG 8/16, TIFF
+/// 8/16/32f, JPEG/BMP/WebP 8-bit, EXR float). Writes to a temporary file in the same folder and
+/// renames it over path when complete. Throws ImageError if the format cannot hold the depth,
+/// the folder is missing or not writable, or encoding fails; never leaves a partial file.
+void writeImage(const std::string& path, const cv::Mat& img);
+
+/// Throws ImageError when output resolves to the same file as input (also through links).
+void refuseSameFile(const std::string& input, const std::string& output);
+
+/// "u8", "u16" or "f32" plus channels, e.g. "u8x3".
+std::string describeFormat(const cv::Mat& img);
+
+}  // namespace tessera::app

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "filters/filter_spec.h"
+#include "filters/registry.h"
+
+#include <string>
+
+namespace tessera::filters {
+
+/// A named chain as stored in a preset file, with the registry parameters that made each step
+/// (so the GUI can show them again).
+struct PresetStep {
+    std::string id;          ///< registry id
+    ParamValues params;      ///< values used to build it
+    FilterSpec spec;         ///< the built spec, with border/scale/offset/depth applied
+};
+
+struct Preset {
+    std::string name;
+    std::vector<PresetStep> steps;
+    FilterChain chain() const;
+};
+
+/// Thrown by preset parsing; what() names the file (when known) and the JSON field, e.g.
+/// "preset.json: filters[1].weights: expected 9 numbers (3 x 3), got 8".
+class PresetError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Parses a preset from JSON text. Accepts a single kernel object
+/// {name, size:[w,h], anchor:[x,y], weights:[...], scale, offset, normalize, border, border_value, depth}
+/// or a chain {name, filters:[{id, params:{...}} | kernel object with "id":"custom"], border, ...}.
+/// `source` is used in messages. Throws PresetError.
+Preset parsePreset(const std::string& jsonText, const std::string& source,
+                   const FilterRegistry& registry);
+/// Reads and parses a file; throws PresetError naming the file when missing or unreadable.
+Preset loadPreset(const std::string& path, const FilterRegistry& registry);
+/// Serialises to JSON that parsePreset reads back to an equal Preset.
+std::string presetToJson(const Preset& preset);
+/// Writes through a temporary file in the same folder, then renames. Throws PresetError.
+void savePreset(const Preset& preset, const std::string& path);
+
+}  // namespace tessera::filters

@@ -1,0 +1,145 @@
+#include "gpu/device_info.h"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+
+namespace tessera::gpu {
+
+double DeviceInfo::peakBandwidthGBs() const
+{
+    // DDR: two transfers per memory clock.
+    return 2.0 * memoryClockKHz * 1e3 * (memoryBusWidthBits / 8.0) / 1e9;
+}
+
+std::string formatCudaVersion(int version)
+{
+    if (version <= 0) {
+        return "none";
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%d.%d", version / 1000, (version % 1000) / 10);
+    return buf;
+}
+
+namespace {
+
+int attribute(cudaDeviceAttr attr, int device)
+{
+    int value = 0;
+    if (cudaDeviceGetAttribute(&value, attr, device) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return value;
+}
+
+std::string reasonFor(cudaError_t err, int driverVersion, int runtimeVersion)
+{
+    switch (err) {
+    case cudaErrorNoDevice:
+        return "no CUDA device found (the NVIDIA driver is loaded but reports no GPU)";
+    case cudaErrorInsufficientDriver:
+        if (driverVersion == 0) {
+            return "no NVIDIA driver is installed (libcuda.so was not found)";
+        }
+        return "the NVIDIA driver supports CUDA " + formatCudaVersion(driverVersion) +
+               " but Tessera needs CUDA " + formatCudaVersion(runtimeVersion) +
+               ": update the driver";
+    default:
+        return std::string("CUDA is not usable: ") + cudaGetErrorName(err) + " (" +
+               cudaGetErrorString(err) + ")";
+    }
+}
+
+DeviceInfo readDevice(int id, int count)
+{
+    DeviceInfo d;
+    d.id = id;
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, id) == cudaSuccess) {
+        d.name = prop.name;
+        d.ccMajor = prop.major;
+        d.ccMinor = prop.minor;
+        d.smCount = prop.multiProcessorCount;
+        d.memoryTotal = prop.totalGlobalMem;
+        d.l2CacheBytes = prop.l2CacheSize;
+        d.sharedMemPerBlock = prop.sharedMemPerBlock;
+        d.sharedMemPerBlockOptin = prop.sharedMemPerBlockOptin;
+        d.sharedMemPerSm = prop.sharedMemPerMultiprocessor;
+        d.memoryBusWidthBits = prop.memoryBusWidth;
+        d.maxThreadsPerBlock = prop.maxThreadsPerBlock;
+        d.warpSize = prop.warpSize;
+    } else {
+        cudaGetLastError();
+    }
+    // Clock rates left cudaDeviceProp in CUDA 13; attributes work on 12 and 13 alike.
+    d.clockKHz = attribute(cudaDevAttrClockRate, id);
+    d.memoryClockKHz = attribute(cudaDevAttrMemoryClockRate, id);
+
+    char bus[32] = {};
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, id) == cudaSuccess) {
+        d.pciBusId = bus;
+    } else {
+        cudaGetLastError();
+    }
+
+    int previous = 0;
+    cudaGetDevice(&previous);
+    if (cudaSetDevice(id) == cudaSuccess) {
+        size_t freeBytes = 0;
+        size_t totalBytes = 0;
+        if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {
+            d.memoryFree = freeBytes;
+            d.memoryTotal = totalBytes;
+        } else {
+            cudaGetLastError();
+        }
+    } else {
+        cudaGetLastError();
+    }
+    cudaSetDevice(previous);
+
+    d.peerAccess.assign(static_cast<size_t>(count), false);
+    for (int j = 0; j < count; ++j) {
+        int can = 0;
+        if (j != id && cudaDeviceCanAccessPeer(&can, id, j) == cudaSuccess) {
+            d.peerAccess[static_cast<size_t>(j)] = can != 0;
+        } else {
+            cudaGetLastError();
+        }
+    }
+    return d;
+}
+
+}  // namespace
+
+DeviceSnapshot enumerateDevices()
+{
+    DeviceSnapshot snap;
+    if (cudaDriverGetVersion(&snap.driverVersion) != cudaSuccess) {
+        snap.driverVersion = 0;
+        cudaGetLastError();
+    }
+    if (cudaRuntimeGetVersion(&snap.runtimeVersion) != cudaSuccess) {
+        snap.runtimeVersion = 0;
+        cudaGetLastError();
+    }
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        cudaGetLastError();
+        snap.reason = reasonFor(err, snap.driverVersion, snap.runtimeVersion);
+        return snap;
+    }
+    if (count == 0) {
+        snap.reason = "no CUDA device found";
+        return snap;
+    }
+    for (int i = 0; i < count; ++i) {
+        snap.devices.push_back(readDevice(i, count));
+    }
+    return snap;
+}
+
+}  // namespace tessera::gpu

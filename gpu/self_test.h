@@ -1,0 +1,11 @@
+#pragma once
+
+#include <string>
+
+namespace tessera::gpu {
+
+/// Launches a small kernel on `device`, copies its result back and checks it. Returns an empty
+/// string on success, otherwise what failed. Never throws; synchronises the device it used.
+std::string runSelfTest(int device);
+
+}  // namespace tessera::gpu

@@ -1,0 +1,1 @@
+// written with the image I/O

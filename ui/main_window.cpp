@@ -1,0 +1,328 @@
+#include "ui/main_window.h"
+
+#include "ui/image_view.h"
+#include "ui/recent_files.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+
+namespace tessera::ui {
+
+namespace {
+
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kLastOpenDirKey = QStringLiteral("lastOpenDir");
+constexpr int kStatusMessageMs = 15000;
+
+const QString kImageFilter = QStringLiteral(
+    "Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp *.exr *.pgm *.ppm *.pnm);;All files (*)");
+
+/// The first local file among the dropped URLs, or an empty string.
+QString droppedFile(const QMimeData* mime)
+{
+    if (mime == nullptr || !mime->hasUrls()) {
+        return {};
+    }
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile()) {
+            return url.toLocalFile();
+        }
+    }
+    return {};
+}
+
+QAction* makeAction(QObject* parent, const QString& text, const QString& name)
+{
+    auto* action = new QAction(text, parent);
+    action->setObjectName(name);
+    return action;
+}
+
+/// An entry for a feature that does not exist yet: visible so the menus keep their final
+/// shape, disabled so nothing pretends to work.
+QAction* addPending(QMenu* menu, const QString& text, const QString& name)
+{
+    QAction* action = menu->addAction(text);
+    action->setObjectName(name);
+    action->setEnabled(false);
+    return action;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), view_(new ImageView(this))
+{
+    setWindowTitle(QStringLiteral("Tessera"));
+    setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);
+    setCentralWidget(view_);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks);
+
+    createActions();
+    createMenus();
+    createToolBar();
+    createStatusBar();
+    connect(view_, &ImageView::zoomChanged, this, &MainWindow::updateZoomLabel);
+    updateViewActions();
+    restoreWindowState();
+}
+
+MainWindow::~MainWindow() = default;
+
+QStringList MainWindow::recentFiles() const
+{
+    return recent_->files();
+}
+
+QString MainWindow::aboutText() const
+{
+    return formatAboutText(about_);
+}
+
+void MainWindow::showImage(const QImage& image, const QString& path, const QString& description)
+{
+    view_->setImage(image);
+    currentPath_ = path;
+    const QString name = QFileInfo(path).fileName();
+    setWindowTitle(name.isEmpty() ? QStringLiteral("Tessera") : QStringLiteral("%1 \u2014 Tessera").arg(name));
+    imageInfoLabel_->setText(QStringLiteral("%1 \u00d7 %2 px  %3").arg(image.width()).arg(image.height()).arg(description));
+    updateZoomLabel(view_->zoomFactor());
+    updateViewActions();
+    if (!path.isEmpty()) {
+        recent_->add(path);
+    }
+    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), kStatusMessageMs);
+}
+
+void MainWindow::showError(const QString& title, const QString& message)
+{
+    lastError_ = message;
+    statusBar()->showMessage(message, kStatusMessageMs);
+    if (modalDialogs_) {
+        QMessageBox::warning(this, title, message);
+    }
+}
+
+void MainWindow::setAboutInfo(const AboutInfo& info)
+{
+    about_ = info;
+}
+
+void MainWindow::setComputeSummary(const QString& summary)
+{
+    computeLabel_->setText(summary);
+    computeLabel_->setToolTip(summary);
+}
+
+void MainWindow::chooseFileToOpen()
+{
+    QSettings settings;
+    QString folder = settings.value(kLastOpenDirKey).toString();
+    if (folder.isEmpty() || !QFileInfo(folder).isDir()) {
+        folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    }
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Image"), folder, kImageFilter);
+    if (path.isEmpty()) {
+        return;
+    }
+    settings.setValue(kLastOpenDirKey, QFileInfo(path).absolutePath());
+    emit openRequested(path);
+}
+
+void MainWindow::showAbout()
+{
+    if (modalDialogs_) {
+        QMessageBox::about(this, tr("About Tessera"), aboutText());
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveWindowState();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!droppedFile(event->mimeData()).isEmpty()) {
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = droppedFile(event->mimeData());
+    if (path.isEmpty()) {
+        return;
+    }
+    event->acceptProposedAction();
+    emit openRequested(path);
+}
+
+void MainWindow::createActions()
+{
+    openAction_ = makeAction(this, tr("&Open\u2026"), QStringLiteral("actionOpen"));
+    openAction_->setShortcut(QKeySequence::Open);
+    openAction_->setIcon(QIcon::fromTheme(QStringLiteral("document-open"),
+                                          style()->standardIcon(QStyle::SP_DialogOpenButton)));
+    openAction_->setStatusTip(tr("Open an image file"));
+    connect(openAction_, &QAction::triggered, this, &MainWindow::chooseFileToOpen);
+
+    // Saving, exporting and undo need the filter stack; they stay disabled until it lands.
+    saveAction_ = makeAction(this, tr("&Save"), QStringLiteral("actionSave"));
+    saveAction_->setShortcut(QKeySequence::Save);
+    saveAsAction_ = makeAction(this, tr("Save &As\u2026"), QStringLiteral("actionSaveAs"));
+    saveAsAction_->setShortcut(QKeySequence::SaveAs);
+    exportAction_ = makeAction(this, tr("&Export\u2026"), QStringLiteral("actionExport"));
+    undoAction_ = makeAction(this, tr("&Undo"), QStringLiteral("actionUndo"));
+    undoAction_->setShortcut(QKeySequence::Undo);
+    redoAction_ = makeAction(this, tr("&Redo"), QStringLiteral("actionRedo"));
+    redoAction_->setShortcut(QKeySequence::Redo);
+    for (QAction* pending : {saveAction_, saveAsAction_, exportAction_, undoAction_, redoAction_}) {
+        pending->setEnabled(false);
+    }
+
+    quitAction_ = makeAction(this, tr("&Quit"), QStringLiteral("actionQuit"));
+    quitAction_->setShortcut(QKeySequence::Quit);
+    quitAction_->setMenuRole(QAction::QuitRole);
+    // close() rather than quit() so the window state is saved on the way out.
+    connect(quitAction_, &QAction::triggered, this, &QWidget::close);
+
+    zoomInAction_ = makeAction(this, tr("Zoom &In"), QStringLiteral("actionZoomIn"));
+    // Ctrl+= as well: on most layouts "+" needs Shift.
+    zoomInAction_->setShortcuts({QKeySequence(QKeySequence::ZoomIn), QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    connect(zoomInAction_, &QAction::triggered, view_, &ImageView::zoomIn);
+    zoomOutAction_ = makeAction(this, tr("Zoom &Out"), QStringLiteral("actionZoomOut"));
+    zoomOutAction_->setShortcut(QKeySequence::ZoomOut);
+    connect(zoomOutAction_, &QAction::triggered, view_, &ImageView::zoomOut);
+    fitAction_ = makeAction(this, tr("&Fit to Window"), QStringLiteral("actionFitToWindow"));
+    fitAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    connect(fitAction_, &QAction::triggered, view_, &ImageView::fitToWindow);
+    actualSizeAction_ = makeAction(this, tr("&Actual Size"), QStringLiteral("actionActualSize"));
+    actualSizeAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    connect(actualSizeAction_, &QAction::triggered, view_, &ImageView::actualSize);
+
+    aboutAction_ = makeAction(this, tr("&About Tessera"), QStringLiteral("actionAbout"));
+    aboutAction_->setMenuRole(QAction::AboutRole);
+    connect(aboutAction_, &QAction::triggered, this, &MainWindow::showAbout);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(openAction_);
+    QMenu* recentMenu = file->addMenu(tr("Open &Recent"));
+    recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    recent_ = new RecentFiles(recentMenu, this);
+    connect(recent_, &RecentFiles::fileChosen, this, &MainWindow::openRequested);
+    file->addSeparator();
+    file->addAction(saveAction_);
+    file->addAction(saveAsAction_);
+    file->addAction(exportAction_);
+    file->addSeparator();
+    file->addAction(quitAction_);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(undoAction_);
+    edit->addAction(redoAction_);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(zoomInAction_);
+    view->addAction(zoomOutAction_);
+    view->addSeparator();
+    view->addAction(fitAction_);
+    view->addAction(actualSizeAction_);
+
+    QMenu* filters = menuBar()->addMenu(tr("F&ilters"));
+    addPending(filters, tr("Filter stack (not available yet)"), QStringLiteral("actionFilterStack"));
+
+    QMenu* batch = menuBar()->addMenu(tr("&Batch"));
+    addPending(batch, tr("&Run Batch\u2026"), QStringLiteral("actionRunBatch"));
+
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    addPending(tools, tr("&Compare Devices\u2026"), QStringLiteral("actionCompareDevices"));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(aboutAction_);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createToolBar()
+{
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));  // named so saveState() can restore it
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->setMovable(false);
+    bar->addAction(openAction_);
+    bar->addSeparator();
+    bar->addAction(zoomOutAction_);
+    bar->addAction(zoomInAction_);
+    bar->addAction(fitAction_);
+    bar->addAction(actualSizeAction_);
+}
+
+void MainWindow::createStatusBar()
+{
+    auto addLabel = [this](const QString& name, const QString& tip) {
+        auto* label = new QLabel(this);
+        label->setObjectName(name);
+        label->setToolTip(tip);
+        label->setContentsMargins(8, 0, 8, 0);
+        statusBar()->addPermanentWidget(label);
+        return label;
+    };
+    imageInfoLabel_ = addLabel(QStringLiteral("imageInfoLabel"), tr("Image size and pixel format"));
+    zoomLabel_ = addLabel(QStringLiteral("zoomLabel"), tr("Zoom"));
+    computeLabel_ = addLabel(QStringLiteral("computeLabel"), QString());
+    computeLabel_->setText(tr("Compute: not checked yet"));
+    updateZoomLabel(view_->zoomFactor());
+}
+
+void MainWindow::restoreWindowState()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
+        resize(1200, 800);
+    }
+    restoreState(settings.value(kStateKey).toByteArray());
+}
+
+void MainWindow::saveWindowState() const
+{
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+}
+
+void MainWindow::updateZoomLabel(double factor)
+{
+    zoomLabel_->setText(view_->hasImage() ? tr("Zoom %1%").arg(qRound(factor * 1000.0) / 10.0) : QString());
+}
+
+void MainWindow::updateViewActions()
+{
+    const bool image = view_->hasImage();
+    for (QAction* action : {zoomInAction_, zoomOutAction_, fitAction_, actualSizeAction_}) {
+        action->setEnabled(image);
+    }
+}
+
+}  // namespace tessera::ui

@@ -1,0 +1,98 @@
+#pragma once
+
+#include "ui/about_info.h"
+
+#include <QMainWindow>
+
+class QAction;
+class QLabel;
+
+namespace tessera::ui {
+
+class ImageView;
+class RecentFiles;
+
+/// The Tessera main window: menus, the image view as central widget (docks go around it), and a
+/// status bar with zoom, image size and format, and where filters run. It never reads files:
+/// it asks with openRequested() and app/ answers with showImage() or showError(). GUI thread only.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    /// Builds the window and restores its geometry and the recent files from QSettings.
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// The central image view.
+    ImageView* imageView() const { return view_; }
+    /// Path of the image shown, empty when none.
+    QString currentPath() const { return currentPath_; }
+    /// Recent files, newest first.
+    QStringList recentFiles() const;
+    /// The About box text (rich text) built from the last setAboutInfo().
+    QString aboutText() const;
+    /// Text of the last showError() message, for tests and logs.
+    QString lastError() const { return lastError_; }
+    /// When false, errors and About go to the status bar and lastError() only, without modal
+    /// boxes; tests turn this off so nothing blocks.
+    void setModalDialogsEnabled(bool enabled) { modalDialogs_ = enabled; }
+
+public slots:
+    /// Shows image for the file at path; description names the pixel format (e.g. "u8x3").
+    void showImage(const QImage& image, const QString& path, const QString& description);
+    /// Reports a failure: a warning box (when modal dialogs are enabled) and the status bar.
+    void showError(const QString& title, const QString& message);
+    /// Sets what Help > About shows.
+    void setAboutInfo(const tessera::ui::AboutInfo& info);
+    /// Sets the status bar's compute text, e.g. "GPU: 4 x NVIDIA H200" or "CPU path (...)".
+    void setComputeSummary(const QString& summary);
+    /// Opens the file dialog and emits openRequested() for the chosen file.
+    void chooseFileToOpen();
+    /// Shows the About box.
+    void showAbout();
+
+signals:
+    /// The user asked to open path (menu, recent list, drop); app/ loads it.
+    void openRequested(const QString& path);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    void createStatusBar();
+    void restoreWindowState();
+    void saveWindowState() const;
+    void updateZoomLabel(double factor);
+    void updateViewActions();
+
+    ImageView* view_ = nullptr;
+    RecentFiles* recent_ = nullptr;
+    QLabel* imageInfoLabel_ = nullptr;
+    QLabel* zoomLabel_ = nullptr;
+    QLabel* computeLabel_ = nullptr;
+
+    QAction* openAction_ = nullptr;
+    QAction* saveAction_ = nullptr;
+    QAction* saveAsAction_ = nullptr;
+    QAction* exportAction_ = nullptr;
+    QAction* quitAction_ = nullptr;
+    QAction* undoAction_ = nullptr;
+    QAction* redoAction_ = nullptr;
+    QAction* zoomInAction_ = nullptr;
+    QAction* zoomOutAction_ = nullptr;
+    QAction* fitAction_ = nullptr;
+    QAction* actualSizeAction_ = nullptr;
+    QAction* aboutAction_ = nullptr;
+
+    AboutInfo about_;
+    QString currentPath_;
+    QString lastError_;
+    bool modalDialogs_ = true;
+};
+
+}  // namespace tessera::ui
