@@ -6,6 +6,8 @@
 #include "filters/preset_io.h"
 #include "filters/registry.h"
 #include "gpu/device_info.h"
+#include "gpu/executor.h"
+#include "gpu/gpu_apply.h"
 
 #include <nlohmann/json.hpp>
 #include <opencv2/core/utility.hpp>
@@ -43,6 +45,7 @@ struct ApplyOptions {
     std::optional<double> offset;
     std::optional<filters::OutputDepth> depth;
     std::string device = "auto";
+    gpu::Method method = gpu::Method::Auto;
     bool json = false;
     bool help = false;
 };
@@ -52,7 +55,8 @@ void printApplyUsage(std::ostream& os)
     os << "Usage: tessera-cli apply INPUT -o OUTPUT [--filter ID [--param KEY=VALUE]...]...\n"
           "         [--kernel SPEC|@FILE] [--preset FILE] [--border MODE] [--border-value V]\n"
           "         [--scale S] [--offset O] [--depth same|u8|u16|f32]\n"
-          "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--json]\n"
+          "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--method auto|direct|separable|fft]\n"
+          "         [--json]\n"
           "\n"
           "  --filter ID        add a filter to the chain (see 'tessera-cli filters')\n"
           "  --param KEY=VALUE  set a parameter of the --filter before it\n"
@@ -64,6 +68,7 @@ void printApplyUsage(std::ostream& os)
           "  --scale, --offset  result = scale * sum + offset (last step)\n"
           "  --depth D          output depth of the last step (default: same as input)\n"
           "  --device D         where to run (default auto: GPUs when present, else CPU)\n"
+          "  --method M         GPU method (default auto: chosen per filter by a cost model)\n"
           "  --json             print one JSON object describing the run\n"
           "Filters run in the order given; the output is written to a temporary file and renamed.\n";
 }
@@ -219,6 +224,12 @@ ApplyOptions parseApply(const std::vector<std::string>& args)
             }
         } else if (a == "--device") {
             o.device = value();
+        } else if (a == "--method") {
+            try {
+                o.method = gpu::parseMethod(value());
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(std::string("--method: ") + e.what());
+            }
         } else if (a == "--json") {
             o.json = true;
         } else if (!a.empty() && a.front() == '-' && a != "-") {
@@ -233,46 +244,80 @@ ApplyOptions parseApply(const std::vector<std::string>& args)
     return o;
 }
 
-/// Checks the --device text. Returns "cpu" when the CPU runs the job; throws for GPU requests
-/// this build cannot serve yet.
-std::string resolveDevice(const std::string& text, const gpu::DeviceSnapshot& snap, std::string& note)
-{
-    if (text == "cpu") {
-        return "cpu";
+/// Where a run goes: the CPU, or a list of GPU ids (this build runs on the first of them).
+struct DeviceChoice {
+    bool cpu = true;
+    std::vector<int> gpus;
+    std::string label() const
+    {
+        if (cpu) {
+            return "cpu";
+        }
+        std::string text = "gpu:";
+        for (size_t i = 0; i < gpus.size(); ++i) {
+            text += (i ? "," : "") + std::to_string(gpus[i]);
+        }
+        return text;
     }
+};
+
+/// Checks the --device text against the machine. `auto` is the GPUs when there are any, else
+/// the CPU (with a note saying why). Throws UsageError for bad syntax, runtime_error for
+/// GPUs that are not there.
+DeviceChoice resolveDevice(const std::string& text, const gpu::DeviceSnapshot& snap, std::string& note)
+{
+    DeviceChoice choice;
+    if (text == "cpu") {
+        return choice;
+    }
+    auto allGpus = [&] {
+        choice.cpu = false;
+        for (const auto& d : snap.devices) {
+            choice.gpus.push_back(d.id);
+        }
+    };
     if (text == "auto") {
         if (snap.hasGpu()) {
-            note = "GPU execution is not in this build yet; ran on the CPU";
+            allGpus();
         } else {
             note = "no GPU (" + snap.reason + "); ran on the CPU";
         }
-        return "cpu";
+        return choice;
     }
-    bool gpuRequest = text == "gpu" || text == "all";
-    if (!gpuRequest && text.rfind("gpu:", 0) == 0) {
-        std::stringstream ids(text.substr(4));
+    std::vector<int> ids;
+    if (text != "gpu" && text != "all") {
+        if (text.rfind("gpu:", 0) != 0) {
+            throw UsageError("--device expects auto, cpu, gpu, gpu:N[,M...] or all, got '" + text + "'");
+        }
+        std::stringstream list(text.substr(4));
         std::string id;
-        int count = 0;
-        while (std::getline(ids, id, ',')) {
-            if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) {
+        while (std::getline(list, id, ',')) {
+            if (id.empty() || id.size() > 4 || id.find_first_not_of("0123456789") != std::string::npos) {
                 throw UsageError("--device: '" + text + "' is not a list of GPU numbers");
             }
-            ++count;
+            ids.push_back(std::stoi(id));
         }
-        if (count == 0) {
+        if (ids.empty()) {
             throw UsageError("--device: '" + text + "' names no GPU");
         }
-        gpuRequest = true;
-    }
-    if (!gpuRequest) {
-        throw UsageError("--device expects auto, cpu, gpu, gpu:N[,M...] or all, got '" + text + "'");
     }
     if (!snap.hasGpu()) {
         throw std::runtime_error("--device " + text + ": no GPU is available (" + snap.reason +
                                  "); use --device cpu or auto");
     }
-    throw std::runtime_error("--device " + text +
-                             ": GPU execution is not available in this build yet; use --device cpu or auto");
+    if (ids.empty()) {
+        allGpus();
+        return choice;
+    }
+    for (int id : ids) {
+        if (id >= static_cast<int>(snap.devices.size())) {
+            throw std::runtime_error("--device " + text + ": there is no GPU " + std::to_string(id) + " (this machine has " +
+                                     std::to_string(snap.devices.size()) + ")");
+        }
+    }
+    choice.cpu = false;
+    choice.gpus = ids;
+    return choice;
 }
 
 }  // namespace
@@ -302,7 +347,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
 
     std::string note;
-    std::string device;
+    DeviceChoice device;
     try {
         device = resolveDevice(o.device, gpu::enumerateDevices(), note);
     } catch (const UsageError& e) {
@@ -336,7 +381,16 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     refuseSameFile(o.input, o.output);
     const cv::Mat src = readImage(o.input);
     const auto t1 = Clock::now();
-    const cv::Mat dst = filters::applyCpu(src, chain);
+    cv::Mat dst;
+    gpu::GpuRunInfo gpuInfo;
+    if (device.cpu) {
+        dst = filters::applyCpu(src, chain);
+    } else {
+        if (device.gpus.size() > 1) {
+            note = "this build runs one image on one GPU; used GPU " + std::to_string(device.gpus.front());
+        }
+        dst = gpu::applyGpu(src, chain, device.gpus.front(), o.method, &gpuInfo);
+    }
     const auto t2 = Clock::now();
     writeImage(o.output, dst);
     const auto t3 = Clock::now();
@@ -352,6 +406,10 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
             d["kernel_size"] = {spec.kernel.width, spec.kernel.height};
             d["separable"] = spec.separable.has_value();
             d["border"] = filters::toString(spec.border);
+            if (!device.cpu) {
+                d["method"] = gpu::toString(gpuInfo.methods.at(i));
+                d["plan"] = gpuInfo.plans.at(i);
+            }
             steps.push_back(d);
         }
         json doc = {{"input", o.input},
@@ -362,11 +420,16 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
                     {"format_out", describeFormat(dst)},
                     {"filters", steps},
                     {"border", filters::toString(chain.steps.front().border)},
-                    {"device", device},
+                    {"device", device.cpu ? "cpu" : "gpu:" + std::to_string(gpuInfo.device)},
                     {"threads", cv::getNumThreads()},
                     {"milliseconds", ms(t1, t2)},
                     {"read_milliseconds", ms(t0, t1)},
                     {"write_milliseconds", ms(t2, t3)}};
+        if (!device.cpu) {
+            doc["gpu_kernel_milliseconds"] = gpuInfo.kernelMs;
+            doc["gpu_upload_milliseconds"] = gpuInfo.uploadMs;
+            doc["gpu_download_milliseconds"] = gpuInfo.downloadMs;
+        }
         if (!note.empty()) {
             doc["note"] = note;
         }
@@ -374,7 +437,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     } else {
         out << o.output << ": " << src.cols << " x " << src.rows << " " << describeFormat(src)
             << " -> " << describeFormat(dst) << ", " << chain.steps.size() << " filter(s) on "
-            << device << " in " << ms(t1, t2) << " ms\n";
+            << (device.cpu ? std::string("cpu") : "gpu:" + std::to_string(gpuInfo.device)) << " in "
+            << ms(t1, t2) << " ms\n";
         if (!note.empty()) {
             err << "note: " << note << "\n";
         }

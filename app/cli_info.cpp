@@ -16,12 +16,12 @@ namespace {
 using nlohmann::json;
 
 bool parseJsonFlag(const std::vector<std::string>& args, const char* command, std::ostream& err,
-                   bool& json)
+                   bool& asJson)
 {
-    json = false;
+    asJson = false;
     for (const auto& a : args) {
         if (a == "--json") {
-            json = true;
+            asJson = true;
         } else {
             err << "tessera-cli " << command << ": unknown option '" << a << "'\n"
                 << "Usage: tessera-cli " << command << " [--json]\n";

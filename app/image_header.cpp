@@ -275,7 +275,7 @@ bool readExrString(ByteSource& src, std::uint64_t& pos, std::string& out) {
     if (end == nullptr) {
         return false;
     }
-    out.assign(buf.data(), end);
+    out.assign(buf.data(), static_cast<std::size_t>(end - buf.data()));
     pos += out.size() + 1;
     return true;
 }

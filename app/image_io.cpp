@@ -39,7 +39,8 @@ struct OutputFormat {
 
 const std::vector<OutputFormat>& outputFormats() {
     // TIFF is written LZW-compressed explicitly: OpenCV's default for 3-channel float is the
-    // lossy SGILOG encoding. WebP quality above 100 selects the lossless coder.
+    // lossy SGILOG encoding. WebP quality above 100 selects the lossless coder, which still
+    // drops the colour of fully transparent pixels (libwebp's default; OpenCV has no switch).
     static const std::vector<OutputFormat> formats{
         {"PNG", {".png"}, kU8 | kU16, true, {}},
         {"JPEG", {".jpg", ".jpeg", ".jpe"}, kU8, false, {cv::IMWRITE_JPEG_QUALITY, 95}},
@@ -59,6 +60,9 @@ std::string lowerExtension(const std::string& path) {
 }
 
 const OutputFormat* findOutputFormat(const std::string& ext) {
+    if (ext.empty()) {
+        return nullptr;  // the unused slots of the extension lists are empty too
+    }
     for (const OutputFormat& f : outputFormats()) {
         if (std::find(f.extensions.begin(), f.extensions.end(), ext) != f.extensions.end()) {
             return &f;

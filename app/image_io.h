@@ -35,6 +35,8 @@ struct ImageHeader {
     int height = 0;
     std::string format;  ///< "png", "jpeg", "bmp", "tiff", "webp", "exr" or empty
 };
+/// Never throws: an unreadable file or unknown format gives an empty ImageHeader, a damaged
+/// header of a known format gives that format with 0 x 0.
 ImageHeader sniffImageHeader(const std::string& path);
 
 /// Reads with cv::IMREAD_UNCHANGED. Returns CV_8U, CV_16U or CV_32F with 1, 3 or 4 channels
@@ -47,6 +49,9 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits = {});
 /// 8/16/32f, JPEG/BMP/WebP 8-bit, EXR float). Writes to a temporary file in the same folder and
 /// renames it over path when complete. Throws ImageError if the format cannot hold the depth,
 /// the folder is missing or not writable, or encoding fails; never leaves a partial file.
+/// 4-channel images are refused for JPEG and BMP (no alpha there) rather than losing alpha;
+/// gray to WebP is stored as three equal channels and WebP loses the colour of pixels whose
+/// alpha is 0. An existing target keeps its permissions.
 void writeImage(const std::string& path, const cv::Mat& img);
 
 /// Throws ImageError when output resolves to the same file as input (also through links).

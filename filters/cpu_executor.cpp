@@ -1,1 +1,159 @@
-// placeholder until written
+#include "filters/cpu_executor.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace tessera::filters {
+
+namespace {
+
+std::string depthName(int depth)
+{
+    switch (depth) {
+    case CV_8U: return "u8";
+    case CV_8S: return "s8";
+    case CV_16U: return "u16";
+    case CV_16S: return "s16";
+    case CV_32S: return "s32";
+    case CV_32F: return "f32";
+    case CV_64F: return "f64";
+    case CV_16F: return "f16";
+    default: return "depth " + std::to_string(depth);
+    }
+}
+
+void checkFormat(const cv::Mat& src)
+{
+    if (src.empty()) {
+        throw std::invalid_argument("applyCpu: the image is empty");
+    }
+    if (src.dims != 2) {
+        throw std::invalid_argument("applyCpu: expected a 2D image, got " +
+                                    std::to_string(src.dims) + " dimensions");
+    }
+    const int depth = src.depth();
+    if (depth != CV_8U && depth != CV_16U && depth != CV_32F) {
+        throw std::invalid_argument("applyCpu: unsupported pixel depth " + depthName(depth) +
+                                    " (expected u8, u16 or f32)");
+    }
+    const int channels = src.channels();
+    if (channels != 1 && channels != 3 && channels != 4) {
+        throw std::invalid_argument("applyCpu: unsupported channel count " +
+                                    std::to_string(channels) + " (expected 1, 3 or 4)");
+    }
+}
+
+int cvBorder(Border border)
+{
+    switch (border) {
+    case Border::Reflect101: return cv::BORDER_REFLECT_101;
+    case Border::Reflect: return cv::BORDER_REFLECT;
+    case Border::Replicate: return cv::BORDER_REPLICATE;
+    case Border::Constant: return cv::BORDER_CONSTANT;
+    case Border::Wrap: return cv::BORDER_WRAP;
+    }
+    return cv::BORDER_REFLECT_101;
+}
+
+cv::Mat column64(const std::vector<double>& taps, double factor)
+{
+    cv::Mat m(static_cast<int>(taps.size()), 1, CV_64F);
+    for (int i = 0; i < m.rows; ++i) {
+        m.at<double>(i) = taps[static_cast<size_t>(i)] * factor;
+    }
+    return m;
+}
+
+cv::Mat kernel64(const Kernel2D& k, double factor)
+{
+    cv::Mat m(k.height, k.width, CV_64F);
+    for (int y = 0; y < k.height; ++y) {
+        for (int x = 0; x < k.width; ++x) {
+            m.at<double>(y, x) = k.at(x, y) * factor;
+        }
+    }
+    return m;
+}
+
+}  // namespace
+
+int resolveOutputDepth(OutputDepth depth, int inDepth)
+{
+    switch (depth) {
+    case OutputDepth::Same: return inDepth;
+    case OutputDepth::U8: return CV_8U;
+    case OutputDepth::U16: return CV_16U;
+    case OutputDepth::F32: return CV_32F;
+    }
+    return inDepth;
+}
+
+cv::Mat applyCpu(const cv::Mat& src, const FilterSpec& spec)
+{
+    checkFormat(src);
+    validateSpec(spec);
+    const int outDepth = resolveOutputDepth(spec.depth, src.depth());
+    const Halo halo = spec.halo();
+    const Point anchor = spec.effectiveAnchor();
+
+    // filter2D has no wrap border and always pads constant borders with 0, so for those the
+    // border is built here with copyMakeBorder, the padded image filtered and the interior
+    // cropped. Images smaller than the kernel take the same route: it costs nothing at that
+    // size and keeps the repeated reflections in one place (copyMakeBorder's
+    // borderInterpolate) whichever of filter2D's direct, DFT or separable paths runs.
+    const bool pad = spec.border == Border::Wrap ||
+                     (spec.border == Border::Constant && spec.borderValue != 0.0) ||
+                     src.cols < spec.kernel.width || src.rows < spec.kernel.height;
+    cv::Mat input = src;
+    int borderType = cvBorder(spec.border);
+    if (pad) {
+        cv::copyMakeBorder(src, input, halo.top, halo.bottom, halo.left, halo.right, borderType,
+                           cv::Scalar::all(spec.borderValue));
+        borderType = cv::BORDER_REPLICATE;  // only reaches pixels that get cropped away
+    }
+
+    // filter2D/sepFilter2D cannot write every depth pair (u8 -> u16 for example), and the
+    // separable u8 -> u8 path switches to 8-bit fixed-point weights; both go through f32 and a
+    // rounding, saturating convertTo instead.
+    const bool separable = spec.separable.has_value();
+    const bool direct = outDepth == src.depth() && !(separable && src.depth() == CV_8U);
+    const int workDepth = direct ? outDepth : CV_32F;
+    const cv::Point cvAnchor(anchor.x, anchor.y);
+
+    cv::Mat filtered;
+    if (separable) {
+        cv::sepFilter2D(input, filtered, workDepth, column64(spec.separable->row, spec.scale),
+                        column64(spec.separable->column, 1.0), cvAnchor, spec.offset,
+                        borderType);
+    } else {
+        cv::filter2D(input, filtered, workDepth, kernel64(spec.kernel, spec.scale), cvAnchor,
+                     spec.offset, borderType);
+    }
+    if (pad) {
+        filtered = filtered(cv::Rect(halo.left, halo.top, src.cols, src.rows));
+    }
+    cv::Mat out;
+    if (filtered.depth() != outDepth) {
+        filtered.convertTo(out, outDepth);
+    } else if (pad) {
+        out = filtered.clone();
+    } else {
+        out = filtered;
+    }
+    return out;
+}
+
+cv::Mat applyCpu(const cv::Mat& src, const FilterChain& chain)
+{
+    checkFormat(src);
+    cv::Mat current = src;
+    for (const auto& step : chain.steps) {
+        current = applyCpu(current, step);
+    }
+    return chain.steps.empty() ? src.clone() : current;
+}
+
+}  // namespace tessera::filters

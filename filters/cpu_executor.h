@@ -10,8 +10,8 @@ namespace tessera::filters {
 int resolveOutputDepth(OutputDepth depth, int inDepth);
 
 /// Runs one spec on the CPU with OpenCV (multi-threaded). src: CV_8U/CV_16U/CV_32F with 1, 3 or
-/// 4 channels. Result has src's size and channels. Throws std::invalid_argument on an
-/// unsupported format.
+/// 4 channels. Result has src's size and channels; a constant border value is saturated to
+/// src's depth. Throws std::invalid_argument on an unsupported format or a malformed spec.
 cv::Mat applyCpu(const cv::Mat& src, const FilterSpec& spec);
 /// Runs a chain step by step (each intermediate in that step's output depth).
 cv::Mat applyCpu(const cv::Mat& src, const FilterChain& chain);

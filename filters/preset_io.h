@@ -3,7 +3,9 @@
 #include "filters/filter_spec.h"
 #include "filters/registry.h"
 
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tessera::filters {
 
@@ -13,12 +15,16 @@ struct PresetStep {
     std::string id;          ///< registry id
     ParamValues params;      ///< values used to build it
     FilterSpec spec;         ///< the built spec, with border/scale/offset/depth applied
+    bool operator==(const PresetStep&) const = default;
 };
 
 struct Preset {
     std::string name;
     std::vector<PresetStep> steps;
+    std::string description;  ///< optional free text ("description" in JSON)
+    /// The steps' specs in order.
     FilterChain chain() const;
+    bool operator==(const Preset&) const = default;
 };
 
 /// Thrown by preset parsing; what() names the file (when known) and the JSON field, e.g.

@@ -118,6 +118,7 @@ double FilterDesc::parseValue(const std::string& key, const std::string& text) c
     const ParamDesc* p = param(key);
     if (p == nullptr) {
         checkValue(key, 0.0);  // throws the unknown-parameter message
+        return 0.0;
     }
     const std::string where = "filter '" + id + "', parameter '" + key + "'";
     const std::string t = lowered(trimmed(text));

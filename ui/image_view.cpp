@@ -65,7 +65,7 @@ void ImageView::clear()
     delete item_;
     item_ = nullptr;
     scene_->setSceneRect(QRectF());
-    fit_ = false;
+    leaveFitMode();
     applyZoom(1.0);
 }
 

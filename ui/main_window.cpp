@@ -103,7 +103,7 @@ void MainWindow::showImage(const QImage& image, const QString& path, const QStri
     currentPath_ = path;
     const QString name = QFileInfo(path).fileName();
     setWindowTitle(name.isEmpty() ? QStringLiteral("Tessera") : QStringLiteral("%1 \u2014 Tessera").arg(name));
-    imageInfoLabel_->setText(QStringLiteral("%1 \u00d7 %2 px  %3").arg(image.width()).arg(image.height()).arg(description));
+    imageInfoLabel_->setText(QStringLiteral("%1 \u00d7 %2 px \u00b7 %3").arg(image.width()).arg(image.height()).arg(description));
     updateZoomLabel(view_->zoomFactor());
     updateViewActions();
     if (!path.isEmpty()) {

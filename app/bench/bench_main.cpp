@@ -1,0 +1,208 @@
+// tessera-bench: the benchmark contract of PERFORMANCE.md (cases, JSON lines, closing table).
+
+#include "app/bench/bench_cases.h"
+#include "app/bench/bench_check.h"
+#include "app/bench/bench_options.h"
+#include "app/bench/bench_result.h"
+#include "app/bench/bench_runner.h"
+#include "gpu/device_info.h"
+
+#include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bench = tessera::app::bench;
+namespace gpu = tessera::gpu;
+
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitCheckFailed = 4;
+
+/// Resolves --devices against the devices present. Throws std::invalid_argument for text that
+/// is neither an id, "all" nor "cpu", std::runtime_error when a named GPU is absent.
+std::vector<bench::Target> resolveTargets(const std::vector<std::string>& tokens, const gpu::DeviceSnapshot& snap)
+{
+    std::vector<bench::Target> targets;
+    auto add = [&](bench::Target t) {
+        if (std::find(targets.begin(), targets.end(), t) == targets.end()) {
+            targets.push_back(t);
+        }
+    };
+    for (const auto& t : tokens) {
+        if (t == "cpu") {
+            add({true, -1});
+            continue;
+        }
+        int id = -1;
+        if (t != "all") {
+            std::size_t used = 0;
+            try {
+                id = std::stoi(t, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used != t.size() || id < 0) {
+                throw std::invalid_argument("--devices: expected GPU ids, 'all' or 'cpu', got '" + t + "'");
+            }
+        }
+        if (!snap.hasGpu()) {
+            throw std::runtime_error("no CUDA device is available (" +
+                                     (snap.reason.empty() ? std::string("none found") : snap.reason) +
+                                     "); use --devices cpu to time the CPU path");
+        }
+        if (t == "all") {
+            for (const auto& d : snap.devices) {
+                add({false, d.id});
+            }
+            continue;
+        }
+        if (id >= static_cast<int>(snap.devices.size())) {
+            throw std::runtime_error("GPU " + t + " is not present (" + std::to_string(snap.devices.size()) +
+                                     " device(s) found)");
+        }
+        add({false, id});
+    }
+    return targets;
+}
+
+cv::Mat randomImage(const bench::BenchCase& c, int width, int height, unsigned seed)
+{
+    cv::Mat m(height, width, c.cvType);
+    cv::RNG rng(seed);
+    if (CV_MAT_DEPTH(c.cvType) == CV_32F) {
+        rng.fill(m, cv::RNG::UNIFORM, 0.0, 1.0);
+    } else {
+        rng.fill(m, cv::RNG::UNIFORM, 0, 256);
+    }
+    return m;
+}
+
+std::string targetKey(const bench::Target& t)
+{
+    return t.cpu ? "cpu" : std::to_string(t.device);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    bench::Options options;
+    bench::CaseSelection selection;
+    try {
+        options = bench::parseOptions(argc, argv);
+        if (options.help) {
+            std::cout << bench::usage();
+            return 0;
+        }
+        selection = bench::selectCases(options.cases, options.seed);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "tessera-bench: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    for (const auto& group : selection.unavailable) {
+        std::cerr << "tessera-bench: case group '" << group
+                  << "' is not yet available in this build; skipping it\n";
+    }
+    if (selection.cases.empty()) {
+        std::cerr << "tessera-bench: nothing to run\n";
+        return kExitUsage;
+    }
+
+    const bool wantsGpu = std::any_of(options.deviceTokens.begin(), options.deviceTokens.end(),
+                                      [](const std::string& t) { return t != "cpu"; });
+    const gpu::DeviceSnapshot snapshot = wantsGpu ? gpu::enumerateDevices() : gpu::DeviceSnapshot{};
+    std::vector<bench::Target> targets;
+    try {
+        targets = resolveTargets(options.deviceTokens, snapshot);
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "tessera-bench: " << e.what() << "\n";
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << "tessera-bench: " << e.what() << "\n";
+        return kExitFailure;
+    }
+
+    std::vector<bench::Result> results;
+    bool anyError = false;
+    bool anyCheckFailed = false;
+    auto emit = [&](const bench::Result& r) {
+        std::cout << bench::toJson(r).dump() << std::endl;
+        anyError = anyError || !r.error.empty();
+        anyCheckFailed = anyCheckFailed || (!r.check.empty() && !r.checkOk);
+        results.push_back(r);
+    };
+
+    std::cerr << "tessera-bench: " << options.width << "x" << options.height << ", " << options.runs
+              << " timed runs after " << options.warmup << " warm-up, " << selection.cases.size() << " case(s)\n";
+
+    // The copy ceiling of each target first; floors of later lines refer to it.
+    std::map<std::string, double> ceilings;
+    for (const auto& t : targets) {
+        try {
+            bench::Result r = t.cpu ? bench::measureCopyCpu(options)
+                                    : bench::measureCopyGpu(snapshot.devices[static_cast<std::size_t>(t.device)], options);
+            emit(r);
+            ceilings[targetKey(t)] = r.bytes / r.median() / 1e6;
+        } catch (const std::exception& e) {
+            std::cerr << "tessera-bench: copy ceiling on " << targetKey(t) << " failed: " << e.what() << "\n";
+            anyError = true;
+        }
+    }
+
+    for (std::size_t i = 0; i < selection.cases.size(); ++i) {
+        const bench::BenchCase& c = selection.cases[i];
+        std::cerr << "tessera-bench: case " << c.name << "\n";
+        const cv::Mat input = randomImage(c, options.width, options.height, options.seed + static_cast<unsigned>(i));
+        std::optional<bench::Reference> reference;
+        const bench::ReferenceSource source = [&]() -> const bench::Reference& {
+            if (!reference) {
+                reference.emplace(input, c.spec);
+            }
+            return *reference;
+        };
+        for (const auto& t : targets) {
+            const auto it = ceilings.find(targetKey(t));
+            const std::optional<double> ceiling = it == ceilings.end() ? std::nullopt : std::optional(it->second);
+            if (t.cpu) {
+                emit(bench::runCaseCpu(c, input, options, ceiling));
+                continue;
+            }
+            try {
+                bench::runCaseGpu(c, input, source, snapshot.devices[static_cast<std::size_t>(t.device)], options,
+                                  ceiling, emit);
+            } catch (const std::exception& e) {
+                std::cerr << "tessera-bench: " << c.name << " on GPU " << t.device << " failed: " << e.what() << "\n";
+                anyError = true;
+            }
+        }
+    }
+
+    if (!options.jsonOnly) {
+        std::cout << "\n";
+        for (const auto& r : results) {
+            if (r.caseName == "copy" && r.error.empty()) {
+                std::printf("copy ceiling on %s: %.1f GB/s (%.4g ms for %.4g MB read + written)\n",
+                            r.device < 0 ? "cpu" : ("GPU " + std::to_string(r.device)).c_str(),
+                            r.bytes / r.median() / 1e6, r.median(), r.bytes / 1e6);
+            }
+        }
+        std::printf("floor = input + output bytes at %.2f TB/s; targets from PERFORMANCE.md (8192x8192 only)\n\n",
+                    bench::kReferenceCeilingGBs / 1000.0);
+        std::cout << bench::formatTable(results) << std::flush;
+    }
+    if (anyError) {
+        return kExitFailure;
+    }
+    return anyCheckFailed ? kExitCheckFailed : 0;
+}

@@ -1,0 +1,147 @@
+#include "app/bench/bench_options.h"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+#include <stdexcept>
+
+namespace tessera::app::bench {
+
+namespace {
+
+std::vector<std::string> splitList(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::string item;
+    std::istringstream in(text);
+    while (std::getline(in, item, ',')) {
+        if (!item.empty()) {
+            out.push_back(item);
+        }
+    }
+    return out;
+}
+
+int parseInt(const std::string& option, const std::string& text, int lo, int hi)
+{
+    int value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr != end || value < lo || value > hi) {
+        throw std::invalid_argument(option + ": expected an integer in " + std::to_string(lo) + ".." +
+                                    std::to_string(hi) + ", got '" + text + "'");
+    }
+    return value;
+}
+
+void parseSize(const std::string& text, Options& o)
+{
+    const auto x = text.find_first_of("xX");
+    if (x == std::string::npos) {
+        o.width = o.height = parseInt("--size", text, 1, 65536);
+    } else {
+        o.width = parseInt("--size", text.substr(0, x), 1, 65536);
+        o.height = parseInt("--size", text.substr(x + 1), 1, 65536);
+    }
+}
+
+void parseMethods(const std::string& text, Options& o)
+{
+    static const std::vector<std::string> known{"auto", "direct", "separable", "fft", "naive"};
+    o.methods.clear();
+    for (const auto& m : splitList(text)) {
+        if (m == "all") {
+            o.methods = known;
+            return;
+        }
+        if (std::find(known.begin(), known.end(), m) == known.end()) {
+            throw std::invalid_argument("--method: unknown method '" + m +
+                                        "' (expected auto, direct, separable, fft, naive or all)");
+        }
+        if (std::find(o.methods.begin(), o.methods.end(), m) == o.methods.end()) {
+            o.methods.push_back(m);
+        }
+    }
+    if (o.methods.empty()) {
+        throw std::invalid_argument("--method: empty list");
+    }
+}
+
+}  // namespace
+
+Options parseOptions(int argc, char** argv)
+{
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                throw std::invalid_argument(arg + " needs a value");
+            }
+            return argv[++i];
+        };
+        if (arg == "-h" || arg == "--help") {
+            o.help = true;
+        } else if (arg == "--devices") {
+            o.deviceTokens = splitList(value());
+            if (o.deviceTokens.empty()) {
+                throw std::invalid_argument("--devices: empty list");
+            }
+        } else if (arg == "--size") {
+            parseSize(value(), o);
+        } else if (arg == "--cases") {
+            o.cases = splitList(value());
+            if (o.cases.empty()) {
+                throw std::invalid_argument("--cases: empty list");
+            }
+        } else if (arg == "--runs") {
+            o.runs = parseInt(arg, value(), 1, 100000);
+        } else if (arg == "--warmup") {
+            o.warmup = parseInt(arg, value(), 0, 1000);
+        } else if (arg == "--method" || arg == "--methods") {
+            parseMethods(value(), o);
+        } else if (arg == "--seed") {
+            o.seed = static_cast<unsigned>(parseInt(arg, value(), 0, 2147483647));
+        } else if (arg == "--json-only") {
+            o.jsonOnly = true;
+        } else if (arg == "--no-check") {
+            o.check = false;
+        } else {
+            throw std::invalid_argument("unknown option '" + arg + "' (see --help)");
+        }
+    }
+    return o;
+}
+
+std::string usage()
+{
+    return R"(Usage: tessera-bench [options]
+
+Times Tessera's GPU convolution on the cases of PERFORMANCE.md with the image resident on the
+device, next to a naive one-thread-per-pixel kernel. Prints one JSON object per line on stdout
+(a "copy" line per device first: the measured device-to-device copy ceiling), then a table.
+
+Options:
+  --devices LIST   GPU ids separated by commas, "all", or "cpu" (OpenCV path, wall clock);
+                   mixable, e.g. "0,cpu". Each case runs on each device separately. Default 0.
+  --size N|WxH     image size (default 8192). Targets apply at 8192x8192 only.
+  --cases LIST     case names or groups, separated by commas (default all):
+                     groups: all, small (3x3), large (15x15, 31x31), custom, separable,
+                             f32c1, rgba8; multi, preview (not yet available)
+                     cases:  f32c1-custom3 f32c1-custom15 f32c1-custom31
+                             rgba8-custom3 rgba8-custom15 rgba8-custom31
+                             rgba8-gaussian31 f32c1-gaussian31
+  --method LIST    auto, direct, separable, fft, naive or all (default all); a method that
+                   does not apply to a case (separable on a full-rank kernel) is skipped
+  --runs N         timed runs per line (default 20), after --warmup N untimed (default 3)
+  --seed N         seed of the random images and kernels (default 20261129)
+  --no-check       skip the comparison with the CPU path
+  --json-only      no table
+  -h, --help       this text
+
+Exit status: 0 done, 1 no usable GPU or a failure, 2 bad arguments, 4 a result differed
+from the CPU path by more than its tolerance.
+)";
+}
+
+}  // namespace tessera::app::bench

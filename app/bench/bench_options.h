@@ -1,0 +1,36 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tessera::app::bench {
+
+/// Where one series of runs happens: a CUDA device id, or the OpenCV CPU path.
+struct Target {
+    bool cpu = false;
+    int device = -1;
+    bool operator==(const Target&) const = default;
+};
+
+/// Parsed command line of tessera-bench.
+struct Options {
+    std::vector<std::string> deviceTokens{"0"};  ///< "all", ids or "cpu", resolved later
+    int width = 8192;
+    int height = 8192;
+    std::vector<std::string> cases{"all"};
+    std::vector<std::string> methods{"auto", "direct", "separable", "fft", "naive"};
+    int runs = 20;
+    int warmup = 3;
+    unsigned seed = 20261129;
+    bool jsonOnly = false;
+    bool check = true;
+    bool help = false;
+};
+
+/// Parses argv; throws std::invalid_argument with a message naming the bad option or value.
+Options parseOptions(int argc, char** argv);
+
+/// The --help text.
+std::string usage();
+
+}  // namespace tessera::app::bench

@@ -1,0 +1,166 @@
+#include "app/bench/bench_result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+
+namespace tessera::app::bench {
+
+namespace {
+
+/// Rounds to `digits` significant digits so lines stay readable; keeps 0 and tiny values.
+double significant(double v, int digits = 5)
+{
+    if (v == 0.0 || !std::isfinite(v)) {
+        return v;
+    }
+    const double scale = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::abs(v)))));
+    return std::round(v * scale) / scale;
+}
+
+nlohmann::ordered_json orNull(const std::optional<double>& v)
+{
+    return v ? nlohmann::ordered_json(significant(*v)) : nlohmann::ordered_json(nullptr);
+}
+
+}  // namespace
+
+double Result::median() const
+{
+    if (ms.empty()) {
+        return 0.0;
+    }
+    std::vector<double> v = ms;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double Result::minimum() const
+{
+    return ms.empty() ? 0.0 : *std::min_element(ms.begin(), ms.end());
+}
+
+double Result::maximum() const
+{
+    return ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end());
+}
+
+nlohmann::ordered_json toJson(const Result& r)
+{
+    nlohmann::ordered_json j;
+    j["case"] = r.caseName;
+    j["format"] = r.format;
+    j["width"] = r.width;
+    j["height"] = r.height;
+    j["kernel"] = r.kernel;
+    j["method"] = r.method;
+    j["chosen"] = r.chosen;
+    j["devices"] = r.device < 0 ? nlohmann::ordered_json("cpu") : nlohmann::ordered_json::array({r.device});
+    j["device_name"] = r.deviceName;
+    if (!r.error.empty()) {
+        j["error"] = r.error;
+        return j;
+    }
+    const double med = r.median();
+    const double pixels = static_cast<double>(r.width) * r.height;
+    j["ms_median"] = significant(med);
+    j["ms_min"] = significant(r.minimum());
+    j["ms_max"] = significant(r.maximum());
+    j["runs"] = r.ms.size();
+    j["mpix_s"] = med > 0 ? significant(pixels / med / 1e3) : 0.0;
+    j["bytes"] = static_cast<std::uint64_t>(r.bytes);
+    j["gbps"] = med > 0 ? significant(r.bytes / med / 1e6) : 0.0;
+    // Floors: the bytes at the documented 4.15 TB/s, and at the copy bandwidth measured now.
+    const double floorMs = r.bytes / (kReferenceCeilingGBs * 1e6);
+    j["floor_ms"] = significant(floorMs);
+    j["pct_of_floor"] = r.device >= 0 && med > 0 ? nlohmann::ordered_json(significant(100.0 * floorMs / med, 4))
+                                                 : nlohmann::ordered_json(nullptr);
+    if (r.ceilingGBs && *r.ceilingGBs > 0 && med > 0) {
+        const double measured = r.bytes / (*r.ceilingGBs * 1e6);
+        j["measured_floor_ms"] = significant(measured);
+        j["pct_of_measured_floor"] = significant(100.0 * measured / med, 4);
+    } else {
+        j["measured_floor_ms"] = nullptr;
+        j["pct_of_measured_floor"] = nullptr;
+    }
+    j["x_vs_naive"] = r.naiveMs && med > 0 ? nlohmann::ordered_json(significant(*r.naiveMs / med, 4))
+                                           : nlohmann::ordered_json(nullptr);
+    if (r.check.empty()) {
+        j["check"] = "none";
+        j["max_abs_err"] = nullptr;
+        j["check_ok"] = nullptr;
+    } else {
+        j["check"] = r.check;
+        j["max_abs_err"] = r.checkFinite ? nlohmann::ordered_json(significant(r.maxAbsErr, 4)) : nlohmann::ordered_json(nullptr);
+        j["check_ok"] = r.checkOk;
+        if (!r.checkFinite) {
+            j["check_note"] = "output holds NaN or infinity (unwritten pixels?)";
+        }
+    }
+    j["target_ms"] = orNull(r.targetMs);
+    j["target_met"] = r.targetMs ? nlohmann::ordered_json(med <= *r.targetMs) : nlohmann::ordered_json(nullptr);
+    j["workspace_bytes"] = r.workspaceBytes;
+    j["plan"] = r.plan;
+    return j;
+}
+
+std::string formatTable(const std::vector<Result>& results)
+{
+    std::string out;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-18s %-5s %-16s %10s %9s %8s %8s %8s %5s %8s\n", "case", "dev", "method",
+                  "median ms", "GB/s", "% floor", "x naive", "target", "met", "max err");
+    out += line;
+    out += std::string(104, '-') + "\n";
+    for (const auto& r : results) {
+        if (r.caseName == "copy") {
+            continue;
+        }
+        const std::string dev = r.device < 0 ? "cpu" : std::to_string(r.device);
+        std::string method = r.method;
+        if (r.method == "auto" && !r.chosen.empty()) {
+            method += "=" + r.chosen;
+        }
+        if (!r.error.empty()) {
+            std::snprintf(line, sizeof line, "%-18s %-5s %-16s error: %.60s\n", r.caseName.c_str(), dev.c_str(),
+                          method.c_str(), r.error.c_str());
+            out += line;
+            continue;
+        }
+        const double med = r.median();
+        const double floorMs = r.bytes / (kReferenceCeilingGBs * 1e6);
+        char naive[16] = "-";
+        if (r.naiveMs && med > 0) {
+            std::snprintf(naive, sizeof naive, "%.1fx", *r.naiveMs / med);
+        }
+        char pct[16] = "-";
+        if (r.device >= 0 && med > 0) {
+            std::snprintf(pct, sizeof pct, "%.1f", 100.0 * floorMs / med);
+        }
+        char target[16] = "-";
+        const char* met = "-";
+        if (r.targetMs) {
+            std::snprintf(target, sizeof target, "%.3g", *r.targetMs);
+            met = med <= *r.targetMs ? "yes" : "no";
+        }
+        char err[16] = "-";
+        if (!r.check.empty()) {
+            if (r.checkFinite) {
+                std::snprintf(err, sizeof err, "%.2g%s", r.maxAbsErr, r.checkOk ? "" : "!");
+            } else {
+                std::snprintf(err, sizeof err, "NaN!");
+            }
+        }
+        std::snprintf(line, sizeof line, "%-18s %-5s %-16s %10.4g %9.1f %8s %8s %8s %5s %8s\n", r.caseName.c_str(),
+                      dev.c_str(), method.c_str(), med, med > 0 ? r.bytes / med / 1e6 : 0.0, pct, naive, target, met,
+                      err);
+        out += line;
+    }
+    return out;
+}
+
+}  // namespace tessera::app::bench

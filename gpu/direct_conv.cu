@@ -1,0 +1,282 @@
+#include "gpu/cuda_check.cuh"
+#include "gpu/kernel_common.cuh"
+#include "gpu/plan_data.h"
+
+#include <stdexcept>
+
+namespace tessera::gpu::detail {
+
+namespace {
+
+constexpr int kTileW = 32;      // one output column per thread of a warp
+constexpr int kRowsPerThread = 4;
+constexpr int kBlockY = 8;
+constexpr int kTileH = kBlockY * kRowsPerThread;
+
+/// Taps carried in the launch parameters (constant bank): no device global, so two streams can
+/// run different filters at the same time.
+template <int N>
+struct InlineTaps {
+    float w[N > 0 ? N : 1];
+};
+
+/// Adds the taps' contributions to kRowsPerThread outputs of one column. Each shared-memory row
+/// is read once and used for every output row it reaches. Unrolled when the size is fixed.
+template <int KW, int KH, int G, bool Fixed>
+__device__ __forceinline__ void accumulateRows(const float* sbase, int sw, int plane, const float* w,
+                                               float (&part)[kRowsPerThread][G], int kwRun = KW,
+                                               int khRun = KH)
+{
+    const int kw = Fixed ? KW : kwRun;
+    const int kh = Fixed ? KH : khRun;
+    if constexpr (Fixed) {
+#pragma unroll
+        for (int r = 0; r < kRowsPerThread + KH - 1; ++r) {
+#pragma unroll
+            for (int kx = 0; kx < KW; ++kx) {
+                float v[G];
+#pragma unroll
+                for (int g = 0; g < G; ++g) {
+                    v[g] = sbase[g * plane + r * sw + kx];
+                }
+#pragma unroll
+                for (int o = 0; o < kRowsPerThread; ++o) {
+                    const int ky = r - o;
+                    if (ky >= 0 && ky < KH) {
+                        const float t = w[ky * KW + kx];
+#pragma unroll
+                        for (int g = 0; g < G; ++g) {
+                            part[o][g] = fmaf(t, v[g], part[o][g]);
+                        }
+                    }
+                }
+            }
+        }
+    } else {
+        const int rows = kRowsPerThread + kh - 1;
+        for (int r = 0; r < rows; ++r) {
+            const float* srow = sbase + r * sw;
+            for (int kx = 0; kx < kw; ++kx) {
+                float v[G];
+#pragma unroll
+                for (int g = 0; g < G; ++g) {
+                    v[g] = srow[g * plane + kx];
+                }
+#pragma unroll
+                for (int o = 0; o < kRowsPerThread; ++o) {
+                    const int ky = r - o;
+                    if (ky >= 0 && ky < kh) {
+                        const float t = w[ky * kw + kx];
+#pragma unroll
+                        for (int g = 0; g < G; ++g) {
+                            part[o][g] = fmaf(t, v[g], part[o][g]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Direct correlation: the block loads its input window (tile plus halo) into shared memory
+/// once, then each thread computes kRowsPerThread outputs of one column, all channels, reusing
+/// every loaded row for each output row it touches. KS > 0 fixes a square kernel size at compile
+/// time (small kernels, fully unrolled); NT is the inline tap capacity (0: taps in global memory);
+/// G channels are held in shared memory at once (C, or 1 for very large windows).
+template <typename Tin, typename Tout, int C, int G, int KS, int NT>
+__global__ void __launch_bounds__(kTileW * kBlockY)
+    directKernel(const ConvParams p, const __grid_constant__ InlineTaps<NT> taps)
+{
+    extern __shared__ float smem[];
+    const int kw = KS > 0 ? KS : p.kw;
+    const int kh = KS > 0 ? KS : p.kh;
+    const int sw = kTileW + kw - 1;
+    const int sh = kTileH + kh - 1;
+    const int x0 = blockIdx.x * kTileW;
+    const int y0 = blockIdx.y * kTileH;
+    const float* w = NT > 0 ? taps.w : p.globalTaps;
+    const int tx = threadIdx.x;
+    const int ty0 = threadIdx.y * kRowsPerThread;
+
+    float acc[kRowsPerThread][C];
+#pragma unroll
+    for (int o = 0; o < kRowsPerThread; ++o) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            acc[o][c] = 0.0f;
+        }
+    }
+
+    for (int cb = 0; cb < C; cb += G) {
+        if (cb > 0) {
+            __syncthreads();
+        }
+        loadTile<Tin, C, G>(p, smem, x0 - p.anchorX, y0 - p.anchorY, sw, sh, cb);
+        __syncthreads();
+
+        float part[kRowsPerThread][G];
+#pragma unroll
+        for (int o = 0; o < kRowsPerThread; ++o) {
+#pragma unroll
+            for (int g = 0; g < G; ++g) {
+                part[o][g] = 0.0f;
+            }
+        }
+        const float* sbase = smem + ty0 * sw + tx;
+        if constexpr (KS > 0) {
+            accumulateRows<KS, KS, G, true>(sbase, sw, sw * sh, w, part);
+        } else {
+            accumulateRows<0, 0, G, false>(sbase, sw, sw * sh, w, part, kw, kh);
+        }
+#pragma unroll
+        for (int o = 0; o < kRowsPerThread; ++o) {
+            if constexpr (G == C) {
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    acc[o][c] = part[o][c];
+                }
+            } else {
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    acc[o][c] = (c == cb) ? part[o][0] : acc[o][c];
+                }
+            }
+        }
+    }
+
+    const int x = x0 + tx;
+    if (x >= p.width) {
+        return;
+    }
+#pragma unroll
+    for (int o = 0; o < kRowsPerThread; ++o) {
+        const int y = y0 + ty0 + o;
+        if (y < p.height) {
+            float v[C];
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                v[c] = acc[o][c] + p.offset;
+            }
+            storePixel<Tout, C>(rowPtr<Tout>(p.dst, p.dstPitch, y), x, v);
+        }
+    }
+}
+
+template <typename Tin, typename Tout, int C, int G, int KS, int NT>
+void launchOne(const ConvParams& params, const std::vector<float>& taps, const LaunchShape& shape,
+               cudaStream_t stream)
+{
+    InlineTaps<NT> inlineTaps{};
+    if constexpr (NT > 0) {
+        for (size_t i = 0; i < taps.size(); ++i) {
+            inlineTaps.w[i] = taps[i];
+        }
+    }
+    auto kernel = directKernel<Tin, Tout, C, G, KS, NT>;
+    if (shape.sharedBytes > 48 * 1024) {
+        TESSERA_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                static_cast<int>(shape.sharedBytes)));
+    }
+    const dim3 grid(static_cast<unsigned>(shape.gridX), static_cast<unsigned>(shape.gridY));
+    const dim3 block(kTileW, kBlockY);
+    kernel<<<grid, block, shape.sharedBytes, stream>>>(params, inlineTaps);
+    TESSERA_LAUNCH_CHECK("directKernel");
+}
+
+template <typename Tin, typename Tout, int C>
+void dispatchSize(const Plan& plan, const ConvParams& params, cudaStream_t stream)
+{
+    const auto& taps = plan.data->taps;
+    const auto& shape = plan.shape;
+    switch (shape.specialisedSize) {
+    case 3: return launchOne<Tin, Tout, C, C, 3, 9>(params, taps, shape, stream);
+    case 5: return launchOne<Tin, Tout, C, C, 5, 25>(params, taps, shape, stream);
+    case 7: return launchOne<Tin, Tout, C, C, 7, 49>(params, taps, shape, stream);
+    default: break;
+    }
+    if (params.globalTaps != nullptr) {
+        return launchOne<Tin, Tout, C, 1, 0, 0>(params, taps, shape, stream);
+    }
+    if (taps.size() <= 1024) {
+        return launchOne<Tin, Tout, C, C, 0, 1024>(params, taps, shape, stream);
+    }
+    return launchOne<Tin, Tout, C, C, 0, 4096>(params, taps, shape, stream);
+}
+
+template <typename Tin, typename Tout>
+void dispatchChannels(const Plan& plan, const ConvParams& params, cudaStream_t stream)
+{
+    switch (plan.input.channels) {
+    case 1: return dispatchSize<Tin, Tout, 1>(plan, params, stream);
+    case 3: return dispatchSize<Tin, Tout, 3>(plan, params, stream);
+    case 4: return dispatchSize<Tin, Tout, 4>(plan, params, stream);
+    default: throw std::invalid_argument("direct kernel: unsupported channel count");
+    }
+}
+
+}  // namespace
+
+/// Largest tap count carried inline; larger kernels read taps from the workspace.
+constexpr std::size_t kMaxInlineTaps = 4096;
+
+LaunchShape directShape(int kw, int kh, int channels, int width, int height, std::size_t sharedLimit)
+{
+    LaunchShape s;
+    s.blockX = kTileW;
+    s.blockY = kBlockY;
+    s.tileWidth = kTileW;
+    s.tileHeight = kTileH;
+    s.gridX = (width + kTileW - 1) / kTileW;
+    s.gridY = (height + kTileH - 1) / kTileH;
+    const std::size_t window = static_cast<std::size_t>(kTileW + kw - 1) * static_cast<std::size_t>(kTileH + kh - 1);
+    const bool inlineTaps = static_cast<std::size_t>(kw) * static_cast<std::size_t>(kh) <= kMaxInlineTaps;
+    // Every channel in shared memory at once when it fits; one channel per pass otherwise.
+    s.sharedBytes = window * sizeof(float) * static_cast<std::size_t>(inlineTaps ? channels : 1);
+    if (s.sharedBytes > sharedLimit) {
+        throw std::invalid_argument("direct method: a " + std::to_string(kw) + " x " + std::to_string(kh) +
+                                    " kernel needs more shared memory than the device has");
+    }
+    s.specialisedSize = (kw == kh && (kw == 3 || kw == 5 || kw == 7)) ? kw : 0;
+    return s;
+}
+
+void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* globalTaps,
+                  void* stream)
+{
+    const auto& spec = plan.spec;
+    const auto anchor = spec.effectiveAnchor();
+    ConvParams p;
+    p.src = src.data;
+    p.srcPitch = src.pitch;
+    p.dst = dst.data;
+    p.dstPitch = dst.pitch;
+    p.width = plan.width;
+    p.height = plan.height;
+    p.kw = spec.kernel.width;
+    p.kh = spec.kernel.height;
+    p.anchorX = anchor.x;
+    p.anchorY = anchor.y;
+    p.border = static_cast<int>(spec.border);
+    p.borderValue = static_cast<float>(spec.borderValue);
+    p.offset = static_cast<float>(spec.offset);
+    p.globalTaps = plan.data->taps.size() > kMaxInlineTaps ? globalTaps : nullptr;
+    auto s = static_cast<cudaStream_t>(stream);
+    const PixelDepth in = plan.input.depth;
+    const PixelDepth out = plan.data->kernelOutput.depth;
+    if (in == PixelDepth::U8 && out == PixelDepth::U8) {
+        dispatchChannels<std::uint8_t, std::uint8_t>(plan, p, s);
+    } else if (in == PixelDepth::U8 && out == PixelDepth::F32) {
+        dispatchChannels<std::uint8_t, float>(plan, p, s);
+    } else if (in == PixelDepth::U16 && out == PixelDepth::U16) {
+        dispatchChannels<std::uint16_t, std::uint16_t>(plan, p, s);
+    } else if (in == PixelDepth::U16 && out == PixelDepth::F32) {
+        dispatchChannels<std::uint16_t, float>(plan, p, s);
+    } else if (in == PixelDepth::F32 && out == PixelDepth::F32) {
+        dispatchChannels<float, float>(plan, p, s);
+    } else {
+        throw std::invalid_argument("direct kernel: no variant for " + plan.input.name() + " -> " +
+                                    plan.data->kernelOutput.name());
+    }
+}
+
+}  // namespace tessera::gpu::detail

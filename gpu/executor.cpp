@@ -1,0 +1,248 @@
+#include "gpu/executor.h"
+
+#include "gpu/cuda_check.cuh"
+#include "gpu/plan_data.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+namespace tessera::gpu {
+
+std::string toString(Method m)
+{
+    switch (m) {
+    case Method::Auto: return "auto";
+    case Method::Direct: return "direct";
+    case Method::Separable: return "separable";
+    case Method::Fft: return "fft";
+    }
+    return "auto";
+}
+
+Method parseMethod(const std::string& text)
+{
+    for (Method m : {Method::Auto, Method::Direct, Method::Separable, Method::Fft}) {
+        if (toString(m) == text) {
+            return m;
+        }
+    }
+    throw std::invalid_argument("unknown method '" + text + "' (expected auto, direct, separable or fft)");
+}
+
+std::string Plan::describe() const
+{
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s %dx%d %s->%s, block %dx%d, tile %dx%d, grid %dx%d, smem %zu B, workspace %zu B",
+                  toString(method).c_str(), spec.kernel.width, spec.kernel.height, input.name().c_str(),
+                  output.name().c_str(), shape.blockX, shape.blockY, shape.tileWidth, shape.tileHeight, shape.gridX,
+                  shape.gridY, shape.sharedBytes, workspaceBytes);
+    return std::string(buf) + (reason.empty() ? "" : " (" + reason + ")");
+}
+
+namespace {
+
+constexpr std::size_t kAlign = 256;
+
+std::size_t alignUp(std::size_t n)
+{
+    return (n + kAlign - 1) / kAlign * kAlign;
+}
+
+PixelDepth resolveDepth(filters::OutputDepth d, PixelDepth in)
+{
+    switch (d) {
+    case filters::OutputDepth::Same: return in;
+    case filters::OutputDepth::U8: return PixelDepth::U8;
+    case filters::OutputDepth::U16: return PixelDepth::U16;
+    case filters::OutputDepth::F32: return PixelDepth::F32;
+    }
+    return in;
+}
+
+/// Rough kernel-time estimates in milliseconds, relative to one H200 (132 SMs at 1.98 GHz,
+/// 4.15 TB/s copy bandwidth). They only need to rank the methods correctly.
+struct CostModel {
+    double fmaPerMs;     // sustained shared-memory FMA throughput of the direct kernels
+    double bytesPerMs;   // achieved device-memory bandwidth
+    double fftMsPerMpix; // one channel: forward + inverse transform and the spectrum product
+
+    static CostModel forDevice(const DeviceInfo& d)
+    {
+        const double scale = d.smCount > 0 && d.clockKHz > 0 ? (d.smCount * d.clockKHz) / (132.0 * 1980000.0) : 1.0;
+        const double bw = d.peakBandwidthGBs() > 0 ? d.peakBandwidthGBs() / 4800.0 : 1.0;
+        return {1.2e10 * scale, 3.3e9 * bw, 0.030 / bw};
+    }
+
+    double direct(double pixels, int channels, int taps, double bytes) const
+    {
+        return std::max(pixels * channels * taps / fmaPerMs, bytes / bytesPerMs);
+    }
+    double separable(double pixels, int channels, int kw, int kh, double bytes) const
+    {
+        // Horizontal pass runs over the halo rows too; about (kw + kh) taps per output.
+        return std::max(pixels * channels * (kw + kh) * 1.3 / fmaPerMs, bytes / bytesPerMs);
+    }
+    double fft(double pixels, int channels, int kw, int kh) const
+    {
+        const double padded = pixels * (1.0 + (kw + kh) / 4096.0);
+        return channels * padded / 1e6 * fftMsPerMpix + 0.05;
+    }
+};
+
+}  // namespace
+
+Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
+              Method force)
+{
+    if (width < 1 || height < 1) {
+        throw std::invalid_argument("cannot plan a filter for an empty image");
+    }
+    if (format.channels != 1 && format.channels != 3 && format.channels != 4) {
+        throw std::invalid_argument("unsupported channel count " + std::to_string(format.channels));
+    }
+    Plan plan;
+    plan.spec = spec;
+    plan.input = format;
+    plan.output = {resolveDepth(spec.depth, format.depth), format.channels};
+    plan.width = width;
+    plan.height = height;
+    plan.device = device.id;
+
+    auto data = std::make_shared<PlanData>();
+    const int kw = spec.kernel.width;
+    const int kh = spec.kernel.height;
+    const double scale = spec.scale;
+    data->taps.reserve(spec.kernel.weights.size());
+    for (double w : spec.kernel.weights) {
+        data->taps.push_back(static_cast<float>(w * scale));
+    }
+    if (spec.separable) {
+        for (double w : spec.separable->row) {
+            data->rowTaps.push_back(static_cast<float>(w * scale));
+        }
+        for (double w : spec.separable->column) {
+            data->colTaps.push_back(static_cast<float>(w));
+        }
+    }
+    // Kernels write their input depth or float; anything else goes through a float intermediate.
+    const bool direct = plan.output.depth == format.depth || plan.output.depth == PixelDepth::F32;
+    data->kernelOutput = direct ? plan.output : PixelFormat{PixelDepth::F32, format.channels};
+    data->needsConvert = !direct;
+
+    const std::size_t sharedLimit = device.sharedMemPerBlockOptin > 0 ? device.sharedMemPerBlockOptin : 48 * 1024;
+    const double pixels = static_cast<double>(width) * height;
+    const double bytes = pixels * static_cast<double>(format.bytesPerPixel() + plan.output.bytesPerPixel());
+    const auto cost = CostModel::forDevice(device);
+    const bool canSeparate = spec.separable.has_value() && kw <= 256 && kh <= 256;
+
+    Method method = force;
+    if (method == Method::Separable && !canSeparate) {
+        throw std::invalid_argument("the separable method needs a rank-1 kernel of at most 256 taps per side");
+    }
+    if (method == Method::Auto) {
+        const double tDirect = cost.direct(pixels, format.channels, kw * kh, bytes);
+        const double tSep = canSeparate ? cost.separable(pixels, format.channels, kw, kh, bytes) : 1e30;
+        const double tFft = kw * kh >= 64 ? cost.fft(pixels, format.channels, kw, kh) : 1e30;
+        char why[160];
+        if (tSep <= tDirect && tSep <= tFft) {
+            method = Method::Separable;
+        } else if (tFft < tDirect) {
+            method = Method::Fft;
+        } else {
+            method = Method::Direct;
+        }
+        std::snprintf(why, sizeof why, "estimated ms: direct %.3g, separable %.3g, fft %.3g", tDirect,
+                      tSep < 1e29 ? tSep : -1.0, tFft < 1e29 ? tFft : -1.0);
+        plan.reason = why;
+    } else {
+        plan.reason = "forced";
+    }
+    plan.method = method;
+
+    std::size_t workspace = 0;
+    switch (method) {
+    case Method::Direct:
+        plan.shape = detail::directShape(kw, kh, format.channels, width, height, sharedLimit);
+        if (data->taps.size() > 4096) {
+            data->tapsWorkspaceBytes = alignUp(data->taps.size() * sizeof(float));
+            data->pinnedTaps = std::make_shared<RawPinnedBuffer>(data->taps.size() * sizeof(float));
+            std::copy(data->taps.begin(), data->taps.end(), static_cast<float*>(data->pinnedTaps->data()));
+            workspace += data->tapsWorkspaceBytes;
+        }
+        break;
+    case Method::Separable:
+        plan.shape = detail::separableShape(kw, kh, format.channels, width, height, sharedLimit);
+        break;
+    case Method::Fft:
+        data->fftWorkspaceOffset = workspace;
+        plan.data = data;  // planFft reads the plan's taps
+        data->fftWorkspaceBytes = alignUp(detail::planFft(plan, *data));
+        workspace += data->fftWorkspaceBytes;
+        break;
+    case Method::Auto:
+        break;
+    }
+    if (data->needsConvert) {
+        data->convertWorkspaceOffset = workspace;
+        workspace += alignUp(static_cast<std::size_t>(width) * height * format.channels * sizeof(float));
+    }
+    plan.workspaceBytes = workspace;
+    plan.data = std::move(data);
+    return plan;
+}
+
+void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, const Stream& stream)
+{
+    if (src.width != plan.width || src.height != plan.height || dst.width != plan.width ||
+        dst.height != plan.height) {
+        throw std::invalid_argument("run: image size differs from the plan's");
+    }
+    if (!(src.format == plan.input) || !(dst.format == plan.output)) {
+        throw std::invalid_argument("run: image format differs from the plan's (" + src.format.name() + " -> " +
+                                    dst.format.name() + " given, " + plan.input.name() + " -> " +
+                                    plan.output.name() + " planned)");
+    }
+    if (plan.workspaceBytes > 0 && workspace == nullptr) {
+        throw std::invalid_argument("run: the plan needs a workspace");
+    }
+    if (stream.device() != plan.device) {
+        throw std::invalid_argument("run: the stream is on another device than the plan");
+    }
+    const PlanData& data = *plan.data;
+    ScopedDevice on(plan.device);
+    auto* ws = static_cast<char*>(workspace);
+    void* s = stream.handle();
+
+    DeviceImage target = dst;
+    if (data.needsConvert) {
+        target.data = ws + data.convertWorkspaceOffset;
+        target.pitch = static_cast<std::size_t>(plan.width) * plan.input.channels * sizeof(float);
+        target.format = data.kernelOutput;
+    }
+    switch (plan.method) {
+    case Method::Direct: {
+        const float* globalTaps = nullptr;
+        if (data.pinnedTaps) {
+            TESSERA_CUDA_CHECK(cudaMemcpyAsync(ws, data.pinnedTaps->data(), data.pinnedTaps->bytes(),
+                                               cudaMemcpyHostToDevice, static_cast<cudaStream_t>(s)));
+            globalTaps = reinterpret_cast<const float*>(ws);
+        }
+        detail::launchDirect(plan, src, target, globalTaps, s);
+        break;
+    }
+    case Method::Separable:
+        detail::launchSeparable(plan, src, target, s);
+        break;
+    case Method::Fft:
+        detail::launchFft(plan, src, target, ws + data.fftWorkspaceOffset, s);
+        break;
+    case Method::Auto:
+        throw std::logic_error("run: plan without a method");
+    }
+    if (data.needsConvert) {
+        detail::launchConvert(target, dst, s);
+    }
+}
+
+}  // namespace tessera::gpu

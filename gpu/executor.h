@@ -1,0 +1,73 @@
+#pragma once
+
+#include "filters/filter_spec.h"
+#include "gpu/device_info.h"
+#include "gpu/pixel_format.h"
+#include "gpu/resources.h"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace tessera::gpu {
+
+/// How a spec is computed on a GPU.
+enum class Method {
+    Auto,       ///< let the planner choose
+    Direct,     ///< shared-memory tiles, all taps per output
+    Separable,  ///< row then column pass, fused in one kernel (rank-1 specs only)
+    Fft,        ///< cuFFT: product of spectra on a border-padded copy
+};
+
+/// "auto", "direct", "separable", "fft".
+std::string toString(Method m);
+/// Throws std::invalid_argument naming the bad text.
+Method parseMethod(const std::string& text);
+
+/// Launch geometry chosen by the planner.
+struct LaunchShape {
+    int blockX = 0;
+    int blockY = 0;
+    int tileWidth = 0;    ///< output pixels per block, horizontally
+    int tileHeight = 0;   ///< output pixels per block, vertically
+    int gridX = 0;
+    int gridY = 0;
+    std::size_t sharedBytes = 0;
+    int specialisedSize = 0;  ///< kernel width = height fixed at compile time, 0 = generic
+};
+
+struct PlanData;  // method-specific data prepared at plan time (taps, FFT sizes)
+
+/// What run() will do: a value that can be reused for any number of runs, on any stream of
+/// its device, also concurrently.
+struct Plan {
+    filters::FilterSpec spec;
+    PixelFormat input;
+    PixelFormat output;
+    int width = 0;
+    int height = 0;
+    int device = 0;
+    Method method = Method::Direct;
+    LaunchShape shape;
+    std::size_t workspaceBytes = 0;  ///< device memory run() needs, provided by the caller
+    std::string reason;              ///< why this method was chosen
+    std::shared_ptr<const PlanData> data;
+
+    /// One line: method, shape, workspace and reason.
+    std::string describe() const;
+};
+
+/// Plans `spec` for an input of `format` and size on `device`. `force` overrides the choice;
+/// Separable on a non-rank-1 spec throws std::invalid_argument. Cheap; host-only except that
+/// an FFT plan prepares the kernel spectrum lazily at first run.
+Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
+              const DeviceInfo& device, Method force = Method::Auto);
+
+/// Enqueues the filter on `stream` (on plan.device): reads src, writes dst (both device
+/// images of plan.width x plan.height, formats plan.input / plan.output, dst not overlapping
+/// src). `workspace` holds plan.workspaceBytes bytes on the device (may be null when 0). Never
+/// synchronises; throws CudaError if a launch fails.
+void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace,
+         const Stream& stream);
+
+}  // namespace tessera::gpu

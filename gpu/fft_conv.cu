@@ -1,0 +1,303 @@
+#include "gpu/cuda_check.cuh"
+#include "gpu/fft_cache.cuh"
+#include "gpu/fft_layout.h"
+#include "gpu/kernel_common.cuh"
+#include "gpu/plan_data.h"
+
+#include <algorithm>
+#include <climits>
+#include <stdexcept>
+
+// The FFT method: every channel of the image, extended by the border rule, goes through one
+// batched R2C, a product with the conjugated kernel spectrum and a C2R; the W x H window at the
+// origin of the result is the correlation.
+//
+// Accuracy. The transforms run in fp32, so each output carries an absolute error that scales
+// with sum|k| x max|input - centre| and grows slowly with log2(padW * padH). A host model of the
+// same computation (fp32 FFT against fp64) gives about 4e-7 of that product at most for
+// uncentred random images from 1k x 1k to 4k x 4k with 31..127 taps per side, and an H200 run
+// over all formats, borders and kernels up to 255 x 255 stayed below 7e-6; tests should allow
+// 1e-5 of it, plus the fp32 rounding of the offset. Integer inputs are transformed around the middle of their range (128,
+// 32768) and the centre's share, centre x sum(k), is added back afterwards in double precision:
+// for smoothing kernels that cuts the error by one to two orders of magnitude. u8 and u16
+// outputs therefore match the CPU path except where the exact value lies within that error of
+// a rounding boundary, i.e. by at most 1. f32 inputs are not centred (their range is unknown).
+// Non-finite inputs spread over the whole channel, unlike with the direct method.
+
+namespace tessera::gpu::detail {
+
+namespace {
+
+constexpr int kBlockX = 32;
+constexpr int kBlockY = 8;
+constexpr int kMaxGridY = 65535;
+
+/// Frame geometry as the kernels need it.
+struct FrameParams {
+    int width = 0;
+    int height = 0;
+    int extentW = 0;
+    int extentH = 0;
+    int padW = 0;
+    int padH = 0;
+    long long planeFloats = 0;  ///< floats per channel frame; rows are padW floats
+    int anchorX = 0;
+    int anchorY = 0;
+    int border = kReflect101;
+    float borderValue = 0.0f;
+    float centre = 0.0f;  ///< subtracted before the transform
+    float addBack = 0.0f; ///< offset + centre * sum(taps), added after it
+};
+
+/// Writes frame (u, v) of every channel: the border-extended image pixel at (u - anchorX,
+/// v - anchorY) minus the centre inside the extent, zero outside it.
+template <typename T, int C>
+__global__ void __launch_bounds__(kBlockX * kBlockY)
+    padKernel(const void* src, std::size_t srcPitch, float* frames, const FrameParams p)
+{
+    const int u = blockIdx.x * blockDim.x + threadIdx.x;
+    if (u >= p.padW) {
+        return;
+    }
+    const bool colInside = u < p.extentW;
+    const int sx = colInside ? mapBorder(u - p.anchorX, p.width, p.border) : -1;
+    for (int v = blockIdx.y * blockDim.y + threadIdx.y; v < p.padH; v += gridDim.y * blockDim.y) {
+        float val[C];
+        if (colInside && v < p.extentH) {
+            const int sy = mapBorder(v - p.anchorY, p.height, p.border);
+            if (sx < 0 || sy < 0) {
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    val[c] = p.borderValue;
+                }
+            } else {
+                loadPixel<T, C>(rowPtr<T>(src, srcPitch, sy), sx, val);
+            }
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                val[c] -= p.centre;
+            }
+        } else {
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                val[c] = 0.0f;
+            }
+        }
+        float* out = frames + static_cast<long long>(v) * p.padW + u;
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            out[c * p.planeFloats] = val[c];
+        }
+    }
+}
+
+/// spectra[c][i] *= conj(kernel[i]) for every channel c: the conjugate turns the circular
+/// convolution the transforms compute into correlation (taps not flipped).
+template <int C>
+__global__ void __launch_bounds__(256)
+    multiplyKernel(float2* spectra, const float2* kernel, long long planeComplex)
+{
+    const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
+    for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < planeComplex;
+         i += stride) {
+        const float2 k = kernel[i];
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            float2* s = spectra + c * planeComplex + i;
+            const float2 a = *s;
+            *s = make_float2(fmaf(a.x, k.x, a.y * k.y), fmaf(a.y, k.x, -a.x * k.y));
+        }
+    }
+}
+
+/// Reads the W x H window at the frames' origin, adds the offset and the centre's share back
+/// and stores the channels interleaved, rounded and saturated into T.
+template <typename T, int C>
+__global__ void __launch_bounds__(kBlockX * kBlockY)
+    extractKernel(const float* frames, void* dst, std::size_t dstPitch, const FrameParams p)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= p.width) {
+        return;
+    }
+    for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < p.height; y += gridDim.y * blockDim.y) {
+        const float* in = frames + static_cast<long long>(y) * p.padW + x;
+        float v[C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            v[c] = in[c * p.planeFloats] + p.addBack;
+        }
+        storePixel<T, C>(rowPtr<T>(dst, dstPitch, y), x, v);
+    }
+}
+
+dim3 gridFor(int w, int h)
+{
+    return dim3(static_cast<unsigned>((w + kBlockX - 1) / kBlockX),
+                static_cast<unsigned>(std::min((h + kBlockY - 1) / kBlockY, kMaxGridY)));
+}
+
+template <typename T>
+void launchPad(const DeviceImage& src, float* frames, const FrameParams& p, int channels, cudaStream_t s)
+{
+    const dim3 grid = gridFor(p.padW, p.padH);
+    const dim3 block(kBlockX, kBlockY);
+    switch (channels) {
+    case 1: padKernel<T, 1><<<grid, block, 0, s>>>(src.data, src.pitch, frames, p); break;
+    case 3: padKernel<T, 3><<<grid, block, 0, s>>>(src.data, src.pitch, frames, p); break;
+    case 4: padKernel<T, 4><<<grid, block, 0, s>>>(src.data, src.pitch, frames, p); break;
+    default: throw std::invalid_argument("fft: unsupported channel count");
+    }
+    TESSERA_LAUNCH_CHECK("fft padKernel");
+}
+
+template <typename T>
+void launchExtract(const float* frames, const DeviceImage& dst, const FrameParams& p, int channels,
+                   cudaStream_t s)
+{
+    const dim3 grid = gridFor(p.width, p.height);
+    const dim3 block(kBlockX, kBlockY);
+    switch (channels) {
+    case 1: extractKernel<T, 1><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p); break;
+    case 3: extractKernel<T, 3><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p); break;
+    case 4: extractKernel<T, 4><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p); break;
+    default: throw std::invalid_argument("fft: unsupported channel count");
+    }
+    TESSERA_LAUNCH_CHECK("fft extractKernel");
+}
+
+void launchMultiply(float2* spectra, const float2* kernel, long long planeComplex, int channels, cudaStream_t s)
+{
+    constexpr int kThreads = 256;
+    const long long blocks = std::min<long long>((planeComplex + kThreads - 1) / kThreads, 1LL << 20);
+    const dim3 grid(static_cast<unsigned>(blocks));
+    switch (channels) {
+    case 1: multiplyKernel<1><<<grid, kThreads, 0, s>>>(spectra, kernel, planeComplex); break;
+    case 3: multiplyKernel<3><<<grid, kThreads, 0, s>>>(spectra, kernel, planeComplex); break;
+    case 4: multiplyKernel<4><<<grid, kThreads, 0, s>>>(spectra, kernel, planeComplex); break;
+    default: throw std::invalid_argument("fft: unsupported channel count");
+    }
+    TESSERA_LAUNCH_CHECK("fft multiplyKernel");
+}
+
+/// Middle of the integer ranges; see the accuracy note above.
+float centreFor(PixelDepth depth)
+{
+    switch (depth) {
+    case PixelDepth::U8: return 128.0f;
+    case PixelDepth::U16: return 32768.0f;
+    case PixelDepth::F32: return 0.0f;
+    }
+    return 0.0f;
+}
+
+/// cuFFT's own estimate of the larger work area of the two transforms, host-only (it matched
+/// the plans' real needs on an H200, about one frame buffer). When it cannot tell (sizes past
+/// its 32-bit interface, no driver), one frame buffer's worth. The cache falls back to a work
+/// area of its own if the real plans turn out to need more.
+std::size_t estimateWorkArea(const FftGeometry& g)
+{
+    const long long total = g.planeFloats() * g.channels;
+    if (total <= INT_MAX) {
+        int n[2] = {g.padH, g.padW};
+        int realEmbed[2] = {g.padH, g.padW};
+        int complexEmbed[2] = {g.padH, static_cast<int>(g.spectrumCols())};
+        std::size_t fwd = 0;
+        std::size_t inv = 0;
+        const int realDist = static_cast<int>(g.planeFloats());
+        const int complexDist = static_cast<int>(g.planeComplex());
+        if (cufftEstimateMany(2, n, realEmbed, 1, realDist, complexEmbed, 1, complexDist, CUFFT_R2C, g.channels,
+                              &fwd) == CUFFT_SUCCESS &&
+            cufftEstimateMany(2, n, complexEmbed, 1, complexDist, realEmbed, 1, realDist, CUFFT_C2R, g.channels,
+                              &inv) == CUFFT_SUCCESS) {
+            return std::max(fwd, inv);
+        }
+    }
+    return g.framesBytes();
+}
+
+}  // namespace
+
+std::size_t planFft(const Plan& plan, PlanData& data)
+{
+    const auto& spec = plan.spec;
+    const auto anchor = spec.effectiveAnchor();
+    const int kw = spec.kernel.width;
+    const int kh = spec.kernel.height;
+    if (data.taps.size() != static_cast<std::size_t>(kw) * static_cast<std::size_t>(kh)) {
+        throw std::invalid_argument("fft: the kernel's weights do not match its size");
+    }
+    const FftGeometry g =
+        makeFftGeometry(plan.width, plan.height, plan.input.channels, kw, kh, anchor.x, anchor.y);
+    // The inverse transform is unnormalised: fold 1 / (padW * padH) into the kernel.
+    const double norm = 1.0 / (static_cast<double>(g.padW) * static_cast<double>(g.padH));
+    std::vector<float> scaled(data.taps.size());
+    std::transform(data.taps.begin(), data.taps.end(), scaled.begin(),
+                   [norm](float t) { return static_cast<float>(t * norm); });
+    double tapSum = 0.0;
+    for (float t : data.taps) {
+        tapSum += t;
+    }
+    const std::size_t work = (estimateWorkArea(g) + 255) / 256 * 256;
+    data.fft = std::make_shared<FftCache>(g, plan.device, std::move(scaled), tapSum, work);
+    return g.workAreaOffset() + work;
+}
+
+void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, void* stream)
+{
+    if (!plan.data || !plan.data->fft) {
+        throw std::logic_error("fft: plan without FFT data");
+    }
+    FftCache& cache = *plan.data->fft;
+    const FftGeometry& g = cache.geometry();
+    const PixelDepth in = plan.input.depth;
+    const PixelDepth out = dst.format.depth;
+    const int channels = plan.input.channels;
+    if (src.width != g.width || src.height != g.height || dst.width != g.width || dst.height != g.height ||
+        src.format.channels != channels || dst.format.channels != channels) {
+        throw std::invalid_argument("fft: images differ from the plan");
+    }
+    if (out != in && out != PixelDepth::F32) {
+        throw std::invalid_argument("fft: no variant for " + plan.input.name() + " -> " + dst.format.name());
+    }
+
+    const auto& spec = plan.spec;
+    FrameParams p;
+    p.width = g.width;
+    p.height = g.height;
+    p.extentW = g.extentW();
+    p.extentH = g.extentH();
+    p.padW = g.padW;
+    p.padH = g.padH;
+    p.planeFloats = g.planeFloats();
+    p.anchorX = g.anchorX;
+    p.anchorY = g.anchorY;
+    p.border = static_cast<int>(spec.border);
+    p.borderValue = static_cast<float>(spec.borderValue);
+    p.centre = centreFor(in);
+    p.addBack = static_cast<float>(spec.offset + static_cast<double>(p.centre) * cache.tapSum());
+
+    auto s = static_cast<cudaStream_t>(stream);
+    auto* base = static_cast<char*>(workspace);
+    FftCache::Buffers b;
+    b.frames = reinterpret_cast<float*>(base);
+    b.spectra = reinterpret_cast<cufftComplex*>(base + g.spectraOffset());
+    b.work = base + g.workAreaOffset();
+
+    cache.prepare(s, b);
+    switch (in) {
+    case PixelDepth::U8: launchPad<std::uint8_t>(src, b.frames, p, channels, s); break;
+    case PixelDepth::U16: launchPad<std::uint16_t>(src, b.frames, p, channels, s); break;
+    case PixelDepth::F32: launchPad<float>(src, b.frames, p, channels, s); break;
+    }
+    cache.forward(s, b);
+    launchMultiply(b.spectra, cache.spectrum(), g.planeComplex(), channels, s);
+    cache.inverse(s, b);
+    switch (out) {
+    case PixelDepth::U8: launchExtract<std::uint8_t>(b.frames, dst, p, channels, s); break;
+    case PixelDepth::U16: launchExtract<std::uint16_t>(b.frames, dst, p, channels, s); break;
+    case PixelDepth::F32: launchExtract<float>(b.frames, dst, p, channels, s); break;
+    }
+}
+
+}  // namespace tessera::gpu::detail

@@ -1,0 +1,33 @@
+#pragma once
+
+#include "filters/filter_spec.h"
+#include "gpu/executor.h"
+
+#include <opencv2/core/mat.hpp>
+
+#include <string>
+#include <vector>
+
+namespace tessera::gpu {
+
+/// What a synchronous GPU run did.
+struct GpuRunInfo {
+    int device = -1;
+    std::vector<std::string> plans;  ///< Plan::describe() of each step
+    std::vector<Method> methods;     ///< method of each step
+    double kernelMs = 0.0;           ///< all steps' kernels, CUDA events on the work stream
+    double uploadMs = 0.0;
+    double downloadMs = 0.0;
+};
+
+/// Uploads src to `device`, runs the chain there (forcing `method` where it applies: a step
+/// that cannot use it, such as Separable on a rank-2 kernel, falls back to Auto), downloads the
+/// result and waits for it. Throws CudaError / OutOfDeviceMemory / std::invalid_argument.
+cv::Mat applyGpu(const cv::Mat& src, const filters::FilterChain& chain, int device,
+                 Method method = Method::Auto, GpuRunInfo* info = nullptr);
+
+/// One spec; same contract as the chain version.
+cv::Mat applyGpu(const cv::Mat& src, const filters::FilterSpec& spec, int device,
+                 Method method = Method::Auto, GpuRunInfo* info = nullptr);
+
+}  // namespace tessera::gpu

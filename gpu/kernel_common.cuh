@@ -1,0 +1,187 @@
+#pragma once
+
+// Private to gpu/: device helpers shared by the convolution kernels.
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace tessera::gpu::detail {
+
+/// Border codes as passed to kernels (same order as filters::Border).
+enum BorderCode : int { kReflect101 = 0, kReflect = 1, kReplicate = 2, kConstant = 3, kWrap = 4 };
+
+/// Maps a coordinate outside [0, len) into it as OpenCV's borderInterpolate does, also when
+/// the reach exceeds the image (reflections repeat). Returns -1 for the constant border.
+__device__ __forceinline__ int mapBorder(int p, int len, int border)
+{
+    if (static_cast<unsigned>(p) < static_cast<unsigned>(len)) {
+        return p;
+    }
+    switch (border) {
+    case kReplicate:
+        return p < 0 ? 0 : len - 1;
+    case kReflect:
+    case kReflect101: {
+        if (len == 1) {
+            return 0;
+        }
+        const int delta = border == kReflect101 ? 1 : 0;
+        do {
+            p = p < 0 ? -p - 1 + delta : 2 * len - 1 - p - delta;
+        } while (static_cast<unsigned>(p) >= static_cast<unsigned>(len));
+        return p;
+    }
+    case kWrap: {
+        p %= len;
+        return p < 0 ? p + len : p;
+    }
+    default:
+        return -1;
+    }
+}
+
+template <typename T>
+struct Saturate;
+
+template <>
+struct Saturate<std::uint8_t> {
+    __device__ __forceinline__ static std::uint8_t from(float v)
+    {
+        const int i = __float2int_rn(v);  // round half to even, as cvRound
+        return static_cast<std::uint8_t>(min(max(i, 0), 255));
+    }
+};
+
+template <>
+struct Saturate<std::uint16_t> {
+    __device__ __forceinline__ static std::uint16_t from(float v)
+    {
+        const int i = __float2int_rn(v);
+        return static_cast<std::uint16_t>(min(max(i, 0), 65535));
+    }
+};
+
+template <>
+struct Saturate<float> {
+    __device__ __forceinline__ static float from(float v) { return v; }
+};
+
+/// Reads the C channels of pixel x of `row` as floats (vector loads where alignment allows).
+template <typename T, int C>
+__device__ __forceinline__ void loadPixel(const T* row, int x, float (&v)[C])
+{
+    if constexpr (C == 4 && sizeof(T) == 1) {
+        const uchar4 p = reinterpret_cast<const uchar4*>(row)[x];
+        v[0] = p.x; v[1] = p.y; v[2] = p.z; v[3] = p.w;
+    } else if constexpr (C == 4 && sizeof(T) == 2) {
+        const ushort4 p = reinterpret_cast<const ushort4*>(row)[x];
+        v[0] = p.x; v[1] = p.y; v[2] = p.z; v[3] = p.w;
+    } else if constexpr (C == 4 && sizeof(T) == 4) {
+        const float4 p = reinterpret_cast<const float4*>(row)[x];
+        v[0] = p.x; v[1] = p.y; v[2] = p.z; v[3] = p.w;
+    } else {
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            v[c] = static_cast<float>(row[x * C + c]);
+        }
+    }
+}
+
+/// Writes C channels of pixel x of `row`, rounding and saturating into T.
+template <typename T, int C>
+__device__ __forceinline__ void storePixel(T* row, int x, const float (&v)[C])
+{
+    if constexpr (C == 4 && sizeof(T) == 1) {
+        reinterpret_cast<uchar4*>(row)[x] = make_uchar4(Saturate<T>::from(v[0]), Saturate<T>::from(v[1]),
+                                                        Saturate<T>::from(v[2]), Saturate<T>::from(v[3]));
+    } else if constexpr (C == 4 && sizeof(T) == 2) {
+        reinterpret_cast<ushort4*>(row)[x] = make_ushort4(Saturate<T>::from(v[0]), Saturate<T>::from(v[1]),
+                                                          Saturate<T>::from(v[2]), Saturate<T>::from(v[3]));
+    } else if constexpr (C == 4 && sizeof(T) == 4) {
+        reinterpret_cast<float4*>(row)[x] = make_float4(v[0], v[1], v[2], v[3]);
+    } else {
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            row[x * C + c] = Saturate<T>::from(v[c]);
+        }
+    }
+}
+
+template <typename T>
+__device__ __forceinline__ const T* rowPtr(const void* base, std::size_t pitch, int y)
+{
+    return reinterpret_cast<const T*>(static_cast<const char*>(base) + static_cast<std::size_t>(y) * pitch);
+}
+
+template <typename T>
+__device__ __forceinline__ T* rowPtr(void* base, std::size_t pitch, int y)
+{
+    return reinterpret_cast<T*>(static_cast<char*>(base) + static_cast<std::size_t>(y) * pitch);
+}
+
+/// Geometry and border of one launch; taps travel separately.
+struct ConvParams {
+    const void* src = nullptr;
+    std::size_t srcPitch = 0;
+    void* dst = nullptr;
+    std::size_t dstPitch = 0;
+    int width = 0;
+    int height = 0;
+    int kw = 1;
+    int kh = 1;
+    int anchorX = 0;
+    int anchorY = 0;
+    int border = kReflect101;
+    float borderValue = 0.0f;
+    float offset = 0.0f;
+    const float* globalTaps = nullptr;  ///< set when the taps do not fit in the launch parameters
+};
+
+/// Loads the input window of a tile (origin ox, oy in image coordinates, sw x sh pixels) into
+/// planar shared memory s[c][y][x], channels cBegin..cBegin+G-1, applying the border rule.
+template <typename T, int C, int G>
+__device__ __forceinline__ void loadTile(const ConvParams& p, float* s, int ox, int oy, int sw, int sh,
+                                         int cBegin)
+{
+    const int n = sw * sh;
+    const int plane = n;
+    const bool inside = ox >= 0 && oy >= 0 && ox + sw <= p.width && oy + sh <= p.height;
+    const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+    const int nthreads = blockDim.x * blockDim.y;
+    for (int i = tid; i < n; i += nthreads) {
+        const int sy = i / sw;
+        const int sx = i - sy * sw;
+        int gx = ox + sx;
+        int gy = oy + sy;
+        float v[C];
+        if (!inside) {
+            gx = mapBorder(gx, p.width, p.border);
+            gy = mapBorder(gy, p.height, p.border);
+        }
+        if (gx < 0 || gy < 0) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                v[c] = p.borderValue;
+            }
+        } else {
+            loadPixel<T, C>(rowPtr<T>(p.src, p.srcPitch, gy), gx, v);
+        }
+        if constexpr (G == C) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                s[c * plane + i] = v[c];
+            }
+        } else {
+            // One channel per pass: pick it without indexing the register array at run time.
+            float val = v[0];
+#pragma unroll
+            for (int c = 1; c < C; ++c) {
+                val = (c == cBegin) ? v[c] : val;
+            }
+            s[i] = val;
+        }
+    }
+}
+
+}  // namespace tessera::gpu::detail

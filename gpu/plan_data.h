@@ -1,0 +1,54 @@
+#pragma once
+
+// Private to gpu/: what makePlan prepares for run().
+
+#include "gpu/executor.h"
+#include "gpu/resources.h"
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace tessera::gpu {
+
+class FftCache;  // device-side kernel spectrum and cuFFT plans, built at first run
+
+struct PlanData {
+    std::vector<float> taps;     ///< kernel * scale, row-major (direct)
+    std::vector<float> rowTaps;  ///< separable: horizontal taps, scale folded in
+    std::vector<float> colTaps;  ///< separable: vertical taps
+    /// Direct kernels too large for the launch parameters read their taps from the start of
+    /// the workspace; this pinned copy is what run() uploads there.
+    std::shared_ptr<RawPinnedBuffer> pinnedTaps;
+    std::size_t tapsWorkspaceBytes = 0;
+    /// Output depth written by the kernel: the plan's output, or f32 followed by a conversion.
+    PixelFormat kernelOutput;
+    bool needsConvert = false;
+    std::size_t convertWorkspaceOffset = 0;  ///< where the f32 intermediate lives, if any
+    std::size_t fftWorkspaceOffset = 0;
+    std::size_t fftWorkspaceBytes = 0;
+    std::shared_ptr<FftCache> fft;
+};
+
+namespace detail {
+
+/// Launchers, one per method; each enqueues on `stream` and throws CudaError on launch failure.
+void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* globalTaps,
+                  void* stream);
+void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream);
+/// `workspace` is the FFT's own part of the plan workspace (data.fftWorkspaceBytes bytes).
+void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, void* stream);
+/// Prepares the FFT method for plan (sizes, the cache that will hold the kernel spectrum and
+/// cuFFT plans) and returns the device workspace it needs per run (fft_conv.cu).
+std::size_t planFft(const Plan& plan, PlanData& data);
+/// Converts between depths with rounding and saturation (used when a kernel cannot write the
+/// requested depth directly).
+void launchConvert(const DeviceImage& src, const DeviceImage& dst, void* stream);
+
+/// Launch shape of the direct kernel for a plan (shared memory, grid).
+LaunchShape directShape(int kw, int kh, int channels, int width, int height, std::size_t sharedLimit);
+LaunchShape separableShape(int kw, int kh, int channels, int width, int height, std::size_t sharedLimit);
+
+}  // namespace detail
+
+}  // namespace tessera::gpu

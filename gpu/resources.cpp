@@ -1,0 +1,247 @@
+#include "gpu/resources.h"
+
+#include "gpu/cuda_check.cuh"
+
+#include <string>
+#include <utility>
+
+namespace tessera::gpu {
+
+namespace detail {
+
+void throwCudaError(cudaError_t err, const char* call, const char* file, int line)
+{
+    // Clear the sticky-free error state so later calls on this thread start clean.
+    cudaGetLastError();
+    const std::string text = std::string(cudaGetErrorName(err)) + " (" + cudaGetErrorString(err) + ")";
+    if (err == cudaErrorMemoryAllocation) {
+        throw OutOfDeviceMemory(static_cast<int>(err), call, file, line, text);
+    }
+    throw CudaError(static_cast<int>(err), call, file, line, text);
+}
+
+}  // namespace detail
+
+namespace {
+
+std::string composeMessage(const std::string& call, const std::string& file, int line,
+                           const std::string& text)
+{
+    return call + " failed at " + file + ":" + std::to_string(line) + ": " + text;
+}
+
+}  // namespace
+
+CudaError::CudaError(int code, std::string call, std::string file, int line, const std::string& text)
+    : std::runtime_error(composeMessage(call, file, line, text)),
+      code_(code),
+      call_(std::move(call)),
+      file_(std::move(file)),
+      line_(line)
+{
+}
+
+ScopedDevice::ScopedDevice(int device)
+{
+    TESSERA_CUDA_CHECK(cudaGetDevice(&previous_));
+    if (previous_ != device) {
+        TESSERA_CUDA_CHECK(cudaSetDevice(device));
+        changed_ = true;
+    }
+}
+
+ScopedDevice::~ScopedDevice()
+{
+    if (changed_) {
+        cudaSetDevice(previous_);
+    }
+}
+
+Stream::Stream(int device) : device_(device)
+{
+    ScopedDevice on(device);
+    cudaStream_t s = nullptr;
+    TESSERA_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    handle_ = s;
+}
+
+Stream::~Stream()
+{
+    if (handle_ != nullptr) {
+        cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
+    }
+}
+
+Stream::Stream(Stream&& other) noexcept
+    : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_)
+{
+}
+
+Stream& Stream::operator=(Stream&& other) noexcept
+{
+    if (this != &other) {
+        if (handle_ != nullptr) {
+            cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
+        }
+        handle_ = std::exchange(other.handle_, nullptr);
+        device_ = other.device_;
+    }
+    return *this;
+}
+
+void Stream::synchronize() const
+{
+    TESSERA_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(handle_)));
+}
+
+Event::Event(int device) : device_(device)
+{
+    ScopedDevice on(device);
+    cudaEvent_t e = nullptr;
+    TESSERA_CUDA_CHECK(cudaEventCreate(&e));
+    handle_ = e;
+}
+
+Event::~Event()
+{
+    if (handle_ != nullptr) {
+        cudaEventDestroy(static_cast<cudaEvent_t>(handle_));
+    }
+}
+
+Event::Event(Event&& other) noexcept
+    : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_)
+{
+}
+
+Event& Event::operator=(Event&& other) noexcept
+{
+    if (this != &other) {
+        if (handle_ != nullptr) {
+            cudaEventDestroy(static_cast<cudaEvent_t>(handle_));
+        }
+        handle_ = std::exchange(other.handle_, nullptr);
+        device_ = other.device_;
+    }
+    return *this;
+}
+
+void Event::record(const Stream& stream)
+{
+    TESSERA_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(handle_),
+                                       static_cast<cudaStream_t>(stream.handle())));
+}
+
+void Event::synchronize() const
+{
+    TESSERA_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(handle_)));
+}
+
+float Event::elapsedSince(const Event& start) const
+{
+    float ms = 0.0f;
+    TESSERA_CUDA_CHECK(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start.handle_),
+                                            static_cast<cudaEvent_t>(handle_)));
+    return ms;
+}
+
+RawDeviceBuffer::RawDeviceBuffer(std::size_t bytes, int device) : bytes_(bytes), device_(device)
+{
+    if (bytes == 0) {
+        return;
+    }
+    ScopedDevice on(device);
+    TESSERA_CUDA_CHECK(cudaMalloc(&data_, bytes));
+}
+
+RawDeviceBuffer::~RawDeviceBuffer()
+{
+    release();
+}
+
+void RawDeviceBuffer::release() noexcept
+{
+    if (data_ != nullptr) {
+        int previous = 0;
+        cudaGetDevice(&previous);
+        cudaSetDevice(device_);
+        cudaFree(data_);
+        cudaSetDevice(previous);
+        data_ = nullptr;
+    }
+}
+
+RawDeviceBuffer::RawDeviceBuffer(RawDeviceBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)),
+      device_(other.device_)
+{
+}
+
+RawDeviceBuffer& RawDeviceBuffer::operator=(RawDeviceBuffer&& other) noexcept
+{
+    if (this != &other) {
+        release();
+        data_ = std::exchange(other.data_, nullptr);
+        bytes_ = std::exchange(other.bytes_, 0);
+        device_ = other.device_;
+    }
+    return *this;
+}
+
+void RawDeviceBuffer::fillAsync(int value, const Stream& stream)
+{
+    if (bytes_ == 0) {
+        return;
+    }
+    ScopedDevice on(device_);
+    TESSERA_CUDA_CHECK(cudaMemsetAsync(data_, value, bytes_, static_cast<cudaStream_t>(stream.handle())));
+}
+
+RawPinnedBuffer::RawPinnedBuffer(std::size_t bytes) : bytes_(bytes)
+{
+    if (bytes > 0) {
+        TESSERA_CUDA_CHECK(cudaMallocHost(&data_, bytes));
+    }
+}
+
+RawPinnedBuffer::~RawPinnedBuffer()
+{
+    release();
+}
+
+void RawPinnedBuffer::release() noexcept
+{
+    if (data_ != nullptr) {
+        cudaFreeHost(data_);
+        data_ = nullptr;
+    }
+}
+
+RawPinnedBuffer::RawPinnedBuffer(RawPinnedBuffer&& other) noexcept
+    : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0))
+{
+}
+
+RawPinnedBuffer& RawPinnedBuffer::operator=(RawPinnedBuffer&& other) noexcept
+{
+    if (this != &other) {
+        release();
+        data_ = std::exchange(other.data_, nullptr);
+        bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+}
+
+void copy2DAsync(void* dst, std::size_t dstPitch, const void* src, std::size_t srcPitch,
+                 std::size_t widthBytes, std::size_t rows, const Stream& stream)
+{
+    if (widthBytes == 0 || rows == 0) {
+        return;
+    }
+    ScopedDevice on(stream.device());
+    TESSERA_CUDA_CHECK(cudaMemcpy2DAsync(dst, dstPitch, src, srcPitch, widthBytes, rows, cudaMemcpyDefault,
+                                         static_cast<cudaStream_t>(stream.handle())));
+}
+
+}  // namespace tessera::gpu

@@ -1,0 +1,207 @@
+#include "gpu/cuda_check.cuh"
+#include "gpu/kernel_common.cuh"
+#include "gpu/plan_data.h"
+
+#include <stdexcept>
+
+namespace tessera::gpu::detail {
+
+namespace {
+
+constexpr int kTileW = 32;
+constexpr int kBlockY = 8;
+constexpr int kRowsPerThread = 4;
+constexpr int kTileH = kBlockY * kRowsPerThread;
+constexpr int kMaxTaps = 256;
+
+struct SeparableTaps {
+    float row[kMaxTaps];
+    float col[kMaxTaps];
+};
+
+/// Fused separable correlation: the block loads its input window once, runs the horizontal
+/// pass over every window row into a second shared buffer, then the vertical pass from there.
+/// Intermediates never touch device memory, so each input byte comes from DRAM about once.
+template <typename Tin, typename Tout, int C>
+__global__ void __launch_bounds__(kTileW * kBlockY)
+    separableKernel(const ConvParams p, const __grid_constant__ SeparableTaps taps)
+{
+    extern __shared__ float smem[];
+    const int kw = p.kw;
+    const int kh = p.kh;
+    const int sw = kTileW + kw - 1;
+    const int sh = kTileH + kh - 1;
+    const int x0 = blockIdx.x * kTileW;
+    const int y0 = blockIdx.y * kTileH;
+    const int tx = threadIdx.x;
+    const int plane = sw * sh;
+    float* hbuf = smem + C * plane;  // sh rows x kTileW columns per channel
+    const int hplane = sh * kTileW;
+
+    loadTile<Tin, C, C>(p, smem, x0 - p.anchorX, y0 - p.anchorY, sw, sh, 0);
+    __syncthreads();
+
+    for (int r = threadIdx.y; r < sh; r += kBlockY) {
+        const float* srow = smem + r * sw + tx;
+        float h[C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            h[c] = 0.0f;
+        }
+        for (int kx = 0; kx < kw; ++kx) {
+            const float t = taps.row[kx];
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                h[c] = fmaf(t, srow[c * plane + kx], h[c]);
+            }
+        }
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            hbuf[c * hplane + r * kTileW + tx] = h[c];
+        }
+    }
+    __syncthreads();
+
+    const int ty0 = threadIdx.y * kRowsPerThread;
+    float acc[kRowsPerThread][C];
+#pragma unroll
+    for (int o = 0; o < kRowsPerThread; ++o) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            acc[o][c] = 0.0f;
+        }
+    }
+    const int rows = kRowsPerThread + kh - 1;
+    for (int r = 0; r < rows; ++r) {
+        float v[C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            v[c] = hbuf[c * hplane + (ty0 + r) * kTileW + tx];
+        }
+#pragma unroll
+        for (int o = 0; o < kRowsPerThread; ++o) {
+            const int ky = r - o;
+            if (ky >= 0 && ky < kh) {
+                const float t = taps.col[ky];
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    acc[o][c] = fmaf(t, v[c], acc[o][c]);
+                }
+            }
+        }
+    }
+
+    const int x = x0 + tx;
+    if (x >= p.width) {
+        return;
+    }
+#pragma unroll
+    for (int o = 0; o < kRowsPerThread; ++o) {
+        const int y = y0 + ty0 + o;
+        if (y < p.height) {
+            float out[C];
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                out[c] = acc[o][c] + p.offset;
+            }
+            storePixel<Tout, C>(rowPtr<Tout>(p.dst, p.dstPitch, y), x, out);
+        }
+    }
+}
+
+template <typename Tin, typename Tout, int C>
+void launchOne(const Plan& plan, const ConvParams& params, cudaStream_t stream)
+{
+    SeparableTaps taps{};
+    const auto& row = plan.data->rowTaps;
+    const auto& col = plan.data->colTaps;
+    for (size_t i = 0; i < row.size(); ++i) {
+        taps.row[i] = row[i];
+    }
+    for (size_t i = 0; i < col.size(); ++i) {
+        taps.col[i] = col[i];
+    }
+    auto kernel = separableKernel<Tin, Tout, C>;
+    const auto& shape = plan.shape;
+    if (shape.sharedBytes > 48 * 1024) {
+        TESSERA_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                static_cast<int>(shape.sharedBytes)));
+    }
+    const dim3 grid(static_cast<unsigned>(shape.gridX), static_cast<unsigned>(shape.gridY));
+    kernel<<<grid, dim3(kTileW, kBlockY), shape.sharedBytes, stream>>>(params, taps);
+    TESSERA_LAUNCH_CHECK("separableKernel");
+}
+
+template <typename Tin, typename Tout>
+void dispatchChannels(const Plan& plan, const ConvParams& params, cudaStream_t stream)
+{
+    switch (plan.input.channels) {
+    case 1: return launchOne<Tin, Tout, 1>(plan, params, stream);
+    case 3: return launchOne<Tin, Tout, 3>(plan, params, stream);
+    case 4: return launchOne<Tin, Tout, 4>(plan, params, stream);
+    default: throw std::invalid_argument("separable kernel: unsupported channel count");
+    }
+}
+
+}  // namespace
+
+LaunchShape separableShape(int kw, int kh, int channels, int width, int height, std::size_t sharedLimit)
+{
+    if (kw > kMaxTaps || kh > kMaxTaps) {
+        throw std::invalid_argument("separable method: at most " + std::to_string(kMaxTaps) + " taps per pass");
+    }
+    LaunchShape s;
+    s.blockX = kTileW;
+    s.blockY = kBlockY;
+    s.tileWidth = kTileW;
+    s.tileHeight = kTileH;
+    s.gridX = (width + kTileW - 1) / kTileW;
+    s.gridY = (height + kTileH - 1) / kTileH;
+    const std::size_t sh = static_cast<std::size_t>(kTileH + kh - 1);
+    const std::size_t window = static_cast<std::size_t>(kTileW + kw - 1) * sh;
+    s.sharedBytes = (window + sh * kTileW) * sizeof(float) * static_cast<std::size_t>(channels);
+    if (s.sharedBytes > sharedLimit) {
+        throw std::invalid_argument("separable method: a " + std::to_string(kw) + " x " + std::to_string(kh) +
+                                    " kernel needs more shared memory than the device has");
+    }
+    return s;
+}
+
+void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)
+{
+    const auto& spec = plan.spec;
+    const auto anchor = spec.effectiveAnchor();
+    ConvParams p;
+    p.src = src.data;
+    p.srcPitch = src.pitch;
+    p.dst = dst.data;
+    p.dstPitch = dst.pitch;
+    p.width = plan.width;
+    p.height = plan.height;
+    p.kw = spec.kernel.width;
+    p.kh = spec.kernel.height;
+    p.anchorX = anchor.x;
+    p.anchorY = anchor.y;
+    p.border = static_cast<int>(spec.border);
+    p.borderValue = static_cast<float>(spec.borderValue);
+    p.offset = static_cast<float>(spec.offset);
+    auto s = static_cast<cudaStream_t>(stream);
+    const PixelDepth in = plan.input.depth;
+    const PixelDepth out = plan.data->kernelOutput.depth;
+    if (in == PixelDepth::U8 && out == PixelDepth::U8) {
+        dispatchChannels<std::uint8_t, std::uint8_t>(plan, p, s);
+    } else if (in == PixelDepth::U8 && out == PixelDepth::F32) {
+        dispatchChannels<std::uint8_t, float>(plan, p, s);
+    } else if (in == PixelDepth::U16 && out == PixelDepth::U16) {
+        dispatchChannels<std::uint16_t, std::uint16_t>(plan, p, s);
+    } else if (in == PixelDepth::U16 && out == PixelDepth::F32) {
+        dispatchChannels<std::uint16_t, float>(plan, p, s);
+    } else if (in == PixelDepth::F32 && out == PixelDepth::F32) {
+        dispatchChannels<float, float>(plan, p, s);
+    } else {
+        throw std::invalid_argument("separable kernel: no variant for " + plan.input.name() + " -> " +
+                                    plan.data->kernelOutput.name());
+    }
+}
+
+}  // namespace tessera::gpu::detail

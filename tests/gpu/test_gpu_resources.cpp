@@ -1,0 +1,276 @@
+// The RAII owners of CUDA handles and the typed errors. The runtime is queried directly (the
+// current device) only to observe what the wrappers did.
+
+#include "gpu_test_util.h"
+
+#include "gpu/cuda_error.h"
+
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+namespace tessera::gpu {
+namespace {
+
+using test::GpuTest;
+
+static_assert(!std::is_copy_constructible_v<Stream> && std::is_nothrow_move_constructible_v<Stream>);
+static_assert(!std::is_copy_constructible_v<Event> && std::is_nothrow_move_constructible_v<Event>);
+static_assert(!std::is_copy_constructible_v<RawDeviceBuffer> &&
+              std::is_nothrow_move_assignable_v<RawDeviceBuffer>);
+static_assert(!std::is_copy_constructible_v<RawPinnedBuffer> &&
+              std::is_nothrow_move_assignable_v<RawPinnedBuffer>);
+static_assert(!std::is_copy_constructible_v<ScopedDevice> && !std::is_move_constructible_v<ScopedDevice>);
+static_assert(std::is_base_of_v<CudaError, OutOfDeviceMemory>);
+
+int currentDevice()
+{
+    int d = -1;
+    EXPECT_EQ(cudaGetDevice(&d), cudaSuccess);
+    return d;
+}
+
+/// Bytes of a device buffer, after the stream's work.
+std::vector<std::uint8_t> contents(const RawDeviceBuffer& b, const Stream& s)
+{
+    std::vector<std::uint8_t> host(b.bytes());
+    copy2DAsync(host.data(), host.size(), b.data(), host.size(), host.size(), 1, s);
+    s.synchronize();
+    return host;
+}
+
+bool allBytes(const std::vector<std::uint8_t>& v, std::uint8_t value)
+{
+    for (std::uint8_t b : v) {
+        if (b != value) {
+            return false;
+        }
+    }
+    return true;
+}
+
+class GpuResources : public GpuTest {};
+
+TEST_F(GpuResources, StreamMoves)
+{
+    Stream a(device_.id);
+    void* const h = a.handle();
+    ASSERT_NE(h, nullptr);
+    Stream b(std::move(a));
+    EXPECT_EQ(b.handle(), h);
+    EXPECT_EQ(b.device(), device_.id);
+    EXPECT_EQ(a.handle(), nullptr);  // NOLINT(bugprone-use-after-move): the moved-from state is the point
+
+    Stream c(device_.id);
+    c = std::move(b);  // releases c's own stream
+    EXPECT_EQ(c.handle(), h);
+    RawDeviceBuffer buf(1 << 20, device_.id);
+    buf.fillAsync(0x3C, c);
+    EXPECT_TRUE(allBytes(contents(buf, c), 0x3C));
+}
+
+TEST_F(GpuResources, EventsMoveAndTime)
+{
+    Event start(device_.id);
+    Event stop(device_.id);
+    RawDeviceBuffer big(std::size_t{256} << 20, device_.id);
+    start.record(stream());
+    big.fillAsync(0x11, stream());
+    stop.record(stream());
+    stop.synchronize();
+    const float ms = stop.elapsedSince(start);
+    EXPECT_GE(ms, 0.0f);
+
+    void* const h = stop.handle();
+    Event moved(std::move(stop));
+    EXPECT_EQ(moved.handle(), h);
+    EXPECT_EQ(stop.handle(), nullptr);  // NOLINT(bugprone-use-after-move)
+    EXPECT_EQ(moved.elapsedSince(start), ms);
+    Event assigned(device_.id);
+    assigned = std::move(moved);
+    EXPECT_EQ(assigned.handle(), h);
+    EXPECT_GE(assigned.elapsedSince(start), 0.0f);
+}
+
+TEST_F(GpuResources, DeviceBuffersMove)
+{
+    RawDeviceBuffer empty;
+    EXPECT_EQ(empty.data(), nullptr);
+    EXPECT_EQ(empty.bytes(), 0u);
+    RawDeviceBuffer zero(0, device_.id);
+    EXPECT_EQ(zero.data(), nullptr);
+    zero.fillAsync(0, stream());  // nothing to do, must not fail
+
+    RawDeviceBuffer a(4096, device_.id);
+    void* const p = a.data();
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(a.device(), device_.id);
+    a.fillAsync(0x5A, stream());
+    RawDeviceBuffer b(std::move(a));
+    EXPECT_EQ(b.data(), p);
+    EXPECT_EQ(b.bytes(), 4096u);
+    EXPECT_EQ(a.data(), nullptr);  // NOLINT(bugprone-use-after-move)
+    EXPECT_EQ(a.bytes(), 0u);      // NOLINT(bugprone-use-after-move)
+
+    RawDeviceBuffer c(1 << 16, device_.id);
+    c = std::move(b);  // frees c's first allocation
+    EXPECT_EQ(c.data(), p);
+    EXPECT_EQ(c.bytes(), 4096u);
+    EXPECT_TRUE(allBytes(contents(c, stream()), 0x5A)) << "the memory must survive the moves";
+
+    DeviceBuffer<float> typed(100, device_.id);
+    EXPECT_EQ(typed.size(), 100u);
+    EXPECT_EQ(typed.bytes(), 400u);
+    EXPECT_EQ(typed.device(), device_.id);
+    EXPECT_EQ(static_cast<void*>(typed.data()), typed.raw().data());
+}
+
+TEST_F(GpuResources, PinnedBuffersMove)
+{
+    RawPinnedBuffer a(4096);
+    ASSERT_NE(a.data(), nullptr);
+    std::memset(a.data(), 0x77, a.bytes());
+    void* const p = a.data();
+    RawPinnedBuffer b(std::move(a));
+    EXPECT_EQ(b.data(), p);
+    EXPECT_EQ(a.data(), nullptr);  // NOLINT(bugprone-use-after-move)
+    RawPinnedBuffer c(16);
+    c = std::move(b);
+    EXPECT_EQ(c.data(), p);
+    EXPECT_EQ(c.bytes(), 4096u);
+    EXPECT_EQ(static_cast<const std::uint8_t*>(c.data())[4095], 0x77);
+
+    PinnedBuffer<std::uint16_t> typed(10);
+    EXPECT_EQ(typed.size(), 10u);
+    typed.data()[9] = 0xBEEF;
+    EXPECT_EQ(typed.data()[9], 0xBEEF);
+}
+
+TEST_F(GpuResources, AbsurdAllocationThrowsOutOfDeviceMemoryAndLaterWorkSucceeds)
+{
+    const std::size_t absurd = std::size_t{1} << 50;  // 1 PiB
+    try {
+        RawDeviceBuffer huge(absurd, device_.id);
+        ADD_FAILURE() << "a 1 PiB allocation succeeded";
+    } catch (const OutOfDeviceMemory& e) {
+        EXPECT_NE(e.call().find("cudaMalloc"), std::string::npos) << e.call();
+        EXPECT_FALSE(e.file().empty());
+        EXPECT_GT(e.line(), 0);
+        EXPECT_NE(std::string(e.what()).find(e.file() + ":" + std::to_string(e.line())), std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(currentDevice(), device_.id) << "a failed allocation must restore the current device";
+
+    // The error must not stick: allocation, a fill, a copy and a filter run all still work.
+    RawDeviceBuffer ok(std::size_t{64} << 20, device_.id);
+    ok.fillAsync(0x42, stream());
+    EXPECT_TRUE(allBytes(contents(ok, stream()), 0x42));
+    auto rng = test::caseRng(seed_, 90, 0);
+    const cv::Mat src = test::randomImage(13, 17, {PixelDepth::F32, 1}, rng);
+    const auto spec = filters::makeBox(3);
+    const Plan plan = makePlan(spec, {PixelDepth::F32, 1}, 17, 13, device_, Method::Direct);
+    const auto out = test::runPoisoned(plan, src, stream(), true, 0xFF);
+    EXPECT_EQ(out.damage, "");
+    EXPECT_LE(test::compareImages(out.image, filters::applyCpu(src, spec), 1e-5).max, 1e-5);
+}
+
+TEST_F(GpuResources, CudaErrorCarriesCallFileAndLine)
+{
+    const int missing = static_cast<int>(devices_.size()) + 7;
+    const int before = currentDevice();
+    try {
+        Stream bad(missing);
+        ADD_FAILURE() << "a stream on device " << missing << " was created";
+    } catch (const OutOfDeviceMemory& e) {
+        ADD_FAILURE() << "a missing device is not an allocation failure: " << e.what();
+    } catch (const CudaError& e) {
+        EXPECT_NE(e.code(), 0);
+        EXPECT_NE(e.call().find("cuda"), std::string::npos) << e.call();
+        EXPECT_NE(e.file().find("resources"), std::string::npos) << e.file();
+        EXPECT_GT(e.line(), 0);
+        const std::string what = e.what();
+        EXPECT_NE(what.find(e.call()), std::string::npos) << what;
+        EXPECT_NE(what.find(":" + std::to_string(e.line())), std::string::npos) << what;
+    }
+    EXPECT_EQ(currentDevice(), before);
+    Stream good(device_.id);
+    good.synchronize();
+}
+
+TEST_F(GpuResources, ScopedDeviceRestoresTheDevice)
+{
+    ASSERT_EQ(cudaSetDevice(device_.id), cudaSuccess);
+    const int last = devices_.back().id;
+    {
+        ScopedDevice on(last);
+        EXPECT_EQ(currentDevice(), last);
+        {
+            ScopedDevice inner(device_.id);
+            EXPECT_EQ(currentDevice(), device_.id);
+        }
+        EXPECT_EQ(currentDevice(), last);
+    }
+    EXPECT_EQ(currentDevice(), device_.id);
+
+    EXPECT_THROW(ScopedDevice bad(static_cast<int>(devices_.size()) + 3), CudaError);
+    EXPECT_EQ(currentDevice(), device_.id);
+
+    // Resources made for another device leave the current device alone.
+    if (devices_.size() >= 2) {
+        Stream other(last);
+        RawDeviceBuffer buf(1024, last);
+        buf.fillAsync(1, other);
+        other.synchronize();
+        EXPECT_EQ(currentDevice(), device_.id);
+    }
+}
+
+TEST_F(GpuResources, Copy2DRoundTripWithPitches)
+{
+    // 37 pixels of f32x3 per row: 444 bytes, copied between four different pitches.
+    constexpr std::size_t kRowBytes = 37 * 12;
+    constexpr std::size_t kRows = 29;
+    constexpr std::size_t kHostPitch = 512;
+    constexpr std::size_t kDevPitchA = 768;
+    constexpr std::size_t kDevPitchB = 1000;
+    constexpr std::size_t kOutPitch = 600;
+
+    RawPinnedBuffer host(kHostPitch * kRows);
+    auto* h = static_cast<std::uint8_t*>(host.data());
+    std::memset(h, 0xEE, host.bytes());
+    auto rng = test::caseRng(seed_, 91, 0);
+    for (std::size_t y = 0; y < kRows; ++y) {
+        for (std::size_t x = 0; x < kRowBytes; ++x) {
+            h[y * kHostPitch + x] = static_cast<std::uint8_t>(rng());
+        }
+    }
+    RawDeviceBuffer a(kDevPitchA * kRows, device_.id);
+    RawDeviceBuffer b(kDevPitchB * kRows, device_.id);
+    a.fillAsync(0x11, stream());
+    b.fillAsync(0x22, stream());
+    std::vector<std::uint8_t> out(kOutPitch * kRows, 0x33);
+
+    copy2DAsync(a.data(), kDevPitchA, h, kHostPitch, kRowBytes, kRows, stream());
+    copy2DAsync(b.data(), kDevPitchB, a.data(), kDevPitchA, kRowBytes, kRows, stream());
+    copy2DAsync(out.data(), kOutPitch, b.data(), kDevPitchB, kRowBytes, kRows, stream());
+    copy2DAsync(out.data(), kOutPitch, b.data(), kDevPitchB, 0, kRows, stream());  // empty: no-op
+    stream().synchronize();
+
+    for (std::size_t y = 0; y < kRows; ++y) {
+        EXPECT_EQ(std::memcmp(&out[y * kOutPitch], &h[y * kHostPitch], kRowBytes), 0) << "row " << y;
+        for (std::size_t x = kRowBytes; x < kOutPitch; ++x) {
+            ASSERT_EQ(out[y * kOutPitch + x], 0x33) << "host padding written, row " << y;
+        }
+    }
+    const auto devB = contents(b, stream());
+    for (std::size_t y = 0; y < kRows; ++y) {
+        for (std::size_t x = kRowBytes; x < kDevPitchB; ++x) {
+            ASSERT_EQ(devB[y * kDevPitchB + x], 0x22) << "device padding written, row " << y;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace tessera::gpu
