@@ -138,6 +138,7 @@ protected:
         const int outDepth = filters::resolveOutputDepth(c.spec.depth, src.depth());
         const double tol = test::tolerance(c.method, c.spec, src, outDepth);
         test::Diff d;
+        std::string blame;
         if (c.sampled) {
             const std::vector<int> rows = test::sampleRows(c.height, 9, rng);
             d = test::compareImages(out.image, test::referenceRows(src, c.spec, rows), tol, &rows);
@@ -146,10 +147,19 @@ protected:
                 result.ok = false;
             }
         } else {
-            d = test::compareImages(out.image, filters::applyCpu(src, c.spec), tol);
+            const cv::Mat cpu = filters::applyCpu(src, c.spec);
+            d = test::compareImages(out.image, cpu, tol);
+            if (d.max > tol) {
+                // Say which side is off: both against the definition, on the worst row.
+                const std::vector<int> row{d.y};
+                const cv::Mat def = test::referenceRows(src, c.spec, row);
+                blame = "; on that row against the definition (double precision): gpu max |diff| " +
+                        std::to_string(test::compareImages(out.image, def, tol, &row).max) + ", cpu " +
+                        std::to_string(test::compareImages(cpu, def, tol, &row).max);
+            }
         }
         if (d.max > tol) {
-            ADD_FAILURE() << d.where() << " (tolerance " << tol << "); plan: " << plan.describe();
+            ADD_FAILURE() << d.where() << " (tolerance " << tol << ")" << blame << "; plan: " << plan.describe();
             result.ok = false;
         }
         result.gpu = out.image;
