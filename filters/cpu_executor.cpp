@@ -104,9 +104,12 @@ cv::Mat applyCpu(const cv::Mat& src, const FilterSpec& spec)
     // cropped. Images smaller than the kernel take the same route: it costs nothing at that
     // size and keeps the repeated reflections in one place (copyMakeBorder's
     // borderInterpolate) whichever of filter2D's direct, DFT or separable paths runs.
+    // OpenCV 4.6's DFT path (large kernels) mishandles an off-centre anchor near the right and
+    // bottom edges, so off-centre anchors are padded here too.
+    const bool offCentre = anchor.x != spec.kernel.width / 2 || anchor.y != spec.kernel.height / 2;
     const bool pad = spec.border == Border::Wrap ||
                      (spec.border == Border::Constant && spec.borderValue != 0.0) ||
-                     src.cols < spec.kernel.width || src.rows < spec.kernel.height;
+                     src.cols < spec.kernel.width || src.rows < spec.kernel.height || offCentre;
     cv::Mat input = src;
     int borderType = cvBorder(spec.border);
     if (pad) {

@@ -90,6 +90,18 @@ struct CostModel {
     }
 };
 
+/// True when making the shape does not throw (the method fits the device's shared memory).
+template <typename F>
+bool fits(F&& makeShape)
+{
+    try {
+        makeShape();
+        return true;
+    } catch (const std::invalid_argument&) {
+        return false;
+    }
+}
+
 }  // namespace
 
 Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
@@ -140,10 +152,15 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
     if (method == Method::Separable && !canSeparate) {
         throw std::invalid_argument("the separable method needs a rank-1 kernel of at most 256 taps per side");
     }
+    const bool directFits =
+        fits([&] { return detail::directShape(kw, kh, format.channels, width, height, sharedLimit); });
     if (method == Method::Auto) {
-        const double tDirect = cost.direct(pixels, format.channels, kw * kh, bytes);
-        const double tSep = canSeparate ? cost.separable(pixels, format.channels, kw, kh, bytes) : 1e30;
-        const double tFft = kw * kh >= 64 ? cost.fft(pixels, format.channels, kw, kh) : 1e30;
+        const double tDirect = directFits ? cost.direct(pixels, format.channels, kw * kh, bytes) : 1e30;
+        const bool fused =
+            canSeparate && fits([&] { return detail::separableShape(kw, kh, format.channels, width, height, sharedLimit); });
+        // The two-pass form reads taps from global memory and moves a float intermediate.
+        const double tSep = canSeparate ? cost.separable(pixels, format.channels, kw, kh, bytes) * (fused ? 1.0 : 4.0) : 1e30;
+        const double tFft = kw * kh >= 64 || !directFits ? cost.fft(pixels, format.channels, kw, kh) : 1e30;
         char why[160];
         if (tSep <= tDirect && tSep <= tFft) {
             method = Method::Separable;
@@ -172,7 +189,16 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
         }
         break;
     case Method::Separable:
-        plan.shape = detail::separableShape(kw, kh, format.channels, width, height, sharedLimit);
+        if (fits([&] { return detail::separableShape(kw, kh, format.channels, width, height, sharedLimit); })) {
+            plan.shape = detail::separableShape(kw, kh, format.channels, width, height, sharedLimit);
+        } else {
+            // Too wide for one fused window: two passes through a float intermediate.
+            data->separableTwoPass = true;
+            data->separableWorkspaceOffset = workspace;
+            workspace += alignUp(static_cast<std::size_t>(width) * height * format.channels * sizeof(float));
+            plan.shape = LaunchShape{32, 8, 32, 8, (width + 31) / 32, (height + 7) / 8, 0, 0};
+            plan.reason += plan.reason.empty() ? "two-pass" : "; two-pass";
+        }
         break;
     case Method::Fft:
         data->fftWorkspaceOffset = workspace;
@@ -232,7 +258,7 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
         break;
     }
     case Method::Separable:
-        detail::launchSeparable(plan, src, target, s);
+        detail::launchSeparable(plan, src, target, ws + data.separableWorkspaceOffset, s);
         break;
     case Method::Fft:
         detail::launchFft(plan, src, target, ws + data.fftWorkspaceOffset, s);

@@ -136,6 +136,7 @@ struct ConvParams {
     float borderValue = 0.0f;
     float offset = 0.0f;
     const float* globalTaps = nullptr;  ///< set when the taps do not fit in the launch parameters
+    float* scratch = nullptr;           ///< workspace for multi-pass methods
 };
 
 /// Loads the input window of a tile (origin ox, oy in image coordinates, sw x sh pixels) into

@@ -24,6 +24,8 @@ struct PlanData {
     /// Output depth written by the kernel: the plan's output, or f32 followed by a conversion.
     PixelFormat kernelOutput;
     bool needsConvert = false;
+    bool separableTwoPass = false;            ///< window too large for the fused kernel
+    std::size_t separableWorkspaceOffset = 0;  ///< float intermediate of the two-pass form
     std::size_t convertWorkspaceOffset = 0;  ///< where the f32 intermediate lives, if any
     std::size_t fftWorkspaceOffset = 0;
     std::size_t fftWorkspaceBytes = 0;
@@ -35,7 +37,7 @@ namespace detail {
 /// Launchers, one per method; each enqueues on `stream` and throws CudaError on launch failure.
 void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* globalTaps,
                   void* stream);
-void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream);
+void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch, void* stream);
 /// `workspace` is the FFT's own part of the plan workspace (data.fftWorkspaceBytes bytes).
 void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, void* stream);
 /// Prepares the FFT method for plan (sizes, the cache that will hold the kernel spectrum and

@@ -109,6 +109,86 @@ __global__ void __launch_bounds__(kTileW * kBlockY)
     }
 }
 
+/// Fallback for kernels whose fused window does not fit in shared memory: the horizontal pass
+/// writes a float intermediate (H x W x C) in the workspace, the vertical pass reads it. Rows
+/// outside the image map to intermediate rows by the border rule (a row filter commutes with
+/// choosing rows); constant-border rows are borderValue times the row taps' sum.
+template <typename Tin, int C>
+__global__ void rowPassKernel(const ConvParams p, const __grid_constant__ SeparableTaps taps, float* mid,
+                              std::size_t midPitch)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= p.width || y >= p.height) {
+        return;
+    }
+    const Tin* row = rowPtr<Tin>(p.src, p.srcPitch, y);
+    float acc[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+        acc[c] = 0.0f;
+    }
+    for (int kx = 0; kx < p.kw; ++kx) {
+        const int gx = mapBorder(x - p.anchorX + kx, p.width, p.border);
+        float v[C];
+        if (gx < 0) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                v[c] = p.borderValue;
+            }
+        } else {
+            loadPixel<Tin, C>(row, gx, v);
+        }
+        const float t = taps.row[kx];
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            acc[c] = fmaf(t, v[c], acc[c]);
+        }
+    }
+    float* out = rowPtr<float>(mid, midPitch, y) + static_cast<std::size_t>(x) * C;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+        out[c] = acc[c];
+    }
+}
+
+template <typename Tout, int C>
+__global__ void columnPassKernel(const ConvParams p, const __grid_constant__ SeparableTaps taps, const float* mid,
+                                 std::size_t midPitch, float constantRow)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= p.width || y >= p.height) {
+        return;
+    }
+    float acc[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+        acc[c] = 0.0f;
+    }
+    for (int ky = 0; ky < p.kh; ++ky) {
+        const int gy = mapBorder(y - p.anchorY + ky, p.height, p.border);
+        const float t = taps.col[ky];
+        if (gy < 0) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                acc[c] = fmaf(t, constantRow, acc[c]);
+            }
+        } else {
+            const float* in = rowPtr<float>(mid, midPitch, gy) + static_cast<std::size_t>(x) * C;
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                acc[c] = fmaf(t, in[c], acc[c]);
+            }
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+        acc[c] += p.offset;
+    }
+    storePixel<Tout, C>(rowPtr<Tout>(p.dst, p.dstPitch, y), x, acc);
+}
+
 template <typename Tin, typename Tout, int C>
 void launchOne(const Plan& plan, const ConvParams& params, cudaStream_t stream)
 {
@@ -121,8 +201,23 @@ void launchOne(const Plan& plan, const ConvParams& params, cudaStream_t stream)
     for (size_t i = 0; i < col.size(); ++i) {
         taps.col[i] = col[i];
     }
-    auto kernel = separableKernel<Tin, Tout, C>;
     const auto& shape = plan.shape;
+    if (plan.data->separableTwoPass) {
+        const dim3 block(32, 8);
+        const dim3 grid(static_cast<unsigned>((params.width + 31) / 32), static_cast<unsigned>((params.height + 7) / 8));
+        const std::size_t midPitch = static_cast<std::size_t>(params.width) * C * sizeof(float);
+        float rowSum = 0.0f;
+        for (float t : row) {
+            rowSum += t;
+        }
+        rowPassKernel<Tin, C><<<grid, block, 0, stream>>>(params, taps, params.scratch, midPitch);
+        TESSERA_LAUNCH_CHECK("rowPassKernel");
+        columnPassKernel<Tout, C><<<grid, block, 0, stream>>>(params, taps, params.scratch, midPitch,
+                                                              params.borderValue * rowSum);
+        TESSERA_LAUNCH_CHECK("columnPassKernel");
+        return;
+    }
+    auto kernel = separableKernel<Tin, Tout, C>;
     if (shape.sharedBytes > 48 * 1024) {
         TESSERA_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                 static_cast<int>(shape.sharedBytes)));
@@ -167,7 +262,7 @@ LaunchShape separableShape(int kw, int kh, int channels, int width, int height, 
     return s;
 }
 
-void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)
+void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch, void* stream)
 {
     const auto& spec = plan.spec;
     const auto anchor = spec.effectiveAnchor();
@@ -185,6 +280,7 @@ void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage
     p.border = static_cast<int>(spec.border);
     p.borderValue = static_cast<float>(spec.borderValue);
     p.offset = static_cast<float>(spec.offset);
+    p.scratch = static_cast<float*>(scratch);
     auto s = static_cast<cudaStream_t>(stream);
     const PixelDepth in = plan.input.depth;
     const PixelDepth out = plan.data->kernelOutput.depth;
