@@ -1,4 +1,5 @@
 #include "gpu/cuda_check.cuh"
+#include "gpu/direct_fixed.h"
 #include "gpu/kernel_common.cuh"
 #include "gpu/plan_data.h"
 
@@ -188,12 +189,6 @@ void dispatchSize(const Plan& plan, const ConvParams& params, cudaStream_t strea
 {
     const auto& taps = plan.data->taps;
     const auto& shape = plan.shape;
-    switch (shape.specialisedSize) {
-    case 3: return launchOne<Tin, Tout, C, C, 3, 9>(params, taps, shape, stream);
-    case 5: return launchOne<Tin, Tout, C, C, 5, 25>(params, taps, shape, stream);
-    case 7: return launchOne<Tin, Tout, C, C, 7, 49>(params, taps, shape, stream);
-    default: break;
-    }
     if (params.globalTaps != nullptr) {
         return launchOne<Tin, Tout, C, 1, 0, 0>(params, taps, shape, stream);
     }
@@ -216,12 +211,26 @@ void dispatchChannels(const Plan& plan, const ConvParams& params, cudaStream_t s
 
 }  // namespace
 
+/// Fixed-size kernels (direct_fixed.cu).
+void launchDirectFixed(const Plan& plan, const ConvParams& params, void* stream);
+
 /// Largest tap count carried inline; larger kernels read taps from the workspace.
 constexpr std::size_t kMaxInlineTaps = 4096;
 
 LaunchShape directShape(int kw, int kh, int channels, int width, int height, std::size_t sharedLimit)
 {
     LaunchShape s;
+    if (hasFixedDirect(kw, kh) && fixedSharedBytes(kw, channels) <= sharedLimit) {
+        s.blockX = 32;
+        s.blockY = 8;
+        s.tileWidth = fixedTileW(channels);
+        s.tileHeight = fixedTileH(channels);
+        s.gridX = (width + s.tileWidth - 1) / s.tileWidth;
+        s.gridY = (height + s.tileHeight - 1) / s.tileHeight;
+        s.sharedBytes = fixedSharedBytes(kw, channels);
+        s.specialisedSize = kw;
+        return s;
+    }
     s.blockX = kTileW;
     s.blockY = kBlockY;
     s.tileWidth = kTileW;
@@ -236,7 +245,7 @@ LaunchShape directShape(int kw, int kh, int channels, int width, int height, std
         throw std::invalid_argument("direct method: a " + std::to_string(kw) + " x " + std::to_string(kh) +
                                     " kernel needs more shared memory than the device has");
     }
-    s.specialisedSize = (kw == kh && (kw == 3 || kw == 5 || kw == 7)) ? kw : 0;
+    s.specialisedSize = 0;
     return s;
 }
 
@@ -260,6 +269,10 @@ void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& d
     p.borderValue = static_cast<float>(spec.borderValue);
     p.offset = static_cast<float>(spec.offset);
     p.globalTaps = plan.data->taps.size() > kMaxInlineTaps ? globalTaps : nullptr;
+    if (plan.shape.specialisedSize > 0) {
+        launchDirectFixed(plan, p, stream);
+        return;
+    }
     auto s = static_cast<cudaStream_t>(stream);
     const PixelDepth in = plan.input.depth;
     const PixelDepth out = plan.data->kernelOutput.depth;

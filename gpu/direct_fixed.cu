@@ -1,0 +1,222 @@
+#include "gpu/cuda_check.cuh"
+#include "gpu/direct_fixed.h"
+#include "gpu/kernel_common.cuh"
+#include "gpu/plan_data.h"
+
+#include <stdexcept>
+
+namespace tessera::gpu::detail {
+
+namespace {
+
+template <int N>
+struct FixedTaps {
+    float w[N];
+};
+
+/// Fills the shared window row by row (no per-element division), all channels in planes.
+/// Whole-window-inside blocks skip the border mapping.
+template <typename T, int C>
+__device__ __forceinline__ void loadWindowRows(const ConvParams& p, float* s, int ox, int oy, int sw, int sh)
+{
+    const int plane = sw * sh;
+    const bool inside = ox >= 0 && oy >= 0 && ox + sw <= p.width && oy + sh <= p.height;
+    for (int row = threadIdx.y; row < sh; row += blockDim.y) {
+        const int gy = inside ? oy + row : mapBorder(oy + row, p.height, p.border);
+        const T* src = gy >= 0 ? rowPtr<T>(p.src, p.srcPitch, gy) : nullptr;
+        float* dst = s + row * sw;
+#pragma unroll 4
+        for (int col = threadIdx.x; col < sw; col += blockDim.x) {
+            const int gx = inside ? ox + col : mapBorder(ox + col, p.width, p.border);
+            float v[C];
+            if (src == nullptr || gx < 0) {
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    v[c] = p.borderValue;
+                }
+            } else {
+                loadPixel<T, C>(src, gx, v);
+            }
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                dst[c * plane + col] = v[c];
+            }
+        }
+    }
+}
+
+/// Reads N consecutive floats starting at an address aligned to V floats, with V-wide loads.
+template <int V, int N>
+__device__ __forceinline__ void loadSegment(const float* from, float (&seg)[N])
+{
+    static_assert(N % V == 0, "segment must be whole vectors");
+    if constexpr (V == 4) {
+#pragma unroll
+        for (int i = 0; i < N / 4; ++i) {
+            const float4 q = reinterpret_cast<const float4*>(from)[i];
+            seg[4 * i] = q.x;
+            seg[4 * i + 1] = q.y;
+            seg[4 * i + 2] = q.z;
+            seg[4 * i + 3] = q.w;
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < N / 2; ++i) {
+            const float2 q = reinterpret_cast<const float2*>(from)[i];
+            seg[2 * i] = q.x;
+            seg[2 * i + 1] = q.y;
+        }
+    }
+}
+
+/// Direct correlation with the kernel size fixed at compile time. Each thread computes a strip
+/// of OX x OY outputs (all channels): every window row it needs is read once from shared memory
+/// with vector loads into registers and then feeds up to OY x K x OX FMAs whose taps are
+/// immediate constant-bank operands. This keeps shared-memory traffic far below the FMA rate.
+template <typename Tin, typename Tout, int C, int K>
+__global__ void __launch_bounds__(256, 1) directFixedKernel(const ConvParams p, const __grid_constant__ FixedTaps<K * K> taps)
+{
+    constexpr int OX = fixedOutX(C);
+    constexpr int OY = fixedOutY(C);
+    constexpr int SW = fixedWindowStride(K, C);
+    constexpr int SH = fixedTileH(C) + K - 1;
+    constexpr int PLANE = SW * SH;
+    constexpr int SEG = (OX + K - 1 + OX - 1) / OX * OX;
+    extern __shared__ float4 sharedWindow[];
+    float* smem = reinterpret_cast<float*>(sharedWindow);
+
+    const int x0 = blockIdx.x * fixedTileW(C);
+    const int y0 = blockIdx.y * fixedTileH(C);
+    loadWindowRows<Tin, C>(p, smem, x0 - p.anchorX, y0 - p.anchorY, SW, SH);
+    __syncthreads();
+
+    const int cx = threadIdx.x * OX;
+    const int ry = threadIdx.y * OY;
+    float acc[OY][OX][C];
+#pragma unroll
+    for (int o = 0; o < OY; ++o) {
+#pragma unroll
+        for (int j = 0; j < OX; ++j) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                acc[o][j][c] = 0.0f;
+            }
+        }
+    }
+
+#pragma unroll
+    for (int r = 0; r < OY + K - 1; ++r) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            float seg[SEG];
+            loadSegment<OX>(smem + c * PLANE + (ry + r) * SW + cx, seg);
+#pragma unroll
+            for (int o = 0; o < OY; ++o) {
+                const int ky = r - o;
+                if (ky >= 0 && ky < K) {
+#pragma unroll
+                    for (int kx = 0; kx < K; ++kx) {
+                        const float t = taps.w[ky * K + kx];
+#pragma unroll
+                        for (int j = 0; j < OX; ++j) {
+                            acc[o][j][c] = fmaf(t, seg[j + kx], acc[o][j][c]);
+                        }
+                    }
+                }
+            }
+            // Keeps the compiler from hoisting later rows' loads above this row's FMAs, which
+            // would hold several segments live at once and spill.
+            asm volatile("" ::: "memory");
+        }
+    }
+
+#pragma unroll
+    for (int o = 0; o < OY; ++o) {
+        const int y = y0 + ry + o;
+        if (y >= p.height) {
+            break;
+        }
+        Tout* row = rowPtr<Tout>(p.dst, p.dstPitch, y);
+#pragma unroll
+        for (int j = 0; j < OX; ++j) {
+            const int x = x0 + cx + j;
+            if (x < p.width) {
+                float v[C];
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    v[c] = acc[o][j][c] + p.offset;
+                }
+                storePixel<Tout, C>(row, x, v);
+            }
+        }
+    }
+}
+
+template <typename Tin, typename Tout, int C, int K>
+void launchFixed(const ConvParams& params, const Plan& plan, cudaStream_t stream)
+{
+    FixedTaps<K * K> taps{};
+    for (int i = 0; i < K * K; ++i) {
+        taps.w[i] = plan.data->taps[static_cast<std::size_t>(i)];
+    }
+    auto kernel = directFixedKernel<Tin, Tout, C, K>;
+    const std::size_t shared = fixedSharedBytes(K, C);
+    if (shared > 48 * 1024) {
+        TESSERA_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+    }
+    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
+    kernel<<<grid, dim3(32, 8), shared, stream>>>(params, taps);
+    TESSERA_LAUNCH_CHECK("directFixedKernel");
+}
+
+template <typename Tin, typename Tout, int C>
+void dispatchK(const ConvParams& params, const Plan& plan, cudaStream_t stream)
+{
+    switch (plan.shape.specialisedSize) {
+    case 3: return launchFixed<Tin, Tout, C, 3>(params, plan, stream);
+    case 5: return launchFixed<Tin, Tout, C, 5>(params, plan, stream);
+    case 7: return launchFixed<Tin, Tout, C, 7>(params, plan, stream);
+    case 9: return launchFixed<Tin, Tout, C, 9>(params, plan, stream);
+    case 11: return launchFixed<Tin, Tout, C, 11>(params, plan, stream);
+    case 13: return launchFixed<Tin, Tout, C, 13>(params, plan, stream);
+    case 15: return launchFixed<Tin, Tout, C, 15>(params, plan, stream);
+    default: throw std::invalid_argument("no fixed-size direct kernel for this size");
+    }
+}
+
+template <typename Tin, typename Tout>
+void dispatchC(const ConvParams& params, const Plan& plan, cudaStream_t stream)
+{
+    switch (plan.input.channels) {
+    case 1: return dispatchK<Tin, Tout, 1>(params, plan, stream);
+    case 3: return dispatchK<Tin, Tout, 3>(params, plan, stream);
+    case 4: return dispatchK<Tin, Tout, 4>(params, plan, stream);
+    default: throw std::invalid_argument("direct kernel: unsupported channel count");
+    }
+}
+
+}  // namespace
+
+void launchDirectFixed(const Plan& plan, const ConvParams& params, void* stream)
+{
+    auto s = static_cast<cudaStream_t>(stream);
+    const PixelDepth in = plan.input.depth;
+    const PixelDepth out = plan.data->kernelOutput.depth;
+    if (in == PixelDepth::U8 && out == PixelDepth::U8) {
+        dispatchC<std::uint8_t, std::uint8_t>(params, plan, s);
+    } else if (in == PixelDepth::U8 && out == PixelDepth::F32) {
+        dispatchC<std::uint8_t, float>(params, plan, s);
+    } else if (in == PixelDepth::U16 && out == PixelDepth::U16) {
+        dispatchC<std::uint16_t, std::uint16_t>(params, plan, s);
+    } else if (in == PixelDepth::U16 && out == PixelDepth::F32) {
+        dispatchC<std::uint16_t, float>(params, plan, s);
+    } else if (in == PixelDepth::F32 && out == PixelDepth::F32) {
+        dispatchC<float, float>(params, plan, s);
+    } else {
+        throw std::invalid_argument("direct kernel: no variant for " + plan.input.name() + " -> " +
+                                    plan.data->kernelOutput.name());
+    }
+}
+
+}  // namespace tessera::gpu::detail
