@@ -13,10 +13,10 @@ constexpr bool hasFixedDirect(int kw, int kh)
     return kw == kh && kw % 2 == 1 && kw >= 3 && kw <= 15;
 }
 
-/// Outputs per thread: a strip of fixedOutX columns by fixedOutY rows (fewer for more channels,
-/// to bound registers). Blocks are 32 x 8 threads.
+/// Outputs per thread: a strip of fixedOutX columns (fewer for more channels, to bound
+/// registers) by fixedOutY rows. Blocks are 32 x 8 threads.
 constexpr int fixedOutX(int channels) { return channels == 1 ? 4 : 2; }
-constexpr int fixedOutY(int channels) { return channels == 1 ? 8 : 4; }
+constexpr int fixedOutY(int) { return 4; }
 constexpr int fixedTileW(int channels) { return 32 * fixedOutX(channels); }
 constexpr int fixedTileH(int channels) { return 8 * fixedOutY(channels); }
 

@@ -13,6 +13,7 @@ constexpr int kBlockY = 8;
 constexpr int kRowsPerThread = 4;
 constexpr int kTileH = kBlockY * kRowsPerThread;
 constexpr int kMaxTaps = 256;
+constexpr int kColsPerItem = 4;  // horizontal outputs per work item of the row pass
 
 struct SeparableTaps {
     float row[kMaxTaps];
@@ -41,23 +42,51 @@ __global__ void __launch_bounds__(kTileW * kBlockY)
     loadTile<Tin, C, C>(p, smem, x0 - p.anchorX, y0 - p.anchorY, sw, sh, 0);
     __syncthreads();
 
-    for (int r = threadIdx.y; r < sh; r += kBlockY) {
-        const float* srow = smem + r * sw + tx;
-        float h[C];
+    // Horizontal pass: each work item is kColsPerItem adjacent outputs of one window row, kept
+    // in a sliding register window so every shared-memory value feeds kColsPerItem FMAs.
+    constexpr int kGroups = kTileW / kColsPerItem;
+    const int tid = threadIdx.y * kTileW + threadIdx.x;
+    for (int item = tid; item < sh * kGroups; item += kTileW * kBlockY) {
+        const int r = item / kGroups;
+        const int col0 = (item - r * kGroups) * kColsPerItem;
+        const float* srow = smem + r * sw + col0;
+        float win[kColsPerItem][C];
+        float h[kColsPerItem][C];
 #pragma unroll
-        for (int c = 0; c < C; ++c) {
-            h[c] = 0.0f;
-        }
-        for (int kx = 0; kx < kw; ++kx) {
-            const float t = taps.row[kx];
+        for (int j = 0; j < kColsPerItem; ++j) {
 #pragma unroll
             for (int c = 0; c < C; ++c) {
-                h[c] = fmaf(t, srow[c * plane + kx], h[c]);
+                h[j][c] = 0.0f;
+                win[j][c] = j + 1 < kColsPerItem ? srow[c * plane + j] : 0.0f;
+            }
+        }
+        for (int kx = 0; kx < kw; ++kx) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                win[kColsPerItem - 1][c] = srow[c * plane + kx + kColsPerItem - 1];
+            }
+            const float t = taps.row[kx];
+#pragma unroll
+            for (int j = 0; j < kColsPerItem; ++j) {
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    h[j][c] = fmaf(t, win[j][c], h[j][c]);
+                }
+            }
+#pragma unroll
+            for (int j = 0; j + 1 < kColsPerItem; ++j) {
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    win[j][c] = win[j + 1][c];
+                }
             }
         }
 #pragma unroll
-        for (int c = 0; c < C; ++c) {
-            hbuf[c * hplane + r * kTileW + tx] = h[c];
+        for (int j = 0; j < kColsPerItem; ++j) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                hbuf[c * hplane + r * kTileW + col0 + j] = h[j][c];
+            }
         }
     }
     __syncthreads();
