@@ -6,7 +6,7 @@
 #      cleanly when NPP's headers or libraries are missing),
 # writes every JSON line to OUT_DIR and prints the ratio table last.
 #
-#   tests/perf/run_gpu_bench.sh [BUNDLE_DIR=.gpu-bundle] [OUT_DIR=$OUT or ./perf-out]
+#   tests/perf/run_gpu_bench.sh [BUNDLE_DIR=.gpu-bundle] [OUT_DIR=./perf-out]
 # Environment: BENCH_ARGS (extra tessera-bench options, e.g. "--runs 30 --cases large"),
 #              PEER_ARGS (extra peers.py options), SKIP_PEERS=1, SKIP_NPP=1.
 set -uo pipefail
