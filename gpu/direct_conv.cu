@@ -1,6 +1,7 @@
 #include "gpu/cuda_check.cuh"
 #include "gpu/direct_fixed.h"
 #include "gpu/kernel_common.cuh"
+#include "gpu/launch_common.cuh"
 #include "gpu/plan_data.h"
 
 #include <stdexcept>
@@ -145,22 +146,7 @@ __global__ void __launch_bounds__(kTileW * kBlockY)
         }
     }
 
-    const int x = x0 + tx;
-    if (x >= p.width) {
-        return;
-    }
-#pragma unroll
-    for (int o = 0; o < kRowsPerThread; ++o) {
-        const int y = y0 + ty0 + o;
-        if (y < p.height) {
-            float v[C];
-#pragma unroll
-            for (int c = 0; c < C; ++c) {
-                v[c] = acc[o][c] + p.offset;
-            }
-            storePixel<Tout, C>(rowPtr<Tout>(p.dst, p.dstPitch, y), x, v);
-        }
-    }
+    storeColumn<Tout, C, kRowsPerThread>(p, x0 + tx, y0 + ty0, acc);
 }
 
 template <typename Tin, typename Tout, int C, int G, int KS, int NT>
@@ -196,17 +182,6 @@ void dispatchSize(const Plan& plan, const ConvParams& params, cudaStream_t strea
         return launchOne<Tin, Tout, C, C, 0, 1024>(params, taps, shape, stream);
     }
     return launchOne<Tin, Tout, C, C, 0, 4096>(params, taps, shape, stream);
-}
-
-template <typename Tin, typename Tout>
-void dispatchChannels(const Plan& plan, const ConvParams& params, cudaStream_t stream)
-{
-    switch (plan.input.channels) {
-    case 1: return dispatchSize<Tin, Tout, 1>(plan, params, stream);
-    case 3: return dispatchSize<Tin, Tout, 3>(plan, params, stream);
-    case 4: return dispatchSize<Tin, Tout, 4>(plan, params, stream);
-    default: throw std::invalid_argument("direct kernel: unsupported channel count");
-    }
 }
 
 }  // namespace
@@ -252,44 +227,17 @@ LaunchShape directShape(int kw, int kh, int channels, int width, int height, std
 void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* globalTaps,
                   void* stream)
 {
-    const auto& spec = plan.spec;
-    const auto anchor = spec.effectiveAnchor();
-    ConvParams p;
-    p.src = src.data;
-    p.srcPitch = src.pitch;
-    p.dst = dst.data;
-    p.dstPitch = dst.pitch;
-    p.width = plan.width;
-    p.height = plan.height;
-    p.kw = spec.kernel.width;
-    p.kh = spec.kernel.height;
-    p.anchorX = anchor.x;
-    p.anchorY = anchor.y;
-    p.border = static_cast<int>(spec.border);
-    p.borderValue = static_cast<float>(spec.borderValue);
-    p.offset = static_cast<float>(spec.offset);
+    ConvParams p = makeConvParams(plan.spec, src, dst);
     p.globalTaps = plan.data->taps.size() > kMaxInlineTaps ? globalTaps : nullptr;
     if (plan.shape.specialisedSize > 0) {
         launchDirectFixed(plan, p, stream);
         return;
     }
     auto s = static_cast<cudaStream_t>(stream);
-    const PixelDepth in = plan.input.depth;
-    const PixelDepth out = plan.data->kernelOutput.depth;
-    if (in == PixelDepth::U8 && out == PixelDepth::U8) {
-        dispatchChannels<std::uint8_t, std::uint8_t>(plan, p, s);
-    } else if (in == PixelDepth::U8 && out == PixelDepth::F32) {
-        dispatchChannels<std::uint8_t, float>(plan, p, s);
-    } else if (in == PixelDepth::U16 && out == PixelDepth::U16) {
-        dispatchChannels<std::uint16_t, std::uint16_t>(plan, p, s);
-    } else if (in == PixelDepth::U16 && out == PixelDepth::F32) {
-        dispatchChannels<std::uint16_t, float>(plan, p, s);
-    } else if (in == PixelDepth::F32 && out == PixelDepth::F32) {
-        dispatchChannels<float, float>(plan, p, s);
-    } else {
-        throw std::invalid_argument("direct kernel: no variant for " + plan.input.name() + " -> " +
-                                    plan.data->kernelOutput.name());
-    }
+    dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "direct kernel", [&]<typename Tin, typename Tout>() {
+        dispatchChannelCount(plan.input.channels, "direct kernel",
+                             [&]<int C>() { dispatchSize<Tin, Tout, C>(plan, p, s); });
+    });
 }
 
 }  // namespace tessera::gpu::detail

@@ -1,6 +1,7 @@
 #include "gpu/cuda_check.cuh"
 #include "gpu/direct_fixed.h"
 #include "gpu/kernel_common.cuh"
+#include "gpu/launch_common.cuh"
 #include "gpu/plan_data.h"
 
 #include <cstdint>
@@ -237,38 +238,15 @@ void dispatchK(const ConvParams& params, const Plan& plan, cudaStream_t stream)
     }
 }
 
-template <typename Tin, typename Tout>
-void dispatchC(const ConvParams& params, const Plan& plan, cudaStream_t stream)
-{
-    switch (plan.input.channels) {
-    case 1: return dispatchK<Tin, Tout, 1>(params, plan, stream);
-    case 3: return dispatchK<Tin, Tout, 3>(params, plan, stream);
-    case 4: return dispatchK<Tin, Tout, 4>(params, plan, stream);
-    default: throw std::invalid_argument("direct kernel: unsupported channel count");
-    }
-}
-
 }  // namespace
 
 void launchDirectFixed(const Plan& plan, const ConvParams& params, void* stream)
 {
     auto s = static_cast<cudaStream_t>(stream);
-    const PixelDepth in = plan.input.depth;
-    const PixelDepth out = plan.data->kernelOutput.depth;
-    if (in == PixelDepth::U8 && out == PixelDepth::U8) {
-        dispatchC<std::uint8_t, std::uint8_t>(params, plan, s);
-    } else if (in == PixelDepth::U8 && out == PixelDepth::F32) {
-        dispatchC<std::uint8_t, float>(params, plan, s);
-    } else if (in == PixelDepth::U16 && out == PixelDepth::U16) {
-        dispatchC<std::uint16_t, std::uint16_t>(params, plan, s);
-    } else if (in == PixelDepth::U16 && out == PixelDepth::F32) {
-        dispatchC<std::uint16_t, float>(params, plan, s);
-    } else if (in == PixelDepth::F32 && out == PixelDepth::F32) {
-        dispatchC<float, float>(params, plan, s);
-    } else {
-        throw std::invalid_argument("direct kernel: no variant for " + plan.input.name() + " -> " +
-                                    plan.data->kernelOutput.name());
-    }
+    dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "direct kernel", [&]<typename Tin, typename Tout>() {
+        dispatchChannelCount(plan.input.channels, "direct kernel",
+                             [&]<int C>() { dispatchK<Tin, Tout, C>(params, plan, s); });
+    });
 }
 
 }  // namespace tessera::gpu::detail

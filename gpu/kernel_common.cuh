@@ -139,6 +139,28 @@ struct ConvParams {
     float* scratch = nullptr;           ///< workspace for multi-pass methods
 };
 
+/// Writes R outputs of column x starting at row y0 (rows past the image skipped), adding the
+/// offset, rounding and saturating.
+template <typename Tout, int C, int R>
+__device__ __forceinline__ void storeColumn(const ConvParams& p, int x, int y0, const float (&acc)[R][C])
+{
+    if (x >= p.width) {
+        return;
+    }
+#pragma unroll
+    for (int o = 0; o < R; ++o) {
+        const int y = y0 + o;
+        if (y < p.height) {
+            float v[C];
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                v[c] = acc[o][c] + p.offset;
+            }
+            storePixel<Tout, C>(rowPtr<Tout>(p.dst, p.dstPitch, y), x, v);
+        }
+    }
+}
+
 /// Loads the input window of a tile (origin ox, oy in image coordinates, sw x sh pixels) into
 /// planar shared memory s[c][y][x], channels cBegin..cBegin+G-1, applying the border rule.
 template <typename T, int C, int G>

@@ -2,6 +2,7 @@
 
 #include "gpu/cuda_check.cuh"
 #include "gpu/kernel_common.cuh"
+#include "gpu/launch_common.cuh"
 
 #include <stdexcept>
 #include <string>
@@ -92,18 +93,6 @@ void launchOutput(const DeviceImage& src, const DeviceImage& dst, const ConvPara
     }
 }
 
-int borderCode(filters::Border b)
-{
-    switch (b) {
-    case filters::Border::Reflect101: return detail::kReflect101;
-    case filters::Border::Reflect: return detail::kReflect;
-    case filters::Border::Replicate: return detail::kReplicate;
-    case filters::Border::Constant: return detail::kConstant;
-    case filters::Border::Wrap: return detail::kWrap;
-    }
-    return detail::kReflect101;
-}
-
 }  // namespace
 
 std::vector<float> naiveTaps(const filters::FilterSpec& spec)
@@ -128,21 +117,7 @@ void runNaive(const filters::FilterSpec& spec, const DeviceImage& src, const Dev
     if (deviceTaps == nullptr) {
         throw std::invalid_argument("runNaive: no taps");
     }
-    const filters::Point anchor = spec.effectiveAnchor();
-    ConvParams p;
-    p.src = src.data;
-    p.srcPitch = src.pitch;
-    p.dst = dst.data;
-    p.dstPitch = dst.pitch;
-    p.width = src.width;
-    p.height = src.height;
-    p.kw = spec.kernel.width;
-    p.kh = spec.kernel.height;
-    p.anchorX = anchor.x;
-    p.anchorY = anchor.y;
-    p.border = borderCode(spec.border);
-    p.borderValue = static_cast<float>(spec.borderValue);
-    p.offset = static_cast<float>(spec.offset);
+    ConvParams p = detail::makeConvParams(spec, src, dst);
     p.globalTaps = deviceTaps;
 
     ScopedDevice on(stream.device());

@@ -210,6 +210,7 @@ TEST_F(CliTest, ApplyUsageErrors)
         {{"apply", in, "-o", out, "--filter", "box", "--frob"}, "unknown option '--frob'"},
         {{"apply", in, in, "-o", out, "--filter", "box"}, "more than one input"},
         {{"apply", in, "-o", out, "--filter"}, "--filter needs a value"},
+        {{"apply", in, "-o", out, "--filter", "box", "--method", "magic"}, "unknown method 'magic'"},
     };
     for (const auto& c : cases) {
         const auto r = cli(c.args);
@@ -221,6 +222,26 @@ TEST_F(CliTest, ApplyUsageErrors)
         EXPECT_NE(r.err.find(c.message), std::string::npos) << joined << "\n" << r.err;
         EXPECT_FALSE(fs::exists(out)) << joined;
     }
+}
+
+TEST_F(CliTest, GpuRequestWithoutGpuSaysWhy)
+{
+    const auto devices = cli({"devices", "--json"});
+    if (nlohmann::json::parse(devices.out)["device_count"].get<int>() > 0) {
+        GTEST_SKIP() << "this machine has a GPU";
+    }
+    const std::string out = path("g.png");
+    const auto r = cli({"apply", sample("camera.png"), "-o", out, "--filter", "box", "--device", "gpu"});
+    EXPECT_EQ(r.code, kExitFailure);
+    EXPECT_NE(r.err.find("no GPU is available"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--device cpu"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+    // auto falls back to the CPU and says so in the JSON.
+    const auto a = cli({"apply", sample("camera.png"), "-o", out, "--filter", "box", "--json"});
+    ASSERT_EQ(a.code, kExitOk) << a.err;
+    const auto doc = nlohmann::json::parse(a.out);
+    EXPECT_EQ(doc["device"], "cpu");
+    EXPECT_NE(doc["note"].get<std::string>().find("no GPU"), std::string::npos);
 }
 
 TEST_F(CliTest, ApplyPresetFromFile)

@@ -1,0 +1,82 @@
+#pragma once
+
+// Private to gpu/: host-side plumbing shared by the kernel launchers.
+
+#include "filters/filter_spec.h"
+#include "gpu/kernel_common.cuh"
+#include "gpu/pixel_format.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace tessera::gpu::detail {
+
+/// The kernels' code for a border mode.
+inline int borderCode(filters::Border b)
+{
+    switch (b) {
+    case filters::Border::Reflect101: return kReflect101;
+    case filters::Border::Reflect: return kReflect;
+    case filters::Border::Replicate: return kReplicate;
+    case filters::Border::Constant: return kConstant;
+    case filters::Border::Wrap: return kWrap;
+    }
+    return kReflect101;
+}
+
+/// Geometry, border and offset of `spec` applied to src -> dst (taps travel separately).
+inline ConvParams makeConvParams(const filters::FilterSpec& spec, const DeviceImage& src, const DeviceImage& dst)
+{
+    const filters::Point anchor = spec.effectiveAnchor();
+    ConvParams p;
+    p.src = src.data;
+    p.srcPitch = src.pitch;
+    p.dst = dst.data;
+    p.dstPitch = dst.pitch;
+    p.width = src.width;
+    p.height = src.height;
+    p.kw = spec.kernel.width;
+    p.kh = spec.kernel.height;
+    p.anchorX = anchor.x;
+    p.anchorY = anchor.y;
+    p.border = borderCode(spec.border);
+    p.borderValue = static_cast<float>(spec.borderValue);
+    p.offset = static_cast<float>(spec.offset);
+    return p;
+}
+
+/// Calls f.template operator()<Tin, Tout>() for the depth pairs the kernels are built for: the
+/// output in the input's depth or in float (other pairs go through a float intermediate).
+template <typename F>
+void dispatchDepths(PixelDepth in, PixelDepth out, const char* what, F&& f)
+{
+    if (in == PixelDepth::U8 && out == PixelDepth::U8) {
+        f.template operator()<std::uint8_t, std::uint8_t>();
+    } else if (in == PixelDepth::U8 && out == PixelDepth::F32) {
+        f.template operator()<std::uint8_t, float>();
+    } else if (in == PixelDepth::U16 && out == PixelDepth::U16) {
+        f.template operator()<std::uint16_t, std::uint16_t>();
+    } else if (in == PixelDepth::U16 && out == PixelDepth::F32) {
+        f.template operator()<std::uint16_t, float>();
+    } else if (in == PixelDepth::F32 && out == PixelDepth::F32) {
+        f.template operator()<float, float>();
+    } else {
+        throw std::invalid_argument(std::string(what) + ": no variant for " + PixelFormat{in, 1}.name() + " -> " +
+                                    PixelFormat{out, 1}.name());
+    }
+}
+
+/// Calls f.template operator()<C>() for 1, 3 or 4 channels.
+template <typename F>
+void dispatchChannelCount(int channels, const char* what, F&& f)
+{
+    switch (channels) {
+    case 1: f.template operator()<1>(); break;
+    case 3: f.template operator()<3>(); break;
+    case 4: f.template operator()<4>(); break;
+    default: throw std::invalid_argument(std::string(what) + ": unsupported channel count " + std::to_string(channels));
+    }
+}
+
+}  // namespace tessera::gpu::detail
