@@ -16,32 +16,44 @@ struct FixedTaps {
     float w[N];
 };
 
-/// Fills the shared window row by row (no per-element division), all channels in planes.
-/// Whole-window-inside blocks skip the border mapping.
-template <typename T, int C>
-__device__ __forceinline__ void loadWindowRows(const ConvParams& p, float* s, int ox, int oy, int sw, int sh)
+/// Fills the shared window (SW x SH pixels, all channels in planes). The size is known at
+/// compile time, so the flat index splits into row and column with a multiply, and every load
+/// of the thread is issued before the first store: many bytes in flight per SM, which is what
+/// the memory-bound small kernels need. Whole-window-inside blocks skip the border mapping.
+template <typename T, int C, int SW, int SH>
+__device__ __forceinline__ void loadWindow(const ConvParams& p, float* s, int ox, int oy)
 {
-    const int plane = sw * sh;
-    const bool inside = ox >= 0 && oy >= 0 && ox + sw <= p.width && oy + sh <= p.height;
-    for (int row = threadIdx.y; row < sh; row += blockDim.y) {
-        const int gy = inside ? oy + row : mapBorder(oy + row, p.height, p.border);
-        const T* src = gy >= 0 ? rowPtr<T>(p.src, p.srcPitch, gy) : nullptr;
-        float* dst = s + row * sw;
-#pragma unroll 4
-        for (int col = threadIdx.x; col < sw; col += blockDim.x) {
+    constexpr int kCount = SW * SH;
+    constexpr int kThreads = 256;
+    constexpr int kIters = (kCount + kThreads - 1) / kThreads;
+    const bool inside = ox >= 0 && oy >= 0 && ox + SW <= p.width && oy + SH <= p.height;
+    const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+    float v[kIters][C];
+#pragma unroll
+    for (int it = 0; it < kIters; ++it) {
+        const int i = tid + it * kThreads;
+        if (it + 1 < kIters || i < kCount) {
+            const int row = i / SW;
+            const int col = i - row * SW;
+            const int gy = inside ? oy + row : mapBorder(oy + row, p.height, p.border);
             const int gx = inside ? ox + col : mapBorder(ox + col, p.width, p.border);
-            float v[C];
-            if (src == nullptr || gx < 0) {
+            if (gx < 0 || gy < 0) {
 #pragma unroll
                 for (int c = 0; c < C; ++c) {
-                    v[c] = p.borderValue;
+                    v[it][c] = p.borderValue;
                 }
             } else {
-                loadPixel<T, C>(src, gx, v);
+                loadPixel<T, C>(rowPtr<T>(p.src, p.srcPitch, gy), gx, v[it]);
             }
+        }
+    }
+#pragma unroll
+    for (int it = 0; it < kIters; ++it) {
+        const int i = tid + it * kThreads;
+        if (it + 1 < kIters || i < kCount) {
 #pragma unroll
             for (int c = 0; c < C; ++c) {
-                dst[c * plane + col] = v[c];
+                s[c * kCount + i] = v[it][c];
             }
         }
     }
@@ -150,7 +162,7 @@ __global__ void __launch_bounds__(256, 1) directFixedKernel(const ConvParams p, 
 
     const int x0 = blockIdx.x * fixedTileW(C);
     const int y0 = blockIdx.y * fixedTileH(C);
-    loadWindowRows<Tin, C>(p, smem, x0 - p.anchorX, y0 - p.anchorY, SW, SH);
+    loadWindow<Tin, C, SW, SH>(p, smem, x0 - p.anchorX, y0 - p.anchorY);
     __syncthreads();
 
     const int cx = threadIdx.x * OX;

@@ -51,34 +51,68 @@ __global__ void __launch_bounds__(kTileW * kBlockY)
         const int r = item / kGroups;
         const int col0 = (item - r * kGroups) * kColsPerItem;
         const float* srow = smem + r * sw + col0;
-        float win[kColsPerItem][C];
+        // v[i] holds srow[kx + i]; taps go four at a time so that the values carried from one
+        // group to the next are moved once per group rather than once per tap.
+        constexpr int kSpan = 2 * kColsPerItem - 1;
+        float v[kSpan][C];
         float h[kColsPerItem][C];
 #pragma unroll
-        for (int j = 0; j < kColsPerItem; ++j) {
+        for (int c = 0; c < C; ++c) {
 #pragma unroll
-            for (int c = 0; c < C; ++c) {
+            for (int j = 0; j < kColsPerItem; ++j) {
                 h[j][c] = 0.0f;
-                win[j][c] = j + 1 < kColsPerItem ? srow[c * plane + j] : 0.0f;
+            }
+#pragma unroll
+            for (int i = 0; i < kColsPerItem - 1; ++i) {
+                v[i][c] = srow[c * plane + i];
             }
         }
-        for (int kx = 0; kx < kw; ++kx) {
+        int kx = 0;
+        for (; kx + kColsPerItem <= kw; kx += kColsPerItem) {
 #pragma unroll
             for (int c = 0; c < C; ++c) {
-                win[kColsPerItem - 1][c] = srow[c * plane + kx + kColsPerItem - 1];
+#pragma unroll
+                for (int i = kColsPerItem - 1; i < kSpan; ++i) {
+                    v[i][c] = srow[c * plane + kx + i];
+                }
+            }
+#pragma unroll
+            for (int ti = 0; ti < kColsPerItem; ++ti) {
+                const float t = taps.row[kx + ti];
+#pragma unroll
+                for (int j = 0; j < kColsPerItem; ++j) {
+#pragma unroll
+                    for (int c = 0; c < C; ++c) {
+                        h[j][c] = fmaf(t, v[ti + j][c], h[j][c]);
+                    }
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < kColsPerItem - 1; ++i) {
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    v[i][c] = v[i + kColsPerItem][c];
+                }
+            }
+        }
+        for (; kx < kw; ++kx) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                v[kColsPerItem - 1][c] = srow[c * plane + kx + kColsPerItem - 1];
             }
             const float t = taps.row[kx];
 #pragma unroll
             for (int j = 0; j < kColsPerItem; ++j) {
 #pragma unroll
                 for (int c = 0; c < C; ++c) {
-                    h[j][c] = fmaf(t, win[j][c], h[j][c]);
+                    h[j][c] = fmaf(t, v[j][c], h[j][c]);
                 }
             }
 #pragma unroll
-            for (int j = 0; j + 1 < kColsPerItem; ++j) {
+            for (int i = 0; i + 1 < kColsPerItem; ++i) {
 #pragma unroll
                 for (int c = 0; c < C; ++c) {
-                    win[j][c] = win[j + 1][c];
+                    v[i][c] = v[i + 1][c];
                 }
             }
         }
