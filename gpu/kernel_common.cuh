@@ -172,48 +172,37 @@ __device__ __forceinline__ void loadTile(const ConvParams& p, float* s, int ox, 
     const bool inside = ox >= 0 && oy >= 0 && ox + sw <= p.width && oy + sh <= p.height;
     const int tid = threadIdx.y * blockDim.x + threadIdx.x;
     const int nthreads = blockDim.x * blockDim.y;
-    // Four loads are issued before their stores so that more bytes are in flight per thread.
-    constexpr int kBatch = 4;
-    for (int base = tid; base < n; base += kBatch * nthreads) {
-        float v[kBatch][C];
-#pragma unroll
-        for (int u = 0; u < kBatch; ++u) {
-            const int i = base + u * nthreads;
-            if (i < n) {
-                const int sy = i / sw;
-                const int sx = i - sy * sw;
-                const int gx = inside ? ox + sx : mapBorder(ox + sx, p.width, p.border);
-                const int gy = inside ? oy + sy : mapBorder(oy + sy, p.height, p.border);
-                if (gx < 0 || gy < 0) {
-#pragma unroll
-                    for (int c = 0; c < C; ++c) {
-                        v[u][c] = p.borderValue;
-                    }
-                } else {
-                    loadPixel<T, C>(rowPtr<T>(p.src, p.srcPitch, gy), gx, v[u]);
-                }
-            }
+    for (int i = tid; i < n; i += nthreads) {
+        const int sy = i / sw;
+        const int sx = i - sy * sw;
+        int gx = ox + sx;
+        int gy = oy + sy;
+        float v[C];
+        if (!inside) {
+            gx = mapBorder(gx, p.width, p.border);
+            gy = mapBorder(gy, p.height, p.border);
         }
+        if (gx < 0 || gy < 0) {
 #pragma unroll
-        for (int u = 0; u < kBatch; ++u) {
-            const int i = base + u * nthreads;
-            if (i >= n) {
-                break;
+            for (int c = 0; c < C; ++c) {
+                v[c] = p.borderValue;
             }
-            if constexpr (G == C) {
+        } else {
+            loadPixel<T, C>(rowPtr<T>(p.src, p.srcPitch, gy), gx, v);
+        }
+        if constexpr (G == C) {
 #pragma unroll
-                for (int c = 0; c < C; ++c) {
-                    s[c * plane + i] = v[u][c];
-                }
-            } else {
-                // One channel per pass: pick it without indexing the register array at run time.
-                float val = v[u][0];
-#pragma unroll
-                for (int c = 1; c < C; ++c) {
-                    val = (c == cBegin) ? v[u][c] : val;
-                }
-                s[i] = val;
+            for (int c = 0; c < C; ++c) {
+                s[c * plane + i] = v[c];
             }
+        } else {
+            // One channel per pass: pick it without indexing the register array at run time.
+            float val = v[0];
+#pragma unroll
+            for (int c = 1; c < C; ++c) {
+                val = (c == cBegin) ? v[c] : val;
+            }
+            s[i] = val;
         }
     }
 }
