@@ -23,56 +23,28 @@ struct InlineTaps {
 };
 
 /// Adds the taps' contributions to kRowsPerThread outputs of one column. Each shared-memory row
-/// is read once and used for every output row it reaches. Unrolled when the size is fixed.
-template <int KW, int KH, int G, bool Fixed>
+/// is read once and used for every output row it reaches.
+template <int G>
 __device__ __forceinline__ void accumulateRows(const float* sbase, int sw, int plane, const float* w,
-                                               float (&part)[kRowsPerThread][G], int kwRun = KW,
-                                               int khRun = KH)
+                                               float (&part)[kRowsPerThread][G], int kw, int kh)
 {
-    const int kw = Fixed ? KW : kwRun;
-    const int kh = Fixed ? KH : khRun;
-    if constexpr (Fixed) {
+    const int rows = kRowsPerThread + kh - 1;
+    for (int r = 0; r < rows; ++r) {
+        const float* srow = sbase + r * sw;
+        for (int kx = 0; kx < kw; ++kx) {
+            float v[G];
 #pragma unroll
-        for (int r = 0; r < kRowsPerThread + KH - 1; ++r) {
-#pragma unroll
-            for (int kx = 0; kx < KW; ++kx) {
-                float v[G];
-#pragma unroll
-                for (int g = 0; g < G; ++g) {
-                    v[g] = sbase[g * plane + r * sw + kx];
-                }
-#pragma unroll
-                for (int o = 0; o < kRowsPerThread; ++o) {
-                    const int ky = r - o;
-                    if (ky >= 0 && ky < KH) {
-                        const float t = w[ky * KW + kx];
-#pragma unroll
-                        for (int g = 0; g < G; ++g) {
-                            part[o][g] = fmaf(t, v[g], part[o][g]);
-                        }
-                    }
-                }
+            for (int g = 0; g < G; ++g) {
+                v[g] = srow[g * plane + kx];
             }
-        }
-    } else {
-        const int rows = kRowsPerThread + kh - 1;
-        for (int r = 0; r < rows; ++r) {
-            const float* srow = sbase + r * sw;
-            for (int kx = 0; kx < kw; ++kx) {
-                float v[G];
 #pragma unroll
-                for (int g = 0; g < G; ++g) {
-                    v[g] = srow[g * plane + kx];
-                }
+            for (int o = 0; o < kRowsPerThread; ++o) {
+                const int ky = r - o;
+                if (ky >= 0 && ky < kh) {
+                    const float t = w[ky * kw + kx];
 #pragma unroll
-                for (int o = 0; o < kRowsPerThread; ++o) {
-                    const int ky = r - o;
-                    if (ky >= 0 && ky < kh) {
-                        const float t = w[ky * kw + kx];
-#pragma unroll
-                        for (int g = 0; g < G; ++g) {
-                            part[o][g] = fmaf(t, v[g], part[o][g]);
-                        }
+                    for (int g = 0; g < G; ++g) {
+                        part[o][g] = fmaf(t, v[g], part[o][g]);
                     }
                 }
             }
@@ -82,16 +54,16 @@ __device__ __forceinline__ void accumulateRows(const float* sbase, int sw, int p
 
 /// Direct correlation: the block loads its input window (tile plus halo) into shared memory
 /// once, then each thread computes kRowsPerThread outputs of one column, all channels, reusing
-/// every loaded row for each output row it touches. KS > 0 fixes a square kernel size at compile
-/// time (small kernels, fully unrolled); NT is the inline tap capacity (0: taps in global memory);
+/// every loaded row for each output row it touches. This is the path for sizes without a
+/// compiled kernel (direct_fixed.cu). NT is the inline tap capacity (0: taps in global memory);
 /// G channels are held in shared memory at once (C, or 1 for very large windows).
-template <typename Tin, typename Tout, int C, int G, int KS, int NT>
+template <typename Tin, typename Tout, int C, int G, int NT>
 __global__ void __launch_bounds__(kTileW * kBlockY)
     directKernel(const ConvParams p, const __grid_constant__ InlineTaps<NT> taps)
 {
     extern __shared__ float smem[];
-    const int kw = KS > 0 ? KS : p.kw;
-    const int kh = KS > 0 ? KS : p.kh;
+    const int kw = p.kw;
+    const int kh = p.kh;
     const int sw = kTileW + kw - 1;
     const int sh = kTileH + kh - 1;
     const int x0 = blockIdx.x * kTileW;
@@ -125,11 +97,7 @@ __global__ void __launch_bounds__(kTileW * kBlockY)
             }
         }
         const float* sbase = smem + ty0 * sw + tx;
-        if constexpr (KS > 0) {
-            accumulateRows<KS, KS, G, true>(sbase, sw, sw * sh, w, part);
-        } else {
-            accumulateRows<0, 0, G, false>(sbase, sw, sw * sh, w, part, kw, kh);
-        }
+        accumulateRows<G>(sbase, sw, sw * sh, w, part, kw, kh);
 #pragma unroll
         for (int o = 0; o < kRowsPerThread; ++o) {
             if constexpr (G == C) {
@@ -149,7 +117,7 @@ __global__ void __launch_bounds__(kTileW * kBlockY)
     storeColumn<Tout, C, kRowsPerThread>(p, x0 + tx, y0 + ty0, acc);
 }
 
-template <typename Tin, typename Tout, int C, int G, int KS, int NT>
+template <typename Tin, typename Tout, int C, int G, int NT>
 void launchOne(const ConvParams& params, const std::vector<float>& taps, const LaunchShape& shape,
                cudaStream_t stream)
 {
@@ -159,7 +127,7 @@ void launchOne(const ConvParams& params, const std::vector<float>& taps, const L
             inlineTaps.w[i] = taps[i];
         }
     }
-    auto kernel = directKernel<Tin, Tout, C, G, KS, NT>;
+    auto kernel = directKernel<Tin, Tout, C, G, NT>;
     if (shape.sharedBytes > 48 * 1024) {
         TESSERA_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                 static_cast<int>(shape.sharedBytes)));
@@ -176,12 +144,12 @@ void dispatchSize(const Plan& plan, const ConvParams& params, cudaStream_t strea
     const auto& taps = plan.data->taps;
     const auto& shape = plan.shape;
     if (params.globalTaps != nullptr) {
-        return launchOne<Tin, Tout, C, 1, 0, 0>(params, taps, shape, stream);
+        return launchOne<Tin, Tout, C, 1, 0>(params, taps, shape, stream);
     }
     if (taps.size() <= 1024) {
-        return launchOne<Tin, Tout, C, C, 0, 1024>(params, taps, shape, stream);
+        return launchOne<Tin, Tout, C, C, 1024>(params, taps, shape, stream);
     }
-    return launchOne<Tin, Tout, C, C, 0, 4096>(params, taps, shape, stream);
+    return launchOne<Tin, Tout, C, C, 4096>(params, taps, shape, stream);
 }
 
 }  // namespace
