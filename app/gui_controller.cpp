@@ -1,6 +1,7 @@
 #include "app/gui_controller.h"
 
 #include "app/display_mapping.h"
+#include "app/engine.h"
 #include "app/image_io.h"
 #include "app/version_info.h"
 #include "gpu/device_info.h"
@@ -24,9 +25,44 @@ QString qs(const std::string& text)
 }  // namespace
 
 GuiController::GuiController(ui::MainWindow& window, QObject* parent)
-    : QObject(parent), window_(window)
+    : QObject(parent), window_(window), engine_(new Engine(true, this))
 {
     connect(&window_, &ui::MainWindow::openRequested, this, &GuiController::openImage);
+    connect(engine_, &Engine::previewReady, this, &GuiController::showPreview);
+}
+
+GuiController::~GuiController() = default;
+
+void GuiController::requestPreview(const filters::FilterChain& chain)
+{
+    if (source_.empty()) {
+        return;
+    }
+    engine_->requestPreview(chain);
+}
+
+void GuiController::showPreview(const PreviewResult& result)
+{
+    // Older than what is shown, or computed for an image that has since been replaced.
+    if (result.id <= shownPreview_ || result.id < firstPreviewOfImage_) {
+        return;
+    }
+    if (!result.error.isEmpty()) {
+        window_.showError(tr("Preview failed"), result.error);
+        return;
+    }
+    shownPreview_ = result.id;
+    preview_ = result.data;
+    QString status = tr("Preview: %1").arg(result.device);
+    if (!result.methods.isEmpty()) {
+        status += QStringLiteral(", ") + result.methods;
+    }
+    status += QStringLiteral(", %1 ms").arg(result.milliseconds, 0, 'f', result.milliseconds < 10 ? 2 : 0);
+    if (!result.note.isEmpty()) {
+        status += QStringLiteral(" (%1)").arg(result.note);
+    }
+    window_.showPreview(result.image, status);
+    emit previewShown(result.id);
 }
 
 void GuiController::openImage(const QString& path)
@@ -39,6 +75,10 @@ void GuiController::openImage(const QString& path)
         const QImage display = toDisplayImage(image);
         const QString description = qs(describeFormat(image));
         source_ = std::move(image);
+        preview_ = cv::Mat();
+        engine_->setImage(source_);
+        // Previews still in flight belong to the previous image.
+        firstPreviewOfImage_ = engine_->latestRequest() + 1;
         window_.showImage(display, absolute, description);
     } catch (const ImageError& e) {
         // ImageError's text already starts with the path.

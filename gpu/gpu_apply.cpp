@@ -37,6 +37,104 @@ DeviceMat allocate(int width, int height, PixelFormat format, int device)
 
 }  // namespace
 
+struct ResidentImage::State {
+    DeviceInfo device;
+    int width = 0;
+    int height = 0;
+    PixelFormat format;
+    Stream stream;
+    DeviceMat source;
+    double uploadMs = 0.0;
+
+    State(const DeviceInfo& d, const cv::Mat& image)
+        : device(d),
+          width(image.cols),
+          height(image.rows),
+          format(pixelFormatFromCvType(image.type())),
+          stream(d.id)
+    {
+    }
+};
+
+ResidentImage::ResidentImage(const cv::Mat& image, int device)
+{
+    if (image.empty()) {
+        throw std::invalid_argument("cannot keep an empty image on the GPU");
+    }
+    const cv::Mat input = image.isContinuous() ? image : image.clone();
+    state_ = std::make_unique<State>(findDevice(device), input);
+    auto& s = *state_;
+    s.source = allocate(s.width, s.height, s.format, device);
+    Event t0(device), t1(device);
+    t0.record(s.stream);
+    copy2DAsync(s.source.image.data, s.source.image.pitch, input.data, input.step, s.source.image.pitch,
+                static_cast<std::size_t>(s.height), s.stream);
+    t1.record(s.stream);
+    s.stream.synchronize();
+    s.uploadMs = t1.elapsedSince(t0);
+}
+
+ResidentImage::~ResidentImage() = default;
+
+double ResidentImage::uploadMilliseconds() const
+{
+    return state_->uploadMs;
+}
+
+cv::Mat ResidentImage::apply(const filters::FilterChain& chain, Method method, GpuRunInfo* info)
+{
+    auto& s = *state_;
+    const int device = s.device.id;
+    GpuRunInfo local;
+    local.device = device;
+    if (chain.steps.empty()) {
+        cv::Mat out(s.height, s.width, toCvType(s.format));
+        copy2DAsync(out.data, out.step, s.source.image.data, s.source.image.pitch, s.source.image.pitch,
+                    static_cast<std::size_t>(s.height), s.stream);
+        s.stream.synchronize();
+        if (info != nullptr) {
+            *info = std::move(local);
+        }
+        return out;
+    }
+    Event t1(device), t2(device), t3(device);
+    t1.record(s.stream);
+    PixelFormat format = s.format;
+    const DeviceImage* current = &s.source.image;
+    DeviceMat last;
+    std::vector<RawDeviceBuffer> keepAlive;  // intermediates and workspaces live until the stream drains
+    for (const auto& spec : chain.steps) {
+        Method m = method;
+        if (m == Method::Separable && !spec.separable) {
+            m = Method::Auto;
+        }
+        const Plan plan = makePlan(spec, format, s.width, s.height, s.device, m);
+        DeviceMat next = allocate(s.width, s.height, plan.output, device);
+        keepAlive.emplace_back(plan.workspaceBytes, device);
+        run(plan, *current, next.image, keepAlive.back().data(), s.stream);
+        local.plans.push_back(plan.describe());
+        local.methods.push_back(plan.method);
+        if (last.buffer.data() != nullptr) {
+            keepAlive.push_back(std::move(last.buffer));
+        }
+        last = std::move(next);
+        current = &last.image;
+        format = plan.output;
+    }
+    t2.record(s.stream);
+    cv::Mat out(s.height, s.width, toCvType(format));
+    copy2DAsync(out.data, out.step, last.image.data, last.image.pitch, last.image.pitch,
+                static_cast<std::size_t>(s.height), s.stream);
+    t3.record(s.stream);
+    s.stream.synchronize();
+    local.kernelMs = t2.elapsedSince(t1);
+    local.downloadMs = t3.elapsedSince(t2);
+    if (info != nullptr) {
+        *info = std::move(local);
+    }
+    return out;
+}
+
 cv::Mat applyGpu(const cv::Mat& src, const filters::FilterChain& chain, int device, Method method,
                  GpuRunInfo* info)
 {
@@ -46,45 +144,10 @@ cv::Mat applyGpu(const cv::Mat& src, const filters::FilterChain& chain, int devi
     if (chain.steps.empty()) {
         return src.clone();
     }
-    const DeviceInfo dev = findDevice(device);
-    const cv::Mat input = src.isContinuous() ? src : src.clone();
-    PixelFormat format = pixelFormatFromCvType(input.type());
-
-    Stream stream(device);
-    Event t0(device), t1(device), t2(device), t3(device);
-    DeviceMat current = allocate(input.cols, input.rows, format, device);
-    t0.record(stream);
-    copy2DAsync(current.image.data, current.image.pitch, input.data, input.step, current.image.pitch,
-                static_cast<std::size_t>(input.rows), stream);
-    t1.record(stream);
-
+    ResidentImage resident(src, device);
     GpuRunInfo local;
-    local.device = device;
-    std::vector<RawDeviceBuffer> keepAlive;  // workspaces live until the stream is drained
-    for (const auto& spec : chain.steps) {
-        Method m = method;
-        if (m == Method::Separable && !spec.separable) {
-            m = Method::Auto;
-        }
-        const Plan plan = makePlan(spec, format, input.cols, input.rows, dev, m);
-        DeviceMat next = allocate(input.cols, input.rows, plan.output, device);
-        keepAlive.emplace_back(plan.workspaceBytes, device);
-        run(plan, current.image, next.image, keepAlive.back().data(), stream);
-        local.plans.push_back(plan.describe());
-        local.methods.push_back(plan.method);
-        keepAlive.push_back(std::move(current.buffer));
-        current = std::move(next);
-        format = plan.output;
-    }
-    t2.record(stream);
-    cv::Mat out(input.rows, input.cols, toCvType(format));
-    copy2DAsync(out.data, out.step, current.image.data, current.image.pitch, current.image.pitch,
-                static_cast<std::size_t>(input.rows), stream);
-    t3.record(stream);
-    stream.synchronize();
-    local.uploadMs = t1.elapsedSince(t0);
-    local.kernelMs = t2.elapsedSince(t1);
-    local.downloadMs = t3.elapsedSince(t2);
+    cv::Mat out = resident.apply(chain, method, &local);
+    local.uploadMs = resident.uploadMilliseconds();
     if (info != nullptr) {
         *info = std::move(local);
     }

@@ -5,6 +5,7 @@
 
 #include <opencv2/core/mat.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,28 @@ struct GpuRunInfo {
     double kernelMs = 0.0;           ///< all steps' kernels, CUDA events on the work stream
     double uploadMs = 0.0;
     double downloadMs = 0.0;
+};
+
+/// An image kept on one GPU so that repeated filtering uploads nothing: the interactive preview
+/// path. Not thread-safe; use it from one thread (the Engine's worker).
+class ResidentImage {
+public:
+    /// Uploads image to device and waits for the copy. Throws CudaError / OutOfDeviceMemory /
+    /// std::invalid_argument (unsupported format, no such device).
+    ResidentImage(const cv::Mat& image, int device);
+    ~ResidentImage();
+    ResidentImage(const ResidentImage&) = delete;
+    ResidentImage& operator=(const ResidentImage&) = delete;
+
+    /// Runs the chain on the resident image and returns the downloaded result (synchronous);
+    /// same method rules as applyGpu(). info->uploadMs is 0: nothing is uploaded.
+    cv::Mat apply(const filters::FilterChain& chain, Method method = Method::Auto, GpuRunInfo* info = nullptr);
+    /// How long the upload in the constructor took (CUDA events).
+    double uploadMilliseconds() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
 };
 
 /// Uploads src to `device`, runs the chain there (forcing `method` where it applies: a step

@@ -60,6 +60,15 @@ void ImageView::setImage(const QImage& image)
     fitToWindow();
 }
 
+void ImageView::replaceImage(const QImage& image)
+{
+    if (item_ == nullptr || image.isNull() || image.size() != imageSize()) {
+        setImage(image);
+        return;
+    }
+    item_->setPixmap(QPixmap::fromImage(image));
+}
+
 void ImageView::clear()
 {
     delete item_;

@@ -25,6 +25,9 @@ public:
 
     /// Replaces the shown image and fits it to the window; a null image clears the view.
     void setImage(const QImage& image);
+    /// Swaps in a new rendering of the same picture (a filter preview): zoom and scroll position
+    /// stay where the user left them. A different size behaves as setImage().
+    void replaceImage(const QImage& image);
     /// Removes the image.
     void clear();
     /// True when an image is shown.

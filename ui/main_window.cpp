@@ -112,6 +112,21 @@ void MainWindow::showImage(const QImage& image, const QString& path, const QStri
     statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), kStatusMessageMs);
 }
 
+void MainWindow::showPreview(const QImage& image, const QString& status)
+{
+    if (!view_->hasImage()) {
+        return;  // the image was closed while the preview was computed
+    }
+    view_->replaceImage(image);
+    previewLabel_->setText(status);
+    previewLabel_->setToolTip(status);
+}
+
+QString MainWindow::previewStatus() const
+{
+    return previewLabel_->text();
+}
+
 void MainWindow::showError(const QString& title, const QString& message)
 {
     lastError_ = message;
@@ -291,6 +306,7 @@ void MainWindow::createStatusBar()
     };
     imageInfoLabel_ = addLabel(QStringLiteral("imageInfoLabel"), tr("Image size and pixel format"));
     zoomLabel_ = addLabel(QStringLiteral("zoomLabel"), tr("Zoom"));
+    previewLabel_ = addLabel(QStringLiteral("previewLabel"), tr("Where the last preview ran and how long it took"));
     computeLabel_ = addLabel(QStringLiteral("computeLabel"), QString());
     computeLabel_->setText(tr("Compute: not checked yet"));
     updateZoomLabel(view_->zoomFactor());

@@ -31,6 +31,8 @@ public:
     QStringList recentFiles() const;
     /// The About box text (rich text) built from the last setAboutInfo().
     QString aboutText() const;
+    /// Status text of the last preview shown.
+    QString previewStatus() const;
     /// Text of the last showError() message, for tests and logs.
     QString lastError() const { return lastError_; }
     /// When false, errors and About go to the status bar and lastError() only, without modal
@@ -40,6 +42,9 @@ public:
 public slots:
     /// Shows image for the file at path; description names the pixel format (e.g. "u8x3").
     void showImage(const QImage& image, const QString& path, const QString& description);
+    /// Shows a filtered rendering of the open image without moving the view; status says where
+    /// it ran and how long it took (e.g. "Preview: GPU 0 (NVIDIA H200), separable, 0.8 ms").
+    void showPreview(const QImage& image, const QString& status);
     /// Reports a failure: a warning box (when modal dialogs are enabled) and the status bar.
     void showError(const QString& title, const QString& message);
     /// Sets what Help > About shows.
@@ -75,6 +80,7 @@ private:
     QLabel* imageInfoLabel_ = nullptr;
     QLabel* zoomLabel_ = nullptr;
     QLabel* computeLabel_ = nullptr;
+    QLabel* previewLabel_ = nullptr;
 
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;

@@ -1,4 +1,6 @@
 #include "app/gui_controller.h"
+#include "filters/cpu_executor.h"
+#include "filters/factories.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
 
@@ -6,7 +8,10 @@
 
 #include <QLabel>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTest>
+
+#include <opencv2/core.hpp>
 
 using tessera::app::GuiController;
 using tessera::ui::MainWindow;
@@ -64,6 +69,49 @@ TEST_F(GuiControllerTest, DeviceInfoFillsAboutAndStatusBar)
     EXPECT_TRUE(compute->text().startsWith(QStringLiteral("GPU")) ||
                 compute->text().startsWith(QStringLiteral("CPU")))
         << compute->text().toStdString();
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(GuiControllerTest, PreviewArrivesWithTheCpuPathsPixels)
+{
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
+    const double zoomBefore = window_.imageView()->zoomFactor();
+    QSignalSpy shown(&controller_, &GuiController::previewShown);
+    const tessera::filters::FilterChain chain{{tessera::filters::makeGaussian(1.5, 0)}};
+    controller_.requestPreview(chain);
+    ASSERT_TRUE(shown.wait(20000));
+    const cv::Mat want = tessera::filters::applyCpu(controller_.sourceImage(), chain);
+    EXPECT_LE(cv::norm(controller_.previewData(), want, cv::NORM_INF), 1.0);
+    EXPECT_TRUE(window_.previewStatus().startsWith(QStringLiteral("Preview: "))) << window_.previewStatus().toStdString();
+    // A preview replaces the pixels, not the view.
+    EXPECT_DOUBLE_EQ(window_.imageView()->zoomFactor(), zoomBefore);
+    EXPECT_EQ(window_.imageView()->imageSize(), QSize(600, 400));
+}
+
+TEST_F(GuiControllerTest, NewestOfTwentyPreviewsIsTheOneShown)
+{
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
+    QSignalSpy shown(&controller_, &GuiController::previewShown);
+    tessera::filters::FilterChain last;
+    for (int i = 1; i <= 20; ++i) {
+        last = tessera::filters::FilterChain{{tessera::filters::makeBox(2 * i + 1, true)}};
+        controller_.requestPreview(last);
+    }
+    // Wait until the last request's preview is on screen.
+    for (int tries = 0; tries < 100; ++tries) {
+        const cv::Mat want = tessera::filters::applyCpu(controller_.sourceImage(), last);
+        if (!controller_.previewData().empty() && cv::norm(controller_.previewData(), want, cv::NORM_INF) == 0.0) {
+            break;
+        }
+        shown.wait(200);
+    }
+    const cv::Mat want = tessera::filters::applyCpu(controller_.sourceImage(), last);
+    ASSERT_FALSE(controller_.previewData().empty());
+    EXPECT_LE(cv::norm(controller_.previewData(), want, cv::NORM_INF), 1.0);
+    EXPECT_LE(shown.count(), 20);
 }
 
 }  // namespace

@@ -1,0 +1,178 @@
+#include "app/engine.h"
+
+#include "app/display_mapping.h"
+#include "filters/cpu_executor.h"
+#include "gpu/cuda_error.h"
+#include "gpu/device_info.h"
+#include "gpu/gpu_apply.h"
+
+#include <QThread>
+
+#include <chrono>
+#include <exception>
+
+namespace tessera::app {
+
+/// Lives on the Engine's thread; every GPU call happens here.
+class EngineWorker : public QObject {
+public:
+    EngineWorker(bool useGpu, std::shared_ptr<std::atomic<quint64>> latest)
+        : useGpu_(useGpu), latest_(std::move(latest))
+    {
+    }
+
+    void setImage(const cv::Mat& image)
+    {
+        image_ = image;
+        if (useGpu_ && gpu_) {
+            // The resident copy is refreshed at the next request.
+            gpu_->setImage(image_);
+        }
+    }
+
+    PreviewResult run(quint64 id, const filters::FilterChain& chain)
+    {
+        PreviewResult r;
+        r.id = id;
+        if (image_.empty()) {
+            r.error = QStringLiteral("no image is open");
+            return r;
+        }
+        try {
+            if (useGpu_ && !gpuDisabled_) {
+                ensureGpu();
+            }
+            if (gpu_) {
+                try {
+                    gpu::GpuRunInfo info;
+                    r.data = gpu_->apply(chain, &info);
+                    r.milliseconds = info.kernelMs;
+                    r.device = QStringLiteral("GPU %1 (%2)").arg(info.device).arg(QString::fromStdString(gpuName_));
+                    QStringList methods;
+                    for (auto m : info.methods) {
+                        methods << QString::fromStdString(gpu::toString(m));
+                    }
+                    r.methods = methods.join(QStringLiteral(", "));
+                } catch (const gpu::CudaError& e) {
+                    // A failing device falls back to the CPU for this and later requests.
+                    gpuDisabled_ = true;
+                    gpu_.reset();
+                    r.note = QStringLiteral("GPU failed (%1); using the CPU").arg(QString::fromUtf8(e.what()));
+                }
+            }
+            if (r.data.empty()) {
+                const auto t0 = std::chrono::steady_clock::now();
+                r.data = filters::applyCpu(image_, chain);
+                r.milliseconds =
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                r.device = QStringLiteral("CPU");
+                if (r.note.isEmpty() && useGpu_ && !gpuReason_.empty()) {
+                    r.note = QString::fromStdString(gpuReason_);
+                }
+            }
+            r.image = toDisplayImage(r.data);
+        } catch (const std::exception& e) {
+            r.error = QString::fromUtf8(e.what());
+            r.image = QImage();
+        }
+        return r;
+    }
+
+    bool superseded(quint64 id) const { return latest_->load() > id; }
+
+private:
+    /// Keeps the source image resident on one GPU between requests.
+    class ResidentGpu {
+    public:
+        explicit ResidentGpu(int device) : device_(device) {}
+        void setImage(const cv::Mat& image)
+        {
+            image_ = image;
+            resident_.reset();
+        }
+        cv::Mat apply(const filters::FilterChain& chain, gpu::GpuRunInfo* info)
+        {
+            if (!resident_) {
+                resident_ = std::make_unique<gpu::ResidentImage>(image_, device_);
+            }
+            return resident_->apply(chain, gpu::Method::Auto, info);
+        }
+
+    private:
+        int device_;
+        cv::Mat image_;
+        std::unique_ptr<gpu::ResidentImage> resident_;
+    };
+
+    void ensureGpu()
+    {
+        if (gpu_ || gpuProbed_) {
+            return;
+        }
+        gpuProbed_ = true;
+        const auto snap = gpu::enumerateDevices();
+        if (!snap.hasGpu()) {
+            gpuReason_ = "no GPU: " + snap.reason;
+            return;
+        }
+        gpuName_ = snap.devices.front().name;
+        gpu_ = std::make_unique<ResidentGpu>(snap.devices.front().id);
+        gpu_->setImage(image_);
+    }
+
+    bool useGpu_;
+    bool gpuProbed_ = false;
+    bool gpuDisabled_ = false;
+    std::string gpuReason_;
+    std::string gpuName_;
+    std::unique_ptr<ResidentGpu> gpu_;
+    cv::Mat image_;
+    std::shared_ptr<std::atomic<quint64>> latest_;
+};
+
+Engine::Engine(bool useGpu, QObject* parent)
+    : QObject(parent), latest_(std::make_shared<std::atomic<quint64>>(0))
+{
+    qRegisterMetaType<tessera::app::PreviewResult>();
+    thread_ = new QThread(this);
+    thread_->setObjectName(QStringLiteral("tessera-engine"));
+    worker_ = new EngineWorker(useGpu, latest_);
+    worker_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    thread_->start();
+}
+
+Engine::~Engine()
+{
+    // Everything queued after this point is superseded.
+    latest_->store(~quint64{0});
+    thread_->quit();
+    thread_->wait();
+}
+
+void Engine::setImage(const cv::Mat& image)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
+}
+
+quint64 Engine::requestPreview(const filters::FilterChain& chain)
+{
+    const quint64 id = latest_->fetch_add(1) + 1;
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(
+        worker_,
+        [this, worker, id, chain] {
+            if (worker->superseded(id)) {
+                return;  // a newer request is already queued: skip the work
+            }
+            // Delivered even if a newer request arrived meanwhile: while a slider is dragged, every
+            // finished preview is still the newest the window can show.
+            PreviewResult result = worker->run(id, chain);
+            QMetaObject::invokeMethod(this, [this, result] { emit previewReady(result); }, Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+    return id;
+}
+
+}  // namespace tessera::app

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "filters/filter_spec.h"
+
+#include <opencv2/core/mat.hpp>
+
+#include <QImage>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+class QThread;
+
+namespace tessera::app {
+
+/// One finished preview, as delivered to the GUI thread.
+struct PreviewResult {
+    quint64 id = 0;            ///< the id requestPreview() returned
+    QImage image;              ///< display image (16-bit and float data mapped for the screen)
+    cv::Mat data;              ///< the filtered pixels in their own depth
+    QString device;            ///< "GPU 0 (NVIDIA H200)" or "CPU"
+    QString methods;           ///< GPU methods per step, e.g. "separable, direct"; empty on the CPU
+    double milliseconds = 0.0; ///< compute time of the request (GPU: kernels, by CUDA events)
+    QString note;              ///< e.g. why the CPU ran although a GPU was present
+    QString error;             ///< set when the request failed; image is then empty
+};
+
+class EngineWorker;
+
+/// Owns a worker thread that does all filtering: the GPU (device 0 when present, with the open
+/// image kept resident so a parameter change uploads nothing) or the CPU path. The newest
+/// request wins: requests that are already superseded when the worker reaches them are dropped
+/// unrun. Results arrive through previewReady() on the thread that owns the Engine. Exceptions
+/// never leave the worker: they become PreviewResult::error.
+class Engine : public QObject {
+    Q_OBJECT
+
+public:
+    /// Starts the worker thread. useGpu false keeps everything on the CPU path.
+    explicit Engine(bool useGpu = true, QObject* parent = nullptr);
+    /// Stops the worker after the request in progress; pending ones are dropped.
+    ~Engine() override;
+
+    /// Replaces the image later previews filter (the Mat is shared, not copied: do not modify it).
+    void setImage(const cv::Mat& image);
+    /// Queues a preview of chain on the current image and returns its id (increasing).
+    quint64 requestPreview(const filters::FilterChain& chain);
+    /// Id of the newest request so far (0 before the first).
+    quint64 latestRequest() const { return latest_->load(); }
+
+signals:
+    /// A request finished (only requests not superseded before they started are run).
+    void previewReady(const tessera::app::PreviewResult& result);
+
+private:
+    QThread* thread_ = nullptr;
+    EngineWorker* worker_ = nullptr;
+    std::shared_ptr<std::atomic<quint64>> latest_;
+};
+
+}  // namespace tessera::app
+
+Q_DECLARE_METATYPE(tessera::app::PreviewResult)

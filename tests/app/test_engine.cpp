@@ -1,0 +1,126 @@
+#include "app/engine.h"
+#include "app/image_io.h"
+#include "filters/cpu_executor.h"
+#include "filters/factories.h"
+
+#include <gtest/gtest.h>
+#include <opencv2/core.hpp>
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+
+#include <vector>
+
+namespace tessera::app {
+namespace {
+
+/// QCoreApplication for queued signals; one per process.
+QCoreApplication& app()
+{
+    static int argc = 1;
+    static char name[] = "tessera_app_tests";
+    static char* argv[] = {name, nullptr};
+    static QCoreApplication instance(argc, argv);
+    return instance;
+}
+
+/// Processes events until pred holds or the time runs out.
+template <typename Pred>
+bool waitFor(Pred pred, int ms = 20000)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (!pred() && timer.elapsed() < ms) {
+        app().processEvents(QEventLoop::AllEvents, 20);
+    }
+    return pred();
+}
+
+cv::Mat sample()
+{
+    return readImage(std::string(TESSERA_SAMPLE_DIR) + "/coffee.png");
+}
+
+TEST(Engine, PreviewMatchesTheCpuPath)
+{
+    app();
+    Engine engine(false);
+    std::vector<PreviewResult> results;
+    QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
+    const cv::Mat image = sample();
+    engine.setImage(image);
+    const filters::FilterChain chain{{filters::makeGaussian(2.0, 0)}};
+    const quint64 id = engine.requestPreview(chain);
+    ASSERT_TRUE(waitFor([&] { return !results.empty(); }));
+    const PreviewResult& r = results.back();
+    EXPECT_EQ(r.id, id);
+    EXPECT_TRUE(r.error.isEmpty()) << r.error.toStdString();
+    EXPECT_EQ(r.device, "CPU");
+    ASSERT_EQ(r.image.width(), image.cols);
+    ASSERT_EQ(r.image.height(), image.rows);
+    const cv::Mat want = filters::applyCpu(image, chain);
+    EXPECT_EQ(cv::norm(r.data, want, cv::NORM_INF), 0.0);
+    EXPECT_GE(r.milliseconds, 0.0);
+}
+
+TEST(Engine, NewestOfRapidRequestsIsShownLast)
+{
+    app();
+    Engine engine(false);
+    std::vector<PreviewResult> results;
+    QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
+    const cv::Mat image = sample();
+    engine.setImage(image);
+    quint64 last = 0;
+    filters::FilterChain lastChain;
+    for (int i = 1; i <= 20; ++i) {
+        lastChain = filters::FilterChain{{filters::makeBox(2 * i + 1, true)}};
+        last = engine.requestPreview(lastChain);
+    }
+    ASSERT_TRUE(waitFor([&] { return !results.empty() && results.back().id == last; }));
+    // Results come in request order, superseded requests are skipped, and the last one shown is
+    // the newest request with its own pixels.
+    for (size_t i = 1; i < results.size(); ++i) {
+        EXPECT_LT(results[i - 1].id, results[i].id);
+    }
+    EXPECT_LE(results.size(), 20u);
+    const cv::Mat want = filters::applyCpu(image, lastChain);
+    EXPECT_EQ(cv::norm(results.back().data, want, cv::NORM_INF), 0.0);
+}
+
+TEST(Engine, RequestWithoutImageReportsAnError)
+{
+    app();
+    Engine engine(false);
+    std::vector<PreviewResult> results;
+    QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
+    engine.requestPreview(filters::FilterChain{{filters::makeBox(3, true)}});
+    ASSERT_TRUE(waitFor([&] { return !results.empty(); }));
+    EXPECT_FALSE(results.back().error.isEmpty());
+    EXPECT_TRUE(results.back().image.isNull());
+}
+
+TEST(Engine, GpuPreferredFallsBackToTheCpuWithAReason)
+{
+    app();
+    Engine engine(true);
+    std::vector<PreviewResult> results;
+    QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
+    const cv::Mat image = sample();
+    engine.setImage(image);
+    const filters::FilterChain chain{{filters::makeSharpen(1.0)}};
+    engine.requestPreview(chain);
+    ASSERT_TRUE(waitFor([&] { return !results.empty(); }));
+    const PreviewResult& r = results.back();
+    ASSERT_TRUE(r.error.isEmpty()) << r.error.toStdString();
+    if (r.device == "CPU") {
+        EXPECT_FALSE(r.note.isEmpty()) << "the CPU ran although a GPU was preferred: say why";
+    } else {
+        EXPECT_TRUE(r.device.startsWith("GPU"));
+        EXPECT_FALSE(r.methods.isEmpty());
+    }
+    EXPECT_LE(cv::norm(r.data, filters::applyCpu(image, chain), cv::NORM_INF), 1.0);
+}
+
+}  // namespace
+}  // namespace tessera::app
