@@ -5,6 +5,8 @@
 #include "app/image_io.h"
 #include "app/version_info.h"
 #include "gpu/device_info.h"
+#include "filters/registry.h"
+#include "ui/filter_panel.h"
 #include "ui/main_window.h"
 
 #include <QFileInfo>
@@ -29,6 +31,30 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
 {
     connect(&window_, &ui::MainWindow::openRequested, this, &GuiController::openImage);
     connect(engine_, &Engine::previewReady, this, &GuiController::showPreview);
+    if (ui::FilterPanel* panel = window_.filterPanel()) {
+        panel->setFilters(filters::builtinRegistry().all());
+        connect(panel, &ui::FilterPanel::choiceChanged, this, &GuiController::previewPanelChoice);
+    }
+}
+
+void GuiController::previewPanelChoice()
+{
+    const ui::FilterPanel* panel = window_.filterPanel();
+    if (panel == nullptr) {
+        return;
+    }
+    const ui::FilterChoice choice = panel->currentChoice();
+    try {
+        filters::FilterSpec spec = filters::builtinRegistry().get(choice.id).build(choice.values);
+        spec.border = choice.border;
+        spec.borderValue = choice.borderValue;
+        spec.depth = choice.depth;
+        requestPreview(filters::FilterChain{{spec}});
+    } catch (const std::exception& e) {
+        // A parameter combination the factory refuses (e.g. Sobel with dx = dy = 0): say so, keep
+        // the last preview.
+        window_.showNotice(QString::fromUtf8(e.what()));
+    }
 }
 
 GuiController::~GuiController() = default;
@@ -48,7 +74,7 @@ void GuiController::showPreview(const PreviewResult& result)
         return;
     }
     if (!result.error.isEmpty()) {
-        window_.showError(tr("Preview failed"), result.error);
+        window_.showNotice(tr("Preview failed: %1").arg(result.error));
         return;
     }
     shownPreview_ = result.id;
@@ -58,7 +84,8 @@ void GuiController::showPreview(const PreviewResult& result)
         status += QStringLiteral(", ") + result.methods;
     }
     status += QStringLiteral(", %1 ms").arg(result.milliseconds, 0, 'f', result.milliseconds < 10 ? 2 : 0);
-    if (!result.note.isEmpty()) {
+    // "No GPU" is already in the status bar's compute label; a GPU that failed is news.
+    if (result.note.startsWith(QStringLiteral("GPU failed"))) {
         status += QStringLiteral(" (%1)").arg(result.note);
     }
     window_.showPreview(result.image, status);

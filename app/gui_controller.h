@@ -31,6 +31,8 @@ public:
     const cv::Mat& sourceImage() const { return source_; }
 
 public slots:
+    /// Builds the Filter panel's current choice and asks for its preview.
+    void previewPanelChoice();
     /// Reads path and shows it, or shows the error; never throws.
     void openImage(const QString& path);
     /// Enumerates CUDA devices and passes versions, device lines and the compute summary to the window.

@@ -1,5 +1,7 @@
 #include "app/build_config.h"
 #include "app/gui_controller.h"
+#include "filters/registry.h"
+#include "ui/filter_panel.h"
 #include "ui/main_window.h"
 
 #include <QApplication>
@@ -8,11 +10,14 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <stdexcept>
 
 namespace {
 
 // Long enough for the first layout and paint after show(), short enough for a CI check.
 constexpr int kScreenshotDelayMs = 500;
+// A preview on the CPU path of a large image can take a while.
+constexpr int kPreviewTimeoutMs = 30000;
 
 }  // namespace
 
@@ -34,6 +39,14 @@ int main(int argc, char* argv[])
         QStringLiteral("Save a PNG of the window to PATH shortly after start, then quit."),
         QStringLiteral("PATH"));
     parser.addOption(screenshotOption);
+    const QCommandLineOption filterOption(
+        QStringLiteral("filter"), QStringLiteral("Select filter ID in the Filter panel and preview it."),
+        QStringLiteral("ID"));
+    parser.addOption(filterOption);
+    const QCommandLineOption paramOption(
+        QStringLiteral("param"), QStringLiteral("Set a parameter of --filter (repeatable)."),
+        QStringLiteral("KEY=VALUE"));
+    parser.addOption(paramOption);
     parser.process(app);
 
     const QStringList positional = parser.positionalArguments();
@@ -53,9 +66,38 @@ int main(int argc, char* argv[])
     if (!positional.isEmpty()) {
         controller.openImage(positional.first());
     }
+    bool previewing = false;
+    if (parser.isSet(filterOption)) {
+        const auto& registry = tessera::filters::builtinRegistry();
+        const std::string id = parser.value(filterOption).toStdString();
+        const tessera::filters::FilterDesc* desc = registry.find(id);
+        if (desc == nullptr) {
+            std::fprintf(stderr, "tessera: unknown filter '%s' (see 'tessera-cli filters')\n", id.c_str());
+            return 2;
+        }
+        tessera::ui::FilterChoice choice = window.filterPanel()->currentChoice();
+        choice.id = id;
+        choice.values = desc->defaults();
+        for (const QString& kv : parser.values(paramOption)) {
+            const auto eq = kv.indexOf(QLatin1Char('='));
+            try {
+                if (eq <= 0) {
+                    throw std::invalid_argument("expected KEY=VALUE, got '" + kv.toStdString() + "'");
+                }
+                const std::string key = kv.left(eq).toStdString();
+                choice.values.values[key] = desc->parseValue(key, kv.mid(eq + 1).toStdString());
+            } catch (const std::invalid_argument& e) {
+                std::fprintf(stderr, "tessera: --param: %s\n", e.what());
+                return 2;
+            }
+        }
+        window.filterPanel()->setChoice(choice);
+        controller.previewPanelChoice();
+        previewing = true;
+    }
 
     if (!screenshot.isEmpty()) {
-        QTimer::singleShot(kScreenshotDelayMs, &window, [&window, screenshot] {
+        auto takeShot = [&window, screenshot] {
             const bool saved = window.grab().save(screenshot, "PNG");
             if (!saved) {
                 std::fprintf(stderr, "tessera: could not save a screenshot to %s\n",
@@ -66,7 +108,15 @@ int main(int argc, char* argv[])
                 std::fprintf(stderr, "tessera: %s\n", qPrintable(window.lastError()));
             }
             QApplication::exit(saved && window.lastError().isEmpty() ? 0 : 1);
-        });
+        };
+        if (previewing) {
+            // Wait for the preview (or give up after a while), then let it paint.
+            QObject::connect(&controller, &tessera::app::GuiController::previewShown, &window,
+                             [&window, takeShot] { QTimer::singleShot(kScreenshotDelayMs, &window, takeShot); });
+            QTimer::singleShot(kPreviewTimeoutMs, &window, takeShot);
+        } else {
+            QTimer::singleShot(kScreenshotDelayMs, &window, takeShot);
+        }
     }
     return QApplication::exec();
 }

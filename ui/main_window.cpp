@@ -1,9 +1,12 @@
 #include "ui/main_window.h"
 
+#include "ui/filter_panel.h"
+
 #include "ui/image_view.h"
 #include "ui/recent_files.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -80,12 +83,25 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     createToolBar();
     createStatusBar();
+    createFilterDock();
     connect(view_, &ImageView::zoomChanged, this, &MainWindow::updateZoomLabel);
     updateViewActions();
     restoreWindowState();
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::createFilterDock()
+{
+    filterPanel_ = new FilterPanel(this);
+    auto* dock = new QDockWidget(tr("Filter"), this);
+    dock->setObjectName(QStringLiteral("filterDock"));
+    dock->setWidget(filterPanel_);
+    dock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+    viewMenu_->addSeparator();
+    viewMenu_->addAction(dock->toggleViewAction());
+}
 
 QStringList MainWindow::recentFiles() const
 {
@@ -125,6 +141,12 @@ void MainWindow::showPreview(const QImage& image, const QString& status)
 QString MainWindow::previewStatus() const
 {
     return previewLabel_->text();
+}
+
+void MainWindow::showNotice(const QString& message)
+{
+    lastError_ = message;
+    statusBar()->showMessage(message, kStatusMessageMs);
 }
 
 void MainWindow::showError(const QString& title, const QString& message)
@@ -260,6 +282,7 @@ void MainWindow::createMenus()
     edit->addAction(redoAction_);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    viewMenu_ = view;
     view->addAction(zoomInAction_);
     view->addAction(zoomOutAction_);
     view->addSeparator();

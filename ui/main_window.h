@@ -6,9 +6,11 @@
 
 class QAction;
 class QLabel;
+class QMenu;
 
 namespace tessera::ui {
 
+class FilterPanel;
 class ImageView;
 class RecentFiles;
 
@@ -25,6 +27,8 @@ public:
 
     /// The central image view.
     ImageView* imageView() const { return view_; }
+    /// The filter panel in the Filter dock.
+    FilterPanel* filterPanel() const { return filterPanel_; }
     /// Path of the image shown, empty when none.
     QString currentPath() const { return currentPath_; }
     /// Recent files, newest first.
@@ -45,6 +49,9 @@ public slots:
     /// Shows a filtered rendering of the open image without moving the view; status says where
     /// it ran and how long it took (e.g. "Preview: GPU 0 (NVIDIA H200), separable, 0.8 ms").
     void showPreview(const QImage& image, const QString& status);
+    /// A passing message in the status bar, never modal (e.g. a parameter combination a filter
+    /// refuses while a slider moves).
+    void showNotice(const QString& message);
     /// Reports a failure: a warning box (when modal dialogs are enabled) and the status bar.
     void showError(const QString& title, const QString& message);
     /// Sets what Help > About shows.
@@ -70,12 +77,15 @@ private:
     void createMenus();
     void createToolBar();
     void createStatusBar();
+    void createFilterDock();
     void restoreWindowState();
     void saveWindowState() const;
     void updateZoomLabel(double factor);
     void updateViewActions();
 
     ImageView* view_ = nullptr;
+    FilterPanel* filterPanel_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
     RecentFiles* recent_ = nullptr;
     QLabel* imageInfoLabel_ = nullptr;
     QLabel* zoomLabel_ = nullptr;

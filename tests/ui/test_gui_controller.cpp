@@ -1,12 +1,16 @@
 #include "app/gui_controller.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
+#include "filters/registry.h"
+#include "ui/filter_panel.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
 
 #include <gtest/gtest.h>
 
+#include <QComboBox>
 #include <QLabel>
+#include <QSpinBox>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
@@ -112,6 +116,33 @@ TEST_F(GuiControllerTest, NewestOfTwentyPreviewsIsTheOneShown)
     ASSERT_FALSE(controller_.previewData().empty());
     EXPECT_LE(cv::norm(controller_.previewData(), want, cv::NORM_INF), 1.0);
     EXPECT_LE(shown.count(), 20);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(GuiControllerTest, MovingAParameterInThePanelUpdatesThePreview)
+{
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
+    auto* panel = window_.filterPanel();
+    ASSERT_NE(panel, nullptr);
+    auto* combo = panel->findChild<QComboBox*>(QStringLiteral("filterCombo"));
+    ASSERT_NE(combo, nullptr);
+    combo->setCurrentIndex(combo->findData(QStringLiteral("box")));
+    auto* size = panel->findChild<QSpinBox*>(QStringLiteral("param_size_spin"));
+    ASSERT_NE(size, nullptr);
+    QSignalSpy shown(&controller_, &GuiController::previewShown);
+    size->setValue(7);
+    ASSERT_TRUE(shown.wait(20000) || shown.count() > 0);
+    while (shown.wait(300)) {
+    }
+    const tessera::ui::FilterChoice choice = panel->currentChoice();
+    ASSERT_EQ(choice.id, "box");
+    const auto spec = tessera::filters::builtinRegistry().get("box").build(choice.values);
+    const cv::Mat want = tessera::filters::applyCpu(controller_.sourceImage(), spec);
+    EXPECT_LE(cv::norm(controller_.previewData(), want, cv::NORM_INF), 1.0);
+    EXPECT_EQ(spec.kernel.width, 7);
 }
 
 }  // namespace

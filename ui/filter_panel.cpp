@@ -1,0 +1,539 @@
+#include "ui/filter_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <tuple>
+#include <utility>
+
+namespace tessera::ui {
+
+namespace {
+
+using filters::Border;
+using filters::FilterDesc;
+using filters::Kernel2D;
+using filters::OutputDepth;
+using filters::ParamDesc;
+using filters::ParamType;
+
+QString qs(const std::string& text) { return QString::fromStdString(text); }
+
+// What the kernel field starts with: a 3 x 3 identity, so the custom filter is visibly a
+// kernel to edit rather than a blank field.
+Kernel2D defaultKernel() { return Kernel2D{3, 3, {0, 0, 0, 0, 1, 0, 0, 0, 0}}; }
+
+QString formatKernel(const Kernel2D& kernel)
+{
+    QStringList rows;
+    for (int y = 0; y < kernel.height; ++y) {
+        QStringList row;
+        for (int x = 0; x < kernel.width; ++x) {
+            row << QString::number(kernel.at(x, y), 'g', 12);
+        }
+        rows << row.join(QLatin1Char(','));
+    }
+    return rows.join(QLatin1Char(';'));
+}
+
+// Maps slider positions to parameter values. Int sliders count steps from the minimum, so
+// dragging lands only on values the step allows (apertures 1, 3, 5, 7, not every integer);
+// Double sliders split the range into FilterPanel::kDoubleSliderSteps.
+struct SliderScale {
+    double origin = 0.0;
+    double delta = 0.0;
+    int positions = 0;
+
+    explicit SliderScale(const ParamDesc& d) : origin(d.minValue)
+    {
+        if (d.type == ParamType::Int) {
+            const long step = std::max(1L, std::lround(d.step));
+            origin = static_cast<double>(std::lround(d.minValue));
+            delta = static_cast<double>(step);
+            positions = static_cast<int>(std::max(0L, (std::lround(d.maxValue) -
+                                                       std::lround(d.minValue)) / step));
+        } else if (d.maxValue > d.minValue) {
+            delta = (d.maxValue - d.minValue) / FilterPanel::kDoubleSliderSteps;
+            positions = FilterPanel::kDoubleSliderSteps;
+        }
+    }
+    double valueAt(int pos) const { return origin + pos * delta; }
+    int positionOf(double value) const
+    {
+        if (delta <= 0.0) {
+            return 0;
+        }
+        return std::clamp(static_cast<int>(std::lround((value - origin) / delta)), 0, positions);
+    }
+};
+
+// One digit finer than the step, so slider positions between steps still show distinctly.
+int decimalsFor(double step)
+{
+    int decimals = 0;
+    double scaled = std::abs(step);
+    while (decimals < 5 && std::abs(scaled - std::round(scaled)) > 1e-9) {
+        scaled *= 10.0;
+        ++decimals;
+    }
+    return decimals + 1;
+}
+
+template <typename W>
+W* named(W* widget, const char* name, const QString& tip)
+{
+    widget->setObjectName(QString::fromLatin1(name));
+    widget->setToolTip(tip);
+    return widget;
+}
+
+}  // namespace
+
+FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
+{
+    filterCombo_ = named(new QComboBox(this), "filterCombo", tr("Filter to apply"));
+    description_ = named(new QLabel(this), "filterDescription", QString());
+    description_->setWordWrap(true);
+    description_->setForegroundRole(QPalette::PlaceholderText);
+    auto* top = new QFormLayout;
+    top->addRow(tr("Filter:"), filterCombo_);
+    top->addRow(description_);
+
+    paramsBox_ = new QGroupBox(tr("Parameters"), this);
+    (new QVBoxLayout(paramsBox_))->setContentsMargins(0, 0, 0, 0);
+
+    auto* outputBox = new QGroupBox(tr("Output"), this);
+    borderCombo_ = named(new QComboBox(outputBox), "borderCombo",
+                         tr("How pixels beyond the image edge are made up"));
+    // Each item's tooltip shows what the rule puts on both sides of a row "abcdefgh".
+    for (const auto& [border, text, tip] :
+         {std::tuple{Border::Reflect101, "Reflect 101", "gfedcb|abcdefgh|gfedcba"},
+          std::tuple{Border::Reflect, "Reflect", "fedcba|abcdefgh|hgfedcb"},
+          std::tuple{Border::Replicate, "Replicate", "aaaaaa|abcdefgh|hhhhhhh"},
+          std::tuple{Border::Constant, "Constant", "iiiiii|abcdefgh|iiiiiii (i: border value)"},
+          std::tuple{Border::Wrap, "Wrap", "cdefgh|abcdefgh|abcdefg"}}) {
+        borderCombo_->addItem(tr(text), qs(toString(border)));
+        borderCombo_->setItemData(borderCombo_->count() - 1, QString::fromLatin1(tip),
+                                  Qt::ToolTipRole);
+    }
+    borderValueSpin_ = named(new QDoubleSpinBox(outputBox), "borderValueSpin",
+                             tr("Value of every pixel outside the image (constant border)"));
+    borderValueSpin_->setRange(-65535.0, 65535.0);
+    borderValueSpin_->setDecimals(3);
+    borderValueSpin_->setKeyboardTracking(false);
+    depthCombo_ = named(new QComboBox(outputBox), "depthCombo", tr("Pixel depth of the result"));
+    for (const auto& [depth, text] : {std::pair{OutputDepth::Same, "Same as input"},
+                                      std::pair{OutputDepth::U8, "8-bit unsigned"},
+                                      std::pair{OutputDepth::U16, "16-bit unsigned"},
+                                      std::pair{OutputDepth::F32, "32-bit float"}}) {
+        depthCombo_->addItem(tr(text), qs(toString(depth)));
+    }
+    auto* outputForm = new QFormLayout(outputBox);
+    outputForm->addRow(tr("Border:"), borderCombo_);
+    outputForm->addRow(tr("Border value:"), borderValueSpin_);
+    outputForm->addRow(tr("Depth:"), depthCombo_);
+
+    resetButton_ = named(new QPushButton(tr("Reset to defaults"), this), "resetButton",
+                         tr("Default parameters, border and depth for this filter"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(paramsBox_);
+    layout->addWidget(outputBox);
+    layout->addWidget(resetButton_, 0, Qt::AlignRight);
+    layout->addStretch(1);
+
+    connect(filterCombo_, &QComboBox::currentIndexChanged, this, &FilterPanel::onFilterSelected);
+    connect(borderCombo_, &QComboBox::currentIndexChanged, this, [this] {
+        updateBorderValueEnabled();
+        emit choiceChanged();
+    });
+    connect(borderValueSpin_, &QDoubleSpinBox::valueChanged, this, &FilterPanel::choiceChanged);
+    connect(depthCombo_, &QComboBox::currentIndexChanged, this, &FilterPanel::choiceChanged);
+    connect(resetButton_, &QPushButton::clicked, this, &FilterPanel::resetToDefaults);
+
+    updateBorderValueEnabled();
+    rebuildParams();
+}
+
+FilterPanel::~FilterPanel() = default;
+
+void FilterPanel::setFilters(std::vector<filters::FilterDesc> list)
+{
+    filters_ = std::move(list);
+    {
+        const QSignalBlocker block(filterCombo_);
+        filterCombo_->clear();
+        for (const FilterDesc& desc : filters_) {
+            filterCombo_->addItem(qs(desc.title), qs(desc.id));
+            filterCombo_->setItemData(filterCombo_->count() - 1, qs(desc.description),
+                                      Qt::ToolTipRole);
+        }
+        const int gaussian = filterCombo_->findData(QStringLiteral("gaussian"));
+        filterCombo_->setCurrentIndex(gaussian >= 0 ? gaussian : (filters_.empty() ? -1 : 0));
+    }
+    kernel_ = defaultKernel();
+    rebuildParams();
+}
+
+FilterChoice FilterPanel::currentChoice() const
+{
+    FilterChoice choice;
+    if (const FilterDesc* desc = selectedFilter()) {
+        choice.id = desc->id;
+        for (const ParamControl& control : params_) {
+            choice.values.values[control.desc.key] = valueOf(control);
+        }
+        if (desc->id == kCustomId) {
+            choice.values.kernel = kernel_;
+        }
+    }
+    // The combo boxes hold only names written by this class, so parsing them cannot fail.
+    choice.border = filters::parseBorder(borderCombo_->currentData().toString().toStdString());
+    choice.borderValue = borderValueSpin_->value();
+    choice.depth = filters::parseOutputDepth(depthCombo_->currentData().toString().toStdString());
+    return choice;
+}
+
+void FilterPanel::setChoice(const FilterChoice& choice)
+{
+    const int index = filterCombo_->findData(qs(choice.id));
+    if (index < 0) {
+        return;
+    }
+    if (choice.id != builtId_) {
+        // Rebuilding only on a real filter change keeps keyboard focus where it is on undo.
+        const QSignalBlocker block(filterCombo_);
+        filterCombo_->setCurrentIndex(index);
+        rebuildParams();
+    }
+    for (ParamControl& control : params_) {
+        showValue(control, choice.values.get(control.desc.key, control.desc.defaultValue));
+    }
+    if (choice.id == kCustomId) {
+        setKernel(choice.values.kernel.value_or(defaultKernel()));
+    }
+    showOutput(choice.border, choice.borderValue, choice.depth);
+}
+
+void FilterPanel::resetToDefaults()
+{
+    setParamsToDefaults();
+    setKernel(defaultKernel());
+    showOutput(Border::Reflect101, 0.0, OutputDepth::Same);
+    emit choiceChanged();
+}
+
+double FilterPanel::valueOf(const ParamControl& control)
+{
+    switch (control.desc.type) {
+    case ParamType::Int:
+        return control.intSpin->value();
+    case ParamType::Double:
+        return control.doubleSpin->value();
+    case ParamType::Bool:
+        return control.check->isChecked() ? 1.0 : 0.0;
+    case ParamType::Choice:
+        return control.combo->currentIndex();
+    }
+    return control.desc.defaultValue;
+}
+
+void FilterPanel::showValue(ParamControl& control, double value)
+{
+    const QSignalBlocker blockSlider(control.slider);
+    const QSignalBlocker blockInt(control.intSpin);
+    const QSignalBlocker blockDouble(control.doubleSpin);
+    const QSignalBlocker blockCheck(control.check);
+    const QSignalBlocker blockCombo(control.combo);
+    const SliderScale scale(control.desc);
+    switch (control.desc.type) {
+    case ParamType::Int:
+        // Ints snap to the slider's step grid, so a typed 4 for an odd aperture becomes 3 or 5.
+        control.slider->setValue(scale.positionOf(value));
+        control.intSpin->setValue(static_cast<int>(scale.valueAt(control.slider->value())));
+        break;
+    case ParamType::Double:
+        control.doubleSpin->setValue(value);
+        control.slider->setValue(scale.positionOf(control.doubleSpin->value()));
+        break;
+    case ParamType::Bool:
+        control.check->setChecked(value != 0.0);
+        break;
+    case ParamType::Choice:
+        control.combo->setCurrentIndex(
+            std::clamp(static_cast<int>(std::lround(value)), 0, control.combo->count() - 1));
+        break;
+    }
+}
+
+const filters::FilterDesc* FilterPanel::selectedFilter() const
+{
+    const int index = filterCombo_->currentIndex();
+    if (index < 0 || index >= static_cast<int>(filters_.size())) {
+        return nullptr;
+    }
+    return &filters_[static_cast<size_t>(index)];
+}
+
+void FilterPanel::onFilterSelected()
+{
+    rebuildParams();
+    emit choiceChanged();
+}
+
+void FilterPanel::rebuildParams()
+{
+    // The old rows go with their container; a fresh container keeps no stale rows or
+    // connections into params_.
+    params_.clear();
+    kernelEdit_ = nullptr;
+    kernelError_ = nullptr;
+    delete paramsWidget_;
+    paramsWidget_ = new QWidget(paramsBox_);
+    paramsForm_ = new QFormLayout(paramsWidget_);
+    paramsBox_->layout()->addWidget(paramsWidget_);
+
+    const FilterDesc* desc = selectedFilter();
+    builtId_ = desc != nullptr ? desc->id : std::string();
+    description_->setText(desc != nullptr ? qs(desc->description) : QString());
+    if (desc != nullptr) {
+        params_.reserve(desc->params.size());
+        for (const ParamDesc& param : desc->params) {
+            addParamRow(param);
+        }
+        if (desc->id == kCustomId) {
+            addKernelRow();
+        }
+    }
+    if (params_.empty() && kernelEdit_ == nullptr) {
+        paramsForm_->addRow(new QLabel(tr("This filter has no parameters."), paramsWidget_));
+    }
+    setParamsToDefaults();
+    alignSpinBoxes();
+    updateTabOrder();
+}
+
+void FilterPanel::alignSpinBoxes()
+{
+    // One width for every spin box keeps the sliders of all rows the same length.
+    int width = 0;
+    for (const QAbstractSpinBox* spin : paramsWidget_->findChildren<QAbstractSpinBox*>()) {
+        width = std::max(width, spin->sizeHint().width());
+    }
+    for (QAbstractSpinBox* spin : paramsWidget_->findChildren<QAbstractSpinBox*>()) {
+        spin->setMinimumWidth(width);
+    }
+}
+
+void FilterPanel::addParamRow(const filters::ParamDesc& desc)
+{
+    ParamControl& control = params_.emplace_back();
+    control.desc = desc;
+    const std::string name = "param_" + desc.key;
+    const QString tip = qs(desc.tooltip);
+    auto* label = new QLabel(qs(desc.label) + QLatin1Char(':'), paramsWidget_);
+    label->setToolTip(tip);
+
+    switch (desc.type) {
+    case ParamType::Int:
+    case ParamType::Double:
+        addNumericRow(control);
+        label->setBuddy(control.intSpin != nullptr ? static_cast<QWidget*>(control.intSpin)
+                                                   : control.doubleSpin);
+        paramsForm_->addRow(label, control.slider->parentWidget());
+        return;
+    case ParamType::Bool:
+        control.check = named(new QCheckBox(paramsWidget_), (name + "_check").c_str(), tip);
+        connect(control.check, &QCheckBox::toggled, this, &FilterPanel::choiceChanged);
+        label->setBuddy(control.check);
+        paramsForm_->addRow(label, control.check);
+        return;
+    case ParamType::Choice:
+        control.combo = named(new QComboBox(paramsWidget_), (name + "_combo").c_str(), tip);
+        for (const std::string& choice : desc.choices) {
+            control.combo->addItem(qs(choice));
+        }
+        connect(control.combo, &QComboBox::currentIndexChanged, this,
+                &FilterPanel::choiceChanged);
+        label->setBuddy(control.combo);
+        paramsForm_->addRow(label, control.combo);
+        return;
+    }
+}
+
+void FilterPanel::addNumericRow(ParamControl& control)
+{
+    const ParamDesc& d = control.desc;
+    const size_t index = static_cast<size_t>(&control - params_.data());
+    const SliderScale scale(d);
+    auto* row = new QWidget(paramsWidget_);
+    auto* rowLayout = new QHBoxLayout(row);
+    rowLayout->setContentsMargins(0, 0, 0, 0);
+    control.slider = new QSlider(Qt::Horizontal, row);
+    control.slider->setRange(0, scale.positions);
+    control.slider->setSingleStep(
+        scale.delta > 0.0 ? std::max(1, static_cast<int>(std::lround(d.step / scale.delta))) : 1);
+    control.slider->setPageStep(std::max(1, scale.positions / 10));
+
+    QAbstractSpinBox* spin = nullptr;
+    if (d.type == ParamType::Int) {
+        control.intSpin = new QSpinBox(row);
+        control.intSpin->setRange(static_cast<int>(std::lround(d.minValue)),
+                                  static_cast<int>(std::lround(d.maxValue)));
+        control.intSpin->setSingleStep(static_cast<int>(scale.delta));
+        connect(control.intSpin, &QSpinBox::valueChanged, this, [this, index](int value) {
+            showValue(params_[index], value);
+            emit choiceChanged();
+        });
+        spin = control.intSpin;
+    } else {
+        control.doubleSpin = new QDoubleSpinBox(row);
+        control.doubleSpin->setDecimals(decimalsFor(d.step));
+        control.doubleSpin->setRange(d.minValue, d.maxValue);
+        control.doubleSpin->setSingleStep(d.step);
+        connect(control.doubleSpin, &QDoubleSpinBox::valueChanged, this,
+                [this, index](double value) {
+                    showValue(params_[index], value);
+                    emit choiceChanged();
+                });
+        spin = control.doubleSpin;
+    }
+    // The partner is blocked while it follows, so one user change gives one choiceChanged().
+    connect(control.slider, &QSlider::valueChanged, this, [this, index](int pos) {
+        ParamControl& c = params_[index];
+        const double value = SliderScale(c.desc).valueAt(pos);
+        const QSignalBlocker blockInt(c.intSpin);
+        const QSignalBlocker blockDouble(c.doubleSpin);
+        if (c.intSpin != nullptr) {
+            c.intSpin->setValue(static_cast<int>(std::lround(value)));
+        } else {
+            c.doubleSpin->setValue(value);
+        }
+        emit choiceChanged();
+    });
+    // Typed numbers take effect on Enter or focus loss, so half-typed values ("1" on the way
+    // to "15") never reach the preview; arrows, the wheel and the slider act at once.
+    spin->setKeyboardTracking(false);
+    spin->setAccelerated(true);
+    const std::string name = "param_" + d.key;
+    named(control.slider, (name + "_slider").c_str(), qs(d.tooltip));
+    named(spin, (name + "_spin").c_str(), qs(d.tooltip));
+    rowLayout->addWidget(control.slider, 1);
+    rowLayout->addWidget(spin);
+}
+
+void FilterPanel::addKernelRow()
+{
+    auto* field = new QWidget(paramsWidget_);
+    auto* fieldLayout = new QVBoxLayout(field);
+    fieldLayout->setContentsMargins(0, 0, 0, 0);
+    kernelEdit_ = named(new QLineEdit(formatKernel(kernel_), field), "kernelEdit", QString());
+    kernelEdit_->setPlaceholderText(QStringLiteral("0,-1,0;-1,5,-1;0,-1,0"));
+    kernelEdit_->setToolTip(tr("Rows separated by ';', weights by ',' (or blanks), up to "
+                               "%1 x %1; the centre is the anchor")
+                                .arg(filters::kMaxKernelSide));
+    kernelError_ = named(new QLabel(field), "kernelError", QString());
+    kernelError_->setWordWrap(true);
+    kernelError_->setStyleSheet(QStringLiteral("color: #c62828;"));
+    kernelError_->hide();
+    fieldLayout->addWidget(kernelEdit_);
+    fieldLayout->addWidget(kernelError_);
+    auto* label = new QLabel(tr("Kernel:"), paramsWidget_);
+    label->setBuddy(kernelEdit_);
+    paramsForm_->addRow(label, field);
+    connect(kernelEdit_, &QLineEdit::textChanged, this, &FilterPanel::onKernelEdited);
+}
+
+void FilterPanel::onKernelEdited(const QString& text)
+{
+    // A bad kernel keeps the last good one in effect, so the preview never sees half-typed
+    // rows; the error stays on screen until the text parses again.
+    try {
+        kernel_ = filters::parseInlineKernel(text.trimmed().toStdString());
+    } catch (const std::exception& e) {
+        kernelError_->setText(QString::fromUtf8(e.what()));
+        kernelError_->show();
+        return;
+    }
+    kernelError_->clear();
+    kernelError_->hide();
+    emit choiceChanged();
+}
+
+void FilterPanel::setKernel(const filters::Kernel2D& kernel)
+{
+    kernel_ = kernel;
+    if (kernelEdit_ != nullptr) {
+        const QSignalBlocker block(kernelEdit_);
+        kernelEdit_->setText(formatKernel(kernel_));
+        kernelError_->clear();
+        kernelError_->hide();
+    }
+}
+
+void FilterPanel::setParamsToDefaults()
+{
+    for (ParamControl& control : params_) {
+        showValue(control, control.desc.defaultValue);
+    }
+}
+
+void FilterPanel::showOutput(filters::Border border, double borderValue,
+                             filters::OutputDepth depth)
+{
+    const QSignalBlocker blockBorder(borderCombo_);
+    const QSignalBlocker blockValue(borderValueSpin_);
+    const QSignalBlocker blockDepth(depthCombo_);
+    borderCombo_->setCurrentIndex(borderCombo_->findData(qs(toString(border))));
+    borderValueSpin_->setValue(borderValue);
+    depthCombo_->setCurrentIndex(depthCombo_->findData(qs(toString(depth))));
+    updateBorderValueEnabled();
+}
+
+void FilterPanel::updateBorderValueEnabled()
+{
+    const QString constant = qs(filters::toString(Border::Constant));
+    borderValueSpin_->setEnabled(borderCombo_->currentData().toString() == constant);
+}
+
+void FilterPanel::updateTabOrder()
+{
+    // Rebuilt rows join the end of the focus chain; put them back between the filter combo
+    // and the output settings, in reading order.
+    std::vector<QWidget*> chain{filterCombo_};
+    for (const ParamControl& control : params_) {
+        for (QWidget* widget : {static_cast<QWidget*>(control.slider),
+                                static_cast<QWidget*>(control.intSpin),
+                                static_cast<QWidget*>(control.doubleSpin),
+                                static_cast<QWidget*>(control.check),
+                                static_cast<QWidget*>(control.combo)}) {
+            if (widget != nullptr) {
+                chain.push_back(widget);
+            }
+        }
+    }
+    if (kernelEdit_ != nullptr) {
+        chain.push_back(kernelEdit_);
+    }
+    chain.insert(chain.end(), {borderCombo_, borderValueSpin_, depthCombo_, resetButton_});
+    for (size_t i = 1; i < chain.size(); ++i) {
+        setTabOrder(chain[i - 1], chain[i]);
+    }
+}
+
+}  // namespace tessera::ui
