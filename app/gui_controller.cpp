@@ -1,12 +1,14 @@
 #include "app/gui_controller.h"
 
 #include "app/display_mapping.h"
+#include "app/edit_commands.h"
 #include "app/engine.h"
 #include "app/image_io.h"
 #include "app/version_info.h"
 #include "gpu/device_info.h"
 #include "filters/registry.h"
 #include "ui/filter_panel.h"
+#include "ui/image_view.h"
 #include "ui/main_window.h"
 
 #include <QFileInfo>
@@ -33,7 +35,62 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
     connect(engine_, &Engine::previewReady, this, &GuiController::showPreview);
     if (ui::FilterPanel* panel = window_.filterPanel()) {
         panel->setFilters(filters::builtinRegistry().all());
-        connect(panel, &ui::FilterPanel::choiceChanged, this, &GuiController::previewPanelChoice);
+        lastChoice_ = panel->currentChoice();
+        connect(panel, &ui::FilterPanel::choiceChanged, this, &GuiController::panelChanged);
+    }
+    window_.setUndoStack(&undo_);
+    connect(&window_, &ui::MainWindow::saveRequested, this, &GuiController::saveImage);
+    connect(&window_, &ui::MainWindow::applyRequested, this, &GuiController::applyPreview);
+}
+
+void GuiController::panelChanged()
+{
+    const ui::FilterPanel* panel = window_.filterPanel();
+    const ui::FilterChoice before = lastChoice_;
+    previewPanelChoice();
+    undo_.push(new ChoiceCommand(before, panel->currentChoice(),
+                                 [this](const ui::FilterChoice& choice) { restoreChoice(choice); }));
+}
+
+void GuiController::restoreChoice(const ui::FilterChoice& choice)
+{
+    window_.filterPanel()->setChoice(choice);
+    previewPanelChoice();
+}
+
+void GuiController::applyPreview()
+{
+    if (source_.empty() || preview_.empty()) {
+        window_.showNotice(tr("Nothing to apply yet: change a filter setting to see a preview first"));
+        return;
+    }
+    const ui::FilterPanel* panel = window_.filterPanel();
+    const QString title = panel != nullptr ? QString::fromStdString(panel->currentChoice().id) : tr("filter");
+    undo_.push(new ApplyCommand(source_, preview_, title, [this](const cv::Mat& image) { installImage(image); }));
+}
+
+void GuiController::installImage(const cv::Mat& image)
+{
+    source_ = image;
+    preview_ = cv::Mat();
+    engine_->setImage(source_);
+    firstPreviewOfImage_ = engine_->latestRequest() + 1;
+    window_.imageView()->replaceImage(toDisplayImage(source_));
+    window_.setDocumentModified(static_cast<const void*>(source_.data) != savedData_);
+}
+
+void GuiController::saveImage(const QString& path)
+{
+    if (source_.empty()) {
+        return;
+    }
+    try {
+        writeImage(path.toStdString(), source_);
+        savedData_ = source_.data;
+        window_.setDocumentModified(false);
+        window_.showNotice(tr("Saved %1").arg(path));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot save image"), QString::fromUtf8(e.what()));
     }
 }
 
@@ -44,6 +101,7 @@ void GuiController::previewPanelChoice()
         return;
     }
     const ui::FilterChoice choice = panel->currentChoice();
+    lastChoice_ = choice;
     try {
         filters::FilterSpec spec = filters::builtinRegistry().get(choice.id).build(choice.values);
         spec.border = choice.border;
@@ -102,6 +160,8 @@ void GuiController::openImage(const QString& path)
         const QImage display = toDisplayImage(image);
         const QString description = qs(describeFormat(image));
         source_ = std::move(image);
+        savedData_ = source_.data;
+        undo_.clear();
         preview_ = cv::Mat();
         engine_->setImage(source_);
         // Previews still in flight belong to the previous image.

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "filters/filter_spec.h"
+#include "ui/filter_panel.h"
 
 #include <opencv2/core/mat.hpp>
 
 #include <QObject>
 #include <QString>
+#include <QUndoStack>
 
 namespace tessera::ui {
 class MainWindow;
@@ -37,12 +39,19 @@ public slots:
     void openImage(const QString& path);
     /// Enumerates CUDA devices and passes versions, device lines and the compute summary to the window.
     void refreshDeviceInfo();
+    /// Writes the open image (with applied filters) to path through a temporary file; reports
+    /// errors in the window. Never throws.
+    void saveImage(const QString& path);
+    /// Makes the shown preview the image (undoable); a notice when there is no preview.
+    void applyPreview();
     /// Asks the Engine for a preview of chain on the open image; the newest request wins.
     void requestPreview(const tessera::filters::FilterChain& chain);
     /// Id of the last preview shown in the window (0 before the first).
     quint64 shownPreview() const { return shownPreview_; }
     /// The last preview's pixels in their own depth (empty before the first).
     const cv::Mat& previewData() const { return preview_; }
+    /// Edit history: panel changes and applies.
+    QUndoStack& undoStack() { return undo_; }
 
 signals:
     /// A preview reached the window.
@@ -50,6 +59,9 @@ signals:
 
 private:
     void showPreview(const PreviewResult& result);
+    void panelChanged();
+    void restoreChoice(const ui::FilterChoice& choice);
+    void installImage(const cv::Mat& image);
 
     ui::MainWindow& window_;
     cv::Mat source_;
@@ -57,6 +69,9 @@ private:
     Engine* engine_ = nullptr;
     quint64 shownPreview_ = 0;
     quint64 firstPreviewOfImage_ = 0;
+    QUndoStack undo_;
+    ui::FilterChoice lastChoice_;
+    const void* savedData_ = nullptr;  ///< pixels of the image as last opened or saved
 };
 
 }  // namespace tessera::app

@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QUndoStack>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -118,7 +119,8 @@ void MainWindow::showImage(const QImage& image, const QString& path, const QStri
     view_->setImage(image);
     currentPath_ = path;
     const QString name = QFileInfo(path).fileName();
-    setWindowTitle(name.isEmpty() ? QStringLiteral("Tessera") : QStringLiteral("%1 \u2014 Tessera").arg(name));
+    setWindowTitle(name.isEmpty() ? QStringLiteral("Tessera") : QStringLiteral("%1[*] \u2014 Tessera").arg(name));
+    setWindowModified(false);
     imageInfoLabel_->setText(QStringLiteral("%1 \u00d7 %2 px \u00b7 %3").arg(image.width()).arg(image.height()).arg(description));
     updateZoomLabel(view_->zoomFactor());
     updateViewActions();
@@ -191,8 +193,57 @@ void MainWindow::showAbout()
     }
 }
 
+void MainWindow::setUndoStack(QUndoStack* stack)
+{
+    connect(undoAction_, &QAction::triggered, stack, &QUndoStack::undo);
+    connect(redoAction_, &QAction::triggered, stack, &QUndoStack::redo);
+    connect(stack, &QUndoStack::canUndoChanged, undoAction_, &QAction::setEnabled);
+    connect(stack, &QUndoStack::canRedoChanged, redoAction_, &QAction::setEnabled);
+    connect(stack, &QUndoStack::undoTextChanged, undoAction_,
+            [this](const QString& text) { undoAction_->setText(text.isEmpty() ? tr("&Undo") : tr("&Undo %1").arg(text)); });
+    connect(stack, &QUndoStack::redoTextChanged, redoAction_,
+            [this](const QString& text) { redoAction_->setText(text.isEmpty() ? tr("&Redo") : tr("&Redo %1").arg(text)); });
+    undoAction_->setEnabled(stack->canUndo());
+    redoAction_->setEnabled(stack->canRedo());
+}
+
+void MainWindow::setDocumentModified(bool modified)
+{
+    setWindowModified(modified);
+}
+
+void MainWindow::chooseFileToSave()
+{
+    if (currentPath_.isEmpty()) {
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Image As"), currentPath_,
+        tr("Images (*.png *.tif *.tiff *.jpg *.jpeg *.bmp *.webp *.exr)"));
+    if (!path.isEmpty()) {
+        emit saveRequested(path);
+    }
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    if (isWindowModified() && modalDialogs_) {
+        const auto answer = QMessageBox::question(
+            this, tr("Unsaved changes"),
+            tr("The image has filters applied that are not saved. Save them before closing?"),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        if (answer == QMessageBox::Cancel) {
+            event->ignore();
+            return;
+        }
+        if (answer == QMessageBox::Save) {
+            emit saveRequested(currentPath_);
+            if (isWindowModified()) {
+                event->ignore();  // the save failed; its error is on screen
+                return;
+            }
+        }
+    }
     saveWindowState();
     QMainWindow::closeEvent(event);
 }
@@ -223,17 +274,30 @@ void MainWindow::createActions()
     openAction_->setStatusTip(tr("Open an image file"));
     connect(openAction_, &QAction::triggered, this, &MainWindow::chooseFileToOpen);
 
-    // Saving, exporting and undo need the filter stack; they stay disabled until it lands.
+    // Save and Save As write the image with its filters applied; they need an open image.
     saveAction_ = makeAction(this, tr("&Save"), QStringLiteral("actionSave"));
     saveAction_->setShortcut(QKeySequence::Save);
+    connect(saveAction_, &QAction::triggered, this, [this] {
+        if (currentPath_.isEmpty()) {
+            chooseFileToSave();
+        } else {
+            emit saveRequested(currentPath_);
+        }
+    });
     saveAsAction_ = makeAction(this, tr("Save &As\u2026"), QStringLiteral("actionSaveAs"));
     saveAsAction_->setShortcut(QKeySequence::SaveAs);
+    connect(saveAsAction_, &QAction::triggered, this, &MainWindow::chooseFileToSave);
+    // Export (other format or depth) arrives with the display-mapping options; disabled until then.
     exportAction_ = makeAction(this, tr("&Export\u2026"), QStringLiteral("actionExport"));
+    applyAction_ = makeAction(this, tr("&Apply Filter"), QStringLiteral("actionApply"));
+    applyAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    applyAction_->setStatusTip(tr("Apply the previewed filter to the image (undoable)"));
+    connect(applyAction_, &QAction::triggered, this, &MainWindow::applyRequested);
     undoAction_ = makeAction(this, tr("&Undo"), QStringLiteral("actionUndo"));
     undoAction_->setShortcut(QKeySequence::Undo);
     redoAction_ = makeAction(this, tr("&Redo"), QStringLiteral("actionRedo"));
     redoAction_->setShortcut(QKeySequence::Redo);
-    for (QAction* pending : {saveAction_, saveAsAction_, exportAction_, undoAction_, redoAction_}) {
+    for (QAction* pending : {saveAction_, saveAsAction_, exportAction_, undoAction_, redoAction_, applyAction_}) {
         pending->setEnabled(false);
     }
 
@@ -290,6 +354,8 @@ void MainWindow::createMenus()
     view->addAction(actualSizeAction_);
 
     QMenu* filters = menuBar()->addMenu(tr("F&ilters"));
+    filters->addAction(applyAction_);
+    filters->addSeparator();
     addPending(filters, tr("Filter stack (not available yet)"), QStringLiteral("actionFilterStack"));
 
     QMenu* batch = menuBar()->addMenu(tr("&Batch"));
@@ -359,7 +425,8 @@ void MainWindow::updateZoomLabel(double factor)
 void MainWindow::updateViewActions()
 {
     const bool image = view_->hasImage();
-    for (QAction* action : {zoomInAction_, zoomOutAction_, fitAction_, actualSizeAction_}) {
+    for (QAction* action : {zoomInAction_, zoomOutAction_, fitAction_, actualSizeAction_, saveAction_,
+                            saveAsAction_, applyAction_}) {
         action->setEnabled(image);
     }
 }

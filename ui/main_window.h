@@ -7,6 +7,7 @@
 class QAction;
 class QLabel;
 class QMenu;
+class QUndoStack;
 
 namespace tessera::ui {
 
@@ -54,18 +55,28 @@ public slots:
     void showNotice(const QString& message);
     /// Reports a failure: a warning box (when modal dialogs are enabled) and the status bar.
     void showError(const QString& title, const QString& message);
+    /// Connects Edit > Undo / Redo to stack (owned by the caller, must outlive the window's use).
+    void setUndoStack(QUndoStack* stack);
+    /// Marks the open image as changed since it was opened or saved (title shows "*").
+    void setDocumentModified(bool modified);
     /// Sets what Help > About shows.
     void setAboutInfo(const tessera::ui::AboutInfo& info);
     /// Sets the status bar's compute text, e.g. "GPU: 4 x NVIDIA H200" or "CPU path (...)".
     void setComputeSummary(const QString& summary);
     /// Opens the file dialog and emits openRequested() for the chosen file.
     void chooseFileToOpen();
+    /// Asks for a file name and emits saveRequested() with it.
+    void chooseFileToSave();
     /// Shows the About box.
     void showAbout();
 
 signals:
     /// The user asked to open path (menu, recent list, drop); app/ loads it.
     void openRequested(const QString& path);
+    /// The user asked to save the image to path (Save: the open file; Save As: a chosen one).
+    void saveRequested(const QString& path);
+    /// The user asked to apply the previewed filter to the image (Filters > Apply).
+    void applyRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -99,6 +110,7 @@ private:
     QAction* quitAction_ = nullptr;
     QAction* undoAction_ = nullptr;
     QAction* redoAction_ = nullptr;
+    QAction* applyAction_ = nullptr;
     QAction* zoomInAction_ = nullptr;
     QAction* zoomOutAction_ = nullptr;
     QAction* fitAction_ = nullptr;

@@ -9,6 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QSpinBox>
 #include <QSettings>
@@ -16,6 +19,7 @@
 #include <QTest>
 
 #include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 using tessera::app::GuiController;
 using tessera::ui::MainWindow;
@@ -143,6 +147,84 @@ TEST_F(GuiControllerTest, MovingAParameterInThePanelUpdatesThePreview)
     const cv::Mat want = tessera::filters::applyCpu(controller_.sourceImage(), spec);
     EXPECT_LE(cv::norm(controller_.previewData(), want, cv::NORM_INF), 1.0);
     EXPECT_EQ(spec.kernel.width, 7);
+}
+
+}  // namespace
+
+namespace {
+
+/// Waits until the preview on screen is chain applied to the open image.
+bool waitForPreviewOf(GuiController& controller, const tessera::filters::FilterChain& chain)
+{
+    QSignalSpy shown(&controller, &GuiController::previewShown);
+    for (int tries = 0; tries < 100; ++tries) {
+        const cv::Mat want = tessera::filters::applyCpu(controller.sourceImage(), chain);
+        if (!controller.previewData().empty() && controller.previewData().size == want.size &&
+            cv::norm(controller.previewData(), want, cv::NORM_INF) <= 1.0) {
+            return true;
+        }
+        shown.wait(200);
+    }
+    return false;
+}
+
+tessera::filters::FilterChain boxChain(int size)
+{
+    return tessera::filters::FilterChain{{tessera::filters::makeBox(size, true)}};
+}
+
+TEST_F(GuiControllerTest, UndoApplySaveReload)
+{
+    const QString path = QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png");
+    controller_.openImage(path);
+    const cv::Mat original = controller_.sourceImage().clone();
+    auto* panel = window_.filterPanel();
+    auto* combo = panel->findChild<QComboBox*>(QStringLiteral("filterCombo"));
+    combo->setCurrentIndex(combo->findData(QStringLiteral("box")));
+    auto* size = panel->findChild<QSpinBox*>(QStringLiteral("param_size_spin"));
+    ASSERT_NE(size, nullptr);
+    size->setValue(5);
+    ASSERT_TRUE(waitForPreviewOf(controller_, boxChain(5)));
+    // A separate step (outside the merge window) to undo.
+    QTest::qWait(1100);
+    size->setValue(9);
+    ASSERT_TRUE(waitForPreviewOf(controller_, boxChain(9)));
+    ASSERT_TRUE(controller_.undoStack().canUndo());
+
+    controller_.undoStack().undo();
+    EXPECT_EQ(size->value(), 5);
+    ASSERT_TRUE(waitForPreviewOf(controller_, boxChain(5)));
+    controller_.undoStack().redo();
+    EXPECT_EQ(size->value(), 9);
+    ASSERT_TRUE(waitForPreviewOf(controller_, boxChain(9)));
+
+    // Apply makes the preview the image, and marks it modified.
+    controller_.applyPreview();
+    const cv::Mat applied = tessera::filters::applyCpu(original, boxChain(9));
+    EXPECT_LE(cv::norm(controller_.sourceImage(), applied, cv::NORM_INF), 1.0);
+    EXPECT_TRUE(window_.isWindowModified());
+
+    // Save to a new file, read it back: same pixels, and no longer modified.
+    const QString out = QDir::temp().filePath(QStringLiteral("tessera-ui-save-%1.png").arg(QCoreApplication::applicationPid()));
+    emit window_.saveRequested(out);
+    EXPECT_FALSE(window_.isWindowModified()) << window_.lastError().toStdString();
+    const cv::Mat reloaded = cv::imread(out.toStdString(), cv::IMREAD_UNCHANGED);
+    ASSERT_FALSE(reloaded.empty());
+    EXPECT_EQ(cv::norm(reloaded, controller_.sourceImage(), cv::NORM_INF), 0.0);
+    QFile::remove(out);
+
+    // Undo the apply: the original pixels are back.
+    controller_.undoStack().undo();
+    EXPECT_EQ(cv::norm(controller_.sourceImage(), original, cv::NORM_INF), 0.0);
+    EXPECT_TRUE(window_.isWindowModified());
+}
+
+TEST_F(GuiControllerTest, ApplyWithoutPreviewSaysSo)
+{
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
+    controller_.applyPreview();
+    EXPECT_FALSE(controller_.undoStack().canUndo());
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("Nothing to apply"))) << window_.lastError().toStdString();
 }
 
 }  // namespace
