@@ -13,6 +13,9 @@
 
 #include <QFileInfo>
 #include <QImage>
+#include <QStringList>
+
+#include <cstdint>
 
 #include <exception>
 #include <utility>
@@ -39,6 +42,9 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
         connect(panel, &ui::FilterPanel::choiceChanged, this, &GuiController::panelChanged);
     }
     window_.setUndoStack(&undo_);
+    connect(window_.imageView(), &ui::ImageView::pixelHovered, this,
+            [this](const QPoint& pos) { window_.setPixelReadout(describePixel(pos)); });
+    connect(window_.imageView(), &ui::ImageView::pixelLeft, this, [this] { window_.setPixelReadout(QString()); });
     connect(&window_, &ui::MainWindow::saveRequested, this, &GuiController::saveImage);
     connect(&window_, &ui::MainWindow::applyRequested, this, &GuiController::applyPreview);
 }
@@ -58,6 +64,30 @@ void GuiController::restoreChoice(const ui::FilterChoice& choice)
     previewPanelChoice();
 }
 
+QString GuiController::describePixel(const QPoint& pos) const
+{
+    // Left of the compare divider the original is on screen.
+    const bool original = preview_.empty() || (window_.imageView()->isSplitEnabled() &&
+                                                window_.imageView()->showsOriginalAt(pos));
+    const cv::Mat& shown = original ? source_ : preview_;
+    if (shown.empty() || pos.x() < 0 || pos.y() < 0 || pos.x() >= shown.cols || pos.y() >= shown.rows) {
+        return {};
+    }
+    const int channels = shown.channels();
+    // OpenCV stores BGR(A); users read RGB(A).
+    static constexpr int kRgbOrder[4] = {2, 1, 0, 3};
+    QStringList values;
+    for (int i = 0; i < channels; ++i) {
+        const int c = channels >= 3 ? kRgbOrder[i] : i;
+        switch (shown.depth()) {
+        case CV_8U: values << QString::number(shown.ptr<std::uint8_t>(pos.y())[pos.x() * channels + c]); break;
+        case CV_16U: values << QString::number(shown.ptr<std::uint16_t>(pos.y())[pos.x() * channels + c]); break;
+        default: values << QString::number(shown.ptr<float>(pos.y())[pos.x() * channels + c], 'g', 5); break;
+        }
+    }
+    return tr("x %1, y %2: %3").arg(pos.x()).arg(pos.y()).arg(values.join(QLatin1Char(' ')));
+}
+
 void GuiController::applyPreview()
 {
     if (source_.empty() || preview_.empty()) {
@@ -75,7 +105,9 @@ void GuiController::installImage(const cv::Mat& image)
     preview_ = cv::Mat();
     engine_->setImage(source_);
     firstPreviewOfImage_ = engine_->latestRequest() + 1;
-    window_.imageView()->replaceImage(toDisplayImage(source_));
+    originalDisplay_ = toDisplayImage(source_);
+    window_.imageView()->replaceImage(originalDisplay_);
+    window_.imageView()->setOriginal(originalDisplay_);
     window_.setDocumentModified(static_cast<const void*>(source_.data) != savedData_);
 }
 
@@ -167,6 +199,8 @@ void GuiController::openImage(const QString& path)
         // Previews still in flight belong to the previous image.
         firstPreviewOfImage_ = engine_->latestRequest() + 1;
         window_.showImage(display, absolute, description);
+        originalDisplay_ = display;
+        window_.imageView()->setOriginal(originalDisplay_);
     } catch (const ImageError& e) {
         // ImageError's text already starts with the path.
         window_.showError(title, qs(e.what()));

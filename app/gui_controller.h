@@ -5,7 +5,9 @@
 
 #include <opencv2/core/mat.hpp>
 
+#include <QImage>
 #include <QObject>
+#include <QPoint>
 #include <QString>
 #include <QUndoStack>
 
@@ -42,6 +44,9 @@ public slots:
     /// Writes the open image (with applied filters) to path through a temporary file; reports
     /// errors in the window. Never throws.
     void saveImage(const QString& path);
+    /// Text for the pixel at pos of the shown image (preview if any, else the image): position
+    /// and channel values in the image's own depth, RGB(A) order; empty outside the image.
+    QString describePixel(const QPoint& pos) const;
     /// Makes the shown preview the image (undoable); a notice when there is no preview.
     void applyPreview();
     /// Asks the Engine for a preview of chain on the open image; the newest request wins.
@@ -72,6 +77,7 @@ private:
     QUndoStack undo_;
     ui::FilterChoice lastChoice_;
     const void* savedData_ = nullptr;  ///< pixels of the image as last opened or saved
+    QImage originalDisplay_;           ///< the open image as displayed, the "before" of the split
 };
 
 }  // namespace tessera::app

@@ -2,6 +2,7 @@
 #include "app/gui_controller.h"
 #include "filters/registry.h"
 #include "ui/filter_panel.h"
+#include "ui/image_view.h"
 #include "ui/main_window.h"
 
 #include <QApplication>
@@ -47,6 +48,9 @@ int main(int argc, char* argv[])
         QStringLiteral("param"), QStringLiteral("Set a parameter of --filter (repeatable)."),
         QStringLiteral("KEY=VALUE"));
     parser.addOption(paramOption);
+    const QCommandLineOption compareOption(
+        QStringLiteral("compare"), QStringLiteral("Show before/after with the divider once the preview is in."));
+    parser.addOption(compareOption);
     parser.process(app);
 
     const QStringList positional = parser.positionalArguments();
@@ -94,6 +98,10 @@ int main(int argc, char* argv[])
         window.filterPanel()->setChoice(choice);
         controller.previewPanelChoice();
         previewing = true;
+        if (parser.isSet(compareOption)) {
+            QObject::connect(&controller, &tessera::app::GuiController::previewShown, &window,
+                             [&window] { window.imageView()->setSplitEnabled(true); });
+        }
     }
 
     if (!screenshot.isEmpty()) {

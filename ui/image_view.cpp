@@ -1,7 +1,10 @@
 #include "ui/image_view.h"
 
+#include "ui/split_overlay.h"
+
 #include <QGraphicsPixmapItem>
 #include <QGraphicsScene>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
 #include <QWheelEvent>
@@ -14,6 +17,8 @@ namespace tessera::ui {
 namespace {
 
 constexpr int kCheckerCell = 8;
+// Screen pixels either side of the divider that still grab it; wide enough to hit comfortably.
+constexpr double kDividerGrab = 6.0;
 
 QBrush checkerBrush()
 {
@@ -33,6 +38,12 @@ ImageView::ImageView(QWidget* parent)
     : QGraphicsView(parent), scene_(new QGraphicsScene(this))
 {
     setScene(scene_);
+    overlay_ = new SplitOverlay();
+    overlay_->setZValue(1.0);
+    scene_->addItem(overlay_);
+    // The pixel readout follows the mouse without a button held.
+    setMouseTracking(true);
+    viewport()->setMouseTracking(true);
     setDragMode(QGraphicsView::ScrollHandDrag);
     setTransformationAnchor(QGraphicsView::AnchorViewCenter);
     setResizeAnchor(QGraphicsView::AnchorViewCenter);
@@ -56,8 +67,13 @@ void ImageView::setImage(const QImage& image)
     } else {
         item_->setPixmap(pixmap);
     }
+    if (overlay_->original().size() != image.size()) {
+        dropOriginal();
+    }
     scene_->setSceneRect(item_->boundingRect());
+    updateSplitClip();
     fitToWindow();
+    updateHover();
 }
 
 void ImageView::replaceImage(const QImage& image)
@@ -71,11 +87,68 @@ void ImageView::replaceImage(const QImage& image)
 
 void ImageView::clear()
 {
+    dropOriginal();
     delete item_;
     item_ = nullptr;
     scene_->setSceneRect(QRectF());
     leaveFitMode();
     applyZoom(1.0);
+    updateHover();
+}
+
+void ImageView::setOriginal(const QImage& original)
+{
+    if (original.isNull()) {
+        dropOriginal();
+        return;
+    }
+    overlay_->setOriginal(QPixmap::fromImage(original));
+    overlay_->setTransformationMode(item_ != nullptr ? item_->transformationMode()
+                                                     : Qt::FastTransformation);
+    if (!hasOriginal()) {
+        setSplitEnabled(false);
+    }
+}
+
+bool ImageView::hasOriginal() const
+{
+    return item_ != nullptr && !overlay_->original().isNull()
+           && overlay_->original().size() == imageSize();
+}
+
+bool ImageView::showsOriginalAt(QPoint imagePos) const
+{
+    return split_ && imagePos.x() < splitPos_ * imageSize().width();
+}
+
+void ImageView::setSplitEnabled(bool enabled)
+{
+    const bool on = enabled && hasOriginal();
+    if (on == split_) {
+        return;
+    }
+    split_ = on;
+    overlay_->setVisible(on);
+    if (!on) {
+        draggingDivider_ = false;
+        showDividerCursor(false);
+    }
+    viewport()->update();
+    emit splitEnabledChanged(on);
+}
+
+void ImageView::setSplitPosition(double position)
+{
+    const double clamped = std::isnan(position) ? splitPos_ : std::clamp(position, 0.0, 1.0);
+    if (clamped == splitPos_) {
+        return;
+    }
+    splitPos_ = clamped;
+    updateSplitClip();
+    if (split_) {
+        viewport()->update();
+    }
+    emit splitPositionChanged(splitPos_);
 }
 
 bool ImageView::hasImage() const
@@ -90,8 +163,14 @@ QSize ImageView::imageSize() const
 
 void ImageView::setZoom(double factor)
 {
+    // The scroll bars come back when fit mode ends, and the view's own anchor then loses the
+    // centre; hold on to it explicitly.
+    const QPointF centre = viewportTransform().inverted().map(QRectF(viewport()->rect()).center());
     leaveFitMode();
     applyZoom(factor);
+    if (item_ != nullptr) {
+        centerOn(centre);
+    }
 }
 
 void ImageView::zoomIn()
@@ -156,6 +235,70 @@ void ImageView::resizeEvent(QResizeEvent* event)
     if (fit_) {
         fitToWindow();
     }
+    updateHover();
+}
+
+void ImageView::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton && isNearDivider(event->position())) {
+        // Not passed on: the base class would start a hand-drag pan.
+        draggingDivider_ = true;
+        dragOffset_ = event->position().x() - dividerViewX();
+        event->accept();
+        return;
+    }
+    QGraphicsView::mousePressEvent(event);
+}
+
+void ImageView::mouseMoveEvent(QMouseEvent* event)
+{
+    mousePos_ = event->position();
+    if (draggingDivider_) {
+        const QPointF scenePos = viewportTransform().inverted().map(
+            QPointF(event->position().x() - dragOffset_, event->position().y()));
+        setSplitPosition(scenePos.x() / imageSize().width());
+        event->accept();
+    } else {
+        QGraphicsView::mouseMoveEvent(event);
+        if (event->buttons() == Qt::NoButton) {
+            showDividerCursor(isNearDivider(event->position()));
+        }
+    }
+    updateHover();
+}
+
+void ImageView::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (draggingDivider_ && event->button() == Qt::LeftButton) {
+        draggingDivider_ = false;
+        event->accept();
+    } else {
+        QGraphicsView::mouseReleaseEvent(event);
+        // The base class has just put the drag mode's cursor back.
+        dividerCursor_ = false;
+    }
+    showDividerCursor(isNearDivider(event->position()));
+}
+
+bool ImageView::viewportEvent(QEvent* event)
+{
+    if (event->type() == QEvent::Leave) {
+        mousePos_.reset();
+        showDividerCursor(false);
+        updateHover();
+    }
+    return QGraphicsView::viewportEvent(event);
+}
+
+void ImageView::scrollContentsBy(int dx, int dy)
+{
+    QGraphicsView::scrollContentsBy(dx, dy);
+    // The handle sits mid-way down the visible part of the divider, so a scrolled copy of the
+    // old frame would show it twice.
+    if (split_) {
+        viewport()->update();
+    }
+    updateHover();
 }
 
 void ImageView::drawBackground(QPainter* painter, const QRectF& rect)
@@ -184,8 +327,10 @@ void ImageView::applyZoom(double factor)
     // Smooth when shrinking; sharp pixels when enlarging, so single pixels stay visible.
     if (item_ != nullptr) {
         item_->setTransformationMode(clamped < 1.0 ? Qt::SmoothTransformation : Qt::FastTransformation);
+        overlay_->setTransformationMode(item_->transformationMode());
     }
     setTransform(QTransform::fromScale(clamped, clamped));
+    updateHover();
     if (clamped != zoom_) {
         zoom_ = clamped;
         emit zoomChanged(zoom_);
@@ -200,6 +345,89 @@ void ImageView::leaveFitMode()
     fit_ = false;
     setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+}
+
+void ImageView::drawForeground(QPainter* painter, const QRectF& rect)
+{
+    QGraphicsView::drawForeground(painter, rect);
+    const QRectF shown = imageViewRect().intersected(QRectF(viewport()->rect()));
+    if (!split_ || shown.isEmpty()) {
+        return;
+    }
+    // Drawn in viewport pixels so the divider keeps its width at every zoom.
+    painter->save();
+    painter->resetTransform();
+    paintSplitDivider(*painter, dividerViewX(), shown);
+    painter->restore();
+}
+
+void ImageView::dropOriginal()
+{
+    setSplitEnabled(false);
+    overlay_->setOriginal(QPixmap());
+}
+
+void ImageView::updateSplitClip()
+{
+    overlay_->setDivider(splitPos_, imageSize());
+}
+
+QRectF ImageView::imageViewRect() const
+{
+    return viewportTransform().mapRect(QRectF(QPointF(0.0, 0.0), QSizeF(imageSize())));
+}
+
+double ImageView::dividerViewX() const
+{
+    return viewportTransform().map(QPointF(splitPos_ * imageSize().width(), 0.0)).x();
+}
+
+bool ImageView::isNearDivider(QPointF viewPos) const
+{
+    if (!split_) {
+        return false;
+    }
+    const QRectF image = imageViewRect();
+    return std::abs(viewPos.x() - dividerViewX()) <= kDividerGrab && viewPos.y() >= image.top()
+           && viewPos.y() <= image.bottom();
+}
+
+void ImageView::showDividerCursor(bool show)
+{
+    if (show == dividerCursor_) {
+        return;
+    }
+    dividerCursor_ = show;
+    if (show) {
+        viewport()->setCursor(Qt::SplitHCursor);
+    } else if (dragMode() == QGraphicsView::ScrollHandDrag) {
+        viewport()->setCursor(Qt::OpenHandCursor);
+    } else {
+        viewport()->unsetCursor();
+    }
+}
+
+void ImageView::updateHover()
+{
+    // Called after anything that can change the pixel under a still mouse: moves, scrolls,
+    // zooms, resizes, new images.
+    std::optional<QPoint> pixel;
+    if (mousePos_ && item_ != nullptr) {
+        const QPointF p = viewportTransform().inverted().map(*mousePos_);
+        const QSize size = imageSize();
+        if (p.x() >= 0.0 && p.y() >= 0.0 && p.x() < size.width() && p.y() < size.height()) {
+            pixel = QPoint(static_cast<int>(p.x()), static_cast<int>(p.y()));
+        }
+    }
+    if (pixel == hoveredPixel_) {
+        return;
+    }
+    hoveredPixel_ = pixel;
+    if (pixel) {
+        emit pixelHovered(*pixel);
+    } else {
+        emit pixelLeft();
+    }
 }
 
 }  // namespace tessera::ui

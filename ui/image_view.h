@@ -3,13 +3,19 @@
 #include <QGraphicsView>
 #include <QImage>
 
+#include <optional>
+
 class QGraphicsPixmapItem;
 class QGraphicsScene;
 
 namespace tessera::ui {
 
+class SplitOverlay;
+
 /// Shows one image with zoom and pan. Ctrl+wheel zooms around the cursor, the plain wheel and
-/// the scroll bars scroll, a left-button drag pans. GUI thread only.
+/// the scroll bars scroll, a left-button drag pans. Optionally splits the picture into the
+/// unfiltered original (left of a draggable divider) and the shown image (right), and reports
+/// the image pixel under the mouse. GUI thread only.
 class ImageView : public QGraphicsView {
     Q_OBJECT
 
@@ -28,8 +34,19 @@ public:
     /// Swaps in a new rendering of the same picture (a filter preview): zoom and scroll position
     /// stay where the user left them. A different size behaves as setImage().
     void replaceImage(const QImage& image);
-    /// Removes the image.
+    /// Removes the image and the original, and turns the split off.
     void clear();
+    /// Sets the unfiltered picture for the split's left side. It shows only while its size equals
+    /// the shown image's; setImage() of another size drops it. A null image drops it.
+    void setOriginal(const QImage& original);
+    /// True when an original of the shown image's size is set.
+    bool hasOriginal() const;
+    /// True while the before/after split is shown.
+    bool isSplitEnabled() const { return split_; }
+    /// Divider position as a fraction of the image width, in [0, 1]; 0.5 by default.
+    double splitPosition() const { return splitPos_; }
+    /// True when the split shows the original, not the shown image, at this image pixel.
+    bool showsOriginalAt(QPoint imagePos) const;
     /// True when an image is shown.
     bool hasImage() const;
     /// Size of the shown image in pixels; empty without an image.
@@ -50,24 +67,57 @@ public slots:
     void fitToWindow();
     /// Shows the image at 1:1.
     void actualSize();
+    /// Shows or hides the before/after split; stays off unless hasOriginal().
+    void setSplitEnabled(bool enabled);
+    /// Moves the divider to this fraction of the image width, clamped to [0, 1].
+    void setSplitPosition(double position);
 
 signals:
     /// Emitted after every change of zoomFactor().
     void zoomChanged(double factor);
+    /// Emitted after every change of isSplitEnabled(), including the automatic switch-off.
+    void splitEnabledChanged(bool enabled);
+    /// Emitted after every change of splitPosition(), from code or from a divider drag.
+    void splitPositionChanged(double position);
+    /// The mouse is over this image pixel; emitted when the pixel changes.
+    void pixelHovered(QPoint imagePos);
+    /// The mouse is no longer over any image pixel.
+    void pixelLeft();
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
     void drawBackground(QPainter* painter, const QRectF& rect) override;
+    void drawForeground(QPainter* painter, const QRectF& rect) override;
 
 private:
     void applyZoom(double factor);
     void leaveFitMode();
+    void dropOriginal();
+    void updateSplitClip();
+    QRectF imageViewRect() const;
+    double dividerViewX() const;
+    bool isNearDivider(QPointF viewPos) const;
+    void showDividerCursor(bool show);
+    void updateHover();
 
     QGraphicsScene* scene_ = nullptr;
     QGraphicsPixmapItem* item_ = nullptr;
+    SplitOverlay* overlay_ = nullptr;  // owned by scene_, drawn above item_
     double zoom_ = 1.0;
     bool fit_ = false;
+    bool split_ = false;
+    double splitPos_ = 0.5;
+    bool draggingDivider_ = false;
+    double dragOffset_ = 0.0;
+    bool dividerCursor_ = false;
+    std::optional<QPointF> mousePos_;
+    std::optional<QPoint> hoveredPixel_;
 };
 
 }  // namespace tessera::ui

@@ -7,6 +7,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QSignalBlocker>
 #include <QUndoStack>
 #include <QApplication>
 #include <QCloseEvent>
@@ -136,6 +137,7 @@ void MainWindow::showPreview(const QImage& image, const QString& status)
         return;  // the image was closed while the preview was computed
     }
     view_->replaceImage(image);
+    compareAction_->setEnabled(view_->hasOriginal());
     previewLabel_->setText(status);
     previewLabel_->setToolTip(status);
 }
@@ -143,6 +145,12 @@ void MainWindow::showPreview(const QImage& image, const QString& status)
 QString MainWindow::previewStatus() const
 {
     return previewLabel_->text();
+}
+
+void MainWindow::setPixelReadout(const QString& text)
+{
+    pixelLabel_->setText(text);
+    pixelLabel_->setVisible(!text.isEmpty());
 }
 
 void MainWindow::showNotice(const QString& message)
@@ -289,6 +297,16 @@ void MainWindow::createActions()
     connect(saveAsAction_, &QAction::triggered, this, &MainWindow::chooseFileToSave);
     // Export (other format or depth) arrives with the display-mapping options; disabled until then.
     exportAction_ = makeAction(this, tr("&Export\u2026"), QStringLiteral("actionExport"));
+    compareAction_ = makeAction(this, tr("&Compare Before/After"), QStringLiteral("actionCompare"));
+    compareAction_->setCheckable(true);
+    compareAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    compareAction_->setStatusTip(tr("Show the original left of a draggable divider, the preview right of it"));
+    compareAction_->setEnabled(false);
+    connect(compareAction_, &QAction::toggled, view_, &ImageView::setSplitEnabled);
+    connect(view_, &ImageView::splitEnabledChanged, compareAction_, [this](bool on) {
+        const QSignalBlocker block(compareAction_);
+        compareAction_->setChecked(on);
+    });
     applyAction_ = makeAction(this, tr("&Apply Filter"), QStringLiteral("actionApply"));
     applyAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     applyAction_->setStatusTip(tr("Apply the previewed filter to the image (undoable)"));
@@ -352,6 +370,8 @@ void MainWindow::createMenus()
     view->addSeparator();
     view->addAction(fitAction_);
     view->addAction(actualSizeAction_);
+    view->addSeparator();
+    view->addAction(compareAction_);
 
     QMenu* filters = menuBar()->addMenu(tr("F&ilters"));
     filters->addAction(applyAction_);
@@ -393,6 +413,8 @@ void MainWindow::createStatusBar()
         statusBar()->addPermanentWidget(label);
         return label;
     };
+    pixelLabel_ = addLabel(QStringLiteral("pixelLabel"), tr("Position and values of the pixel under the cursor"));
+    pixelLabel_->setVisible(false);
     imageInfoLabel_ = addLabel(QStringLiteral("imageInfoLabel"), tr("Image size and pixel format"));
     zoomLabel_ = addLabel(QStringLiteral("zoomLabel"), tr("Zoom"));
     previewLabel_ = addLabel(QStringLiteral("previewLabel"), tr("Where the last preview ran and how long it took"));

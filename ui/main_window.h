@@ -50,6 +50,8 @@ public slots:
     /// Shows a filtered rendering of the open image without moving the view; status says where
     /// it ran and how long it took (e.g. "Preview: GPU 0 (NVIDIA H200), separable, 0.8 ms").
     void showPreview(const QImage& image, const QString& status);
+    /// Shows the pixel readout text ("x 12, y 40: 31 52 200") in the status bar; empty hides it.
+    void setPixelReadout(const QString& text);
     /// A passing message in the status bar, never modal (e.g. a parameter combination a filter
     /// refuses while a slider moves).
     void showNotice(const QString& message);
@@ -102,6 +104,7 @@ private:
     QLabel* zoomLabel_ = nullptr;
     QLabel* computeLabel_ = nullptr;
     QLabel* previewLabel_ = nullptr;
+    QLabel* pixelLabel_ = nullptr;
 
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;
@@ -111,6 +114,7 @@ private:
     QAction* undoAction_ = nullptr;
     QAction* redoAction_ = nullptr;
     QAction* applyAction_ = nullptr;
+    QAction* compareAction_ = nullptr;
     QAction* zoomInAction_ = nullptr;
     QAction* zoomOutAction_ = nullptr;
     QAction* fitAction_ = nullptr;

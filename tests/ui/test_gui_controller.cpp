@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
@@ -225,6 +226,47 @@ TEST_F(GuiControllerTest, ApplyWithoutPreviewSaysSo)
     controller_.applyPreview();
     EXPECT_FALSE(controller_.undoStack().canUndo());
     EXPECT_TRUE(window_.lastError().contains(QStringLiteral("Nothing to apply"))) << window_.lastError().toStdString();
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(GuiControllerTest, PixelReadoutGivesRgbValuesInTheImagesDepth)
+{
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
+    const cv::Mat& img = controller_.sourceImage();
+    const cv::Vec3b bgr = img.at<cv::Vec3b>(7, 3);
+    const QString want = QStringLiteral("x 3, y 7: %1 %2 %3").arg(bgr[2]).arg(bgr[1]).arg(bgr[0]);
+    EXPECT_EQ(controller_.describePixel(QPoint(3, 7)), want);
+    EXPECT_TRUE(controller_.describePixel(QPoint(600, 0)).isEmpty());
+    EXPECT_TRUE(controller_.describePixel(QPoint(-1, 5)).isEmpty());
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(GuiControllerTest, CompareShowsTheOriginalLeftOfTheDivider)
+{
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
+    auto* compare = window_.findChild<QAction*>(QStringLiteral("actionCompare"));
+    ASSERT_NE(compare, nullptr);
+    const tessera::filters::FilterChain chain{{tessera::filters::makeBox(15, true)}};
+    controller_.requestPreview(chain);
+    ASSERT_TRUE(waitForPreviewOf(controller_, chain));
+    EXPECT_TRUE(compare->isEnabled());
+    compare->setChecked(true);
+    EXPECT_TRUE(window_.imageView()->isSplitEnabled());
+    // Left of the divider the readout is the original's value, right of it the preview's.
+    const cv::Vec3b left = controller_.sourceImage().at<cv::Vec3b>(200, 10);
+    const cv::Vec3b right = controller_.previewData().at<cv::Vec3b>(200, 590);
+    EXPECT_EQ(controller_.describePixel(QPoint(10, 200)),
+              QStringLiteral("x 10, y 200: %1 %2 %3").arg(left[2]).arg(left[1]).arg(left[0]));
+    EXPECT_EQ(controller_.describePixel(QPoint(590, 200)),
+              QStringLiteral("x 590, y 200: %1 %2 %3").arg(right[2]).arg(right[1]).arg(right[0]));
+    compare->setChecked(false);
+    EXPECT_FALSE(window_.imageView()->isSplitEnabled());
 }
 
 }  // namespace

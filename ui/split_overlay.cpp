@@ -1,0 +1,67 @@
+#include "ui/split_overlay.h"
+
+#include <QGraphicsPixmapItem>
+#include <QPainter>
+#include <QPen>
+
+namespace tessera::ui {
+
+namespace {
+
+constexpr double kHandleWidth = 12.0;
+constexpr double kHandleHeight = 32.0;
+
+}  // namespace
+
+SplitOverlay::SplitOverlay() : originalItem_(new QGraphicsPixmapItem(this))
+{
+    // Without a pen the shape is exactly the rectangle, so the clip ends on the divider.
+    setPen(Qt::NoPen);
+    setBrush(Qt::NoBrush);
+    setFlag(QGraphicsItem::ItemClipsChildrenToShape);
+    setVisible(false);
+}
+
+void SplitOverlay::setOriginal(const QPixmap& original)
+{
+    originalItem_->setPixmap(original);
+}
+
+QPixmap SplitOverlay::original() const
+{
+    return originalItem_->pixmap();
+}
+
+void SplitOverlay::setTransformationMode(Qt::TransformationMode mode)
+{
+    originalItem_->setTransformationMode(mode);
+}
+
+void SplitOverlay::setDivider(double position, QSize imageSize)
+{
+    setRect(0.0, 0.0, position * imageSize.width(), imageSize.height());
+}
+
+void paintSplitDivider(QPainter& painter, double x, const QRectF& shown)
+{
+    const QColor edge(0, 0, 0, 160);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    // A light line on a dark edge stays visible over both light and dark pictures.
+    painter.setPen(QPen(edge, 3.0));
+    painter.drawLine(QPointF(x, shown.top()), QPointF(x, shown.bottom()));
+    painter.setPen(QPen(Qt::white, 1.0));
+    painter.drawLine(QPointF(x, shown.top()), QPointF(x, shown.bottom()));
+    QRectF handle(0.0, 0.0, kHandleWidth, kHandleHeight);
+    handle.moveCenter(QPointF(x, shown.center().y()));
+    painter.setPen(QPen(edge, 1.0));
+    painter.setBrush(Qt::white);
+    painter.drawRoundedRect(handle, 4.0, 4.0);
+    painter.setPen(QPen(QColor(0x60, 0x60, 0x60), 1.0));
+    for (const double dx : {-2.0, 2.0}) {
+        painter.drawLine(QPointF(x + dx, handle.top() + 8.0), QPointF(x + dx, handle.bottom() - 8.0));
+    }
+    painter.restore();
+}
+
+}  // namespace tessera::ui
