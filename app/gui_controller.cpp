@@ -119,6 +119,9 @@ void GuiController::saveImage(const QString& path)
     try {
         writeImage(path.toStdString(), source_);
         savedData_ = source_.data;
+        if (QFileInfo(path).absoluteFilePath() != QFileInfo(window_.currentPath()).absoluteFilePath()) {
+            window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
+        }
         window_.setDocumentModified(false);
         window_.showNotice(tr("Saved %1").arg(path));
     } catch (const std::exception& e) {

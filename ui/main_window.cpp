@@ -215,6 +215,16 @@ void MainWindow::setUndoStack(QUndoStack* stack)
     redoAction_->setEnabled(stack->canRedo());
 }
 
+void MainWindow::setDocumentPath(const QString& path)
+{
+    currentPath_ = path;
+    const QString name = QFileInfo(path).fileName();
+    setWindowTitle(name.isEmpty() ? QStringLiteral("Tessera") : QStringLiteral("%1[*] \u2014 Tessera").arg(name));
+    if (!path.isEmpty()) {
+        recent_->add(path);
+    }
+}
+
 void MainWindow::setDocumentModified(bool modified)
 {
     setWindowModified(modified);

@@ -59,6 +59,8 @@ public slots:
     void showError(const QString& title, const QString& message);
     /// Connects Edit > Undo / Redo to stack (owned by the caller, must outlive the window's use).
     void setUndoStack(QUndoStack* stack);
+    /// After Save As: the open image now lives at path (title, Save target, recent list).
+    void setDocumentPath(const QString& path);
     /// Marks the open image as changed since it was opened or saved (title shows "*").
     void setDocumentModified(bool modified);
     /// Sets what Help > About shows.

@@ -13,6 +13,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QSpinBox>
 #include <QSettings>
@@ -209,6 +210,9 @@ TEST_F(GuiControllerTest, UndoApplySaveReload)
     const QString out = QDir::temp().filePath(QStringLiteral("tessera-ui-save-%1.png").arg(QCoreApplication::applicationPid()));
     emit window_.saveRequested(out);
     EXPECT_FALSE(window_.isWindowModified()) << window_.lastError().toStdString();
+    // Save As moves the document: the title and the next Save follow the new file.
+    EXPECT_EQ(window_.currentPath(), QFileInfo(out).absoluteFilePath());
+    EXPECT_TRUE(window_.windowTitle().contains(QFileInfo(out).fileName()));
     const cv::Mat reloaded = cv::imread(out.toStdString(), cv::IMREAD_UNCHANGED);
     ASSERT_FALSE(reloaded.empty());
     EXPECT_EQ(cv::norm(reloaded, controller_.sourceImage(), cv::NORM_INF), 0.0);
