@@ -1,11 +1,12 @@
 #include "ui/filter_panel.h"
 
+#include "ui/param_row.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -15,7 +16,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
 #include <exception>
 #include <tuple>
 #include <utility>
@@ -29,7 +29,6 @@ using filters::FilterDesc;
 using filters::Kernel2D;
 using filters::OutputDepth;
 using filters::ParamDesc;
-using filters::ParamType;
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
@@ -48,49 +47,6 @@ QString formatKernel(const Kernel2D& kernel)
         rows << row.join(QLatin1Char(','));
     }
     return rows.join(QLatin1Char(';'));
-}
-
-// Maps slider positions to parameter values. Int sliders count steps from the minimum, so
-// dragging lands only on values the step allows (apertures 1, 3, 5, 7, not every integer);
-// Double sliders split the range into FilterPanel::kDoubleSliderSteps.
-struct SliderScale {
-    double origin = 0.0;
-    double delta = 0.0;
-    int positions = 0;
-
-    explicit SliderScale(const ParamDesc& d) : origin(d.minValue)
-    {
-        if (d.type == ParamType::Int) {
-            const long step = std::max(1L, std::lround(d.step));
-            origin = static_cast<double>(std::lround(d.minValue));
-            delta = static_cast<double>(step);
-            positions = static_cast<int>(std::max(0L, (std::lround(d.maxValue) -
-                                                       std::lround(d.minValue)) / step));
-        } else if (d.maxValue > d.minValue) {
-            delta = (d.maxValue - d.minValue) / FilterPanel::kDoubleSliderSteps;
-            positions = FilterPanel::kDoubleSliderSteps;
-        }
-    }
-    double valueAt(int pos) const { return origin + pos * delta; }
-    int positionOf(double value) const
-    {
-        if (delta <= 0.0) {
-            return 0;
-        }
-        return std::clamp(static_cast<int>(std::lround((value - origin) / delta)), 0, positions);
-    }
-};
-
-// One digit finer than the step, so slider positions between steps still show distinctly.
-int decimalsFor(double step)
-{
-    int decimals = 0;
-    double scaled = std::abs(step);
-    while (decimals < 5 && std::abs(scaled - std::round(scaled)) > 1e-9) {
-        scaled *= 10.0;
-        ++decimals;
-    }
-    return decimals + 1;
 }
 
 template <typename W>
@@ -195,8 +151,8 @@ FilterChoice FilterPanel::currentChoice() const
     FilterChoice choice;
     if (const FilterDesc* desc = selectedFilter()) {
         choice.id = desc->id;
-        for (const ParamControl& control : params_) {
-            choice.values.values[control.desc.key] = valueOf(control);
+        for (const ParamRow& control : params_) {
+            choice.values.values[control.desc.key] = paramValue(control);
         }
         if (desc->id == kCustomId) {
             choice.values.kernel = kernel_;
@@ -221,8 +177,8 @@ void FilterPanel::setChoice(const FilterChoice& choice)
         filterCombo_->setCurrentIndex(index);
         rebuildParams();
     }
-    for (ParamControl& control : params_) {
-        showValue(control, choice.values.get(control.desc.key, control.desc.defaultValue));
+    for (ParamRow& control : params_) {
+        showParamValue(control, choice.values.get(control.desc.key, control.desc.defaultValue));
     }
     if (choice.id == kCustomId) {
         setKernel(choice.values.kernel.value_or(defaultKernel()));
@@ -236,49 +192,6 @@ void FilterPanel::resetToDefaults()
     setKernel(defaultKernel());
     showOutput(Border::Reflect101, 0.0, OutputDepth::Same);
     emit choiceChanged();
-}
-
-double FilterPanel::valueOf(const ParamControl& control)
-{
-    switch (control.desc.type) {
-    case ParamType::Int:
-        return control.intSpin->value();
-    case ParamType::Double:
-        return control.doubleSpin->value();
-    case ParamType::Bool:
-        return control.check->isChecked() ? 1.0 : 0.0;
-    case ParamType::Choice:
-        return control.combo->currentIndex();
-    }
-    return control.desc.defaultValue;
-}
-
-void FilterPanel::showValue(ParamControl& control, double value)
-{
-    const QSignalBlocker blockSlider(control.slider);
-    const QSignalBlocker blockInt(control.intSpin);
-    const QSignalBlocker blockDouble(control.doubleSpin);
-    const QSignalBlocker blockCheck(control.check);
-    const QSignalBlocker blockCombo(control.combo);
-    const SliderScale scale(control.desc);
-    switch (control.desc.type) {
-    case ParamType::Int:
-        // Ints snap to the slider's step grid, so a typed 4 for an odd aperture becomes 3 or 5.
-        control.slider->setValue(scale.positionOf(value));
-        control.intSpin->setValue(static_cast<int>(scale.valueAt(control.slider->value())));
-        break;
-    case ParamType::Double:
-        control.doubleSpin->setValue(value);
-        control.slider->setValue(scale.positionOf(control.doubleSpin->value()));
-        break;
-    case ParamType::Bool:
-        control.check->setChecked(value != 0.0);
-        break;
-    case ParamType::Choice:
-        control.combo->setCurrentIndex(
-            std::clamp(static_cast<int>(std::lround(value)), 0, control.combo->count() - 1));
-        break;
-    }
 }
 
 const filters::FilterDesc* FilterPanel::selectedFilter() const
@@ -342,99 +255,35 @@ void FilterPanel::alignSpinBoxes()
 
 void FilterPanel::addParamRow(const filters::ParamDesc& desc)
 {
-    ParamControl& control = params_.emplace_back();
-    control.desc = desc;
-    const std::string name = "param_" + desc.key;
-    const QString tip = qs(desc.tooltip);
+    ParamRow& row = params_.emplace_back();
+    row.desc = desc;
     auto* label = new QLabel(qs(desc.label) + QLatin1Char(':'), paramsWidget_);
-    label->setToolTip(tip);
-
-    switch (desc.type) {
-    case ParamType::Int:
-    case ParamType::Double:
-        addNumericRow(control);
-        label->setBuddy(control.intSpin != nullptr ? static_cast<QWidget*>(control.intSpin)
-                                                   : control.doubleSpin);
-        paramsForm_->addRow(label, control.slider->parentWidget());
-        return;
-    case ParamType::Bool:
-        control.check = named(new QCheckBox(paramsWidget_), (name + "_check").c_str(), tip);
-        connect(control.check, &QCheckBox::toggled, this, &FilterPanel::choiceChanged);
-        label->setBuddy(control.check);
-        paramsForm_->addRow(label, control.check);
-        return;
-    case ParamType::Choice:
-        control.combo = named(new QComboBox(paramsWidget_), (name + "_combo").c_str(), tip);
-        for (const std::string& choice : desc.choices) {
-            control.combo->addItem(qs(choice));
-        }
-        connect(control.combo, &QComboBox::currentIndexChanged, this,
-                &FilterPanel::choiceChanged);
-        label->setBuddy(control.combo);
-        paramsForm_->addRow(label, control.combo);
-        return;
+    label->setToolTip(qs(desc.tooltip));
+    QWidget* field = buildParamField(row, paramsWidget_);
+    // The lambdas find the row by index when they fire rather than keeping a reference to it.
+    const size_t index = static_cast<size_t>(&row - params_.data());
+    const auto typed = [this, index](double value) {
+        showParamValue(params_[index], value);
+        emit choiceChanged();
+    };
+    if (row.intSpin != nullptr) {
+        connect(row.intSpin, &QSpinBox::valueChanged, this, typed);
+    } else if (row.doubleSpin != nullptr) {
+        connect(row.doubleSpin, &QDoubleSpinBox::valueChanged, this, typed);
+    } else if (row.check != nullptr) {
+        connect(row.check, &QCheckBox::toggled, this, &FilterPanel::choiceChanged);
+    } else if (row.combo != nullptr) {
+        connect(row.combo, &QComboBox::currentIndexChanged, this, &FilterPanel::choiceChanged);
     }
-}
-
-void FilterPanel::addNumericRow(ParamControl& control)
-{
-    const ParamDesc& d = control.desc;
-    const size_t index = static_cast<size_t>(&control - params_.data());
-    const SliderScale scale(d);
-    auto* row = new QWidget(paramsWidget_);
-    auto* rowLayout = new QHBoxLayout(row);
-    rowLayout->setContentsMargins(0, 0, 0, 0);
-    control.slider = new QSlider(Qt::Horizontal, row);
-    control.slider->setRange(0, scale.positions);
-    control.slider->setSingleStep(
-        scale.delta > 0.0 ? std::max(1, static_cast<int>(std::lround(d.step / scale.delta))) : 1);
-    control.slider->setPageStep(std::max(1, scale.positions / 10));
-
-    QAbstractSpinBox* spin = nullptr;
-    if (d.type == ParamType::Int) {
-        control.intSpin = new QSpinBox(row);
-        control.intSpin->setRange(static_cast<int>(std::lround(d.minValue)),
-                                  static_cast<int>(std::lround(d.maxValue)));
-        control.intSpin->setSingleStep(static_cast<int>(scale.delta));
-        connect(control.intSpin, &QSpinBox::valueChanged, this, [this, index](int value) {
-            showValue(params_[index], value);
+    if (row.slider != nullptr) {
+        // followSlider() blocks the spin box, so one user change gives one choiceChanged().
+        connect(row.slider, &QSlider::valueChanged, this, [this, index](int pos) {
+            followSlider(params_[index], pos);
             emit choiceChanged();
         });
-        spin = control.intSpin;
-    } else {
-        control.doubleSpin = new QDoubleSpinBox(row);
-        control.doubleSpin->setDecimals(decimalsFor(d.step));
-        control.doubleSpin->setRange(d.minValue, d.maxValue);
-        control.doubleSpin->setSingleStep(d.step);
-        connect(control.doubleSpin, &QDoubleSpinBox::valueChanged, this,
-                [this, index](double value) {
-                    showValue(params_[index], value);
-                    emit choiceChanged();
-                });
-        spin = control.doubleSpin;
     }
-    // The partner is blocked while it follows, so one user change gives one choiceChanged().
-    connect(control.slider, &QSlider::valueChanged, this, [this, index](int pos) {
-        ParamControl& c = params_[index];
-        const double value = SliderScale(c.desc).valueAt(pos);
-        const QSignalBlocker blockInt(c.intSpin);
-        const QSignalBlocker blockDouble(c.doubleSpin);
-        if (c.intSpin != nullptr) {
-            c.intSpin->setValue(static_cast<int>(std::lround(value)));
-        } else {
-            c.doubleSpin->setValue(value);
-        }
-        emit choiceChanged();
-    });
-    // Typed numbers take effect on Enter or focus loss, so half-typed values ("1" on the way
-    // to "15") never reach the preview; arrows, the wheel and the slider act at once.
-    spin->setKeyboardTracking(false);
-    spin->setAccelerated(true);
-    const std::string name = "param_" + d.key;
-    named(control.slider, (name + "_slider").c_str(), qs(d.tooltip));
-    named(spin, (name + "_spin").c_str(), qs(d.tooltip));
-    rowLayout->addWidget(control.slider, 1);
-    rowLayout->addWidget(spin);
+    label->setBuddy(paramEditor(row));
+    paramsForm_->addRow(label, field);
 }
 
 void FilterPanel::addKernelRow()
@@ -488,8 +337,8 @@ void FilterPanel::setKernel(const filters::Kernel2D& kernel)
 
 void FilterPanel::setParamsToDefaults()
 {
-    for (ParamControl& control : params_) {
-        showValue(control, control.desc.defaultValue);
+    for (ParamRow& control : params_) {
+        showParamValue(control, control.desc.defaultValue);
     }
 }
 
@@ -516,7 +365,7 @@ void FilterPanel::updateTabOrder()
     // Rebuilt rows join the end of the focus chain; put them back between the filter combo
     // and the output settings, in reading order.
     std::vector<QWidget*> chain{filterCombo_};
-    for (const ParamControl& control : params_) {
+    for (const ParamRow& control : params_) {
         for (QWidget* widget : {static_cast<QWidget*>(control.slider),
                                 static_cast<QWidget*>(control.intSpin),
                                 static_cast<QWidget*>(control.doubleSpin),

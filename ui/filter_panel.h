@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -16,10 +15,10 @@ class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QSlider;
-class QSpinBox;
 
 namespace tessera::ui {
+
+struct ParamRow;  // ui/param_row.h; only the private members below need it
 
 /// The filter the user picked, with its parameter values and output settings, as plain data.
 struct FilterChoice {
@@ -71,24 +70,10 @@ signals:
     void choiceChanged();
 
 private:
-    // The widgets of one parameter row; which pointers are set depends on desc.type.
-    struct ParamControl {
-        filters::ParamDesc desc;
-        QSlider* slider = nullptr;
-        QSpinBox* intSpin = nullptr;
-        QDoubleSpinBox* doubleSpin = nullptr;
-        QCheckBox* check = nullptr;
-        QComboBox* combo = nullptr;
-    };
-
-    static double valueOf(const ParamControl& control);
-    static void showValue(ParamControl& control, double value);
-
     const filters::FilterDesc* selectedFilter() const;
     void onFilterSelected();
     void rebuildParams();
     void addParamRow(const filters::ParamDesc& desc);
-    void addNumericRow(ParamControl& control);
     void addKernelRow();
     void onKernelEdited(const QString& text);
     void setKernel(const filters::Kernel2D& kernel);
@@ -99,7 +84,7 @@ private:
     void updateTabOrder();
 
     std::vector<filters::FilterDesc> filters_;
-    std::vector<ParamControl> params_;
+    std::vector<ParamRow> params_;
     std::string builtId_;
     filters::Kernel2D kernel_;
 
