@@ -1,5 +1,7 @@
 #include "app/image_io.h"
 
+#include "filters/cpu_executor.h"
+
 #include "app/image_header.h"
 
 #include <opencv2/core.hpp>
@@ -80,20 +82,6 @@ unsigned depthBit(int depth) {
     }
 }
 
-const char* depthName(int depth) {
-    switch (depth) {
-    case CV_8U: return "u8";
-    case CV_8S: return "s8";
-    case CV_16U: return "u16";
-    case CV_16S: return "s16";
-    case CV_32S: return "s32";
-    case CV_32F: return "f32";
-    case CV_64F: return "f64";
-    case CV_16F: return "f16";
-    default: return "unknown";
-    }
-}
-
 std::string formatsHolding(unsigned bit, bool needAlpha) {
     std::string list;
     for (const OutputFormat& f : outputFormats()) {
@@ -133,7 +121,7 @@ void checkLimits(const std::string& path, int width, int height, const ImageLimi
 // Brings a decoded image to the shapes the rest of Tessera handles.
 cv::Mat normalise(const std::string& path, cv::Mat img) {
     if (depthBit(img.depth()) == 0) {
-        throw ImageError(path, std::string("unsupported sample type ") + depthName(img.depth()) +
+        throw ImageError(path, std::string("unsupported sample type ") + filters::cvDepthName(img.depth()) +
                                    " (Tessera reads u8, u16 and f32 images)");
     }
     if (img.channels() == 2) {  // gray + alpha
@@ -297,11 +285,11 @@ void writeImage(const std::string& path, const cv::Mat& img) {
     }
     const unsigned bit = depthBit(img.depth());
     if (bit == 0) {
-        throw ImageError(path, std::string("cannot write ") + depthName(img.depth()) +
+        throw ImageError(path, std::string("cannot write ") + filters::cvDepthName(img.depth()) +
                                    " data (Tessera writes u8, u16 and f32)");
     }
     if ((format->depths & bit) == 0) {
-        throw ImageError(path, std::string(format->name) + " cannot hold " + depthName(img.depth()) +
+        throw ImageError(path, std::string(format->name) + " cannot hold " + filters::cvDepthName(img.depth()) +
                                    " data; formats that can: " + formatsHolding(bit, false));
     }
     const int channels = img.channels();
@@ -386,7 +374,7 @@ void refuseSameFile(const std::string& input, const std::string& output) {
 }
 
 std::string describeFormat(const cv::Mat& img) {
-    return std::string(depthName(img.depth())) + "x" + std::to_string(img.channels());
+    return filters::cvDepthName(img.depth()) + "x" + std::to_string(img.channels());
 }
 
 }  // namespace tessera::app

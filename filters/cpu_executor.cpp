@@ -10,21 +10,6 @@ namespace tessera::filters {
 
 namespace {
 
-std::string depthName(int depth)
-{
-    switch (depth) {
-    case CV_8U: return "u8";
-    case CV_8S: return "s8";
-    case CV_16U: return "u16";
-    case CV_16S: return "s16";
-    case CV_32S: return "s32";
-    case CV_32F: return "f32";
-    case CV_64F: return "f64";
-    case CV_16F: return "f16";
-    default: return "depth " + std::to_string(depth);
-    }
-}
-
 void checkFormat(const cv::Mat& src)
 {
     if (src.empty()) {
@@ -36,7 +21,7 @@ void checkFormat(const cv::Mat& src)
     }
     const int depth = src.depth();
     if (depth != CV_8U && depth != CV_16U && depth != CV_32F) {
-        throw std::invalid_argument("applyCpu: unsupported pixel depth " + depthName(depth) +
+        throw std::invalid_argument("applyCpu: unsupported pixel depth " + cvDepthName(depth) +
                                     " (expected u8, u16 or f32)");
     }
     const int channels = src.channels();
@@ -44,18 +29,6 @@ void checkFormat(const cv::Mat& src)
         throw std::invalid_argument("applyCpu: unsupported channel count " +
                                     std::to_string(channels) + " (expected 1, 3 or 4)");
     }
-}
-
-int cvBorder(Border border)
-{
-    switch (border) {
-    case Border::Reflect101: return cv::BORDER_REFLECT_101;
-    case Border::Reflect: return cv::BORDER_REFLECT;
-    case Border::Replicate: return cv::BORDER_REPLICATE;
-    case Border::Constant: return cv::BORDER_CONSTANT;
-    case Border::Wrap: return cv::BORDER_WRAP;
-    }
-    return cv::BORDER_REFLECT_101;
 }
 
 cv::Mat column64(const std::vector<double>& taps, double factor)
@@ -79,6 +52,34 @@ cv::Mat kernel64(const Kernel2D& k, double factor)
 }
 
 }  // namespace
+
+std::string cvDepthName(int depth)
+{
+    switch (depth) {
+    case CV_8U: return "u8";
+    case CV_8S: return "s8";
+    case CV_16U: return "u16";
+    case CV_16S: return "s16";
+    case CV_32S: return "s32";
+    case CV_32F: return "f32";
+    case CV_64F: return "f64";
+    case CV_16F: return "f16";
+    default: return "depth " + std::to_string(depth);
+    }
+}
+
+int toCvBorder(Border border)
+{
+    switch (border) {
+    case Border::Reflect101: return cv::BORDER_REFLECT_101;
+    case Border::Reflect: return cv::BORDER_REFLECT;
+    case Border::Replicate: return cv::BORDER_REPLICATE;
+    case Border::Constant: return cv::BORDER_CONSTANT;
+    case Border::Wrap: return cv::BORDER_WRAP;
+    }
+    return cv::BORDER_REFLECT_101;
+}
+
 
 int resolveOutputDepth(OutputDepth depth, int inDepth)
 {
@@ -111,7 +112,7 @@ cv::Mat applyCpu(const cv::Mat& src, const FilterSpec& spec)
                      (spec.border == Border::Constant && spec.borderValue != 0.0) ||
                      src.cols < spec.kernel.width || src.rows < spec.kernel.height || offCentre;
     cv::Mat input = src;
-    int borderType = cvBorder(spec.border);
+    int borderType = toCvBorder(spec.border);
     if (pad) {
         cv::copyMakeBorder(src, input, halo.top, halo.bottom, halo.left, halo.right, borderType,
                            cv::Scalar::all(spec.borderValue));

@@ -4,7 +4,14 @@
 
 #include <opencv2/core/mat.hpp>
 
+#include <string>
+
 namespace tessera::filters {
+
+/// Short name of an OpenCV depth for messages and format strings: "u8", "u16", "f32", "f64"...
+std::string cvDepthName(int cvDepth);
+/// The OpenCV border type for a border mode (Wrap is cv::BORDER_WRAP).
+int toCvBorder(Border border);
 
 /// Output depth (CV_8U, CV_16U or CV_32F) a spec produces for an input of cv depth inDepth.
 int resolveOutputDepth(OutputDepth depth, int inDepth);

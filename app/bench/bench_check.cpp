@@ -15,18 +15,6 @@ namespace {
 constexpr long long kFullCheckPixels = 2048LL * 2048LL;
 constexpr int kBandRows = 16;
 
-int cvBorder(filters::Border b)
-{
-    switch (b) {
-    case filters::Border::Reflect101: return cv::BORDER_REFLECT_101;
-    case filters::Border::Reflect: return cv::BORDER_REFLECT;
-    case filters::Border::Replicate: return cv::BORDER_REPLICATE;
-    case filters::Border::Constant: return cv::BORDER_CONSTANT;
-    case filters::Border::Wrap: return cv::BORDER_WRAP;
-    }
-    return cv::BORDER_REFLECT_101;
-}
-
 double channelValue(const cv::Mat& m, int x, int y, int c)
 {
     const int cn = m.channels();
@@ -104,7 +92,7 @@ Comparison compareSampled(const cv::Mat& input, const cv::Mat& output, const fil
     const int w = input.cols;
     const int h = input.rows;
     const int cn = input.channels();
-    const int border = cvBorder(spec.border);
+    const int border = filters::toCvBorder(spec.border);
     const filters::Point anchor = spec.effectiveAnchor();
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> dx(0, w - 1);

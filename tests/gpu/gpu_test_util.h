@@ -290,18 +290,6 @@ inline GpuOutput runPoisoned(const Plan& plan, const cv::Mat& src, const Stream&
 
 // ---- reference and comparison --------------------------------------------------------------
 
-inline int cvBorderOf(filters::Border b)
-{
-    switch (b) {
-    case filters::Border::Reflect101: return cv::BORDER_REFLECT_101;
-    case filters::Border::Reflect: return cv::BORDER_REFLECT;
-    case filters::Border::Replicate: return cv::BORDER_REPLICATE;
-    case filters::Border::Constant: return cv::BORDER_CONSTANT;
-    case filters::Border::Wrap: return cv::BORDER_WRAP;
-    }
-    return cv::BORDER_REFLECT_101;
-}
-
 inline double readElement(const cv::Mat& m, int y, int i)
 {
     switch (m.depth()) {
@@ -333,7 +321,7 @@ inline cv::Mat referenceRows(const cv::Mat& src, const filters::FilterSpec& spec
     cv::Mat out(static_cast<int>(rows.size()), src.cols, CV_MAKETYPE(outDepth, cn));
     const auto& k = spec.kernel;
     const auto anchor = spec.effectiveAnchor();
-    const int border = cvBorderOf(spec.border);
+    const int border = filters::toCvBorder(spec.border);
     // Source column for each (output column, tap column); -1 = the constant border.
     std::vector<int> xs(static_cast<std::size_t>(src.cols) * static_cast<std::size_t>(k.width));
     for (int x = 0; x < src.cols; ++x) {
