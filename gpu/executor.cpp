@@ -2,6 +2,7 @@
 
 #include "gpu/cuda_check.cuh"
 #include "gpu/plan_data.h"
+#include "gpu/tensor_conv.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -37,7 +38,7 @@ std::string Plan::describe() const
                   toString(method).c_str(), spec.kernel.width, spec.kernel.height, input.name().c_str(),
                   output.name().c_str(), shape.blockX, shape.blockY, shape.tileWidth, shape.tileHeight, shape.gridX,
                   shape.gridY, shape.sharedBytes, workspaceBytes);
-    return std::string(buf) + (reason.empty() ? "" : " (" + reason + ")");
+    return std::string(buf) + (tensorCores ? ", tensor cores" : "") + (reason.empty() ? "" : " (" + reason + ")");
 }
 
 namespace {
@@ -66,12 +67,18 @@ struct CostModel {
     double fmaPerMs;     // sustained shared-memory FMA throughput of the direct kernels
     double bytesPerMs;   // achieved device-memory bandwidth
     double fftMsPerMpix; // one channel: forward + inverse transform and the spectrum product
+    double mmaPerMs;     // sustained m16n8k16 fp16 tensor-core operations
 
     static CostModel forDevice(const DeviceInfo& d)
     {
         const double scale = d.smCount > 0 && d.clockKHz > 0 ? (d.smCount * d.clockKHz) / (132.0 * 1980000.0) : 1.0;
         const double bw = d.peakBandwidthGBs() > 0 ? d.peakBandwidthGBs() / 4800.0 : 1.0;
-        return {1.2e10 * scale, 3.3e9 * bw, 0.030 / bw};
+        return {1.2e10 * scale, 3.3e9 * bw, 0.030 / bw, 1.3e8 * scale};
+    }
+
+    double tensor(double mmaCount, double bytes) const
+    {
+        return std::max(mmaCount / mmaPerMs, bytes / bytesPerMs) + 0.005;
     }
 
     double direct(double pixels, int channels, int taps, double bytes) const
@@ -105,7 +112,7 @@ bool fits(F&& makeShape)
 }  // namespace
 
 Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
-              Method force)
+              Method force, TensorCores tensor)
 {
     if (width < 1 || height < 1) {
         throw std::invalid_argument("cannot plan a filter for an empty image");
@@ -154,12 +161,26 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
     }
     const bool directFits =
         fits([&] { return detail::directShape(kw, kh, format.channels, width, height, sharedLimit); });
+    const bool fused =
+        canSeparate && fits([&] { return detail::separableShape(kw, kh, format.channels, width, height, sharedLimit); });
+    // fp32 kernels; the two-pass separable form reads taps from global memory and moves a float
+    // intermediate.
+    const double tDirect32 = directFits ? cost.direct(pixels, format.channels, kw * kh, bytes) : 1e30;
+    const double tSep32 = canSeparate ? cost.separable(pixels, format.channels, kw, kh, bytes) * (fused ? 1.0 : 4.0) : 1e30;
+    auto tensorWhy = [&](bool separable) {
+        return detail::tensorRefusal(spec, format, data->kernelOutput, device, separable, sharedLimit);
+    };
+    auto tensorCost = [&](bool separable) {
+        if (tensor == TensorCores::Off || (separable && !canSeparate) || !tensorWhy(separable).empty()) {
+            return 1e30;
+        }
+        return cost.tensor(detail::tensorMmaCount(kw, kh, format.channels, width, height, separable), bytes);
+    };
+    const double tDirectTc = tensorCost(false);
+    const double tSepTc = tensorCost(true);
     if (method == Method::Auto) {
-        const double tDirect = directFits ? cost.direct(pixels, format.channels, kw * kh, bytes) : 1e30;
-        const bool fused =
-            canSeparate && fits([&] { return detail::separableShape(kw, kh, format.channels, width, height, sharedLimit); });
-        // The two-pass form reads taps from global memory and moves a float intermediate.
-        const double tSep = canSeparate ? cost.separable(pixels, format.channels, kw, kh, bytes) * (fused ? 1.0 : 4.0) : 1e30;
+        const double tDirect = std::min(tDirect32, tDirectTc);
+        const double tSep = std::min(tSep32, tSepTc);
         const double tFft = kw * kh >= 64 || !directFits ? cost.fft(pixels, format.channels, kw, kh) : 1e30;
         char why[160];
         if (tSep <= tDirect && tSep <= tFft) {
@@ -175,11 +196,32 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
     } else {
         plan.reason = "forced";
     }
+    if (method == Method::Direct || method == Method::Separable) {
+        const bool separable = method == Method::Separable;
+        if (tensor == TensorCores::On) {
+            const std::string why = tensorWhy(separable);
+            if (!why.empty()) {
+                throw std::invalid_argument("tensor cores cannot run this filter: " + why);
+            }
+            plan.tensorCores = true;
+        } else {
+            plan.tensorCores = separable ? tSepTc < tSep32 : tDirectTc < tDirect32;
+        }
+        if (plan.tensorCores) {
+            char bound[96];
+            std::snprintf(bound, sizeof bound, "; fp16 taps, error at most %.2g", detail::tensorErrorBound(spec, separable));
+            plan.reason += bound;
+        }
+    }
     plan.method = method;
 
     std::size_t workspace = 0;
     switch (method) {
     case Method::Direct:
+        if (plan.tensorCores) {
+            plan.shape = detail::tensorDirectShape(kw, kh, format.channels, width, height);
+            break;
+        }
         plan.shape = detail::directShape(kw, kh, format.channels, width, height, sharedLimit);
         if (data->taps.size() > 4096) {
             data->tapsWorkspaceBytes = alignUp(data->taps.size() * sizeof(float));
@@ -189,7 +231,9 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
         }
         break;
     case Method::Separable:
-        if (fits([&] { return detail::separableShape(kw, kh, format.channels, width, height, sharedLimit); })) {
+        if (plan.tensorCores) {
+            plan.shape = detail::tensorSeparableShape(kw, kh, format.channels, width, height);
+        } else if (fits([&] { return detail::separableShape(kw, kh, format.channels, width, height, sharedLimit); })) {
             plan.shape = detail::separableShape(kw, kh, format.channels, width, height, sharedLimit);
         } else {
             // Too wide for one fused window: two passes through a float intermediate.
@@ -254,10 +298,18 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
                                                cudaMemcpyHostToDevice, static_cast<cudaStream_t>(s)));
             globalTaps = reinterpret_cast<const float*>(ws);
         }
-        detail::launchDirect(plan, src, target, globalTaps, s);
+        if (plan.tensorCores) {
+            detail::launchTensorDirect(plan, src, target, s);
+        } else {
+            detail::launchDirect(plan, src, target, globalTaps, s);
+        }
         break;
     }
     case Method::Separable:
+        if (plan.tensorCores) {
+            detail::launchTensorSeparable(plan, src, target, s);
+            break;
+        }
         detail::launchSeparable(plan, src, target, ws + data.separableWorkspaceOffset, s);
         break;
     case Method::Fft:

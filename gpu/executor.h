@@ -19,6 +19,15 @@ enum class Method {
     Fft,        ///< cuFFT: product of spectra on a border-padded copy
 };
 
+/// Whether the direct and separable methods may run on tensor cores (8-bit images only: fp16
+/// operands, fp32 sums, taken only when the fp16 rounding of the taps cannot move a result by
+/// half an output step; see gpu/tensor_conv.h).
+enum class TensorCores {
+    Auto,  ///< when eligible and estimated faster than the fp32 kernels
+    Off,   ///< never
+    On,    ///< always; planning throws std::invalid_argument (with the reason) when not eligible
+};
+
 /// "auto", "direct", "separable", "fft".
 std::string toString(Method m);
 /// Throws std::invalid_argument naming the bad text.
@@ -49,6 +58,7 @@ struct Plan {
     int device = 0;
     Method method = Method::Direct;
     LaunchShape shape;
+    bool tensorCores = false;        ///< direct or separable on tensor cores (fp16 taps)
     std::size_t workspaceBytes = 0;  ///< device memory run() needs, provided by the caller
     std::string reason;              ///< why this method was chosen
     std::shared_ptr<const PlanData> data;
@@ -61,7 +71,7 @@ struct Plan {
 /// Separable on a non-rank-1 spec throws std::invalid_argument. Cheap; host-only except that
 /// an FFT plan prepares the kernel spectrum lazily at first run.
 Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
-              const DeviceInfo& device, Method force = Method::Auto);
+              const DeviceInfo& device, Method force = Method::Auto, TensorCores tensor = TensorCores::Auto);
 
 /// Enqueues the filter on `stream` (on plan.device): reads src, writes dst (both device
 /// images of plan.width x plan.height, formats plan.input / plan.output, dst not overlapping

@@ -161,6 +161,67 @@ __device__ __forceinline__ void storeColumn(const ConvParams& p, int x, int y0, 
     }
 }
 
+/// Stores OX consecutive pixels. A whole, suitably aligned strip goes out as one 16-, 8- or
+/// 4-byte store, so a warp writes contiguous memory; edges and odd sizes store pixel by pixel.
+template <typename Tout, int C, int OX>
+__device__ __forceinline__ void storeStrip(Tout* row, int x, int width, float offset, const float (&acc)[OX][C])
+{
+    constexpr int kBytes = OX * C * static_cast<int>(sizeof(Tout));
+    constexpr int kVec = kBytes % 16 == 0 ? 16 : kBytes % 8 == 0 ? 8 : kBytes % 4 == 0 ? 4 : 0;
+    Tout* first = row + static_cast<std::size_t>(x) * C;
+    if constexpr (kVec > 0) {
+        if (x + OX <= width && reinterpret_cast<std::uintptr_t>(first) % kVec == 0) {
+            // Pack the saturated values into 32-bit words with shifts: every index is a
+            // compile-time constant, so the words stay in registers.
+            constexpr int kWords = kBytes / 4;
+            constexpr int kSize = static_cast<int>(sizeof(Tout));
+            unsigned words[kWords];
+#pragma unroll
+            for (int w = 0; w < kWords; ++w) {
+                words[w] = 0u;
+            }
+#pragma unroll
+            for (int j = 0; j < OX; ++j) {
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    const int e = j * C + c;
+                    const Tout v = Saturate<Tout>::from(acc[j][c] + offset);
+                    unsigned bits;
+                    if constexpr (kSize == 4) {
+                        bits = __float_as_uint(static_cast<float>(v));
+                    } else {
+                        bits = static_cast<unsigned>(v);
+                    }
+                    words[e * kSize / 4] |= bits << ((e * kSize % 4) * 8);
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < kBytes / kVec; ++i) {
+                if constexpr (kVec == 16) {
+                    reinterpret_cast<uint4*>(first)[i] =
+                        make_uint4(words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3]);
+                } else if constexpr (kVec == 8) {
+                    reinterpret_cast<uint2*>(first)[i] = make_uint2(words[2 * i], words[2 * i + 1]);
+                } else {
+                    reinterpret_cast<unsigned*>(first)[i] = words[i];
+                }
+            }
+            return;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < OX; ++j) {
+        if (x + j < width) {
+            float v[C];
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                v[c] = acc[j][c] + offset;
+            }
+            storePixel<Tout, C>(row, x + j, v);
+        }
+    }
+}
+
 /// Loads the input window of a tile (origin ox, oy in image coordinates, sw x sh pixels) into
 /// planar shared memory s[c][y][x], channels cBegin..cBegin+G-1, applying the border rule.
 template <typename T, int C, int G>

@@ -41,6 +41,7 @@ struct GridPoint {
 
 struct Case {
     Method method = Method::Direct;
+    TensorCores tensor = TensorCores::Off;
     PixelFormat format;
     int width = 1;
     int height = 1;
@@ -52,7 +53,7 @@ struct Case {
 
 std::string describe(const Case& c)
 {
-    return toString(c.method) + " " + c.format.name() + " " + std::to_string(c.width) + "x" +
+    return toString(c.method) + (c.tensor == TensorCores::On ? " (tensor cores)" : "") + " " + c.format.name() + " " + std::to_string(c.width) + "x" +
            std::to_string(c.height) + " " + test::describeSpec(c.spec) + (c.padded ? " padded pitch" : " tight pitch") +
            (c.sampled ? " sampled rows" : "");
 }
@@ -69,10 +70,11 @@ FilterSpec separableKernel(int kw, int kh, std::size_t variant, std::mt19937_64&
     return test::randomRank1Spec(kw, kh, rng);
 }
 
-Case realise(Method method, const GridPoint& p, std::mt19937_64& rng)
+Case realise(Method method, TensorCores tensor, const GridPoint& p, std::mt19937_64& rng)
 {
     Case c;
     c.method = method;
+    c.tensor = tensor;
     c.format = p.format;
     c.width = p.width;
     c.height = p.height;
@@ -89,7 +91,10 @@ Case realise(Method method, const GridPoint& p, std::mt19937_64& rng)
     }
     const bool isFloat = p.format.depth == PixelDepth::F32;
     switch (p.variant % 4) {
-    case 1: c.spec.scale = 1.7; break;
+    case 1:
+        // Tensor-core separable plans keep 3 * 255 * scale * 2^-11 (their error bound) below 0.5.
+        c.spec.scale = tensor == TensorCores::On && method == Method::Separable ? 1.2 : 1.7;
+        break;
     case 2:
         c.spec.scale = 0.8;
         c.spec.offset = isFloat ? 0.25 : 12.5;
@@ -114,12 +119,12 @@ protected:
         const cv::Mat src = test::randomImage(c.height, c.width, c.format, rng);
         Plan plan;
         try {
-            plan = makePlan(c.spec, c.format, c.width, c.height, device_, c.method);
+            plan = makePlan(c.spec, c.format, c.width, c.height, device_, c.method, c.tensor);
         } catch (const std::exception& e) {
             ADD_FAILURE() << "makePlan threw: " << e.what();
             return result;
         }
-        if (plan.method != c.method) {
+        if (plan.method != c.method || plan.tensorCores != (c.tensor == TensorCores::On)) {
             ADD_FAILURE() << "forced method not honoured: " << plan.describe();
             return result;
         }
@@ -168,13 +173,14 @@ protected:
 
     /// Runs every grid point; gives up after a few failing cases so one broken path does not
     /// bury the log.
-    void runGrid(Method method, const std::vector<GridPoint>& points, std::uint64_t salt)
+    void runGrid(Method method, const std::vector<GridPoint>& points, std::uint64_t salt,
+                 TensorCores tensor = TensorCores::Off)
     {
         SCOPED_TRACE(test::seedNote(seed_));
         int failures = 0;
         for (std::size_t i = 0; i < points.size(); ++i) {
             auto rng = test::caseRng(seed_, salt, i);
-            if (!check(realise(method, points[i], rng), rng, i).ok && ++failures >= 10) {
+            if (!check(realise(method, tensor, points[i], rng), rng, i).ok && ++failures >= 10) {
                 ADD_FAILURE() << "stopped after " << failures << " failing cases of " << points.size();
                 return;
             }
@@ -268,6 +274,34 @@ TEST_F(GpuVsCpu, DirectLargeImage) { runGrid(Method::Direct, largeImageGrid(Meth
 TEST_F(GpuVsCpu, SeparableFormatGrid) { runGrid(Method::Separable, formatGrid(), 21); }
 TEST_F(GpuVsCpu, SeparableKernelSizeGrid) { runGrid(Method::Separable, kernelSizeGrid(), 22); }
 TEST_F(GpuVsCpu, SeparableLargeImage) { runGrid(Method::Separable, largeImageGrid(Method::Separable), 23); }
+// Tensor-core forms (8-bit only): every channel count and border, kernel sides 1..64 (both
+// sides of each width class boundary), images 1x1 .. 1920x1080.
+std::vector<GridPoint> tensorGrid()
+{
+    constexpr int kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 63, 64};
+    constexpr std::size_t kCount = std::size(kSizes);
+    const cv::Size images[] = {{1, 1}, {17, 13}, {333, 197}, {1920, 1080}};
+    std::vector<GridPoint> points;
+    for (const cv::Size image : images) {
+        const bool large = image.width > 1000;
+        for (std::size_t j = 0; j < kCount; j += large ? 3 : 1) {
+            const int k = kSizes[j];
+            const int partner = kSizes[(j + 5) % kCount];
+            for (const int channels : test::kChannels) {
+                const std::size_t n = points.size();
+                const int kw = n % 3 == 1 ? partner : k;
+                const int kh = n % 3 == 2 ? partner : k;
+                points.push_back({{PixelDepth::U8, channels}, image.width, image.height, kw, kh, test::kBorders[n % 5],
+                                  n, large && std::max(kw, kh) > 15});
+            }
+        }
+    }
+    return points;
+}
+
+TEST_F(GpuVsCpu, TensorDirectGrid) { runGrid(Method::Direct, tensorGrid(), 41, TensorCores::On); }
+TEST_F(GpuVsCpu, TensorSeparableGrid) { runGrid(Method::Separable, tensorGrid(), 42, TensorCores::On); }
+
 TEST_F(GpuVsCpu, FftFormatGrid) { runGrid(Method::Fft, formatGrid(), 31); }
 TEST_F(GpuVsCpu, FftKernelSizeGrid) { runGrid(Method::Fft, kernelSizeGrid(), 32); }
 TEST_F(GpuVsCpu, FftLargeImage) { runGrid(Method::Fft, largeImageGrid(Method::Fft), 33); }
@@ -394,6 +428,7 @@ protected:
         EXPECT_FALSE(plan.reason.empty()) << plan.describe();
         Case c;
         c.method = plan.method;
+        c.tensor = plan.tensorCores ? TensorCores::On : TensorCores::Off;
         c.format = format;
         c.width = width;
         c.height = height;
@@ -421,6 +456,54 @@ TEST_F(MethodChoice, AutoAvoidsSeparableForRandom63)
     ASSERT_FALSE(k.separable.has_value());
     const Plan plan = planAndRun(k, {PixelDepth::U8, 3}, 1920, 1080, 1);
     EXPECT_TRUE(plan.method == Method::Fft || plan.method == Method::Direct) << plan.describe();
+}
+
+TEST_F(MethodChoice, AutoTakesTensorCoresForLarge8BitKernels)
+{
+    SCOPED_TRACE(test::seedNote(seed_));
+    if (device_.ccMajor < 8) {
+        GTEST_SKIP() << "tensor-core kernels need compute capability 8.0";
+    }
+    auto rng = test::caseRng(seed_, 74, 0);
+    const Plan dense = planAndRun(test::randomDenseSpec(31, 31, rng), {PixelDepth::U8, 4}, 1920, 1080, 2);
+    EXPECT_TRUE(dense.tensorCores) << dense.describe();
+    const Plan gaussian = planAndRun(filters::makeGaussian(5.0, 31), {PixelDepth::U8, 4}, 1920, 1080, 3);
+    EXPECT_EQ(gaussian.method, Method::Separable) << gaussian.describe();
+    EXPECT_TRUE(gaussian.tensorCores) << gaussian.describe();
+    // Float images never take them.
+    const Plan f32 = makePlan(filters::makeGaussian(5.0, 31), {PixelDepth::F32, 4}, 1920, 1080, device_);
+    EXPECT_FALSE(f32.tensorCores) << f32.describe();
+}
+
+TEST_F(MethodChoice, TensorCoresRefuseWithTheReason)
+{
+    auto rng = test::caseRng(seed_, 75, 0);
+    const FilterSpec dense = test::randomDenseSpec(15, 15, rng);
+    auto refusal = [&](const FilterSpec& spec, PixelFormat format, Method method) -> std::string {
+        try {
+            makePlan(spec, format, 64, 64, device_, method, TensorCores::On);
+        } catch (const std::invalid_argument& e) {
+            return e.what();
+        }
+        return {};
+    };
+    EXPECT_NE(refusal(dense, {PixelDepth::F32, 1}, Method::Direct).find("8-bit"), std::string::npos);
+    EXPECT_NE(refusal(dense, {PixelDepth::U16, 3}, Method::Direct).find("8-bit"), std::string::npos);
+    FilterSpec widened = dense;
+    widened.depth = OutputDepth::F32;
+    EXPECT_NE(refusal(widened, {PixelDepth::U8, 3}, Method::Direct).find("8-bit"), std::string::npos);
+    // Sharpen's taps sum to 9 in absolute value: fp16 could move a result by more than 0.5.
+    EXPECT_NE(refusal(filters::makeSharpen(1.0), {PixelDepth::U8, 4}, Method::Direct).find("fp16"), std::string::npos);
+    EXPECT_NE(refusal(test::randomDenseSpec(65, 3, rng), {PixelDepth::U8, 1}, Method::Direct).find("64 taps"),
+              std::string::npos);
+    FilterSpec oddBorder = dense;
+    oddBorder.border = Border::Constant;
+    oddBorder.borderValue = 100.3;
+    EXPECT_NE(refusal(oddBorder, {PixelDepth::U8, 1}, Method::Direct).find("border"), std::string::npos);
+    if (device_.ccMajor >= 8) {
+        EXPECT_EQ(refusal(dense, {PixelDepth::U8, 4}, Method::Direct), "");
+        EXPECT_EQ(refusal(filters::makeGaussian(2.0, 9), {PixelDepth::U8, 3}, Method::Separable), "");
+    }
 }
 
 TEST_F(MethodChoice, ForcedSeparableOnRank2Throws)

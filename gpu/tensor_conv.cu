@@ -1,0 +1,610 @@
+#include "gpu/cuda_check.cuh"
+#include "gpu/kernel_common.cuh"
+#include "gpu/launch_common.cuh"
+#include "gpu/plan_data.h"
+#include "gpu/tensor_conv.h"
+
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+
+// How a correlation becomes matrix products. For one window row, the outputs of 8 adjacent
+// columns are a 16 x 8 matrix product: A holds 16 rows x 16 input columns (fp16, read from
+// shared memory with ldmatrix), B is the 16 x 8 Toeplitz matrix B[k][n] = w[d + k - n] whose
+// shift d = 16 s - 8 t depends only on the input step s and the output group t. A warp owns 16
+// rows x 64 columns (8 groups); each A fragment is used by every group it overlaps, and the few
+// distinct B fragments of a tap row are built once per row from fp16 taps in shared memory.
+// Direct 2D sums these products over the kernel rows; the separable form runs the row pass
+// into a transposed fp16 intermediate and the column pass over that, with the same code.
+
+namespace tessera::gpu::detail {
+
+namespace {
+
+constexpr int kTile = 64;                 // outputs per block, each way
+constexpr int kWarps = 4;
+constexpr int kThreads = 32 * kWarps;
+constexpr int kGroups = 8;                // groups of 8 output columns per warp
+constexpr int kMaxTaps = 4096;            // direct: taps carried in the launch parameters
+constexpr int kMaxSide = 64;
+
+/// Width class of a kernel side: the compiled tap-count bound (0: too wide).
+constexpr int widthClass(int taps)
+{
+    return taps <= 8 ? 8 : taps <= 16 ? 16 : taps <= 32 ? 32 : taps <= 64 ? 64 : 0;
+}
+/// k-steps of 16 input columns covering 64 outputs plus the halo.
+__host__ __device__ constexpr int steps(int k) { return (kTile + k - 1 + 15) / 16; }
+/// Distinct B fragments of a tap row: shifts d = -8, 0, 8, ... up to k + 6.
+__host__ __device__ constexpr int fragCount(int k) { return (k + 6) / 8 + 2; }
+__host__ __device__ constexpr bool pairUsed(int s, int t, int k)
+{
+    const int d = 16 * s - 8 * t;
+    return d >= -15 && d <= k + 6;
+}
+__host__ __device__ constexpr int fragIndex(int s, int t, int k)
+{
+    const int i = 2 * s - t + 1;
+    return i < 0 ? 0 : i >= fragCount(k) ? fragCount(k) - 1 : i;
+}
+/// Row stride in halves: whole 16-byte units, an odd number of them, so that the eight row
+/// addresses of an ldmatrix phase fall in different banks.
+__host__ __device__ constexpr int rowStride(int cols)
+{
+    const int units = (cols + 7) / 8;
+    return (units % 2 == 0 ? units + 1 : units) * 8;
+}
+/// Padded fp16 tap row: tap j at index 16 + j, zeros around it.
+__host__ __device__ constexpr int tapRowLength(int k) { return 8 * fragCount(k) + 16; }
+
+constexpr int pairsPerStep(int k)
+{
+    int n = 0;
+    for (int s = 0; s < steps(k); ++s) {
+        for (int t = 0; t < kGroups; ++t) {
+            n += pairUsed(s, t, k) ? 1 : 0;
+        }
+    }
+    return n;
+}
+
+struct DirectTaps {
+    float w[kMaxTaps];
+};
+
+struct SeparableTaps {
+    float row[kMaxSide];
+    float col[kMaxSide];
+};
+
+__device__ __forceinline__ std::uint32_t packHalves(__half lo, __half hi)
+{
+    const __half2 h = __halves2half2(lo, hi);
+    std::uint32_t u;
+    memcpy(&u, &h, sizeof u);
+    return u;
+}
+
+__device__ __forceinline__ void loadMatrix(std::uint32_t (&a)[4], const __half* p)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const auto addr = static_cast<unsigned>(__cvta_generic_to_shared(p));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                 : "r"(addr));
+#else
+    (void)p;
+    a[0] = a[1] = a[2] = a[3] = 0u;
+    __trap();  // the planner only takes this path on compute capability 8.0 and later
+#endif
+}
+
+__device__ __forceinline__ void mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2])
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+    (void)d;
+    (void)a;
+    (void)b;
+    __trap();
+#endif
+}
+
+/// The B fragments of one padded tap row: fragment f is the Toeplitz block of shift 8 (f - 1).
+/// Lane (g, q) holds B[2q, 2q+1][g] and B[2q+8, 2q+9][g].
+template <int F>
+__device__ __forceinline__ void buildFragments(const __half* tapRow, std::uint32_t (&b)[F][2])
+{
+    const int lane = threadIdx.x & 31;
+    const __half* base = tapRow + 16 - 8 - (lane >> 2) + 2 * (lane & 3);
+#pragma unroll
+    for (int f = 0; f < F; ++f) {
+        const __half* q = base + 8 * f;
+        b[f][0] = packHalves(q[0], q[1]);
+        b[f][1] = packHalves(q[8], q[9]);
+    }
+}
+
+/// Rows of padded fp16 taps: out[r * L + 16 + j] = taps[r * width + j], zero elsewhere.
+template <int L>
+__device__ __forceinline__ void loadTapRows(const float* taps, int width, int rows, __half* out)
+{
+    for (int i = threadIdx.x; i < rows * L; i += kThreads) {
+        const int r = i / L;
+        const int j = i - r * L - 16;
+        out[i] = __float2half_rn(j >= 0 && j < width ? taps[r * width + j] : 0.0f);
+    }
+}
+
+/// Window rows that lie wholly inside the image, read as aligned 16-byte vectors (16 / C pixels
+/// each): eight vectors per thread in flight before the first shared-memory store, since the
+/// load phase is latency-bound otherwise. `shift` pixels of the first vector precede the window.
+template <int C, int COLS>
+__device__ __forceinline__ void loadWindowVectors(const ConvParams& p, __half* s, int alignedX, int shift, int oy,
+                                                  int rows, int stride, int plane)
+{
+    constexpr int kPixels = 16 / C;
+    constexpr int kVectors = (COLS + kPixels - 1) / kPixels + 1;
+    constexpr int kUnroll = 8;
+    const int n = rows * kVectors;
+    for (int first = threadIdx.x; first < n; first += kUnroll * kThreads) {
+        uint4 v[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const int i = first + u * kThreads;
+            if (i < n) {
+                const int r = i / kVectors;
+                const int k = i - r * kVectors;
+                v[u] = reinterpret_cast<const uint4*>(rowPtr<std::uint8_t>(p.src, p.srcPitch, oy + r) +
+                                                      static_cast<std::size_t>(alignedX) * C)[k];
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const int i = first + u * kThreads;
+            if (i < n) {
+                const int r = i / kVectors;
+                const int k = i - r * kVectors;
+                const unsigned words[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
+                __half* out = s + r * stride;
+#pragma unroll
+                for (int b = 0; b < 16; ++b) {
+                    const int x = k * kPixels + b / C - shift;
+                    if (x >= 0 && x < COLS) {
+                        const float value = static_cast<float>((words[b / 4] >> (8 * (b % 4))) & 0xFFu);
+                        out[(b % C) * plane + x] = __float2half_rn(value);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Fills `rows` x COLS pixels of the window (origin ox, oy; border rule applied) as fp16
+/// planes: s[c * plane + r * stride + x]. Four loads are issued before their stores.
+template <int C, int COLS>
+__device__ __forceinline__ void loadWindow(const ConvParams& p, __half* s, int ox, int oy, int rows, int stride,
+                                           int plane)
+{
+    constexpr int kUnroll = 4;
+    const int n = rows * COLS;
+    const bool inside = ox >= 0 && oy >= 0 && ox + COLS <= p.width && oy + rows <= p.height;
+    if constexpr (C != 3) {
+        // 16-byte vectors when rows are 16-byte aligned and the aligned span stays in the row.
+        constexpr int kPixels = 16 / C;
+        constexpr int kVectors = (COLS + kPixels - 1) / kPixels + 1;
+        const int shift = ((ox % kPixels) + kPixels) % kPixels;
+        const int alignedX = ox - shift;
+        const bool aligned = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) & 15u) == 0;
+        if (aligned && alignedX >= 0 && alignedX + kVectors * kPixels <= p.width && oy >= 0 &&
+            oy + rows <= p.height) {
+            loadWindowVectors<C, COLS>(p, s, alignedX, shift, oy, rows, stride, plane);
+            return;
+        }
+    }
+    for (int first = threadIdx.x; first < n; first += kUnroll * kThreads) {
+        float v[kUnroll][C];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const int i = first + u * kThreads;
+            if (i < n) {
+                const int r = i / COLS;
+                const int x = i - r * COLS;
+                const int gy = inside ? oy + r : mapBorder(oy + r, p.height, p.border);
+                const int gx = inside ? ox + x : mapBorder(ox + x, p.width, p.border);
+                if (gx < 0 || gy < 0) {
+#pragma unroll
+                    for (int c = 0; c < C; ++c) {
+                        v[u][c] = p.borderValue;
+                    }
+                } else {
+                    loadPixel<std::uint8_t, C>(rowPtr<std::uint8_t>(p.src, p.srcPitch, gy), gx, v[u]);
+                }
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) {
+            const int i = first + u * kThreads;
+            if (i < n) {
+                const int r = i / COLS;
+                const int x = i - r * COLS;
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    s[c * plane + r * stride + x] = __float2half_rn(v[u][c]);
+                }
+            }
+        }
+    }
+}
+
+/// One 16-row band of a 1D correlation: acc[t] += A(16 x 16 S) * B for every used (s, t) pair.
+/// `a` points at the lane's ldmatrix row (band row lane % 16, column 8 (lane / 16)).
+template <int K>
+__device__ __forceinline__ void correlateBand(const __half* a, const std::uint32_t (&b)[fragCount(K)][2],
+                                              float (&acc)[kGroups][4])
+{
+#pragma unroll
+    for (int s = 0; s < steps(K); ++s) {
+        std::uint32_t frag[4];
+        loadMatrix(frag, a + 16 * s);
+#pragma unroll
+        for (int t = 0; t < kGroups; ++t) {
+            if (pairUsed(s, t, K)) {
+                mma(acc[t], frag, b[fragIndex(s, t, K)]);
+            }
+        }
+    }
+}
+
+/// Direct correlation for 8-bit images on tensor cores: a 64 x 64 output tile per block, 16
+/// rows x 64 columns x all channels per warp, summing the 1D products of every kernel row.
+template <int C, int K>
+__global__ void __launch_bounds__(kThreads) tensorDirectKernel(const ConvParams p, const __grid_constant__ DirectTaps taps)
+{
+    constexpr int F = fragCount(K);
+    constexpr int COLS = 16 * steps(K);
+    constexpr int SW = rowStride(COLS);
+    constexpr int L = tapRowLength(K);
+    extern __shared__ float4 tensorShared[];
+    auto* win = reinterpret_cast<__half*>(tensorShared);
+    const int rows = kTile + p.kh - 1;
+    const int plane = rows * SW;
+    __half* tapRows = win + C * plane;
+
+    const int x0 = blockIdx.x * kTile;
+    const int y0 = blockIdx.y * kTile;
+    loadWindow<C, COLS>(p, win, x0 - p.anchorX, y0 - p.anchorY, rows, SW, plane);
+    loadTapRows<L>(taps.w, p.kw, p.kh, tapRows);
+    __syncthreads();
+
+    const int warp = threadIdx.x >> 5;
+    const int lane = threadIdx.x & 31;
+    float acc[C][kGroups][4];
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+#pragma unroll
+        for (int t = 0; t < kGroups; ++t) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                acc[c][t][e] = 0.0f;
+            }
+        }
+    }
+    const __half* band = win + (warp * 16 + (lane & 15)) * SW + (lane >> 4) * 8;
+    for (int ky = 0; ky < p.kh; ++ky) {
+        std::uint32_t b[F][2];
+        buildFragments<F>(tapRows + ky * L, b);
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            correlateBand<K>(band + c * plane + ky * SW, b, acc[c]);
+        }
+    }
+
+    // Lane (g, q) of group t holds columns 8t + 2q, +1 of rows g and g + 8.
+    const int g = lane >> 2;
+    const int q = lane & 3;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        const int y = y0 + warp * 16 + g + 8 * h;
+        if (y < p.height) {
+            auto* row = rowPtr<std::uint8_t>(p.dst, p.dstPitch, y);
+#pragma unroll
+            for (int t = 0; t < kGroups; ++t) {
+                float v[2][C];
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    v[0][c] = acc[c][t][2 * h];
+                    v[1][c] = acc[c][t][2 * h + 1];
+                }
+                storeStrip<std::uint8_t, C, 2>(row, x0 + 8 * t + 2 * q, p.width, p.offset, v);
+            }
+        }
+    }
+}
+
+/// Separable correlation for 8-bit images on tensor cores, fused: per channel, the row pass
+/// writes a transposed fp16 intermediate (64 columns x 16 S window rows) to shared memory and
+/// the column pass runs the same 1D product over it; outputs of all channels stay in registers.
+template <int C, int K>
+__global__ void __launch_bounds__(kThreads, 2)
+    tensorSeparableKernel(const ConvParams p, const __grid_constant__ SeparableTaps taps)
+{
+    constexpr int F = fragCount(K);
+    constexpr int S = steps(K);
+    constexpr int COLS = 16 * S;
+    constexpr int ROWS = 16 * S;
+    constexpr int SW = rowStride(COLS);
+    constexpr int ST = rowStride(ROWS);
+    constexpr int L = tapRowLength(K);
+    constexpr int PLANE = ROWS * SW;
+    extern __shared__ float4 tensorShared[];
+    auto* win = reinterpret_cast<__half*>(tensorShared);
+    __half* mid = win + C * PLANE;   // mid[x * ST + j]: row-pass output of window row j, column x
+    __half* rowTaps = mid + kTile * ST;
+    __half* colTaps = rowTaps + L;
+
+    const int x0 = blockIdx.x * kTile;
+    const int y0 = blockIdx.y * kTile;
+    loadWindow<C, COLS>(p, win, x0 - p.anchorX, y0 - p.anchorY, ROWS, SW, PLANE);
+    loadTapRows<L>(taps.row, p.kw, 1, rowTaps);
+    loadTapRows<L>(taps.col, p.kh, 1, colTaps);
+    __syncthreads();
+
+    const int warp = threadIdx.x >> 5;
+    const int lane = threadIdx.x & 31;
+    const int g = lane >> 2;
+    const int q = lane & 3;
+    std::uint32_t bRow[F][2];
+    std::uint32_t bCol[F][2];
+    buildFragments<F>(rowTaps, bRow);
+    buildFragments<F>(colTaps, bCol);
+    const int lead = (lane & 15);
+    const int half8 = (lane >> 4) * 8;
+
+    float out[C][kGroups][4];
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+#pragma unroll
+        for (int t = 0; t < kGroups; ++t) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                out[c][t][e] = 0.0f;
+            }
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+        for (int band = warp; band < S; band += kWarps) {
+            float h[kGroups][4];
+#pragma unroll
+            for (int t = 0; t < kGroups; ++t) {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    h[t][e] = 0.0f;
+                }
+            }
+            correlateBand<K>(win + c * PLANE + (band * 16 + lead) * SW + half8, bRow, h);
+#pragma unroll
+            for (int t = 0; t < kGroups; ++t) {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const int x = 8 * t + 2 * q + (e & 1);
+                    const int j = band * 16 + g + 8 * (e >> 1);
+                    mid[x * ST + j] = __float2half_rn(h[t][e]);
+                }
+            }
+        }
+        __syncthreads();
+        // Column pass: the warp's 16 output columns are the A rows, output rows the groups.
+        correlateBand<K>(mid + (warp * 16 + lead) * ST + half8, bCol, out[c]);
+        __syncthreads();
+    }
+
+    // Lane (g, q) of group t holds output rows 8t + 2q, +1 of columns g and g + 8.
+#pragma unroll
+    for (int t = 0; t < kGroups; ++t) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const int x = x0 + warp * 16 + g + 8 * (e >> 1);
+            const int y = y0 + 8 * t + 2 * q + (e & 1);
+            if (x < p.width && y < p.height) {
+                float v[C];
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    v[c] = out[c][t][e] + p.offset;
+                }
+                storePixel<std::uint8_t, C>(rowPtr<std::uint8_t>(p.dst, p.dstPitch, y), x, v);
+            }
+        }
+    }
+}
+
+std::size_t directSharedBytes(int k, int kh, int channels)
+{
+    const auto rows = static_cast<std::size_t>(kTile + kh - 1);
+    const auto window = rows * static_cast<std::size_t>(rowStride(16 * steps(k))) * static_cast<std::size_t>(channels);
+    return (window + static_cast<std::size_t>(kh) * static_cast<std::size_t>(tapRowLength(k))) * sizeof(__half);
+}
+
+std::size_t separableSharedBytes(int k, int channels)
+{
+    const auto rows = static_cast<std::size_t>(16 * steps(k));
+    const auto window = rows * static_cast<std::size_t>(rowStride(16 * steps(k))) * static_cast<std::size_t>(channels);
+    const auto mid = static_cast<std::size_t>(kTile) * static_cast<std::size_t>(rowStride(16 * steps(k)));
+    return (window + mid + 2 * static_cast<std::size_t>(tapRowLength(k))) * sizeof(__half);
+}
+
+LaunchShape baseShape(int width, int height)
+{
+    LaunchShape s;
+    s.blockX = kThreads;
+    s.blockY = 1;
+    s.tileWidth = kTile;
+    s.tileHeight = kTile;
+    s.gridX = (width + kTile - 1) / kTile;
+    s.gridY = (height + kTile - 1) / kTile;
+    return s;
+}
+
+bool exactInHalf(double v)
+{
+    return static_cast<double>(__half2float(__float2half_rn(static_cast<float>(v)))) == v;
+}
+
+double sumAbs(const std::vector<double>& w)
+{
+    double s = 0.0;
+    for (double x : w) {
+        s += std::abs(x);
+    }
+    return s;
+}
+
+template <typename Kernel>
+void allowShared(Kernel kernel, std::size_t bytes)
+{
+    if (bytes > 48 * 1024) {
+        TESSERA_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+    }
+}
+
+template <typename F>
+void dispatchClass(int k, F&& f)
+{
+    switch (k) {
+    case 8: f.template operator()<8>(); break;
+    case 16: f.template operator()<16>(); break;
+    case 32: f.template operator()<32>(); break;
+    case 64: f.template operator()<64>(); break;
+    default: throw std::invalid_argument("tensor-core kernel: no width class " + std::to_string(k));
+    }
+}
+
+}  // namespace
+
+double tensorErrorBound(const filters::FilterSpec& spec, bool separable)
+{
+    double maxIn = 255.0;
+    if (spec.border == filters::Border::Constant) {
+        maxIn = std::max(maxIn, std::abs(spec.borderValue));
+    }
+    const double unit = std::ldexp(1.0, -11);  // fp16 relative rounding
+    const double scale = std::abs(spec.scale);
+    if (separable && spec.separable) {
+        // Row taps, the fp16 intermediate and column taps each add one rounding of the sum.
+        return 3.0 * maxIn * scale * sumAbs(spec.separable->row) * sumAbs(spec.separable->column) * unit;
+    }
+    const double taps = static_cast<double>(spec.kernel.weights.size());
+    return maxIn * (scale * sumAbs(spec.kernel.weights) * unit + taps * std::ldexp(1.0, -25));
+}
+
+std::string tensorRefusal(const filters::FilterSpec& spec, PixelFormat in, PixelFormat out, const DeviceInfo& device,
+                          bool separable, std::size_t sharedLimit)
+{
+    const int kw = spec.kernel.width;
+    const int kh = spec.kernel.height;
+    if (device.ccMajor < 8) {
+        return "tensor-core kernels need compute capability 8.0 or later";
+    }
+    if (in.depth != PixelDepth::U8 || out.depth != PixelDepth::U8) {
+        return "tensor-core kernels take 8-bit input and output only";
+    }
+    if (separable && !spec.separable) {
+        return "the separable form needs a rank-1 kernel";
+    }
+    if (kw > kMaxSide || kh > kMaxSide || (!separable && kw * kh > kMaxTaps)) {
+        return "tensor-core kernels take at most 64 taps per side (4096 in all)";
+    }
+    if (spec.border == filters::Border::Constant && !exactInHalf(spec.borderValue)) {
+        return "the constant border value is not exact in fp16";
+    }
+    const double bound = tensorErrorBound(spec, separable);
+    if (!(bound <= 0.5)) {
+        return "fp16 taps could move the result by up to " + std::to_string(bound) + " (limit 0.5)";
+    }
+    const int k = widthClass(separable ? std::max(kw, kh) : kw);
+    const std::size_t bytes = separable ? separableSharedBytes(k, in.channels) : directSharedBytes(k, kh, in.channels);
+    if (bytes > sharedLimit) {
+        return "the tensor-core window needs " + std::to_string(bytes) + " bytes of shared memory";
+    }
+    return {};
+}
+
+LaunchShape tensorDirectShape(int kw, int kh, int channels, int width, int height)
+{
+    LaunchShape s = baseShape(width, height);
+    s.specialisedSize = widthClass(kw);
+    s.sharedBytes = directSharedBytes(s.specialisedSize, kh, channels);
+    return s;
+}
+
+LaunchShape tensorSeparableShape(int kw, int kh, int channels, int width, int height)
+{
+    LaunchShape s = baseShape(width, height);
+    s.specialisedSize = widthClass(std::max(kw, kh));
+    s.sharedBytes = separableSharedBytes(s.specialisedSize, channels);
+    return s;
+}
+
+double tensorMmaCount(int kw, int kh, int channels, int width, int height, bool separable)
+{
+    const double tiles = std::ceil(width / 64.0) * std::ceil(height / 64.0);
+    const int k = widthClass(separable ? std::max(kw, kh) : kw);
+    int pairs = 0;
+    switch (k) {
+    case 8: pairs = pairsPerStep(8); break;
+    case 16: pairs = pairsPerStep(16); break;
+    case 32: pairs = pairsPerStep(32); break;
+    default: pairs = pairsPerStep(64); break;
+    }
+    // Per 64 x 64 tile and channel: four warps of 16 rows; the separable form runs steps(k)
+    // bands in the row pass and four in the column pass.
+    const double perTile = separable ? pairs * (steps(k) + kWarps) : static_cast<double>(pairs) * kWarps * kh;
+    return tiles * channels * perTile;
+}
+
+void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)
+{
+    const ConvParams p = makeConvParams(plan.spec, src, dst);
+    DirectTaps taps{};
+    std::copy(plan.data->taps.begin(), plan.data->taps.end(), taps.w);
+    auto s = static_cast<cudaStream_t>(stream);
+    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
+    dispatchChannelCount(plan.input.channels, "tensor-core direct kernel", [&]<int C>() {
+        dispatchClass(plan.shape.specialisedSize, [&]<int K>() {
+            auto kernel = tensorDirectKernel<C, K>;
+            allowShared(kernel, plan.shape.sharedBytes);
+            kernel<<<grid, kThreads, plan.shape.sharedBytes, s>>>(p, taps);
+            TESSERA_LAUNCH_CHECK("tensorDirectKernel");
+        });
+    });
+}
+
+void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)
+{
+    const ConvParams p = makeConvParams(plan.spec, src, dst);
+    SeparableTaps taps{};
+    std::copy(plan.data->rowTaps.begin(), plan.data->rowTaps.end(), taps.row);
+    std::copy(plan.data->colTaps.begin(), plan.data->colTaps.end(), taps.col);
+    auto s = static_cast<cudaStream_t>(stream);
+    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
+    dispatchChannelCount(plan.input.channels, "tensor-core separable kernel", [&]<int C>() {
+        dispatchClass(plan.shape.specialisedSize, [&]<int K>() {
+            auto kernel = tensorSeparableKernel<C, K>;
+            allowShared(kernel, plan.shape.sharedBytes);
+            kernel<<<grid, kThreads, plan.shape.sharedBytes, s>>>(p, taps);
+            TESSERA_LAUNCH_CHECK("tensorSeparableKernel");
+        });
+    });
+}
+
+}  // namespace tessera::gpu::detail

@@ -1,0 +1,38 @@
+#pragma once
+
+// Private to gpu/: the tensor-core forms of the direct and separable methods for 8-bit images.
+// 8-bit pixels are exact in fp16, the taps are rounded to fp16 and every product is summed in
+// fp32 by mma.sync, so the result differs from the exact sum by at most
+// maxInput * sum|taps| * 2^-11 (plus the fp16 intermediate of the separable form); the planner
+// takes this path only when that bound stays below half an output step.
+
+#include "filters/filter_spec.h"
+#include "gpu/device_info.h"
+#include "gpu/executor.h"
+#include "gpu/pixel_format.h"
+
+#include <cstddef>
+#include <string>
+
+namespace tessera::gpu::detail {
+
+/// Worst-case absolute error of the tensor-core form against the exact sum, before rounding.
+double tensorErrorBound(const filters::FilterSpec& spec, bool separable);
+
+/// Empty when the tensor-core form can compute spec (input in, kernel output out) on device;
+/// otherwise why not, in words ("needs 8-bit input and output", ...).
+std::string tensorRefusal(const filters::FilterSpec& spec, PixelFormat in, PixelFormat out, const DeviceInfo& device,
+                          bool separable, std::size_t sharedLimit);
+
+/// Launch shapes; specialisedSize holds the kernel-width class (8, 16, 32 or 64 taps).
+LaunchShape tensorDirectShape(int kw, int kh, int channels, int width, int height);
+LaunchShape tensorSeparableShape(int kw, int kh, int channels, int width, int height);
+
+/// Estimated mma.sync count (m16n8k16) of one run, for the cost model.
+double tensorMmaCount(int kw, int kh, int channels, int width, int height, bool separable);
+
+/// Enqueue the tensor-core kernels (plan.tensorCores is set; shapes as above).
+void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream);
+void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream);
+
+}  // namespace tessera::gpu::detail
