@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 // How a correlation becomes matrix products. For one window row, the outputs of 8 adjacent
 // columns are a 16 x 8 matrix product: A holds 16 rows x 16 input columns (fp16, read from
@@ -37,6 +38,23 @@ constexpr int widthClass(int taps)
 {
     return taps <= 8 ? 8 : taps <= 16 ? 16 : taps <= 32 ? 32 : taps <= 64 ? 64 : 0;
 }
+/// Zero taps put before each tap row so that every block's window starts on a whole load
+/// vector (4 RGBA pixels, 8 gray ones); RGB windows are read pixel by pixel and need none.
+int leftPad(int anchorX, int channels)
+{
+    if (channels == 3) {
+        return 0;
+    }
+    const int vector = channels == 4 ? 4 : 8;
+    return (vector - anchorX % vector) % vector;
+}
+
+/// The kernel width the tensor-core kernels run: the spec's plus the left padding.
+int paddedWidth(const filters::FilterSpec& spec, int channels)
+{
+    return spec.kernel.width + leftPad(spec.effectiveAnchor().x, channels);
+}
+
 /// k-steps of 16 input columns covering 64 outputs plus the halo.
 __host__ __device__ constexpr int steps(int k) { return (kTile + k - 1 + 15) / 16; }
 /// Distinct B fragments of a tap row: shifts d = -8, 0, 8, ... up to k + 6.
@@ -144,27 +162,44 @@ __device__ __forceinline__ void loadTapRows(const float* taps, int width, int ro
     }
 }
 
-/// Window rows that lie wholly inside the image, read as aligned 16-byte vectors (16 / C pixels
-/// each): eight vectors per thread in flight before the first shared-memory store, since the
-/// load phase is latency-bound otherwise. `shift` pixels of the first vector precede the window.
-template <int C, int COLS>
-__device__ __forceinline__ void loadWindowVectors(const ConvParams& p, __half* s, int alignedX, int shift, int oy,
-                                                  int rows, int stride, int plane)
+/// Two bytes (byte i of a, byte j of b) as an exact half2: 1024 + byte has the bit pattern
+/// 0x6400 | byte in fp16, so a byte permute, one mask-and-or and one subtraction convert them.
+__device__ __forceinline__ std::uint32_t bytePairToHalf2(unsigned a, unsigned b, int i, int j)
 {
-    constexpr int kPixels = 16 / C;
-    constexpr int kVectors = (COLS + kPixels - 1) / kPixels + 1;
+    const unsigned t = __byte_perm(a, b, static_cast<unsigned>(i | ((j + 4) << 8))) & 0x00FF00FFu;
+    const unsigned bits = t | 0x64006400u;
+    __half2 h;
+    memcpy(&h, &bits, sizeof h);
+    h = __hsub2(h, __float2half2_rn(1024.0f));
+    std::uint32_t u;
+    memcpy(&u, &h, sizeof u);
+    return u;
+}
+
+/// Window rows that lie wholly inside the image, as aligned vectors of kPixels pixels (16 bytes
+/// of RGBA, 8 of gray): eight vectors per thread in flight before the first shared-memory
+/// store, since the load phase is latency-bound otherwise. The planner pads the taps so that
+/// the window starts on a vector boundary, which makes every store a whole aligned vector.
+template <int C, int COLS>
+__device__ __forceinline__ void loadWindowVectors(const ConvParams& p, __half* s, int ox, int oy, int rows, int stride,
+                                                  int plane)
+{
+    static_assert(C == 1 || C == 4, "vector loads take 1 or 4 channels");
+    constexpr int kPixels = C == 4 ? 4 : 8;
+    constexpr int kVectors = COLS / kPixels;
     constexpr int kUnroll = 8;
+    using Vec = std::conditional_t<C == 4, uint4, uint2>;
     const int n = rows * kVectors;
     for (int first = threadIdx.x; first < n; first += kUnroll * kThreads) {
-        uint4 v[kUnroll];
+        Vec v[kUnroll];
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
             const int i = first + u * kThreads;
             if (i < n) {
                 const int r = i / kVectors;
                 const int k = i - r * kVectors;
-                v[u] = reinterpret_cast<const uint4*>(rowPtr<std::uint8_t>(p.src, p.srcPitch, oy + r) +
-                                                      static_cast<std::size_t>(alignedX) * C)[k];
+                v[u] = reinterpret_cast<const Vec*>(rowPtr<std::uint8_t>(p.src, p.srcPitch, oy + r) +
+                                                    static_cast<std::size_t>(ox) * C)[k];
             }
         }
 #pragma unroll
@@ -173,15 +208,18 @@ __device__ __forceinline__ void loadWindowVectors(const ConvParams& p, __half* s
             if (i < n) {
                 const int r = i / kVectors;
                 const int k = i - r * kVectors;
-                const unsigned words[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
-                __half* out = s + r * stride;
+                __half* out = s + r * stride + k * kPixels;
+                if constexpr (C == 4) {
+                    // Words are pixels; channel c of pixels (0, 1) and (2, 3).
 #pragma unroll
-                for (int b = 0; b < 16; ++b) {
-                    const int x = k * kPixels + b / C - shift;
-                    if (x >= 0 && x < COLS) {
-                        const float value = static_cast<float>((words[b / 4] >> (8 * (b % 4))) & 0xFFu);
-                        out[(b % C) * plane + x] = __float2half_rn(value);
+                    for (int c = 0; c < 4; ++c) {
+                        *reinterpret_cast<uint2*>(out + c * plane) =
+                            make_uint2(bytePairToHalf2(v[u].x, v[u].y, c, c), bytePairToHalf2(v[u].z, v[u].w, c, c));
                     }
+                } else {
+                    *reinterpret_cast<uint4*>(out) =
+                        make_uint4(bytePairToHalf2(v[u].x, v[u].x, 0, 1), bytePairToHalf2(v[u].x, v[u].x, 2, 3),
+                                   bytePairToHalf2(v[u].y, v[u].y, 0, 1), bytePairToHalf2(v[u].y, v[u].y, 2, 3));
                 }
             }
         }
@@ -198,15 +236,10 @@ __device__ __forceinline__ void loadWindow(const ConvParams& p, __half* s, int o
     const int n = rows * COLS;
     const bool inside = ox >= 0 && oy >= 0 && ox + COLS <= p.width && oy + rows <= p.height;
     if constexpr (C != 3) {
-        // 16-byte vectors when rows are 16-byte aligned and the aligned span stays in the row.
-        constexpr int kPixels = 16 / C;
-        constexpr int kVectors = (COLS + kPixels - 1) / kPixels + 1;
-        const int shift = ((ox % kPixels) + kPixels) % kPixels;
-        const int alignedX = ox - shift;
-        const bool aligned = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) & 15u) == 0;
-        if (aligned && alignedX >= 0 && alignedX + kVectors * kPixels <= p.width && oy >= 0 &&
-            oy + rows <= p.height) {
-            loadWindowVectors<C, COLS>(p, s, alignedX, shift, oy, rows, stride, plane);
+        constexpr int kPixels = C == 4 ? 4 : 8;
+        const bool aligned = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) & (kPixels * C - 1)) == 0;
+        if (inside && aligned && ox % kPixels == 0) {
+            loadWindowVectors<C, COLS>(p, s, ox, oy, rows, stride, plane);
             return;
         }
     }
@@ -510,7 +543,7 @@ double tensorErrorBound(const filters::FilterSpec& spec, bool separable)
 std::string tensorRefusal(const filters::FilterSpec& spec, PixelFormat in, PixelFormat out, const DeviceInfo& device,
                           bool separable, std::size_t sharedLimit)
 {
-    const int kw = spec.kernel.width;
+    const int kw = paddedWidth(spec, in.channels);
     const int kh = spec.kernel.height;
     if (device.ccMajor < 8) {
         return "tensor-core kernels need compute capability 8.0 or later";
@@ -522,7 +555,7 @@ std::string tensorRefusal(const filters::FilterSpec& spec, PixelFormat in, Pixel
         return "the separable form needs a rank-1 kernel";
     }
     if (kw > kMaxSide || kh > kMaxSide || (!separable && kw * kh > kMaxTaps)) {
-        return "tensor-core kernels take at most 64 taps per side (4096 in all)";
+        return "tensor-core kernels take at most 64 taps per side (4096 in all, counting the anchor alignment)";
     }
     if (spec.border == filters::Border::Constant && !exactInHalf(spec.borderValue)) {
         return "the constant border value is not exact in fp16";
@@ -539,24 +572,27 @@ std::string tensorRefusal(const filters::FilterSpec& spec, PixelFormat in, Pixel
     return {};
 }
 
-LaunchShape tensorDirectShape(int kw, int kh, int channels, int width, int height)
+LaunchShape tensorDirectShape(const filters::FilterSpec& spec, int channels, int width, int height)
 {
+    const int kh = spec.kernel.height;
     LaunchShape s = baseShape(width, height);
-    s.specialisedSize = widthClass(kw);
+    s.specialisedSize = widthClass(paddedWidth(spec, channels));
     s.sharedBytes = directSharedBytes(s.specialisedSize, kh, channels);
     return s;
 }
 
-LaunchShape tensorSeparableShape(int kw, int kh, int channels, int width, int height)
+LaunchShape tensorSeparableShape(const filters::FilterSpec& spec, int channels, int width, int height)
 {
     LaunchShape s = baseShape(width, height);
-    s.specialisedSize = widthClass(std::max(kw, kh));
+    s.specialisedSize = widthClass(std::max(paddedWidth(spec, channels), spec.kernel.height));
     s.sharedBytes = separableSharedBytes(s.specialisedSize, channels);
     return s;
 }
 
-double tensorMmaCount(int kw, int kh, int channels, int width, int height, bool separable)
+double tensorMmaCount(const filters::FilterSpec& spec, int channels, int width, int height, bool separable)
 {
+    const int kw = paddedWidth(spec, channels);
+    const int kh = spec.kernel.height;
     const double tiles = std::ceil(width / 64.0) * std::ceil(height / 64.0);
     const int k = widthClass(separable ? std::max(kw, kh) : kw);
     int pairs = 0;
@@ -574,9 +610,17 @@ double tensorMmaCount(int kw, int kh, int channels, int width, int height, bool 
 
 void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)
 {
-    const ConvParams p = makeConvParams(plan.spec, src, dst);
+    ConvParams p = makeConvParams(plan.spec, src, dst);
+    const int pad = leftPad(p.anchorX, plan.input.channels);
+    const int kw = p.kw + pad;
     DirectTaps taps{};
-    std::copy(plan.data->taps.begin(), plan.data->taps.end(), taps.w);
+    for (int r = 0; r < p.kh; ++r) {
+        for (int j = 0; j < p.kw; ++j) {
+            taps.w[r * kw + pad + j] = plan.data->taps[static_cast<std::size_t>(r * p.kw + j)];
+        }
+    }
+    p.kw = kw;
+    p.anchorX += pad;
     auto s = static_cast<cudaStream_t>(stream);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
     dispatchChannelCount(plan.input.channels, "tensor-core direct kernel", [&]<int C>() {
@@ -591,9 +635,12 @@ void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceIm
 
 void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)
 {
-    const ConvParams p = makeConvParams(plan.spec, src, dst);
+    ConvParams p = makeConvParams(plan.spec, src, dst);
+    const int pad = leftPad(p.anchorX, plan.input.channels);
     SeparableTaps taps{};
-    std::copy(plan.data->rowTaps.begin(), plan.data->rowTaps.end(), taps.row);
+    std::copy(plan.data->rowTaps.begin(), plan.data->rowTaps.end(), taps.row + pad);
+    p.kw += pad;
+    p.anchorX += pad;
     std::copy(plan.data->colTaps.begin(), plan.data->colTaps.end(), taps.col);
     auto s = static_cast<cudaStream_t>(stream);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));

@@ -25,11 +25,11 @@ std::string tensorRefusal(const filters::FilterSpec& spec, PixelFormat in, Pixel
                           bool separable, std::size_t sharedLimit);
 
 /// Launch shapes; specialisedSize holds the kernel-width class (8, 16, 32 or 64 taps).
-LaunchShape tensorDirectShape(int kw, int kh, int channels, int width, int height);
-LaunchShape tensorSeparableShape(int kw, int kh, int channels, int width, int height);
+LaunchShape tensorDirectShape(const filters::FilterSpec& spec, int channels, int width, int height);
+LaunchShape tensorSeparableShape(const filters::FilterSpec& spec, int channels, int width, int height);
 
 /// Estimated mma.sync count (m16n8k16) of one run, for the cost model.
-double tensorMmaCount(int kw, int kh, int channels, int width, int height, bool separable);
+double tensorMmaCount(const filters::FilterSpec& spec, int channels, int width, int height, bool separable);
 
 /// Enqueue the tensor-core kernels (plan.tensorCores is set; shapes as above).
 void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream);
