@@ -1,7 +1,5 @@
 #include "app/edit_commands.h"
 
-#include <QCoreApplication>
-
 #include <utility>
 
 namespace tessera::app {
@@ -13,45 +11,45 @@ constexpr qint64 kMergeWindowMs = 1000;
 
 }  // namespace
 
-ChoiceCommand::ChoiceCommand(ui::FilterChoice before, ui::FilterChoice after,
-                             std::function<void(const ui::FilterChoice&)> restore)
-    : before_(std::move(before)), after_(std::move(after)), restore_(std::move(restore))
+StackCommand::StackCommand(ui::StackChange change, std::function<void(const ui::StackState&)> restore)
+    : change_(std::move(change)), restore_(std::move(restore))
 {
-    setText(QCoreApplication::translate("ChoiceCommand", "Change %1").arg(QString::fromStdString(after_.id)));
+    setText(change_.text);
     age_.start();
 }
 
-void ChoiceCommand::undo()
+void StackCommand::undo()
 {
-    restore_(before_);
+    restore_(change_.before);
     applied_ = false;
 }
 
-void ChoiceCommand::redo()
+void StackCommand::redo()
 {
     if (applied_) {
-        return;  // first push: the panel already shows this choice
+        return;  // first push: the stack already shows this state
     }
-    restore_(after_);
+    restore_(change_.after);
     applied_ = true;
 }
 
-bool ChoiceCommand::mergeWith(const QUndoCommand* other)
+bool StackCommand::mergeWith(const QUndoCommand* other)
 {
-    const auto* next = static_cast<const ChoiceCommand*>(other);
-    if (next->after_.id != after_.id || before_.id != after_.id || age_.elapsed() > kMergeWindowMs) {
+    const auto& next = static_cast<const StackCommand*>(other)->change_;
+    if (change_.kind != ui::StackEdit::Params || next.kind != ui::StackEdit::Params ||
+        next.entry != change_.entry || next.before != change_.after || age_.elapsed() > kMergeWindowMs) {
         return false;
     }
-    after_ = next->after_;
+    change_.after = next.after;
     age_.restart();
     return true;
 }
 
-ApplyCommand::ApplyCommand(cv::Mat before, cv::Mat after, const QString& filterTitle,
-                           std::function<void(const cv::Mat&)> install)
+ApplyCommand::ApplyCommand(Document before, Document after, const QString& text,
+                           std::function<void(const Document&)> install)
     : before_(std::move(before)), after_(std::move(after)), install_(std::move(install))
 {
-    setText(QCoreApplication::translate("ApplyCommand", "Apply %1").arg(filterTitle));
+    setText(text);
 }
 
 void ApplyCommand::undo()

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/filter_panel.h"
+#include "ui/filter_stack.h"
 
 #include <opencv2/core/mat.hpp>
 
@@ -11,39 +11,46 @@
 
 namespace tessera::app {
 
-/// A change of the Filter panel's settings. Consecutive changes of the same filter within a
-/// short time merge, so one slider drag is one undo step.
-class ChoiceCommand : public QUndoCommand {
+/// One edit of the filter stack (add, remove, move, enable, parameters, filter, preset).
+/// Parameter edits of the same entry within a short time merge, so one slider drag is one undo
+/// step.
+class StackCommand : public QUndoCommand {
 public:
-    /// restore(choice) puts a choice back into the panel and previews it.
-    ChoiceCommand(ui::FilterChoice before, ui::FilterChoice after,
-                  std::function<void(const ui::FilterChoice&)> restore);
+    /// restore(state) shows a stack state and previews it. The stack already shows change.after
+    /// when the command is pushed, so the first redo() does nothing.
+    StackCommand(ui::StackChange change, std::function<void(const ui::StackState&)> restore);
     void undo() override;
     void redo() override;
     int id() const override { return 1; }
     bool mergeWith(const QUndoCommand* other) override;
 
 private:
-    ui::FilterChoice before_;
-    ui::FilterChoice after_;
-    std::function<void(const ui::FilterChoice&)> restore_;
-    bool applied_ = true;  ///< the panel already shows after_ when the command is pushed
+    ui::StackChange change_;
+    std::function<void(const ui::StackState&)> restore_;
+    bool applied_ = true;
     QElapsedTimer age_;
 };
 
-/// Applying the previewed filter to the image: swaps the image data.
+/// The open image together with the filter stack over it: what Apply changes.
+struct Document {
+    cv::Mat image;
+    ui::StackState stack;
+};
+
+/// Applying the stack to the image: the image becomes the stack's result and the stack is
+/// reset; undo brings back both.
 class ApplyCommand : public QUndoCommand {
 public:
-    /// install(mat) makes mat the open image.
-    ApplyCommand(cv::Mat before, cv::Mat after, const QString& filterTitle,
-                 std::function<void(const cv::Mat&)> install);
+    /// install(document) makes document's image the open image and shows its stack.
+    ApplyCommand(Document before, Document after, const QString& text,
+                 std::function<void(const Document&)> install);
     void undo() override;
     void redo() override;
 
 private:
-    cv::Mat before_;
-    cv::Mat after_;
-    std::function<void(const cv::Mat&)> install_;
+    Document before_;
+    Document after_;
+    std::function<void(const Document&)> install_;
 };
 
 }  // namespace tessera::app

@@ -4,10 +4,13 @@
 #include "app/edit_commands.h"
 #include "app/engine.h"
 #include "app/image_io.h"
+#include "app/stack_chain.h"
 #include "app/version_info.h"
-#include "gpu/device_info.h"
+#include "filters/cpu_executor.h"
+#include "filters/preset_io.h"
 #include "filters/registry.h"
-#include "ui/filter_panel.h"
+#include "gpu/device_info.h"
+#include "ui/filter_dock.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
 
@@ -16,7 +19,6 @@
 #include <QStringList>
 
 #include <cstdint>
-
 #include <exception>
 #include <utility>
 
@@ -29,6 +31,13 @@ QString qs(const std::string& text)
     return QString::fromStdString(text);
 }
 
+/// e.what() with path in front unless the message already names it.
+QString namingFile(const QString& path, const std::exception& e)
+{
+    const QString message = QString::fromUtf8(e.what());
+    return message.contains(path) ? message : QStringLiteral("%1: %2").arg(path, message);
+}
+
 }  // namespace
 
 GuiController::GuiController(ui::MainWindow& window, QObject* parent)
@@ -36,32 +45,117 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
 {
     connect(&window_, &ui::MainWindow::openRequested, this, &GuiController::openImage);
     connect(engine_, &Engine::previewReady, this, &GuiController::showPreview);
-    if (ui::FilterPanel* panel = window_.filterPanel()) {
-        panel->setFilters(filters::builtinRegistry().all());
-        lastChoice_ = panel->currentChoice();
-        connect(panel, &ui::FilterPanel::choiceChanged, this, &GuiController::panelChanged);
-    }
+    window_.filterDock()->setFilters(filters::builtinRegistry().all());
+    connect(window_.filterStack(), &ui::FilterStack::edited, this, &GuiController::stackEdited);
     window_.setUndoStack(&undo_);
     connect(window_.imageView(), &ui::ImageView::pixelHovered, this,
             [this](const QPoint& pos) { window_.setPixelReadout(describePixel(pos)); });
     connect(window_.imageView(), &ui::ImageView::pixelLeft, this, [this] { window_.setPixelReadout(QString()); });
     connect(&window_, &ui::MainWindow::saveRequested, this, &GuiController::saveImage);
+    connect(&window_, &ui::MainWindow::exportRequested, this, &GuiController::exportImage);
     connect(&window_, &ui::MainWindow::applyRequested, this, &GuiController::applyPreview);
+    connect(&window_, &ui::MainWindow::loadPresetRequested, this, &GuiController::loadPreset);
+    connect(&window_, &ui::MainWindow::savePresetRequested, this, &GuiController::savePreset);
 }
 
-void GuiController::panelChanged()
+GuiController::~GuiController() = default;
+
+void GuiController::stackEdited(const ui::StackChange& change)
 {
-    const ui::FilterPanel* panel = window_.filterPanel();
-    const ui::FilterChoice before = lastChoice_;
-    previewPanelChoice();
-    undo_.push(new ChoiceCommand(before, panel->currentChoice(),
-                                 [this](const ui::FilterChoice& choice) { restoreChoice(choice); }));
+    undo_.push(new StackCommand(change, [this](const ui::StackState& state) { restoreStack(state); }));
+    previewStack();
 }
 
-void GuiController::restoreChoice(const ui::FilterChoice& choice)
+void GuiController::restoreStack(const ui::StackState& state)
 {
-    window_.filterPanel()->setChoice(choice);
-    previewPanelChoice();
+    window_.filterStack()->setState(state);
+    previewStack();
+}
+
+filters::FilterChain GuiController::stackChain() const
+{
+    return buildChain(window_.filterStack()->state(), filters::builtinRegistry());
+}
+
+void GuiController::previewStack()
+{
+    if (source_.empty()) {
+        return;
+    }
+    filters::FilterChain chain;
+    try {
+        chain = stackChain();
+    } catch (const std::exception& e) {
+        // A parameter combination a factory refuses (e.g. Sobel with dx = dy = 0): say so, keep
+        // the last preview.
+        window_.showNotice(QString::fromUtf8(e.what()));
+        return;
+    }
+    if (chain.steps.empty()) {
+        showUnfiltered();
+    } else {
+        requestPreview(chain);
+    }
+}
+
+void GuiController::requestPreview(const filters::FilterChain& chain)
+{
+    if (source_.empty()) {
+        return;
+    }
+    requested_[engine_->requestPreview(chain)] = chain;
+}
+
+void GuiController::showUnfiltered()
+{
+    // Previews still in flight are of a stack that is gone.
+    acceptFrom_ = engine_->latestRequest() + 1;
+    requested_.clear();
+    preview_ = cv::Mat();
+    previewChain_ = filters::FilterChain{};
+    window_.showPreview(originalDisplay_, tr("Preview: no filter enabled"));
+}
+
+void GuiController::showPreview(const PreviewResult& result)
+{
+    // Older than what is shown, or computed for an image or stack that has since been replaced.
+    if (result.id <= shownPreview_ || result.id < acceptFrom_) {
+        return;
+    }
+    const auto request = requested_.find(result.id);
+    const filters::FilterChain chain = request != requested_.end() ? request->second : filters::FilterChain{};
+    requested_.erase(requested_.begin(), request == requested_.end() ? request : std::next(request));
+    if (!result.error.isEmpty()) {
+        window_.showNotice(tr("Preview failed: %1").arg(result.error));
+        return;
+    }
+    shownPreview_ = result.id;
+    preview_ = result.data;
+    previewChain_ = chain;
+    QString status = tr("Preview: %1").arg(result.device);
+    if (!result.methods.isEmpty()) {
+        status += QStringLiteral(", ") + result.methods;
+    }
+    status += QStringLiteral(", %1 ms").arg(result.milliseconds, 0, 'f', result.milliseconds < 10 ? 2 : 0);
+    // "No GPU" is already in the status bar's compute label; a GPU that failed is news.
+    if (result.note.startsWith(QStringLiteral("GPU failed"))) {
+        status += QStringLiteral(" (%1)").arg(result.note);
+    }
+    window_.showPreview(result.image, status);
+    emit previewShown(result.id);
+}
+
+cv::Mat GuiController::currentResult() const
+{
+    const filters::FilterChain chain = stackChain();
+    if (chain.steps.empty()) {
+        return source_;
+    }
+    if (!preview_.empty() && previewChain_ == chain) {
+        return preview_;
+    }
+    // The preview of this stack has not arrived yet: the CPU path gives the same pixels now.
+    return filters::applyCpu(source_, chain);
 }
 
 QString GuiController::describePixel(const QPoint& pos) const
@@ -90,25 +184,37 @@ QString GuiController::describePixel(const QPoint& pos) const
 
 void GuiController::applyPreview()
 {
-    if (source_.empty() || preview_.empty()) {
-        window_.showNotice(tr("Nothing to apply yet: change a filter setting to see a preview first"));
-        return;
+    const ui::StackState stack = window_.filterStack()->state();
+    try {
+        const filters::FilterChain chain = stackChain();
+        if (source_.empty() || chain.steps.empty()) {
+            window_.showNotice(tr("Nothing to apply: the filter stack has no enabled filter"));
+            return;
+        }
+        const QString text = chain.steps.size() == 1
+                                 ? tr("Apply %1").arg(window_.filterStack()->titleOf(chain.steps.front().id))
+                                 : tr("Apply %1 filters").arg(chain.steps.size());
+        // After Apply the stack is empty: its filters are now in the pixels, and keeping them
+        // would filter the image twice. Undo brings back the image and the stack together.
+        undo_.push(new ApplyCommand(Document{source_, stack}, Document{currentResult(), ui::StackState{}}, text,
+                                    [this](const Document& document) { installDocument(document); }));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot apply the filters"), QString::fromUtf8(e.what()));
     }
-    const ui::FilterPanel* panel = window_.filterPanel();
-    const QString title = panel != nullptr ? QString::fromStdString(panel->currentChoice().id) : tr("filter");
-    undo_.push(new ApplyCommand(source_, preview_, title, [this](const cv::Mat& image) { installImage(image); }));
 }
 
-void GuiController::installImage(const cv::Mat& image)
+void GuiController::installDocument(const Document& document)
 {
-    source_ = image;
+    source_ = document.image;
     preview_ = cv::Mat();
     engine_->setImage(source_);
-    firstPreviewOfImage_ = engine_->latestRequest() + 1;
-    originalDisplay_ = toDisplayImage(source_);
+    acceptFrom_ = engine_->latestRequest() + 1;
+    originalDisplay_ = toDisplayImage(source_, mapping_);
     window_.imageView()->replaceImage(originalDisplay_);
     window_.imageView()->setOriginal(originalDisplay_);
     window_.setDocumentModified(static_cast<const void*>(source_.data) != savedData_);
+    window_.filterStack()->setState(document.stack);
+    previewStack();
 }
 
 void GuiController::saveImage(const QString& path)
@@ -123,66 +229,51 @@ void GuiController::saveImage(const QString& path)
             window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
         }
         window_.setDocumentModified(false);
-        window_.showNotice(tr("Saved %1").arg(path));
+        window_.showMessage(tr("Saved %1").arg(path));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot save image"), QString::fromUtf8(e.what()));
     }
 }
 
-void GuiController::previewPanelChoice()
-{
-    const ui::FilterPanel* panel = window_.filterPanel();
-    if (panel == nullptr) {
-        return;
-    }
-    const ui::FilterChoice choice = panel->currentChoice();
-    lastChoice_ = choice;
-    try {
-        filters::FilterSpec spec = filters::builtinRegistry().get(choice.id).build(choice.values);
-        spec.border = choice.border;
-        spec.borderValue = choice.borderValue;
-        spec.depth = choice.depth;
-        requestPreview(filters::FilterChain{{spec}});
-    } catch (const std::exception& e) {
-        // A parameter combination the factory refuses (e.g. Sobel with dx = dy = 0): say so, keep
-        // the last preview.
-        window_.showNotice(QString::fromUtf8(e.what()));
-    }
-}
-
-GuiController::~GuiController() = default;
-
-void GuiController::requestPreview(const filters::FilterChain& chain)
+void GuiController::exportImage(const QString& path)
 {
     if (source_.empty()) {
         return;
     }
-    engine_->requestPreview(chain);
+    try {
+        const cv::Mat result = currentResult();
+        // writeImage() refuses a format that cannot hold the depth or the alpha channel and names
+        // the formats that can; nothing is converted behind the user's back.
+        writeImage(path.toStdString(), result);
+        window_.showMessage(tr("Exported %1 (%2)").arg(path, qs(describeFormat(result))));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(path, e)));
+    }
 }
 
-void GuiController::showPreview(const PreviewResult& result)
+void GuiController::loadPreset(const QString& path)
 {
-    // Older than what is shown, or computed for an image that has since been replaced.
-    if (result.id <= shownPreview_ || result.id < firstPreviewOfImage_) {
-        return;
+    try {
+        const filters::Preset preset = filters::loadPreset(path.toStdString(), filters::builtinRegistry());
+        const QString name = preset.name.empty() ? QFileInfo(path).completeBaseName() : qs(preset.name);
+        window_.filterStack()->replaceEntries(entriesFromPreset(preset), tr("Load preset %1").arg(name));
+        window_.showMessage(tr("Loaded preset %1").arg(path));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot load preset"), namingFile(path, e));
     }
-    if (!result.error.isEmpty()) {
-        window_.showNotice(tr("Preview failed: %1").arg(result.error));
-        return;
+}
+
+void GuiController::savePreset(const QString& path)
+{
+    try {
+        const filters::Preset preset = presetFromStack(window_.filterStack()->state(),
+                                                       QFileInfo(path).completeBaseName().toStdString(),
+                                                       filters::builtinRegistry());
+        filters::savePreset(preset, path.toStdString());
+        window_.showMessage(tr("Saved preset %1 (%2 filters)").arg(path).arg(preset.steps.size()));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot save preset"), namingFile(path, e));
     }
-    shownPreview_ = result.id;
-    preview_ = result.data;
-    QString status = tr("Preview: %1").arg(result.device);
-    if (!result.methods.isEmpty()) {
-        status += QStringLiteral(", ") + result.methods;
-    }
-    status += QStringLiteral(", %1 ms").arg(result.milliseconds, 0, 'f', result.milliseconds < 10 ? 2 : 0);
-    // "No GPU" is already in the status bar's compute label; a GPU that failed is news.
-    if (result.note.startsWith(QStringLiteral("GPU failed"))) {
-        status += QStringLiteral(" (%1)").arg(result.note);
-    }
-    window_.showPreview(result.image, status);
-    emit previewShown(result.id);
 }
 
 void GuiController::openImage(const QString& path)
@@ -192,7 +283,7 @@ void GuiController::openImage(const QString& path)
     const QString absolute = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
     try {
         cv::Mat image = readImage(absolute.toStdString());
-        const QImage display = toDisplayImage(image);
+        const QImage display = toDisplayImage(image, mapping_);
         const QString description = qs(describeFormat(image));
         source_ = std::move(image);
         savedData_ = source_.data;
@@ -200,10 +291,14 @@ void GuiController::openImage(const QString& path)
         preview_ = cv::Mat();
         engine_->setImage(source_);
         // Previews still in flight belong to the previous image.
-        firstPreviewOfImage_ = engine_->latestRequest() + 1;
+        acceptFrom_ = engine_->latestRequest() + 1;
         window_.showImage(display, absolute, description);
         originalDisplay_ = display;
         window_.imageView()->setOriginal(originalDisplay_);
+        // The stack stays: it is previewed on the new image.
+        if (!window_.filterStack()->state().entries.empty()) {
+            previewStack();
+        }
     } catch (const ImageError& e) {
         // ImageError's text already starts with the path.
         window_.showError(title, qs(e.what()));

@@ -1,7 +1,9 @@
 #pragma once
 
+#include "app/display_mapping.h"
+#include "app/edit_commands.h"
 #include "filters/filter_spec.h"
-#include "ui/filter_panel.h"
+#include "ui/filter_stack.h"
 
 #include <opencv2/core/mat.hpp>
 
@@ -10,6 +12,8 @@
 #include <QPoint>
 #include <QString>
 #include <QUndoStack>
+
+#include <map>
 
 namespace tessera::ui {
 class MainWindow;
@@ -21,8 +25,8 @@ class Engine;
 struct PreviewResult;
 
 /// Connects the main window to image I/O, device information and the Engine that computes
-/// previews on its own thread (GPU when present). Loads images synchronously on the GUI thread
-/// for now. The window must outlive the controller.
+/// previews of the filter stack on its own thread (GPU when present). Loads and writes images
+/// synchronously on the GUI thread. The window must outlive the controller.
 class GuiController : public QObject {
     Q_OBJECT
 
@@ -31,32 +35,48 @@ public:
     explicit GuiController(ui::MainWindow& window, QObject* parent = nullptr);
     ~GuiController() override;
 
-    /// The image as read from the last file that opened (empty before the first one).
+    /// The open image (with applied filters); empty before the first file opens.
     const cv::Mat& sourceImage() const { return source_; }
+    /// Id of the last preview shown in the window (0 before the first).
+    quint64 shownPreview() const { return shownPreview_; }
+    /// The last preview's pixels in their own depth; empty while no filter is enabled.
+    const cv::Mat& previewData() const { return preview_; }
+    /// True while a requested preview has not reached the window yet.
+    bool isPreviewPending() const { return !requested_.empty(); }
+    /// Edit history: stack edits and applies.
+    QUndoStack& undoStack() { return undo_; }
+    /// The image with the enabled filters of the stack applied: the preview when it is of the
+    /// current stack, else computed on the CPU path. Throws std::invalid_argument when a
+    /// filter refuses its parameters.
+    cv::Mat currentResult() const;
 
 public slots:
-    /// Builds the Filter panel's current choice and asks for its preview.
-    void previewPanelChoice();
-    /// Reads path and shows it, or shows the error; never throws.
+    /// Asks for a preview of the stack's enabled filters, or shows the image itself when none
+    /// is enabled. A filter that refuses its parameters is reported as a notice.
+    void previewStack();
+    /// Reads path and shows it with the current stack previewed, or shows the error; never throws.
     void openImage(const QString& path);
     /// Enumerates CUDA devices and passes versions, device lines and the compute summary to the window.
     void refreshDeviceInfo();
     /// Writes the open image (with applied filters) to path through a temporary file; reports
     /// errors in the window. Never throws.
     void saveImage(const QString& path);
+    /// Writes currentResult() to path through a temporary file, leaving the document's path and
+    /// modified state alone; refuses (with the reason) a format that cannot hold the result's
+    /// depth or channels. Never throws.
+    void exportImage(const QString& path);
+    /// Replaces the stack by the preset in path (undoable); errors name the file. Never throws.
+    void loadPreset(const QString& path);
+    /// Writes the stack's enabled filters as a preset to path; errors name the file. Never throws.
+    void savePreset(const QString& path);
     /// Text for the pixel at pos of the shown image (preview if any, else the image): position
     /// and channel values in the image's own depth, RGB(A) order; empty outside the image.
     QString describePixel(const QPoint& pos) const;
-    /// Makes the shown preview the image (undoable); a notice when there is no preview.
+    /// Makes the stack's result the image and empties the stack, as one undo step; a notice
+    /// when no filter is enabled.
     void applyPreview();
     /// Asks the Engine for a preview of chain on the open image; the newest request wins.
     void requestPreview(const tessera::filters::FilterChain& chain);
-    /// Id of the last preview shown in the window (0 before the first).
-    quint64 shownPreview() const { return shownPreview_; }
-    /// The last preview's pixels in their own depth (empty before the first).
-    const cv::Mat& previewData() const { return preview_; }
-    /// Edit history: panel changes and applies.
-    QUndoStack& undoStack() { return undo_; }
 
 signals:
     /// A preview reached the window.
@@ -64,18 +84,22 @@ signals:
 
 private:
     void showPreview(const PreviewResult& result);
-    void panelChanged();
-    void restoreChoice(const ui::FilterChoice& choice);
-    void installImage(const cv::Mat& image);
+    void showUnfiltered();
+    void stackEdited(const ui::StackChange& change);
+    void restoreStack(const ui::StackState& state);
+    void installDocument(const Document& document);
+    filters::FilterChain stackChain() const;
 
     ui::MainWindow& window_;
     cv::Mat source_;
     cv::Mat preview_;
+    filters::FilterChain previewChain_;  ///< what preview_ is the result of
+    std::map<quint64, filters::FilterChain> requested_;  ///< requests not yet shown, by id
     Engine* engine_ = nullptr;
     quint64 shownPreview_ = 0;
-    quint64 firstPreviewOfImage_ = 0;
+    quint64 acceptFrom_ = 0;  ///< results of older requests belong to a previous image or stack
     QUndoStack undo_;
-    ui::FilterChoice lastChoice_;
+    DisplayMapping mapping_;
     const void* savedData_ = nullptr;  ///< pixels of the image as last opened or saved
     QImage originalDisplay_;           ///< the open image as displayed, the "before" of the split
 };

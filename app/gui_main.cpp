@@ -2,6 +2,7 @@
 #include "app/gui_controller.h"
 #include "filters/registry.h"
 #include "ui/filter_panel.h"
+#include "ui/filter_stack.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
 
@@ -40,8 +41,12 @@ int main(int argc, char* argv[])
         QStringLiteral("Save a PNG of the window to PATH shortly after start, then quit."),
         QStringLiteral("PATH"));
     parser.addOption(screenshotOption);
+    const QCommandLineOption presetOption(
+        QStringLiteral("preset"), QStringLiteral("Load the preset FILE into the filter stack and preview it."),
+        QStringLiteral("FILE"));
+    parser.addOption(presetOption);
     const QCommandLineOption filterOption(
-        QStringLiteral("filter"), QStringLiteral("Select filter ID in the Filter panel and preview it."),
+        QStringLiteral("filter"), QStringLiteral("Add filter ID to the end of the filter stack and preview it."),
         QStringLiteral("ID"));
     parser.addOption(filterOption);
     const QCommandLineOption paramOption(
@@ -71,6 +76,10 @@ int main(int argc, char* argv[])
         controller.openImage(positional.first());
     }
     bool previewing = false;
+    if (parser.isSet(presetOption)) {
+        controller.loadPreset(parser.value(presetOption));
+        previewing = !positional.isEmpty();
+    }
     if (parser.isSet(filterOption)) {
         const auto& registry = tessera::filters::builtinRegistry();
         const std::string id = parser.value(filterOption).toStdString();
@@ -79,9 +88,7 @@ int main(int argc, char* argv[])
             std::fprintf(stderr, "tessera: unknown filter '%s' (see 'tessera-cli filters')\n", id.c_str());
             return 2;
         }
-        tessera::ui::FilterChoice choice = window.filterPanel()->currentChoice();
-        choice.id = id;
-        choice.values = desc->defaults();
+        tessera::ui::FilterChoice choice = tessera::ui::FilterPanel::defaultChoice(*desc);
         for (const QString& kv : parser.values(paramOption)) {
             const auto eq = kv.indexOf(QLatin1Char('='));
             try {
@@ -95,13 +102,16 @@ int main(int argc, char* argv[])
                 return 2;
             }
         }
-        window.filterPanel()->setChoice(choice);
-        controller.previewPanelChoice();
+        tessera::ui::StackState stack = window.filterStack()->state();
+        stack.entries.push_back(tessera::ui::StackEntry{choice});
+        stack.current = static_cast<int>(stack.entries.size()) - 1;
+        window.filterStack()->setState(stack);
+        controller.previewStack();
         previewing = true;
-        if (parser.isSet(compareOption)) {
-            QObject::connect(&controller, &tessera::app::GuiController::previewShown, &window,
-                             [&window] { window.imageView()->setSplitEnabled(true); });
-        }
+    }
+    if (previewing && parser.isSet(compareOption)) {
+        QObject::connect(&controller, &tessera::app::GuiController::previewShown, &window,
+                         [&window] { window.imageView()->setSplitEnabled(true); });
     }
 
     if (!screenshot.isEmpty()) {

@@ -128,6 +128,17 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
 
 FilterPanel::~FilterPanel() = default;
 
+FilterChoice FilterPanel::defaultChoice(const filters::FilterDesc& desc)
+{
+    FilterChoice choice;
+    choice.id = desc.id;
+    choice.values = desc.defaults();
+    if (desc.id == kCustomId) {
+        choice.values.kernel = defaultKernel();
+    }
+    return choice;
+}
+
 void FilterPanel::setFilters(std::vector<filters::FilterDesc> list)
 {
     filters_ = std::move(list);

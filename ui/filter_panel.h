@@ -43,6 +43,10 @@ public:
     /// Slider positions across the range of a Double parameter.
     static constexpr int kDoubleSliderSteps = 1000;
 
+    /// The settings a filter starts with: its parameter defaults, the default border and depth,
+    /// and for the custom filter the 3 x 3 identity kernel the panel shows.
+    static FilterChoice defaultChoice(const filters::FilterDesc& desc);
+
     /// Creates an empty panel; call setFilters() to fill it.
     explicit FilterPanel(QWidget* parent = nullptr);
     /// Defined out of line for the forward-declared control types.

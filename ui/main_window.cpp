@@ -1,12 +1,11 @@
 #include "ui/main_window.h"
 
-#include "ui/filter_panel.h"
-
+#include "ui/file_dialogs.h"
+#include "ui/filter_dock.h"
 #include "ui/image_view.h"
 #include "ui/recent_files.h"
 
 #include <QAction>
-#include <QDockWidget>
 #include <QSignalBlocker>
 #include <QUndoStack>
 #include <QApplication>
@@ -14,7 +13,6 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenu>
@@ -22,7 +20,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
@@ -33,11 +30,13 @@ namespace {
 
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
-const QString kLastOpenDirKey = QStringLiteral("lastOpenDir");
 constexpr int kStatusMessageMs = 15000;
 
 const QString kImageFilter = QStringLiteral(
     "Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp *.exr *.pgm *.ppm *.pnm);;All files (*)");
+const QString kWritableImageFilter = QStringLiteral(
+    "PNG (*.png);;TIFF (*.tif *.tiff);;JPEG (*.jpg *.jpeg);;BMP (*.bmp);;WebP (*.webp);;OpenEXR (*.exr)");
+const QString kPresetFilter = QStringLiteral("Tessera presets (*.json);;All files (*)");
 
 /// The first local file among the dropped URLs, or an empty string.
 QString droppedFile(const QMimeData* mime)
@@ -95,14 +94,20 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::createFilterDock()
 {
-    filterPanel_ = new FilterPanel(this);
-    auto* dock = new QDockWidget(tr("Filter"), this);
-    dock->setObjectName(QStringLiteral("filterDock"));
-    dock->setWidget(filterPanel_);
-    dock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
+    filterDock_ = new FilterDock(this);
+    addDockWidget(Qt::RightDockWidgetArea, filterDock_);
     viewMenu_->addSeparator();
-    viewMenu_->addAction(dock->toggleViewAction());
+    viewMenu_->addAction(filterDock_->toggleViewAction());
+}
+
+FilterPanel* MainWindow::filterPanel() const
+{
+    return filterDock_->panel();
+}
+
+FilterStack* MainWindow::filterStack() const
+{
+    return filterDock_->stack();
 }
 
 QStringList MainWindow::recentFiles() const
@@ -159,6 +164,11 @@ void MainWindow::showNotice(const QString& message)
     statusBar()->showMessage(message, kStatusMessageMs);
 }
 
+void MainWindow::showMessage(const QString& message)
+{
+    statusBar()->showMessage(message, kStatusMessageMs);
+}
+
 void MainWindow::showError(const QString& title, const QString& message)
 {
     lastError_ = message;
@@ -181,17 +191,10 @@ void MainWindow::setComputeSummary(const QString& summary)
 
 void MainWindow::chooseFileToOpen()
 {
-    QSettings settings;
-    QString folder = settings.value(kLastOpenDirKey).toString();
-    if (folder.isEmpty() || !QFileInfo(folder).isDir()) {
-        folder = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    const QString path = askFileToOpen(this, tr("Open Image"), kImageFilter);
+    if (!path.isEmpty()) {
+        emit openRequested(path);
     }
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Image"), folder, kImageFilter);
-    if (path.isEmpty()) {
-        return;
-    }
-    settings.setValue(kLastOpenDirKey, QFileInfo(path).absolutePath());
-    emit openRequested(path);
 }
 
 void MainWindow::showAbout()
@@ -235,11 +238,38 @@ void MainWindow::chooseFileToSave()
     if (currentPath_.isEmpty()) {
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save Image As"), currentPath_,
-        tr("Images (*.png *.tif *.tiff *.jpg *.jpeg *.bmp *.webp *.exr)"));
+    const QString path = askFileToSave(this, tr("Save Image As"), currentPath_, kWritableImageFilter);
     if (!path.isEmpty()) {
         emit saveRequested(path);
+    }
+}
+
+void MainWindow::chooseFileToExport()
+{
+    if (currentPath_.isEmpty()) {
+        return;
+    }
+    const QFileInfo info(currentPath_);
+    const QString name = QStringLiteral("%1-filtered.%2").arg(info.completeBaseName(), info.suffix());
+    const QString path = askFileToSave(this, tr("Export Image"), name, kWritableImageFilter);
+    if (!path.isEmpty()) {
+        emit exportRequested(path);
+    }
+}
+
+void MainWindow::chooseFileToLoadPreset()
+{
+    const QString path = askFileToOpen(this, tr("Load Preset"), kPresetFilter);
+    if (!path.isEmpty()) {
+        emit loadPresetRequested(path);
+    }
+}
+
+void MainWindow::chooseFileToSavePreset()
+{
+    const QString path = askFileToSave(this, tr("Save Stack as Preset"), QStringLiteral("stack.json"), kPresetFilter);
+    if (!path.isEmpty()) {
+        emit savePresetRequested(path);
     }
 }
 
@@ -305,8 +335,10 @@ void MainWindow::createActions()
     saveAsAction_ = makeAction(this, tr("Save &As\u2026"), QStringLiteral("actionSaveAs"));
     saveAsAction_->setShortcut(QKeySequence::SaveAs);
     connect(saveAsAction_, &QAction::triggered, this, &MainWindow::chooseFileToSave);
-    // Export (other format or depth) arrives with the display-mapping options; disabled until then.
     exportAction_ = makeAction(this, tr("&Export\u2026"), QStringLiteral("actionExport"));
+    exportAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    exportAction_->setStatusTip(tr("Write the image with the filter stack applied to another file; the open image stays as it is"));
+    connect(exportAction_, &QAction::triggered, this, &MainWindow::chooseFileToExport);
     compareAction_ = makeAction(this, tr("&Compare Before/After"), QStringLiteral("actionCompare"));
     compareAction_->setCheckable(true);
     compareAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
@@ -317,10 +349,16 @@ void MainWindow::createActions()
         const QSignalBlocker block(compareAction_);
         compareAction_->setChecked(on);
     });
-    applyAction_ = makeAction(this, tr("&Apply Filter"), QStringLiteral("actionApply"));
+    applyAction_ = makeAction(this, tr("&Apply Filters"), QStringLiteral("actionApply"));
     applyAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    applyAction_->setStatusTip(tr("Apply the previewed filter to the image (undoable)"));
+    applyAction_->setStatusTip(tr("Apply the enabled filters of the stack to the image and empty the stack (undoable)"));
     connect(applyAction_, &QAction::triggered, this, &MainWindow::applyRequested);
+    loadPresetAction_ = makeAction(this, tr("&Load Preset\u2026"), QStringLiteral("actionLoadPreset"));
+    loadPresetAction_->setStatusTip(tr("Replace the filter stack by a preset file (undoable)"));
+    connect(loadPresetAction_, &QAction::triggered, this, &MainWindow::chooseFileToLoadPreset);
+    savePresetAction_ = makeAction(this, tr("&Save Stack as Preset\u2026"), QStringLiteral("actionSavePreset"));
+    savePresetAction_->setStatusTip(tr("Write the enabled filters of the stack to a preset file"));
+    connect(savePresetAction_, &QAction::triggered, this, &MainWindow::chooseFileToSavePreset);
     undoAction_ = makeAction(this, tr("&Undo"), QStringLiteral("actionUndo"));
     undoAction_->setShortcut(QKeySequence::Undo);
     redoAction_ = makeAction(this, tr("&Redo"), QStringLiteral("actionRedo"));
@@ -386,7 +424,8 @@ void MainWindow::createMenus()
     QMenu* filters = menuBar()->addMenu(tr("F&ilters"));
     filters->addAction(applyAction_);
     filters->addSeparator();
-    addPending(filters, tr("Filter stack (not available yet)"), QStringLiteral("actionFilterStack"));
+    filters->addAction(loadPresetAction_);
+    filters->addAction(savePresetAction_);
 
     QMenu* batch = menuBar()->addMenu(tr("&Batch"));
     addPending(batch, tr("&Run Batch\u2026"), QStringLiteral("actionRunBatch"));
@@ -458,7 +497,7 @@ void MainWindow::updateViewActions()
 {
     const bool image = view_->hasImage();
     for (QAction* action : {zoomInAction_, zoomOutAction_, fitAction_, actualSizeAction_, saveAction_,
-                            saveAsAction_, applyAction_}) {
+                            saveAsAction_, exportAction_, applyAction_}) {
         action->setEnabled(image);
     }
 }

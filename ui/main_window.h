@@ -11,7 +11,9 @@ class QUndoStack;
 
 namespace tessera::ui {
 
+class FilterDock;
 class FilterPanel;
+class FilterStack;
 class ImageView;
 class RecentFiles;
 
@@ -28,8 +30,12 @@ public:
 
     /// The central image view.
     ImageView* imageView() const { return view_; }
+    /// The Filter dock: the filter stack and the selected filter's parameters.
+    FilterDock* filterDock() const { return filterDock_; }
     /// The filter panel in the Filter dock.
-    FilterPanel* filterPanel() const { return filterPanel_; }
+    FilterPanel* filterPanel() const;
+    /// The filter stack in the Filter dock.
+    FilterStack* filterStack() const;
     /// Path of the image shown, empty when none.
     QString currentPath() const { return currentPath_; }
     /// Recent files, newest first.
@@ -55,6 +61,9 @@ public slots:
     /// A passing message in the status bar, never modal (e.g. a parameter combination a filter
     /// refuses while a slider moves).
     void showNotice(const QString& message);
+    /// A passing status bar message about something that worked (e.g. "Saved ..."); not recorded
+    /// in lastError().
+    void showMessage(const QString& message);
     /// Reports a failure: a warning box (when modal dialogs are enabled) and the status bar.
     void showError(const QString& title, const QString& message);
     /// Connects Edit > Undo / Redo to stack (owned by the caller, must outlive the window's use).
@@ -71,6 +80,12 @@ public slots:
     void chooseFileToOpen();
     /// Asks for a file name and emits saveRequested() with it.
     void chooseFileToSave();
+    /// Asks for a file name and emits exportRequested() with it.
+    void chooseFileToExport();
+    /// Asks for a preset file and emits loadPresetRequested() with it.
+    void chooseFileToLoadPreset();
+    /// Asks for a preset file name and emits savePresetRequested() with it.
+    void chooseFileToSavePreset();
     /// Shows the About box.
     void showAbout();
 
@@ -79,8 +94,15 @@ signals:
     void openRequested(const QString& path);
     /// The user asked to save the image to path (Save: the open file; Save As: a chosen one).
     void saveRequested(const QString& path);
-    /// The user asked to apply the previewed filter to the image (Filters > Apply).
+    /// The user asked to apply the filter stack to the image (Filters > Apply).
     void applyRequested();
+    /// The user asked to write the image with the stack applied to path (File > Export), leaving
+    /// the document as it is.
+    void exportRequested(const QString& path);
+    /// The user asked to replace the stack by the preset in path.
+    void loadPresetRequested(const QString& path);
+    /// The user asked to write the stack's enabled filters as a preset to path.
+    void savePresetRequested(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -99,7 +121,7 @@ private:
     void updateViewActions();
 
     ImageView* view_ = nullptr;
-    FilterPanel* filterPanel_ = nullptr;
+    FilterDock* filterDock_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     RecentFiles* recent_ = nullptr;
     QLabel* imageInfoLabel_ = nullptr;
@@ -116,6 +138,8 @@ private:
     QAction* undoAction_ = nullptr;
     QAction* redoAction_ = nullptr;
     QAction* applyAction_ = nullptr;
+    QAction* loadPresetAction_ = nullptr;
+    QAction* savePresetAction_ = nullptr;
     QAction* compareAction_ = nullptr;
     QAction* zoomInAction_ = nullptr;
     QAction* zoomOutAction_ = nullptr;

@@ -1,4 +1,5 @@
 #include "app/gui_controller.h"
+#include "gui_test_support.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "filters/registry.h"
@@ -28,20 +29,7 @@ using tessera::ui::MainWindow;
 
 namespace {
 
-class GuiControllerTest : public testing::Test {
-protected:
-    void SetUp() override
-    {
-        QSettings().clear();
-        window_.setModalDialogsEnabled(false);
-        window_.resize(800, 600);
-        window_.show();
-        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window_));
-    }
-
-    MainWindow window_;
-    GuiController controller_{window_};
-};
+using GuiControllerTest = tessera::test::WindowFixture;
 
 TEST_F(GuiControllerTest, OpensTheCoffeeSample)
 {
@@ -155,20 +143,7 @@ TEST_F(GuiControllerTest, MovingAParameterInThePanelUpdatesThePreview)
 
 namespace {
 
-/// Waits until the preview on screen is chain applied to the open image.
-bool waitForPreviewOf(GuiController& controller, const tessera::filters::FilterChain& chain)
-{
-    QSignalSpy shown(&controller, &GuiController::previewShown);
-    for (int tries = 0; tries < 100; ++tries) {
-        const cv::Mat want = tessera::filters::applyCpu(controller.sourceImage(), chain);
-        if (!controller.previewData().empty() && controller.previewData().size == want.size &&
-            cv::norm(controller.previewData(), want, cv::NORM_INF) <= 1.0) {
-            return true;
-        }
-        shown.wait(200);
-    }
-    return false;
-}
+using tessera::test::waitForPreviewOf;
 
 tessera::filters::FilterChain boxChain(int size)
 {

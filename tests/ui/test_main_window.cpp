@@ -79,16 +79,18 @@ TEST_F(MainWindowTest, TitleAndShortcuts)
     EXPECT_EQ(action("actionFitToWindow")->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_0));
     EXPECT_EQ(action("actionActualSize")->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_1));
     EXPECT_TRUE(action("actionZoomIn")->shortcuts().contains(QKeySequence(QKeySequence::ZoomIn)));
+    EXPECT_EQ(action("actionExport")->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
 }
 
 TEST_F(MainWindowTest, FeaturesNotBuiltYetAreDisabled)
 {
     for (const char* name : {"actionSave", "actionSaveAs", "actionExport", "actionUndo", "actionRedo",
-                             "actionFilterStack", "actionRunBatch", "actionCompareDevices"}) {
+                             "actionRunBatch", "actionCompareDevices"}) {
         EXPECT_FALSE(action(name)->isEnabled()) << name;
     }
     EXPECT_TRUE(action("actionOpen")->isEnabled());
     EXPECT_TRUE(action("actionAbout")->isEnabled());
+    EXPECT_TRUE(action("actionLoadPreset")->isEnabled());
     // Zooming waits for an image.
     EXPECT_FALSE(action("actionZoomIn")->isEnabled());
 }

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "app/gui_controller.h"
+#include "filters/cpu_executor.h"
+#include "filters/filter_spec.h"
+#include "ui/main_window.h"
+
+#include <gtest/gtest.h>
+
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <opencv2/core.hpp>
+
+namespace tessera::test {
+
+/// A shown main window with its controller; settings start empty and no box is modal.
+class WindowFixture : public testing::Test {
+protected:
+    void SetUp() override
+    {
+        QSettings().clear();
+        window_.setModalDialogsEnabled(false);
+        window_.resize(800, 600);
+        window_.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window_));
+    }
+
+    ui::MainWindow window_;
+    app::GuiController controller_{window_};
+};
+
+/// Waits until no preview is outstanding and the one on screen is chain applied to the open
+/// image on the CPU path, within one level (a GPU may round another order of sums differently).
+inline bool waitForPreviewOf(app::GuiController& controller, const filters::FilterChain& chain)
+{
+    QSignalSpy shown(&controller, &app::GuiController::previewShown);
+    for (int tries = 0; tries < 100; ++tries) {
+        const cv::Mat want = filters::applyCpu(controller.sourceImage(), chain);
+        const cv::Mat& got = controller.previewData();
+        if (!controller.isPreviewPending() && !got.empty() && got.size == want.size &&
+            got.type() == want.type() && cv::norm(got, want, cv::NORM_INF) <= 1.0) {
+            return true;
+        }
+        shown.wait(200);
+    }
+    return false;
+}
+
+}  // namespace tessera::test

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "filters/registry.h"
+
+#include <QDockWidget>
+
+#include <vector>
+
+namespace tessera::ui {
+
+class FilterPanel;
+class FilterStack;
+
+/// The Filter dock: the filter stack above the parameter panel. The panel shows the stack's
+/// selected entry, and every panel edit becomes an edit of that entry (or, with an empty
+/// stack, its first entry). GUI thread only.
+class FilterDock : public QDockWidget {
+    Q_OBJECT
+
+public:
+    /// Builds an empty stack and panel; call setFilters() to fill them.
+    explicit FilterDock(QWidget* parent = nullptr);
+
+    /// The list of filters.
+    FilterStack* stack() const { return stack_; }
+    /// The selected filter's parameters.
+    FilterPanel* panel() const { return panel_; }
+    /// Offers these filters in the stack's Add menu and the panel's filter list.
+    void setFilters(const std::vector<filters::FilterDesc>& filters);
+
+private:
+    void showCurrentEntry();
+
+    FilterStack* stack_ = nullptr;
+    FilterPanel* panel_ = nullptr;
+};
+
+}  // namespace tessera::ui
