@@ -1,0 +1,123 @@
+#pragma once
+
+#include "filters/filter_spec.h"
+#include "ui/custom_kernel.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <optional>
+
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace tessera::ui {
+
+class KernelGridModel;
+class KernelGridView;
+
+/// Edits the custom filter's kernel on a grid: size, weights, anchor, normalise, scale and
+/// offset, JSON presets; or shows a built-in filter's kernel read-only. Every user edit emits
+/// kernelEdited() once; the setters emit nothing (for undo). GUI thread only; nothing here
+/// throws.
+class KernelEditor : public QWidget {
+    Q_OBJECT
+
+public:
+    /// Largest side the size spin boxes offer (larger kernels can still be shown).
+    static constexpr int kMaxEditorSide = 127;
+
+    /// Starts with an editable 3 x 3 identity kernel, scale 1, offset 0.
+    explicit KernelEditor(QWidget* parent = nullptr);
+    ~KernelEditor() override;
+
+    /// Shows k as the editable custom kernel (anchor empty = centre). Emits nothing.
+    void setKernel(const tessera::filters::Kernel2D& k,
+                   std::optional<tessera::filters::Point> anchor = {});
+    tessera::filters::Kernel2D kernel() const;
+    /// The explicit anchor; empty when the kernel's centre is used.
+    std::optional<tessera::filters::Point> anchor() const;
+    /// Read-only view of the kernel a built-in filter makes (title e.g. "Gaussian 7 x 7"), with
+    /// its anchor, scale and offset; the grid cannot be edited; "Copy to custom" turns it into
+    /// an editable custom kernel and emits kernelEdited. Emits nothing itself.
+    void showReadOnly(const tessera::filters::FilterSpec& spec, const QString& title);
+    bool isReadOnly() const;
+
+    /// Output scale and offset (output = scale * sum + offset) as the fields show them.
+    double scale() const;
+    double offset() const;
+    /// Shows scale and offset without emitting anything (for undo and presets).
+    void setScaleOffset(double scale, double offset);
+    /// Kernel, anchor, scale and offset as one value.
+    CustomKernel customKernel() const;
+    /// The custom filter this editor describes: kernel, anchor, scale and offset, the rest at
+    /// the defaults (reflect101, same depth).
+    tessera::filters::FilterSpec customSpec() const;
+
+    /// Loads a single-kernel preset (or any one-step chain) from path as the editable custom
+    /// kernel, with its anchor, scale and offset; emits kernelEdited. On failure leaves the
+    /// editor as it was, sets *error (naming the file and the problem) and returns false.
+    bool loadPreset(const QString& path, QString* error);
+    /// Writes customSpec() as a single-kernel JSON preset named after the file, through a
+    /// temporary file then a rename. On failure sets *error (naming the file) and returns false.
+    bool savePreset(const QString& path, QString* error) const;
+    /// The last hint or error shown under the grid (empty when none).
+    QString message() const;
+
+public slots:
+    /// Asks for a preset file and loads it; errors go to a message box.
+    void openLoadDialog();
+    /// Asks for a file name and saves the kernel; errors go to a message box.
+    void openSaveDialog();
+    /// Divides the weights by their sum and emits kernelEdited; when the sum is ~0 shows why
+    /// and changes nothing.
+    void normalise();
+    /// Puts the anchor back to the centre and emits kernelEdited (when it was elsewhere).
+    void centreAnchor();
+    /// Makes the read-only kernel the editable custom kernel and emits kernelEdited.
+    void copyToCustom();
+
+signals:
+    /// After every user edit (cell, size, anchor, normalise, scale/offset, load, copy to
+    /// custom). Scale and offset are not in the arguments: scale() and offset() hold the
+    /// values in effect when it fires.
+    void kernelEdited(const tessera::filters::Kernel2D& kernel,
+                      std::optional<tessera::filters::Point> anchor);
+
+private:
+    void onSizeEdited();
+    void onAnchorPicked(int x, int y);
+    void onWeightRefused(int x, int y, const QString& text);
+    void clearCells();
+    void showKernel(const tessera::filters::Kernel2D& kernel,
+                    std::optional<tessera::filters::Point> anchor);
+    void setReadOnlyMode(bool readOnly, const QString& title);
+    void updateSummary();
+    void setMessage(const QString& text, bool isError);
+    /// Refreshes the labels, shows note (or clears the message) and emits kernelEdited().
+    void finishEdit(const QString& note = QString());
+
+    KernelGridModel* model_ = nullptr;
+    KernelGridView* grid_ = nullptr;
+    QString lastFolder_;
+
+    QLabel* title_ = nullptr;
+    QSpinBox* widthSpin_ = nullptr;
+    QSpinBox* heightSpin_ = nullptr;
+    QPushButton* centreAnchorButton_ = nullptr;
+    QPushButton* pickAnchorButton_ = nullptr;
+    QLabel* sumLabel_ = nullptr;
+    QLabel* anchorLabel_ = nullptr;
+    QLabel* separableLabel_ = nullptr;
+    QLabel* message_ = nullptr;
+    QPushButton* normaliseButton_ = nullptr;
+    QDoubleSpinBox* scaleSpin_ = nullptr;
+    QDoubleSpinBox* offsetSpin_ = nullptr;
+    QPushButton* loadButton_ = nullptr;
+    QPushButton* saveButton_ = nullptr;
+    QPushButton* copyButton_ = nullptr;
+};
+
+}  // namespace tessera::ui
