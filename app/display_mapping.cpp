@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iomanip>
 #include <limits>
 #include <new>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -63,19 +65,15 @@ Range colourRange(const cv::Mat& img, bool absolute) {
     return r;
 }
 
-// The stretch for u16/f32 data, or nothing when stretching is off or the data holds a single
-// finite value (there is no range to stretch, so the fixed mapping shows it instead).
+// The stretch for u16/f32 data whose colour samples span r, or nothing when the data holds a
+// single finite value (there is no range to stretch, so the type's range shows it instead).
 template <typename T>
-std::optional<LinearMap> stretchMap(const cv::Mat& img, const DisplayMapping& mapping) {
-    if (!mapping.stretch) {
-        return std::nullopt;
-    }
-    const Range r = colourRange<T>(img, false);
+std::optional<LinearMap> stretchMap(const cv::Mat& img, const Range& r, SignedMode mode) {
     if (!r.valid()) {
         return std::nullopt;
     }
     if (r.low < 0.0) {
-        if (mapping.signedMode == SignedMode::Offset) {
+        if (mode == SignedMode::Offset) {
             const double m = std::max(-r.low, r.high);
             return LinearMap{-m, 2.0 * m, false};
         }
@@ -89,6 +87,34 @@ std::optional<LinearMap> stretchMap(const cv::Mat& img, const DisplayMapping& ma
         return LinearMap{r.low, r.high - r.low, false};
     }
     return std::nullopt;
+}
+
+// The type's own range [0, high]; signed data (samples spanning r) shown with Offset gets
+// [-high, high] so that 0 stays at mid-grey.
+LinearMap fullRangeMap(const Range& r, double high, SignedMode mode) {
+    if (mode == SignedMode::Absolute) {
+        return LinearMap{0.0, high, true};
+    }
+    if (r.valid() && r.low < 0.0) {
+        return LinearMap{-high, 2.0 * high, false};
+    }
+    return LinearMap{0.0, high, false};
+}
+
+// What black and white stand for, e.g. "data min-max [-3.5, 3.5], 0 at mid-grey".
+std::string describe(const LinearMap& map, bool stretched) {
+    const auto number = [](double v) {
+        std::ostringstream out;
+        out << std::setprecision(6) << v;
+        return out.str();
+    };
+    const double high = map.low + map.range;
+    std::string text = stretched ? "data min-max " : "full range ";
+    text += (map.absolute ? "|v| [" : "[") + number(map.low) + ", " + number(high) + "]";
+    if (!map.absolute && map.low < 0.0 && high == -map.low) {
+        text += ", 0 at mid-grey";
+    }
+    return text;
 }
 
 QImage::Format displayFormat(int channels) {
@@ -138,7 +164,7 @@ QImage render(const cv::Mat& img, Colour colour, Alpha alpha) {
 
 }  // namespace
 
-QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping) {
+QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping, std::string* shown) {
     if (img.empty()) {
         return {};
     }
@@ -149,21 +175,31 @@ QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping) {
     }
     switch (img.depth()) {
     case CV_8U: {
+        if (shown != nullptr) {
+            shown->clear();
+        }
         const auto same = [](std::uint8_t v) { return v; };
         return render<std::uint8_t>(img, same, same);
     }
     case CV_16U: {
         const auto top = [](std::uint16_t v) { return static_cast<std::uint8_t>(v >> 8); };
-        if (const auto map = stretchMap<std::uint16_t>(img, mapping)) {
-            return render<std::uint16_t>(img, *map, top);
+        const auto map = mapping.stretch
+                             ? stretchMap<std::uint16_t>(img, colourRange<std::uint16_t>(img, false), mapping.signedMode)
+                             : std::nullopt;
+        if (shown != nullptr) {
+            *shown = describe(map.value_or(LinearMap{0.0, 65535.0, false}), map.has_value());
         }
-        return render<std::uint16_t>(img, top, top);
+        return map ? render<std::uint16_t>(img, *map, top) : render<std::uint16_t>(img, top, top);
     }
     case CV_32F: {
-        // Unstretched float shows [0, 1]; Absolute folds negatives into that range first.
-        const LinearMap fixed{0.0, 1.0, mapping.signedMode == SignedMode::Absolute};
-        const LinearMap alpha{0.0, 1.0, false};
-        return render<float>(img, stretchMap<float>(img, mapping).value_or(fixed), alpha);
+        // The range is needed either way: without stretch it says whether the data is signed.
+        const Range r = colourRange<float>(img, false);
+        const auto stretched = mapping.stretch ? stretchMap<float>(img, r, mapping.signedMode) : std::nullopt;
+        const LinearMap map = stretched.value_or(fullRangeMap(r, 1.0, mapping.signedMode));
+        if (shown != nullptr) {
+            *shown = describe(map, stretched.has_value());
+        }
+        return render<float>(img, map, LinearMap{0.0, 1.0, false});
     }
     default:
         throw std::invalid_argument("toDisplayImage: unsupported depth " + std::to_string(img.depth()) +

@@ -4,21 +4,31 @@
 
 #include <opencv2/core/mat.hpp>
 
+#include <string>
+
 namespace tessera::app {
 
 /// How a non-8-bit image is mapped to screen values. The data itself is never changed.
 enum class SignedMode { Offset, Absolute };
 
 struct DisplayMapping {
-    bool stretch = true;            ///< map [min, max] of the data to [0, 255] (u16/f32)
-    SignedMode signedMode = SignedMode::Offset;  ///< for data with negative values
+    /// true: the data's own [min, max] maps to [0, 255]; false: the type's full range does
+    /// (u16 [0, 65535], f32 [0, 1]). Applies to u16 and f32 colour samples, never to alpha.
+    bool stretch = true;
+    /// For data with negative values: Offset puts 0 at mid-grey (a range symmetric around 0;
+    /// f32 [-1, 1] without stretch), Absolute shows |v|.
+    SignedMode signedMode = SignedMode::Offset;
+
+    bool operator==(const DisplayMapping&) const = default;
 };
 
 /// Converts a CV_8U/16U/32F image with 1, 3 (BGR) or 4 (BGRA) channels to a QImage that owns
 /// its pixels (Format_Grayscale8, Format_RGB888 or Format_ARGB32). 8-bit data maps 1:1.
-/// Without stretch, u16 shows its high byte and f32 shows [0, 1] (Absolute: |v|) clamped; alpha
-/// is never stretched. An empty Mat gives a null QImage; other depths or channel counts throw
-/// std::invalid_argument. Reads img only; safe to call from any thread.
-QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping = {});
+/// Without stretch, u16 shows its high byte and f32 shows [0, 1] ([-1, 1] for signed data with
+/// Offset, |v| in [0, 1] with Absolute) clamped; alpha is never stretched. When shown is given
+/// it receives what black and white stand for, e.g. "data min-max [-3.5, 3.5], 0 at mid-grey"
+/// (empty for 8-bit data). An empty Mat gives a null QImage; other depths or channel counts
+/// throw std::invalid_argument. Reads img only; safe to call from any thread.
+QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping = {}, std::string* shown = nullptr);
 
 }  // namespace tessera::app

@@ -70,7 +70,10 @@ public:
                     r.note = QString::fromStdString(gpuReason_);
                 }
             }
-            r.image = toDisplayImage(r.data);
+            std::string shown;
+            r.image = toDisplayImage(r.data, mapping_, &shown);
+            r.mapping = mapping_;
+            r.shownRange = QString::fromStdString(shown);
         } catch (const std::exception& e) {
             r.error = QString::fromUtf8(e.what());
             r.image = QImage();
@@ -79,6 +82,8 @@ public:
     }
 
     bool superseded(quint64 id) const { return latest_->load() > id; }
+
+    void setDisplayMapping(const DisplayMapping& mapping) { mapping_ = mapping; }
 
 private:
     /// Keeps the source image resident on one GPU between requests.
@@ -127,6 +132,7 @@ private:
     std::string gpuName_;
     std::unique_ptr<ResidentGpu> gpu_;
     cv::Mat image_;
+    DisplayMapping mapping_;
     std::shared_ptr<std::atomic<quint64>> latest_;
 };
 
@@ -154,6 +160,12 @@ void Engine::setImage(const cv::Mat& image)
 {
     EngineWorker* worker = worker_;
     QMetaObject::invokeMethod(worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
+}
+
+void Engine::setDisplayMapping(const DisplayMapping& mapping)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(worker_, [worker, mapping] { worker->setDisplayMapping(mapping); }, Qt::QueuedConnection);
 }
 
 quint64 Engine::requestPreview(const filters::FilterChain& chain)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/display_mapping.h"
 #include "filters/filter_spec.h"
 
 #include <opencv2/core/mat.hpp>
@@ -20,6 +21,8 @@ namespace tessera::app {
 struct PreviewResult {
     quint64 id = 0;            ///< the id requestPreview() returned
     QImage image;              ///< display image (16-bit and float data mapped for the screen)
+    DisplayMapping mapping;    ///< the mapping image was made with
+    QString shownRange;        ///< what black and white stand for in image (empty for 8-bit)
     cv::Mat data;              ///< the filtered pixels in their own depth
     QString device;            ///< "GPU 0 (NVIDIA H200)" or "CPU"
     QString methods;           ///< GPU methods per step, e.g. "separable, direct"; empty on the CPU
@@ -46,6 +49,8 @@ public:
 
     /// Replaces the image later previews filter (the Mat is shared, not copied: do not modify it).
     void setImage(const cv::Mat& image);
+    /// Sets the display mapping of later previews' images (the data is not affected).
+    void setDisplayMapping(const DisplayMapping& mapping);
     /// Queues a preview of chain on the current image and returns its id (increasing).
     quint64 requestPreview(const filters::FilterChain& chain);
     /// Id of the newest request so far (0 before the first).

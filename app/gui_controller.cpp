@@ -10,6 +10,7 @@
 #include "filters/preset_io.h"
 #include "filters/registry.h"
 #include "gpu/device_info.h"
+#include "ui/display_menu.h"
 #include "ui/filter_dock.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
@@ -29,6 +30,11 @@ namespace {
 QString qs(const std::string& text)
 {
     return QString::fromStdString(text);
+}
+
+DisplayMapping toMapping(const ui::DisplayOptions& options)
+{
+    return DisplayMapping{options.stretch, options.absolute ? SignedMode::Absolute : SignedMode::Offset};
 }
 
 /// e.what() with path in front unless the message already names it.
@@ -56,6 +62,41 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
     connect(&window_, &ui::MainWindow::applyRequested, this, &GuiController::applyPreview);
     connect(&window_, &ui::MainWindow::loadPresetRequested, this, &GuiController::loadPreset);
     connect(&window_, &ui::MainWindow::savePresetRequested, this, &GuiController::savePreset);
+    mapping_ = toMapping(window_.displayMenu()->options());
+    engine_->setDisplayMapping(mapping_);
+    connect(window_.displayMenu(), &ui::DisplayMenu::optionsChanged, this,
+            [this](const ui::DisplayOptions& options) { setDisplayMapping(toMapping(options)); });
+}
+
+QImage GuiController::render(const cv::Mat& data, QString* shown) const
+{
+    std::string text;
+    QImage image = toDisplayImage(data, mapping_, &text);
+    *shown = qs(text);
+    return image;
+}
+
+void GuiController::showOriginalRendering()
+{
+    originalDisplay_ = render(source_, &originalShown_);
+    window_.imageView()->replaceImage(originalDisplay_);
+    window_.imageView()->setOriginal(originalDisplay_);
+    window_.setDisplayStatus(originalShown_);
+}
+
+void GuiController::setDisplayMapping(const DisplayMapping& mapping)
+{
+    mapping_ = mapping;
+    engine_->setDisplayMapping(mapping_);
+    if (source_.empty()) {
+        return;
+    }
+    showOriginalRendering();
+    if (!preview_.empty()) {
+        QString shown;
+        window_.imageView()->replaceImage(render(preview_, &shown));
+        window_.setDisplayStatus(shown);
+    }
 }
 
 GuiController::~GuiController() = default;
@@ -114,6 +155,7 @@ void GuiController::showUnfiltered()
     preview_ = cv::Mat();
     previewChain_ = filters::FilterChain{};
     window_.showPreview(originalDisplay_, tr("Preview: no filter enabled"));
+    window_.setDisplayStatus(originalShown_);
 }
 
 void GuiController::showPreview(const PreviewResult& result)
@@ -132,6 +174,9 @@ void GuiController::showPreview(const PreviewResult& result)
     shownPreview_ = result.id;
     preview_ = result.data;
     previewChain_ = chain;
+    // Made before the mapping last changed: render again with the current one.
+    QString shown = result.shownRange;
+    const QImage image = result.mapping == mapping_ ? result.image : render(preview_, &shown);
     QString status = tr("Preview: %1").arg(result.device);
     if (!result.methods.isEmpty()) {
         status += QStringLiteral(", ") + result.methods;
@@ -141,7 +186,8 @@ void GuiController::showPreview(const PreviewResult& result)
     if (result.note.startsWith(QStringLiteral("GPU failed"))) {
         status += QStringLiteral(" (%1)").arg(result.note);
     }
-    window_.showPreview(result.image, status);
+    window_.showPreview(image, status);
+    window_.setDisplayStatus(shown);
     emit previewShown(result.id);
 }
 
@@ -209,9 +255,7 @@ void GuiController::installDocument(const Document& document)
     preview_ = cv::Mat();
     engine_->setImage(source_);
     acceptFrom_ = engine_->latestRequest() + 1;
-    originalDisplay_ = toDisplayImage(source_, mapping_);
-    window_.imageView()->replaceImage(originalDisplay_);
-    window_.imageView()->setOriginal(originalDisplay_);
+    showOriginalRendering();
     window_.setDocumentModified(static_cast<const void*>(source_.data) != savedData_);
     window_.filterStack()->setState(document.stack);
     previewStack();
@@ -283,7 +327,8 @@ void GuiController::openImage(const QString& path)
     const QString absolute = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
     try {
         cv::Mat image = readImage(absolute.toStdString());
-        const QImage display = toDisplayImage(image, mapping_);
+        QString shown;
+        const QImage display = render(image, &shown);
         const QString description = qs(describeFormat(image));
         source_ = std::move(image);
         savedData_ = source_.data;
@@ -294,7 +339,9 @@ void GuiController::openImage(const QString& path)
         acceptFrom_ = engine_->latestRequest() + 1;
         window_.showImage(display, absolute, description);
         originalDisplay_ = display;
+        originalShown_ = shown;
         window_.imageView()->setOriginal(originalDisplay_);
+        window_.setDisplayStatus(originalShown_);
         // The stack stays: it is previewed on the new image.
         if (!window_.filterStack()->state().entries.empty()) {
             previewStack();

@@ -35,6 +35,8 @@ public:
     explicit GuiController(ui::MainWindow& window, QObject* parent = nullptr);
     ~GuiController() override;
 
+    /// The display mapping in use.
+    const DisplayMapping& displayMapping() const { return mapping_; }
     /// The open image (with applied filters); empty before the first file opens.
     const cv::Mat& sourceImage() const { return source_; }
     /// Id of the last preview shown in the window (0 before the first).
@@ -77,6 +79,9 @@ public slots:
     void applyPreview();
     /// Asks the Engine for a preview of chain on the open image; the newest request wins.
     void requestPreview(const tessera::filters::FilterChain& chain);
+    /// Shows 16-bit and float images (the open one, the preview, later previews) through mapping;
+    /// the data is not changed.
+    void setDisplayMapping(const tessera::app::DisplayMapping& mapping);
 
 signals:
     /// A preview reached the window.
@@ -89,6 +94,8 @@ private:
     void restoreStack(const ui::StackState& state);
     void installDocument(const Document& document);
     filters::FilterChain stackChain() const;
+    QImage render(const cv::Mat& data, QString* shown) const;
+    void showOriginalRendering();
 
     ui::MainWindow& window_;
     cv::Mat source_;
@@ -102,6 +109,7 @@ private:
     DisplayMapping mapping_;
     const void* savedData_ = nullptr;  ///< pixels of the image as last opened or saved
     QImage originalDisplay_;           ///< the open image as displayed, the "before" of the split
+    QString originalShown_;            ///< what black and white stand for in originalDisplay_
 };
 
 }  // namespace tessera::app

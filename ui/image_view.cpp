@@ -85,6 +85,11 @@ void ImageView::replaceImage(const QImage& image)
     item_->setPixmap(QPixmap::fromImage(image));
 }
 
+QImage ImageView::shownImage() const
+{
+    return item_ != nullptr ? item_->pixmap().toImage() : QImage();
+}
+
 void ImageView::clear()
 {
     dropOriginal();

@@ -49,6 +49,8 @@ public:
     bool showsOriginalAt(QPoint imagePos) const;
     /// True when an image is shown.
     bool hasImage() const;
+    /// The shown picture (right of the divider when split), as an image; null without one.
+    QImage shownImage() const;
     /// Size of the shown image in pixels; empty without an image.
     QSize imageSize() const;
     /// Screen pixels per image pixel (1.0 = actual size).

@@ -1,5 +1,6 @@
 #include "ui/main_window.h"
 
+#include "ui/display_menu.h"
 #include "ui/file_dialogs.h"
 #include "ui/filter_dock.h"
 #include "ui/image_view.h"
@@ -150,6 +151,12 @@ void MainWindow::showPreview(const QImage& image, const QString& status)
 QString MainWindow::previewStatus() const
 {
     return previewLabel_->text();
+}
+
+void MainWindow::setDisplayStatus(const QString& text)
+{
+    displayLabel_->setText(text.isEmpty() ? QString() : tr("Display: %1").arg(text));
+    displayLabel_->setVisible(!text.isEmpty());
 }
 
 void MainWindow::setPixelReadout(const QString& text)
@@ -420,6 +427,7 @@ void MainWindow::createMenus()
     view->addAction(actualSizeAction_);
     view->addSeparator();
     view->addAction(compareAction_);
+    displayMenu_ = new DisplayMenu(view, this);
 
     QMenu* filters = menuBar()->addMenu(tr("F&ilters"));
     filters->addAction(applyAction_);
@@ -465,6 +473,9 @@ void MainWindow::createStatusBar()
     pixelLabel_ = addLabel(QStringLiteral("pixelLabel"), tr("Position and values of the pixel under the cursor"));
     pixelLabel_->setVisible(false);
     imageInfoLabel_ = addLabel(QStringLiteral("imageInfoLabel"), tr("Image size and pixel format"));
+    displayLabel_ = addLabel(QStringLiteral("displayLabel"),
+                             tr("What black and white stand for on screen (View > Display Mapping); the data is not changed"));
+    displayLabel_->setVisible(false);
     zoomLabel_ = addLabel(QStringLiteral("zoomLabel"), tr("Zoom"));
     previewLabel_ = addLabel(QStringLiteral("previewLabel"), tr("Where the last preview ran and how long it took"));
     computeLabel_ = addLabel(QStringLiteral("computeLabel"), QString());

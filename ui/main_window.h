@@ -11,6 +11,7 @@ class QUndoStack;
 
 namespace tessera::ui {
 
+class DisplayMenu;
 class FilterDock;
 class FilterPanel;
 class FilterStack;
@@ -36,6 +37,8 @@ public:
     FilterPanel* filterPanel() const;
     /// The filter stack in the Filter dock.
     FilterStack* filterStack() const;
+    /// View > Display Mapping.
+    DisplayMenu* displayMenu() const { return displayMenu_; }
     /// Path of the image shown, empty when none.
     QString currentPath() const { return currentPath_; }
     /// Recent files, newest first.
@@ -56,6 +59,9 @@ public slots:
     /// Shows a filtered rendering of the open image without moving the view; status says where
     /// it ran and how long it took (e.g. "Preview: GPU 0 (NVIDIA H200), separable, 0.8 ms").
     void showPreview(const QImage& image, const QString& status);
+    /// Shows what the display mapping makes of the shown image in the status bar (e.g. "data
+    /// min-max [-2, 2], 0 at mid-grey"); empty (8-bit images) hides it.
+    void setDisplayStatus(const QString& text);
     /// Shows the pixel readout text ("x 12, y 40: 31 52 200") in the status bar; empty hides it.
     void setPixelReadout(const QString& text);
     /// A passing message in the status bar, never modal (e.g. a parameter combination a filter
@@ -123,12 +129,14 @@ private:
     ImageView* view_ = nullptr;
     FilterDock* filterDock_ = nullptr;
     QMenu* viewMenu_ = nullptr;
+    DisplayMenu* displayMenu_ = nullptr;
     RecentFiles* recent_ = nullptr;
     QLabel* imageInfoLabel_ = nullptr;
     QLabel* zoomLabel_ = nullptr;
     QLabel* computeLabel_ = nullptr;
     QLabel* previewLabel_ = nullptr;
     QLabel* pixelLabel_ = nullptr;
+    QLabel* displayLabel_ = nullptr;
 
     QAction* openAction_ = nullptr;
     QAction* saveAction_ = nullptr;

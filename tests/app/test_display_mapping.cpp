@@ -4,9 +4,11 @@
 
 #include <opencv2/core.hpp>
 
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 using tessera::app::DisplayMapping;
@@ -145,11 +147,33 @@ TEST(DisplayMapping, FloatRangeIgnoresNonFinite) {
     EXPECT_EQ(grays(toDisplayImage(img)), (std::vector<int>{0, 255, 0, 255, 0}));
 }
 
-TEST(DisplayMapping, FloatWithoutStretchClampsZeroToOne) {
+TEST(DisplayMapping, FloatWithoutStretchShowsTheTypesRange) {
+    // [0, 1] for data without negatives; signed data puts 0 at mid-grey ([-1, 1]) or folds.
+    EXPECT_EQ(grays(toDisplayImage(floatRow({0.f, 0.5f, 1.f, 7.f}), mapping(false))), (std::vector<int>{0, 128, 255, 255}));
     const cv::Mat img = floatRow({-1.f, 0.f, 0.5f, 1.f, 7.f});
-    EXPECT_EQ(grays(toDisplayImage(img, mapping(false))), (std::vector<int>{0, 0, 128, 255, 255}));
+    EXPECT_EQ(grays(toDisplayImage(img, mapping(false))), (std::vector<int>{0, 128, 191, 255, 255}));
     EXPECT_EQ(grays(toDisplayImage(img, mapping(false, SignedMode::Absolute))),
               (std::vector<int>{255, 0, 128, 255, 255}));
+}
+
+TEST(DisplayMapping, SaysWhatBlackAndWhiteStandFor) {
+    std::string shown = "stale";
+    toDisplayImage(cv::Mat(1, 2, CV_8UC1, cv::Scalar(3)), {}, &shown);
+    EXPECT_EQ(shown, "");
+    const cv::Mat img = floatRow({-2.f, 0.f, 1.f});
+    toDisplayImage(img, mapping(true), &shown);
+    EXPECT_EQ(shown, "data min-max [-2, 2], 0 at mid-grey");
+    toDisplayImage(img, mapping(true, SignedMode::Absolute), &shown);
+    EXPECT_EQ(shown, "data min-max |v| [0, 2]");
+    toDisplayImage(img, mapping(false), &shown);
+    EXPECT_EQ(shown, "full range [-1, 1], 0 at mid-grey");
+    cv::Mat wide(1, 2, CV_16UC1);
+    wide.at<std::uint16_t>(0, 0) = 100;
+    wide.at<std::uint16_t>(0, 1) = 900;
+    toDisplayImage(wide, mapping(true), &shown);
+    EXPECT_EQ(shown, "data min-max [100, 900]");
+    toDisplayImage(wide, mapping(false), &shown);
+    EXPECT_EQ(shown, "full range [0, 65535]");
 }
 
 TEST(DisplayMapping, ConstantDataFallsBackToTheFixedMapping) {
