@@ -74,7 +74,7 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent)
                               tr("Then click the cell that lands on the output pixel "
                                  "(Ctrl+click a cell works at any time)"));
     pickAnchorButton_->setCheckable(true);
-    centreAnchorButton_ = named(new QPushButton(tr("C&entre anchor"), this), "centreAnchorButton",
+    centreAnchorButton_ = named(new QPushButton(tr("Ce&ntre anchor"), this), "centreAnchorButton",
                                 tr("Anchor the kernel at its centre cell"));
 
     model_ = new KernelGridModel(this);
@@ -104,19 +104,19 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent)
     for (QDoubleSpinBox* spin : {scaleSpin_, offsetSpin_}) {
         spin->setKeyboardTracking(false);
     }
-    normaliseButton_ = named(new QPushButton(tr("&Normalise"), this), "normaliseButton",
+    normaliseButton_ = named(new QPushButton(tr("Nor&malise"), this), "normaliseButton",
                              tr("Divide every weight by the sum so that they add up to 1"));
     loadButton_ = named(new QPushButton(tr("&Load\u2026"), this), "loadButton",
                         tr("Open a kernel preset (JSON)"));
-    saveButton_ = named(new QPushButton(tr("Sa&ve\u2026"), this), "saveButton",
+    saveButton_ = named(new QPushButton(tr("&Save\u2026"), this), "saveButton",
                         tr("Save the kernel, anchor, scale and offset as a JSON preset"));
-    copyButton_ = named(new QPushButton(tr("Copy to &custom"), this), "copyToCustomButton",
+    copyButton_ = named(new QPushButton(tr("Co&py to custom"), this), "copyToCustomButton",
                         tr("Edit a copy of this kernel as the custom filter"));
     copyButton_->hide();
 
-    auto* scaleLabel = new QLabel(tr("&Scale:"), this);
+    auto* scaleLabel = new QLabel(tr("S&cale:"), this);
     scaleLabel->setBuddy(scaleSpin_);
-    auto* offsetLabel = new QLabel(tr("O&ffset:"), this);
+    auto* offsetLabel = new QLabel(tr("&Offset:"), this);
     offsetLabel->setBuddy(offsetSpin_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(title_);
