@@ -1,5 +1,6 @@
 #include "app/gui_controller.h"
 
+#include "app/device_preference.h"
 #include "app/display_mapping.h"
 #include "app/edit_commands.h"
 #include "app/engine.h"
@@ -66,6 +67,11 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
     engine_->setDisplayMapping(mapping_);
     connect(window_.displayMenu(), &ui::DisplayMenu::optionsChanged, this,
             [this](const ui::DisplayOptions& options) { setDisplayMapping(toMapping(options)); });
+    engine_->setDevicePreference(parseDevicePreference(window_.preferredDevice().toStdString()));
+    connect(&window_, &ui::MainWindow::preferredDeviceChanged, this, [this](const QString& key) {
+        engine_->setDevicePreference(parseDevicePreference(key.toStdString()));
+        previewStack();
+    });
 }
 
 QImage GuiController::render(const cv::Mat& data, QString* shown) const
@@ -182,8 +188,9 @@ void GuiController::showPreview(const PreviewResult& result)
         status += QStringLiteral(", ") + result.methods;
     }
     status += QStringLiteral(", %1 ms").arg(result.milliseconds, 0, 'f', result.milliseconds < 10 ? 2 : 0);
-    // "No GPU" is already in the status bar's compute label; a GPU that failed is news.
-    if (result.note.startsWith(QStringLiteral("GPU failed"))) {
+    // "No GPU" is already in the status bar's compute label; a GPU that failed is news, and so
+    // is the CPU running because of Preferences.
+    if (result.note.startsWith(QStringLiteral("GPU failed")) || result.note.contains(QStringLiteral("Preferences"))) {
         status += QStringLiteral(" (%1)").arg(result.note);
     }
     window_.showPreview(image, status);
@@ -367,6 +374,12 @@ void GuiController::refreshDeviceInfo()
     about.devices = qs(describeDevices(snapshot));
     window_.setAboutInfo(about);
     window_.setComputeSummary(qs(computeSummary(snapshot)));
+    std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
+    for (const gpu::DeviceInfo& device : snapshot.devices) {
+        const DevicePreference gpu{DevicePreference::Kind::Gpu, device.id};
+        options.push_back({qs(toString(gpu)), tr("GPU %1: %2").arg(device.id).arg(qs(device.name))});
+    }
+    window_.setDeviceOptions(options);
 }
 
 }  // namespace tessera::app

@@ -1,5 +1,6 @@
 #include "ui/file_dialogs.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -10,9 +11,42 @@ namespace tessera::ui {
 
 namespace {
 
+const QString kReadableImages = QStringLiteral(
+    "Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp *.exr *.pgm *.ppm *.pnm);;All files (*)");
+const QString kWritableImages = QStringLiteral(
+    "PNG (*.png);;TIFF (*.tif *.tiff);;JPEG (*.jpg *.jpeg);;BMP (*.bmp);;WebP (*.webp);;OpenEXR (*.exr)");
+const QString kPresets = QStringLiteral("Tessera presets (*.json);;All files (*)");
+
 QString settingsKey(FolderRole role)
 {
     return role == FolderRole::Open ? QStringLiteral("lastOpenDir") : QStringLiteral("lastSaveDir");
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("FileDialogs", text);
+}
+
+QString askToOpen(QWidget* parent, const QString& title, const QString& filter)
+{
+    const QString path = QFileDialog::getOpenFileName(parent, title, lastFolder(FolderRole::Open), filter);
+    if (!path.isEmpty()) {
+        rememberFolder(FolderRole::Open, path);
+    }
+    return path;
+}
+
+// suggested: a bare name placed in the last save folder, or a full path used as it is.
+QString askToSave(QWidget* parent, const QString& title, const QString& suggested, const QString& filter)
+{
+    const QString start = QFileInfo(suggested).isAbsolute()
+                              ? suggested
+                              : QDir(lastFolder(FolderRole::Save)).filePath(suggested);
+    const QString path = QFileDialog::getSaveFileName(parent, title, start, filter);
+    if (!path.isEmpty()) {
+        rememberFolder(FolderRole::Save, path);
+    }
+    return path;
 }
 
 }  // namespace
@@ -31,26 +65,31 @@ void rememberFolder(FolderRole role, const QString& filePath)
     QSettings().setValue(settingsKey(role), QFileInfo(filePath).absolutePath());
 }
 
-QString askFileToOpen(QWidget* parent, const QString& title, const QString& filter)
+QString askImageToOpen(QWidget* parent)
 {
-    const QString path = QFileDialog::getOpenFileName(parent, title, lastFolder(FolderRole::Open), filter);
-    if (!path.isEmpty()) {
-        rememberFolder(FolderRole::Open, path);
-    }
-    return path;
+    return askToOpen(parent, tr("Open Image"), kReadableImages);
 }
 
-QString askFileToSave(QWidget* parent, const QString& title, const QString& suggestedName,
-                      const QString& filter)
+QString askImageToSave(QWidget* parent, const QString& currentPath)
 {
-    const QString start = QFileInfo(suggestedName).isAbsolute()
-                              ? suggestedName
-                              : QDir(lastFolder(FolderRole::Save)).filePath(suggestedName);
-    const QString path = QFileDialog::getSaveFileName(parent, title, start, filter);
-    if (!path.isEmpty()) {
-        rememberFolder(FolderRole::Save, path);
-    }
-    return path;
+    return askToSave(parent, tr("Save Image As"), currentPath, kWritableImages);
+}
+
+QString askImageToExport(QWidget* parent, const QString& currentPath)
+{
+    const QFileInfo info(currentPath);
+    const QString name = QStringLiteral("%1-filtered.%2").arg(info.completeBaseName(), info.suffix());
+    return askToSave(parent, tr("Export Image"), name, kWritableImages);
+}
+
+QString askPresetToLoad(QWidget* parent)
+{
+    return askToOpen(parent, tr("Load Preset"), kPresets);
+}
+
+QString askPresetToSave(QWidget* parent)
+{
+    return askToSave(parent, tr("Save Stack as Preset"), QStringLiteral("stack.json"), kPresets);
 }
 
 }  // namespace tessera::ui

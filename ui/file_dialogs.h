@@ -15,12 +15,18 @@ QString lastFolder(FolderRole role);
 /// Remembers the folder of filePath for role.
 void rememberFolder(FolderRole role, const QString& filePath);
 
-/// Asks for an existing file, starting in lastFolder(FolderRole::Open); remembers its folder.
-/// Empty when cancelled.
-QString askFileToOpen(QWidget* parent, const QString& title, const QString& filter);
-/// Asks for a file to write; suggestedName is a bare name placed in lastFolder(FolderRole::Save)
-/// or a full path used as is. Remembers the chosen folder. Empty when cancelled.
-QString askFileToSave(QWidget* parent, const QString& title, const QString& suggestedName,
-                      const QString& filter);
+// The dialogs below start in the folder of their role and remember the folder chosen; each
+// returns an empty string when cancelled.
+
+/// File > Open: an image to read.
+QString askImageToOpen(QWidget* parent);
+/// File > Save As: where to write the open image, starting at its current path.
+QString askImageToSave(QWidget* parent, const QString& currentPath);
+/// File > Export: suggests "<name>-filtered.<suffix>" for the image at currentPath.
+QString askImageToExport(QWidget* parent, const QString& currentPath);
+/// Filters > Load Preset: a preset file to read.
+QString askPresetToLoad(QWidget* parent);
+/// Filters > Save Stack as Preset: where to write one.
+QString askPresetToSave(QWidget* parent);
 
 }  // namespace tessera::ui

@@ -1,10 +1,12 @@
 #include "ui/main_window.h"
 
 #include "ui/display_menu.h"
-#include "ui/file_dialogs.h"
+#include "ui/document_actions.h"
 #include "ui/filter_dock.h"
 #include "ui/image_view.h"
+#include "ui/make_action.h"
 #include "ui/recent_files.h"
+#include "ui/window_status.h"
 
 #include <QAction>
 #include <QSignalBlocker>
@@ -15,14 +17,12 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
-#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
-#include <QStyle>
 #include <QToolBar>
 
 namespace tessera::ui {
@@ -31,13 +31,6 @@ namespace {
 
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
-constexpr int kStatusMessageMs = 15000;
-
-const QString kImageFilter = QStringLiteral(
-    "Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp *.exr *.pgm *.ppm *.pnm);;All files (*)");
-const QString kWritableImageFilter = QStringLiteral(
-    "PNG (*.png);;TIFF (*.tif *.tiff);;JPEG (*.jpg *.jpeg);;BMP (*.bmp);;WebP (*.webp);;OpenEXR (*.exr)");
-const QString kPresetFilter = QStringLiteral("Tessera presets (*.json);;All files (*)");
 
 /// The first local file among the dropped URLs, or an empty string.
 QString droppedFile(const QMimeData* mime)
@@ -51,13 +44,6 @@ QString droppedFile(const QMimeData* mime)
         }
     }
     return {};
-}
-
-QAction* makeAction(QObject* parent, const QString& text, const QString& name)
-{
-    auto* action = new QAction(text, parent);
-    action->setObjectName(name);
-    return action;
 }
 
 /// An entry for a feature that does not exist yet: visible so the menus keep their final
@@ -125,16 +111,17 @@ void MainWindow::showImage(const QImage& image, const QString& path, const QStri
 {
     view_->setImage(image);
     currentPath_ = path;
+    documents_->setDocumentPath(path);
     const QString name = QFileInfo(path).fileName();
     setWindowTitle(name.isEmpty() ? QStringLiteral("Tessera") : QStringLiteral("%1[*] \u2014 Tessera").arg(name));
     setWindowModified(false);
-    imageInfoLabel_->setText(QStringLiteral("%1 \u00d7 %2 px \u00b7 %3").arg(image.width()).arg(image.height()).arg(description));
+    status_->set(WindowStatus::ImageInfo, QStringLiteral("%1 \u00d7 %2 px \u00b7 %3").arg(image.width()).arg(image.height()).arg(description));
     updateZoomLabel(view_->zoomFactor());
     updateViewActions();
     if (!path.isEmpty()) {
         recent_->add(path);
     }
-    statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), kStatusMessageMs);
+    status_->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
 }
 
 void MainWindow::showPreview(const QImage& image, const QString& status)
@@ -144,42 +131,39 @@ void MainWindow::showPreview(const QImage& image, const QString& status)
     }
     view_->replaceImage(image);
     compareAction_->setEnabled(view_->hasOriginal());
-    previewLabel_->setText(status);
-    previewLabel_->setToolTip(status);
+    status_->set(WindowStatus::Preview, status);
 }
 
 QString MainWindow::previewStatus() const
 {
-    return previewLabel_->text();
+    return status_->text(WindowStatus::Preview);
 }
 
 void MainWindow::setDisplayStatus(const QString& text)
 {
-    displayLabel_->setText(text.isEmpty() ? QString() : tr("Display: %1").arg(text));
-    displayLabel_->setVisible(!text.isEmpty());
+    status_->set(WindowStatus::Display, text.isEmpty() ? QString() : tr("Display: %1").arg(text));
 }
 
 void MainWindow::setPixelReadout(const QString& text)
 {
-    pixelLabel_->setText(text);
-    pixelLabel_->setVisible(!text.isEmpty());
+    status_->set(WindowStatus::Pixel, text);
 }
 
 void MainWindow::showNotice(const QString& message)
 {
     lastError_ = message;
-    statusBar()->showMessage(message, kStatusMessageMs);
+    status_->showMessage(message);
 }
 
 void MainWindow::showMessage(const QString& message)
 {
-    statusBar()->showMessage(message, kStatusMessageMs);
+    status_->showMessage(message);
 }
 
 void MainWindow::showError(const QString& title, const QString& message)
 {
     lastError_ = message;
-    statusBar()->showMessage(message, kStatusMessageMs);
+    status_->showMessage(message);
     if (modalDialogs_) {
         QMessageBox::warning(this, title, message);
     }
@@ -190,18 +174,26 @@ void MainWindow::setAboutInfo(const AboutInfo& info)
     about_ = info;
 }
 
-void MainWindow::setComputeSummary(const QString& summary)
+QString MainWindow::preferredDevice() const
 {
-    computeLabel_->setText(summary);
-    computeLabel_->setToolTip(summary);
+    return PreferencesDialog::storedDevice();
 }
 
-void MainWindow::chooseFileToOpen()
+void MainWindow::setDeviceOptions(const std::vector<DeviceOption>& options)
 {
-    const QString path = askFileToOpen(this, tr("Open Image"), kImageFilter);
-    if (!path.isEmpty()) {
-        emit openRequested(path);
-    }
+    deviceOptions_ = options;
+}
+
+void MainWindow::showPreferences()
+{
+    auto* dialog = new PreferencesDialog(deviceOptions_, this);
+    connect(dialog, &PreferencesDialog::deviceChanged, this, &MainWindow::preferredDeviceChanged);
+    dialog->open();
+}
+
+void MainWindow::setComputeSummary(const QString& summary)
+{
+    status_->set(WindowStatus::Compute, summary);
 }
 
 void MainWindow::showAbout()
@@ -228,6 +220,7 @@ void MainWindow::setUndoStack(QUndoStack* stack)
 void MainWindow::setDocumentPath(const QString& path)
 {
     currentPath_ = path;
+    documents_->setDocumentPath(path);
     const QString name = QFileInfo(path).fileName();
     setWindowTitle(name.isEmpty() ? QStringLiteral("Tessera") : QStringLiteral("%1[*] \u2014 Tessera").arg(name));
     if (!path.isEmpty()) {
@@ -238,46 +231,6 @@ void MainWindow::setDocumentPath(const QString& path)
 void MainWindow::setDocumentModified(bool modified)
 {
     setWindowModified(modified);
-}
-
-void MainWindow::chooseFileToSave()
-{
-    if (currentPath_.isEmpty()) {
-        return;
-    }
-    const QString path = askFileToSave(this, tr("Save Image As"), currentPath_, kWritableImageFilter);
-    if (!path.isEmpty()) {
-        emit saveRequested(path);
-    }
-}
-
-void MainWindow::chooseFileToExport()
-{
-    if (currentPath_.isEmpty()) {
-        return;
-    }
-    const QFileInfo info(currentPath_);
-    const QString name = QStringLiteral("%1-filtered.%2").arg(info.completeBaseName(), info.suffix());
-    const QString path = askFileToSave(this, tr("Export Image"), name, kWritableImageFilter);
-    if (!path.isEmpty()) {
-        emit exportRequested(path);
-    }
-}
-
-void MainWindow::chooseFileToLoadPreset()
-{
-    const QString path = askFileToOpen(this, tr("Load Preset"), kPresetFilter);
-    if (!path.isEmpty()) {
-        emit loadPresetRequested(path);
-    }
-}
-
-void MainWindow::chooseFileToSavePreset()
-{
-    const QString path = askFileToSave(this, tr("Save Stack as Preset"), QStringLiteral("stack.json"), kPresetFilter);
-    if (!path.isEmpty()) {
-        emit savePresetRequested(path);
-    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -322,60 +275,32 @@ void MainWindow::dropEvent(QDropEvent* event)
 
 void MainWindow::createActions()
 {
-    openAction_ = makeAction(this, tr("&Open\u2026"), QStringLiteral("actionOpen"));
-    openAction_->setShortcut(QKeySequence::Open);
-    openAction_->setIcon(QIcon::fromTheme(QStringLiteral("document-open"),
-                                          style()->standardIcon(QStyle::SP_DialogOpenButton)));
-    openAction_->setStatusTip(tr("Open an image file"));
-    connect(openAction_, &QAction::triggered, this, &MainWindow::chooseFileToOpen);
-
-    // Save and Save As write the image with its filters applied; they need an open image.
-    saveAction_ = makeAction(this, tr("&Save"), QStringLiteral("actionSave"));
-    saveAction_->setShortcut(QKeySequence::Save);
-    connect(saveAction_, &QAction::triggered, this, [this] {
-        if (currentPath_.isEmpty()) {
-            chooseFileToSave();
-        } else {
-            emit saveRequested(currentPath_);
-        }
-    });
-    saveAsAction_ = makeAction(this, tr("Save &As\u2026"), QStringLiteral("actionSaveAs"));
-    saveAsAction_->setShortcut(QKeySequence::SaveAs);
-    connect(saveAsAction_, &QAction::triggered, this, &MainWindow::chooseFileToSave);
-    exportAction_ = makeAction(this, tr("&Export\u2026"), QStringLiteral("actionExport"));
-    exportAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    exportAction_->setStatusTip(tr("Write the image with the filter stack applied to another file; the open image stays as it is"));
-    connect(exportAction_, &QAction::triggered, this, &MainWindow::chooseFileToExport);
-    compareAction_ = makeAction(this, tr("&Compare Before/After"), QStringLiteral("actionCompare"));
+    documents_ = new DocumentActions(this);
+    connect(documents_, &DocumentActions::openRequested, this, &MainWindow::openRequested);
+    connect(documents_, &DocumentActions::saveRequested, this, &MainWindow::saveRequested);
+    connect(documents_, &DocumentActions::exportRequested, this, &MainWindow::exportRequested);
+    connect(documents_, &DocumentActions::loadPresetRequested, this, &MainWindow::loadPresetRequested);
+    connect(documents_, &DocumentActions::savePresetRequested, this, &MainWindow::savePresetRequested);
+    compareAction_ = makeAction(this, tr("&Compare Before/After"), QStringLiteral("actionCompare"),
+                                QKeySequence(Qt::CTRL | Qt::Key_B),
+                                tr("Show the original left of a draggable divider, the preview right of it"));
     compareAction_->setCheckable(true);
-    compareAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
-    compareAction_->setStatusTip(tr("Show the original left of a draggable divider, the preview right of it"));
     compareAction_->setEnabled(false);
     connect(compareAction_, &QAction::toggled, view_, &ImageView::setSplitEnabled);
     connect(view_, &ImageView::splitEnabledChanged, compareAction_, [this](bool on) {
         const QSignalBlocker block(compareAction_);
         compareAction_->setChecked(on);
     });
-    applyAction_ = makeAction(this, tr("&Apply Filters"), QStringLiteral("actionApply"));
-    applyAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    applyAction_->setStatusTip(tr("Apply the enabled filters of the stack to the image and empty the stack (undoable)"));
+    applyAction_ = makeAction(this, tr("&Apply Filters"), QStringLiteral("actionApply"), QKeySequence(Qt::CTRL | Qt::Key_Return),
+                              tr("Apply the enabled filters of the stack to the image and empty the stack (undoable)"));
     connect(applyAction_, &QAction::triggered, this, &MainWindow::applyRequested);
-    loadPresetAction_ = makeAction(this, tr("&Load Preset\u2026"), QStringLiteral("actionLoadPreset"));
-    loadPresetAction_->setStatusTip(tr("Replace the filter stack by a preset file (undoable)"));
-    connect(loadPresetAction_, &QAction::triggered, this, &MainWindow::chooseFileToLoadPreset);
-    savePresetAction_ = makeAction(this, tr("&Save Stack as Preset\u2026"), QStringLiteral("actionSavePreset"));
-    savePresetAction_->setStatusTip(tr("Write the enabled filters of the stack to a preset file"));
-    connect(savePresetAction_, &QAction::triggered, this, &MainWindow::chooseFileToSavePreset);
-    undoAction_ = makeAction(this, tr("&Undo"), QStringLiteral("actionUndo"));
-    undoAction_->setShortcut(QKeySequence::Undo);
-    redoAction_ = makeAction(this, tr("&Redo"), QStringLiteral("actionRedo"));
-    redoAction_->setShortcut(QKeySequence::Redo);
-    for (QAction* pending : {saveAction_, saveAsAction_, exportAction_, undoAction_, redoAction_, applyAction_}) {
+    undoAction_ = makeAction(this, tr("&Undo"), QStringLiteral("actionUndo"), QKeySequence::Undo);
+    redoAction_ = makeAction(this, tr("&Redo"), QStringLiteral("actionRedo"), QKeySequence::Redo);
+    for (QAction* pending : {undoAction_, redoAction_, applyAction_}) {
         pending->setEnabled(false);
     }
 
-    quitAction_ = makeAction(this, tr("&Quit"), QStringLiteral("actionQuit"));
-    quitAction_->setShortcut(QKeySequence::Quit);
+    quitAction_ = makeAction(this, tr("&Quit"), QStringLiteral("actionQuit"), QKeySequence::Quit);
     quitAction_->setMenuRole(QAction::QuitRole);
     // close() rather than quit() so the window state is saved on the way out.
     connect(quitAction_, &QAction::triggered, this, &QWidget::close);
@@ -384,15 +309,18 @@ void MainWindow::createActions()
     // Ctrl+= as well: on most layouts "+" needs Shift.
     zoomInAction_->setShortcuts({QKeySequence(QKeySequence::ZoomIn), QKeySequence(Qt::CTRL | Qt::Key_Equal)});
     connect(zoomInAction_, &QAction::triggered, view_, &ImageView::zoomIn);
-    zoomOutAction_ = makeAction(this, tr("Zoom &Out"), QStringLiteral("actionZoomOut"));
-    zoomOutAction_->setShortcut(QKeySequence::ZoomOut);
+    zoomOutAction_ = makeAction(this, tr("Zoom &Out"), QStringLiteral("actionZoomOut"), QKeySequence::ZoomOut);
     connect(zoomOutAction_, &QAction::triggered, view_, &ImageView::zoomOut);
-    fitAction_ = makeAction(this, tr("&Fit to Window"), QStringLiteral("actionFitToWindow"));
-    fitAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    fitAction_ = makeAction(this, tr("&Fit to Window"), QStringLiteral("actionFitToWindow"), QKeySequence(Qt::CTRL | Qt::Key_0));
     connect(fitAction_, &QAction::triggered, view_, &ImageView::fitToWindow);
-    actualSizeAction_ = makeAction(this, tr("&Actual Size"), QStringLiteral("actionActualSize"));
-    actualSizeAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    actualSizeAction_ = makeAction(this, tr("&Actual Size"), QStringLiteral("actionActualSize"), QKeySequence(Qt::CTRL | Qt::Key_1));
     connect(actualSizeAction_, &QAction::triggered, view_, &ImageView::actualSize);
+
+    preferencesAction_ = makeAction(this, tr("&Preferences\u2026"), QStringLiteral("actionPreferences"),
+                                    QKeySequence::Preferences, tr("Where previews run"));
+    preferencesAction_->setMenuRole(QAction::PreferencesRole);
+    connect(preferencesAction_, &QAction::triggered, this, &MainWindow::showPreferences);
+    deviceOptions_ = PreferencesDialog::basicDeviceOptions();
 
     aboutAction_ = makeAction(this, tr("&About Tessera"), QStringLiteral("actionAbout"));
     aboutAction_->setMenuRole(QAction::AboutRole);
@@ -402,21 +330,23 @@ void MainWindow::createActions()
 void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(openAction_);
+    file->addAction(documents_->open());
     QMenu* recentMenu = file->addMenu(tr("Open &Recent"));
     recentMenu->setObjectName(QStringLiteral("recentMenu"));
     recent_ = new RecentFiles(recentMenu, this);
     connect(recent_, &RecentFiles::fileChosen, this, &MainWindow::openRequested);
     file->addSeparator();
-    file->addAction(saveAction_);
-    file->addAction(saveAsAction_);
-    file->addAction(exportAction_);
+    file->addAction(documents_->save());
+    file->addAction(documents_->saveAs());
+    file->addAction(documents_->exportImage());
     file->addSeparator();
     file->addAction(quitAction_);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(undoAction_);
     edit->addAction(redoAction_);
+    edit->addSeparator();
+    edit->addAction(preferencesAction_);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     viewMenu_ = view;
@@ -432,8 +362,8 @@ void MainWindow::createMenus()
     QMenu* filters = menuBar()->addMenu(tr("F&ilters"));
     filters->addAction(applyAction_);
     filters->addSeparator();
-    filters->addAction(loadPresetAction_);
-    filters->addAction(savePresetAction_);
+    filters->addAction(documents_->loadPreset());
+    filters->addAction(documents_->savePreset());
 
     QMenu* batch = menuBar()->addMenu(tr("&Batch"));
     addPending(batch, tr("&Run Batch\u2026"), QStringLiteral("actionRunBatch"));
@@ -452,7 +382,7 @@ void MainWindow::createToolBar()
     bar->setObjectName(QStringLiteral("mainToolBar"));  // named so saveState() can restore it
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->setMovable(false);
-    bar->addAction(openAction_);
+    bar->addAction(documents_->open());
     bar->addSeparator();
     bar->addAction(zoomOutAction_);
     bar->addAction(zoomInAction_);
@@ -462,24 +392,7 @@ void MainWindow::createToolBar()
 
 void MainWindow::createStatusBar()
 {
-    auto addLabel = [this](const QString& name, const QString& tip) {
-        auto* label = new QLabel(this);
-        label->setObjectName(name);
-        label->setToolTip(tip);
-        label->setContentsMargins(8, 0, 8, 0);
-        statusBar()->addPermanentWidget(label);
-        return label;
-    };
-    pixelLabel_ = addLabel(QStringLiteral("pixelLabel"), tr("Position and values of the pixel under the cursor"));
-    pixelLabel_->setVisible(false);
-    imageInfoLabel_ = addLabel(QStringLiteral("imageInfoLabel"), tr("Image size and pixel format"));
-    displayLabel_ = addLabel(QStringLiteral("displayLabel"),
-                             tr("What black and white stand for on screen (View > Display Mapping); the data is not changed"));
-    displayLabel_->setVisible(false);
-    zoomLabel_ = addLabel(QStringLiteral("zoomLabel"), tr("Zoom"));
-    previewLabel_ = addLabel(QStringLiteral("previewLabel"), tr("Where the last preview ran and how long it took"));
-    computeLabel_ = addLabel(QStringLiteral("computeLabel"), QString());
-    computeLabel_->setText(tr("Compute: not checked yet"));
+    status_ = new WindowStatus(statusBar());
     updateZoomLabel(view_->zoomFactor());
 }
 
@@ -501,16 +414,16 @@ void MainWindow::saveWindowState() const
 
 void MainWindow::updateZoomLabel(double factor)
 {
-    zoomLabel_->setText(view_->hasImage() ? tr("Zoom %1%").arg(qRound(factor * 1000.0) / 10.0) : QString());
+    status_->set(WindowStatus::Zoom, view_->hasImage() ? tr("Zoom %1%").arg(qRound(factor * 1000.0) / 10.0) : QString());
 }
 
 void MainWindow::updateViewActions()
 {
     const bool image = view_->hasImage();
-    for (QAction* action : {zoomInAction_, zoomOutAction_, fitAction_, actualSizeAction_, saveAction_,
-                            saveAsAction_, exportAction_, applyAction_}) {
+    for (QAction* action : {zoomInAction_, zoomOutAction_, fitAction_, actualSizeAction_, applyAction_}) {
         action->setEnabled(image);
     }
+    documents_->setImageOpen(image);
 }
 
 }  // namespace tessera::ui

@@ -1,22 +1,24 @@
 #pragma once
 
 #include "ui/about_info.h"
+#include "ui/preferences_dialog.h"
 
 #include <QMainWindow>
 
 class QAction;
-class QLabel;
 class QMenu;
 class QUndoStack;
 
 namespace tessera::ui {
 
 class DisplayMenu;
+class DocumentActions;
 class FilterDock;
 class FilterPanel;
 class FilterStack;
 class ImageView;
 class RecentFiles;
+class WindowStatus;
 
 /// The Tessera main window: menus, the image view as central widget (docks go around it), and a
 /// status bar with zoom, image size and format, and where filters run. It never reads files:
@@ -41,6 +43,8 @@ public:
     DisplayMenu* displayMenu() const { return displayMenu_; }
     /// Path of the image shown, empty when none.
     QString currentPath() const { return currentPath_; }
+    /// The preview device key kept in the settings ("auto", "cpu", "gpu:N").
+    QString preferredDevice() const;
     /// Recent files, newest first.
     QStringList recentFiles() const;
     /// The About box text (rich text) built from the last setAboutInfo().
@@ -80,18 +84,13 @@ public slots:
     void setDocumentModified(bool modified);
     /// Sets what Help > About shows.
     void setAboutInfo(const tessera::ui::AboutInfo& info);
+    /// Sets the devices Edit > Preferences offers (Auto and CPU only are there from the start).
+    void setDeviceOptions(const std::vector<tessera::ui::DeviceOption>& options);
+    /// Opens Edit > Preferences (not blocking); accepting a new device stores it and emits
+    /// preferredDeviceChanged().
+    void showPreferences();
     /// Sets the status bar's compute text, e.g. "GPU: 4 x NVIDIA H200" or "CPU path (...)".
     void setComputeSummary(const QString& summary);
-    /// Opens the file dialog and emits openRequested() for the chosen file.
-    void chooseFileToOpen();
-    /// Asks for a file name and emits saveRequested() with it.
-    void chooseFileToSave();
-    /// Asks for a file name and emits exportRequested() with it.
-    void chooseFileToExport();
-    /// Asks for a preset file and emits loadPresetRequested() with it.
-    void chooseFileToLoadPreset();
-    /// Asks for a preset file name and emits savePresetRequested() with it.
-    void chooseFileToSavePreset();
     /// Shows the About box.
     void showAbout();
 
@@ -109,6 +108,8 @@ signals:
     void loadPresetRequested(const QString& path);
     /// The user asked to write the stack's enabled filters as a preset to path.
     void savePresetRequested(const QString& path);
+    /// The user chose another preview device in Preferences (key as preferredDevice()).
+    void preferredDeviceChanged(const QString& key);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -130,30 +131,22 @@ private:
     FilterDock* filterDock_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     DisplayMenu* displayMenu_ = nullptr;
+    DocumentActions* documents_ = nullptr;
     RecentFiles* recent_ = nullptr;
-    QLabel* imageInfoLabel_ = nullptr;
-    QLabel* zoomLabel_ = nullptr;
-    QLabel* computeLabel_ = nullptr;
-    QLabel* previewLabel_ = nullptr;
-    QLabel* pixelLabel_ = nullptr;
-    QLabel* displayLabel_ = nullptr;
+    WindowStatus* status_ = nullptr;
 
-    QAction* openAction_ = nullptr;
-    QAction* saveAction_ = nullptr;
-    QAction* saveAsAction_ = nullptr;
-    QAction* exportAction_ = nullptr;
     QAction* quitAction_ = nullptr;
     QAction* undoAction_ = nullptr;
     QAction* redoAction_ = nullptr;
     QAction* applyAction_ = nullptr;
-    QAction* loadPresetAction_ = nullptr;
-    QAction* savePresetAction_ = nullptr;
     QAction* compareAction_ = nullptr;
     QAction* zoomInAction_ = nullptr;
     QAction* zoomOutAction_ = nullptr;
     QAction* fitAction_ = nullptr;
     QAction* actualSizeAction_ = nullptr;
     QAction* aboutAction_ = nullptr;
+    QAction* preferencesAction_ = nullptr;
+    std::vector<DeviceOption> deviceOptions_;
 
     AboutInfo about_;
     QString currentPath_;

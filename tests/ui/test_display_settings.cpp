@@ -3,14 +3,22 @@
 #include "app/gui_controller.h"
 #include "filters/registry.h"
 #include "ui/display_menu.h"
+#include "ui/file_dialogs.h"
+#include "ui/filter_dock.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
+#include "ui/preferences_dialog.h"
 
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QComboBox>
+#include <QDialog>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QFile>
 #include <QLabel>
 
@@ -101,6 +109,91 @@ TEST_F(DisplayMappingTest, EightBitImagesShowNoMapping)
 {
     controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
     EXPECT_FALSE(window_.findChild<QLabel*>(QStringLiteral("displayLabel"))->isVisible());
+}
+
+using SettingsTest = tessera::test::WindowFixture;
+
+TEST_F(SettingsTest, TestsNeverTouchTheUsersSettings)
+{
+    EXPECT_TRUE(QStandardPaths::isTestModeEnabled());
+    EXPECT_TRUE(QSettings().fileName().contains(QStringLiteral("TesseraUiTests"))) << QSettings().fileName().toStdString();
+}
+
+TEST_F(SettingsTest, GeometryAndDockLayoutAreKept)
+{
+    window_.addDockWidget(Qt::LeftDockWidgetArea, window_.filterDock());
+    window_.resize(700, 500);
+    window_.close();
+    tessera::ui::MainWindow restored;
+    EXPECT_EQ(restored.size(), QSize(700, 500));
+    EXPECT_EQ(restored.dockWidgetArea(restored.filterDock()), Qt::LeftDockWidgetArea);
+}
+
+TEST_F(SettingsTest, DisplayMappingChoiceIsKept)
+{
+    window_.findChild<QAction*>(QStringLiteral("actionDisplayFullRange"))->trigger();
+    window_.findChild<QAction*>(QStringLiteral("actionDisplayAbsolute"))->trigger();
+    tessera::ui::MainWindow other;
+    EXPECT_EQ(other.displayMenu()->options(), (tessera::ui::DisplayOptions{false, true}));
+    tessera::app::GuiController controller(other);
+    EXPECT_EQ(controller.displayMapping(), (tessera::app::DisplayMapping{false, tessera::app::SignedMode::Absolute}));
+}
+
+TEST_F(SettingsTest, FoldersOfTheFileDialogsAreKept)
+{
+    using tessera::ui::FolderRole;
+    const QString folder = QDir::tempPath();
+    tessera::ui::rememberFolder(FolderRole::Save, QDir(folder).filePath(QStringLiteral("out.png")));
+    tessera::ui::rememberFolder(FolderRole::Open, QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
+    EXPECT_EQ(tessera::ui::lastFolder(FolderRole::Save), QFileInfo(folder).absoluteFilePath());
+    EXPECT_EQ(tessera::ui::lastFolder(FolderRole::Open), QFileInfo(QStringLiteral(TESSERA_SAMPLE_DIR)).absoluteFilePath());
+}
+
+/// Opens Edit > Preferences, picks key in the device list and presses OK.
+void choosePreviewDevice(tessera::ui::MainWindow& window, const QString& key)
+{
+    window.findChild<QAction*>(QStringLiteral("actionPreferences"))->trigger();
+    auto* dialog = window.findChild<QDialog*>(QStringLiteral("preferencesDialog"));
+    ASSERT_NE(dialog, nullptr);
+    auto* combo = dialog->findChild<QComboBox*>(QStringLiteral("deviceCombo"));
+    ASSERT_NE(combo, nullptr);
+    EXPECT_GE(combo->findData(QStringLiteral("auto")), 0);
+    EXPECT_GE(combo->findData(QStringLiteral("cpu")), 0);
+    ASSERT_GE(combo->findData(key), 0) << key.toStdString();
+    combo->setCurrentIndex(combo->findData(key));
+    dialog->accept();
+}
+
+TEST_F(SettingsTest, PreferredDeviceReachesTheEngineAndIsKept)
+{
+    controller_.refreshDeviceInfo();
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
+    EXPECT_EQ(window_.preferredDevice(), QStringLiteral("auto"));
+    choosePreviewDevice(window_, QStringLiteral("cpu"));
+    EXPECT_EQ(window_.preferredDevice(), QStringLiteral("cpu"));
+    window_.findChild<QAction*>(QStringLiteral("stackAdd_box"))->trigger();
+    const FilterChain chain{{tessera::filters::builtinRegistry().get("box").build({})}};
+    ASSERT_TRUE(tessera::test::waitForPreviewOf(controller_, chain));
+    EXPECT_TRUE(window_.previewStatus().contains(QStringLiteral("CPU is chosen in Preferences")))
+        << window_.previewStatus().toStdString();
+    tessera::ui::MainWindow other;
+    EXPECT_EQ(other.preferredDevice(), QStringLiteral("cpu"));
+}
+
+TEST_F(SettingsTest, AMissingGpuFallsBackToTheCpuAndSaysSo)
+{
+    tessera::ui::PreferencesDialog::storeDevice(QStringLiteral("gpu:7"));
+    tessera::ui::MainWindow window;
+    window.setModalDialogsEnabled(false);
+    tessera::app::GuiController controller(window);
+    controller.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
+    window.findChild<QAction*>(QStringLiteral("stackAdd_box"))->trigger();
+    const FilterChain chain{{tessera::filters::builtinRegistry().get("box").build({})}};
+    ASSERT_TRUE(tessera::test::waitForPreviewOf(controller, chain));
+    EXPECT_TRUE(window.previewStatus().contains(QStringLiteral("GPU 7 (chosen in Preferences) is not present")))
+        << window.previewStatus().toStdString();
+    // The dialog still shows the stored choice, marked as missing.
+    choosePreviewDevice(window, QStringLiteral("gpu:7"));
 }
 
 }  // namespace

@@ -1,0 +1,33 @@
+#include "app/device_preference.h"
+
+#include <charconv>
+
+namespace tessera::app {
+
+std::string toString(const DevicePreference& preference)
+{
+    switch (preference.kind) {
+    case DevicePreference::Kind::Cpu: return "cpu";
+    case DevicePreference::Kind::Gpu: return "gpu:" + std::to_string(preference.gpu);
+    default: return "auto";
+    }
+}
+
+DevicePreference parseDevicePreference(const std::string& text)
+{
+    if (text == "cpu") {
+        return {DevicePreference::Kind::Cpu, 0};
+    }
+    const std::string prefix = "gpu:";
+    if (text.rfind(prefix, 0) == 0) {
+        int id = -1;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data() + prefix.size(), end, id);
+        if (ec == std::errc() && ptr == end && id >= 0) {
+            return {DevicePreference::Kind::Gpu, id};
+        }
+    }
+    return {};
+}
+
+}  // namespace tessera::app

@@ -1,0 +1,78 @@
+#include "ui/preferences_dialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSettings>
+#include <QVBoxLayout>
+
+namespace tessera::ui {
+
+namespace {
+
+const QString kDeviceKey = QStringLiteral("engine/device");
+
+}  // namespace
+
+std::vector<DeviceOption> PreferencesDialog::basicDeviceOptions()
+{
+    return {{QStringLiteral("auto"), tr("Auto (the first GPU, else the CPU)")},
+            {QStringLiteral("cpu"), tr("CPU only")}};
+}
+
+QString PreferencesDialog::storedDevice()
+{
+    const QString key = QSettings().value(kDeviceKey).toString();
+    return key.isEmpty() ? QStringLiteral("auto") : key;
+}
+
+void PreferencesDialog::storeDevice(const QString& key)
+{
+    QSettings().setValue(kDeviceKey, key);
+}
+
+PreferencesDialog::PreferencesDialog(const std::vector<DeviceOption>& options, QWidget* parent)
+    : QDialog(parent)
+{
+    setObjectName(QStringLiteral("preferencesDialog"));
+    setAttribute(Qt::WA_DeleteOnClose);
+    setWindowTitle(tr("Preferences"));
+    deviceCombo_ = new QComboBox(this);
+    deviceCombo_->setObjectName(QStringLiteral("deviceCombo"));
+    deviceCombo_->setToolTip(tr("Where previews of the filter stack run"));
+    for (const DeviceOption& option : options) {
+        deviceCombo_->addItem(option.label, option.key);
+    }
+    const QString stored = storedDevice();
+    if (deviceCombo_->findData(stored) < 0) {
+        deviceCombo_->addItem(tr("%1 (not present)").arg(stored), stored);
+    }
+    deviceCombo_->setCurrentIndex(deviceCombo_->findData(stored));
+
+    auto* note = new QLabel(tr("A GPU that is missing or fails falls back to the CPU, and the status bar says so."), this);
+    note->setWordWrap(true);
+    note->setForegroundRole(QPalette::PlaceholderText);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(this, &QDialog::accepted, this, [this] {
+        if (device() != storedDevice()) {
+            storeDevice(device());
+            emit deviceChanged(device());
+        }
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Preview device:"), deviceCombo_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(note);
+    layout->addWidget(buttons);
+}
+
+QString PreferencesDialog::device() const
+{
+    return deviceCombo_->currentData().toString();
+}
+
+}  // namespace tessera::ui

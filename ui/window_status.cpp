@@ -1,0 +1,62 @@
+#include "ui/window_status.h"
+
+#include <QLabel>
+#include <QStatusBar>
+
+namespace tessera::ui {
+
+namespace {
+
+constexpr int kMessageMs = 15000;
+
+}  // namespace
+
+WindowStatus::WindowStatus(QStatusBar* bar) : QObject(bar), bar_(bar)
+{
+    const struct {
+        const char* name;
+        QString tip;
+    } fields[kFieldCount] = {
+        {"pixelLabel", tr("Position and values of the pixel under the cursor")},
+        {"imageInfoLabel", tr("Image size and pixel format")},
+        {"displayLabel", tr("What black and white stand for on screen (View > Display Mapping); the data is not changed")},
+        {"zoomLabel", tr("Zoom")},
+        {"previewLabel", tr("Where the last preview ran and how long it took")},
+        {"computeLabel", QString()},
+    };
+    for (int i = 0; i < kFieldCount; ++i) {
+        auto* label = new QLabel(bar);
+        label->setObjectName(QString::fromLatin1(fields[i].name));
+        label->setToolTip(fields[i].tip);
+        label->setContentsMargins(8, 0, 8, 0);
+        bar->addPermanentWidget(label);
+        labels_[static_cast<size_t>(i)] = label;
+    }
+    set(Pixel, QString());
+    set(Display, QString());
+    set(Compute, tr("Compute: not checked yet"));
+}
+
+void WindowStatus::set(Field field, const QString& text)
+{
+    QLabel* label = labels_[static_cast<size_t>(field)];
+    label->setText(text);
+    if (field == Preview || field == Compute) {
+        label->setToolTip(text);
+    }
+    if (field == Pixel || field == Display) {
+        label->setVisible(!text.isEmpty());
+    }
+}
+
+QString WindowStatus::text(Field field) const
+{
+    return labels_[static_cast<size_t>(field)]->text();
+}
+
+void WindowStatus::showMessage(const QString& message)
+{
+    bar_->showMessage(message, kMessageMs);
+}
+
+}  // namespace tessera::ui

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <array>
+
+class QLabel;
+class QStatusBar;
+
+namespace tessera::ui {
+
+/// The permanent fields of the main window's status bar, left to right, and its passing
+/// messages. Each field is a QLabel named for tests (pixelLabel, imageInfoLabel, displayLabel,
+/// zoomLabel, previewLabel, computeLabel). GUI thread only.
+class WindowStatus : public QObject {
+    Q_OBJECT
+
+public:
+    enum Field { Pixel, ImageInfo, Display, Zoom, Preview, Compute, kFieldCount };
+
+    /// Adds the fields to bar (owned by the caller, outlives this object).
+    explicit WindowStatus(QStatusBar* bar);
+
+    /// Shows text in field, also as its tooltip where the field may be cut short; Pixel and
+    /// Display hide while empty.
+    void set(Field field, const QString& text);
+    /// What field shows.
+    QString text(Field field) const;
+    /// A message that passes after a while.
+    void showMessage(const QString& message);
+
+private:
+    QStatusBar* bar_;
+    std::array<QLabel*, kFieldCount> labels_{};
+};
+
+}  // namespace tessera::ui
