@@ -8,7 +8,6 @@
 
 #include <QThread>
 
-#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -31,7 +30,7 @@ public:
         }
     }
 
-    PreviewResult run(quint64 id, const filters::FilterChain& chain)
+    PreviewResult run(quint64 id, const filters::FilterChain& chain, const QRect& requested)
     {
         PreviewResult r;
         r.id = id;
@@ -39,6 +38,13 @@ public:
             r.error = QStringLiteral("no image is open");
             return r;
         }
+        const QRect whole(0, 0, image_.cols, image_.rows);
+        r.region = requested.isEmpty() ? whole : requested.intersected(whole);
+        if (r.region.isEmpty()) {
+            r.error = QStringLiteral("the preview region lies outside the image");
+            return r;
+        }
+        const cv::Rect region(r.region.x(), r.region.y(), r.region.width(), r.region.height());
         try {
             if (useGpu_ && !gpuDisabled_) {
                 ensureGpu();
@@ -46,7 +52,7 @@ public:
             if (gpu_) {
                 try {
                     gpu::GpuRunInfo info;
-                    r.data = gpu_->apply(chain, &info);
+                    r.data = gpu_->apply(chain, region, &info);
                     r.milliseconds = info.kernelMs;
                     r.device = QStringLiteral("GPU %1 (%2)").arg(info.device).arg(QString::fromStdString(gpuName_));
                     QStringList methods;
@@ -63,7 +69,8 @@ public:
             }
             if (r.data.empty()) {
                 const auto t0 = std::chrono::steady_clock::now();
-                r.data = filters::applyCpu(image_, chain);
+                r.data = r.region == whole ? filters::applyCpu(image_, chain)
+                                           : filters::applyCpuRegion(image_, chain, region);
                 r.milliseconds =
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                 r.device = QStringLiteral("CPU");
@@ -86,16 +93,6 @@ public:
 
     void setDisplayMapping(const DisplayMapping& mapping) { mapping_ = mapping; }
 
-    void setDevicePreference(const DevicePreference& preference)
-    {
-        // The next request probes again for the device now preferred.
-        preference_ = preference;
-        gpu_.reset();
-        gpuProbed_ = false;
-        gpuDisabled_ = false;
-        gpuReason_.clear();
-    }
-
 private:
     /// Keeps the source image resident on one GPU between requests.
     class ResidentGpu {
@@ -106,12 +103,12 @@ private:
             image_ = image;
             resident_.reset();
         }
-        cv::Mat apply(const filters::FilterChain& chain, gpu::GpuRunInfo* info)
+        cv::Mat apply(const filters::FilterChain& chain, const cv::Rect& region, gpu::GpuRunInfo* info)
         {
             if (!resident_) {
                 resident_ = std::make_unique<gpu::ResidentImage>(image_, device_);
             }
-            return resident_->apply(chain, gpu::Method::Auto, info);
+            return resident_->applyRegion(chain, region, gpu::Method::Auto, info);
         }
 
     private:
@@ -126,23 +123,13 @@ private:
             return;
         }
         gpuProbed_ = true;
-        if (preference_.kind == DevicePreference::Kind::Cpu) {
-            gpuReason_ = "the CPU is chosen in Preferences";
-            return;
-        }
         const auto snap = gpu::enumerateDevices();
-        const auto device = preference_.kind == DevicePreference::Kind::Gpu
-                                ? std::find_if(snap.devices.begin(), snap.devices.end(),
-                                               [this](const gpu::DeviceInfo& d) { return d.id == preference_.gpu; })
-                                : snap.devices.begin();
-        if (device == snap.devices.end()) {
-            gpuReason_ = preference_.kind == DevicePreference::Kind::Gpu
-                             ? "GPU " + std::to_string(preference_.gpu) + " (chosen in Preferences) is not present"
-                             : "no GPU: " + snap.reason;
+        if (!snap.hasGpu()) {
+            gpuReason_ = "no GPU: " + snap.reason;
             return;
         }
-        gpuName_ = device->name;
-        gpu_ = std::make_unique<ResidentGpu>(device->id);
+        gpuName_ = snap.devices.front().name;
+        gpu_ = std::make_unique<ResidentGpu>(snap.devices.front().id);
         gpu_->setImage(image_);
     }
 
@@ -154,7 +141,6 @@ private:
     std::unique_ptr<ResidentGpu> gpu_;
     cv::Mat image_;
     DisplayMapping mapping_;
-    DevicePreference preference_;
     std::shared_ptr<std::atomic<quint64>> latest_;
 };
 
@@ -184,31 +170,25 @@ void Engine::setImage(const cv::Mat& image)
     QMetaObject::invokeMethod(worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
 }
 
-void Engine::setDevicePreference(const DevicePreference& preference)
-{
-    EngineWorker* worker = worker_;
-    QMetaObject::invokeMethod(worker_, [worker, preference] { worker->setDevicePreference(preference); }, Qt::QueuedConnection);
-}
-
 void Engine::setDisplayMapping(const DisplayMapping& mapping)
 {
     EngineWorker* worker = worker_;
     QMetaObject::invokeMethod(worker_, [worker, mapping] { worker->setDisplayMapping(mapping); }, Qt::QueuedConnection);
 }
 
-quint64 Engine::requestPreview(const filters::FilterChain& chain)
+quint64 Engine::requestPreview(const filters::FilterChain& chain, const QRect& region)
 {
     const quint64 id = latest_->fetch_add(1) + 1;
     EngineWorker* worker = worker_;
     QMetaObject::invokeMethod(
         worker_,
-        [this, worker, id, chain] {
+        [this, worker, id, chain, region] {
             if (worker->superseded(id)) {
                 return;  // a newer request is already queued: skip the work
             }
             // Delivered even if a newer request arrived meanwhile: while a slider is dragged, every
             // finished preview is still the newest the window can show.
-            PreviewResult result = worker->run(id, chain);
+            PreviewResult result = worker->run(id, chain, region);
             QMetaObject::invokeMethod(this, [this, result] { emit previewReady(result); }, Qt::QueuedConnection);
         },
         Qt::QueuedConnection);

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "app/device_preference.h"
 #include "app/display_mapping.h"
 #include "filters/filter_spec.h"
 
@@ -9,6 +8,7 @@
 #include <QImage>
 #include <QMetaType>
 #include <QObject>
+#include <QRect>
 #include <QString>
 
 #include <atomic>
@@ -30,6 +30,7 @@ struct PreviewResult {
     double milliseconds = 0.0; ///< compute time of the request (GPU: kernels, by CUDA events)
     QString note;              ///< e.g. why the CPU ran although a GPU was present
     QString error;             ///< set when the request failed; image is then empty
+    QRect region;              ///< the part of the image that image/data show (all of it unless asked)
 };
 
 class EngineWorker;
@@ -50,13 +51,12 @@ public:
 
     /// Replaces the image later previews filter (the Mat is shared, not copied: do not modify it).
     void setImage(const cv::Mat& image);
-    /// Sets where later previews run; a GPU that is not present falls back to the CPU with a
-    /// note in the result.
-    void setDevicePreference(const DevicePreference& preference);
     /// Sets the display mapping of later previews' images (the data is not affected).
     void setDisplayMapping(const DisplayMapping& mapping);
-    /// Queues a preview of chain on the current image and returns its id (increasing).
-    quint64 requestPreview(const filters::FilterChain& chain);
+    /// Queues a preview of chain on the current image and returns its id (increasing). With a
+    /// region (clipped to the image), only that part is computed and returned, e.g. what the
+    /// view shows; an empty region means the whole image.
+    quint64 requestPreview(const filters::FilterChain& chain, const QRect& region = QRect());
     /// Id of the newest request so far (0 before the first).
     quint64 latestRequest() const { return latest_->load(); }
 

@@ -3,6 +3,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -158,6 +159,33 @@ cv::Mat applyCpu(const cv::Mat& src, const FilterChain& chain)
         current = applyCpu(current, step);
     }
     return chain.steps.empty() ? src.clone() : current;
+}
+
+cv::Rect regionWithHalo(const FilterChain& chain, const cv::Rect& region, const cv::Size& size)
+{
+    const Halo h = chain.halo();
+    const cv::Rect grown(region.x - h.left, region.y - h.top, region.width + h.left + h.right,
+                         region.height + h.top + h.bottom);
+    const cv::Rect image(0, 0, size.width, size.height);
+    const bool wraps = std::any_of(chain.steps.begin(), chain.steps.end(),
+                                   [](const FilterSpec& s) { return s.border == Border::Wrap; });
+    if (wraps && (grown & image) != grown) {
+        return image;  // wrapping reads the far side of the image
+    }
+    return grown & image;
+}
+
+cv::Mat applyCpuRegion(const cv::Mat& src, const FilterChain& chain, const cv::Rect& region)
+{
+    const cv::Rect inside = region & cv::Rect(0, 0, src.cols, src.rows);
+    if (inside.empty()) {
+        throw std::invalid_argument("applyCpuRegion: the region lies outside the image");
+    }
+    const cv::Rect crop = regionWithHalo(chain, inside, src.size());
+    // A copy, so that OpenCV applies the border rule at the crop's edges instead of reading the
+    // pixels around a sub-matrix.
+    const cv::Mat out = applyCpu(src(crop).clone(), chain);
+    return out(cv::Rect(inside.x - crop.x, inside.y - crop.y, inside.width, inside.height)).clone();
 }
 
 }  // namespace tessera::filters

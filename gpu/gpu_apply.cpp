@@ -1,5 +1,6 @@
 #include "gpu/gpu_apply.h"
 
+#include "filters/cpu_executor.h"
 #include "gpu/device_info.h"
 #include "gpu/resources.h"
 
@@ -83,24 +84,33 @@ double ResidentImage::uploadMilliseconds() const
 
 cv::Mat ResidentImage::apply(const filters::FilterChain& chain, Method method, GpuRunInfo* info)
 {
+    return applyRegion(chain, cv::Rect(0, 0, state_->width, state_->height), method, info);
+}
+
+cv::Mat ResidentImage::applyRegion(const filters::FilterChain& chain, const cv::Rect& region, Method method,
+                                   GpuRunInfo* info)
+{
     auto& s = *state_;
     const int device = s.device.id;
+    const cv::Rect inside = region & cv::Rect(0, 0, s.width, s.height);
+    if (inside.empty()) {
+        throw std::invalid_argument("the preview region lies outside the image");
+    }
+    const cv::Rect crop = filters::regionWithHalo(chain, inside, cv::Size(s.width, s.height));
+    const std::size_t bpp = s.format.bytesPerPixel();
+    // The crop as an image of its own: same rows, shifted start.
+    DeviceImage view = s.source.image;
+    view.data = static_cast<char*>(view.data) + static_cast<std::size_t>(crop.y) * view.pitch +
+                static_cast<std::size_t>(crop.x) * bpp;
+    view.width = crop.width;
+    view.height = crop.height;
+
     GpuRunInfo local;
     local.device = device;
-    if (chain.steps.empty()) {
-        cv::Mat out(s.height, s.width, toCvType(s.format));
-        copy2DAsync(out.data, out.step, s.source.image.data, s.source.image.pitch, s.source.image.pitch,
-                    static_cast<std::size_t>(s.height), s.stream);
-        s.stream.synchronize();
-        if (info != nullptr) {
-            *info = std::move(local);
-        }
-        return out;
-    }
     Event t1(device), t2(device), t3(device);
     t1.record(s.stream);
     PixelFormat format = s.format;
-    const DeviceImage* current = &s.source.image;
+    const DeviceImage* current = &view;
     DeviceMat last;
     std::vector<RawDeviceBuffer> keepAlive;  // intermediates and workspaces live until the stream drains
     for (const auto& spec : chain.steps) {
@@ -108,8 +118,8 @@ cv::Mat ResidentImage::apply(const filters::FilterChain& chain, Method method, G
         if (m == Method::Separable && !spec.separable) {
             m = Method::Auto;
         }
-        const Plan plan = makePlan(spec, format, s.width, s.height, s.device, m);
-        DeviceMat next = allocate(s.width, s.height, plan.output, device);
+        const Plan plan = makePlan(spec, format, crop.width, crop.height, s.device, m);
+        DeviceMat next = allocate(crop.width, crop.height, plan.output, device);
         keepAlive.emplace_back(plan.workspaceBytes, device);
         run(plan, *current, next.image, keepAlive.back().data(), s.stream);
         local.plans.push_back(plan.describe());
@@ -122,9 +132,13 @@ cv::Mat ResidentImage::apply(const filters::FilterChain& chain, Method method, G
         format = plan.output;
     }
     t2.record(s.stream);
-    cv::Mat out(s.height, s.width, toCvType(format));
-    copy2DAsync(out.data, out.step, last.image.data, last.image.pitch, last.image.pitch,
-                static_cast<std::size_t>(s.height), s.stream);
+    cv::Mat out(inside.height, inside.width, toCvType(format));
+    const std::size_t outBpp = format.bytesPerPixel();
+    const char* first = static_cast<const char*>(current->data) +
+                        static_cast<std::size_t>(inside.y - crop.y) * current->pitch +
+                        static_cast<std::size_t>(inside.x - crop.x) * outBpp;
+    copy2DAsync(out.data, out.step, first, current->pitch, static_cast<std::size_t>(inside.width) * outBpp,
+                static_cast<std::size_t>(inside.height), s.stream);
     t3.record(s.stream);
     s.stream.synchronize();
     local.kernelMs = t2.elapsedSince(t1);

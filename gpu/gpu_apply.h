@@ -4,6 +4,7 @@
 #include "gpu/executor.h"
 
 #include <opencv2/core/mat.hpp>
+#include <opencv2/core/types.hpp>
 
 #include <memory>
 #include <string>
@@ -35,6 +36,11 @@ public:
     /// Runs the chain on the resident image and returns the downloaded result (synchronous);
     /// same method rules as applyGpu(). info->uploadMs is 0: nothing is uploaded.
     cv::Mat apply(const filters::FilterChain& chain, Method method = Method::Auto, GpuRunInfo* info = nullptr);
+    /// The chain's output inside region only (clipped to the image; throws std::invalid_argument
+    /// when nothing is left): runs on the crop filters::regionWithHalo gives and downloads the
+    /// region, so a preview of the visible part costs that part, not the whole image.
+    cv::Mat applyRegion(const filters::FilterChain& chain, const cv::Rect& region, Method method = Method::Auto,
+                        GpuRunInfo* info = nullptr);
     /// How long the upload in the constructor took (CUDA events).
     double uploadMilliseconds() const;
 

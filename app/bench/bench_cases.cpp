@@ -82,7 +82,11 @@ CaseSelection selectCases(const std::vector<std::string>& names, unsigned seed)
     CaseSelection sel;
     std::vector<bool> chosen(std::size(kCases), false);
     for (const auto& n : names) {
-        if (n == "multi" || n == "preview") {
+        if (n == "preview") {
+            sel.preview = true;
+            continue;
+        }
+        if (n == "multi") {
             if (!contains(sel.unavailable, n)) {
                 sel.unavailable.push_back(n);
             }

@@ -22,7 +22,8 @@ struct BenchCase {
 /// Result of resolving --cases.
 struct CaseSelection {
     std::vector<BenchCase> cases;          ///< in table order, no duplicates
-    std::vector<std::string> unavailable;  ///< groups that later work will add (multi, preview)
+    std::vector<std::string> unavailable;  ///< groups that later work will add (multi)
+    bool preview = false;                  ///< the Engine's preview latency (bench_preview.h)
 };
 
 /// Builds the selected cases; random kernels come from `seed`. Throws std::invalid_argument

@@ -3,6 +3,7 @@
 #include "app/bench/bench_cases.h"
 #include "app/bench/bench_check.h"
 #include "app/bench/bench_options.h"
+#include "app/bench/bench_preview.h"
 #include "app/bench/bench_result.h"
 #include "app/bench/bench_runner.h"
 #include "gpu/device_info.h"
@@ -114,7 +115,7 @@ int main(int argc, char** argv)
         std::cerr << "tessera-bench: case group '" << group
                   << "' is not yet available in this build; skipping it\n";
     }
-    if (selection.cases.empty()) {
+    if (selection.cases.empty() && !selection.preview) {
         std::cerr << "tessera-bench: nothing to run\n";
         return kExitUsage;
     }
@@ -185,6 +186,19 @@ int main(int argc, char** argv)
                 std::cerr << "tessera-bench: " << c.name << " on GPU " << t.device << " failed: " << e.what() << "\n";
                 anyError = true;
             }
+        }
+    }
+
+    if (selection.preview) {
+        std::cerr << "tessera-bench: case preview\n";
+        for (const auto& t : targets) {
+            const std::string name = t.cpu ? "CPU" : snapshot.devices[static_cast<std::size_t>(t.device)].name;
+            if (!t.cpu && t.device != 0) {
+                std::cerr << "tessera-bench: preview runs on GPU 0 only (the Engine's device); skipping GPU "
+                          << t.device << "\n";
+                continue;
+            }
+            emit(bench::runPreview(!t.cpu, t.device, name, options));
         }
     }
 

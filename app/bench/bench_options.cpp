@@ -127,7 +127,8 @@ Options:
   --size N|WxH     image size (default 8192). Targets apply at 8192x8192 only.
   --cases LIST     case names or groups, separated by commas (default all):
                      groups: all, small (3x3), large (15x15, 31x31), custom, separable,
-                             f32c1, rgba8; multi, preview (not yet available)
+                             f32c1, rgba8; preview (Engine latency of a 1920x1080
+                             view, not in all); multi (not yet available)
                      cases:  f32c1-custom3 f32c1-custom15 f32c1-custom31
                              rgba8-custom3 rgba8-custom15 rgba8-custom31
                              rgba8-gaussian31 f32c1-gaussian31

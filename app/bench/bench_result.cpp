@@ -49,6 +49,17 @@ double Result::maximum() const
     return ms.empty() ? 0.0 : *std::max_element(ms.begin(), ms.end());
 }
 
+double Result::percentile(double q) const
+{
+    if (ms.empty()) {
+        return 0.0;
+    }
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size()))) - 1;
+    return sorted[std::min(rank, sorted.size() - 1)];
+}
+
 nlohmann::ordered_json toJson(const Result& r)
 {
     nlohmann::ordered_json j;
@@ -70,6 +81,7 @@ nlohmann::ordered_json toJson(const Result& r)
     j["ms_median"] = significant(med);
     j["ms_min"] = significant(r.minimum());
     j["ms_max"] = significant(r.maximum());
+    j["ms_p95"] = significant(r.percentile(0.95));
     j["runs"] = r.ms.size();
     j["mpix_s"] = med > 0 ? significant(pixels / med / 1e3) : 0.0;
     j["bytes"] = static_cast<std::uint64_t>(r.bytes);

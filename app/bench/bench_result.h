@@ -39,6 +39,8 @@ struct Result {
     double median() const;
     double minimum() const;
     double maximum() const;
+    /// The q-quantile of ms (nearest rank), e.g. 0.95 for p95.
+    double percentile(double q) const;
 };
 
 /// The JSON object of one line (schema in tests/perf/README.md).

@@ -63,6 +63,40 @@ TEST(Engine, PreviewMatchesTheCpuPath)
     EXPECT_GE(r.milliseconds, 0.0);
 }
 
+TEST(Engine, RegionPreviewCoversOnlyTheRegion)
+{
+    app();
+    Engine engine(false);
+    std::vector<PreviewResult> results;
+    QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
+    const cv::Mat image = sample();
+    engine.setImage(image);
+    const filters::FilterChain chain{{filters::makeBox(7), filters::makeSharpen(1.0)}};
+    // Inside, across the right edge (clipped), and wholly outside (an error, no crash).
+    const QRect inside(40, 30, 120, 70);
+    const QRect across(image.cols - 50, 10, 100, 40);
+    const QRect outside(image.cols + 10, 0, 20, 20);
+    // One at a time: the newest request wins, so queued ones would be dropped.
+    for (const QRect& region : {inside, across, outside}) {
+        const std::size_t before = results.size();
+        engine.requestPreview(chain, region);
+        ASSERT_TRUE(waitFor([&] { return results.size() == before + 1; }));
+    }
+    const cv::Mat whole = filters::applyCpu(image, chain);
+    const QRect clipped = across.intersected(QRect(0, 0, image.cols, image.rows));
+    for (int i = 0; i < 2; ++i) {
+        const PreviewResult& r = results[static_cast<std::size_t>(i)];
+        const QRect want = i == 0 ? inside : clipped;
+        ASSERT_TRUE(r.error.isEmpty()) << r.error.toStdString();
+        EXPECT_EQ(r.region, want);
+        EXPECT_EQ(r.image.size(), want.size());
+        const cv::Rect cvRect(want.x(), want.y(), want.width(), want.height());
+        EXPECT_EQ(cv::norm(r.data, whole(cvRect), cv::NORM_INF), 0.0) << "request " << i;
+    }
+    EXPECT_FALSE(results[2].error.isEmpty());
+    EXPECT_TRUE(results[2].image.isNull());
+}
+
 TEST(Engine, NewestOfRapidRequestsIsShownLast)
 {
     app();

@@ -338,3 +338,46 @@ TEST(CpuExecutor, RejectsBrokenSpecs)
 
 }  // namespace
 }  // namespace tessera::filters
+
+namespace tessera::filters {
+namespace {
+
+// A region computed on its halo crop equals the same region of the whole result, bit for bit,
+// for chains, every border, off-centre anchors and regions touching each image edge.
+TEST(CpuExecutorRegion, EqualsTheRegionOfTheWholeResult)
+{
+    const unsigned seed = testing::freshSeed();
+    SCOPED_TRACE(testing::seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Size size(97, 61);
+    const cv::Rect regions[] = {{0, 0, 20, 15}, {30, 20, 25, 17}, {77, 50, 20, 11}, {0, 40, 97, 21}, {96, 60, 1, 1},
+                                {0, 0, 97, 61}};
+    for (const Border border : {Border::Reflect101, Border::Reflect, Border::Replicate, Border::Constant, Border::Wrap}) {
+        FilterSpec a = makeCustom(testing::randomKernel(7, 5, rng));
+        a.anchor = Point{1, 3};
+        a.border = border;
+        a.borderValue = 17.0;
+        FilterSpec b = makeGaussian(1.5, 9);
+        b.border = border;
+        const FilterChain chain{{a, b}};
+        const cv::Mat src = testing::randomImage(size.height, size.width, CV_8UC3, rng);
+        const cv::Mat whole = applyCpu(src, chain);
+        for (const cv::Rect& r : regions) {
+            const cv::Mat part = applyCpuRegion(src, chain, r);
+            ASSERT_EQ(part.size(), r.size());
+            EXPECT_EQ(cv::norm(part, whole(r), cv::NORM_INF), 0.0)
+                << "border " << toString(border) << ", region " << r.x << "," << r.y << " " << r.width << "x"
+                << r.height;
+        }
+    }
+    const Halo h = FilterChain{{makeBox(5), makeBox(3)}}.halo();
+    EXPECT_EQ(regionWithHalo(FilterChain{{makeBox(5), makeBox(3)}}, cv::Rect(10, 10, 5, 5), size),
+              cv::Rect(10 - h.left, 10 - h.top, 5 + h.left + h.right, 5 + h.top + h.bottom));
+    EXPECT_EQ(regionWithHalo(FilterChain{{makeBox(5)}}, cv::Rect(0, 0, 5, 5), size), cv::Rect(0, 0, 7, 7));
+    EXPECT_THROW(applyCpuRegion(testing::randomImage(size.height, size.width, CV_8UC1, rng), FilterChain{{makeBox(3)}},
+                                cv::Rect(200, 200, 5, 5)),
+                 std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tessera::filters

@@ -387,6 +387,35 @@ TEST_F(GpuVsCpu, SeparableLargeKernelsOnEveryChannelCount)
     }
 }
 
+// A region of the resident image (the preview of what a view shows) against the CPU path on the
+// same region, for a chain, every channel count and regions touching each edge.
+TEST_F(GpuVsCpu, ResidentRegionMatchesCpu)
+{
+    SCOPED_TRACE(test::seedNote(seed_));
+    auto rng = test::caseRng(seed_, 62, 0);
+    const cv::Rect regions[] = {{0, 0, 64, 40}, {100, 50, 150, 90}, {270, 150, 63, 47}, {332, 196, 1, 1}};
+    for (const int channels : test::kChannels) {
+        const PixelFormat format{PixelDepth::U8, channels};
+        const cv::Mat src = test::randomImage(197, 333, format, rng);
+        FilterSpec dense = test::randomDenseSpec(15, 9, rng);
+        dense.border = Border::Reflect;
+        const filters::FilterChain chain{{dense, filters::makeGaussian(3.0, 31)}};
+        ResidentImage resident(src, device_.id);
+        for (const cv::Rect& r : regions) {
+            GpuRunInfo info;
+            const cv::Mat gpu = resident.applyRegion(chain, r, Method::Auto, &info);
+            const cv::Mat cpu = filters::applyCpuRegion(src, chain, r);
+            ASSERT_EQ(gpu.size(), r.size());
+            // Two 8-bit steps, each within 1 of the CPU: the second can carry the first's
+            // difference through a kernel of positive taps summing to 1.
+            EXPECT_LE(cv::norm(gpu, cpu, cv::NORM_INF), 2.0)
+                << format.name() << " region " << r.x << "," << r.y << " " << r.width << "x" << r.height << "; "
+                << info.plans.front() << "; " << info.plans.back();
+        }
+        EXPECT_THROW(resident.applyRegion(chain, cv::Rect(400, 0, 5, 5)), std::invalid_argument);
+    }
+}
+
 TEST_F(GpuVsCpu, ApplyGpuMatchesCpu)
 {
     SCOPED_TRACE(test::seedNote(seed_));
