@@ -8,6 +8,7 @@
 
 #include <QThread>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 
@@ -93,6 +94,16 @@ public:
 
     void setDisplayMapping(const DisplayMapping& mapping) { mapping_ = mapping; }
 
+    void setDevicePreference(const DevicePreference& preference)
+    {
+        // The next request probes again for the device now preferred.
+        preference_ = preference;
+        gpu_.reset();
+        gpuProbed_ = false;
+        gpuDisabled_ = false;
+        gpuReason_.clear();
+    }
+
 private:
     /// Keeps the source image resident on one GPU between requests.
     class ResidentGpu {
@@ -123,13 +134,23 @@ private:
             return;
         }
         gpuProbed_ = true;
-        const auto snap = gpu::enumerateDevices();
-        if (!snap.hasGpu()) {
-            gpuReason_ = "no GPU: " + snap.reason;
+        if (preference_.kind == DevicePreference::Kind::Cpu) {
+            gpuReason_ = "the CPU is chosen in Preferences";
             return;
         }
-        gpuName_ = snap.devices.front().name;
-        gpu_ = std::make_unique<ResidentGpu>(snap.devices.front().id);
+        const auto snap = gpu::enumerateDevices();
+        const auto device = preference_.kind == DevicePreference::Kind::Gpu
+                                ? std::find_if(snap.devices.begin(), snap.devices.end(),
+                                               [this](const gpu::DeviceInfo& d) { return d.id == preference_.gpu; })
+                                : snap.devices.begin();
+        if (device == snap.devices.end()) {
+            gpuReason_ = preference_.kind == DevicePreference::Kind::Gpu
+                             ? "GPU " + std::to_string(preference_.gpu) + " (chosen in Preferences) is not present"
+                             : "no GPU: " + snap.reason;
+            return;
+        }
+        gpuName_ = device->name;
+        gpu_ = std::make_unique<ResidentGpu>(device->id);
         gpu_->setImage(image_);
     }
 
@@ -141,6 +162,7 @@ private:
     std::unique_ptr<ResidentGpu> gpu_;
     cv::Mat image_;
     DisplayMapping mapping_;
+    DevicePreference preference_;
     std::shared_ptr<std::atomic<quint64>> latest_;
 };
 
@@ -168,6 +190,12 @@ void Engine::setImage(const cv::Mat& image)
 {
     EngineWorker* worker = worker_;
     QMetaObject::invokeMethod(worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
+}
+
+void Engine::setDevicePreference(const DevicePreference& preference)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(worker_, [worker, preference] { worker->setDevicePreference(preference); }, Qt::QueuedConnection);
 }
 
 void Engine::setDisplayMapping(const DisplayMapping& mapping)

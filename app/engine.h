@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/device_preference.h"
 #include "app/display_mapping.h"
 #include "filters/filter_spec.h"
 
@@ -51,6 +52,9 @@ public:
 
     /// Replaces the image later previews filter (the Mat is shared, not copied: do not modify it).
     void setImage(const cv::Mat& image);
+    /// Sets where later previews run; a GPU that is not present falls back to the CPU with a
+    /// note in the result.
+    void setDevicePreference(const DevicePreference& preference);
     /// Sets the display mapping of later previews' images (the data is not affected).
     void setDisplayMapping(const DisplayMapping& mapping);
     /// Queues a preview of chain on the current image and returns its id (increasing). With a
