@@ -139,7 +139,7 @@ const StackEntry* FilterStack::currentEntry() const
     return &state_.entries[static_cast<size_t>(state_.current)];
 }
 
-const filters::FilterDesc* FilterStack::find(const std::string& id) const
+const filters::FilterDesc* FilterStack::filter(const std::string& id) const
 {
     const auto found = std::find_if(filters_.begin(), filters_.end(),
                                     [&id](const FilterDesc& desc) { return desc.id == id; });
@@ -148,13 +148,13 @@ const filters::FilterDesc* FilterStack::find(const std::string& id) const
 
 QString FilterStack::titleOf(const std::string& id) const
 {
-    const FilterDesc* desc = find(id);
+    const FilterDesc* desc = filter(id);
     return desc != nullptr ? qs(desc->title) : qs(id);
 }
 
 void FilterStack::addFilter(const QString& id)
 {
-    const FilterDesc* found = find(id.toStdString());
+    const FilterDesc* found = filter(id.toStdString());
     if (found == nullptr) {
         return;
     }
@@ -216,28 +216,52 @@ void FilterStack::setEntryEnabled(int index, bool enabled)
 
 void FilterStack::editCurrent(const FilterChoice& choice)
 {
-    if (choice.id.empty()) {
-        return;
+    const StackEntry* old = currentEntry();
+    StackEntry entry{choice};
+    if (old != nullptr && old->choice.id == choice.id) {
+        // What the panel does not show stays: scale and offset, and the anchor while the
+        // kernel keeps its size.
+        entry = StackEntry{choice, old->enabled, old->scale, old->offset};
+        const auto& kernel = old->choice.values.kernel;
+        if (!choice.values.anchor && kernel && choice.values.kernel &&
+            kernel->width == choice.values.kernel->width && kernel->height == choice.values.kernel->height) {
+            entry.choice.values.anchor = old->choice.values.anchor;
+        }
+    } else if (old != nullptr) {
+        entry.enabled = old->enabled;
     }
+    commitCurrent(std::move(entry));
+}
+
+void FilterStack::replaceCurrent(const StackEntry& entry)
+{
+    if (commitCurrent(entry)) {
+        emit currentChanged(state_.current);
+    }
+}
+
+bool FilterStack::commitCurrent(StackEntry entry)
+{
+    if (entry.choice.id.empty()) {
+        return false;
+    }
+    const QString title = titleOf(entry.choice.id);
     StackState next = state_;
     if (next.entries.empty()) {
-        next.entries.push_back(StackEntry{choice});
+        next.entries.push_back(std::move(entry));
         next.current = 0;
-        commit(std::move(next), StackEdit::Add, 0, tr("Add %1").arg(titleOf(choice.id)));
-        return;
+        commit(std::move(next), StackEdit::Add, 0, tr("Add %1").arg(title));
+        return true;
     }
-    StackEntry& entry = next.entries[static_cast<size_t>(state_.current)];
-    if (entry.choice == choice) {
-        return;
+    StackEntry& old = next.entries[static_cast<size_t>(state_.current)];
+    if (old == entry) {
+        return false;
     }
-    const bool sameFilter = entry.choice.id == choice.id;
-    if (!sameFilter) {
-        entry = StackEntry{choice, entry.enabled};  // scale and offset belonged to the old filter
-    }
-    entry.choice = choice;
-    const QString title = titleOf(choice.id);
+    const bool sameFilter = old.choice.id == entry.choice.id;
+    old = std::move(entry);
     commit(std::move(next), sameFilter ? StackEdit::Params : StackEdit::ChangeFilter, state_.current,
            sameFilter ? tr("Change %1").arg(title) : tr("Change filter to %1").arg(title));
+    return true;
 }
 
 void FilterStack::replaceEntries(const std::vector<StackEntry>& entries, const QString& text)
@@ -315,7 +339,7 @@ void FilterStack::updateButtons()
 QString FilterStack::describe(const StackEntry& entry) const
 {
     const QString text = titleOf(entry.choice.id);
-    const FilterDesc* found = find(entry.choice.id);
+    const FilterDesc* found = filter(entry.choice.id);
     if (found == nullptr) {
         return text;
     }

@@ -65,6 +65,8 @@ public:
     void setState(const StackState& state);
     /// The selected entry, nullptr when the stack is empty.
     const StackEntry* currentEntry() const;
+    /// The description of filter id as given to setFilters(); nullptr when it is not listed.
+    const filters::FilterDesc* filter(const std::string& id) const;
     /// The title of the filter id ("Box blur"); the id itself when it is not listed.
     QString titleOf(const std::string& id) const;
 
@@ -78,8 +80,12 @@ public slots:
     /// Turns entry index on or off.
     void setEntryEnabled(int index, bool enabled);
     /// Makes choice the selected entry's settings (a Filter panel edit); with an empty stack the
-    /// choice becomes the first entry.
+    /// choice becomes the first entry. Scale, offset and (for a kernel of the same size) the
+    /// anchor of the entry stay, as the panel does not show them.
     void editCurrent(const tessera::ui::FilterChoice& choice);
+    /// Replaces the selected entry (an edit from outside the panel, e.g. the kernel editor) and
+    /// emits currentChanged(); with an empty stack entry becomes the first one.
+    void replaceCurrent(const tessera::ui::StackEntry& entry);
     /// Replaces every entry (a loaded preset) in one edit; text names it in the undo history.
     void replaceEntries(const std::vector<tessera::ui::StackEntry>& entries, const QString& text);
 
@@ -92,11 +98,11 @@ signals:
 
 private:
     void commit(StackState next, StackEdit kind, int entry, const QString& text);
+    bool commitCurrent(StackEntry entry);
     void refresh();
     void onRowsMoved();
     void updateButtons();
     QString describe(const StackEntry& entry) const;
-    const filters::FilterDesc* find(const std::string& id) const;
 
     std::vector<filters::FilterDesc> filters_;
     StackState state_;

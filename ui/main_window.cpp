@@ -4,6 +4,7 @@
 #include "ui/document_actions.h"
 #include "ui/filter_dock.h"
 #include "ui/image_view.h"
+#include "ui/kernel_dock.h"
 #include "ui/make_action.h"
 #include "ui/recent_files.h"
 #include "ui/window_status.h"
@@ -83,8 +84,12 @@ void MainWindow::createFilterDock()
 {
     filterDock_ = new FilterDock(this);
     addDockWidget(Qt::RightDockWidgetArea, filterDock_);
+    kernelDock_ = new KernelDock(filterDock_->stack(), this);
+    addDockWidget(Qt::RightDockWidgetArea, kernelDock_);
+    splitDockWidget(filterDock_, kernelDock_, Qt::Vertical);
     viewMenu_->addSeparator();
     viewMenu_->addAction(filterDock_->toggleViewAction());
+    viewMenu_->addAction(kernelDock_->toggleViewAction());
 }
 
 FilterPanel* MainWindow::filterPanel() const

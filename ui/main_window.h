@@ -17,6 +17,7 @@ class FilterDock;
 class FilterPanel;
 class FilterStack;
 class ImageView;
+class KernelDock;
 class RecentFiles;
 class WindowStatus;
 
@@ -35,6 +36,8 @@ public:
     ImageView* imageView() const { return view_; }
     /// The Filter dock: the filter stack and the selected filter's parameters.
     FilterDock* filterDock() const { return filterDock_; }
+    /// The Kernel dock: the kernel editor for the stack's selected entry.
+    KernelDock* kernelDock() const { return kernelDock_; }
     /// The filter panel in the Filter dock.
     FilterPanel* filterPanel() const;
     /// The filter stack in the Filter dock.
@@ -129,6 +132,7 @@ private:
 
     ImageView* view_ = nullptr;
     FilterDock* filterDock_ = nullptr;
+    KernelDock* kernelDock_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     DisplayMenu* displayMenu_ = nullptr;
     DocumentActions* documents_ = nullptr;

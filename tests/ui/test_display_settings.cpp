@@ -122,10 +122,10 @@ TEST_F(SettingsTest, TestsNeverTouchTheUsersSettings)
 TEST_F(SettingsTest, GeometryAndDockLayoutAreKept)
 {
     window_.addDockWidget(Qt::LeftDockWidgetArea, window_.filterDock());
-    window_.resize(700, 500);
+    window_.resize(1000, 700);
     window_.close();
     tessera::ui::MainWindow restored;
-    EXPECT_EQ(restored.size(), QSize(700, 500));
+    EXPECT_EQ(restored.size(), QSize(1000, 700));
     EXPECT_EQ(restored.dockWidgetArea(restored.filterDock()), Qt::LeftDockWidgetArea);
 }
 

@@ -1,0 +1,81 @@
+#include "ui/kernel_dock.h"
+
+#include "ui/filter_panel.h"
+#include "ui/filter_stack.h"
+#include "ui/kernel_editor.h"
+
+#include <QScrollArea>
+
+#include <exception>
+
+namespace tessera::ui {
+
+KernelDock::KernelDock(FilterStack* stack, QWidget* parent)
+    : QDockWidget(tr("Kernel"), parent), stack_(stack)
+{
+    setObjectName(QStringLiteral("kernelDock"));
+    // Scrolls rather than forcing its height on the window when the dock shares a column.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    editor_ = new KernelEditor(scroll);
+    scroll->setWidget(editor_);
+    setWidget(scroll);
+    connect(stack_, &FilterStack::currentChanged, this, &KernelDock::showCurrentEntry);
+    // A panel edit of a built-in filter changes the kernel it makes.
+    connect(stack_, &FilterStack::edited, this, &KernelDock::showCurrentEntry);
+    connect(editor_, &KernelEditor::kernelEdited, this, &KernelDock::kernelEdited);
+}
+
+void KernelDock::showCurrentEntry()
+{
+    const StackEntry* entry = stack_->currentEntry();
+    if (editing_ || entry == nullptr) {
+        return;  // the editor already shows the edit; with an empty stack it keeps what it has
+    }
+    const FilterChoice& choice = entry->choice;
+    if (choice.id == FilterPanel::kCustomId) {
+        editor_->setKernel(choice.values.kernel.value_or(filters::Kernel2D{}), choice.values.anchor);
+        editor_->setScaleOffset(entry->scale, entry->offset);
+        return;
+    }
+    const filters::FilterDesc* desc = stack_->filter(choice.id);
+    if (desc == nullptr) {
+        return;
+    }
+    try {
+        filters::FilterSpec spec = desc->build(choice.values);
+        spec.scale = entry->scale;
+        spec.offset = entry->offset;
+        editor_->showReadOnly(spec, QStringLiteral("%1, %2 \u00d7 %3")
+                                        .arg(stack_->titleOf(choice.id))
+                                        .arg(spec.kernel.width)
+                                        .arg(spec.kernel.height));
+    } catch (const std::exception&) {
+        // Parameters the filter refuses: the window already says why; the last kernel stays.
+    }
+}
+
+void KernelDock::kernelEdited(const filters::Kernel2D& kernel, std::optional<filters::Point> anchor)
+{
+    const filters::FilterDesc* custom = stack_->filter(FilterPanel::kCustomId);
+    if (custom == nullptr) {
+        return;
+    }
+    // A built-in entry copied to a custom kernel keeps its place, border and depth.
+    const StackEntry* current = stack_->currentEntry();
+    StackEntry entry = current != nullptr ? *current : StackEntry{};
+    if (entry.choice.id != FilterPanel::kCustomId) {
+        entry.choice.id = custom->id;
+        entry.choice.values = FilterPanel::defaultChoice(*custom).values;
+    }
+    entry.choice.values.kernel = kernel;
+    entry.choice.values.anchor = anchor;
+    entry.scale = editor_->scale();
+    entry.offset = editor_->offset();
+    editing_ = true;
+    stack_->replaceCurrent(entry);
+    editing_ = false;
+}
+
+}  // namespace tessera::ui
