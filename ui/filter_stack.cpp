@@ -320,6 +320,7 @@ void FilterStack::refresh()
         item->setText(describe(entry));
         item->setToolTip(titleOf(entry.choice.id));
         item->setCheckState(entry.enabled ? Qt::Checked : Qt::Unchecked);
+        item->setForeground(list_->palette().brush(entry.enabled ? QPalette::Text : QPalette::PlaceholderText));
         item->setData(Qt::UserRole, row);
     }
     list_->setCurrentRow(state_.current);
