@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 
 int main(int argc, char* argv[])
 {
@@ -10,8 +11,12 @@ int main(int argc, char* argv[])
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
-    // Settings go to a test location, never the user's real Tessera configuration.
+    // Settings go to a test location, never the user's real Tessera configuration, and to a
+    // folder of this process's own: CTest runs tests of this binary in parallel processes.
     QStandardPaths::setTestModeEnabled(true);
+    const QTemporaryDir settingsDir;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settingsDir.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settingsDir.path());
     QApplication::setOrganizationName(QStringLiteral("Tessera"));
     QApplication::setApplicationName(QStringLiteral("TesseraUiTests"));
     QApplication app(argc, argv);
