@@ -9,6 +9,7 @@
 #include "gpu/device_info.h"
 
 #include <nlohmann/json.hpp>
+#include <QCoreApplication>
 #include <opencv2/core.hpp>
 
 #include <algorithm>
@@ -191,6 +192,9 @@ int main(int argc, char** argv)
 
     if (selection.preview) {
         std::cerr << "tessera-bench: case preview\n";
+        // Lives until the end of main, before static destructors run.
+        int qtArgc = 1;
+        QCoreApplication qtApp(qtArgc, argv);
         for (const auto& t : targets) {
             const std::string name = t.cpu ? "CPU" : snapshot.devices[static_cast<std::size_t>(t.device)].name;
             if (!t.cpu && t.device != 0) {

@@ -6,14 +6,12 @@
 
 #include <opencv2/core.hpp>
 
-#include <QCoreApplication>
 #include <QEventLoop>
 #include <QTimer>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <memory>
 
 namespace tessera::app::bench {
 
@@ -24,18 +22,6 @@ constexpr int kViewHeight = 1080;
 constexpr int kGaussianSize = 15;
 constexpr double kTargetMs = 16.0;
 constexpr int kTimeoutMs = 60000;
-
-/// QCoreApplication for the Engine's queued signals; made once, kept to the end of the program.
-void ensureApplication()
-{
-    static int argc = 1;
-    static char name[] = "tessera-bench";
-    static char* argv[] = {name, nullptr};
-    static std::unique_ptr<QCoreApplication> app;
-    if (QCoreApplication::instance() == nullptr) {
-        app = std::make_unique<QCoreApplication>(argc, argv);
-    }
-}
 
 /// Requests a preview and waits for it on this thread's event loop (error set on timeout).
 PreviewResult previewAndWait(Engine& engine, const filters::FilterChain& chain, const QRect& region)
@@ -80,7 +66,6 @@ double maxDifference(const cv::Mat& a, const cv::Mat& b)
 
 Result runPreview(bool gpu, int device, const std::string& deviceName, const Options& options)
 {
-    ensureApplication();
     Result r;
     r.caseName = "preview";
     r.format = "rgba8";

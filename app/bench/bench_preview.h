@@ -12,7 +12,8 @@ namespace tessera::app::bench {
 /// a 1920 x 1080 view in its middle is previewed over and over while a Gaussian's sigma moves,
 /// as a slider would move it. Each run is the time from requestPreview() to the previewReady()
 /// signal on the asking thread: filtering, download and the display conversion included. The
-/// first and last results are compared with the CPU path (8-bit, within 1).
+/// first and last results are compared with the CPU path (8-bit, within 1). Needs a
+/// QCoreApplication on the calling thread (the Engine's results arrive as queued signals).
 Result runPreview(bool gpu, int device, const std::string& deviceName, const Options& options);
 
 }  // namespace tessera::app::bench
