@@ -138,7 +138,7 @@ int main(int argc, char** argv)
     std::vector<bench::Result> results;
     bool anyError = false;
     bool anyCheckFailed = false;
-    auto emit = [&](const bench::Result& r) {
+    auto report = [&](const bench::Result& r) {
         std::cout << bench::toJson(r).dump() << std::endl;
         anyError = anyError || !r.error.empty();
         anyCheckFailed = anyCheckFailed || (!r.check.empty() && !r.checkOk);
@@ -154,7 +154,7 @@ int main(int argc, char** argv)
         try {
             bench::Result r = t.cpu ? bench::measureCopyCpu(options)
                                     : bench::measureCopyGpu(snapshot.devices[static_cast<std::size_t>(t.device)], options);
-            emit(r);
+            report(r);
             ceilings[targetKey(t)] = r.bytes / r.median() / 1e6;
         } catch (const std::exception& e) {
             std::cerr << "tessera-bench: copy ceiling on " << targetKey(t) << " failed: " << e.what() << "\n";
@@ -177,12 +177,12 @@ int main(int argc, char** argv)
             const auto it = ceilings.find(targetKey(t));
             const std::optional<double> ceiling = it == ceilings.end() ? std::nullopt : std::optional(it->second);
             if (t.cpu) {
-                emit(bench::runCaseCpu(c, input, options, ceiling));
+                report(bench::runCaseCpu(c, input, options, ceiling));
                 continue;
             }
             try {
                 bench::runCaseGpu(c, input, source, snapshot.devices[static_cast<std::size_t>(t.device)], options,
-                                  ceiling, emit);
+                                  ceiling, report);
             } catch (const std::exception& e) {
                 std::cerr << "tessera-bench: " << c.name << " on GPU " << t.device << " failed: " << e.what() << "\n";
                 anyError = true;
@@ -202,7 +202,7 @@ int main(int argc, char** argv)
                           << t.device << "\n";
                 continue;
             }
-            emit(bench::runPreview(!t.cpu, t.device, name, options));
+            report(bench::runPreview(!t.cpu, t.device, name, options));
         }
     }
 
