@@ -165,7 +165,7 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
     const bool directFits =
         fits([&] { return detail::directShape(kw, kh, format.channels, width, height, sharedLimit); });
     const bool fused =
-        canSeparate && fits([&] { return detail::separableShape(kw, kh, format.channels, width, height, sharedLimit); });
+        canSeparate && fits([&] { return detail::separableShape(kw, kh, spec.effectiveAnchor().x, format.channels, width, height, sharedLimit); });
     // fp32 kernels; the two-pass separable form reads taps from global memory and moves a float
     // intermediate.
     const double tDirect32 = directFits ? cost.direct(pixels, format.channels, kw * kh, bytes) : 1e30;
@@ -237,8 +237,8 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
     case Method::Separable:
         if (plan.tensorCores) {
             plan.shape = detail::tensorSeparableShape(spec, format.channels, width, height);
-        } else if (fits([&] { return detail::separableShape(kw, kh, format.channels, width, height, sharedLimit); })) {
-            plan.shape = detail::separableShape(kw, kh, format.channels, width, height, sharedLimit);
+        } else if (fits([&] { return detail::separableShape(kw, kh, spec.effectiveAnchor().x, format.channels, width, height, sharedLimit); })) {
+            plan.shape = detail::separableShape(kw, kh, spec.effectiveAnchor().x, format.channels, width, height, sharedLimit);
         } else {
             // Too wide for one fused window: two passes through a float intermediate.
             data->separableTwoPass = true;

@@ -49,7 +49,7 @@ void launchConvert(const DeviceImage& src, const DeviceImage& dst, void* stream)
 
 /// Launch shape of the direct kernel for a plan (shared memory, grid).
 LaunchShape directShape(int kw, int kh, int channels, int width, int height, std::size_t sharedLimit);
-LaunchShape separableShape(int kw, int kh, int channels, int width, int height, std::size_t sharedLimit);
+LaunchShape separableShape(int kw, int kh, int anchorX, int channels, int width, int height, std::size_t sharedLimit);
 
 }  // namespace detail
 

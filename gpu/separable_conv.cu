@@ -2,6 +2,7 @@
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
 #include "gpu/plan_data.h"
+#include "gpu/separable_single.h"
 
 #include <stdexcept>
 
@@ -278,10 +279,16 @@ void launchOne(const Plan& plan, const ConvParams& params, cudaStream_t stream)
 
 }  // namespace
 
-LaunchShape separableShape(int kw, int kh, int channels, int width, int height, std::size_t sharedLimit)
+LaunchShape separableShape(int kw, int kh, int anchorX, int channels, int width, int height, std::size_t sharedLimit)
 {
     if (kw > kMaxTaps || kh > kMaxTaps) {
         throw std::invalid_argument("separable method: at most " + std::to_string(kMaxTaps) + " taps per pass");
+    }
+    if (hasSeparableSingle(kw, kh, channels)) {
+        const LaunchShape single = separableSingleShape(kw, kh, anchorX, width, height);
+        if (single.sharedBytes <= sharedLimit) {
+            return single;
+        }
     }
     LaunchShape s;
     s.blockX = kTileW;
@@ -304,6 +311,10 @@ void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage
 {
     ConvParams p = makeConvParams(plan.spec, src, dst);
     p.scratch = static_cast<float*>(scratch);
+    if (plan.shape.specialisedSize == kSeparableSingle) {
+        launchSeparableSingle(plan, p, stream);
+        return;
+    }
     auto s = static_cast<cudaStream_t>(stream);
     dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "separable kernel",
                    [&]<typename Tin, typename Tout>() {

@@ -1,0 +1,324 @@
+#include "gpu/cuda_check.cuh"
+#include "gpu/kernel_common.cuh"
+#include "gpu/launch_common.cuh"
+#include "gpu/plan_data.h"
+#include "gpu/separable_single.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+
+// Fused separable correlation for one-channel images, tuned for long taps. A block owns 128 x 64
+// outputs. Its window (64 + kh' rows of 128 + kw' values, taps padded with zeros to whole groups
+// of 8 and the row taps shifted so the window starts on a 4-pixel boundary) is loaded with
+// vector loads. The row pass gives each thread 8 adjacent outputs of a window row: a register
+// window slides over the row 8 taps at a time, so 16 shared-memory values feed 64 FMAs. Its
+// results replace the window in place (all rows are read before any is written), and the
+// column pass does the same down 8 rows of one column.
+
+namespace tessera::gpu::detail {
+
+namespace {
+
+constexpr int kTileW = 128;
+constexpr int kTileH = 64;
+constexpr int kThreads = 256;
+constexpr int kGroup = 8;                 // outputs per work item, taps per step
+constexpr int kMaxItems = 8;              // row-pass items per thread (window rows <= 128)
+constexpr int kMaxSide = 64;
+
+constexpr int roundUp(int v, int m) { return (v + m - 1) / m * m; }
+
+/// Row stride in floats: a multiple of 4 that is 4 more than a multiple of 32, so that the
+/// 16-byte accesses of lanes on consecutive rows fall in distinct banks.
+constexpr int strideFor(int cols) { return roundUp(cols - 4, 32) + 4; }
+
+int leftPad(int anchorX) { return (4 - anchorX % 4) % 4; }
+
+struct Geometry {
+    int kwp = 0;  ///< padded row-tap count (shift + taps, rounded to 8)
+    int khp = 0;  ///< padded column-tap count
+    int rows = 0;
+    int cols = 0;
+    int stride = 0;
+};
+
+Geometry geometry(int kw, int kh, int anchorX)
+{
+    Geometry g;
+    g.kwp = roundUp(kw + leftPad(anchorX), kGroup);
+    g.khp = roundUp(kh, kGroup);
+    g.rows = kTileH + g.khp;
+    g.cols = kTileW + g.kwp;
+    g.stride = strideFor(g.cols);
+    return g;
+}
+
+struct Taps {
+    float row[kMaxSide + kGroup];
+    float col[kMaxSide + kGroup];
+};
+
+template <typename T>
+struct Vec4;
+template <>
+struct Vec4<float> {
+    using type = float4;
+};
+template <>
+struct Vec4<std::uint16_t> {
+    using type = ushort4;
+};
+template <>
+struct Vec4<std::uint8_t> {
+    using type = uchar4;
+};
+
+/// Loads rows x cols pixels at (ox, oy) as floats, s[r * stride + x]; whole-inside windows of
+/// aligned rows go four pixels per load.
+template <typename Tin>
+__device__ __forceinline__ void loadWindow(const ConvParams& p, float* s, int ox, int oy, int rows, int cols,
+                                           int stride)
+{
+    using V = typename Vec4<Tin>::type;
+    const bool inside = ox >= 0 && oy >= 0 && ox + cols <= p.width && oy + rows <= p.height;
+    const bool aligned =
+        ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch | static_cast<std::uintptr_t>(ox) * sizeof(Tin)) %
+         sizeof(V)) == 0;
+    if (inside && aligned) {
+        const int quads = cols / 4;
+        const int n = rows * quads;
+        constexpr int kUnroll = 4;
+        for (int first = threadIdx.x; first < n; first += kUnroll * kThreads) {
+            V v[kUnroll];
+#pragma unroll
+            for (int u = 0; u < kUnroll; ++u) {
+                const int i = first + u * kThreads;
+                if (i < n) {
+                    const int r = i / quads;
+                    const int q = i - r * quads;
+                    v[u] = reinterpret_cast<const V*>(rowPtr<Tin>(p.src, p.srcPitch, oy + r) + ox)[q];
+                }
+            }
+#pragma unroll
+            for (int u = 0; u < kUnroll; ++u) {
+                const int i = first + u * kThreads;
+                if (i < n) {
+                    const int r = i / quads;
+                    const int q = i - r * quads;
+                    *reinterpret_cast<float4*>(s + r * stride + 4 * q) =
+                        make_float4(static_cast<float>(v[u].x), static_cast<float>(v[u].y),
+                                    static_cast<float>(v[u].z), static_cast<float>(v[u].w));
+                }
+            }
+        }
+        return;
+    }
+    const int n = rows * cols;
+    for (int i = threadIdx.x; i < n; i += kThreads) {
+        const int r = i / cols;
+        const int x = i - r * cols;
+        const int gy = mapBorder(oy + r, p.height, p.border);
+        const int gx = mapBorder(ox + x, p.width, p.border);
+        s[r * stride + x] = gx < 0 || gy < 0 ? p.borderValue
+                                              : static_cast<float>(rowPtr<Tin>(p.src, p.srcPitch, gy)[gx]);
+    }
+}
+
+/// The row pass for 8 adjacent outputs: acc[j] += sum over t < count of taps[t] * values[j + t];
+/// a register window of 16 values slides along the row 8 taps at a time (count is a multiple of 8).
+__device__ __forceinline__ void slideRow(const float* values, const float* taps, int count, float (&acc)[kGroup])
+{
+    float v[2 * kGroup];
+    auto load = [&](int at, int into) {
+        const float4 a = *reinterpret_cast<const float4*>(values + at);
+        const float4 b = *reinterpret_cast<const float4*>(values + at + 4);
+        v[into] = a.x;
+        v[into + 1] = a.y;
+        v[into + 2] = a.z;
+        v[into + 3] = a.w;
+        v[into + 4] = b.x;
+        v[into + 5] = b.y;
+        v[into + 6] = b.z;
+        v[into + 7] = b.w;
+    };
+    load(0, 0);
+    for (int base = 0; base < count; base += kGroup) {
+        load(base + kGroup, kGroup);
+        const float4 t0 = *reinterpret_cast<const float4*>(taps + base);
+        const float4 t1 = *reinterpret_cast<const float4*>(taps + base + 4);
+        const float t[kGroup] = {t0.x, t0.y, t0.z, t0.w, t1.x, t1.y, t1.z, t1.w};
+#pragma unroll
+        for (int k = 0; k < kGroup; ++k) {
+#pragma unroll
+            for (int j = 0; j < kGroup; ++j) {
+                acc[j] = fmaf(t[k], v[j + k], acc[j]);
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < kGroup; ++k) {
+            v[k] = v[k + kGroup];
+        }
+    }
+}
+
+/// The column pass for four adjacent columns at once: acc[j] (rows j of the group, 4 columns)
+/// += sum over t of taps[t] * rows[(j + t) * stride]; 16-byte loads feed 32 FMAs each.
+__device__ __forceinline__ void slideColumns(const float* values, int stride, const float* taps, int count,
+                                             float4 (&acc)[kGroup])
+{
+    float4 v[2 * kGroup];
+#pragma unroll
+    for (int k = 0; k < kGroup; ++k) {
+        v[k] = *reinterpret_cast<const float4*>(values + k * stride);
+    }
+    for (int base = 0; base < count; base += kGroup) {
+        const float* next = values + (base + kGroup) * stride;
+#pragma unroll
+        for (int k = 0; k < kGroup; ++k) {
+            v[kGroup + k] = *reinterpret_cast<const float4*>(next + k * stride);
+        }
+        const float4 t0 = *reinterpret_cast<const float4*>(taps + base);
+        const float4 t1 = *reinterpret_cast<const float4*>(taps + base + 4);
+        const float t[kGroup] = {t0.x, t0.y, t0.z, t0.w, t1.x, t1.y, t1.z, t1.w};
+#pragma unroll
+        for (int k = 0; k < kGroup; ++k) {
+#pragma unroll
+            for (int j = 0; j < kGroup; ++j) {
+                acc[j].x = fmaf(t[k], v[j + k].x, acc[j].x);
+                acc[j].y = fmaf(t[k], v[j + k].y, acc[j].y);
+                acc[j].z = fmaf(t[k], v[j + k].z, acc[j].z);
+                acc[j].w = fmaf(t[k], v[j + k].w, acc[j].w);
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < kGroup; ++k) {
+            v[k] = v[k + kGroup];
+        }
+    }
+}
+
+template <typename Tin, typename Tout>
+__global__ void __launch_bounds__(kThreads, 2) separableSingleKernel(const ConvParams p, const __grid_constant__ Taps taps,
+                                                                     int kwp, int khp, int stride)
+{
+    extern __shared__ float4 singleShared[];
+    float* win = reinterpret_cast<float*>(singleShared);
+    const int rows = kTileH + khp;
+    const int cols = kTileW + kwp;
+    float* rowTaps = win + rows * stride;
+    float* colTaps = rowTaps + kMaxSide + kGroup;
+    const int x0 = blockIdx.x * kTileW;
+    const int y0 = blockIdx.y * kTileH;
+    loadWindow<Tin>(p, win, x0 - p.anchorX, y0 - p.anchorY, rows, cols, stride);
+    for (int i = threadIdx.x; i < kMaxSide + kGroup; i += kThreads) {
+        rowTaps[i] = i < kwp ? taps.row[i] : 0.0f;
+        colTaps[i] = i < khp ? taps.col[i] : 0.0f;
+    }
+    __syncthreads();
+
+    // Row pass: item i is window row i % rows, output columns 8 (i / rows) .. + 7; lanes take
+    // consecutive rows. Results stay in registers until every thread has read its rows.
+    constexpr int kColumnGroups = kTileW / kGroup;
+    const int items = rows * kColumnGroups;
+    float h[kMaxItems][kGroup];
+#pragma unroll
+    for (int it = 0; it < kMaxItems; ++it) {
+        const int i = threadIdx.x + it * kThreads;
+#pragma unroll
+        for (int j = 0; j < kGroup; ++j) {
+            h[it][j] = 0.0f;
+        }
+        if (i < items) {
+            const int r = i % rows;
+            const int g = i / rows;
+            slideRow(win + r * stride + g * kGroup, rowTaps, kwp, h[it]);
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int it = 0; it < kMaxItems; ++it) {
+        const int i = threadIdx.x + it * kThreads;
+        if (i < items) {
+            const int r = i % rows;
+            const int g = i / rows;
+            float* out = win + r * stride + g * kGroup;
+            *reinterpret_cast<float4*>(out) = make_float4(h[it][0], h[it][1], h[it][2], h[it][3]);
+            *reinterpret_cast<float4*>(out + 4) = make_float4(h[it][4], h[it][5], h[it][6], h[it][7]);
+        }
+    }
+    __syncthreads();
+
+    // Column pass: thread t takes output columns 4 (t % 32) .. + 3 and rows 8 (t / 32) .. + 7.
+    static_assert(kTileW / 4 * (kTileH / kGroup) == kThreads, "one column item per thread");
+    const int quad = threadIdx.x % (kTileW / 4);
+    const int g = threadIdx.x / (kTileW / 4);
+    float4 acc[kGroup];
+#pragma unroll
+    for (int j = 0; j < kGroup; ++j) {
+        acc[j] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+    slideColumns(win + g * kGroup * stride + 4 * quad, stride, colTaps, khp, acc);
+    const int x = x0 + 4 * quad;
+#pragma unroll
+    for (int j = 0; j < kGroup; ++j) {
+        const int y = y0 + g * kGroup + j;
+        if (y < p.height) {
+            const float v[4][1] = {{acc[j].x}, {acc[j].y}, {acc[j].z}, {acc[j].w}};
+            storeStrip<Tout, 1, 4>(rowPtr<Tout>(p.dst, p.dstPitch, y), x, p.width, p.offset, v);
+        }
+    }
+}
+
+}  // namespace
+
+bool hasSeparableSingle(int kw, int kh, int channels)
+{
+    return channels == 1 && kw + 3 <= kMaxSide && kh <= kMaxSide && kw >= 2 && kh >= 2;
+}
+
+LaunchShape separableSingleShape(int kw, int kh, int anchorX, int width, int height)
+{
+    const Geometry g = geometry(kw, kh, anchorX);
+    LaunchShape s;
+    s.blockX = kThreads;
+    s.blockY = 1;
+    s.tileWidth = kTileW;
+    s.tileHeight = kTileH;
+    s.gridX = (width + kTileW - 1) / kTileW;
+    s.gridY = (height + kTileH - 1) / kTileH;
+    s.sharedBytes = (static_cast<std::size_t>(g.rows) * static_cast<std::size_t>(g.stride) + 2 * (kMaxSide + kGroup)) *
+                    sizeof(float);
+    s.specialisedSize = kSeparableSingle;
+    return s;
+}
+
+void launchSeparableSingle(const Plan& plan, const ConvParams& params, void* stream)
+{
+    ConvParams p = params;
+    const int pad = leftPad(p.anchorX);
+    const Geometry g = geometry(p.kw, p.kh, p.anchorX);
+    Taps taps{};
+    for (std::size_t i = 0; i < plan.data->rowTaps.size(); ++i) {
+        taps.row[static_cast<std::size_t>(pad) + i] = plan.data->rowTaps[i];
+    }
+    for (std::size_t i = 0; i < plan.data->colTaps.size(); ++i) {
+        taps.col[i] = plan.data->colTaps[i];
+    }
+    p.anchorX += pad;
+    p.kw = g.kwp;
+    auto s = static_cast<cudaStream_t>(stream);
+    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
+    const std::size_t shared = plan.shape.sharedBytes;
+    dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "separable kernel", [&]<typename Tin, typename Tout>() {
+        auto kernel = separableSingleKernel<Tin, Tout>;
+        if (shared > 48 * 1024) {
+            TESSERA_CUDA_CHECK(
+                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+        }
+        kernel<<<grid, kThreads, shared, s>>>(p, taps, g.kwp, g.khp, g.stride);
+        TESSERA_LAUNCH_CHECK("separableSingleKernel");
+    });
+}
+
+}  // namespace tessera::gpu::detail
