@@ -5,8 +5,12 @@
 #include "app/edit_commands.h"
 #include "app/engine.h"
 #include "app/image_io.h"
+#include "app/pixel_readout.h"
+#include "app/preview_status.h"
+#include "app/preview_wait.h"
 #include "app/stack_chain.h"
 #include "app/version_info.h"
+#include "app/view_regions.h"
 #include "filters/cpu_executor.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
@@ -17,10 +21,9 @@
 #include "ui/main_window.h"
 
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QImage>
-#include <QStringList>
 
-#include <cstdint>
 #include <exception>
 #include <utility>
 
@@ -48,7 +51,8 @@ QString namingFile(const QString& path, const std::exception& e)
 }  // namespace
 
 GuiController::GuiController(ui::MainWindow& window, QObject* parent)
-    : QObject(parent), window_(window), engine_(new Engine(true, this))
+    : QObject(parent), window_(window), engine_(new Engine(true, this)),
+      regions_(new ViewRegions(*window.imageView(), this))
 {
     connect(&window_, &ui::MainWindow::openRequested, this, &GuiController::openImage);
     connect(engine_, &Engine::previewReady, this, &GuiController::showPreview);
@@ -72,6 +76,7 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
         engine_->setDevicePreference(parseDevicePreference(key.toStdString()));
         previewStack();
     });
+    connect(regions_, &ViewRegions::viewSettled, this, &GuiController::followView);
 }
 
 QImage GuiController::render(const cv::Mat& data, QString* shown) const
@@ -86,6 +91,7 @@ void GuiController::showOriginalRendering()
 {
     originalDisplay_ = render(source_, &originalShown_);
     window_.imageView()->replaceImage(originalDisplay_);
+    filteredBase_ = false;
     window_.imageView()->setOriginal(originalDisplay_);
     window_.setDisplayStatus(originalShown_);
 }
@@ -100,12 +106,23 @@ void GuiController::setDisplayMapping(const DisplayMapping& mapping)
     showOriginalRendering();
     if (!preview_.empty()) {
         QString shown;
-        window_.imageView()->replaceImage(render(preview_, &shown));
+        const QImage image = render(preview_, &shown);
+        if (previewRegion_ == wholeImage()) {
+            window_.imageView()->replaceImage(image);
+            filteredBase_ = true;
+        } else {
+            window_.imageView()->setPatch(image, previewRegion_.topLeft());
+        }
         window_.setDisplayStatus(shown);
     }
 }
 
 GuiController::~GuiController() = default;
+
+void GuiController::setRegionPreviewThreshold(qint64 pixels)
+{
+    regions_->setThreshold(pixels);
+}
 
 void GuiController::stackEdited(const ui::StackChange& change)
 {
@@ -145,22 +162,49 @@ void GuiController::previewStack()
     }
 }
 
+QRect GuiController::wholeImage() const
+{
+    return QRect(0, 0, source_.cols, source_.rows);
+}
+
 void GuiController::requestPreview(const filters::FilterChain& chain)
 {
     if (source_.empty()) {
         return;
     }
-    requested_[engine_->requestPreview(chain)] = chain;
+    wantedChain_ = chain;
+    requestRegion(chain, regions_->wanted(wholeImage().size()));
+}
+
+quint64 GuiController::requestRegion(const filters::FilterChain& chain, const QRect& region)
+{
+    const QRect covered = region.isEmpty() ? wholeImage() : region.intersected(wholeImage());
+    const quint64 id = engine_->requestPreview(chain, covered);
+    requested_[id] = Request{chain, covered};
+    return id;
+}
+
+void GuiController::followView()
+{
+    if (waitingForWhole_ || source_.empty() || wantedChain_.steps.empty()) {
+        return;
+    }
+    const auto covers = [this](const filters::FilterChain& chain, const QRect& region) {
+        return chain == wantedChain_ && regions_->coversView(region);
+    };
+    // Covered by what is shown, or by what is on its way.
+    if ((!preview_.empty() && covers(previewChain_, previewRegion_)) ||
+        (!requested_.empty() && covers(requested_.rbegin()->second.chain, requested_.rbegin()->second.region))) {
+        return;
+    }
+    requestRegion(wantedChain_, regions_->wanted(wholeImage().size()));
 }
 
 void GuiController::showUnfiltered()
 {
-    // Previews still in flight are of a stack that is gone.
-    acceptFrom_ = engine_->latestRequest() + 1;
-    requested_.clear();
-    preview_ = cv::Mat();
-    previewChain_ = filters::FilterChain{};
+    forgetPreviews();
     window_.showPreview(originalDisplay_, tr("Preview: no filter enabled"));
+    filteredBase_ = false;
     window_.setDisplayStatus(originalShown_);
 }
 
@@ -171,7 +215,7 @@ void GuiController::showPreview(const PreviewResult& result)
         return;
     }
     const auto request = requested_.find(result.id);
-    const filters::FilterChain chain = request != requested_.end() ? request->second : filters::FilterChain{};
+    const filters::FilterChain chain = request != requested_.end() ? request->second.chain : filters::FilterChain{};
     requested_.erase(requested_.begin(), request == requested_.end() ? request : std::next(request));
     if (!result.error.isEmpty()) {
         window_.showNotice(tr("Preview failed: %1").arg(result.error));
@@ -180,59 +224,73 @@ void GuiController::showPreview(const PreviewResult& result)
     shownPreview_ = result.id;
     preview_ = result.data;
     previewChain_ = chain;
+    previewRegion_ = result.region;
     // Made before the mapping last changed: render again with the current one.
     QString shown = result.shownRange;
     const QImage image = result.mapping == mapping_ ? result.image : render(preview_, &shown);
-    QString status = tr("Preview: %1").arg(result.device);
-    if (!result.methods.isEmpty()) {
-        status += QStringLiteral(", ") + result.methods;
+    if (previewRegion_ == wholeImage()) {
+        window_.showPreview(image, previewStatusText(result, wholeImage().size()));
+        filteredBase_ = true;
+    } else {
+        // A patch lies over the original, never over another stack's whole preview.
+        if (filteredBase_) {
+            window_.imageView()->replaceImage(originalDisplay_);
+            filteredBase_ = false;
+        }
+        window_.showPreviewPatch(image, previewRegion_.topLeft(), previewStatusText(result, wholeImage().size()));
+        // The view may have moved on while this was computed.
+        regions_->recheckSoon();
     }
-    status += QStringLiteral(", %1 ms").arg(result.milliseconds, 0, 'f', result.milliseconds < 10 ? 2 : 0);
-    // "No GPU" is already in the status bar's compute label; a GPU that failed is news, and so
-    // is the CPU running because of Preferences.
-    if (result.note.startsWith(QStringLiteral("GPU failed")) || result.note.contains(QStringLiteral("Preferences"))) {
-        status += QStringLiteral(" (%1)").arg(result.note);
-    }
-    window_.showPreview(image, status);
     window_.setDisplayStatus(shown);
     emit previewShown(result.id);
 }
 
-cv::Mat GuiController::currentResult() const
+cv::Mat GuiController::currentResult()
 {
     const filters::FilterChain chain = stackChain();
     if (chain.steps.empty()) {
         return source_;
     }
-    if (!preview_.empty() && previewChain_ == chain) {
+    if (!preview_.empty() && previewChain_ == chain && previewRegion_ == wholeImage()) {
         return preview_;
     }
-    // The preview of this stack has not arrived yet: the CPU path gives the same pixels now.
+    return computeWhole(chain);
+}
+
+cv::Mat GuiController::computeWhole(const filters::FilterChain& chain)
+{
+    QGuiApplication::setOverrideCursor(Qt::WaitCursor);
+    window_.showMessage(tr("Filtering the whole image\u2026"));
+    wantedChain_ = chain;
+    const quint64 id = requestRegion(chain, wholeImage());
+    // No new request may supersede this one while it runs: the view's moves wait, and the user's
+    // input too. showPreview() also puts the whole result on screen.
+    waitingForWhole_ = true;
+    const PreviewResult whole = waitForPreview(*engine_, id);
+    waitingForWhole_ = false;
+    QGuiApplication::restoreOverrideCursor();
+    window_.showMessage(QString());
+    if (whole.id == id && whole.error.isEmpty() && !whole.data.empty()) {
+        return whole.data;
+    }
+    // The Engine failed: the CPU path gives the same pixels, or the error worth reporting.
     return filters::applyCpu(source_, chain);
 }
 
 QString GuiController::describePixel(const QPoint& pos) const
 {
-    // Left of the compare divider the original is on screen.
-    const bool original = preview_.empty() || (window_.imageView()->isSplitEnabled() &&
-                                                window_.imageView()->showsOriginalAt(pos));
-    const cv::Mat& shown = original ? source_ : preview_;
-    if (shown.empty() || pos.x() < 0 || pos.y() < 0 || pos.x() >= shown.cols || pos.y() >= shown.rows) {
+    if (source_.empty() || !wholeImage().contains(pos)) {
         return {};
     }
-    const int channels = shown.channels();
-    // OpenCV stores BGR(A); users read RGB(A).
-    static constexpr int kRgbOrder[4] = {2, 1, 0, 3};
-    QStringList values;
-    for (int i = 0; i < channels; ++i) {
-        const int c = channels >= 3 ? kRgbOrder[i] : i;
-        switch (shown.depth()) {
-        case CV_8U: values << QString::number(shown.ptr<std::uint8_t>(pos.y())[pos.x() * channels + c]); break;
-        case CV_16U: values << QString::number(shown.ptr<std::uint16_t>(pos.y())[pos.x() * channels + c]); break;
-        default: values << QString::number(shown.ptr<float>(pos.y())[pos.x() * channels + c], 'g', 5); break;
-        }
+    const QString where = tr("x %1, y %2: ").arg(pos.x()).arg(pos.y());
+    // Left of the compare divider the original is on screen.
+    if (preview_.empty() || (window_.imageView()->isSplitEnabled() && window_.imageView()->showsOriginalAt(pos))) {
+        return where + pixelValues(source_, pos);
     }
-    return tr("x %1, y %2: %3").arg(pos.x()).arg(pos.y()).arg(values.join(QLatin1Char(' ')));
+    if (previewRegion_.contains(pos)) {
+        return where + pixelValues(preview_, pos - previewRegion_.topLeft());
+    }
+    return where + pixelValues(source_, pos) + tr(" (original: not previewed here)");
 }
 
 void GuiController::applyPreview()
@@ -256,12 +314,23 @@ void GuiController::applyPreview()
     }
 }
 
+void GuiController::forgetPreviews()
+{
+    // Previews shown or still in flight belong to the previous image or stack.
+    acceptFrom_ = engine_->latestRequest() + 1;
+    requested_.clear();
+    preview_ = cv::Mat();
+    previewChain_ = filters::FilterChain{};
+    previewRegion_ = QRect();
+    wantedChain_ = filters::FilterChain{};
+}
+
 void GuiController::installDocument(const Document& document)
 {
     source_ = document.image;
-    preview_ = cv::Mat();
     engine_->setImage(source_);
-    acceptFrom_ = engine_->latestRequest() + 1;
+    forgetPreviews();
+    window_.imageView()->setPatch(QImage(), QPoint());
     showOriginalRendering();
     window_.setDocumentModified(static_cast<const void*>(source_.data) != savedData_);
     window_.filterStack()->setState(document.stack);
@@ -340,10 +409,8 @@ void GuiController::openImage(const QString& path)
         source_ = std::move(image);
         savedData_ = source_.data;
         undo_.clear();
-        preview_ = cv::Mat();
         engine_->setImage(source_);
-        // Previews still in flight belong to the previous image.
-        acceptFrom_ = engine_->latestRequest() + 1;
+        forgetPreviews();
         window_.showImage(display, absolute, description);
         originalDisplay_ = display;
         originalShown_ = shown;

@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QObject>
 #include <QPoint>
+#include <QRect>
 #include <QString>
 #include <QUndoStack>
 
@@ -22,11 +23,13 @@ class MainWindow;
 namespace tessera::app {
 
 class Engine;
+class ViewRegions;
 struct PreviewResult;
 
 /// Connects the main window to image I/O, device information and the Engine that computes
-/// previews of the filter stack on its own thread (GPU when present). Loads and writes images
-/// synchronously on the GUI thread. The window must outlive the controller.
+/// previews of the filter stack on its own thread (GPU when present). A large image is previewed
+/// only where the view shows it (plus a margin), again whenever the view moves off that part.
+/// Loads and writes images synchronously on the GUI thread. The window must outlive the controller.
 class GuiController : public QObject {
     Q_OBJECT
 
@@ -41,16 +44,24 @@ public:
     const cv::Mat& sourceImage() const { return source_; }
     /// Id of the last preview shown in the window (0 before the first).
     quint64 shownPreview() const { return shownPreview_; }
-    /// The last preview's pixels in their own depth; empty while no filter is enabled.
+    /// The last preview's pixels in their own depth, covering previewRegion(); empty while no
+    /// filter is enabled.
     const cv::Mat& previewData() const { return preview_; }
+    /// The part of the image the last preview covers (image pixels): all of a small image, the
+    /// view and its margin for a large one; empty while no preview is shown.
+    QRect previewRegion() const { return previewRegion_; }
+    /// Sets the pixel count above which previews cover only the view (by default
+    /// ViewRegions::kDefaultThreshold; tests lower it). Takes effect at the next request.
+    void setRegionPreviewThreshold(qint64 pixels);
     /// True while a requested preview has not reached the window yet.
     bool isPreviewPending() const { return !requested_.empty(); }
     /// Edit history: stack edits and applies.
     QUndoStack& undoStack() { return undo_; }
-    /// The image with the enabled filters of the stack applied: the preview when it is of the
-    /// current stack, else computed on the CPU path. Throws std::invalid_argument when a
-    /// filter refuses its parameters.
-    cv::Mat currentResult() const;
+    /// The whole image with the enabled filters of the stack applied: the preview when it is of
+    /// the current stack and covers the whole image, else computed by the Engine while this
+    /// waits (busy cursor; user input waits too), or on the CPU path if the Engine fails. Throws
+    /// std::invalid_argument when a filter refuses its parameters.
+    cv::Mat currentResult();
 
 public slots:
     /// Asks for a preview of the stack's enabled filters, or shows the image itself when none
@@ -72,12 +83,14 @@ public slots:
     /// Writes the stack's enabled filters as a preset to path; errors name the file. Never throws.
     void savePreset(const QString& path);
     /// Text for the pixel at pos of the shown image (preview if any, else the image): position
-    /// and channel values in the image's own depth, RGB(A) order; empty outside the image.
+    /// and channel values in the image's own depth, RGB(A) order; the original's values with a
+    /// note where a preview covers only part of the image and not pos; empty outside the image.
     QString describePixel(const QPoint& pos) const;
     /// Makes the stack's result the image and empties the stack, as one undo step; a notice
     /// when no filter is enabled.
     void applyPreview();
-    /// Asks the Engine for a preview of chain on the open image; the newest request wins.
+    /// Asks the Engine for a preview of chain on the open image (of what the view shows, when the
+    /// image is large); the newest request wins.
     void requestPreview(const tessera::filters::FilterChain& chain);
     /// Shows 16-bit and float images (the open one, the preview, later previews) through mapping;
     /// the data is not changed.
@@ -88,11 +101,22 @@ signals:
     void previewShown(quint64 id);
 
 private:
+    /// A request on its way: the chain and the image pixels it covers.
+    struct Request {
+        filters::FilterChain chain;
+        QRect region;
+    };
+
     void showPreview(const PreviewResult& result);
+    quint64 requestRegion(const filters::FilterChain& chain, const QRect& region);
+    void followView();
+    cv::Mat computeWhole(const filters::FilterChain& chain);
+    QRect wholeImage() const;
     void showUnfiltered();
     void stackEdited(const ui::StackChange& change);
     void restoreStack(const ui::StackState& state);
     void installDocument(const Document& document);
+    void forgetPreviews();
     filters::FilterChain stackChain() const;
     QImage render(const cv::Mat& data, QString* shown) const;
     void showOriginalRendering();
@@ -101,8 +125,13 @@ private:
     cv::Mat source_;
     cv::Mat preview_;
     filters::FilterChain previewChain_;  ///< what preview_ is the result of
-    std::map<quint64, filters::FilterChain> requested_;  ///< requests not yet shown, by id
+    QRect previewRegion_;                ///< the image pixels preview_ covers
+    filters::FilterChain wantedChain_;   ///< the chain last asked for; empty when none is enabled
+    std::map<quint64, Request> requested_;  ///< requests not yet shown, by id
+    bool waitingForWhole_ = false;   ///< currentResult() waits for the whole image
+    bool filteredBase_ = false;      ///< the view's image is a whole preview, not the original
     Engine* engine_ = nullptr;
+    ViewRegions* regions_ = nullptr;  ///< which part of the image previews cover
     quint64 shownPreview_ = 0;
     quint64 acceptFrom_ = 0;  ///< results of older requests belong to a previous image or stack
     QUndoStack undo_;

@@ -56,6 +56,11 @@ int main(int argc, char* argv[])
     const QCommandLineOption compareOption(
         QStringLiteral("compare"), QStringLiteral("Show before/after with the divider once the preview is in."));
     parser.addOption(compareOption);
+    const QCommandLineOption zoomOption(
+        QStringLiteral("zoom"),
+        QStringLiteral("Show the image at FACTOR (1 = actual size) instead of fitted to the window."),
+        QStringLiteral("FACTOR"));
+    parser.addOption(zoomOption);
     parser.process(app);
 
     const QStringList positional = parser.positionalArguments();
@@ -63,6 +68,17 @@ int main(int argc, char* argv[])
         std::fprintf(stderr, "tessera: expected at most one image, got %lld\n",
                      static_cast<long long>(positional.size()));
         return 2;
+    }
+
+    double zoom = 0.0;
+    if (parser.isSet(zoomOption)) {
+        bool ok = false;
+        zoom = parser.value(zoomOption).toDouble(&ok);
+        if (!ok || zoom <= 0.0) {
+            std::fprintf(stderr, "tessera: --zoom: expected a positive number, got '%s'\n",
+                         qPrintable(parser.value(zoomOption)));
+            return 2;
+        }
     }
 
     tessera::ui::MainWindow window;
@@ -74,6 +90,10 @@ int main(int argc, char* argv[])
     window.show();
     if (!positional.isEmpty()) {
         controller.openImage(positional.first());
+        // Before any preview is asked for, so that a large image's first preview is of this view.
+        if (zoom > 0.0) {
+            window.imageView()->setZoom(zoom);
+        }
     }
     bool previewing = false;
     if (parser.isSet(presetOption)) {

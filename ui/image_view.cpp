@@ -1,5 +1,7 @@
 #include "ui/image_view.h"
 
+#include "ui/checker_background.h"
+#include "ui/preview_patch.h"
 #include "ui/split_overlay.h"
 
 #include <QGraphicsPixmapItem>
@@ -16,21 +18,8 @@ namespace tessera::ui {
 
 namespace {
 
-constexpr int kCheckerCell = 8;
 // Screen pixels either side of the divider that still grab it; wide enough to hit comfortably.
 constexpr double kDividerGrab = 6.0;
-
-QBrush checkerBrush()
-{
-    // Shows through transparent pixels so alpha is visible against the dark background.
-    QPixmap tile(2 * kCheckerCell, 2 * kCheckerCell);
-    tile.fill(QColor(0x99, 0x99, 0x99));
-    QPainter p(&tile);
-    const QColor light(0xcc, 0xcc, 0xcc);
-    p.fillRect(0, 0, kCheckerCell, kCheckerCell, light);
-    p.fillRect(kCheckerCell, kCheckerCell, kCheckerCell, kCheckerCell, light);
-    return QBrush(tile);
-}
 
 }  // namespace
 
@@ -38,6 +27,9 @@ ImageView::ImageView(QWidget* parent)
     : QGraphicsView(parent), scene_(new QGraphicsScene(this))
 {
     setScene(scene_);
+    patch_ = new PreviewPatch();
+    patch_->setZValue(0.5);
+    scene_->addItem(patch_);
     overlay_ = new SplitOverlay();
     overlay_->setZValue(1.0);
     scene_->addItem(overlay_);
@@ -70,10 +62,13 @@ void ImageView::setImage(const QImage& image)
     if (overlay_->original().size() != image.size()) {
         dropOriginal();
     }
+    patch_->setPatch(QPixmap(), QPoint());
+    patch_->setImageSize(image.size());
     scene_->setSceneRect(item_->boundingRect());
     updateSplitClip();
     fitToWindow();
     updateHover();
+    emit visibleAreaChanged();
 }
 
 void ImageView::replaceImage(const QImage& image)
@@ -93,6 +88,8 @@ QImage ImageView::shownImage() const
 void ImageView::clear()
 {
     dropOriginal();
+    patch_->setPatch(QPixmap(), QPoint());
+    patch_->setImageSize(QSize());
     delete item_;
     item_ = nullptr;
     scene_->setSceneRect(QRectF());
@@ -113,6 +110,27 @@ void ImageView::setOriginal(const QImage& original)
     if (!hasOriginal()) {
         setSplitEnabled(false);
     }
+}
+
+void ImageView::setPatch(const QImage& patch, QPoint at)
+{
+    patch_->setPatch(item_ != nullptr && !patch.isNull() ? QPixmap::fromImage(patch) : QPixmap(), at);
+}
+
+QRect ImageView::patchRect() const
+{
+    return patch_->patchRect();
+}
+
+QRect ImageView::visibleImageRect() const
+{
+    if (item_ == nullptr) {
+        return {};
+    }
+    const QRectF shown = viewportTransform().inverted().mapRect(QRectF(viewport()->rect()));
+    const QPoint topLeft(static_cast<int>(std::floor(shown.left())), static_cast<int>(std::floor(shown.top())));
+    const QPoint end(static_cast<int>(std::ceil(shown.right())), static_cast<int>(std::ceil(shown.bottom())));
+    return QRect(topLeft, QSize(end.x() - topLeft.x(), end.y() - topLeft.y())).intersected(QRect(QPoint(0, 0), imageSize()));
 }
 
 bool ImageView::hasOriginal() const
@@ -241,6 +259,7 @@ void ImageView::resizeEvent(QResizeEvent* event)
         fitToWindow();
     }
     updateHover();
+    emit visibleAreaChanged();
 }
 
 void ImageView::mousePressEvent(QMouseEvent* event)
@@ -304,17 +323,14 @@ void ImageView::scrollContentsBy(int dx, int dy)
         viewport()->update();
     }
     updateHover();
+    emit visibleAreaChanged();
 }
 
 void ImageView::drawBackground(QPainter* painter, const QRectF& rect)
 {
     QGraphicsView::drawBackground(painter, rect);
     if (item_ != nullptr) {
-        static const QBrush checker = checkerBrush();
-        painter->save();
-        painter->setBrushOrigin(0, 0);
-        painter->fillRect(item_->boundingRect().intersected(rect), checker);
-        painter->restore();
+        paintCheckerBackground(*painter, item_->boundingRect(), rect);
         return;
     }
     // The empty view says how to get started instead of showing nothing.
@@ -333,9 +349,11 @@ void ImageView::applyZoom(double factor)
     if (item_ != nullptr) {
         item_->setTransformationMode(clamped < 1.0 ? Qt::SmoothTransformation : Qt::FastTransformation);
         overlay_->setTransformationMode(item_->transformationMode());
+        patch_->setTransformationMode(item_->transformationMode());
     }
     setTransform(QTransform::fromScale(clamped, clamped));
     updateHover();
+    emit visibleAreaChanged();
     if (clamped != zoom_) {
         zoom_ = clamped;
         emit zoomChanged(zoom_);

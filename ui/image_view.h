@@ -10,6 +10,7 @@ class QGraphicsScene;
 
 namespace tessera::ui {
 
+class PreviewPatch;
 class SplitOverlay;
 
 /// Shows one image with zoom and pan. Ctrl+wheel zooms around the cursor, the plain wheel and
@@ -41,6 +42,14 @@ public:
     void setOriginal(const QImage& original);
     /// True when an original of the shown image's size is set.
     bool hasOriginal() const;
+    /// Shows patch (the preview of part of the image) over the image with its top-left corner at
+    /// image pixel at, and dims the rest of the image as not previewed; a null patch removes it.
+    /// setImage() and clear() remove it too.
+    void setPatch(const QImage& patch, QPoint at);
+    /// The image pixels the patch covers; empty without one.
+    QRect patchRect() const;
+    /// The image pixels the viewport shows, partly shown ones included; empty without an image.
+    QRect visibleImageRect() const;
     /// True while the before/after split is shown.
     bool isSplitEnabled() const { return split_; }
     /// Divider position as a fraction of the image width, in [0, 1]; 0.5 by default.
@@ -85,6 +94,8 @@ signals:
     void pixelHovered(QPoint imagePos);
     /// The mouse is no longer over any image pixel.
     void pixelLeft();
+    /// What visibleImageRect() covers may have changed (scroll, zoom, resize, new image).
+    void visibleAreaChanged();
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
@@ -110,7 +121,8 @@ private:
 
     QGraphicsScene* scene_ = nullptr;
     QGraphicsPixmapItem* item_ = nullptr;
-    SplitOverlay* overlay_ = nullptr;  // owned by scene_, drawn above item_
+    PreviewPatch* patch_ = nullptr;    // owned by scene_, drawn above item_
+    SplitOverlay* overlay_ = nullptr;  // owned by scene_, drawn above patch_
     double zoom_ = 1.0;
     bool fit_ = false;
     bool split_ = false;

@@ -135,6 +135,17 @@ void MainWindow::showPreview(const QImage& image, const QString& status)
         return;  // the image was closed while the preview was computed
     }
     view_->replaceImage(image);
+    view_->setPatch(QImage(), QPoint());
+    compareAction_->setEnabled(view_->hasOriginal());
+    status_->set(WindowStatus::Preview, status);
+}
+
+void MainWindow::showPreviewPatch(const QImage& patch, QPoint at, const QString& status)
+{
+    if (!view_->hasImage()) {
+        return;
+    }
+    view_->setPatch(patch, at);
     compareAction_->setEnabled(view_->hasOriginal());
     status_->set(WindowStatus::Preview, status);
 }

@@ -66,6 +66,10 @@ public slots:
     /// Shows a filtered rendering of the open image without moving the view; status says where
     /// it ran and how long it took (e.g. "Preview: GPU 0 (NVIDIA H200), separable, 0.8 ms").
     void showPreview(const QImage& image, const QString& status);
+    /// Shows the preview of a part of the open image over it, with its top-left corner at image
+    /// pixel at; the rest of the image shows dimmed as not previewed. status as showPreview()
+    /// (e.g. "Preview: CPU, 12 ms, view 1024 \u00d7 768").
+    void showPreviewPatch(const QImage& patch, QPoint at, const QString& status);
     /// Shows what the display mapping makes of the shown image in the status bar (e.g. "data
     /// min-max [-2, 2], 0 at mid-grey"); empty (8-bit images) hides it.
     void setDisplayStatus(const QString& text);

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
@@ -30,6 +32,13 @@ protected:
     ui::MainWindow window_;
     app::GuiController controller_{window_};
 };
+
+/// A file name in the temporary folder, unique to this process: "tessera-<tag>-<pid>-<name>".
+inline QString tempPath(const QString& tag, const QString& name)
+{
+    return QDir::temp().filePath(
+        QStringLiteral("tessera-%1-%2-%3").arg(tag).arg(QCoreApplication::applicationPid()).arg(name));
+}
 
 /// Waits until no preview is outstanding and the one on screen is chain applied to the open
 /// image on the CPU path, within one level (a GPU may round another order of sums differently).

@@ -45,7 +45,7 @@ FilterSpec gaussian()
 
 QString tempPath(const QString& name)
 {
-    return QDir::temp().filePath(QStringLiteral("tessera-stack-%1-%2").arg(QCoreApplication::applicationPid()).arg(name));
+    return tessera::test::tempPath(QStringLiteral("stack"), name);
 }
 
 class FilterStackTest : public tessera::test::WindowFixture {

@@ -310,4 +310,51 @@ TEST_F(ImageViewTest, PixelLeftOutsideTheImage)
     EXPECT_EQ(left.count(), 2);
 }
 
+TEST_F(ImageViewTest, VisibleImageRectFollowsZoomAndScroll)
+{
+    view_.setImage(makeImage(4000, 3000));
+    EXPECT_EQ(view_.visibleImageRect(), QRect(0, 0, 4000, 3000));
+    QSignalSpy moved(&view_, &ImageView::visibleAreaChanged);
+    view_.actualSize();
+    QCoreApplication::processEvents();
+    EXPECT_GE(moved.count(), 1);
+    view_.horizontalScrollBar()->setValue(1000);
+    view_.verticalScrollBar()->setValue(500);
+    const QSize viewport = view_.viewport()->size();
+    EXPECT_EQ(view_.visibleImageRect(), QRect(QPoint(1000, 500), viewport));
+    // At 2x a viewport pixel is half an image pixel; partly shown pixels count as shown.
+    view_.setZoom(2.0);
+    moved.clear();
+    view_.horizontalScrollBar()->setValue(1001);
+    view_.verticalScrollBar()->setValue(0);
+    EXPECT_GE(moved.count(), 1);
+    const QRect rect = view_.visibleImageRect();
+    EXPECT_EQ(rect.topLeft(), QPoint(500, 0));
+    EXPECT_EQ(rect.width(), (1001 + viewport.width() + 1) / 2 - 500);
+}
+
+TEST_F(ImageViewTest, PatchShowsOverTheImageAndDimsTheRest)
+{
+    view_.setImage(makeImage(64, 48, Qt::white));
+    view_.actualSize();
+    view_.setPatch(makeImage(20, 16, Qt::black), QPoint(4, 6));
+    EXPECT_EQ(view_.patchRect(), QRect(4, 6, 20, 16));
+    QCoreApplication::processEvents();
+    const qreal dpr = view_.viewport()->devicePixelRatioF();
+    const QImage frame = view_.viewport()->grab().toImage();
+    EXPECT_LT(grayAt(frame, view_.mapFromScene(QPointF(10.5, 10.5)), dpr), 16);
+    // Outside the patch the white image shows, dimmed: neither white nor black.
+    const int outside = grayAt(frame, view_.mapFromScene(QPointF(50.5, 40.5)), dpr);
+    EXPECT_GT(outside, 64);
+    EXPECT_LT(outside, 224);
+    // A new rendering of the same picture keeps the patch; a new picture drops it.
+    view_.replaceImage(makeImage(64, 48, Qt::gray));
+    EXPECT_EQ(view_.patchRect(), QRect(4, 6, 20, 16));
+    view_.setPatch(QImage(), QPoint());
+    EXPECT_TRUE(view_.patchRect().isEmpty());
+    view_.setPatch(makeImage(20, 16, Qt::black), QPoint(4, 6));
+    view_.setImage(makeImage(64, 48));
+    EXPECT_TRUE(view_.patchRect().isEmpty());
+}
+
 }  // namespace
