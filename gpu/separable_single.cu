@@ -125,29 +125,39 @@ __device__ __forceinline__ void loadWindow(const ConvParams& p, float* s, int ox
     }
 }
 
+/// Eight consecutive floats (taps or window values) from shared memory in two 16-byte loads.
+__device__ __forceinline__ void loadEight(const float* from, float (&t)[kGroup])
+{
+    const float4 a = *reinterpret_cast<const float4*>(from);
+    const float4 b = *reinterpret_cast<const float4*>(from + 4);
+    t[0] = a.x;
+    t[1] = a.y;
+    t[2] = a.z;
+    t[3] = a.w;
+    t[4] = b.x;
+    t[5] = b.y;
+    t[6] = b.z;
+    t[7] = b.w;
+}
+
 /// The row pass for 8 adjacent outputs: acc[j] += sum over t < count of taps[t] * values[j + t];
 /// a register window of 16 values slides along the row 8 taps at a time (count is a multiple of 8).
 __device__ __forceinline__ void slideRow(const float* values, const float* taps, int count, float (&acc)[kGroup])
 {
     float v[2 * kGroup];
     auto load = [&](int at, int into) {
-        const float4 a = *reinterpret_cast<const float4*>(values + at);
-        const float4 b = *reinterpret_cast<const float4*>(values + at + 4);
-        v[into] = a.x;
-        v[into + 1] = a.y;
-        v[into + 2] = a.z;
-        v[into + 3] = a.w;
-        v[into + 4] = b.x;
-        v[into + 5] = b.y;
-        v[into + 6] = b.z;
-        v[into + 7] = b.w;
+        float part[kGroup];
+        loadEight(values + at, part);
+#pragma unroll
+        for (int k = 0; k < kGroup; ++k) {
+            v[into + k] = part[k];
+        }
     };
     load(0, 0);
     for (int base = 0; base < count; base += kGroup) {
         load(base + kGroup, kGroup);
-        const float4 t0 = *reinterpret_cast<const float4*>(taps + base);
-        const float4 t1 = *reinterpret_cast<const float4*>(taps + base + 4);
-        const float t[kGroup] = {t0.x, t0.y, t0.z, t0.w, t1.x, t1.y, t1.z, t1.w};
+        float t[kGroup];
+        loadEight(taps + base, t);
 #pragma unroll
         for (int k = 0; k < kGroup; ++k) {
 #pragma unroll
@@ -178,9 +188,8 @@ __device__ __forceinline__ void slideColumns(const float* values, int stride, co
         for (int k = 0; k < kGroup; ++k) {
             v[kGroup + k] = *reinterpret_cast<const float4*>(next + k * stride);
         }
-        const float4 t0 = *reinterpret_cast<const float4*>(taps + base);
-        const float4 t1 = *reinterpret_cast<const float4*>(taps + base + 4);
-        const float t[kGroup] = {t0.x, t0.y, t0.z, t0.w, t1.x, t1.y, t1.z, t1.w};
+        float t[kGroup];
+        loadEight(taps + base, t);
 #pragma unroll
         for (int k = 0; k < kGroup; ++k) {
 #pragma unroll

@@ -278,6 +278,18 @@ __device__ __forceinline__ void loadWindow(const ConvParams& p, __half* s, int o
     }
 }
 
+__device__ __forceinline__ void fillZero(float& v) { v = 0.0f; }
+
+/// Zeroes a (nested) register array, fully unrolled.
+template <typename T, int N>
+__device__ __forceinline__ void fillZero(T (&a)[N])
+{
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+        fillZero(a[i]);
+    }
+}
+
 /// One 16-row band of a 1D correlation: acc[t] += A(16 x 16 S) * B for every used (s, t) pair.
 /// `a` points at the lane's ldmatrix row (band row lane % 16, column 8 (lane / 16)).
 template <int K>
@@ -321,16 +333,7 @@ __global__ void __launch_bounds__(kThreads) tensorDirectKernel(const ConvParams 
     const int warp = threadIdx.x >> 5;
     const int lane = threadIdx.x & 31;
     float acc[C][kGroups][4];
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-#pragma unroll
-        for (int t = 0; t < kGroups; ++t) {
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                acc[c][t][e] = 0.0f;
-            }
-        }
-    }
+    fillZero(acc);
     const __half* band = win + (warp * 16 + (lane & 15)) * SW + (lane >> 4) * 8;
     for (int ky = 0; ky < p.kh; ++ky) {
         std::uint32_t b[F][2];
@@ -403,27 +406,12 @@ __global__ void __launch_bounds__(kThreads, 2)
     const int half8 = (lane >> 4) * 8;
 
     float out[C][kGroups][4];
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-#pragma unroll
-        for (int t = 0; t < kGroups; ++t) {
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                out[c][t][e] = 0.0f;
-            }
-        }
-    }
+    fillZero(out);
 #pragma unroll
     for (int c = 0; c < C; ++c) {
         for (int band = warp; band < S; band += kWarps) {
             float h[kGroups][4];
-#pragma unroll
-            for (int t = 0; t < kGroups; ++t) {
-#pragma unroll
-                for (int e = 0; e < 4; ++e) {
-                    h[t][e] = 0.0f;
-                }
-            }
+            fillZero(h);
             correlateBand<K>(win + c * PLANE + (band * 16 + lead) * SW + half8, bRow, h);
 #pragma unroll
             for (int t = 0; t < kGroups; ++t) {
@@ -608,6 +596,28 @@ double tensorMmaCount(const filters::FilterSpec& spec, int channels, int width, 
     return tiles * channels * perTile;
 }
 
+namespace {
+
+/// Launches pick<C, K>() (the kernel for the plan's channel count and width class) on the
+/// plan's grid with its shared memory.
+template <typename Taps, typename Pick>
+void launchTensorKernel(const Plan& plan, const ConvParams& p, const Taps& taps, void* stream, const char* what,
+                        Pick&& pick)
+{
+    auto s = static_cast<cudaStream_t>(stream);
+    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
+    dispatchChannelCount(plan.input.channels, what, [&]<int C>() {
+        dispatchClass(plan.shape.specialisedSize, [&]<int K>() {
+            auto kernel = pick.template operator()<C, K>();
+            allowShared(kernel, plan.shape.sharedBytes);
+            kernel<<<grid, kThreads, plan.shape.sharedBytes, s>>>(p, taps);
+            check(cudaGetLastError(), what, __FILE__, __LINE__);
+        });
+    });
+}
+
+}  // namespace
+
 void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)
 {
     ConvParams p = makeConvParams(plan.spec, src, dst);
@@ -621,16 +631,8 @@ void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceIm
     }
     p.kw = kw;
     p.anchorX += pad;
-    auto s = static_cast<cudaStream_t>(stream);
-    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
-    dispatchChannelCount(plan.input.channels, "tensor-core direct kernel", [&]<int C>() {
-        dispatchClass(plan.shape.specialisedSize, [&]<int K>() {
-            auto kernel = tensorDirectKernel<C, K>;
-            allowShared(kernel, plan.shape.sharedBytes);
-            kernel<<<grid, kThreads, plan.shape.sharedBytes, s>>>(p, taps);
-            TESSERA_LAUNCH_CHECK("tensorDirectKernel");
-        });
-    });
+    launchTensorKernel(plan, p, taps, stream, "tensorDirectKernel launch",
+                       [&]<int C, int K>() { return tensorDirectKernel<C, K>; });
 }
 
 void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)
@@ -639,19 +641,11 @@ void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const Devic
     const int pad = leftPad(p.anchorX, plan.input.channels);
     SeparableTaps taps{};
     std::copy(plan.data->rowTaps.begin(), plan.data->rowTaps.end(), taps.row + pad);
+    std::copy(plan.data->colTaps.begin(), plan.data->colTaps.end(), taps.col);
     p.kw += pad;
     p.anchorX += pad;
-    std::copy(plan.data->colTaps.begin(), plan.data->colTaps.end(), taps.col);
-    auto s = static_cast<cudaStream_t>(stream);
-    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
-    dispatchChannelCount(plan.input.channels, "tensor-core separable kernel", [&]<int C>() {
-        dispatchClass(plan.shape.specialisedSize, [&]<int K>() {
-            auto kernel = tensorSeparableKernel<C, K>;
-            allowShared(kernel, plan.shape.sharedBytes);
-            kernel<<<grid, kThreads, plan.shape.sharedBytes, s>>>(p, taps);
-            TESSERA_LAUNCH_CHECK("tensorSeparableKernel");
-        });
-    });
+    launchTensorKernel(plan, p, taps, stream, "tensorSeparableKernel launch",
+                       [&]<int C, int K>() { return tensorSeparableKernel<C, K>; });
 }
 
 }  // namespace tessera::gpu::detail

@@ -41,14 +41,29 @@ cv::Mat sample()
     return readImage(std::string(TESSERA_SAMPLE_DIR) + "/coffee.png");
 }
 
+/// An Engine on the CPU path that collects every result it delivers.
+struct CpuEngine {
+    CpuEngine()
+    {
+        app();
+        QObject::connect(&engine, &Engine::previewReady, [this](const PreviewResult& r) { results.push_back(r); });
+    }
+    /// Gives the image to the Engine and returns it.
+    cv::Mat open(const cv::Mat& image)
+    {
+        engine.setImage(image);
+        return image;
+    }
+    std::vector<PreviewResult> results;  // declared first: outlives the Engine that fills it
+    Engine engine{false};
+};
+
 TEST(Engine, PreviewMatchesTheCpuPath)
 {
-    app();
-    Engine engine(false);
-    std::vector<PreviewResult> results;
-    QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
-    const cv::Mat image = sample();
-    engine.setImage(image);
+    CpuEngine fixture;
+    Engine& engine = fixture.engine;
+    std::vector<PreviewResult>& results = fixture.results;
+    const cv::Mat image = fixture.open(sample());
     const filters::FilterChain chain{{filters::makeGaussian(2.0, 0)}};
     const quint64 id = engine.requestPreview(chain);
     ASSERT_TRUE(waitFor([&] { return !results.empty(); }));
@@ -65,12 +80,10 @@ TEST(Engine, PreviewMatchesTheCpuPath)
 
 TEST(Engine, RegionPreviewCoversOnlyTheRegion)
 {
-    app();
-    Engine engine(false);
-    std::vector<PreviewResult> results;
-    QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
-    const cv::Mat image = sample();
-    engine.setImage(image);
+    CpuEngine fixture;
+    Engine& engine = fixture.engine;
+    std::vector<PreviewResult>& results = fixture.results;
+    const cv::Mat image = fixture.open(sample());
     const filters::FilterChain chain{{filters::makeBox(7), filters::makeSharpen(1.0)}};
     // Inside, across the right edge (clipped), and wholly outside (an error, no crash).
     const QRect inside(40, 30, 120, 70);
@@ -99,12 +112,10 @@ TEST(Engine, RegionPreviewCoversOnlyTheRegion)
 
 TEST(Engine, NewestOfRapidRequestsIsShownLast)
 {
-    app();
-    Engine engine(false);
-    std::vector<PreviewResult> results;
-    QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
-    const cv::Mat image = sample();
-    engine.setImage(image);
+    CpuEngine fixture;
+    Engine& engine = fixture.engine;
+    std::vector<PreviewResult>& results = fixture.results;
+    const cv::Mat image = fixture.open(sample());
     quint64 last = 0;
     filters::FilterChain lastChain;
     for (int i = 1; i <= 20; ++i) {
@@ -124,10 +135,9 @@ TEST(Engine, NewestOfRapidRequestsIsShownLast)
 
 TEST(Engine, RequestWithoutImageReportsAnError)
 {
-    app();
-    Engine engine(false);
-    std::vector<PreviewResult> results;
-    QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
+    CpuEngine fixture;
+    Engine& engine = fixture.engine;
+    std::vector<PreviewResult>& results = fixture.results;
     engine.requestPreview(filters::FilterChain{{filters::makeBox(3, true)}});
     ASSERT_TRUE(waitFor([&] { return !results.empty(); }));
     EXPECT_FALSE(results.back().error.isEmpty());
