@@ -1,5 +1,6 @@
 #include "app/device_preference.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace tessera::app {
@@ -28,6 +29,21 @@ DevicePreference parseDevicePreference(const std::string& text)
         }
     }
     return {};
+}
+
+DevicePreference restrictPreference(const DevicePreference& preference, const AllowedDevices& allowed)
+{
+    const auto contains = [](const std::vector<int>& ids, int id) { return std::ranges::find(ids, id) != ids.end(); };
+    const DevicePreference fallback = allowed.gpus.empty() ? DevicePreference{DevicePreference::Kind::Cpu, 0}
+                                                           : DevicePreference{DevicePreference::Kind::Gpu, allowed.gpus.front()};
+    switch (preference.kind) {
+    case DevicePreference::Kind::Cpu:
+        return allowed.cpu ? preference : fallback;
+    case DevicePreference::Kind::Gpu:
+        return contains(allowed.gpus, preference.gpu) || !contains(allowed.present, preference.gpu) ? preference : fallback;
+    default:
+        return allowed.present.empty() || contains(allowed.gpus, allowed.present.front()) ? preference : fallback;
+    }
 }
 
 }  // namespace tessera::app

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace tessera::app {
 
@@ -17,5 +18,17 @@ struct DevicePreference {
 std::string toString(const DevicePreference& preference);
 /// Reads toString()'s form; anything else (an old or hand-edited setting) is Auto.
 DevicePreference parseDevicePreference(const std::string& text);
+
+/// Which devices the device panel lets previews use: GPU ids in the panel's order, and the CPU.
+struct AllowedDevices {
+    std::vector<int> present;  ///< every GPU found, in enumeration order
+    std::vector<int> gpus;     ///< the GPUs left enabled
+    bool cpu = true;
+};
+
+/// preference as far as allowed permits it: kept when it names an allowed device (or a GPU that
+/// is not present, so the Engine still says so); otherwise the first allowed GPU, else the CPU.
+/// Auto stays Auto while the first present GPU is allowed.
+DevicePreference restrictPreference(const DevicePreference& preference, const AllowedDevices& allowed);
 
 }  // namespace tessera::app

@@ -71,11 +71,10 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
     engine_->setDisplayMapping(mapping_);
     connect(window_.displayMenu(), &ui::DisplayMenu::optionsChanged, this,
             [this](const ui::DisplayOptions& options) { setDisplayMapping(toMapping(options)); });
-    engine_->setDevicePreference(parseDevicePreference(window_.preferredDevice().toStdString()));
-    connect(&window_, &ui::MainWindow::preferredDeviceChanged, this, [this](const QString& key) {
-        engine_->setDevicePreference(parseDevicePreference(key.toStdString()));
-        previewStack();
-    });
+    applyDevicePreference();
+    connect(&window_, &ui::MainWindow::preferredDeviceChanged, this, &GuiController::applyDevicePreference);
+    connect(&window_, &ui::MainWindow::enabledDevicesChanged, this, &GuiController::applyDevicePreference);
+    connect(&window_, &ui::MainWindow::deviceRefreshRequested, this, &GuiController::refreshDeviceInfo);
     connect(regions_, &ViewRegions::viewSettled, this, &GuiController::followView);
 }
 
@@ -447,6 +446,37 @@ void GuiController::refreshDeviceInfo()
         options.push_back({qs(toString(gpu)), tr("GPU %1: %2").arg(device.id).arg(qs(device.name))});
     }
     window_.setDeviceOptions(options);
+    window_.setDevices(snapshot);
+    presentGpus_.clear();
+    for (const gpu::DeviceInfo& device : snapshot.devices) {
+        presentGpus_.push_back(device.id);
+    }
+    applyDevicePreference();
+}
+
+void GuiController::applyDevicePreference()
+{
+    // Preferences says where previews should run; the Devices dock's check boxes say which
+    // devices they may use. The Engine gets the first device that satisfies both.
+    AllowedDevices allowed{presentGpus_, {}, false};
+    for (const QString& key : window_.enabledDevices()) {
+        const DevicePreference device = parseDevicePreference(key.toStdString());
+        if (device.kind == DevicePreference::Kind::Gpu) {
+            allowed.gpus.push_back(device.gpu);
+        }
+        allowed.cpu = allowed.cpu || device.kind == DevicePreference::Kind::Cpu;
+    }
+    const DevicePreference preference =
+        restrictPreference(parseDevicePreference(window_.preferredDevice().toStdString()), allowed);
+    if (toString(preference) == appliedDevice_) {
+        return;
+    }
+    const bool first = appliedDevice_.empty();
+    appliedDevice_ = toString(preference);
+    engine_->setDevicePreference(preference);
+    if (!first) {
+        previewStack();
+    }
 }
 
 }  // namespace tessera::app

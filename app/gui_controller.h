@@ -15,6 +15,8 @@
 #include <QUndoStack>
 
 #include <map>
+#include <string>
+#include <vector>
 
 namespace tessera::ui {
 class MainWindow;
@@ -69,7 +71,8 @@ public slots:
     void previewStack();
     /// Reads path and shows it with the current stack previewed, or shows the error; never throws.
     void openImage(const QString& path);
-    /// Enumerates CUDA devices and passes versions, device lines and the compute summary to the window.
+    /// Enumerates CUDA devices and passes versions, device lines, the compute summary and the
+    /// Devices dock's snapshot to the window (again on the dock's Refresh: free memory changes).
     void refreshDeviceInfo();
     /// Writes the open image (with applied filters) to path through a temporary file; reports
     /// errors in the window. Never throws.
@@ -120,6 +123,7 @@ private:
     filters::FilterChain stackChain() const;
     QImage render(const cv::Mat& data, QString* shown) const;
     void showOriginalRendering();
+    void applyDevicePreference();
 
     ui::MainWindow& window_;
     cv::Mat source_;
@@ -131,6 +135,8 @@ private:
     bool waitingForWhole_ = false;   ///< currentResult() waits for the whole image
     bool filteredBase_ = false;      ///< the view's image is a whole preview, not the original
     Engine* engine_ = nullptr;
+    std::vector<int> presentGpus_;   ///< GPU ids of the last device snapshot
+    std::string appliedDevice_;      ///< the preference the Engine has, as toString()
     ViewRegions* regions_ = nullptr;  ///< which part of the image previews cover
     quint64 shownPreview_ = 0;
     quint64 acceptFrom_ = 0;  ///< results of older requests belong to a previous image or stack

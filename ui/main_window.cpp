@@ -1,5 +1,6 @@
 #include "ui/main_window.h"
 
+#include "ui/device_panel.h"
 #include "ui/display_menu.h"
 #include "ui/document_actions.h"
 #include "ui/filter_dock.h"
@@ -15,6 +16,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
@@ -73,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
     createToolBar();
     createStatusBar();
     createFilterDock();
+    createDeviceDock();
     connect(view_, &ImageView::zoomChanged, this, &MainWindow::updateZoomLabel);
     updateViewActions();
     restoreWindowState();
@@ -90,6 +93,31 @@ void MainWindow::createFilterDock()
     viewMenu_->addSeparator();
     viewMenu_->addAction(filterDock_->toggleViewAction());
     viewMenu_->addAction(kernelDock_->toggleViewAction());
+}
+
+void MainWindow::createDeviceDock()
+{
+    deviceDock_ = new QDockWidget(tr("Devices"), this);
+    deviceDock_->setObjectName(QStringLiteral("deviceDock"));
+    devicePanel_ = new DevicePanel(deviceDock_);
+    deviceDock_->setWidget(devicePanel_);
+    connect(devicePanel_, &DevicePanel::enabledDevicesChanged, this, &MainWindow::enabledDevicesChanged);
+    connect(devicePanel_, &DevicePanel::refreshRequested, this, &MainWindow::deviceRefreshRequested);
+    // A tab behind the kernel editor, so the default window keeps its room for the image.
+    tabifyDockWidget(kernelDock_, deviceDock_);
+    kernelDock_->raise();
+    deviceDock_->toggleViewAction()->setObjectName(QStringLiteral("actionShowDevices"));
+    viewMenu_->addAction(deviceDock_->toggleViewAction());
+}
+
+QStringList MainWindow::enabledDevices() const
+{
+    return devicePanel_->enabledDevices();
+}
+
+void MainWindow::setDevices(const gpu::DeviceSnapshot& snapshot)
+{
+    devicePanel_->setSnapshot(snapshot);
 }
 
 FilterPanel* MainWindow::filterPanel() const

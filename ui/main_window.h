@@ -1,16 +1,19 @@
 #pragma once
 
+#include "gpu/device_info.h"
 #include "ui/about_info.h"
 #include "ui/preferences_dialog.h"
 
 #include <QMainWindow>
 
 class QAction;
+class QDockWidget;
 class QMenu;
 class QUndoStack;
 
 namespace tessera::ui {
 
+class DevicePanel;
 class DisplayMenu;
 class DocumentActions;
 class FilterDock;
@@ -42,6 +45,12 @@ public:
     FilterPanel* filterPanel() const;
     /// The filter stack in the Filter dock.
     FilterStack* filterStack() const;
+    /// The Devices dock (View > Devices).
+    QDockWidget* deviceDock() const { return deviceDock_; }
+    /// The device panel in the Devices dock.
+    DevicePanel* devicePanel() const { return devicePanel_; }
+    /// Keys of the devices the Devices dock allows for previews ("gpu:N", "cpu").
+    QStringList enabledDevices() const;
     /// View > Display Mapping.
     DisplayMenu* displayMenu() const { return displayMenu_; }
     /// Path of the image shown, empty when none.
@@ -100,6 +109,8 @@ public slots:
     void setComputeSummary(const QString& summary);
     /// Shows the About box.
     void showAbout();
+    /// Shows snapshot's devices in the Devices dock.
+    void setDevices(const tessera::gpu::DeviceSnapshot& snapshot);
 
 signals:
     /// The user asked to open path (menu, recent list, drop); app/ loads it.
@@ -117,6 +128,10 @@ signals:
     void savePresetRequested(const QString& path);
     /// The user chose another preview device in Preferences (key as preferredDevice()).
     void preferredDeviceChanged(const QString& key);
+    /// The user enabled or disabled a device in the Devices dock (keys as enabledDevices()).
+    void enabledDevicesChanged(const QStringList& keys);
+    /// The user asked to read the devices again (Devices dock, Refresh).
+    void deviceRefreshRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -129,6 +144,7 @@ private:
     void createToolBar();
     void createStatusBar();
     void createFilterDock();
+    void createDeviceDock();
     void restoreWindowState();
     void saveWindowState() const;
     void updateZoomLabel(double factor);
@@ -137,6 +153,8 @@ private:
     ImageView* view_ = nullptr;
     FilterDock* filterDock_ = nullptr;
     KernelDock* kernelDock_ = nullptr;
+    QDockWidget* deviceDock_ = nullptr;
+    DevicePanel* devicePanel_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     DisplayMenu* displayMenu_ = nullptr;
     DocumentActions* documents_ = nullptr;

@@ -22,5 +22,25 @@ TEST(DevicePreference, UnknownTextMeansAuto)
     }
 }
 
+TEST(DevicePreference, ThePanelRestrictsWhereItRuns)
+{
+    const AllowedDevices all{{0, 1, 2, 3}, {0, 1, 2, 3}, true};
+    const AllowedDevices noFirst{{0, 1, 2, 3}, {2, 3}, true};
+    const AllowedDevices cpuOnly{{0, 1}, {}, true};
+    const AllowedDevices gpuOnly{{0, 1}, {1}, false};
+    EXPECT_EQ(restrictPreference({}, all), DevicePreference{});
+    EXPECT_EQ(restrictPreference({}, noFirst), (DevicePreference{Kind::Gpu, 2}));
+    EXPECT_EQ(restrictPreference({}, cpuOnly), (DevicePreference{Kind::Cpu, 0}));
+    EXPECT_EQ(restrictPreference({Kind::Gpu, 3}, noFirst), (DevicePreference{Kind::Gpu, 3}));
+    EXPECT_EQ(restrictPreference({Kind::Gpu, 1}, noFirst), (DevicePreference{Kind::Gpu, 2}));
+    EXPECT_EQ(restrictPreference({Kind::Gpu, 1}, cpuOnly), (DevicePreference{Kind::Cpu, 0}));
+    // A GPU that is gone stays chosen, so that the Engine reports it missing.
+    EXPECT_EQ(restrictPreference({Kind::Gpu, 7}, noFirst), (DevicePreference{Kind::Gpu, 7}));
+    EXPECT_EQ(restrictPreference({Kind::Cpu, 0}, all), (DevicePreference{Kind::Cpu, 0}));
+    EXPECT_EQ(restrictPreference({Kind::Cpu, 0}, gpuOnly), (DevicePreference{Kind::Gpu, 1}));
+    // No GPU at all: Auto means the CPU path anyway.
+    EXPECT_EQ(restrictPreference({}, AllowedDevices{}), DevicePreference{});
+}
+
 }  // namespace
 }  // namespace tessera::app

@@ -1,0 +1,221 @@
+#include "ui/device_panel.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace tessera::ui {
+
+namespace {
+
+const QString kDisabledKey = QStringLiteral("devices/disabled");
+
+/// "gpu0" for "gpu:0": object names without punctuation.
+QString nameOf(const QString& key)
+{
+    return QString(key).remove(QLatin1Char(':'));
+}
+
+/// CUDA's 13000 as "13.0"; 0 (not installed) as "none".
+QString cudaVersion(int version)
+{
+    return version <= 0 ? DevicePanel::tr("none") : QStringLiteral("%1.%2").arg(version / 1000).arg((version % 1000) / 10);
+}
+
+QString bytes(std::uint64_t count)
+{
+    return QLocale().formattedDataSize(static_cast<qint64>(count), 1);
+}
+
+QString gigahertz(int kiloHertz)
+{
+    return kiloHertz <= 0 ? DevicePanel::tr("unknown") : DevicePanel::tr("%1 GHz").arg(kiloHertz / 1e6, 0, 'f', 2);
+}
+
+/// The GPUs device can read from, e.g. "GPU 1, GPU 3", or "none".
+QString peers(const gpu::DeviceInfo& device, const gpu::DeviceSnapshot& snapshot)
+{
+    QStringList names;
+    for (std::size_t j = 0; j < device.peerAccess.size(); ++j) {
+        const int id = j < snapshot.devices.size() ? snapshot.devices[j].id : static_cast<int>(j);
+        if (device.peerAccess[j] && id != device.id) {
+            names << DevicePanel::tr("GPU %1").arg(id);
+        }
+    }
+    return names.isEmpty() ? DevicePanel::tr("none") : names.join(QStringLiteral(", "));
+}
+
+/// A selectable value label named prefix_field, added to form under title.
+void addValue(QFormLayout* form, const QString& prefix, const char* field, const QString& title, const QString& value)
+{
+    auto* label = new QLabel(value);
+    label->setObjectName(QStringLiteral("%1_%2").arg(prefix, QLatin1String(field)));
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setWordWrap(true);
+    form->addRow(title, label);
+}
+
+}  // namespace
+
+DevicePanel::DevicePanel(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("devicePanel"));
+    versions_ = new QLabel(this);
+    versions_->setObjectName(QStringLiteral("deviceVersions"));
+    versions_->setWordWrap(true);
+    auto* refresh = new QPushButton(tr("Refresh"), this);
+    refresh->setObjectName(QStringLiteral("deviceRefresh"));
+    refresh->setToolTip(tr("Read the devices again (free memory changes as work runs)"));
+    connect(refresh, &QPushButton::clicked, this, &DevicePanel::refreshRequested);
+    auto* top = new QHBoxLayout;
+    top->addWidget(versions_, 1);
+    top->addWidget(refresh);
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("deviceScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    content_ = new QWidget;
+    sections_ = new QVBoxLayout(content_);
+    scroll->setWidget(content_);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(scroll, 1);
+    rebuild(gpu::DeviceSnapshot{});
+}
+
+QStringList DevicePanel::storedDisabled()
+{
+    return QSettings().value(kDisabledKey).toStringList();
+}
+
+QStringList DevicePanel::enabledDevices() const
+{
+    QStringList keys;
+    for (const auto& [key, check] : checks_) {
+        if (check->isChecked()) {
+            keys << key;
+        }
+    }
+    return keys;
+}
+
+void DevicePanel::setSnapshot(const gpu::DeviceSnapshot& snapshot)
+{
+    rebuild(snapshot);
+}
+
+void DevicePanel::rebuild(const gpu::DeviceSnapshot& snapshot)
+{
+    checks_.clear();
+    while (QLayoutItem* item = sections_->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    versions_->setText(tr("CUDA driver %1, runtime %2")
+                           .arg(cudaVersion(snapshot.driverVersion), cudaVersion(snapshot.runtimeVersion)));
+    if (!snapshot.hasGpu()) {
+        QString reason = snapshot.reason.empty() ? tr("no CUDA device was read yet") : QString::fromStdString(snapshot.reason);
+        if (reason.endsWith(QLatin1Char('.'))) {
+            reason.chop(1);
+        }
+        auto* label = new QLabel(tr("No GPU: %1. Previews run on the CPU path.").arg(reason), content_);
+        label->setObjectName(QStringLiteral("deviceReason"));
+        label->setWordWrap(true);
+        sections_->addWidget(label);
+    }
+    for (const gpu::DeviceInfo& device : snapshot.devices) {
+        sections_->addWidget(gpuSection(device, snapshot));
+    }
+    sections_->addWidget(cpuSection(snapshot.hasGpu()));
+    sections_->addStretch(1);
+    // A device list with none enabled would leave previews nowhere to run.
+    if (enabledDevices().isEmpty() && !checks_.empty()) {
+        const QSignalBlocker block(checks_.back().second);
+        checks_.back().second->setChecked(true);
+    }
+    lockLastDevice();
+}
+
+QCheckBox* DevicePanel::deviceCheck(const QString& key, QWidget* parent)
+{
+    auto* check = new QCheckBox(tr("Use for previews"), parent);
+    check->setObjectName(QStringLiteral("deviceCheck_%1").arg(nameOf(key)));
+    check->setChecked(!storedDisabled().contains(key));
+    connect(check, &QCheckBox::toggled, this, [this, key](bool on) { deviceToggled(key, on); });
+    checks_.emplace_back(key, check);
+    return check;
+}
+
+QWidget* DevicePanel::gpuSection(const gpu::DeviceInfo& device, const gpu::DeviceSnapshot& snapshot)
+{
+    const QString key = QStringLiteral("gpu:%1").arg(device.id);
+    const QString prefix = nameOf(key);
+    auto* box = new QGroupBox(tr("GPU %1: %2").arg(device.id).arg(QString::fromStdString(device.name)), content_);
+    box->setObjectName(QStringLiteral("deviceSection_%1").arg(prefix));
+    auto* form = new QFormLayout(box);
+    form->addRow(deviceCheck(key, box));
+    addValue(form, prefix, "capability", tr("Compute capability:"),
+             QStringLiteral("%1.%2").arg(device.ccMajor).arg(device.ccMinor));
+    addValue(form, prefix, "sms", tr("SMs:"), QString::number(device.smCount));
+    addValue(form, prefix, "clocks", tr("Clocks:"),
+             tr("SM %1, memory %2").arg(gigahertz(device.clockKHz), gigahertz(device.memoryClockKHz)));
+    addValue(form, prefix, "memory", tr("Memory:"),
+             tr("%1 free of %2").arg(bytes(device.memoryFree), bytes(device.memoryTotal)));
+    addValue(form, prefix, "l2", tr("L2 cache:"), bytes(static_cast<std::uint64_t>(std::max(device.l2CacheBytes, 0))));
+    addValue(form, prefix, "shared", tr("Shared memory:"),
+             tr("%1 per block (%2 opt-in)").arg(bytes(device.sharedMemPerBlock), bytes(device.sharedMemPerBlockOptin)));
+    addValue(form, prefix, "pci", tr("PCI bus:"), QString::fromStdString(device.pciBusId));
+    addValue(form, prefix, "peers", tr("Peer access:"), peers(device, snapshot));
+    return box;
+}
+
+QWidget* DevicePanel::cpuSection(bool hasGpu)
+{
+    const QString key = QStringLiteral("cpu");
+    auto* box = new QGroupBox(tr("CPU"), content_);
+    box->setObjectName(QStringLiteral("deviceSection_cpu"));
+    auto* form = new QFormLayout(box);
+    form->addRow(deviceCheck(key, box));
+    addValue(form, key, "path", tr("Path:"),
+             hasGpu ? tr("OpenCV CPU path (where no enabled GPU is left, or a GPU fails)") : tr("OpenCV CPU path (in use)"));
+    addValue(form, key, "threads", tr("Threads:"), QString::number(QThread::idealThreadCount()));
+    return box;
+}
+
+void DevicePanel::deviceToggled(const QString& key, bool enabled)
+{
+    QStringList disabled = storedDisabled();
+    disabled.removeAll(key);
+    if (!enabled) {
+        disabled << key;
+    }
+    QSettings().setValue(kDisabledKey, disabled);
+    lockLastDevice();
+    emit enabledDevicesChanged(enabledDevices());
+}
+
+void DevicePanel::lockLastDevice()
+{
+    const bool last = enabledDevices().size() == 1;
+    for (const auto& [key, check] : checks_) {
+        const bool locked = last && check->isChecked();
+        check->setEnabled(!locked);
+        check->setToolTip(locked ? tr("The last enabled device stays enabled") : tr("Allow previews on this device"));
+    }
+}
+
+}  // namespace tessera::ui
