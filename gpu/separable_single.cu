@@ -140,36 +140,56 @@ __device__ __forceinline__ void loadEight(const float* from, float (&t)[kGroup])
     t[7] = b.w;
 }
 
-/// The row pass for 8 adjacent outputs: acc[j] += sum over t < count of taps[t] * values[j + t];
-/// a register window of 16 values slides along the row 8 taps at a time (count is a multiple of 8).
+/// acc[j] += taps[k] * v[(first + j + k) % 16] for one block of 8 taps: v is a ring of 16 window
+/// values whose block starts at `first` (0 or 8), so the window never moves between registers.
+template <int FIRST, typename V, typename Fma>
+__device__ __forceinline__ void tapBlock(const float (&t)[kGroup], const V (&v)[2 * kGroup], Fma&& fma)
+{
+#pragma unroll
+    for (int k = 0; k < kGroup; ++k) {
+#pragma unroll
+        for (int j = 0; j < kGroup; ++j) {
+            fma(j, t[k], v[(FIRST + j + k) % (2 * kGroup)]);
+        }
+    }
+}
+
+/// Slides a 16-value ring over count taps (a multiple of 8), 8 at a time: load(at, half) fills
+/// ring half `half` with the values at offset `at`; two blocks per loop turn, the halves taking
+/// turns as the front, so no value is copied.
+template <typename V, typename Load, typename Fma>
+__device__ __forceinline__ void slide(const float* taps, int count, V (&v)[2 * kGroup], Load&& load, Fma&& fma)
+{
+    load(0, 0);
+    for (int base = 0; base < count; base += 2 * kGroup) {
+        float t[kGroup];
+        load(base + kGroup, 1);
+        loadEight(taps + base, t);
+        tapBlock<0>(t, v, fma);
+        if (base + kGroup >= count) {
+            break;
+        }
+        load(base + 2 * kGroup, 0);
+        loadEight(taps + base + kGroup, t);
+        tapBlock<kGroup>(t, v, fma);
+    }
+}
+
+/// The row pass for 8 adjacent outputs: acc[j] += sum over t < count of taps[t] * values[j + t].
 __device__ __forceinline__ void slideRow(const float* values, const float* taps, int count, float (&acc)[kGroup])
 {
     float v[2 * kGroup];
-    auto load = [&](int at, int into) {
-        float part[kGroup];
-        loadEight(values + at, part);
+    slide(
+        taps, count, v,
+        [&](int at, int half) {
+            float part[kGroup];
+            loadEight(values + at, part);
 #pragma unroll
-        for (int k = 0; k < kGroup; ++k) {
-            v[into + k] = part[k];
-        }
-    };
-    load(0, 0);
-    for (int base = 0; base < count; base += kGroup) {
-        load(base + kGroup, kGroup);
-        float t[kGroup];
-        loadEight(taps + base, t);
-#pragma unroll
-        for (int k = 0; k < kGroup; ++k) {
-#pragma unroll
-            for (int j = 0; j < kGroup; ++j) {
-                acc[j] = fmaf(t[k], v[j + k], acc[j]);
+            for (int k = 0; k < kGroup; ++k) {
+                v[half * kGroup + k] = part[k];
             }
-        }
-#pragma unroll
-        for (int k = 0; k < kGroup; ++k) {
-            v[k] = v[k + kGroup];
-        }
-    }
+        },
+        [&](int j, float t, float x) { acc[j] = fmaf(t, x, acc[j]); });
 }
 
 /// The column pass for four adjacent columns at once: acc[j] (rows j of the group, 4 columns)
@@ -178,33 +198,20 @@ __device__ __forceinline__ void slideColumns(const float* values, int stride, co
                                              float4 (&acc)[kGroup])
 {
     float4 v[2 * kGroup];
+    slide(
+        taps, count, v,
+        [&](int at, int half) {
 #pragma unroll
-    for (int k = 0; k < kGroup; ++k) {
-        v[k] = *reinterpret_cast<const float4*>(values + k * stride);
-    }
-    for (int base = 0; base < count; base += kGroup) {
-        const float* next = values + (base + kGroup) * stride;
-#pragma unroll
-        for (int k = 0; k < kGroup; ++k) {
-            v[kGroup + k] = *reinterpret_cast<const float4*>(next + k * stride);
-        }
-        float t[kGroup];
-        loadEight(taps + base, t);
-#pragma unroll
-        for (int k = 0; k < kGroup; ++k) {
-#pragma unroll
-            for (int j = 0; j < kGroup; ++j) {
-                acc[j].x = fmaf(t[k], v[j + k].x, acc[j].x);
-                acc[j].y = fmaf(t[k], v[j + k].y, acc[j].y);
-                acc[j].z = fmaf(t[k], v[j + k].z, acc[j].z);
-                acc[j].w = fmaf(t[k], v[j + k].w, acc[j].w);
+            for (int k = 0; k < kGroup; ++k) {
+                v[half * kGroup + k] = *reinterpret_cast<const float4*>(values + (at + k) * stride);
             }
-        }
-#pragma unroll
-        for (int k = 0; k < kGroup; ++k) {
-            v[k] = v[k + kGroup];
-        }
-    }
+        },
+        [&](int j, float t, const float4& x) {
+            acc[j].x = fmaf(t, x.x, acc[j].x);
+            acc[j].y = fmaf(t, x.y, acc[j].y);
+            acc[j].z = fmaf(t, x.z, acc[j].z);
+            acc[j].w = fmaf(t, x.w, acc[j].w);
+        });
 }
 
 template <typename Tin, typename Tout>
