@@ -1,4 +1,5 @@
 #include "app/gui_controller.h"
+#include "app/gui_text.h"
 
 #include "app/device_preference.h"
 #include "app/display_mapping.h"
@@ -9,12 +10,9 @@
 #include "app/preview_status.h"
 #include "app/preview_wait.h"
 #include "app/stack_chain.h"
-#include "app/version_info.h"
 #include "app/view_regions.h"
 #include "filters/cpu_executor.h"
-#include "filters/preset_io.h"
 #include "filters/registry.h"
-#include "gpu/device_info.h"
 #include "ui/display_menu.h"
 #include "ui/filter_dock.h"
 #include "ui/image_view.h"
@@ -31,21 +29,9 @@ namespace tessera::app {
 
 namespace {
 
-QString qs(const std::string& text)
-{
-    return QString::fromStdString(text);
-}
-
 DisplayMapping toMapping(const ui::DisplayOptions& options)
 {
     return DisplayMapping{options.stretch, options.absolute ? SignedMode::Absolute : SignedMode::Offset};
-}
-
-/// e.what() with path in front unless the message already names it.
-QString namingFile(const QString& path, const std::exception& e)
-{
-    const QString message = QString::fromUtf8(e.what());
-    return message.contains(path) ? message : QStringLiteral("%1: %2").arg(path, message);
 }
 
 }  // namespace
@@ -334,149 +320,6 @@ void GuiController::installDocument(const Document& document)
     window_.setDocumentModified(static_cast<const void*>(source_.data) != savedData_);
     window_.filterStack()->setState(document.stack);
     previewStack();
-}
-
-void GuiController::saveImage(const QString& path)
-{
-    if (source_.empty()) {
-        return;
-    }
-    try {
-        writeImage(path.toStdString(), source_);
-        savedData_ = source_.data;
-        if (QFileInfo(path).absoluteFilePath() != QFileInfo(window_.currentPath()).absoluteFilePath()) {
-            window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
-        }
-        window_.setDocumentModified(false);
-        window_.showMessage(tr("Saved %1").arg(path));
-    } catch (const std::exception& e) {
-        window_.showError(tr("Cannot save image"), QString::fromUtf8(e.what()));
-    }
-}
-
-void GuiController::exportImage(const QString& path)
-{
-    if (source_.empty()) {
-        return;
-    }
-    try {
-        const cv::Mat result = currentResult();
-        // writeImage() refuses a format that cannot hold the depth or the alpha channel and names
-        // the formats that can; nothing is converted behind the user's back.
-        writeImage(path.toStdString(), result);
-        window_.showMessage(tr("Exported %1 (%2)").arg(path, qs(describeFormat(result))));
-    } catch (const std::exception& e) {
-        window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(path, e)));
-    }
-}
-
-void GuiController::loadPreset(const QString& path)
-{
-    try {
-        const filters::Preset preset = filters::loadPreset(path.toStdString(), filters::builtinRegistry());
-        const QString name = preset.name.empty() ? QFileInfo(path).completeBaseName() : qs(preset.name);
-        window_.filterStack()->replaceEntries(entriesFromPreset(preset), tr("Load preset %1").arg(name));
-        window_.showMessage(tr("Loaded preset %1").arg(path));
-    } catch (const std::exception& e) {
-        window_.showError(tr("Cannot load preset"), namingFile(path, e));
-    }
-}
-
-void GuiController::savePreset(const QString& path)
-{
-    try {
-        const filters::Preset preset = presetFromStack(window_.filterStack()->state(),
-                                                       QFileInfo(path).completeBaseName().toStdString(),
-                                                       filters::builtinRegistry());
-        filters::savePreset(preset, path.toStdString());
-        window_.showMessage(tr("Saved preset %1 (%2 filters)").arg(path).arg(preset.steps.size()));
-    } catch (const std::exception& e) {
-        window_.showError(tr("Cannot save preset"), namingFile(path, e));
-    }
-}
-
-void GuiController::openImage(const QString& path)
-{
-    const QString title = tr("Cannot open image");
-    // Absolute, so the title, the recent list and later saves do not depend on the working folder.
-    const QString absolute = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
-    try {
-        cv::Mat image = readImage(absolute.toStdString());
-        QString shown;
-        const QImage display = render(image, &shown);
-        const QString description = qs(describeFormat(image));
-        source_ = std::move(image);
-        savedData_ = source_.data;
-        undo_.clear();
-        engine_->setImage(source_);
-        forgetPreviews();
-        window_.showImage(display, absolute, description);
-        originalDisplay_ = display;
-        originalShown_ = shown;
-        window_.imageView()->setOriginal(originalDisplay_);
-        window_.setDisplayStatus(originalShown_);
-        // The stack stays: it is previewed on the new image.
-        if (!window_.filterStack()->state().entries.empty()) {
-            previewStack();
-        }
-    } catch (const ImageError& e) {
-        // ImageError's text already starts with the path.
-        window_.showError(title, qs(e.what()));
-    } catch (const std::exception& e) {
-        window_.showError(title, QStringLiteral("%1: %2").arg(absolute, qs(e.what())));
-    }
-}
-
-void GuiController::refreshDeviceInfo()
-{
-    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
-    const VersionInfo versions = collectVersions(snapshot);
-    ui::AboutInfo about;
-    about.tessera = qs(versions.tessera);
-    about.qt = qs(versions.qt);
-    about.opencv = qs(versions.opencv);
-    about.cudaRuntime = qs(versions.cudaRuntime);
-    about.cudaDriver = qs(versions.cudaDriver);
-    about.devices = qs(describeDevices(snapshot));
-    window_.setAboutInfo(about);
-    window_.setComputeSummary(qs(computeSummary(snapshot)));
-    std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
-    for (const gpu::DeviceInfo& device : snapshot.devices) {
-        const DevicePreference gpu{DevicePreference::Kind::Gpu, device.id};
-        options.push_back({qs(toString(gpu)), tr("GPU %1: %2").arg(device.id).arg(qs(device.name))});
-    }
-    window_.setDeviceOptions(options);
-    window_.setDevices(snapshot);
-    presentGpus_.clear();
-    for (const gpu::DeviceInfo& device : snapshot.devices) {
-        presentGpus_.push_back(device.id);
-    }
-    applyDevicePreference();
-}
-
-void GuiController::applyDevicePreference()
-{
-    // Preferences says where previews should run; the Devices dock's check boxes say which
-    // devices they may use. The Engine gets the first device that satisfies both.
-    AllowedDevices allowed{presentGpus_, {}, false};
-    for (const QString& key : window_.enabledDevices()) {
-        const DevicePreference device = parseDevicePreference(key.toStdString());
-        if (device.kind == DevicePreference::Kind::Gpu) {
-            allowed.gpus.push_back(device.gpu);
-        }
-        allowed.cpu = allowed.cpu || device.kind == DevicePreference::Kind::Cpu;
-    }
-    const DevicePreference preference =
-        restrictPreference(parseDevicePreference(window_.preferredDevice().toStdString()), allowed);
-    if (toString(preference) == appliedDevice_) {
-        return;
-    }
-    const bool first = appliedDevice_.empty();
-    appliedDevice_ = toString(preference);
-    engine_->setDevicePreference(preference);
-    if (!first) {
-        previewStack();
-    }
 }
 
 }  // namespace tessera::app
