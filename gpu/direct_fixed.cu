@@ -35,16 +35,7 @@ __device__ __forceinline__ void loadWindow(const ConvParams& p, float* s, int ox
         if (it + 1 < kIters || i < kCount) {
             const int row = i / SW;
             const int col = i - row * SW;
-            const int gy = inside ? oy + row : mapBorder(oy + row, p.height, p.border);
-            const int gx = inside ? ox + col : mapBorder(ox + col, p.width, p.border);
-            if (gx < 0 || gy < 0) {
-#pragma unroll
-                for (int c = 0; c < C; ++c) {
-                    v[it][c] = p.borderValue;
-                }
-            } else {
-                loadPixel<T, C>(rowPtr<T>(p.src, p.srcPitch, gy), gx, v[it]);
-            }
+            fetchPixel<T, C>(p, ox + col, oy + row, inside, v[it]);
         }
     }
 #pragma unroll

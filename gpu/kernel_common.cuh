@@ -225,6 +225,23 @@ __device__ __forceinline__ void storeStrip(Tout* row, int x, int width, float of
     }
 }
 
+/// Pixel (x, y) of the source, all C channels as floats. `inside` says (x, y) is known to lie in
+/// the image; otherwise the border rule maps it (the constant border gives borderValue).
+template <typename T, int C>
+__device__ __forceinline__ void fetchPixel(const ConvParams& p, int x, int y, bool inside, float (&v)[C])
+{
+    const int gy = inside ? y : mapBorder(y, p.height, p.border);
+    const int gx = inside ? x : mapBorder(x, p.width, p.border);
+    if (gx < 0 || gy < 0) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            v[c] = p.borderValue;
+        }
+    } else {
+        loadPixel<T, C>(rowPtr<T>(p.src, p.srcPitch, gy), gx, v);
+    }
+}
+
 /// Loads the input window of a tile (origin ox, oy in image coordinates, sw x sh pixels) into
 /// planar shared memory s[c][y][x], channels cBegin..cBegin+G-1, applying the border rule.
 template <typename T, int C, int G>
@@ -239,21 +256,8 @@ __device__ __forceinline__ void loadTile(const ConvParams& p, float* s, int ox, 
     for (int i = tid; i < n; i += nthreads) {
         const int sy = i / sw;
         const int sx = i - sy * sw;
-        int gx = ox + sx;
-        int gy = oy + sy;
         float v[C];
-        if (!inside) {
-            gx = mapBorder(gx, p.width, p.border);
-            gy = mapBorder(gy, p.height, p.border);
-        }
-        if (gx < 0 || gy < 0) {
-#pragma unroll
-            for (int c = 0; c < C; ++c) {
-                v[c] = p.borderValue;
-            }
-        } else {
-            loadPixel<T, C>(rowPtr<T>(p.src, p.srcPitch, gy), gx, v);
-        }
+        fetchPixel<T, C>(p, ox + sx, oy + sy, inside, v);
         if constexpr (G == C) {
 #pragma unroll
             for (int c = 0; c < C; ++c) {

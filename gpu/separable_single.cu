@@ -118,10 +118,9 @@ __device__ __forceinline__ void loadWindow(const ConvParams& p, float* s, int ox
     for (int i = threadIdx.x; i < n; i += kThreads) {
         const int r = i / cols;
         const int x = i - r * cols;
-        const int gy = mapBorder(oy + r, p.height, p.border);
-        const int gx = mapBorder(ox + x, p.width, p.border);
-        s[r * stride + x] = gx < 0 || gy < 0 ? p.borderValue
-                                              : static_cast<float>(rowPtr<Tin>(p.src, p.srcPitch, gy)[gx]);
+        float v[1];
+        fetchPixel<Tin, 1>(p, ox + x, oy + r, false, v);
+        s[r * stride + x] = v[0];
     }
 }
 

@@ -251,16 +251,7 @@ __device__ __forceinline__ void loadWindow(const ConvParams& p, __half* s, int o
             if (i < n) {
                 const int r = i / COLS;
                 const int x = i - r * COLS;
-                const int gy = inside ? oy + r : mapBorder(oy + r, p.height, p.border);
-                const int gx = inside ? ox + x : mapBorder(ox + x, p.width, p.border);
-                if (gx < 0 || gy < 0) {
-#pragma unroll
-                    for (int c = 0; c < C; ++c) {
-                        v[u][c] = p.borderValue;
-                    }
-                } else {
-                    loadPixel<std::uint8_t, C>(rowPtr<std::uint8_t>(p.src, p.srcPitch, gy), gx, v[u]);
-                }
+                fetchPixel<std::uint8_t, C>(p, ox + x, oy + r, inside, v[u]);
             }
         }
 #pragma unroll
