@@ -244,4 +244,31 @@ void copy2DAsync(void* dst, std::size_t dstPitch, const void* src, std::size_t s
                                          static_cast<cudaStream_t>(stream.handle())));
 }
 
+bool isPinnedHost(const void* p)
+{
+    if (p == nullptr) {
+        return false;
+    }
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return attributes.type == cudaMemoryTypeHost;
+}
+
+std::size_t freeDeviceMemory(int device)
+{
+    ScopedDevice on(device);
+    std::size_t freeBytes = 0;
+    std::size_t totalBytes = 0;
+    TESSERA_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    return freeBytes;
+}
+
+void clearLastError() noexcept
+{
+    cudaGetLastError();
+}
+
 }  // namespace tessera::gpu

@@ -145,4 +145,15 @@ private:
 void copy2DAsync(void* dst, std::size_t dstPitch, const void* src, std::size_t srcPitch,
                  std::size_t widthBytes, std::size_t rows, const Stream& stream);
 
+/// Whether `p` points into page-locked host memory (cudaMallocHost or registered), so copies
+/// from and to it can run asynchronously without staging. False on any error.
+bool isPinnedHost(const void* p);
+
+/// Free bytes on `device` now. Throws CudaError.
+std::size_t freeDeviceMemory(int device);
+
+/// Makes the calling thread's view of `device` usable again after a failure (clears the last
+/// error). Never throws.
+void clearLastError() noexcept;
+
 }  // namespace tessera::gpu

@@ -390,6 +390,15 @@ std::vector<Tile> planBands(const TileRequest& rq)
     return bands;
 }
 
+Tile tileFor(const Rect& out, const TileRequest& request)
+{
+    Tile t = makeTile(out, request);
+    for (const auto& d : request.devices) {
+        t.bytes = std::max(t.bytes, cropBytes(d, request.pixelBytes, t.in.width, t.in.height));
+    }
+    return t;
+}
+
 std::vector<CopyPiece> periodicPieces(const Rect& in, int width, int height)
 {
     if (width < 1 || height < 1) {

@@ -119,6 +119,10 @@ TilePlan planTiles(const TileRequest& request);
 /// own device's budget, else std::invalid_argument. tileSize is ignored.
 std::vector<Tile> planBands(const TileRequest& request);
 
+/// The tile that computes `out` (inside the request's image) with the input and edges the
+/// planner would give it; bytes is the most over the request's devices.
+Tile tileFor(const Rect& out, const TileRequest& request);
+
 /// One copy that fills part of a periodic tile's input from the image.
 struct CopyPiece {
     Rect source;  ///< inside the image

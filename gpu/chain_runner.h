@@ -1,0 +1,66 @@
+#pragma once
+
+#include "filters/filter_spec.h"
+#include "gpu/device_info.h"
+#include "gpu/executor.h"
+#include "gpu/resources.h"
+
+#include <cstddef>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace tessera::gpu {
+
+/// Runs a filter chain on device images, tile after tile, keeping its buffers (two
+/// intermediates, the output and the workspace) from one run to the next so a stream of tiles
+/// allocates only when a tile is larger than every one before. One runner per stream: the
+/// buffers of a run are in use until that stream has passed it. Not thread-safe.
+class ChainRunner {
+public:
+    explicit ChainRunner(const DeviceInfo& device);
+
+    /// Enqueues the chain on `stream`, reading `input` (any pitch; it may be a view into a
+    /// larger image), and returns the output, valid until the next run. An empty chain returns
+    /// `input`. `method` is forced where a step can use it, else that step plans Auto. Throws
+    /// OutOfDeviceMemory / CudaError / std::invalid_argument; never synchronises.
+    DeviceImage run(const filters::FilterChain& chain, const DeviceImage& input, Method method, const Stream& stream,
+                    std::vector<Plan>* plans = nullptr);
+
+    /// The plans run() would use for an input of `format` and size (cached).
+    const std::vector<Plan>& plansFor(const filters::FilterChain& chain, PixelFormat format, int width, int height,
+                                      Method method);
+
+    /// Device bytes run() needs besides the input, for an input of `format` and size.
+    std::size_t bytesFor(const filters::FilterChain& chain, PixelFormat format, int width, int height, Method method);
+
+    /// Whether later plans may use tensor cores (see makePlan); clears the cached plans.
+    void setTensorCores(TensorCores tensor);
+
+    /// Frees every buffer (waits for the device first, as cudaFree does).
+    void release();
+
+    const DeviceInfo& device() const { return device_; }
+
+private:
+    struct Key {
+        int width;
+        int height;
+        PixelFormat format;
+        Method method;
+        bool operator<(const Key& o) const;
+    };
+
+    static void ensure(RawDeviceBuffer& buffer, std::size_t bytes, int device);
+
+    DeviceInfo device_;
+    TensorCores tensor_ = TensorCores::Auto;
+    filters::FilterChain chain_;
+    std::map<Key, std::vector<Plan>> plans_;
+    RawDeviceBuffer ping_;
+    RawDeviceBuffer pong_;
+    RawDeviceBuffer output_;
+    RawDeviceBuffer workspace_;
+};
+
+}  // namespace tessera::gpu

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "filters/filter_spec.h"
+#include "gpu/executor.h"
+#include "gpu/tile_planner.h"
+#include "gpu/timing_record.h"
+
+#include <opencv2/core/mat.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::gpu {
+
+/// One worker of a multi-device run: a GPU (several slots may share one, as virtual devices)
+/// or the CPU path.
+struct DeviceSlot {
+    int gpu = -1;                 ///< CUDA device id; -1 runs tiles on the CPU path
+    std::size_t memoryLimit = 0;  ///< bytes this slot may hold at once; 0: 80 % of free memory (CPU: no limit)
+    double speed = 1.0;           ///< relative throughput (measured calibration), used to seed band plans
+
+    bool isCpu() const { return gpu < 0; }
+    /// "GPU 1" or "CPU".
+    std::string name() const;
+    bool operator==(const DeviceSlot&) const = default;
+};
+
+/// Test hook, called on the slot's thread before each phase of each tile (and for the CPU path
+/// before its Host phase); whatever it throws is handled as if that phase had failed there.
+using FaultHook = std::function<void(int slot, int tile, Phase phase)>;
+
+struct StreamedOptions {
+    std::vector<DeviceSlot> slots;       ///< at least one
+    Method method = Method::Auto;
+    TensorCores tensorCores = TensorCores::Auto;
+    std::optional<TileSize> tileSize;    ///< empty: chosen by the planner from the budgets
+    int streamsPerGpu = 2;               ///< tiles in flight per GPU slot (upload, kernels, download overlap)
+    int tilesPerSlot = 6;                ///< auto tile size aims at this many tiles per slot
+    FaultHook fault;                     ///< test hook; empty in normal runs
+    const std::atomic<bool>* cancel = nullptr;  ///< checked between tiles
+};
+
+/// What one slot did in a run.
+struct SlotReport {
+    DeviceSlot slot;
+    int tiles = 0;          ///< tiles it completed
+    double busyMs = 0.0;    ///< sum of its phases
+    std::string failure;    ///< why it stopped taking tiles; empty when it did not fail
+};
+
+/// What a multi-device run did: per-tile timing records on one clock, what failed and what
+/// was done about it.
+struct MultiRunReport {
+    std::vector<TimingRecord> records;
+    std::vector<SlotReport> slots;
+    std::vector<std::string> events;  ///< faults and recoveries, in the order they happened
+    std::vector<Tile> tiles;          ///< every tile of the run by index (TimingRecord::tile), splits added at the end
+    std::vector<bool> computed;       ///< per tile: its output was computed (false for a tile split in two)
+    std::string plan;                 ///< TilePlan::describe() of the initial plan
+    std::vector<std::string> methods; ///< Plan::describe() of each step, from the first GPU tile
+    int retries = 0;                  ///< tiles handed back and run again
+    int cpuFallbackTiles = 0;         ///< tiles the CPU ran because no device was left
+    double wallMs = 0.0;
+    bool cancelled = false;
+};
+
+/// Runs the chain over src host to host, in tiles shared by every slot through one queue (a
+/// faster slot takes more). GPU slots stage tiles through pinned buffers (or copy straight from
+/// and to src and the result when they are pinned) with streamsPerGpu tiles in flight. A slot
+/// that fails gives its tiles back (split in half after an out-of-memory) and, after a non-memory
+/// error, takes no more; when no slot is left the CPU path finishes. Returns the result (an empty
+/// Mat when cancelled); never throws for device failures, they end up in report->events. Throws
+/// std::invalid_argument for an unsupported image or when no tile fits the budgets.
+cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, const StreamedOptions& options,
+                    MultiRunReport* report = nullptr);
+
+/// The OpenCV type of the chain's output for an input of cvType.
+int chainOutputType(const filters::FilterChain& chain, int cvType);
+
+}  // namespace tessera::gpu

@@ -1,0 +1,42 @@
+#pragma once
+
+// Inside gpu/: the per-slot workers of runStreamed and the host-side tile helpers they share.
+
+#include "gpu/device_info.h"
+#include "gpu/multi_executor.h"
+#include "gpu/tile_queue.h"
+
+#include <opencv2/core/mat.hpp>
+
+namespace tessera::gpu {
+
+/// What every worker of one streamed run reads and writes.
+struct StreamedRun {
+    const cv::Mat& src;
+    cv::Mat& dst;
+    const filters::FilterChain& chain;
+    const StreamedOptions& options;
+    TileQueue& queue;
+    bool srcPinned = false;  ///< upload straight from src
+    bool dstPinned = false;  ///< download straight into dst
+};
+
+/// Writes the tile's input (its `in` rectangle, gathered by the periodic rule where it leaves
+/// the image) into rows of `pitch` bytes at `out`.
+void gatherTileInput(const cv::Mat& src, const Tile& tile, void* out, std::size_t pitch);
+
+/// The tile's input as a Mat of its own.
+cv::Mat tileInput(const cv::Mat& src, const Tile& tile);
+
+/// Computes one tile on the CPU path into run.dst. Throws what the CPU path throws.
+void computeTileOnCpu(const StreamedRun& run, const Tile& tile);
+
+/// Takes tiles until none are left, computing them on the CPU path. Never throws.
+void runCpuSlot(const StreamedRun& run, int slot, SlotReport& report);
+
+/// Takes tiles until none are left (or the device fails), computing them on `device` with
+/// options.streamsPerGpu tiles in flight. Never throws: failures are handed back and reported.
+void runGpuSlot(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
+                std::vector<std::string>* methods);
+
+}  // namespace tessera::gpu

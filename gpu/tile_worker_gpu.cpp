@@ -1,0 +1,332 @@
+#include "filters/cpu_executor.h"
+#include "gpu/chain_runner.h"
+#include "gpu/cuda_error.h"
+#include "gpu/nvtx_range.h"
+#include "gpu/resources.h"
+#include "gpu/tile_worker.h"
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::gpu {
+
+namespace {
+
+std::string rectText(const Rect& r)
+{
+    return std::to_string(r.width) + " x " + std::to_string(r.height) + " at (" + std::to_string(r.x) + ", " +
+           std::to_string(r.y) + ")";
+}
+
+void growDevice(RawDeviceBuffer& buffer, std::size_t bytes, int device)
+{
+    if (buffer.bytes() < bytes) {
+        buffer = RawDeviceBuffer();
+        buffer = RawDeviceBuffer(bytes, device);
+    }
+}
+
+void growPinned(RawPinnedBuffer& buffer, std::size_t bytes)
+{
+    if (buffer.bytes() < bytes) {
+        buffer = RawPinnedBuffer();
+        buffer = RawPinnedBuffer(bytes);
+    }
+}
+
+// One tile in flight: its stream, buffers and the events that time its phases.
+struct Lane {
+    Stream stream;
+    ChainRunner runner;
+    RawDeviceBuffer input;
+    RawPinnedBuffer stageIn;
+    RawPinnedBuffer stageOut;
+    Event upload0;
+    Event upload1;
+    Event kernel1;
+    Event download1;
+    std::optional<TileQueue::Item> item;
+    std::vector<TimingRecord> host;  // staging records of the tile in flight
+    std::string label;
+
+    Lane(const DeviceInfo& device)
+        : stream(device.id),
+          runner(device),
+          upload0(device.id),
+          upload1(device.id),
+          kernel1(device.id),
+          download1(device.id)
+    {
+    }
+};
+
+class GpuSlotWorker {
+public:
+    GpuSlotWorker(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
+                  std::vector<std::string>* methods)
+        : run_(run), slot_(slot), device_(device), report_(report), methods_(methods)
+    {
+    }
+
+    void operator()()
+    {
+        try {
+            ScopedDevice on(device_.id);
+            for (int k = 0; k < run_.options.streamsPerGpu; ++k) {
+                lanes_.push_back(std::make_unique<Lane>(device_));
+                lanes_.back()->runner.setTensorCores(run_.options.tensorCores);
+            }
+            // One reference point ties this device's event times to the run's host clock.
+            reference_ = std::make_unique<Event>(device_.id);
+            reference_->record(lanes_.front()->stream);
+            reference_->synchronize();
+            referenceUs_ = run_.queue.nowUs();
+        } catch (const std::exception& e) {
+            fail(std::string("could not start: ") + e.what(), nullptr);
+            return;
+        }
+        loop();
+    }
+
+private:
+    void loop()
+    {
+        const std::size_t n = lanes_.size();
+        for (std::size_t k = 0;; k = (k + 1) % n) {
+            Lane& lane = *lanes_[k];
+            if (lane.item && !finish(lane)) {
+                return;
+            }
+            bool othersBusy = false;
+            for (const auto& l : lanes_) {
+                othersBusy = othersBusy || l->item.has_value();
+            }
+            auto item = run_.queue.pop(!othersBusy);
+            if (!item) {
+                if (!othersBusy) {
+                    return;
+                }
+                continue;
+            }
+            if (!launch(lane, *item)) {
+                return;
+            }
+        }
+    }
+
+    void hook(int tile, Phase phase) const
+    {
+        if (run_.options.fault) {
+            run_.options.fault(slot_, tile, phase);
+        }
+    }
+
+    // Enqueues upload, kernels and download of one tile on the lane. False when the slot failed.
+    bool launch(Lane& lane, const TileQueue::Item& item)
+    {
+        const Tile& t = item.tile;
+        const std::string tag = "tile " + std::to_string(item.index);
+        try {
+            lane.host.clear();
+            const std::size_t inBpp = run_.src.elemSize();
+            const std::size_t outBpp = run_.dst.elemSize();
+            const std::size_t inPitch = static_cast<std::size_t>(t.in.width) * inBpp;
+            const std::size_t inBytes = inPitch * static_cast<std::size_t>(t.in.height);
+            hook(item.index, Phase::Upload);
+            growDevice(lane.input, inBytes, device_.id);
+            if (run_.srcPinned) {
+                NvtxRange range(tag + " upload");
+                lane.upload0.record(lane.stream);
+                const auto pieces = t.periodic ? periodicPieces(t.in, run_.src.cols, run_.src.rows)
+                                               : std::vector<CopyPiece>{{t.in, 0, 0}};
+                for (const auto& p : pieces) {
+                    copy2DAsync(static_cast<char*>(lane.input.data()) + static_cast<std::size_t>(p.destY) * inPitch +
+                                    static_cast<std::size_t>(p.destX) * inBpp,
+                                inPitch, run_.src.ptr(p.source.y) + static_cast<std::size_t>(p.source.x) * inBpp,
+                                run_.src.step, static_cast<std::size_t>(p.source.width) * inBpp,
+                                static_cast<std::size_t>(p.source.height), lane.stream);
+                }
+            } else {
+                growPinned(lane.stageIn, inBytes);
+                const double b = run_.queue.nowUs();
+                {
+                    NvtxRange range(tag + " stage input");
+                    gatherTileInput(run_.src, t, lane.stageIn.data(), inPitch);
+                }
+                lane.host.push_back({device_.id, 0, item.index, Phase::Host, "stage input", b, run_.queue.nowUs(),
+                                     inBytes, t.out.x, t.out.y, t.out.width, t.out.height});
+                NvtxRange range(tag + " upload");
+                lane.upload0.record(lane.stream);
+                copy2DAsync(lane.input.data(), inPitch, lane.stageIn.data(), inPitch, inPitch,
+                            static_cast<std::size_t>(t.in.height), lane.stream);
+            }
+            lane.upload1.record(lane.stream);
+
+            hook(item.index, Phase::Kernel);
+            const DeviceImage in{lane.input.data(), inPitch, t.in.width, t.in.height,
+                                 pixelFormatFromCvType(run_.src.type())};
+            std::vector<Plan> plans;
+            DeviceImage out;
+            {
+                NvtxRange range(tag + " kernels");
+                out = lane.runner.run(run_.chain, in, run_.options.method, lane.stream, &plans);
+            }
+            lane.kernel1.record(lane.stream);
+            lane.label.clear();
+            for (const auto& p : plans) {
+                lane.label += (lane.label.empty() ? "" : ", ") + toString(p.method);
+            }
+            if (methods_ != nullptr && methods_->empty()) {
+                for (const auto& p : plans) {
+                    methods_->push_back(p.describe());
+                }
+            }
+
+            hook(item.index, Phase::Download);
+            const char* first = static_cast<const char*>(out.data) +
+                                static_cast<std::size_t>(t.out.y - t.in.y) * out.pitch +
+                                static_cast<std::size_t>(t.out.x - t.in.x) * outBpp;
+            const std::size_t rowBytes = static_cast<std::size_t>(t.out.width) * outBpp;
+            NvtxRange range(tag + " download");
+            if (run_.dstPinned) {
+                copy2DAsync(run_.dst.ptr(t.out.y) + static_cast<std::size_t>(t.out.x) * outBpp, run_.dst.step, first,
+                            out.pitch, rowBytes, static_cast<std::size_t>(t.out.height), lane.stream);
+            } else {
+                growPinned(lane.stageOut, rowBytes * static_cast<std::size_t>(t.out.height));
+                copy2DAsync(lane.stageOut.data(), rowBytes, first, out.pitch, rowBytes,
+                            static_cast<std::size_t>(t.out.height), lane.stream);
+            }
+            lane.download1.record(lane.stream);
+            lane.item = item;
+            return true;
+        } catch (const OutOfDeviceMemory& e) {
+            run_.queue.handBack(item.index, true);
+            run_.queue.addEvent(device_name() + ": tile " + rectText(t.out) + " did not fit (" + e.what() +
+                                "); split in two and handed back");
+            clearLastError();
+            if (++misfits_ > 32) {
+                fail("too many tiles did not fit in its memory", nullptr);
+                return false;
+            }
+            return true;
+        } catch (const std::exception& e) {
+            fail(e.what(), &item);
+            return false;
+        }
+    }
+
+    // Waits for the lane's tile, finishes its output on the host and records its phases.
+    bool finish(Lane& lane)
+    {
+        const TileQueue::Item item = *lane.item;
+        const Tile& t = item.tile;
+        try {
+            lane.download1.synchronize();
+            const std::size_t inBytes = static_cast<std::size_t>(t.in.area()) * run_.src.elemSize();
+            const std::size_t outBytes = static_cast<std::size_t>(t.out.area()) * run_.dst.elemSize();
+            const int stream = laneIndex(lane);
+            const auto at = [&](const Event& e) {
+                return referenceUs_ + 1000.0 * static_cast<double>(e.elapsedSince(*reference_));
+            };
+            std::vector<TimingRecord> records = lane.host;
+            for (auto& r : records) {
+                r.stream = stream;
+            }
+            const auto record = [&](Phase phase, std::string label, double b, double e, std::uint64_t bytes) {
+                records.push_back({device_.id, stream, item.index, phase, std::move(label), b, e, bytes, t.out.x,
+                                   t.out.y, t.out.width, t.out.height});
+            };
+            record(Phase::Upload, "upload", at(lane.upload0), at(lane.upload1), inBytes);
+            record(Phase::Kernel, lane.label, at(lane.upload1), at(lane.kernel1),
+                   static_cast<std::uint64_t>(t.in.area()) * (run_.src.elemSize() + run_.dst.elemSize()));
+            record(Phase::Download, "download", at(lane.kernel1), at(lane.download1), outBytes);
+            if (!run_.dstPinned) {
+                const double b = run_.queue.nowUs();
+                {
+                    NvtxRange range("tile " + std::to_string(item.index) + " store output");
+                    const std::size_t rowBytes = static_cast<std::size_t>(t.out.width) * run_.dst.elemSize();
+                    const auto* from = static_cast<const unsigned char*>(lane.stageOut.data());
+                    for (int r = 0; r < t.out.height; ++r) {
+                        std::memcpy(run_.dst.ptr(t.out.y + r) + static_cast<std::size_t>(t.out.x) * run_.dst.elemSize(),
+                                    from + static_cast<std::size_t>(r) * rowBytes, rowBytes);
+                    }
+                }
+                record(Phase::Host, "store output", b, run_.queue.nowUs(), outBytes);
+            }
+            for (const auto& r : records) {
+                report_.busyMs += r.durationUs() / 1000.0;
+            }
+            run_.queue.addRecords(records);
+            lane.item.reset();
+            ++report_.tiles;
+            run_.queue.complete(item.index);
+            return true;
+        } catch (const std::exception& e) {
+            fail(e.what(), nullptr);
+            return false;
+        }
+    }
+
+    int laneIndex(const Lane& lane) const
+    {
+        for (std::size_t k = 0; k < lanes_.size(); ++k) {
+            if (lanes_[k].get() == &lane) {
+                return static_cast<int>(k);
+            }
+        }
+        return 0;
+    }
+
+    std::string device_name() const { return "GPU " + std::to_string(device_.id) + " (slot " + std::to_string(slot_) + ")"; }
+
+    // The device is not to be trusted any more: every tile it holds goes back to the queue.
+    void fail(const std::string& why, const TileQueue::Item* current)
+    {
+        int back = 0;
+        if (current != nullptr) {
+            run_.queue.handBack(current->index, false);
+            ++back;
+        }
+        for (auto& lane : lanes_) {
+            if (lane->item) {
+                run_.queue.handBack(lane->item->index, false);
+                lane->item.reset();
+                ++back;
+            }
+        }
+        clearLastError();
+        report_.failure = why;
+        run_.queue.addEvent(device_name() + " failed: " + why + "; " + std::to_string(back) +
+                            (back == 1 ? " tile" : " tiles") + " handed back, it takes no more");
+    }
+
+    const StreamedRun& run_;
+    int slot_;
+    const DeviceInfo& device_;
+    SlotReport& report_;
+    std::vector<std::string>* methods_;
+    std::vector<std::unique_ptr<Lane>> lanes_;
+    std::unique_ptr<Event> reference_;
+    double referenceUs_ = 0.0;
+    int misfits_ = 0;
+};
+
+}  // namespace
+
+void runGpuSlot(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
+                std::vector<std::string>* methods)
+{
+    try {
+        GpuSlotWorker worker(run, slot, device, report, methods);
+        worker();
+    } catch (const std::exception& e) {
+        report.failure = e.what();
+        run.queue.addEvent("GPU " + std::to_string(device.id) + " (slot " + std::to_string(slot) +
+                           ") stopped: " + e.what());
+    }
+}
+
+}  // namespace tessera::gpu

@@ -1,0 +1,321 @@
+// The multi-device executor with virtual devices on the CPU path: tiled runs across several
+// slots equal the untiled CPU run bit for bit; memory limits stream the image through small
+// tiles; injected faults hand tiles back and the job still completes exactly.
+
+#include "gpu/multi_executor.h"
+
+#include "filters/cpu_executor.h"
+#include "filters/factories.h"
+#include "gpu/cuda_error.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+#include <opencv2/core.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <random>
+#include <set>
+#include <thread>
+
+namespace tessera::gpu {
+namespace {
+
+using filters::Border;
+using filters::testing::freshSeed;
+using filters::testing::seedNote;
+
+std::vector<DeviceSlot> cpuSlots(int n, std::size_t limit = 0)
+{
+    return std::vector<DeviceSlot>(static_cast<std::size_t>(n), DeviceSlot{-1, limit, 1.0});
+}
+
+double maxDiff(const cv::Mat& a, const cv::Mat& b)
+{
+    if (a.size() != b.size() || a.type() != b.type()) {
+        return -1.0;
+    }
+    return cv::norm(a, b, cv::NORM_INF);
+}
+
+// OpenCV's CPU filtering is not the same arithmetic at every position: kernels of 11 x 11 and
+// up go through its DFT path (sums rounded differently for every image size), and float rows
+// run partly in SIMD lanes and partly in a scalar tail that depends on the width. Where neither
+// applies the tiles must match exactly; elsewhere within one step (integers) or a relative 1e-5
+// (float, of the largest magnitude in the result).
+void expectTiledMatches(const cv::Mat& tiled, const cv::Mat& whole, bool exact)
+{
+    ASSERT_EQ(tiled.size(), whole.size());
+    ASSERT_EQ(tiled.type(), whole.type());
+    const double diff = cv::norm(tiled, whole, cv::NORM_INF);
+    if (exact) {
+        ASSERT_EQ(diff, 0.0);
+    } else if (whole.depth() == CV_32F) {
+        ASSERT_LE(diff, 1e-5 * std::max(1.0, cv::norm(whole, cv::NORM_INF)));
+    } else {
+        ASSERT_LE(diff, 1.0);
+    }
+}
+
+// Every output pixel is covered by exactly one computed tile.
+void expectExactCover(const MultiRunReport& report, cv::Size size)
+{
+    cv::Mat count(size, CV_32S, cv::Scalar(0));
+    ASSERT_EQ(report.tiles.size(), report.computed.size());
+    for (std::size_t i = 0; i < report.tiles.size(); ++i) {
+        if (report.computed[i]) {
+            const Rect& r = report.tiles[i].out;
+            count(cv::Rect(r.x, r.y, r.width, r.height)) += 1;
+        }
+    }
+    double lo = 0;
+    double hi = 0;
+    cv::minMaxLoc(count, &lo, &hi);
+    EXPECT_EQ(lo, 1.0);
+    EXPECT_EQ(hi, 1.0);
+}
+
+TEST(MultiCpu, TiledOverVirtualDevicesEqualsUntiledForEveryFormatBorderAndTileSize)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const int depths[] = {CV_8U, CV_16U, CV_32F};
+    const int channels[] = {1, 3, 4};
+    for (const int depth : depths) {
+        for (const int cn : channels) {
+            const cv::Mat src = filters::testing::randomImage(47, 61, CV_MAKETYPE(depth, cn), rng);
+            for (const auto& bc : filters::testing::allBorderCases()) {
+                for (const int k : {3, 4, 15}) {
+                    filters::FilterSpec spec = filters::makeCustom(filters::testing::randomKernel(k, k == 4 ? 3 : k, rng));
+                    spec.border = bc.border;
+                    spec.borderValue = bc.nonZeroConstant ? 3.0 : 0.0;
+                    const filters::FilterChain chain{{spec}};
+                    const cv::Mat whole = filters::applyCpu(src, chain);
+                    const std::optional<TileSize> sizes[] = {TileSize{61, 1}, TileSize{7, 5}, TileSize{1, 47},
+                                                             std::nullopt};
+                    for (const auto& ts : sizes) {
+                        StreamedOptions o;
+                        o.slots = cpuSlots(3);
+                        o.tileSize = ts;
+                        MultiRunReport report;
+                        const cv::Mat tiled = runStreamed(src, chain, o, &report);
+                        SCOPED_TRACE(filters::testing::caseName(src, spec) + ", k " + std::to_string(k) + ", " +
+                                     report.plan);
+                        expectTiledMatches(tiled, whole, depth != CV_32F && k < 11);
+                        expectExactCover(report, src.size());
+                        EXPECT_TRUE(report.events.empty());
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST(MultiCpu, ChainsMixingWrapWithOtherBordersStayExact)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Mat src = filters::testing::randomImage(33, 29, CV_32FC3, rng);
+    filters::FilterSpec a = filters::makeBox(5);
+    a.border = Border::Wrap;
+    filters::FilterSpec b = filters::makeCustom(filters::testing::randomKernel(3, 7, rng));
+    b.border = Border::Reflect;
+    filters::FilterSpec c = filters::makeCustom({9, 1, std::vector<double>(9, 1.0 / 9)});
+    c.border = Border::Wrap;
+    for (const auto& chain : {filters::FilterChain{{a, b}}, filters::FilterChain{{c, a}}, filters::FilterChain{{a}}}) {
+        const cv::Mat whole = filters::applyCpu(src, chain);
+        for (int th = 1; th <= 33; th += 8) {
+            StreamedOptions o;
+            o.slots = cpuSlots(2);
+            o.tileSize = TileSize{th + 3, th};
+            const cv::Mat tiled = runStreamed(src, chain, o);
+            SCOPED_TRACE("tile height " + std::to_string(th));
+            expectTiledMatches(tiled, whole, false);
+        }
+    }
+}
+
+TEST(MultiCpu, AMemoryLimitStreamsTheImageThroughSmallTiles)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Mat src = filters::testing::randomImage(300, 400, CV_8UC4, rng);
+    const std::size_t imageBytes = src.total() * src.elemSize();
+    const filters::FilterChain chain{{filters::makeGaussian(2.0, 9)}};
+    StreamedOptions o;
+    o.slots = cpuSlots(2, imageBytes / 4);
+    MultiRunReport report;
+    const cv::Mat out = runStreamed(src, chain, o, &report);
+    EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
+    EXPECT_GE(report.tiles.size(), 5u) << report.plan;
+    for (const auto& t : report.tiles) {
+        EXPECT_LE(t.bytes, imageBytes / 4) << report.plan;
+    }
+    expectExactCover(report, src.size());
+}
+
+TEST(MultiCpu, InjectedFaultsHandTilesBackAndTheJobCompletesExactly)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Mat src = filters::testing::randomImage(120, 90, CV_16UC3, rng);
+    const filters::FilterChain chain{{filters::makeBox(7)}};
+    std::atomic<int> memoryFaults{0};
+    std::atomic<int> deviceFaults{0};
+    StreamedOptions o;
+    o.slots = cpuSlots(3);
+    o.tileSize = TileSize{30, 20};
+    o.fault = [&](int slot, int, Phase) {
+        if (slot == 0 && memoryFaults.fetch_add(1) == 0) {
+            throw OutOfDeviceMemory(2, "cudaMalloc(injected)", __FILE__, __LINE__, "injected out of memory");
+        }
+        if (slot == 1 && deviceFaults.fetch_add(1) == 0) {
+            throw CudaError(700, "kernel(injected)", __FILE__, __LINE__, "injected device fault");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));  // every slot gets to take tiles
+    };
+    MultiRunReport report;
+    const cv::Mat out = runStreamed(src, chain, o, &report);
+    EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
+    expectExactCover(report, src.size());
+    EXPECT_GE(report.retries, 2);
+    EXPECT_TRUE(report.slots[0].failure.empty());
+    EXPECT_NE(report.slots[1].failure.find("injected device fault"), std::string::npos);
+    ASSERT_GE(report.events.size(), 2u);
+    bool split = false;
+    bool failed = false;
+    for (const auto& e : report.events) {
+        split = split || e.find("split in two") != std::string::npos;
+        failed = failed || e.find("takes no more") != std::string::npos;
+    }
+    EXPECT_TRUE(split);
+    EXPECT_TRUE(failed);
+    EXPECT_EQ(report.slots[1].tiles, 0);
+}
+
+TEST(MultiCpu, WhenEverySlotFailsTheCpuPathFinishesTheJob)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Mat src = filters::testing::randomImage(64, 64, CV_16UC1, rng);
+    const filters::FilterChain chain{{filters::makeBox(3)}};
+    StreamedOptions o;
+    o.slots = cpuSlots(2);
+    o.tileSize = TileSize{16, 16};
+    o.fault = [](int, int, Phase) { throw CudaError(999, "injected", __FILE__, __LINE__, "every device is broken"); };
+    MultiRunReport report;
+    const cv::Mat out = runStreamed(src, chain, o, &report);
+    EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
+    EXPECT_EQ(report.cpuFallbackTiles, 16);
+    EXPECT_FALSE(report.slots[0].failure.empty());
+    EXPECT_FALSE(report.slots[1].failure.empty());
+    EXPECT_NE(report.events.back().find("computed on the CPU path"), std::string::npos);
+}
+
+TEST(MultiCpu, AMissingGpuIsReportedAndTheRestRuns)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Mat src = filters::testing::randomImage(40, 50, CV_8UC1, rng);
+    const filters::FilterChain chain{{filters::makeBox(3)}};
+    StreamedOptions o;
+    o.slots = {DeviceSlot{99, 0, 1.0}, DeviceSlot{-1, 0, 1.0}};
+    MultiRunReport report;
+    const cv::Mat out = runStreamed(src, chain, o, &report);
+    EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
+    EXPECT_NE(report.slots[0].failure.find("GPU 99 does not exist"), std::string::npos);
+    EXPECT_GT(report.slots[1].tiles, 0);
+}
+
+TEST(MultiCpu, AFasterSlotTakesMoreTiles)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Mat src = filters::testing::randomImage(200, 64, CV_8UC1, rng);
+    const filters::FilterChain chain{{filters::makeBox(3)}};
+    StreamedOptions o;
+    o.slots = cpuSlots(2);
+    o.tileSize = TileSize{64, 5};  // 40 tiles
+    o.fault = [](int slot, int, Phase) {
+        if (slot == 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(15));
+        }
+    };
+    MultiRunReport report;
+    const cv::Mat out = runStreamed(src, chain, o, &report);
+    EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
+    EXPECT_GT(report.slots[1].tiles, report.slots[0].tiles);
+    EXPECT_EQ(report.slots[0].tiles + report.slots[1].tiles, 40);
+}
+
+TEST(MultiCpu, RecordsDescribeEveryTileOnOneClock)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Mat src = filters::testing::randomImage(80, 80, CV_8UC4, rng);
+    const filters::FilterChain chain{{filters::makeGaussian(1.5, 5)}};
+    StreamedOptions o;
+    o.slots = cpuSlots(2);
+    o.tileSize = TileSize{40, 20};
+    MultiRunReport report;
+    runStreamed(src, chain, o, &report);
+    ASSERT_EQ(report.records.size(), 8u);
+    std::set<int> tiles;
+    for (const auto& r : report.records) {
+        EXPECT_EQ(r.device, -1);
+        EXPECT_EQ(r.phase, Phase::Host);
+        EXPECT_LE(r.beginUs, r.endUs);
+        EXPECT_LE(r.endUs, report.wallMs * 1000.0 + 1.0);
+        const Tile& t = report.tiles.at(static_cast<std::size_t>(r.tile));
+        EXPECT_EQ((Rect{r.x, r.y, r.width, r.height}), t.out);
+        EXPECT_EQ(r.bytes, static_cast<std::uint64_t>(t.in.area() + t.out.area()) * 4u);
+        tiles.insert(r.tile);
+    }
+    EXPECT_EQ(tiles.size(), 8u);
+}
+
+TEST(MultiCpu, CancelStopsBetweenTilesAndReturnsNothing)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Mat src = filters::testing::randomImage(100, 100, CV_8UC1, rng);
+    std::atomic<bool> cancel{false};
+    std::atomic<int> seen{0};
+    StreamedOptions o;
+    o.slots = cpuSlots(1);
+    o.tileSize = TileSize{10, 10};
+    o.cancel = &cancel;
+    o.fault = [&](int, int, Phase) {
+        if (seen.fetch_add(1) == 5) {
+            cancel = true;
+        }
+    };
+    MultiRunReport report;
+    const cv::Mat out = runStreamed(src, filters::FilterChain{{filters::makeBox(3)}}, o, &report);
+    EXPECT_TRUE(out.empty());
+    EXPECT_TRUE(report.cancelled);
+    EXPECT_LT(report.slots[0].tiles, 100);
+}
+
+TEST(MultiCpu, BadRequestsAreRefusedWithAReason)
+{
+    StreamedOptions o;
+    EXPECT_THROW(runStreamed(cv::Mat(4, 4, CV_8UC1), filters::FilterChain{}, o), std::invalid_argument);
+    o.slots = cpuSlots(1);
+    EXPECT_THROW(runStreamed(cv::Mat(), filters::FilterChain{}, o), std::invalid_argument);
+    EXPECT_THROW(runStreamed(cv::Mat(4, 4, CV_64FC1), filters::FilterChain{{filters::makeBox(3)}}, o),
+                 std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tessera::gpu
