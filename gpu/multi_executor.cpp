@@ -11,6 +11,7 @@
 #include <opencv2/core.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -135,34 +136,90 @@ void runCpuSlot(const StreamedRun& run, int slot, SlotReport& report)
 
 namespace {
 
-// Device bytes one GPU lane needs for an input crop of w x h: the input buffer plus the
-// chain runner's buffers.
-WorkspaceFn gpuWorkspace(std::shared_ptr<ChainRunner> runner, const filters::FilterChain& chain, PixelFormat format,
-                         Method method, TensorCores tensor)
+// Device bytes one GPU lane needs for an input crop besides the input itself: the chain
+// runner's buffers, as a line through the costs of a small and a full-size crop (planning asks
+// for thousands of sizes; the buffers grow with the pixel count, the workspace nearly so), with
+// an eighth more for what the line misses.
+WorkspaceFn gpuWorkspace(const DeviceInfo& device, const filters::FilterChain& chain, PixelFormat format,
+                         Method method, TensorCores tensor, int width, int height)
 {
-    runner->setTensorCores(tensor);
-    return [runner, chain, format, method](int w, int h) {
-        try {
-            return runner->bytesFor(chain, format, w, h, method);
-        } catch (const std::exception&) {
-            return std::numeric_limits<std::size_t>::max() / 4;  // cannot be planned: never fits
-        }
-    };
+    ChainRunner runner(device);
+    runner.setTensorCores(tensor);
+    const int sw = std::min(width, 64);
+    const int sh = std::min(height, 64);
+    const double small = static_cast<double>(runner.bytesFor(chain, format, sw, sh, method));
+    const double large = static_cast<double>(runner.bytesFor(chain, format, width, height, method));
+    const double smallPx = static_cast<double>(sw) * sh;
+    const double largePx = static_cast<double>(width) * height;
+    const double perPixel = largePx > smallPx ? std::max(0.0, (large - small) / (largePx - smallPx)) : small / smallPx;
+    const double fixed = std::max(0.0, small - perPixel * smallPx);
+    return linearWorkspace(static_cast<std::size_t>(std::ceil(perPixel * 1.125)),
+                           static_cast<std::size_t>(fixed * 1.125) + (std::size_t{1} << 20));
 }
 
 }  // namespace
 
+namespace {
+
+void checkOptions(const StreamedOptions& options)
+{
+    if (options.slots.empty()) {
+        throw std::invalid_argument("streamed run: no device slots");
+    }
+    if (options.streamsPerGpu < 1) {
+        throw std::invalid_argument("streamed run: streamsPerGpu must be at least 1");
+    }
+}
+
+}  // namespace
+
+struct StreamedExecutor::State {
+    StreamedOptions options;
+    std::vector<GpuLanesPtr> lanes;  // per slot
+};
+
+StreamedExecutor::StreamedExecutor(StreamedOptions options) : state_(std::make_unique<State>())
+{
+    setOptions(std::move(options));
+}
+
+StreamedExecutor::~StreamedExecutor() = default;
+
+const StreamedOptions& StreamedExecutor::options() const
+{
+    return state_->options;
+}
+
+void StreamedExecutor::setOptions(StreamedOptions options)
+{
+    checkOptions(options);
+    std::vector<GpuLanesPtr> lanes(options.slots.size());
+    for (std::size_t i = 0; i < options.slots.size() && i < state_->lanes.size(); ++i) {
+        if (i < state_->options.slots.size() && state_->options.slots[i].gpu == options.slots[i].gpu) {
+            lanes[i] = std::move(state_->lanes[i]);
+        }
+    }
+    state_->lanes = std::move(lanes);
+    state_->options = std::move(options);
+}
+
 cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, const StreamedOptions& options,
                     MultiRunReport* report)
 {
+    StreamedExecutor executor(options);
+    cv::Mat dst;
+    if (!executor.run(src, dst, chain, report)) {
+        return {};
+    }
+    return dst;
+}
+
+bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::FilterChain& chain,
+                           MultiRunReport* report)
+{
+    const StreamedOptions& options = state_->options;
     if (src.empty()) {
-        throw std::invalid_argument("runStreamed: the image is empty");
-    }
-    if (options.slots.empty()) {
-        throw std::invalid_argument("runStreamed: no device slots");
-    }
-    if (options.streamsPerGpu < 1) {
-        throw std::invalid_argument("runStreamed: streamsPerGpu must be at least 1");
+        throw std::invalid_argument("streamed run: the image is empty");
     }
     const PixelFormat format = pixelFormatFromCvType(src.type());
     MultiRunReport local;
@@ -170,7 +227,8 @@ cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, const
         if (report != nullptr) {
             *report = local;
         }
-        return src.clone();
+        src.copyTo(dst);
+        return true;
     }
     const int outType = chainOutputType(chain, src.type());
 
@@ -229,8 +287,7 @@ cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, const
             }
         }
         d.budgetBytes = budget / static_cast<std::size_t>(options.streamsPerGpu);
-        d.workspace = gpuWorkspace(std::make_shared<ChainRunner>(*found), chain, format, options.method,
-                                    options.tensorCores);
+        d.workspace = gpuWorkspace(*found, chain, format, options.method, options.tensorCores, src.cols, src.rows);
         rq.devices.push_back(std::move(d));
     }
     const bool noneUsable = rq.devices.empty();
@@ -243,7 +300,7 @@ cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, const
     const TilePlan plan = planTiles(rq);
     local.plan = plan.describe();
 
-    cv::Mat dst(src.rows, src.cols, outType);
+    dst.create(src.rows, src.cols, outType);
     TileQueue queue(plan.tiles, rq, options.cancel);
     for (std::size_t i = 0; i < unusable.size(); ++i) {
         if (!unusable[i].empty()) {
@@ -266,8 +323,8 @@ cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, const
         if (options.slots[i].isCpu()) {
             threads.emplace_back([&run, slot, &local] { runCpuSlot(run, slot, local.slots[slot]); });
         } else {
-            threads.emplace_back([&run, slot, &local, &infos, &methods] {
-                runGpuSlot(run, slot, *infos[slot], local.slots[slot], &methods[slot]);
+            threads.emplace_back([&run, slot, &local, &infos, &methods, this] {
+                runGpuSlot(run, slot, *infos[slot], local.slots[slot], &methods[slot], state_->lanes[slot]);
             });
         }
     }
@@ -307,13 +364,11 @@ cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, const
             break;
         }
     }
+    const bool cancelled = queue.cancelled();
     if (report != nullptr) {
         *report = std::move(local);
     }
-    if (queue.cancelled()) {
-        return {};
-    }
-    return dst;
+    return !cancelled;
 }
 
 }  // namespace tessera::gpu

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -68,13 +69,37 @@ struct MultiRunReport {
     bool cancelled = false;
 };
 
-/// Runs the chain over src host to host, in tiles shared by every slot through one queue (a
-/// faster slot takes more). GPU slots stage tiles through pinned buffers (or copy straight from
-/// and to src and the result when they are pinned) with streamsPerGpu tiles in flight. A slot
-/// that fails gives its tiles back (split in half after an out-of-memory) and, after a non-memory
-/// error, takes no more; when no slot is left the CPU path finishes. Returns the result (an empty
-/// Mat when cancelled); never throws for device failures, they end up in report->events. Throws
-/// std::invalid_argument for an unsupported image or when no tile fits the budgets.
+/// Runs chains over host images in tiles shared by every slot through one queue (a faster slot
+/// takes more): the streamed mode, for batch runs and images larger than the GPUs. GPU slots
+/// stage tiles through pinned buffers (or copy straight from and to the images when they are
+/// pinned) with streamsPerGpu tiles in flight, and keep their streams and buffers from one run
+/// to the next. A slot that fails gives its tiles back (split in half after an out-of-memory)
+/// and, after any other error, takes no more in that run; when no slot is left the CPU path
+/// finishes. Device failures never throw: they end up in the report's events. One run at a time.
+class StreamedExecutor {
+public:
+    /// Throws std::invalid_argument when options has no slots or fewer than one stream per GPU.
+    explicit StreamedExecutor(StreamedOptions options);
+    ~StreamedExecutor();
+    StreamedExecutor(const StreamedExecutor&) = delete;
+    StreamedExecutor& operator=(const StreamedExecutor&) = delete;
+
+    /// The chain over src into dst (reallocated unless it already has src's size and the chain's
+    /// output type; pass a pinned dst to skip output staging). Returns false when cancelled
+    /// (dst then holds a partial result). Throws std::invalid_argument for an unsupported image
+    /// or when no tile fits the budgets.
+    bool run(const cv::Mat& src, cv::Mat& dst, const filters::FilterChain& chain, MultiRunReport* report = nullptr);
+
+    const StreamedOptions& options() const;
+    /// Replaces the options; slots' streams and buffers are kept where the slot is unchanged.
+    void setOptions(StreamedOptions options);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+/// One run with a temporary executor: the result, or an empty Mat when cancelled.
 cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, const StreamedOptions& options,
                     MultiRunReport* report = nullptr);
 

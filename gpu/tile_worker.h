@@ -8,6 +8,8 @@
 
 #include <opencv2/core/mat.hpp>
 
+#include <memory>
+
 namespace tessera::gpu {
 
 /// What every worker of one streamed run reads and writes.
@@ -34,9 +36,17 @@ void computeTileOnCpu(const StreamedRun& run, const Tile& tile);
 /// Takes tiles until none are left, computing them on the CPU path. Never throws.
 void runCpuSlot(const StreamedRun& run, int slot, SlotReport& report);
 
+/// A GPU slot's streams and buffers, kept from one run to the next.
+struct GpuLanes;
+struct GpuLanesDeleter {
+    void operator()(GpuLanes* lanes) const;
+};
+using GpuLanesPtr = std::unique_ptr<GpuLanes, GpuLanesDeleter>;
+
 /// Takes tiles until none are left (or the device fails), computing them on `device` with
-/// options.streamsPerGpu tiles in flight. Never throws: failures are handed back and reported.
+/// options.streamsPerGpu tiles in flight, on `lanes` (made when empty, dropped after a failure).
+/// Never throws: failures are handed back and reported.
 void runGpuSlot(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
-                std::vector<std::string>* methods);
+                std::vector<std::string>* methods, GpuLanesPtr& lanes);
 
 }  // namespace tessera::gpu

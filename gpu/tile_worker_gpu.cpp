@@ -63,11 +63,26 @@ struct Lane {
     }
 };
 
+}  // namespace
+
+struct GpuLanes {
+    int device = -1;
+    std::vector<std::unique_ptr<Lane>> lanes;
+    std::unique_ptr<Event> reference;
+};
+
+void GpuLanesDeleter::operator()(GpuLanes* lanes) const
+{
+    delete lanes;
+}
+
+namespace {
+
 class GpuSlotWorker {
 public:
     GpuSlotWorker(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
-                  std::vector<std::string>* methods)
-        : run_(run), slot_(slot), device_(device), report_(report), methods_(methods)
+                  std::vector<std::string>* methods, GpuLanesPtr& kept)
+        : run_(run), slot_(slot), device_(device), report_(report), methods_(methods), kept_(kept)
     {
     }
 
@@ -75,17 +90,28 @@ public:
     {
         try {
             ScopedDevice on(device_.id);
-            for (int k = 0; k < run_.options.streamsPerGpu; ++k) {
-                lanes_.push_back(std::make_unique<Lane>(device_));
-                lanes_.back()->runner.setTensorCores(run_.options.tensorCores);
+            const auto wanted = static_cast<std::size_t>(run_.options.streamsPerGpu);
+            if (!kept_ || kept_->device != device_.id || kept_->lanes.size() != wanted) {
+                kept_.reset(new GpuLanes);
+                kept_->device = device_.id;
+                for (std::size_t k = 0; k < wanted; ++k) {
+                    kept_->lanes.push_back(std::make_unique<Lane>(device_));
+                }
+                kept_->reference = std::make_unique<Event>(device_.id);
+            }
+            for (auto& lane : kept_->lanes) {
+                lane->runner.setTensorCores(run_.options.tensorCores);
+                lane->item.reset();
             }
             // One reference point ties this device's event times to the run's host clock.
-            reference_ = std::make_unique<Event>(device_.id);
-            reference_->record(lanes_.front()->stream);
-            reference_->synchronize();
+            kept_->reference->record(kept_->lanes.front()->stream);
+            kept_->reference->synchronize();
             referenceUs_ = run_.queue.nowUs();
         } catch (const std::exception& e) {
-            fail(std::string("could not start: ") + e.what(), nullptr);
+            kept_.reset();
+            report_.failure = std::string("could not start: ") + e.what();
+            run_.queue.addEvent(device_name() + " " + report_.failure + "; it takes no tiles");
+            clearLastError();
             return;
         }
         loop();
@@ -94,6 +120,7 @@ public:
 private:
     void loop()
     {
+        auto& lanes_ = kept_->lanes;
         const std::size_t n = lanes_.size();
         for (std::size_t k = 0;; k = (k + 1) % n) {
             Lane& lane = *lanes_[k];
@@ -229,7 +256,7 @@ private:
             const std::size_t outBytes = static_cast<std::size_t>(t.out.area()) * run_.dst.elemSize();
             const int stream = laneIndex(lane);
             const auto at = [&](const Event& e) {
-                return referenceUs_ + 1000.0 * static_cast<double>(e.elapsedSince(*reference_));
+                return referenceUs_ + 1000.0 * static_cast<double>(e.elapsedSince(*kept_->reference));
             };
             std::vector<TimingRecord> records = lane.host;
             for (auto& r : records) {
@@ -272,8 +299,8 @@ private:
 
     int laneIndex(const Lane& lane) const
     {
-        for (std::size_t k = 0; k < lanes_.size(); ++k) {
-            if (lanes_[k].get() == &lane) {
+        for (std::size_t k = 0; k < kept_->lanes.size(); ++k) {
+            if (kept_->lanes[k].get() == &lane) {
                 return static_cast<int>(k);
             }
         }
@@ -290,14 +317,17 @@ private:
             run_.queue.handBack(current->index, false);
             ++back;
         }
-        for (auto& lane : lanes_) {
-            if (lane->item) {
-                run_.queue.handBack(lane->item->index, false);
-                lane->item.reset();
-                ++back;
+        if (kept_) {
+            for (auto& lane : kept_->lanes) {
+                if (lane->item) {
+                    run_.queue.handBack(lane->item->index, false);
+                    lane->item.reset();
+                    ++back;
+                }
             }
         }
         clearLastError();
+        failed_ = true;
         report_.failure = why;
         run_.queue.addEvent(device_name() + " failed: " + why + "; " + std::to_string(back) +
                             (back == 1 ? " tile" : " tiles") + " handed back, it takes no more");
@@ -308,21 +338,30 @@ private:
     const DeviceInfo& device_;
     SlotReport& report_;
     std::vector<std::string>* methods_;
-    std::vector<std::unique_ptr<Lane>> lanes_;
-    std::unique_ptr<Event> reference_;
+    GpuLanesPtr& kept_;
     double referenceUs_ = 0.0;
+
+public:
+    bool failed_ = false;
+
+private:
     int misfits_ = 0;
 };
 
 }  // namespace
 
 void runGpuSlot(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
-                std::vector<std::string>* methods)
+                std::vector<std::string>* methods, GpuLanesPtr& lanes)
 {
     try {
-        GpuSlotWorker worker(run, slot, device, report, methods);
+        GpuSlotWorker worker(run, slot, device, report, methods, lanes);
         worker();
+        if (worker.failed_) {
+            lanes.reset();  // a failed device starts from scratch next time
+            clearLastError();
+        }
     } catch (const std::exception& e) {
+        lanes.reset();
         report.failure = e.what();
         run.queue.addEvent("GPU " + std::to_string(device.id) + " (slot " + std::to_string(slot) +
                            ") stopped: " + e.what());

@@ -87,9 +87,7 @@ CaseSelection selectCases(const std::vector<std::string>& names, unsigned seed)
             continue;
         }
         if (n == "multi") {
-            if (!contains(sel.unavailable, n)) {
-                sel.unavailable.push_back(n);
-            }
+            sel.multi = true;
             continue;
         }
         bool matched = false;

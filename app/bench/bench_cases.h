@@ -22,8 +22,9 @@ struct BenchCase {
 /// Result of resolving --cases.
 struct CaseSelection {
     std::vector<BenchCase> cases;          ///< in table order, no duplicates
-    std::vector<std::string> unavailable;  ///< groups that later work will add (multi)
+    std::vector<std::string> unavailable;  ///< groups that later work will add
     bool preview = false;                  ///< the Engine's preview latency (bench_preview.h)
+    bool multi = false;                    ///< the multi-GPU cases (bench_multi.h)
 };
 
 /// Builds the selected cases; random kernels come from `seed`. Throws std::invalid_argument

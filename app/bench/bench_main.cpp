@@ -3,6 +3,7 @@
 #include "app/bench/bench_cases.h"
 #include "app/bench/bench_check.h"
 #include "app/bench/bench_options.h"
+#include "app/bench/bench_multi.h"
 #include "app/bench/bench_preview.h"
 #include "app/bench/bench_result.h"
 #include "app/bench/bench_runner.h"
@@ -116,7 +117,7 @@ int main(int argc, char** argv)
         std::cerr << "tessera-bench: case group '" << group
                   << "' is not yet available in this build; skipping it\n";
     }
-    if (selection.cases.empty() && !selection.preview) {
+    if (selection.cases.empty() && !selection.preview && !selection.multi) {
         std::cerr << "tessera-bench: nothing to run\n";
         return kExitUsage;
     }
@@ -190,6 +191,21 @@ int main(int argc, char** argv)
         }
     }
 
+    if (selection.multi) {
+        std::vector<gpu::DeviceInfo> gpus;
+        for (const auto& t : targets) {
+            if (!t.cpu) {
+                gpus.push_back(snapshot.devices[static_cast<std::size_t>(t.device)]);
+            }
+        }
+        if (gpus.empty()) {
+            std::cerr << "tessera-bench: the multi cases need GPUs (--devices all); skipping them\n";
+        } else {
+            std::cerr << "tessera-bench: multi cases on " << gpus.size() << " GPU(s)\n";
+            bench::runMulti(gpus, options, report);
+        }
+    }
+
     if (selection.preview) {
         std::cerr << "tessera-bench: case preview\n";
         // Lives until the end of main, before static destructors run.
@@ -218,6 +234,9 @@ int main(int argc, char** argv)
         std::printf("floor = input + output bytes at %.2f TB/s; targets from PERFORMANCE.md (8192x8192 only)\n\n",
                     bench::kReferenceCeilingGBs / 1000.0);
         std::cout << bench::formatTable(results) << std::flush;
+        if (selection.multi) {
+            std::cout << "\n" << bench::formatMultiTable(results) << std::flush;
+        }
     }
     if (anyError) {
         return kExitFailure;

@@ -87,6 +87,20 @@ Options parseOptions(int argc, char** argv)
             if (o.deviceTokens.empty()) {
                 throw std::invalid_argument("--devices: empty list");
             }
+        } else if (arg == "--device") {
+            const std::string v = value();
+            if (v == "all" || v == "cpu") {
+                o.deviceTokens = {v};
+            } else if (v == "gpu") {
+                o.deviceTokens = {"0"};
+            } else if (v.rfind("gpu:", 0) == 0) {
+                o.deviceTokens = splitList(v.substr(4));
+                if (o.deviceTokens.empty()) {
+                    throw std::invalid_argument("--device: '" + v + "' names no GPU");
+                }
+            } else {
+                throw std::invalid_argument("--device expects all, cpu, gpu or gpu:N[,M...], got '" + v + "'");
+            }
         } else if (arg == "--size") {
             parseSize(value(), o);
         } else if (arg == "--cases") {
@@ -124,11 +138,14 @@ device, next to a naive one-thread-per-pixel kernel. Prints one JSON object per 
 Options:
   --devices LIST   GPU ids separated by commas, "all", or "cpu" (OpenCV path, wall clock);
                    mixable, e.g. "0,cpu". Each case runs on each device separately. Default 0.
+  --device D       the same as the CLI spells it: all, cpu, gpu, gpu:0,2
   --size N|WxH     image size (default 8192). Targets apply at 8192x8192 only.
   --cases LIST     case names or groups, separated by commas (default all):
                      groups: all, small (3x3), large (15x15, 31x31), custom, separable,
                              f32c1, rgba8; preview (Engine latency of a 1920x1080
-                             view, not in all); multi (not yet available)
+                             view, not in all); multi (resident RGBA8 31x31 and 3x3
+                             on 1, 2, 4 and all of --devices' GPUs with the speed-up,
+                             and host-to-host RGBA8 3x3 next to a pinned copy; not in all)
                      cases:  f32c1-custom3 f32c1-custom15 f32c1-custom31
                              rgba8-custom3 rgba8-custom15 rgba8-custom31
                              rgba8-gaussian31 f32c1-gaussian31

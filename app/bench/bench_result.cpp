@@ -70,7 +70,9 @@ nlohmann::ordered_json toJson(const Result& r)
     j["kernel"] = r.kernel;
     j["method"] = r.method;
     j["chosen"] = r.chosen;
-    j["devices"] = r.device < 0 ? nlohmann::ordered_json("cpu") : nlohmann::ordered_json::array({r.device});
+    j["devices"] = r.device < 0 ? nlohmann::ordered_json("cpu")
+                   : r.gpus.empty() ? nlohmann::ordered_json::array({r.device})
+                                    : nlohmann::ordered_json(r.gpus);
     j["device_name"] = r.deviceName;
     if (!r.error.empty()) {
         j["error"] = r.error;
@@ -117,6 +119,16 @@ nlohmann::ordered_json toJson(const Result& r)
     j["target_met"] = r.targetMs ? nlohmann::ordered_json(med <= *r.targetMs) : nlohmann::ordered_json(nullptr);
     j["workspace_bytes"] = r.workspaceBytes;
     j["plan"] = r.plan;
+    if (!r.gpus.empty()) {
+        j["gpu_count"] = r.gpus.size();
+        j["speedup_vs_1gpu"] = r.speedup ? nlohmann::ordered_json(significant(*r.speedup, 4)) : nlohmann::ordered_json(nullptr);
+        j["scaling_efficiency"] = r.speedup ? nlohmann::ordered_json(significant(*r.speedup / static_cast<double>(r.gpus.size()), 4))
+                                            : nlohmann::ordered_json(nullptr);
+    }
+    if (r.baselineMs) {
+        j["pinned_copy_ms"] = significant(*r.baselineMs);
+        j["x_pinned_copy"] = significant(med / *r.baselineMs, 4);
+    }
     return j;
 }
 
@@ -129,8 +141,8 @@ std::string formatTable(const std::vector<Result>& results)
     out += line;
     out += std::string(104, '-') + "\n";
     for (const auto& r : results) {
-        if (r.caseName == "copy") {
-            continue;
+        if (r.caseName == "copy" || !r.gpus.empty()) {
+            continue;  // multi-GPU lines have a table of their own
         }
         const std::string dev = r.device < 0 ? "cpu" : std::to_string(r.device);
         std::string method = r.method;
