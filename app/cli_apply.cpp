@@ -8,6 +8,7 @@
 #include "gpu/device_info.h"
 #include "gpu/executor.h"
 #include "gpu/gpu_apply.h"
+#include "gpu/multi_executor.h"
 
 #include <nlohmann/json.hpp>
 #include <opencv2/core/utility.hpp>
@@ -46,6 +47,8 @@ struct ApplyOptions {
     std::optional<filters::OutputDepth> depth;
     std::string device = "auto";
     gpu::Method method = gpu::Method::Auto;
+    std::size_t gpuMemoryLimit = 0;  ///< per GPU; 0: from free memory
+    std::optional<gpu::TileSize> tile;
     bool json = false;
     bool help = false;
 };
@@ -56,7 +59,7 @@ void printApplyUsage(std::ostream& os)
           "         [--kernel SPEC|@FILE] [--preset FILE] [--border MODE] [--border-value V]\n"
           "         [--scale S] [--offset O] [--depth same|u8|u16|f32]\n"
           "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--method auto|direct|separable|fft]\n"
-          "         [--json]\n"
+          "         [--gpu-memory-limit BYTES] [--tile WxH] [--json]\n"
           "\n"
           "  --filter ID        add a filter to the chain (see 'tessera-cli filters')\n"
           "  --param KEY=VALUE  set a parameter of the --filter before it\n"
@@ -69,8 +72,50 @@ void printApplyUsage(std::ostream& os)
           "  --depth D          output depth of the last step (default: same as input)\n"
           "  --device D         where to run (default auto: GPUs when present, else CPU)\n"
           "  --method M         GPU method (default auto: chosen per filter by a cost model)\n"
+          "  --gpu-memory-limit BYTES  most device memory each GPU may use (suffix K, M, G:\n"
+          "                     binary units); larger images stream through in tiles\n"
+          "  --tile WxH         tile size of the GPU run (default: chosen from the memory)\n"
           "  --json             print one JSON object describing the run\n"
           "Filters run in the order given; the output is written to a temporary file and renamed.\n";
+}
+
+std::size_t parseBytes(const std::string& option, const std::string& text)
+{
+    std::size_t used = 0;
+    double v = 0.0;
+    try {
+        v = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    const std::string suffix = used > 0 ? text.substr(used) : "";
+    const double unit = suffix.empty() ? 1.0
+                        : (suffix == "K" || suffix == "k") ? 1024.0
+                        : (suffix == "M" || suffix == "m") ? 1024.0 * 1024.0
+                        : (suffix == "G" || suffix == "g") ? 1024.0 * 1024.0 * 1024.0
+                                                           : 0.0;
+    if (used == 0 || unit == 0.0 || !(v >= 1.0) || v * unit > 1e15) {
+        throw UsageError(option + " expects a byte count such as 268435456 or 256M, got '" + text + "'");
+    }
+    return static_cast<std::size_t>(v * unit);
+}
+
+gpu::TileSize parseTile(const std::string& option, const std::string& text)
+{
+    const auto x = text.find('x');
+    try {
+        if (x != std::string::npos) {
+            std::size_t a = 0;
+            std::size_t b = 0;
+            const int w = std::stoi(text.substr(0, x), &a);
+            const int h = std::stoi(text.substr(x + 1), &b);
+            if (a == x && b == text.size() - x - 1 && w > 0 && h > 0) {
+                return {w, h};
+            }
+        }
+    } catch (const std::exception&) {
+    }
+    throw UsageError(option + " expects WIDTHxHEIGHT in pixels, e.g. 1024x512, got '" + text + "'");
 }
 
 double parseNumber(const std::string& option, const std::string& text)
@@ -230,6 +275,10 @@ ApplyOptions parseApply(const std::vector<std::string>& args)
             } catch (const std::invalid_argument& e) {
                 throw UsageError(std::string("--method: ") + e.what());
             }
+        } else if (a == "--gpu-memory-limit") {
+            o.gpuMemoryLimit = parseBytes(a, value());
+        } else if (a == "--tile") {
+            o.tile = parseTile(a, value());
         } else if (a == "--json") {
             o.json = true;
         } else if (!a.empty() && a.front() == '-' && a != "-") {
@@ -382,14 +431,33 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     const cv::Mat src = readImage(o.input);
     const auto t1 = Clock::now();
     cv::Mat dst;
-    gpu::GpuRunInfo gpuInfo;
+    gpu::MultiRunReport gpuReport;
+    std::string ranOn = "cpu";
     if (device.cpu) {
         dst = filters::applyCpu(src, chain);
     } else {
-        if (device.gpus.size() > 1) {
-            note = "this build runs one image on one GPU; used GPU " + std::to_string(device.gpus.front());
+        // One GPU or several: the same tiled run, one slot per GPU.
+        gpu::StreamedOptions so;
+        for (const int id : device.gpus) {
+            so.slots.push_back({id, o.gpuMemoryLimit, 1.0});
         }
-        dst = gpu::applyGpu(src, chain, device.gpus.front(), o.method, &gpuInfo);
+        so.method = o.method;
+        so.tileSize = o.tile;
+        try {
+            dst = gpu::runStreamed(src, chain, so, &gpuReport);
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error(o.input + ": " + e.what());
+        }
+        ranOn = "gpu:";
+        for (std::size_t i = 0; i < device.gpus.size(); ++i) {
+            ranOn += (i ? "," : "") + std::to_string(device.gpus[i]);
+        }
+        if (gpuReport.cpuFallbackTiles > 0) {
+            note = std::to_string(gpuReport.cpuFallbackTiles) + " tile(s) ran on the CPU path after GPU failures";
+        }
+        for (const auto& e : gpuReport.events) {
+            note += (note.empty() ? "" : "; ") + e;
+        }
     }
     const auto t2 = Clock::now();
     writeImage(o.output, dst);
@@ -406,9 +474,9 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
             d["kernel_size"] = {spec.kernel.width, spec.kernel.height};
             d["separable"] = spec.separable.has_value();
             d["border"] = filters::toString(spec.border);
-            if (!device.cpu) {
-                d["method"] = gpu::toString(gpuInfo.methods.at(i));
-                d["plan"] = gpuInfo.plans.at(i);
+            if (!device.cpu && i < gpuReport.stepMethods.size()) {
+                d["method"] = gpu::toString(gpuReport.stepMethods[i]);
+                d["plan"] = gpuReport.methods[i];
             }
             steps.push_back(d);
         }
@@ -420,15 +488,29 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
                     {"format_out", describeFormat(dst)},
                     {"filters", steps},
                     {"border", filters::toString(chain.steps.front().border)},
-                    {"device", device.cpu ? "cpu" : "gpu:" + std::to_string(gpuInfo.device)},
+                    {"device", ranOn},
                     {"threads", cv::getNumThreads()},
                     {"milliseconds", ms(t1, t2)},
                     {"read_milliseconds", ms(t0, t1)},
                     {"write_milliseconds", ms(t2, t3)}};
         if (!device.cpu) {
-            doc["gpu_kernel_milliseconds"] = gpuInfo.kernelMs;
-            doc["gpu_upload_milliseconds"] = gpuInfo.uploadMs;
-            doc["gpu_download_milliseconds"] = gpuInfo.downloadMs;
+            double phase[4] = {0, 0, 0, 0};
+            for (const auto& r : gpuReport.records) {
+                phase[static_cast<int>(r.phase)] += r.durationUs() / 1000.0;
+            }
+            doc["gpu_kernel_milliseconds"] = phase[static_cast<int>(gpu::Phase::Kernel)];
+            doc["gpu_upload_milliseconds"] = phase[static_cast<int>(gpu::Phase::Upload)];
+            doc["gpu_download_milliseconds"] = phase[static_cast<int>(gpu::Phase::Download)];
+            doc["tiles"] = gpuReport.tiles.size();
+            doc["tile_plan"] = gpuReport.plan;
+            json slots = json::array();
+            for (const auto& s : gpuReport.slots) {
+                slots.push_back({{"device", s.slot.name()}, {"tiles", s.tiles}, {"busy_milliseconds", s.busyMs},
+                                 {"failure", s.failure}});
+            }
+            doc["slots"] = slots;
+            doc["events"] = gpuReport.events;
+            doc["cpu_fallback_tiles"] = gpuReport.cpuFallbackTiles;
         }
         if (!note.empty()) {
             doc["note"] = note;
@@ -437,7 +519,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     } else {
         out << o.output << ": " << src.cols << " x " << src.rows << " " << describeFormat(src)
             << " -> " << describeFormat(dst) << ", " << chain.steps.size() << " filter(s) on "
-            << (device.cpu ? std::string("cpu") : "gpu:" + std::to_string(gpuInfo.device)) << " in "
+            << ranOn << " in "
             << ms(t1, t2) << " ms\n";
         if (!note.empty()) {
             err << "note: " << note << "\n";

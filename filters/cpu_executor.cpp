@@ -172,7 +172,23 @@ cv::Rect regionWithHalo(const FilterChain& chain, const cv::Rect& region, const 
     if (wraps && (grown & image) != grown) {
         return image;  // wrapping reads the far side of the image
     }
-    return grown & image;
+    // Where the crop is cut at an image edge, a reflection there reaches up to the chain's
+    // whole reach (both sides) in from that edge; the crop must hold those pixels too.
+    const auto axis = [](int lo, int hi, int reach, int extent) {
+        int b = lo;
+        int e = hi;
+        if (lo < 0) {
+            e = std::max(e, reach + 1);
+        }
+        if (hi > extent) {
+            b = std::min(b, extent - reach - 1);
+        }
+        b = std::max(b, 0);
+        return std::pair<int, int>(b, std::min(e, extent) - b);
+    };
+    const auto [x, w] = axis(grown.x, grown.x + grown.width, h.left + h.right, size.width);
+    const auto [y, hgt] = axis(grown.y, grown.y + grown.height, h.top + h.bottom, size.height);
+    return cv::Rect(x, y, w, hgt);
 }
 
 cv::Mat applyCpuRegion(const cv::Mat& src, const FilterChain& chain, const cv::Rect& region)

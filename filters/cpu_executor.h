@@ -26,8 +26,10 @@ cv::Mat applyCpu(const cv::Mat& src, const FilterChain& chain);
 /// The part of an image of `size` that computing `region` of the chain's output needs: region
 /// grown by the chain's halo, clipped to the image. Filtering that crop as a whole image gives
 /// exact results inside region, because the border rule then only changes pixels within the
-/// halo of crop edges that are not image edges. A chain with a wrap border whose grown region
-/// reaches past the image needs the far side of it: then the whole image.
+/// halo of crop edges that are not image edges. Where the crop is cut at an image edge it also
+/// holds every pixel a reflection there can reach (the chain's reach on both sides, in from
+/// that edge). A chain with a wrap border whose grown region reaches past the image needs the
+/// far side of it: then the whole image.
 cv::Rect regionWithHalo(const FilterChain& chain, const cv::Rect& region, const cv::Size& size);
 
 /// The chain's output inside region (clipped to the image) only, computed on the crop that

@@ -221,6 +221,9 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     if (src.empty()) {
         throw std::invalid_argument("streamed run: the image is empty");
     }
+    if (!dst.empty() && dst.data == src.data) {
+        throw std::invalid_argument("streamed run: the result cannot overwrite its input");
+    }
     const PixelFormat format = pixelFormatFromCvType(src.type());
     MultiRunReport local;
     if (chain.steps.empty()) {
@@ -311,7 +314,7 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
                     anyGpu && isPinnedHost(dst.data)};
 
     local.slots.resize(options.slots.size());
-    std::vector<std::vector<std::string>> methods(options.slots.size());
+    std::vector<std::vector<Plan>> methods(options.slots.size());
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < options.slots.size(); ++i) {
         local.slots[i].slot = options.slots[i];
@@ -358,9 +361,12 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     local.retries = queue.retries();
     local.tiles = queue.tiles();
     local.computed = queue.computed();
-    for (const auto& m : methods) {
-        if (!m.empty()) {
-            local.methods = m;
+    for (const auto& plans : methods) {
+        if (!plans.empty()) {
+            for (const auto& p : plans) {
+                local.methods.push_back(p.describe());
+                local.stepMethods.push_back(p.method);
+            }
             break;
         }
     }

@@ -63,6 +63,7 @@ struct MultiRunReport {
     std::vector<bool> computed;       ///< per tile: its output was computed (false for a tile split in two)
     std::string plan;                 ///< TilePlan::describe() of the initial plan
     std::vector<std::string> methods; ///< Plan::describe() of each step, from the first GPU tile
+    std::vector<Method> stepMethods;  ///< the method of each step, from the same tile
     int retries = 0;                  ///< tiles handed back and run again
     int cpuFallbackTiles = 0;         ///< tiles the CPU ran because no device was left
     double wallMs = 0.0;

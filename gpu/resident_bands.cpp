@@ -84,10 +84,19 @@ struct ResidentBands::State {
         return rq;
     }
 
+    // The halo a band stores for a chain of halo `need`: the chain's whole reach plus one on
+    // each side, so that a request cut at an image edge finds every pixel a reflection there
+    // reads (see the planner's Border rule), and at least the default rows.
+    filters::Halo storedFor(const filters::Halo& need) const
+    {
+        const int across = need.left + need.right + 1;
+        const int down = need.top + need.bottom + 1;
+        return {std::max(across, 8), std::max(across, 8), std::max(down, haloRows), std::max(down, haloRows)};
+    }
+
     void layOut(const filters::Halo& need, const EdgeModes& modes)
     {
-        const filters::Halo halo{std::max(need.left, 8), std::max(need.right, 8), std::max(need.top, haloRows),
-                                 std::max(need.bottom, haloRows)};
+        const filters::Halo halo = storedFor(need);
         const auto tiles = planBands(request(halo, modes));
         bands.clear();
         laidOut = false;
@@ -122,7 +131,7 @@ struct ResidentBands::State {
     {
         const filters::Halo need = chain.halo();
         const EdgeModes modes = edgeModes(chain);
-        if (!laidOut || !(modes == edges) || !covers(stored, need)) {
+        if (!laidOut || !(modes == edges) || !covers(stored, storedFor(need))) {
             NvtxRange range("lay out resident bands");
             layOut(need, modes);
         }

@@ -71,8 +71,22 @@ AxisInput axisInput(int begin, int length, int before, int after, int extent, Ed
     }
     switch (mode) {
     case EdgeMode::Border: {
-        const auto cl = static_cast<int>(std::max<std::int64_t>(lo, 0));
-        return {cl, static_cast<int>(std::min<std::int64_t>(hi, extent)) - cl};
+        // The crop is filtered as an image of its own, so where it is cut at an image edge the
+        // border rule reflects inside the crop: it must hold every row a reflection can reach.
+        // Through a chain a reflected read lands at most before + after rows in from the edge
+        // (each step moves a read by at most its reach, and a fold never lands further in than
+        // the read went out), so the crop reaches that far in on top of its own span.
+        const std::int64_t reach = std::int64_t{before} + after;
+        std::int64_t b = lo;
+        std::int64_t e = hi;
+        if (lo < 0) {
+            e = std::max(e, reach + 1);
+        }
+        if (hi > extent) {
+            b = std::min(b, extent - reach - 1);
+        }
+        const auto cl = static_cast<int>(std::max<std::int64_t>(b, 0));
+        return {cl, static_cast<int>(std::min<std::int64_t>(e, extent)) - cl};
     }
     case EdgeMode::Periodic:
         // A padded copy only pays while it is shorter than the axis; the whole axis with the

@@ -47,6 +47,6 @@ using GpuLanesPtr = std::unique_ptr<GpuLanes, GpuLanesDeleter>;
 /// options.streamsPerGpu tiles in flight, on `lanes` (made when empty, dropped after a failure).
 /// Never throws: failures are handed back and reported.
 void runGpuSlot(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
-                std::vector<std::string>* methods, GpuLanesPtr& lanes);
+                std::vector<Plan>* plans, GpuLanesPtr& lanes);
 
 }  // namespace tessera::gpu

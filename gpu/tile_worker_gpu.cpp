@@ -81,7 +81,7 @@ namespace {
 class GpuSlotWorker {
 public:
     GpuSlotWorker(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
-                  std::vector<std::string>* methods, GpuLanesPtr& kept)
+                  std::vector<Plan>* methods, GpuLanesPtr& kept)
         : run_(run), slot_(slot), device_(device), report_(report), methods_(methods), kept_(kept)
     {
     }
@@ -207,9 +207,7 @@ private:
                 lane.label += (lane.label.empty() ? "" : ", ") + toString(p.method);
             }
             if (methods_ != nullptr && methods_->empty()) {
-                for (const auto& p : plans) {
-                    methods_->push_back(p.describe());
-                }
+                *methods_ = plans;
             }
 
             hook(item.index, Phase::Download);
@@ -337,7 +335,7 @@ private:
     int slot_;
     const DeviceInfo& device_;
     SlotReport& report_;
-    std::vector<std::string>* methods_;
+    std::vector<Plan>* methods_;
     GpuLanesPtr& kept_;
     double referenceUs_ = 0.0;
 
@@ -351,7 +349,7 @@ private:
 }  // namespace
 
 void runGpuSlot(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
-                std::vector<std::string>* methods, GpuLanesPtr& lanes)
+                std::vector<Plan>* methods, GpuLanesPtr& lanes)
 {
     try {
         GpuSlotWorker worker(run, slot, device, report, methods, lanes);

@@ -374,6 +374,21 @@ TEST(CpuExecutorRegion, EqualsTheRegionOfTheWholeResult)
     EXPECT_EQ(regionWithHalo(FilterChain{{makeBox(5), makeBox(3)}}, cv::Rect(10, 10, 5, 5), size),
               cv::Rect(10 - h.left, 10 - h.top, 5 + h.left + h.right, 5 + h.top + h.bottom));
     EXPECT_EQ(regionWithHalo(FilterChain{{makeBox(5)}}, cv::Rect(0, 0, 5, 5), size), cv::Rect(0, 0, 7, 7));
+    // An anchor in the kernel's corner: all the reach is on one side, and a 1-pixel region at the
+    // image's corner reflects 6 pixels into the image, further than its own span reaches.
+    FilterSpec corner = makeCustom(testing::randomKernel(7, 7, rng));
+    corner.anchor = Point{6, 6};
+    EXPECT_EQ(regionWithHalo(FilterChain{{corner}}, cv::Rect(0, 0, 1, 1), size), cv::Rect(0, 0, 7, 7));
+    for (const Border border : {Border::Reflect101, Border::Reflect, Border::Replicate, Border::Constant}) {
+        corner.border = border;
+        const cv::Mat src = testing::randomImage(size.height, size.width, CV_16UC1, rng);
+        const cv::Mat whole = applyCpu(src, FilterChain{{corner}});
+        for (const cv::Rect& r : {cv::Rect(0, 0, 1, 1), cv::Rect(size.width - 1, size.height - 1, 1, 1),
+                                  cv::Rect(0, 5, 2, 1), cv::Rect(3, size.height - 2, 4, 2)}) {
+            EXPECT_EQ(cv::norm(applyCpuRegion(src, FilterChain{{corner}}, r), whole(r), cv::NORM_INF), 0.0)
+                << "border " << toString(border) << ", region " << r.x << "," << r.y;
+        }
+    }
     EXPECT_THROW(applyCpuRegion(testing::randomImage(size.height, size.width, CV_8UC1, rng), FilterChain{{makeBox(3)}},
                                 cv::Rect(200, 200, 5, 5)),
                  std::invalid_argument);

@@ -319,3 +319,43 @@ TEST(MultiCpu, BadRequestsAreRefusedWithAReason)
 
 }  // namespace
 }  // namespace tessera::gpu
+
+namespace tessera::gpu {
+namespace {
+
+// A tile cut at an image edge is filtered as an image of its own: with the anchor off centre
+// (more reach on one side than the other) and tiles one pixel thin, a reflection at that edge
+// reaches further into the image than the tile's own span, and the crop must hold those pixels.
+TEST(MultiCpu, OffCentreAnchorsAndOnePixelTilesStayExactAtEveryEdge)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Mat src = filters::testing::randomImage(19, 23, CV_16UC1, rng);
+    for (const auto& bc : filters::testing::allBorderCases()) {
+        for (const filters::Point anchor : {filters::Point{0, 0}, filters::Point{4, 5}, filters::Point{1, 3}}) {
+            filters::FilterSpec a = filters::makeCustom(filters::testing::randomKernel(5, 6, rng));
+            a.anchor = anchor;
+            a.border = bc.border;
+            a.borderValue = bc.nonZeroConstant ? 5.0 : 0.0;
+            filters::FilterSpec b = filters::makeCustom(filters::testing::randomKernel(3, 2, rng));
+            b.anchor = filters::Point{2, 0};
+            b.border = bc.border;
+            for (const auto& chain : {filters::FilterChain{{a}}, filters::FilterChain{{a, b}}}) {
+                const cv::Mat whole = filters::applyCpu(src, chain);
+                for (const TileSize ts : {TileSize{1, 1}, TileSize{23, 1}, TileSize{1, 19}, TileSize{2, 3}}) {
+                    StreamedOptions o;
+                    o.slots = cpuSlots(2);
+                    o.tileSize = ts;
+                    const cv::Mat tiled = runStreamed(src, chain, o);
+                    ASSERT_EQ(maxDiff(tiled, whole), 0.0)
+                        << "anchor " << anchor.x << "," << anchor.y << " border " << filters::toString(bc.border)
+                        << " tile " << ts.width << "x" << ts.height << " steps " << chain.steps.size();
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace tessera::gpu
