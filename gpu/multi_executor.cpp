@@ -175,6 +175,7 @@ void checkOptions(const StreamedOptions& options)
 
 struct StreamedExecutor::State {
     StreamedOptions options;
+    std::optional<DeviceSnapshot> snapshot;
     std::vector<GpuLanesPtr> lanes;  // per slot
 };
 
@@ -239,7 +240,10 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     for (const auto& s : options.slots) {
         anyGpu = anyGpu || !s.isCpu();
     }
-    const DeviceSnapshot snapshot = anyGpu ? enumerateDevices() : DeviceSnapshot{};
+    if (anyGpu && !state_->snapshot) {
+        state_->snapshot = enumerateDevices();  // device properties are slow to read: once per executor
+    }
+    const DeviceSnapshot snapshot = anyGpu ? *state_->snapshot : DeviceSnapshot{};
     std::map<int, int> slotsPerGpu;
     for (const auto& s : options.slots) {
         if (!s.isCpu()) {

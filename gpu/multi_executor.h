@@ -39,7 +39,7 @@ struct StreamedOptions {
     Method method = Method::Auto;
     TensorCores tensorCores = TensorCores::Auto;
     std::optional<TileSize> tileSize;    ///< empty: chosen by the planner from the budgets
-    int streamsPerGpu = 2;               ///< tiles in flight per GPU slot (upload, kernels, download overlap)
+    int streamsPerGpu = 3;               ///< tiles in flight per GPU slot (upload, kernels, download overlap)
     int tilesPerSlot = 6;                ///< auto tile size aims at this many tiles per slot
     FaultHook fault;                     ///< test hook; empty in normal runs
     const std::atomic<bool>* cancel = nullptr;  ///< checked between tiles

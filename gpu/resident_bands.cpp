@@ -35,7 +35,6 @@ struct Band {
     DeviceImage image;
     ChainRunner runner;
     RawPinnedBuffer stage;
-    Event reference;
     Event start;
     Event kernels;
     Event downloaded;
@@ -44,7 +43,7 @@ struct Band {
     std::string label;
 
     explicit Band(const DeviceInfo& d)
-        : info(d), stream(d.id), runner(d), reference(d.id), start(d.id), kernels(d.id), downloaded(d.id)
+        : info(d), stream(d.id), runner(d), start(d.id), kernels(d.id), downloaded(d.id)
     {
     }
 };
@@ -164,7 +163,6 @@ struct ResidentBands::State {
             view.height = need.height;
             b->runner.setTensorCores(tensor);
             b->referenceUs = usSince(origin);
-            b->reference.record(b->stream);
             b->start.record(b->stream);
             std::vector<Plan> plans;
             {
@@ -184,7 +182,7 @@ struct ResidentBands::State {
     TimingRecord record(const Band& b, int index, Phase phase, const std::string& label, const Event& from,
                         const Event& to, std::uint64_t bytes) const
     {
-        const auto at = [&](const Event& e) { return b.referenceUs + 1000.0 * e.elapsedSince(b.reference); };
+        const auto at = [&](const Event& e) { return b.referenceUs + 1000.0 * e.elapsedSince(b.start); };
         return {b.info.id, 0, index, phase, label, at(from), at(to), bytes,
                 b.work.out.x, b.work.out.y, b.work.out.width, b.work.out.height};
     }
