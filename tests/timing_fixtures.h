@@ -9,11 +9,12 @@
 
 namespace tessera::test {
 
-/// A made-up run of a 4096 x 4096 float RGBA image in 16 tiles of 1024 x 1024 over four GPUs
-/// (one band of four tiles each) with two streams each: every tile is uploaded, filtered and downloaded on its stream, the
-/// streams of a GPU overlap, and a CPU thread stages the input before and the output after.
-/// Durations vary a little from tile to tile, as real ones do.
-inline std::vector<gpu::TimingRecord> fakeFourGpuRun()
+/// A made-up run of a float RGBA image (4096 x 4096 by default) in a grid of 4 x 4 tiles over
+/// four GPUs (one band of four tiles each) with two streams each: every tile is uploaded,
+/// filtered and downloaded on its stream, the streams of a GPU overlap, and a CPU thread stages
+/// the input before and the output after. Durations vary a little from tile to tile, as real
+/// ones do; they stay those of 1024 x 1024 tiles whatever the image size.
+inline std::vector<gpu::TimingRecord> fakeFourGpuRun(int imageWidth = 4096, int imageHeight = 4096)
 {
     constexpr int kTile = 1024;
     constexpr std::uint64_t kTileBytes = std::uint64_t{kTile} * kTile * 16;  // float x 4
@@ -26,8 +27,8 @@ inline std::vector<gpu::TimingRecord> fakeFourGpuRun()
     stage.beginUs = 0.0;
     stage.endUs = 180.0;
     stage.bytes = kTileBytes * 16;
-    stage.width = 4096;
-    stage.height = 4096;
+    stage.width = imageWidth;
+    stage.height = imageHeight;
     records.push_back(stage);
     double lastEnd = 0.0;
     for (int tile = 0; tile < 16; ++tile) {
@@ -57,10 +58,11 @@ inline std::vector<gpu::TimingRecord> fakeFourGpuRun()
             r.beginUs = t;
             r.endUs = t + step.us;
             r.bytes = step.bytes;
-            r.x = (tile % 4) * kTile;
-            r.y = (tile / 4) * kTile;
-            r.width = kTile;
-            r.height = kTile;
+            // Edges by rounding, so that odd sizes are covered exactly once.
+            r.x = (tile % 4) * imageWidth / 4;
+            r.y = (tile / 4) * imageHeight / 4;
+            r.width = (tile % 4 + 1) * imageWidth / 4 - r.x;
+            r.height = (tile / 4 + 1) * imageHeight / 4 - r.y;
             records.push_back(r);
             t = r.endUs + 4.0;
         }
