@@ -119,6 +119,7 @@ QWidget* ProfilerDock::makeToolBar()
     }
     exportButton_->setMenu(menu);
     row->addWidget(exportButton_);
+    row->addSpacing(4);
     return bar;
 }
 
@@ -187,7 +188,8 @@ void ProfilerDock::refresh()
     QString text = title_.isEmpty() ? tr("No run yet") : title_;
     if (!records_.empty()) {
         const auto [begin, end] = gpu::timeSpan(records_);
-        text += tr(" \u00b7 %1 \u00b7 %n record(s)", nullptr, static_cast<int>(records_.size())).arg(formatDuration(end - begin));
+        text += records_.size() == 1 ? tr(" \u00b7 %1 \u00b7 1 record").arg(formatDuration(end - begin))
+                                     : tr(" \u00b7 %1 \u00b7 %2 records").arg(formatDuration(end - begin)).arg(records_.size());
     }
     if (frozen_) {
         text += tr(" \u00b7 frozen");

@@ -31,7 +31,7 @@ public:
     {
         setAcceptedMouseButtons(Qt::NoButton);
         QColor fill = mark.tint;
-        fill.setAlpha(70);
+        fill.setAlpha(55);
         setBrush(fill);
         QPen pen(mark.tint, 2.0);
         pen.setCosmetic(true);

@@ -90,7 +90,7 @@ QString formatBytes(std::uint64_t bytes)
 QString formatTick(double us, double stepUs)
 {
     // The unit follows the step, not the value, so that every label of a ruler has the same unit.
-    const bool ms = stepUs >= 500.0;
+    const bool ms = stepUs >= 100.0;
     const double value = ms ? us / 1e3 : us;
     const double step = ms ? stepUs / 1e3 : stepUs;
     const int decimals = step >= 1.0 ? 0 : std::min(6, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));

@@ -203,6 +203,7 @@ TEST_F(ProfilerDockTest, ExportAsksWithTheFormatAndPath)
 TEST(TimingFormat, RulerLabelsUseOneUnitAndTheDecimalsTheStepNeeds)
 {
     EXPECT_EQ(tessera::ui::formatTick(250.0, 50.0), QStringLiteral("250 \u00b5s"));
+    EXPECT_EQ(tessera::ui::formatTick(2400.0, 200.0), QStringLiteral("2.4 ms"));
     EXPECT_EQ(tessera::ui::formatTick(1500.0, 500.0), QStringLiteral("1.5 ms"));
     EXPECT_EQ(tessera::ui::formatTick(2000.0, 1000.0), QStringLiteral("2 ms"));
     EXPECT_EQ(tessera::ui::formatTick(0.4, 0.2), QStringLiteral("0.4 \u00b5s"));
