@@ -135,14 +135,14 @@ std::optional<std::size_t> TimelineView::recordAt(QPoint pos) const
 
 void TimelineView::zoomAround(double factor, double anchorUs)
 {
-    const double upp = std::clamp(usPerPixel_ / factor, kMinUsPerPixel, std::max(kMinUsPerPixel, maxUsPerPixel()));
+    const double upp = std::clamp(usPerPixel_ / factor, minUsPerPixel(), std::max(minUsPerPixel(), maxUsPerPixel()));
     // The time under the anchor stays under it.
     applyView(anchorUs - (anchorUs - viewBeginUs_) * upp / usPerPixel_, upp);
 }
 
 void TimelineView::applyView(double beginUs, double usPerPixel)
 {
-    usPerPixel_ = std::clamp(usPerPixel, kMinUsPerPixel, std::max(kMinUsPerPixel, maxUsPerPixel()));
+    usPerPixel_ = std::clamp(usPerPixel, minUsPerPixel(), std::max(minUsPerPixel(), maxUsPerPixel()));
     const double span = visibleSpanUs();
     viewBeginUs_ = std::clamp(beginUs, runBeginUs_, std::max(runBeginUs_, runEndUs_ - span));
     updateScrollBars();
@@ -174,6 +174,12 @@ double TimelineView::plotWidth() const
     return std::max(1.0, static_cast<double>(viewport()->width() - labelWidth() - kRightPad));
 }
 
+double TimelineView::minUsPerPixel() const
+{
+    // The scroll bar counts pixels in an int: a long run stops zooming before it overflows.
+    return std::max(kMinUsPerPixel, (runEndUs_ - runBeginUs_) / 1e9);
+}
+
 double TimelineView::maxUsPerPixel() const
 {
     return (runEndUs_ - runBeginUs_) / plotWidth();
@@ -196,14 +202,7 @@ void TimelineView::updateLabelWidth()
 
 double TimelineView::tickStep() const
 {
-    const double raw = usPerPixel_ * kTickSpacing;
-    const double decade = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double m : {1.0, 2.0, 5.0}) {
-        if (m * decade >= raw) {
-            return m * decade;
-        }
-    }
-    return 10.0 * decade;
+    return niceTickStep(usPerPixel_ * kTickSpacing);
 }
 
 void TimelineView::paintEvent(QPaintEvent*)

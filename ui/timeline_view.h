@@ -20,7 +20,7 @@ class TimelineView : public QAbstractScrollArea {
     Q_OBJECT
 
 public:
-    /// Zoom limit: the finest scale, in microseconds per screen pixel.
+    /// Zoom limit: the finest scale, in microseconds per screen pixel (coarser for very long runs).
     static constexpr double kMinUsPerPixel = 0.01;
     /// Factor applied by one zoom step (a button, one wheel notch).
     static constexpr double kZoomStep = 1.25;
@@ -79,6 +79,7 @@ private:
     void applyView(double beginUs, double usPerPixel);
     void updateScrollBars();
     double plotWidth() const;
+    double minUsPerPixel() const;
     double maxUsPerPixel() const;
     int labelWidth() const;
     void updateLabelWidth();

@@ -87,6 +87,17 @@ QString formatBytes(std::uint64_t bytes)
     return QStringLiteral("%1 GiB").arg(b / (1024.0 * 1024.0 * 1024.0), 0, 'f', 2);
 }
 
+double niceTickStep(double minUs)
+{
+    const double decade = std::pow(10.0, std::floor(std::log10(minUs)));
+    for (const double m : {1.0, 2.0, 5.0}) {
+        if (m * decade >= minUs * (1.0 - 1e-12)) {
+            return m * decade;
+        }
+    }
+    return 10.0 * decade;
+}
+
 QString formatTick(double us, double stepUs)
 {
     // The unit follows the step, not the value, so that every label of a ruler has the same unit.

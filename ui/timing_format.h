@@ -25,6 +25,10 @@ QString formatDuration(double us);
 /// A byte count in binary units: "512 B", "16.0 MiB".
 QString formatBytes(std::uint64_t bytes);
 
+/// The smallest of 1, 2 or 5 times a power of ten that is at least minUs (> 0): where a ruler
+/// puts its labelled ticks.
+double niceTickStep(double minUs);
+
 /// A time on a ruler whose ticks are stepUs apart, with just the decimals the step needs:
 /// "250 µs", "1.5 ms".
 QString formatTick(double us, double stepUs);

@@ -207,6 +207,10 @@ TEST(TimingFormat, RulerLabelsUseOneUnitAndTheDecimalsTheStepNeeds)
     EXPECT_EQ(tessera::ui::formatTick(1500.0, 500.0), QStringLiteral("1.5 ms"));
     EXPECT_EQ(tessera::ui::formatTick(2000.0, 1000.0), QStringLiteral("2 ms"));
     EXPECT_EQ(tessera::ui::formatTick(0.4, 0.2), QStringLiteral("0.4 \u00b5s"));
+    EXPECT_DOUBLE_EQ(tessera::ui::niceTickStep(130.0), 200.0);
+    EXPECT_DOUBLE_EQ(tessera::ui::niceTickStep(0.03), 0.05);
+    EXPECT_DOUBLE_EQ(tessera::ui::niceTickStep(600.0), 1000.0);
+    EXPECT_DOUBLE_EQ(tessera::ui::niceTickStep(100.0), 100.0);
     EXPECT_EQ(tessera::ui::formatDuration(1420.0), QStringLiteral("1.42 ms"));
     EXPECT_EQ(tessera::ui::formatDuration(12.44), QStringLiteral("12.4 \u00b5s"));
 }
