@@ -9,6 +9,7 @@
 #include "app/pixel_readout.h"
 #include "app/preview_status.h"
 #include "app/preview_wait.h"
+#include "app/profiler_wiring.h"
 #include "app/stack_chain.h"
 #include "app/view_regions.h"
 #include "filters/cpu_executor.h"
@@ -62,6 +63,7 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
     connect(&window_, &ui::MainWindow::enabledDevicesChanged, this, &GuiController::applyDevicePreference);
     connect(&window_, &ui::MainWindow::deviceRefreshRequested, this, &GuiController::refreshDeviceInfo);
     connect(regions_, &ViewRegions::viewSettled, this, &GuiController::followView);
+    connectProfilerExport(window_);
 }
 
 QImage GuiController::render(const cv::Mat& data, QString* shown) const

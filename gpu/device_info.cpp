@@ -6,12 +6,6 @@
 
 namespace tessera::gpu {
 
-double DeviceInfo::peakBandwidthGBs() const
-{
-    // DDR: two transfers per memory clock.
-    return 2.0 * memoryClockKHz * 1e3 * (memoryBusWidthBits / 8.0) / 1e9;
-}
-
 std::string formatCudaVersion(int version)
 {
     if (version <= 0) {

@@ -3,6 +3,7 @@
 #include "ui/checker_background.h"
 #include "ui/preview_patch.h"
 #include "ui/split_overlay.h"
+#include "ui/tile_overlay.h"
 
 #include <QGraphicsPixmapItem>
 #include <QGraphicsScene>
@@ -33,6 +34,10 @@ ImageView::ImageView(QWidget* parent)
     overlay_ = new SplitOverlay();
     overlay_->setZValue(1.0);
     scene_->addItem(overlay_);
+    tiles_ = new TileOverlay();
+    tiles_->setZValue(2.0);
+    tiles_->setVisible(false);
+    scene_->addItem(tiles_);
     // The pixel readout follows the mouse without a button held.
     setMouseTracking(true);
     viewport()->setMouseTracking(true);
@@ -64,6 +69,7 @@ void ImageView::setImage(const QImage& image)
     }
     patch_->setPatch(QPixmap(), QPoint());
     patch_->setImageSize(image.size());
+    tiles_->setRecords({});
     scene_->setSceneRect(item_->boundingRect());
     updateSplitClip();
     fitToWindow();
@@ -90,6 +96,7 @@ void ImageView::clear()
     dropOriginal();
     patch_->setPatch(QPixmap(), QPoint());
     patch_->setImageSize(QSize());
+    tiles_->setRecords({});
     delete item_;
     item_ = nullptr;
     scene_->setSceneRect(QRectF());
@@ -172,6 +179,21 @@ void ImageView::setSplitPosition(double position)
         viewport()->update();
     }
     emit splitPositionChanged(splitPos_);
+}
+
+void ImageView::setTileOverlay(const std::vector<gpu::TimingRecord>& records)
+{
+    tiles_->setRecords(records);
+}
+
+void ImageView::setTileOverlayVisible(bool visible)
+{
+    tiles_->setVisible(visible);
+}
+
+bool ImageView::isTileOverlayVisible() const
+{
+    return tiles_->isVisible();
 }
 
 bool ImageView::hasImage() const

@@ -1,9 +1,12 @@
 #pragma once
 
+#include "gpu/timing_record.h"
+
 #include <QGraphicsView>
 #include <QImage>
 
 #include <optional>
+#include <vector>
 
 class QGraphicsPixmapItem;
 class QGraphicsScene;
@@ -12,6 +15,7 @@ namespace tessera::ui {
 
 class PreviewPatch;
 class SplitOverlay;
+class TileOverlay;
 
 /// Shows one image with zoom and pan. Ctrl+wheel zooms around the cursor, the plain wheel and
 /// the scroll bars scroll, a left-button drag pans. Optionally splits the picture into the
@@ -66,6 +70,13 @@ public:
     double zoomFactor() const { return zoom_; }
     /// True while the view refits the image whenever the window changes size.
     bool isFitToWindow() const { return fit_; }
+    /// Sets the tile grid of a run from its timing records (tile rectangles, devices, times);
+    /// empty records remove it. setImage() and clear() remove it too.
+    void setTileOverlay(const std::vector<gpu::TimingRecord>& records);
+    /// The tile grid item; its marks() say which tiles it shows.
+    TileOverlay* tileOverlay() const { return tiles_; }
+    /// True while the tile grid is shown (View > Show Tiles).
+    bool isTileOverlayVisible() const;
 
 public slots:
     /// Sets the zoom, clamped to [kMinZoom, kMaxZoom], keeping the view centre in place.
@@ -82,6 +93,8 @@ public slots:
     void setSplitEnabled(bool enabled);
     /// Moves the divider to this fraction of the image width, clamped to [0, 1].
     void setSplitPosition(double position);
+    /// Shows or hides the tile grid of the last run.
+    void setTileOverlayVisible(bool visible);
 
 signals:
     /// Emitted after every change of zoomFactor().
@@ -123,6 +136,7 @@ private:
     QGraphicsPixmapItem* item_ = nullptr;
     PreviewPatch* patch_ = nullptr;    // owned by scene_, drawn above item_
     SplitOverlay* overlay_ = nullptr;  // owned by scene_, drawn above patch_
+    TileOverlay* tiles_ = nullptr;     // owned by scene_, drawn above everything
     double zoom_ = 1.0;
     bool fit_ = false;
     bool split_ = false;

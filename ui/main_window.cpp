@@ -7,6 +7,7 @@
 #include "ui/image_view.h"
 #include "ui/kernel_dock.h"
 #include "ui/make_action.h"
+#include "ui/profiler_dock.h"
 #include "ui/recent_files.h"
 #include "ui/window_status.h"
 
@@ -76,6 +77,7 @@ MainWindow::MainWindow(QWidget* parent)
     createStatusBar();
     createFilterDock();
     createDeviceDock();
+    createProfilerDock();
     connect(view_, &ImageView::zoomChanged, this, &MainWindow::updateZoomLabel);
     updateViewActions();
     restoreWindowState();
@@ -118,6 +120,7 @@ QStringList MainWindow::enabledDevices() const
 void MainWindow::setDevices(const gpu::DeviceSnapshot& snapshot)
 {
     devicePanel_->setSnapshot(snapshot);
+    profilerDock_->setDevices(snapshot);
 }
 
 FilterPanel* MainWindow::filterPanel() const

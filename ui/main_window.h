@@ -1,6 +1,7 @@
 #pragma once
 
 #include "gpu/device_info.h"
+#include "gpu/timing_record.h"
 #include "ui/about_info.h"
 #include "ui/preferences_dialog.h"
 
@@ -21,6 +22,7 @@ class FilterPanel;
 class FilterStack;
 class ImageView;
 class KernelDock;
+class ProfilerDock;
 class RecentFiles;
 class WindowStatus;
 
@@ -51,6 +53,10 @@ public:
     DevicePanel* devicePanel() const { return devicePanel_; }
     /// Keys of the devices the Devices dock allows for previews ("gpu:N", "cpu").
     QStringList enabledDevices() const;
+    /// The Profiler dock (View > Profiler): the last run's timeline and per-kernel table.
+    ProfilerDock* profilerDock() const { return profilerDock_; }
+    /// View > Show Tiles: the tile grid of the last run over the image.
+    QAction* showTilesAction() const { return showTilesAction_; }
     /// View > Display Mapping.
     DisplayMenu* displayMenu() const { return displayMenu_; }
     /// Path of the image shown, empty when none.
@@ -109,8 +115,11 @@ public slots:
     void setComputeSummary(const QString& summary);
     /// Shows the About box.
     void showAbout();
-    /// Shows snapshot's devices in the Devices dock.
+    /// Shows snapshot's devices in the Devices dock and names them in the Profiler.
     void setDevices(const tessera::gpu::DeviceSnapshot& snapshot);
+    /// Shows a run's timing records in the Profiler dock (unless frozen) and its tiles in the
+    /// image view's tile grid; title names the run (e.g. "Gaussian · 4096 × 4096").
+    void setTimingRecords(const std::vector<tessera::gpu::TimingRecord>& records, const QString& title);
 
 signals:
     /// The user asked to open path (menu, recent list, drop); app/ loads it.
@@ -145,6 +154,7 @@ private:
     void createStatusBar();
     void createFilterDock();
     void createDeviceDock();
+    void createProfilerDock();
     void restoreWindowState();
     void saveWindowState() const;
     void updateZoomLabel(double factor);
@@ -155,6 +165,8 @@ private:
     KernelDock* kernelDock_ = nullptr;
     QDockWidget* deviceDock_ = nullptr;
     DevicePanel* devicePanel_ = nullptr;
+    ProfilerDock* profilerDock_ = nullptr;
+    QAction* showTilesAction_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     DisplayMenu* displayMenu_ = nullptr;
     DocumentActions* documents_ = nullptr;
