@@ -1,5 +1,7 @@
 #include "app/cli.h"
+#include "app/batch_devices.h"
 #include "app/cli_commands.h"
+#include "app/cli_filter_options.h"
 #include "app/image_io.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
@@ -25,27 +27,10 @@ namespace {
 
 using nlohmann::json;
 
-/// A command-line mistake: reported with the usage hint and exit code 2.
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-struct Step {
-    filters::FilterSpec spec;
-    json description;  // id and the parameters as given, for --json
-};
-
 struct ApplyOptions {
     std::string input;
     std::string output;
-    std::vector<Step> steps;
-    std::optional<filters::Border> border;
-    std::optional<double> borderValue;
-    std::optional<double> scale;
-    std::optional<double> offset;
-    std::optional<filters::OutputDepth> depth;
-    std::string device = "auto";
-    gpu::Method method = gpu::Method::Auto;
+    FilterOptions filters;
     bool json = false;
     bool help = false;
 };
@@ -73,163 +58,22 @@ void printApplyUsage(std::ostream& os)
           "Filters run in the order given; the output is written to a temporary file and renamed.\n";
 }
 
-double parseNumber(const std::string& option, const std::string& text)
-{
-    try {
-        size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used == text.size()) {
-            return v;
-        }
-    } catch (const std::exception&) {
-    }
-    throw UsageError(option + " expects a number, got '" + text + "'");
-}
-
-std::string readTextFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw std::runtime_error(path + ": cannot open kernel file");
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-Step kernelStep(const std::string& arg)
-{
-    if (!arg.empty() && arg.front() == '@') {
-        const std::string path = arg.substr(1);
-        const std::string text = readTextFile(path);
-        const auto first = text.find_first_not_of(" \t\r\n");
-        if (first != std::string::npos && text[first] == '{') {
-            const auto preset = filters::parsePreset(text, path, filters::builtinRegistry());
-            if (preset.steps.size() != 1) {
-                throw std::runtime_error(path + ": --kernel expects a single kernel, the file has " +
-                                         std::to_string(preset.steps.size()) + " filters");
-            }
-            return {preset.steps.front().spec, {{"id", "custom"}, {"kernel_file", path}}};
-        }
-        // Plain text: newlines separate rows as ';' does.
-        std::string rows;
-        for (char c : text) {
-            rows += (c == '\n') ? ';' : c;
-        }
-        while (!rows.empty() && (rows.back() == ';' || rows.back() == ' ' || rows.back() == '\r')) {
-            rows.pop_back();
-        }
-        try {
-            return {filters::makeCustom(filters::parseInlineKernel(rows)),
-                    {{"id", "custom"}, {"kernel_file", path}}};
-        } catch (const std::invalid_argument& e) {
-            throw std::runtime_error(path + ": " + e.what());
-        }
-    }
-    try {
-        auto spec = filters::makeCustom(filters::parseInlineKernel(arg));
-        return {spec, {{"id", "custom"}, {"kernel", arg}}};
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(std::string("--kernel: ") + e.what());
-    }
-}
-
-struct PendingFilter {
-    const filters::FilterDesc* desc = nullptr;
-    filters::ParamValues values;
-    json params = json::object();
-};
-
 ApplyOptions parseApply(const std::vector<std::string>& args)
 {
     ApplyOptions o;
-    const auto& reg = filters::builtinRegistry();
-    std::optional<PendingFilter> pending;
-    auto flush = [&] {
-        if (pending) {
-            Step s;
-            try {
-                s.spec = pending->desc->build(pending->values);
-            } catch (const std::invalid_argument& e) {
-                throw UsageError("--filter " + pending->desc->id + ": " + e.what());
-            }
-            s.description = {{"id", pending->desc->id}, {"params", pending->params}};
-            o.steps.push_back(std::move(s));
-            pending.reset();
-        }
-    };
+    FilterOptionParser shared;
     for (size_t i = 0; i < args.size(); ++i) {
+        if (shared.consume(args, i)) {
+            continue;
+        }
         const std::string& a = args[i];
-        auto value = [&]() -> const std::string& {
-            if (i + 1 >= args.size()) {
-                throw UsageError(a + " needs a value");
-            }
-            return args[++i];
-        };
         if (a == "-h" || a == "--help") {
             o.help = true;
         } else if (a == "-o" || a == "--output") {
-            o.output = value();
-        } else if (a == "--filter") {
-            flush();
-            const std::string& id = value();
-            const auto* desc = reg.find(id);
-            if (desc == nullptr) {
-                throw UsageError("unknown filter '" + id + "' (see 'tessera-cli filters')");
+            if (i + 1 >= args.size()) {
+                throw UsageError(a + " needs a value");
             }
-            pending = PendingFilter{desc, desc->defaults(), json::object()};
-        } else if (a == "--param") {
-            const std::string& kv = value();
-            if (!pending) {
-                throw UsageError("--param " + kv + " must follow the --filter it belongs to");
-            }
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0) {
-                throw UsageError("--param expects KEY=VALUE, got '" + kv + "'");
-            }
-            const std::string key = kv.substr(0, eq);
-            try {
-                pending->values.values[key] = pending->desc->parseValue(key, kv.substr(eq + 1));
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(e.what());
-            }
-            pending->params[key] = kv.substr(eq + 1);
-        } else if (a == "--kernel") {
-            flush();
-            o.steps.push_back(kernelStep(value()));
-        } else if (a == "--preset") {
-            flush();
-            const std::string& path = value();
-            const auto preset = filters::loadPreset(path, reg);
-            for (const auto& ps : preset.steps) {
-                o.steps.push_back({ps.spec, {{"id", ps.id}, {"preset", path}}});
-            }
-        } else if (a == "--border") {
-            try {
-                o.border = filters::parseBorder(value());
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(std::string("--border: ") + e.what());
-            }
-        } else if (a == "--border-value") {
-            o.borderValue = parseNumber(a, value());
-        } else if (a == "--scale") {
-            o.scale = parseNumber(a, value());
-        } else if (a == "--offset") {
-            o.offset = parseNumber(a, value());
-        } else if (a == "--depth") {
-            try {
-                o.depth = filters::parseOutputDepth(value());
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(std::string("--depth: ") + e.what());
-            }
-        } else if (a == "--device") {
-            o.device = value();
-        } else if (a == "--method") {
-            try {
-                o.method = gpu::parseMethod(value());
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(std::string("--method: ") + e.what());
-            }
+            o.output = args[++i];
         } else if (a == "--json") {
             o.json = true;
         } else if (!a.empty() && a.front() == '-' && a != "-") {
@@ -240,84 +84,8 @@ ApplyOptions parseApply(const std::vector<std::string>& args)
             throw UsageError("more than one input given ('" + o.input + "' and '" + a + "')");
         }
     }
-    flush();
+    o.filters = shared.finish();
     return o;
-}
-
-/// Where a run goes: the CPU, or a list of GPU ids (this build runs on the first of them).
-struct DeviceChoice {
-    bool cpu = true;
-    std::vector<int> gpus;
-    std::string label() const
-    {
-        if (cpu) {
-            return "cpu";
-        }
-        std::string text = "gpu:";
-        for (size_t i = 0; i < gpus.size(); ++i) {
-            text += (i ? "," : "") + std::to_string(gpus[i]);
-        }
-        return text;
-    }
-};
-
-/// Checks the --device text against the machine. `auto` is the GPUs when there are any, else
-/// the CPU (with a note saying why). Throws UsageError for bad syntax, runtime_error for
-/// GPUs that are not there.
-DeviceChoice resolveDevice(const std::string& text, const gpu::DeviceSnapshot& snap, std::string& note)
-{
-    DeviceChoice choice;
-    if (text == "cpu") {
-        return choice;
-    }
-    auto allGpus = [&] {
-        choice.cpu = false;
-        for (const auto& d : snap.devices) {
-            choice.gpus.push_back(d.id);
-        }
-    };
-    if (text == "auto") {
-        if (snap.hasGpu()) {
-            allGpus();
-        } else {
-            note = "no GPU (" + snap.reason + "); ran on the CPU";
-        }
-        return choice;
-    }
-    std::vector<int> ids;
-    if (text != "gpu" && text != "all") {
-        if (text.rfind("gpu:", 0) != 0) {
-            throw UsageError("--device expects auto, cpu, gpu, gpu:N[,M...] or all, got '" + text + "'");
-        }
-        std::stringstream list(text.substr(4));
-        std::string id;
-        while (std::getline(list, id, ',')) {
-            if (id.empty() || id.size() > 4 || id.find_first_not_of("0123456789") != std::string::npos) {
-                throw UsageError("--device: '" + text + "' is not a list of GPU numbers");
-            }
-            ids.push_back(std::stoi(id));
-        }
-        if (ids.empty()) {
-            throw UsageError("--device: '" + text + "' names no GPU");
-        }
-    }
-    if (!snap.hasGpu()) {
-        throw std::runtime_error("--device " + text + ": no GPU is available (" + snap.reason +
-                                 "); use --device cpu or auto");
-    }
-    if (ids.empty()) {
-        allGpus();
-        return choice;
-    }
-    for (int id : ids) {
-        if (id >= static_cast<int>(snap.devices.size())) {
-            throw std::runtime_error("--device " + text + ": there is no GPU " + std::to_string(id) + " (this machine has " +
-                                     std::to_string(snap.devices.size()) + ")");
-        }
-    }
-    choice.cpu = false;
-    choice.gpus = ids;
-    return choice;
 }
 
 }  // namespace
@@ -337,7 +105,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (o.output.empty()) {
             throw UsageError("no output given (-o OUTPUT)");
         }
-        if (o.steps.empty()) {
+        if (o.filters.steps.empty()) {
             throw UsageError("nothing to apply: give --filter, --kernel or --preset");
         }
     } catch (const UsageError& e) {
@@ -349,32 +117,13 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::string note;
     DeviceChoice device;
     try {
-        device = resolveDevice(o.device, gpu::enumerateDevices(), note);
-    } catch (const UsageError& e) {
+        device = resolveDevice(o.filters.device, gpu::enumerateDevices(), note);
+    } catch (const std::invalid_argument& e) {
         err << "tessera-cli apply: " << e.what() << "\n";
         return kExitUsage;
     }
 
-    filters::FilterChain chain;
-    for (auto& s : o.steps) {
-        if (o.border) {
-            s.spec.border = *o.border;
-        }
-        if (o.borderValue) {
-            s.spec.borderValue = *o.borderValue;
-        }
-        chain.steps.push_back(s.spec);
-    }
-    auto& last = chain.steps.back();
-    if (o.scale) {
-        last.scale = *o.scale;
-    }
-    if (o.offset) {
-        last.offset = *o.offset;
-    }
-    if (o.depth) {
-        last.depth = *o.depth;
-    }
+    const filters::FilterChain chain = chainFromOptions(o.filters);
 
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
@@ -389,7 +138,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (device.gpus.size() > 1) {
             note = "this build runs one image on one GPU; used GPU " + std::to_string(device.gpus.front());
         }
-        dst = gpu::applyGpu(src, chain, device.gpus.front(), o.method, &gpuInfo);
+        dst = gpu::applyGpu(src, chain, device.gpus.front(), o.filters.method, &gpuInfo);
     }
     const auto t2 = Clock::now();
     writeImage(o.output, dst);
@@ -400,8 +149,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
 
     if (o.json) {
         json steps = json::array();
-        for (size_t i = 0; i < o.steps.size(); ++i) {
-            json d = o.steps[i].description;
+        for (size_t i = 0; i < o.filters.steps.size(); ++i) {
+            json d = o.filters.steps[i].description;
             const auto& spec = chain.steps[i];
             d["kernel_size"] = {spec.kernel.width, spec.kernel.height};
             d["separable"] = spec.separable.has_value();
