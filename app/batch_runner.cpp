@@ -298,10 +298,11 @@ private:
         }
     }
 
+    // Counted as done before the slot is freed, so that done + held never exceeds the bound.
     void release(size_t i)
     {
-        inFlight_.release();
         finish(i);
+        inFlight_.release();
     }
 
     void finish(size_t i)
