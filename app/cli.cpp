@@ -17,6 +17,7 @@ void printUsage(std::ostream& os)
           "\n"
           "Commands:\n"
           "  apply INPUT -o OUTPUT [filter options]   filter one image\n"
+          "  batch INPUT... -o OUTDIR [options]       filter many images (files, folders, patterns)\n"
           "  filters [--json]                         list the filters and their parameters\n"
           "  devices [--json]                         list the CUDA devices (or why there are none)\n"
           "  help                                     show this text\n"
@@ -25,7 +26,7 @@ void printUsage(std::ostream& os)
           "  --version                                print versions and exit\n"
           "  -h, --help                               show this text\n"
           "\n"
-          "Run 'tessera-cli apply --help' for the filter options.\n"
+          "Run 'tessera-cli apply --help' for the filter options, 'tessera-cli batch --help' for batches.\n"
           "Exit codes: 0 done, 1 a file or processing error, 2 a usage error.\n";
 }
 
@@ -64,6 +65,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         }
         if (cmd == "apply") {
             return runApply(rest, out, err);
+        }
+        if (cmd == "batch") {
+            return runBatchCommand(rest, out, err);
         }
         err << "tessera-cli: unknown command '" << cmd << "'\n\n";
         printUsage(err);

@@ -53,6 +53,7 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
     connect(&window_, &ui::MainWindow::exportRequested, this, &GuiController::exportImage);
     connect(&window_, &ui::MainWindow::applyRequested, this, &GuiController::applyPreview);
     connect(&window_, &ui::MainWindow::loadPresetRequested, this, &GuiController::loadPreset);
+    connect(&window_, &ui::MainWindow::batchRequested, this, &GuiController::openBatch);
     connect(&window_, &ui::MainWindow::savePresetRequested, this, &GuiController::savePreset);
     mapping_ = toMapping(window_.displayMenu()->options());
     engine_->setDisplayMapping(mapping_);

@@ -19,11 +19,13 @@
 #include <vector>
 
 namespace tessera::ui {
+class BatchDialog;
 class MainWindow;
 }
 
 namespace tessera::app {
 
+class BatchController;
 class Engine;
 class ViewRegions;
 struct PreviewResult;
@@ -98,6 +100,8 @@ public slots:
     /// Shows 16-bit and float images (the open one, the preview, later previews) through mapping;
     /// the data is not changed.
     void setDisplayMapping(const tessera::app::DisplayMapping& mapping);
+    /// Shows the batch dialog (made on first use), offering the current stack and the devices.
+    void openBatch();
 
 signals:
     /// A preview reached the window.
@@ -145,6 +149,8 @@ private:
     const void* savedData_ = nullptr;  ///< pixels of the image as last opened or saved
     QImage originalDisplay_;           ///< the open image as displayed, the "before" of the split
     QString originalShown_;            ///< what black and white stand for in originalDisplay_
+    ui::BatchDialog* batchDialog_ = nullptr;  ///< child of the window, made by openBatch()
+    BatchController* batch_ = nullptr;        ///< child of this controller
 };
 
 }  // namespace tessera::app

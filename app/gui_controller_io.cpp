@@ -1,6 +1,7 @@
 // GuiController, second part: files (open, save, export, presets) and devices (the About box,
 // the Devices dock, Preferences and the device the Engine uses).
 
+#include "app/batch_controller.h"
 #include "app/device_preference.h"
 #include "app/engine.h"
 #include "app/gui_controller.h"
@@ -11,6 +12,7 @@
 #include "filters/preset_io.h"
 #include "filters/registry.h"
 #include "gpu/device_info.h"
+#include "ui/batch_dialog.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
 
@@ -163,6 +165,28 @@ void GuiController::applyDevicePreference()
     if (!first) {
         previewStack();
     }
+}
+
+void GuiController::openBatch()
+{
+    if (batchDialog_ == nullptr) {
+        batchDialog_ = new ui::BatchDialog(&window_);
+        batch_ = new BatchController(
+            *batchDialog_,
+            [this] {
+                try {
+                    return stackChain();
+                } catch (const std::exception&) {
+                    return filters::FilterChain{};  // a filter refusing its values: offer presets only
+                }
+            },
+            this);
+    } else if (!batch_->isRunning()) {
+        batch_->refresh();
+    }
+    batchDialog_->show();
+    batchDialog_->raise();
+    batchDialog_->activateWindow();
 }
 
 }  // namespace tessera::app

@@ -356,6 +356,28 @@ void writeImage(const std::string& path, const cv::Mat& img) {
     temp.release();
 }
 
+std::string outputFormatProblem(const std::string& path, int cvDepth, int channels)
+{
+    const std::string ext = lowerExtension(path);
+    const OutputFormat* format = findOutputFormat(ext);
+    if (format == nullptr) {
+        return "unsupported output format '" + ext + "' (use .png, .jpg, .tif, .bmp, .webp or .exr)";
+    }
+    const unsigned bit = depthBit(cvDepth);
+    if (bit == 0) {
+        return "cannot write " + filters::cvDepthName(cvDepth) + " data (Tessera writes u8, u16 and f32)";
+    }
+    if ((format->depths & bit) == 0) {
+        return std::string(format->name) + " cannot hold " + filters::cvDepthName(cvDepth) +
+               " data; formats that can: " + formatsHolding(bit, false);
+    }
+    if (channels == 4 && !format->alpha) {
+        return std::string(format->name) + " cannot hold an alpha channel; formats that can: " +
+               formatsHolding(bit, true);
+    }
+    return {};
+}
+
 void refuseSameFile(const std::string& input, const std::string& output) {
     // weakly_canonical resolves "..", "." and symbolic links of the parts that exist;
     // equivalent also catches hard links.

@@ -54,6 +54,10 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits = {});
 /// alpha is 0. An existing target keeps its permissions.
 void writeImage(const std::string& path, const cv::Mat& img);
 
+/// Empty when writeImage() can store an image of cvDepth (and channels, 0 for any) under path's
+/// extension; otherwise the reason it would refuse, without the path. Never throws.
+std::string outputFormatProblem(const std::string& path, int cvDepth, int channels = 0);
+
 /// Throws ImageError when output resolves to the same file as input (also through links).
 void refuseSameFile(const std::string& input, const std::string& output);
 

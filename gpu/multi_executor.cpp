@@ -163,7 +163,7 @@ namespace {
 
 void checkOptions(const StreamedOptions& options)
 {
-    if (options.slots.empty()) {
+    if (options.deviceSlots.empty()) {
         throw std::invalid_argument("streamed run: no device slots");
     }
     if (options.streamsPerGpu < 1) {
@@ -194,9 +194,9 @@ const StreamedOptions& StreamedExecutor::options() const
 void StreamedExecutor::setOptions(StreamedOptions options)
 {
     checkOptions(options);
-    std::vector<GpuLanesPtr> lanes(options.slots.size());
-    for (std::size_t i = 0; i < options.slots.size() && i < state_->lanes.size(); ++i) {
-        if (i < state_->options.slots.size() && state_->options.slots[i].gpu == options.slots[i].gpu) {
+    std::vector<GpuLanesPtr> lanes(options.deviceSlots.size());
+    for (std::size_t i = 0; i < options.deviceSlots.size() && i < state_->lanes.size(); ++i) {
+        if (i < state_->options.deviceSlots.size() && state_->options.deviceSlots[i].gpu == options.deviceSlots[i].gpu) {
             lanes[i] = std::move(state_->lanes[i]);
         }
     }
@@ -237,7 +237,7 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     const int outType = chainOutputType(chain, src.type());
 
     bool anyGpu = false;
-    for (const auto& s : options.slots) {
+    for (const auto& s : options.deviceSlots) {
         anyGpu = anyGpu || !s.isCpu();
     }
     if (anyGpu && !state_->snapshot) {
@@ -245,7 +245,7 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     }
     const DeviceSnapshot snapshot = anyGpu ? *state_->snapshot : DeviceSnapshot{};
     std::map<int, int> slotsPerGpu;
-    for (const auto& s : options.slots) {
+    for (const auto& s : options.deviceSlots) {
         if (!s.isCpu()) {
             ++slotsPerGpu[s.gpu];
         }
@@ -261,10 +261,10 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     rq.tilesPerDevice = std::max(1, options.tilesPerSlot);
     rq.minAutoTilePixels = std::int64_t{1} << 18;
 
-    std::vector<const DeviceInfo*> infos(options.slots.size(), nullptr);
-    std::vector<std::string> unusable(options.slots.size());
-    for (std::size_t i = 0; i < options.slots.size(); ++i) {
-        const DeviceSlot& s = options.slots[i];
+    std::vector<const DeviceInfo*> infos(options.deviceSlots.size(), nullptr);
+    std::vector<std::string> unusable(options.deviceSlots.size());
+    for (std::size_t i = 0; i < options.deviceSlots.size(); ++i) {
+        const DeviceSlot& s = options.deviceSlots[i];
         PlannerDevice d;
         d.id = static_cast<int>(i);
         d.speed = s.speed > 0.0 ? s.speed : 1.0;
@@ -317,21 +317,21 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     StreamedRun run{src, dst, chain, options, queue, anyGpu && isPinnedHost(src.data),
                     anyGpu && isPinnedHost(dst.data)};
 
-    local.slots.resize(options.slots.size());
-    std::vector<std::vector<Plan>> methods(options.slots.size());
+    local.slotReports.resize(options.deviceSlots.size());
+    std::vector<std::vector<Plan>> methods(options.deviceSlots.size());
     std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < options.slots.size(); ++i) {
-        local.slots[i].slot = options.slots[i];
+    for (std::size_t i = 0; i < options.deviceSlots.size(); ++i) {
+        local.slotReports[i].slot = options.deviceSlots[i];
         if (!unusable[i].empty()) {
-            local.slots[i].failure = unusable[i];
+            local.slotReports[i].failure = unusable[i];
             continue;
         }
         const int slot = static_cast<int>(i);
-        if (options.slots[i].isCpu()) {
-            threads.emplace_back([&run, slot, &local] { runCpuSlot(run, slot, local.slots[slot]); });
+        if (options.deviceSlots[i].isCpu()) {
+            threads.emplace_back([&run, slot, &local] { runCpuSlot(run, slot, local.slotReports[slot]); });
         } else {
             threads.emplace_back([&run, slot, &local, &infos, &methods, this] {
-                runGpuSlot(run, slot, *infos[slot], local.slots[slot], &methods[slot], state_->lanes[slot]);
+                runGpuSlot(run, slot, *infos[slot], local.slotReports[slot], &methods[slot], state_->lanes[slot]);
             });
         }
     }

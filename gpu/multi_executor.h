@@ -35,7 +35,7 @@ struct DeviceSlot {
 using FaultHook = std::function<void(int slot, int tile, Phase phase)>;
 
 struct StreamedOptions {
-    std::vector<DeviceSlot> slots;       ///< at least one
+    std::vector<DeviceSlot> deviceSlots;  ///< at least one
     Method method = Method::Auto;
     TensorCores tensorCores = TensorCores::Auto;
     std::optional<TileSize> tileSize;    ///< empty: chosen by the planner from the budgets
@@ -57,7 +57,7 @@ struct SlotReport {
 /// was done about it.
 struct MultiRunReport {
     std::vector<TimingRecord> records;
-    std::vector<SlotReport> slots;
+    std::vector<SlotReport> slotReports;
     std::vector<std::string> events;  ///< faults and recoveries, in the order they happened
     std::vector<Tile> tiles;          ///< every tile of the run by index (TimingRecord::tile), splits added at the end
     std::vector<bool> computed;       ///< per tile: its output was computed (false for a tile split in two)

@@ -277,7 +277,7 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
         slot.slot = DeviceSlot{b.info.id, 0, 1.0};
         slot.tiles = 1;
         slot.busyMs = b.downloaded.elapsedSince(b.start);
-        local.slots.push_back(slot);
+        local.slotReports.push_back(slot);
         if (local.methods.empty()) {
             local.methods.push_back(b.label);
         }
@@ -337,7 +337,7 @@ double ResidentBands::uploadMilliseconds() const
     return state_->uploadMs;
 }
 
-const std::vector<DeviceSlot>& ResidentBands::slots() const
+const std::vector<DeviceSlot>& ResidentBands::deviceSlots() const
 {
     return state_->slots;
 }

@@ -21,7 +21,7 @@ public:
     /// Uploads the image (shared, not copied: keep it unchanged) to the slots' GPUs and waits.
     /// Throws std::invalid_argument (no slots, a CPU slot, an unsupported image, a missing GPU),
     /// OutOfDeviceMemory or CudaError.
-    ResidentBands(const cv::Mat& image, std::vector<DeviceSlot> slots, int haloRows = 32);
+    ResidentBands(const cv::Mat& image, std::vector<DeviceSlot> gpus, int haloRows = 32);
     ~ResidentBands();
     ResidentBands(const ResidentBands&) = delete;
     ResidentBands& operator=(const ResidentBands&) = delete;
@@ -43,7 +43,7 @@ public:
     std::vector<Tile> bands() const;
     /// Milliseconds the last layout's uploads took (host wall, all GPUs in parallel).
     double uploadMilliseconds() const;
-    const std::vector<DeviceSlot>& slots() const;
+    const std::vector<DeviceSlot>& deviceSlots() const;
 
 private:
     struct State;

@@ -413,7 +413,12 @@ void MainWindow::createMenus()
     filters->addAction(documents_->savePreset());
 
     QMenu* batch = menuBar()->addMenu(tr("&Batch"));
-    addPending(batch, tr("&Run Batch\u2026"), QStringLiteral("actionRunBatch"));
+    // Ctrl+B is Compare Before/After already; the batch takes Ctrl+Shift+B.
+    QAction* runBatch = makeAction(this, tr("&Run Batch\u2026"), QStringLiteral("actionRunBatch"),
+                                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B),
+                                   tr("Filter many images with the current stack or a preset"));
+    connect(runBatch, &QAction::triggered, this, &MainWindow::batchRequested);
+    batch->addAction(runBatch);
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
     addPending(tools, tr("&Compare Devices\u2026"), QStringLiteral("actionCompareDevices"));

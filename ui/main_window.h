@@ -141,6 +141,8 @@ signals:
     void enabledDevicesChanged(const QStringList& keys);
     /// The user asked to read the devices again (Devices dock, Refresh).
     void deviceRefreshRequested();
+    /// The user asked for the batch dialog (Batch > Run Batch).
+    void batchRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;

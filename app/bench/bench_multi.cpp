@@ -186,7 +186,7 @@ void runHostToHost(const BenchCase& c, const cv::Mat& image, const std::vector<g
         Result r = baseResult("multi-h2h-" + c.name, c, gpus, n, options);
         try {
             gpu::StreamedOptions o;
-            o.slots = slotsOf(gpus, n);
+            o.deviceSlots = slotsOf(gpus, n);
             o.tilesPerSlot = 8;
             gpu::StreamedExecutor executor(o);
             gpu::MultiRunReport report;

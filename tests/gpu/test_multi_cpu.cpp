@@ -97,7 +97,7 @@ TEST(MultiCpu, TiledOverVirtualDevicesEqualsUntiledForEveryFormatBorderAndTileSi
                                                              std::nullopt};
                     for (const auto& ts : sizes) {
                         StreamedOptions o;
-                        o.slots = cpuSlots(3);
+                        o.deviceSlots = cpuSlots(3);
                         o.tileSize = ts;
                         MultiRunReport report;
                         const cv::Mat tiled = runStreamed(src, chain, o, &report);
@@ -129,7 +129,7 @@ TEST(MultiCpu, ChainsMixingWrapWithOtherBordersStayExact)
         const cv::Mat whole = filters::applyCpu(src, chain);
         for (int th = 1; th <= 33; th += 8) {
             StreamedOptions o;
-            o.slots = cpuSlots(2);
+            o.deviceSlots = cpuSlots(2);
             o.tileSize = TileSize{th + 3, th};
             const cv::Mat tiled = runStreamed(src, chain, o);
             SCOPED_TRACE("tile height " + std::to_string(th));
@@ -147,7 +147,7 @@ TEST(MultiCpu, AMemoryLimitStreamsTheImageThroughSmallTiles)
     const std::size_t imageBytes = src.total() * src.elemSize();
     const filters::FilterChain chain{{filters::makeGaussian(2.0, 9)}};
     StreamedOptions o;
-    o.slots = cpuSlots(2, imageBytes / 4);
+    o.deviceSlots = cpuSlots(2, imageBytes / 4);
     MultiRunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
@@ -168,7 +168,7 @@ TEST(MultiCpu, InjectedFaultsHandTilesBackAndTheJobCompletesExactly)
     std::atomic<int> memoryFaults{0};
     std::atomic<int> deviceFaults{0};
     StreamedOptions o;
-    o.slots = cpuSlots(3);
+    o.deviceSlots = cpuSlots(3);
     o.tileSize = TileSize{30, 20};
     o.fault = [&](int slot, int, Phase) {
         if (slot == 0 && memoryFaults.fetch_add(1) == 0) {
@@ -184,8 +184,8 @@ TEST(MultiCpu, InjectedFaultsHandTilesBackAndTheJobCompletesExactly)
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
     expectExactCover(report, src.size());
     EXPECT_GE(report.retries, 2);
-    EXPECT_TRUE(report.slots[0].failure.empty());
-    EXPECT_NE(report.slots[1].failure.find("injected device fault"), std::string::npos);
+    EXPECT_TRUE(report.slotReports[0].failure.empty());
+    EXPECT_NE(report.slotReports[1].failure.find("injected device fault"), std::string::npos);
     ASSERT_GE(report.events.size(), 2u);
     bool split = false;
     bool failed = false;
@@ -195,7 +195,7 @@ TEST(MultiCpu, InjectedFaultsHandTilesBackAndTheJobCompletesExactly)
     }
     EXPECT_TRUE(split);
     EXPECT_TRUE(failed);
-    EXPECT_EQ(report.slots[1].tiles, 0);
+    EXPECT_EQ(report.slotReports[1].tiles, 0);
 }
 
 TEST(MultiCpu, WhenEverySlotFailsTheCpuPathFinishesTheJob)
@@ -206,15 +206,15 @@ TEST(MultiCpu, WhenEverySlotFailsTheCpuPathFinishesTheJob)
     const cv::Mat src = filters::testing::randomImage(64, 64, CV_16UC1, rng);
     const filters::FilterChain chain{{filters::makeBox(3)}};
     StreamedOptions o;
-    o.slots = cpuSlots(2);
+    o.deviceSlots = cpuSlots(2);
     o.tileSize = TileSize{16, 16};
     o.fault = [](int, int, Phase) { throw CudaError(999, "injected", __FILE__, __LINE__, "every device is broken"); };
     MultiRunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
     EXPECT_EQ(report.cpuFallbackTiles, 16);
-    EXPECT_FALSE(report.slots[0].failure.empty());
-    EXPECT_FALSE(report.slots[1].failure.empty());
+    EXPECT_FALSE(report.slotReports[0].failure.empty());
+    EXPECT_FALSE(report.slotReports[1].failure.empty());
     EXPECT_NE(report.events.back().find("computed on the CPU path"), std::string::npos);
 }
 
@@ -226,12 +226,12 @@ TEST(MultiCpu, AMissingGpuIsReportedAndTheRestRuns)
     const cv::Mat src = filters::testing::randomImage(40, 50, CV_8UC1, rng);
     const filters::FilterChain chain{{filters::makeBox(3)}};
     StreamedOptions o;
-    o.slots = {DeviceSlot{99, 0, 1.0}, DeviceSlot{-1, 0, 1.0}};
+    o.deviceSlots = {DeviceSlot{99, 0, 1.0}, DeviceSlot{-1, 0, 1.0}};
     MultiRunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
-    EXPECT_NE(report.slots[0].failure.find("GPU 99 does not exist"), std::string::npos);
-    EXPECT_GT(report.slots[1].tiles, 0);
+    EXPECT_NE(report.slotReports[0].failure.find("GPU 99 does not exist"), std::string::npos);
+    EXPECT_GT(report.slotReports[1].tiles, 0);
 }
 
 TEST(MultiCpu, AFasterSlotTakesMoreTiles)
@@ -242,7 +242,7 @@ TEST(MultiCpu, AFasterSlotTakesMoreTiles)
     const cv::Mat src = filters::testing::randomImage(200, 64, CV_8UC1, rng);
     const filters::FilterChain chain{{filters::makeBox(3)}};
     StreamedOptions o;
-    o.slots = cpuSlots(2);
+    o.deviceSlots = cpuSlots(2);
     o.tileSize = TileSize{64, 5};  // 40 tiles
     o.fault = [](int slot, int, Phase) {
         if (slot == 0) {
@@ -252,8 +252,8 @@ TEST(MultiCpu, AFasterSlotTakesMoreTiles)
     MultiRunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
-    EXPECT_GT(report.slots[1].tiles, report.slots[0].tiles);
-    EXPECT_EQ(report.slots[0].tiles + report.slots[1].tiles, 40);
+    EXPECT_GT(report.slotReports[1].tiles, report.slotReports[0].tiles);
+    EXPECT_EQ(report.slotReports[0].tiles + report.slotReports[1].tiles, 40);
 }
 
 TEST(MultiCpu, RecordsDescribeEveryTileOnOneClock)
@@ -264,7 +264,7 @@ TEST(MultiCpu, RecordsDescribeEveryTileOnOneClock)
     const cv::Mat src = filters::testing::randomImage(80, 80, CV_8UC4, rng);
     const filters::FilterChain chain{{filters::makeGaussian(1.5, 5)}};
     StreamedOptions o;
-    o.slots = cpuSlots(2);
+    o.deviceSlots = cpuSlots(2);
     o.tileSize = TileSize{40, 20};
     MultiRunReport report;
     runStreamed(src, chain, o, &report);
@@ -292,7 +292,7 @@ TEST(MultiCpu, CancelStopsBetweenTilesAndReturnsNothing)
     std::atomic<bool> cancel{false};
     std::atomic<int> seen{0};
     StreamedOptions o;
-    o.slots = cpuSlots(1);
+    o.deviceSlots = cpuSlots(1);
     o.tileSize = TileSize{10, 10};
     o.cancel = &cancel;
     o.fault = [&](int, int, Phase) {
@@ -304,14 +304,14 @@ TEST(MultiCpu, CancelStopsBetweenTilesAndReturnsNothing)
     const cv::Mat out = runStreamed(src, filters::FilterChain{{filters::makeBox(3)}}, o, &report);
     EXPECT_TRUE(out.empty());
     EXPECT_TRUE(report.cancelled);
-    EXPECT_LT(report.slots[0].tiles, 100);
+    EXPECT_LT(report.slotReports[0].tiles, 100);
 }
 
 TEST(MultiCpu, BadRequestsAreRefusedWithAReason)
 {
     StreamedOptions o;
     EXPECT_THROW(runStreamed(cv::Mat(4, 4, CV_8UC1), filters::FilterChain{}, o), std::invalid_argument);
-    o.slots = cpuSlots(1);
+    o.deviceSlots = cpuSlots(1);
     EXPECT_THROW(runStreamed(cv::Mat(), filters::FilterChain{}, o), std::invalid_argument);
     EXPECT_THROW(runStreamed(cv::Mat(4, 4, CV_64FC1), filters::FilterChain{{filters::makeBox(3)}}, o),
                  std::invalid_argument);
@@ -345,7 +345,7 @@ TEST(MultiCpu, OffCentreAnchorsAndOnePixelTilesStayExactAtEveryEdge)
                 const cv::Mat whole = filters::applyCpu(src, chain);
                 for (const TileSize ts : {TileSize{1, 1}, TileSize{23, 1}, TileSize{1, 19}, TileSize{2, 3}}) {
                     StreamedOptions o;
-                    o.slots = cpuSlots(2);
+                    o.deviceSlots = cpuSlots(2);
                     o.tileSize = ts;
                     const cv::Mat tiled = runStreamed(src, chain, o);
                     ASSERT_EQ(maxDiff(tiled, whole), 0.0)

@@ -39,7 +39,7 @@ protected:
     cv::Mat untiled(const cv::Mat& src, const filters::FilterChain& chain, Method method) const
     {
         StreamedOptions o;
-        o.slots = {DeviceSlot{device_.id, 0, 1.0}};
+        o.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
         o.method = method;
         o.tensorCores = TensorCores::Off;
         o.tileSize = TileSize{src.cols, src.rows};
@@ -86,7 +86,7 @@ TEST_F(MultiGpu, TiledEqualsUntiledBitForBitOnOneTwoAndEveryGpu)
                         for (const auto& ts : {std::optional<TileSize>{TileSize{257, 1}},
                                                std::optional<TileSize>{TileSize{37, 23}}, std::optional<TileSize>{}}) {
                             StreamedOptions o;
-                            o.slots = slots;
+                            o.deviceSlots = slots;
                             o.method = method;
                             o.tensorCores = TensorCores::Off;
                             o.tileSize = ts;
@@ -115,14 +115,14 @@ TEST_F(MultiGpu, VirtualSlotsOnOneGpuAndPinnedImagesGiveTheSameResult)
     const filters::FilterChain chain{{spec, filters::makeBox(3)}};
     const cv::Mat whole = untiled(src, chain, Method::Direct);
     StreamedOptions o;
-    o.slots = std::vector<DeviceSlot>(3, DeviceSlot{device_.id, 0, 1.0});
+    o.deviceSlots = std::vector<DeviceSlot>(3, DeviceSlot{device_.id, 0, 1.0});
     o.method = Method::Direct;
     o.tensorCores = TensorCores::Off;
     o.tileSize = TileSize{100, 64};
     MultiRunReport r;
     EXPECT_EQ(diff(runStreamed(src, chain, o, &r), whole), 0.0);
     int busy = 0;
-    for (const auto& s : r.slots) {
+    for (const auto& s : r.slotReports) {
         busy += s.tiles > 0;
     }
     EXPECT_GE(busy, 2) << "tiles should spread over the virtual slots";
@@ -132,7 +132,7 @@ TEST_F(MultiGpu, VirtualSlotsOnOneGpuAndPinnedImagesGiveTheSameResult)
     cv::Mat pinnedSrc(src.rows, src.cols, src.type(), inBuffer.data());
     src.copyTo(pinnedSrc);
     ASSERT_TRUE(isPinnedHost(pinnedSrc.data));
-    o.slots = {DeviceSlot{device_.id, 0, 1.0}};
+    o.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
     EXPECT_EQ(diff(runStreamed(pinnedSrc, chain, o, &r), whole), 0.0);
     bool staged = false;
     for (const auto& rec : r.records) {
@@ -152,8 +152,8 @@ TEST_F(MultiGpu, AnImageFourTimesTheMemoryLimitStreamsThroughExactly)
     const cv::Mat whole = untiled(src, chain, Method::Direct);
     for (const auto& slots : slotSets()) {
         StreamedOptions o;
-        o.slots = slots;
-        for (auto& s : o.slots) {
+        o.deviceSlots = slots;
+        for (auto& s : o.deviceSlots) {
             s.memoryLimit = bytes / 4;
         }
         o.method = Method::Direct;
@@ -181,7 +181,7 @@ TEST_F(MultiGpu, InjectedDeviceFaultsStillGiveTheExactImageAndAreReported)
     std::atomic<int> oom{0};
     std::atomic<int> broken{0};
     StreamedOptions o;
-    o.slots = {DeviceSlot{device_.id, 0, 1.0}, DeviceSlot{second, 0, 1.0}};
+    o.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}, DeviceSlot{second, 0, 1.0}};
     o.method = Method::Direct;
     o.tensorCores = TensorCores::Off;
     o.tileSize = TileSize{1920, 60};
@@ -196,8 +196,8 @@ TEST_F(MultiGpu, InjectedDeviceFaultsStillGiveTheExactImageAndAreReported)
     MultiRunReport r;
     const cv::Mat tiled = runStreamed(src, chain, o, &r);
     EXPECT_EQ(diff(tiled, whole), 0.0);
-    EXPECT_TRUE(r.slots[0].failure.empty());
-    EXPECT_NE(r.slots[1].failure.find("injected device fault"), std::string::npos);
+    EXPECT_TRUE(r.slotReports[0].failure.empty());
+    EXPECT_NE(r.slotReports[1].failure.find("injected device fault"), std::string::npos);
     EXPECT_GE(r.retries, 2);
     std::string all;
     for (const auto& e : r.events) {
@@ -214,7 +214,7 @@ TEST_F(MultiGpu, RecordsHaveUploadKernelAndDownloadForEveryTile)
     const cv::Mat src = randomImage(1000, 1000, PixelFormat{PixelDepth::U8, 4}, rng);
     StreamedOptions o;
     for (const auto& d : devices_) {
-        o.slots.push_back({d.id, 0, 1.0});
+        o.deviceSlots.push_back({d.id, 0, 1.0});
     }
     o.tileSize = TileSize{1000, 100};
     MultiRunReport r;

@@ -1,0 +1,259 @@
+#include "app/cli_filter_options.h"
+
+#include "filters/factories.h"
+#include "filters/preset_io.h"
+#include "filters/registry.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace tessera::app {
+
+namespace {
+
+using nlohmann::json;
+
+std::string readTextFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw std::runtime_error(path + ": cannot open kernel file");
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+CliStep kernelStep(const std::string& arg)
+{
+    if (!arg.empty() && arg.front() == '@') {
+        const std::string path = arg.substr(1);
+        const std::string text = readTextFile(path);
+        const auto first = text.find_first_not_of(" \t\r\n");
+        if (first != std::string::npos && text[first] == '{') {
+            const auto preset = filters::parsePreset(text, path, filters::builtinRegistry());
+            if (preset.steps.size() != 1) {
+                throw std::runtime_error(path + ": --kernel expects a single kernel, the file has " +
+                                         std::to_string(preset.steps.size()) + " filters");
+            }
+            return {preset.steps.front().spec, {{"id", "custom"}, {"kernel_file", path}}};
+        }
+        // Plain text: newlines separate rows as ';' does.
+        std::string rows;
+        for (char c : text) {
+            rows += (c == '\n') ? ';' : c;
+        }
+        while (!rows.empty() && (rows.back() == ';' || rows.back() == ' ' || rows.back() == '\r')) {
+            rows.pop_back();
+        }
+        try {
+            return {filters::makeCustom(filters::parseInlineKernel(rows)),
+                    {{"id", "custom"}, {"kernel_file", path}}};
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error(path + ": " + e.what());
+        }
+    }
+    try {
+        auto spec = filters::makeCustom(filters::parseInlineKernel(arg));
+        return {spec, {{"id", "custom"}, {"kernel", arg}}};
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--kernel: ") + e.what());
+    }
+}
+
+}  // namespace
+
+struct FilterOptionParser::PendingFilter {
+    const filters::FilterDesc* desc = nullptr;
+    filters::ParamValues values;
+    json params = json::object();
+};
+
+const char* const kGpuOptionsHelp =
+    "  --gpu-memory-limit BYTES  most device memory each GPU may use (suffix K, M, G:\n"
+    "                     binary units); larger images stream through in tiles\n"
+    "  --tile WxH         GPU tile size (default: chosen from the memory)\n";
+
+std::size_t parseBytes(const std::string& option, const std::string& text)
+{
+    std::size_t used = 0;
+    double v = 0.0;
+    try {
+        v = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    const std::string suffix = used > 0 ? text.substr(used) : "";
+    const double unit = suffix.empty()                       ? 1.0
+                        : (suffix == "K" || suffix == "k") ? 1024.0
+                        : (suffix == "M" || suffix == "m") ? 1024.0 * 1024.0
+                        : (suffix == "G" || suffix == "g") ? 1024.0 * 1024.0 * 1024.0
+                                                           : 0.0;
+    if (used == 0 || unit == 0.0 || !(v >= 1.0) || v * unit > 1e15) {
+        throw UsageError(option + " expects a byte count such as 268435456 or 256M, got '" + text + "'");
+    }
+    return static_cast<std::size_t>(v * unit);
+}
+
+gpu::TileSize parseTileSize(const std::string& option, const std::string& text)
+{
+    const auto x = text.find('x');
+    try {
+        if (x != std::string::npos) {
+            std::size_t a = 0;
+            std::size_t b = 0;
+            const int w = std::stoi(text.substr(0, x), &a);
+            const int h = std::stoi(text.substr(x + 1), &b);
+            if (a == x && b == text.size() - x - 1 && w > 0 && h > 0) {
+                return {w, h};
+            }
+        }
+    } catch (const std::exception&) {
+    }
+    throw UsageError(option + " expects WIDTHxHEIGHT in pixels, e.g. 1024x512, got '" + text + "'");
+}
+
+double parseNumber(const std::string& option, const std::string& text)
+{
+    try {
+        size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used == text.size()) {
+            return v;
+        }
+    } catch (const std::exception&) {
+    }
+    throw UsageError(option + " expects a number, got '" + text + "'");
+}
+
+void FilterOptionParser::flush()
+{
+    if (!pending_) {
+        return;
+    }
+    CliStep s;
+    try {
+        s.spec = pending_->desc->build(pending_->values);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError("--filter " + pending_->desc->id + ": " + e.what());
+    }
+    s.description = {{"id", pending_->desc->id}, {"params", pending_->params}};
+    options_.steps.push_back(std::move(s));
+    pending_.reset();
+}
+
+bool FilterOptionParser::consume(const std::vector<std::string>& args, size_t& i)
+{
+    const auto& reg = filters::builtinRegistry();
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+        if (i + 1 >= args.size()) {
+            throw UsageError(a + " needs a value");
+        }
+        return args[++i];
+    };
+    FilterOptions& o = options_;
+    if (a == "--filter") {
+        flush();
+        const std::string& id = value();
+        const auto* desc = reg.find(id);
+        if (desc == nullptr) {
+            throw UsageError("unknown filter '" + id + "' (see 'tessera-cli filters')");
+        }
+        pending_ = std::make_shared<PendingFilter>(PendingFilter{desc, desc->defaults(), json::object()});
+    } else if (a == "--param") {
+        const std::string& kv = value();
+        if (!pending_) {
+            throw UsageError("--param " + kv + " must follow the --filter it belongs to");
+        }
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            throw UsageError("--param expects KEY=VALUE, got '" + kv + "'");
+        }
+        const std::string key = kv.substr(0, eq);
+        try {
+            pending_->values.values[key] = pending_->desc->parseValue(key, kv.substr(eq + 1));
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+        pending_->params[key] = kv.substr(eq + 1);
+    } else if (a == "--kernel") {
+        flush();
+        o.steps.push_back(kernelStep(value()));
+    } else if (a == "--preset") {
+        flush();
+        const std::string& path = value();
+        const auto preset = filters::loadPreset(path, reg);
+        for (const auto& ps : preset.steps) {
+            o.steps.push_back({ps.spec, {{"id", ps.id}, {"preset", path}}});
+        }
+    } else if (a == "--border") {
+        try {
+            o.border = filters::parseBorder(value());
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--border: ") + e.what());
+        }
+    } else if (a == "--border-value") {
+        o.borderValue = parseNumber(a, value());
+    } else if (a == "--scale") {
+        o.scale = parseNumber(a, value());
+    } else if (a == "--offset") {
+        o.offset = parseNumber(a, value());
+    } else if (a == "--depth") {
+        try {
+            const std::string& text = value();
+            o.depth = filters::parseOutputDepth(text == "keep" ? std::string("same") : text);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--depth: ") + e.what());
+        }
+    } else if (a == "--device") {
+        o.device = value();
+    } else if (a == "--method") {
+        try {
+            o.method = gpu::parseMethod(value());
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--method: ") + e.what());
+        }
+    } else if (a == "--gpu-memory-limit") {
+        o.gpuMemoryLimit = parseBytes(a, value());
+    } else if (a == "--tile") {
+        o.tile = parseTileSize(a, value());
+    } else {
+        return false;
+    }
+    return true;
+}
+
+FilterOptions FilterOptionParser::finish()
+{
+    flush();
+    return options_;
+}
+
+filters::FilterChain chainFromOptions(const FilterOptions& options)
+{
+    filters::FilterChain chain;
+    for (const auto& s : options.steps) {
+        filters::FilterSpec spec = s.spec;
+        if (options.border) {
+            spec.border = *options.border;
+        }
+        if (options.borderValue) {
+            spec.borderValue = *options.borderValue;
+        }
+        chain.steps.push_back(std::move(spec));
+    }
+    auto& last = chain.steps.back();
+    if (options.scale) {
+        last.scale = *options.scale;
+    }
+    if (options.offset) {
+        last.offset = *options.offset;
+    }
+    if (options.depth) {
+        last.depth = *options.depth;
+    }
+    return chain;
+}
+
+}  // namespace tessera::app

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "filters/filter_spec.h"
+#include "gpu/executor.h"
+#include "gpu/tile_planner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// The filter, chain and device options that `apply` and `batch` share; app/ sources only.
+namespace tessera::app {
+
+/// A command-line mistake: reported with the usage hint and exit code 2.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// One filter of the chain with how it was given (id and parameters as typed, for --json).
+struct CliStep {
+    filters::FilterSpec spec;
+    nlohmann::json description;
+};
+
+/// Everything the shared options set.
+struct FilterOptions {
+    std::vector<CliStep> steps;
+    std::optional<filters::Border> border;
+    std::optional<double> borderValue;
+    std::optional<double> scale;
+    std::optional<double> offset;
+    std::optional<filters::OutputDepth> depth;
+    std::string device = "auto";
+    gpu::Method method = gpu::Method::Auto;
+    std::size_t gpuMemoryLimit = 0;     ///< bytes each GPU may use; 0: from its free memory
+    std::optional<gpu::TileSize> tile;  ///< GPU tile size; empty: chosen from the memory
+};
+
+/// Reads --filter/--param, --kernel, --preset, --border, --border-value, --scale, --offset,
+/// --depth (same or keep, u8, u16, f32), --device, --method, --gpu-memory-limit and --tile
+/// from an argument list.
+class FilterOptionParser {
+public:
+    /// When args[i] is one of the shared options, reads it and its value (advancing i) and
+    /// returns true; otherwise returns false. Throws UsageError for a bad value and
+    /// std::runtime_error for a kernel or preset file that cannot be read.
+    bool consume(const std::vector<std::string>& args, size_t& i);
+    /// The options read so far, the last --filter included. Throws UsageError as consume().
+    FilterOptions finish();
+
+private:
+    struct PendingFilter;
+    void flush();
+
+    FilterOptions options_;
+    std::shared_ptr<PendingFilter> pending_;
+};
+
+/// The chain the options give: border and border value on every step, scale, offset and depth
+/// on the last. options.steps must not be empty.
+filters::FilterChain chainFromOptions(const FilterOptions& options);
+
+/// A byte count such as 268435456 or 256M (K, M, G: binary units); throws UsageError.
+std::size_t parseBytes(const std::string& option, const std::string& text);
+
+/// WIDTHxHEIGHT in pixels, both positive; throws UsageError.
+gpu::TileSize parseTileSize(const std::string& option, const std::string& text);
+
+/// The usage lines of --gpu-memory-limit and --tile.
+extern const char* const kGpuOptionsHelp;
+
+/// Reads a whole number or a decimal; throws UsageError naming option otherwise.
+double parseNumber(const std::string& option, const std::string& text);
+
+}  // namespace tessera::app

@@ -1,0 +1,91 @@
+#include "batch_test_data.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <sys/wait.h>
+
+namespace tessera::app {
+namespace {
+
+using test::TempFolder;
+namespace fs = std::filesystem;
+
+struct CliRun {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+// Runs the real tessera-cli through the shell, as a user or a script would.
+CliRun cli(const TempFolder& dir, const std::string& args)
+{
+    const std::string out = dir.file("stdout.txt");
+    const std::string err = dir.file("stderr.txt");
+    const std::string command = std::string("\"") + TESSERA_CLI + "\" " + args + " >\"" + out + "\" 2>\"" + err + "\"";
+    const int status = std::system(command.c_str());
+    CliRun r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = test::readBytes(out);
+    r.err = test::readBytes(err);
+    fs::remove(out);
+    fs::remove(err);
+    return r;
+}
+
+class BatchCli : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        seed_ = std::random_device{}();
+        std::mt19937 rng(seed_);
+        fs::create_directories(in_);
+        for (int i = 0; i < 4; ++i) {
+            writeImage((in_ / ("p" + std::to_string(i) + ".png")).string(), test::randomImage(rng, 9 + i, 13, CV_8UC3));
+        }
+    }
+    std::uint32_t seed_ = 0;
+    TempFolder dir_{"cli"};
+    fs::path in_ = dir_.path() / "in";
+    std::string out_ = dir_.file("out");
+};
+
+TEST_F(BatchCli, AllGoodExitsZeroWithSummaryAndReport)
+{
+    SCOPED_TRACE("seed " + std::to_string(seed_));
+    const CliRun r = cli(dir_, "batch \"" + in_.string() + "\" -o \"" + out_ + "\" --filter box --param size=3 --device cpu"
+                            " --jobs 2 --report \"" + dir_.file("report.json") + "\" --manifest");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("4 file(s): 4 written, 0 skipped, 0 failed"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find('\r'), std::string::npos) << "no progress line when piped";
+    const auto report = nlohmann::json::parse(test::readBytes(dir_.file("report.json")));
+    EXPECT_EQ(report["ok"], 4);
+    EXPECT_EQ(report["files"].size(), 4u);
+    EXPECT_TRUE(fs::exists(fs::path(out_) / "p0-box.png"));
+    EXPECT_TRUE(fs::exists(fs::path(out_) / "p0-box.png.json"));
+}
+
+TEST_F(BatchCli, ABadFileExitsOneAndIsListed)
+{
+    test::writeBytes(in_ / "broken.png", "not a png");
+    const CliRun r = cli(dir_, "batch \"" + in_.string() + "\" -o \"" + out_ + "\" --filter gaussian");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("failed: " + (in_ / "broken.png").string()), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("4 written, 0 skipped, 1 failed"), std::string::npos) << r.out;
+}
+
+TEST_F(BatchCli, UsageErrorsAndRefusalsExitTwo)
+{
+    EXPECT_EQ(cli(dir_, "batch \"" + in_.string() + "\" --filter box").code, 2);           // no -o
+    EXPECT_EQ(cli(dir_, "batch \"" + in_.string() + "\" -o \"" + out_ + "\"").code, 2);   // no filter
+    EXPECT_EQ(cli(dir_, "batch \"" + in_.string() + "\" -o x --filter box --policy maybe").code, 2);
+    const CliRun collide = cli(dir_, "batch \"" + in_.string() + "\" -o \"" + in_.string() +
+                                      "\" --template {stem} --filter box");
+    EXPECT_EQ(collide.code, 2);
+    EXPECT_NE(collide.err.find("would replace the input"), std::string::npos) << collide.err;
+    EXPECT_EQ(std::distance(fs::directory_iterator(in_), fs::directory_iterator()), 4);
+}
+
+}  // namespace
+}  // namespace tessera::app

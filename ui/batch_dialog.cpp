@@ -1,0 +1,485 @@
+#include "ui/batch_dialog.h"
+
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace tessera::ui {
+
+namespace {
+
+const QString kGroup = QStringLiteral("batch/");
+
+QString duration(qint64 ms)
+{
+    const qint64 s = ms / 1000;
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+QPushButton* button(const QString& text, const QString& name, QWidget* parent)
+{
+    auto* b = new QPushButton(text, parent);
+    b->setObjectName(name);
+    return b;
+}
+
+}  // namespace
+
+BatchDialog::BatchDialog(QWidget* parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Run Batch"));
+    setObjectName(QStringLiteral("batchDialog"));
+    setAcceptDrops(true);
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    auto* left = new QVBoxLayout;
+    left->addWidget(createInputs());
+    left->addWidget(createFilters());
+    top->addLayout(left, 1);
+    top->addWidget(createOutput(), 1);
+    layout->addLayout(top);
+    layout->addWidget(createProgress());
+
+    results_ = new QTableWidget(0, 6, this);
+    results_->setObjectName(QStringLiteral("batchResults"));
+    results_->setHorizontalHeaderLabels({tr("File"), tr("Status"), tr("Device"), tr("ms"), tr("Output"), tr("Error")});
+    results_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    results_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    results_->verticalHeader()->hide();
+    results_->verticalHeader()->setDefaultSectionSize(results_->fontMetrics().height() + 6);
+    results_->setWordWrap(false);
+    results_->horizontalHeader()->setStretchLastSection(true);
+    results_->setColumnWidth(0, 160);
+    results_->setColumnWidth(1, 70);
+    results_->setColumnWidth(2, 70);
+    results_->setColumnWidth(3, 60);
+    results_->setColumnWidth(4, 180);
+    layout->addWidget(results_, 2);
+
+    auto* buttons = new QHBoxLayout;
+    start_ = button(tr("&Start"), QStringLiteral("batchStart"), this);
+    cancel_ = button(tr("&Cancel"), QStringLiteral("batchCancel"), this);
+    saveCsv_ = button(tr("Save &CSV\u2026"), QStringLiteral("batchSaveCsv"), this);
+    auto* close = button(tr("Close"), QStringLiteral("batchClose"), this);
+    cancel_->setEnabled(false);
+    saveCsv_->setEnabled(false);
+    start_->setDefault(true);
+    buttons->addWidget(saveCsv_);
+    buttons->addStretch(1);
+    buttons->addWidget(start_);
+    buttons->addWidget(cancel_);
+    buttons->addWidget(close);
+    layout->addLayout(buttons);
+
+    connect(start_, &QPushButton::clicked, this, &BatchDialog::start);
+    connect(cancel_, &QPushButton::clicked, this, [this] {
+        cancel_->setEnabled(false);
+        summary_->setText(tr("Cancelling: the files being written are finished, the rest left out\u2026"));
+        emit cancelRequested();
+    });
+    connect(close, &QPushButton::clicked, this, &QDialog::close);
+    connect(saveCsv_, &QPushButton::clicked, this, [this] {
+        const QString path = interactive_ ? QFileDialog::getSaveFileName(this, tr("Save Results"),
+                                                                         outputDir_->text() + QStringLiteral("/results.csv"),
+                                                                         tr("CSV files (*.csv)"))
+                                          : QString();
+        if (!path.isEmpty()) {
+            emit saveCsvRequested(path);
+        }
+    });
+    restoreSettings();
+    resize(900, 640);
+}
+
+QWidget* BatchDialog::createInputs()
+{
+    auto* box = new QGroupBox(tr("Inputs"), this);
+    auto* layout = new QVBoxLayout(box);
+    inputs_ = new QListWidget(box);
+    inputs_->setObjectName(QStringLiteral("batchInputs"));
+    inputs_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    inputs_->setToolTip(tr("Image files and folders; drop them here or use the buttons"));
+    inputs_->setMaximumHeight(130);
+    layout->addWidget(inputs_);
+    auto* row = new QHBoxLayout;
+    auto* addFiles = button(tr("Add &Files\u2026"), QStringLiteral("batchAddFiles"), box);
+    auto* addFolder = button(tr("Add F&older\u2026"), QStringLiteral("batchAddFolder"), box);
+    auto* remove = button(tr("&Remove"), QStringLiteral("batchRemove"), box);
+    row->addWidget(addFiles);
+    row->addWidget(addFolder);
+    row->addWidget(remove);
+    layout->addLayout(row);
+    recursive_ = new QCheckBox(tr("Include sub-folders"), box);
+    recursive_->setObjectName(QStringLiteral("batchRecursive"));
+    layout->addWidget(recursive_);
+    connect(addFiles, &QPushButton::clicked, this, &BatchDialog::chooseFiles);
+    connect(addFolder, &QPushButton::clicked, this, &BatchDialog::chooseFolder);
+    connect(remove, &QPushButton::clicked, this, [this] {
+        qDeleteAll(inputs_->selectedItems());
+        emitChanged();
+    });
+    return box;
+}
+
+QWidget* BatchDialog::createFilters()
+{
+    auto* box = new QGroupBox(tr("Filters"), this);
+    auto* layout = new QVBoxLayout(box);
+    useStack_ = new QRadioButton(tr("Current stack"), box);
+    useStack_->setObjectName(QStringLiteral("batchUseStack"));
+    usePreset_ = new QRadioButton(tr("Preset file:"), box);
+    usePreset_->setObjectName(QStringLiteral("batchUsePreset"));
+    useStack_->setChecked(true);
+    preset_ = new QLineEdit(box);
+    preset_->setObjectName(QStringLiteral("batchPreset"));
+    auto* browse = button(tr("Browse\u2026"), QStringLiteral("batchBrowsePreset"), box);
+    auto* row = new QHBoxLayout;
+    row->addWidget(usePreset_);
+    row->addWidget(preset_, 1);
+    row->addWidget(browse);
+    layout->addWidget(useStack_);
+    layout->addLayout(row);
+    connect(browse, &QPushButton::clicked, this, &BatchDialog::choosePreset);
+    connect(preset_, &QLineEdit::textChanged, this, [this] {
+        usePreset_->setChecked(true);
+        emitChanged();
+    });
+    connect(useStack_, &QRadioButton::toggled, this, &BatchDialog::emitChanged);
+    return box;
+}
+
+QWidget* BatchDialog::createOutput()
+{
+    auto* box = new QGroupBox(tr("Output"), this);
+    auto* form = new QFormLayout(box);
+    outputDir_ = new QLineEdit(box);
+    outputDir_->setObjectName(QStringLiteral("batchOutputFolder"));
+    auto* browse = button(tr("Browse\u2026"), QStringLiteral("batchBrowseOutput"), box);
+    auto* folderRow = new QHBoxLayout;
+    folderRow->addWidget(outputDir_, 1);
+    folderRow->addWidget(browse);
+    form->addRow(tr("Folder:"), folderRow);
+    template_ = new QLineEdit(box);
+    template_->setObjectName(QStringLiteral("batchTemplate"));
+    template_->setToolTip(tr("The output name without extension: {stem} {ext} {filter} {index} {date}"));
+    form->addRow(tr("Name:"), template_);
+    example_ = new QLabel(box);
+    example_->setObjectName(QStringLiteral("batchExample"));
+    example_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(tr("Example:"), example_);
+    format_ = new QComboBox(box);
+    format_->setObjectName(QStringLiteral("batchFormat"));
+    format_->addItem(tr("Same as input"), QString());
+    for (const char* ext : {"png", "tif", "jpg", "bmp", "webp", "exr"}) {
+        format_->addItem(QString::fromLatin1(ext).toUpper(), QString::fromLatin1(ext));
+    }
+    form->addRow(tr("Format:"), format_);
+    depth_ = new QComboBox(box);
+    depth_->setObjectName(QStringLiteral("batchDepth"));
+    depth_->addItem(tr("Keep"), QStringLiteral("keep"));
+    depth_->addItem(tr("8-bit"), QStringLiteral("u8"));
+    depth_->addItem(tr("16-bit"), QStringLiteral("u16"));
+    depth_->addItem(tr("32-bit float"), QStringLiteral("f32"));
+    form->addRow(tr("Depth:"), depth_);
+    policy_ = new QComboBox(box);
+    policy_->setObjectName(QStringLiteral("batchPolicy"));
+    policy_->addItem(tr("Skip existing outputs"), QStringLiteral("skip"));
+    policy_->addItem(tr("Rename (add -1, -2\u2026)"), QStringLiteral("rename"));
+    policy_->addItem(tr("Overwrite outputs"), QStringLiteral("overwrite"));
+    form->addRow(tr("If it exists:"), policy_);
+    device_ = new QComboBox(box);
+    device_->setObjectName(QStringLiteral("batchDevice"));
+    for (const DeviceOption& o : PreferencesDialog::basicDeviceOptions()) {
+        device_->addItem(o.label, o.key);
+    }
+    form->addRow(tr("Device:"), device_);
+    manifest_ = new QCheckBox(tr("Write a manifest beside each output"), box);
+    manifest_->setObjectName(QStringLiteral("batchManifest"));
+    manifest_->setToolTip(tr("OUTPUT.json: input SHA-256, every filter setting, device, versions and timings"));
+    form->addRow(QString(), manifest_);
+
+    connect(browse, &QPushButton::clicked, this, &BatchDialog::chooseOutputFolder);
+    connect(outputDir_, &QLineEdit::textChanged, this, &BatchDialog::emitChanged);
+    connect(template_, &QLineEdit::textChanged, this, &BatchDialog::emitChanged);
+    connect(format_, &QComboBox::currentIndexChanged, this, &BatchDialog::emitChanged);
+    return box;
+}
+
+QWidget* BatchDialog::createProgress()
+{
+    auto* box = new QGroupBox(tr("Progress"), this);
+    auto* form = new QFormLayout(box);
+    overall_ = new QProgressBar(box);
+    overall_->setObjectName(QStringLiteral("batchOverallProgress"));
+    overall_->setFormat(tr("%v of %m files"));
+    overall_->setValue(0);
+    file_ = new QProgressBar(box);
+    file_->setObjectName(QStringLiteral("batchFileProgress"));
+    file_->setRange(0, 100);
+    file_->setValue(0);
+    current_ = new QLabel(box);
+    current_->setObjectName(QStringLiteral("batchCurrentFile"));
+    timing_ = new QLabel(box);
+    timing_->setObjectName(QStringLiteral("batchTiming"));
+    summary_ = new QLabel(box);
+    summary_->setObjectName(QStringLiteral("batchSummary"));
+    summary_->setWordWrap(true);
+    form->addRow(tr("All files:"), overall_);
+    form->addRow(tr("Current file:"), file_);
+    form->addRow(QString(), current_);
+    form->addRow(tr("Time:"), timing_);
+    form->addRow(QString(), summary_);
+    return box;
+}
+
+BatchRequest BatchDialog::request() const
+{
+    BatchRequest r;
+    for (int i = 0; i < inputs_->count(); ++i) {
+        r.inputs << inputs_->item(i)->text();
+    }
+    r.recursive = recursive_->isChecked();
+    r.presetPath = usePreset_->isChecked() ? preset_->text().trimmed() : QString();
+    r.outputDir = outputDir_->text().trimmed();
+    r.nameTemplate = template_->text();
+    r.format = format_->currentData().toString();
+    r.depth = depth_->currentData().toString();
+    r.policy = policy_->currentData().toString();
+    r.device = device_->currentData().toString();
+    r.manifest = manifest_->isChecked();
+    return r;
+}
+
+void BatchDialog::addInputs(const QStringList& paths)
+{
+    for (const QString& path : paths) {
+        if (!path.isEmpty() && inputs_->findItems(path, Qt::MatchExactly).isEmpty()) {
+            inputs_->addItem(path);
+        }
+    }
+    emitChanged();
+}
+
+void BatchDialog::setDeviceOptions(const std::vector<DeviceOption>& options)
+{
+    const QString wanted = device_->count() > 0 && device_->currentIndex() > 0 ? device_->currentData().toString()
+                                                                               : storedDevice_;
+    device_->clear();
+    for (const DeviceOption& o : options) {
+        device_->addItem(o.label, o.key);
+    }
+    device_->setCurrentIndex(std::max(0, device_->findData(wanted)));
+}
+
+void BatchDialog::setCurrentStackText(const QString& text, bool usable)
+{
+    useStack_->setText(tr("Current stack: %1").arg(text));
+    useStack_->setEnabled(usable);
+    if (!usable && useStack_->isChecked()) {
+        usePreset_->setChecked(true);
+    }
+}
+
+void BatchDialog::setExample(const QString& text, bool ok)
+{
+    example_->setText(text);
+    example_->setStyleSheet(ok ? QString() : QStringLiteral("color: #b00020;"));
+}
+
+void BatchDialog::setRunning(bool running)
+{
+    running_ = running;
+    start_->setEnabled(!running);
+    cancel_->setEnabled(running);
+    if (running) {
+        results_->setRowCount(0);
+        saveCsv_->setEnabled(false);
+        overall_->setValue(0);
+        file_->setValue(0);
+        summary_->clear();
+        timing_->clear();
+        clock_.start();
+    } else {
+        saveCsv_->setEnabled(results_->rowCount() > 0);
+        file_->setValue(file_->maximum());
+        current_->clear();
+    }
+}
+
+void BatchDialog::setProgress(int done, int total, const QString& currentFile, double fileFraction)
+{
+    overall_->setRange(0, std::max(total, 1));
+    overall_->setValue(done);
+    file_->setValue(static_cast<int>(fileFraction * 100.0));
+    current_->setText(currentFile);
+    const qint64 elapsed = clock_.isValid() ? clock_.elapsed() : 0;
+    QString text = tr("%1 elapsed").arg(duration(elapsed));
+    if (done > 0 && done < total) {
+        text += tr(", about %1 left").arg(duration(elapsed * (total - done) / done));
+    }
+    timing_->setText(text);
+}
+
+void BatchDialog::addResult(const BatchResultRow& row)
+{
+    const int r = results_->rowCount();
+    results_->insertRow(r);
+    // Only an output that exists is shown: a failed file's planned name would mislead.
+    const bool written = row.status == QLatin1String("ok") || row.status == QLatin1String("skipped");
+    // Names keep the table readable; the full paths are in the tooltips and the CSV.
+    const QStringList cells{QFileInfo(row.file).fileName(), row.status, row.device,
+                            row.status == QLatin1String("ok") ? QString::number(row.milliseconds, 'f', 2) : QString(),
+                            written ? QFileInfo(row.output).fileName() : QString(), row.error};
+    const QStringList tips{row.file, row.status, row.device, cells[3], row.output, row.error};
+    for (int c = 0; c < cells.size(); ++c) {
+        auto* item = new QTableWidgetItem(cells[c]);
+        item->setToolTip(tips[c]);
+        item->setData(Qt::UserRole, tips[c]);
+        if (c == 1 && row.status == QLatin1String("failed")) {
+            item->setForeground(QColor(0xb0, 0x00, 0x20));
+        }
+        results_->setItem(r, c, item);
+    }
+    results_->scrollToBottom();
+}
+
+void BatchDialog::setSummary(const QString& text)
+{
+    summary_->setText(text);
+    if (!running_ && clock_.isValid()) {
+        timing_->setText(tr("%1 in all").arg(duration(clock_.elapsed())));
+    }
+}
+
+int BatchDialog::resultCount() const
+{
+    return results_->rowCount();
+}
+
+void BatchDialog::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls()) {
+        event->acceptProposedAction();
+    }
+}
+
+void BatchDialog::dropEvent(QDropEvent* event)
+{
+    QStringList paths;
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile()) {
+            paths << url.toLocalFile();
+        }
+    }
+    addInputs(paths);
+    event->acceptProposedAction();
+}
+
+void BatchDialog::closeEvent(QCloseEvent* event)
+{
+    // Closing during a run cancels it rather than leaving it running behind a hidden window.
+    if (running_) {
+        emit cancelRequested();
+    }
+    storeSettings();
+    QDialog::closeEvent(event);
+}
+
+void BatchDialog::restoreSettings()
+{
+    const QSettings s;
+    outputDir_->setText(s.value(kGroup + QStringLiteral("outputFolder")).toString());
+    template_->setText(s.value(kGroup + QStringLiteral("template"), QStringLiteral("{stem}-{filter}")).toString());
+    policy_->setCurrentIndex(std::max(0, policy_->findData(s.value(kGroup + QStringLiteral("policy")))));
+    format_->setCurrentIndex(std::max(0, format_->findData(s.value(kGroup + QStringLiteral("format")))));
+    depth_->setCurrentIndex(std::max(0, depth_->findData(s.value(kGroup + QStringLiteral("depth")))));
+    recursive_->setChecked(s.value(kGroup + QStringLiteral("recursive"), false).toBool());
+    manifest_->setChecked(s.value(kGroup + QStringLiteral("manifest"), false).toBool());
+    storedDevice_ = s.value(kGroup + QStringLiteral("device")).toString();
+    device_->setCurrentIndex(std::max(0, device_->findData(storedDevice_)));
+}
+
+void BatchDialog::storeSettings() const
+{
+    QSettings s;
+    s.setValue(kGroup + QStringLiteral("outputFolder"), outputDir_->text());
+    s.setValue(kGroup + QStringLiteral("template"), template_->text());
+    s.setValue(kGroup + QStringLiteral("policy"), policy_->currentData());
+    s.setValue(kGroup + QStringLiteral("format"), format_->currentData());
+    s.setValue(kGroup + QStringLiteral("depth"), depth_->currentData());
+    s.setValue(kGroup + QStringLiteral("recursive"), recursive_->isChecked());
+    s.setValue(kGroup + QStringLiteral("manifest"), manifest_->isChecked());
+    s.setValue(kGroup + QStringLiteral("device"), device_->currentData());
+}
+
+void BatchDialog::chooseFiles()
+{
+    QSettings s;
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Add Images"), s.value(kGroup + QStringLiteral("inputFolder")).toString(),
+        tr("Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.webp *.exr);;All files (*)"));
+    if (!files.isEmpty()) {
+        s.setValue(kGroup + QStringLiteral("inputFolder"), QFileInfo(files.front()).absolutePath());
+        addInputs(files);
+    }
+}
+
+void BatchDialog::chooseFolder()
+{
+    QSettings s;
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Add Folder"),
+                                                             s.value(kGroup + QStringLiteral("inputFolder")).toString());
+    if (!folder.isEmpty()) {
+        s.setValue(kGroup + QStringLiteral("inputFolder"), folder);
+        addInputs({folder});
+    }
+}
+
+void BatchDialog::choosePreset()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Choose Preset"), preset_->text(),
+                                                      tr("Presets (*.json);;All files (*)"));
+    if (!path.isEmpty()) {
+        preset_->setText(path);
+    }
+}
+
+void BatchDialog::chooseOutputFolder()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Output Folder"), outputDir_->text());
+    if (!folder.isEmpty()) {
+        outputDir_->setText(folder);
+    }
+}
+
+void BatchDialog::emitChanged()
+{
+    emit requestChanged(request());
+}
+
+void BatchDialog::start()
+{
+    storeSettings();
+    emit startRequested(request());
+}
+
+}  // namespace tessera::ui
