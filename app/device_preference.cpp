@@ -42,7 +42,9 @@ DevicePreference restrictPreference(const DevicePreference& preference, const Al
     case DevicePreference::Kind::Gpu:
         return contains(allowed.gpus, preference.gpu) || !contains(allowed.present, preference.gpu) ? preference : fallback;
     default:
-        return allowed.present.empty() || contains(allowed.gpus, allowed.present.front()) ? preference : fallback;
+        // Auto runs on every enabled GPU, so it stays Auto while any is enabled (or none exists).
+        return allowed.present.empty() || !allowed.gpus.empty() ? preference
+                                                                : DevicePreference{DevicePreference::Kind::Cpu, 0};
     }
 }
 

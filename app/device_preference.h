@@ -8,7 +8,7 @@ namespace tessera::app {
 /// Where the Engine runs previews, as chosen in Preferences.
 struct DevicePreference {
     enum class Kind { Auto, Cpu, Gpu };
-    Kind kind = Kind::Auto;  ///< Auto: the first GPU when there is one, else the CPU
+    Kind kind = Kind::Auto;  ///< Auto: every enabled GPU together when there is one, else the CPU
     int gpu = 0;             ///< CUDA device id, for Kind::Gpu
 
     bool operator==(const DevicePreference&) const = default;
@@ -28,7 +28,7 @@ struct AllowedDevices {
 
 /// preference as far as allowed permits it: kept when it names an allowed device (or a GPU that
 /// is not present, so the Engine still says so); otherwise the first allowed GPU, else the CPU.
-/// Auto stays Auto while the first present GPU is allowed.
+/// Auto (every enabled GPU together) stays Auto while any GPU is enabled.
 DevicePreference restrictPreference(const DevicePreference& preference, const AllowedDevices& allowed);
 
 }  // namespace tessera::app

@@ -5,6 +5,7 @@
 #include "gpu/cuda_error.h"
 #include "gpu/device_info.h"
 #include "gpu/gpu_apply.h"
+#include "gpu/resident_bands.h"
 
 #include <QThread>
 
@@ -52,16 +53,23 @@ public:
             }
             if (gpu_) {
                 try {
-                    gpu::GpuRunInfo info;
-                    r.data = gpu_->apply(chain, region, &info);
-                    r.milliseconds = info.kernelMs;
-                    r.device = QStringLiteral("GPU %1 (%2)").arg(info.device).arg(QString::fromStdString(gpuName_));
+                    gpu::MultiRunReport report;
+                    r.data = gpu_->apply(chain, region, &report);
+                    double kernels = 0.0;
                     QStringList methods;
-                    for (auto m : info.methods) {
-                        methods << QString::fromStdString(gpu::toString(m));
+                    for (const auto& rec : report.records) {
+                        if (rec.phase == gpu::Phase::Kernel) {
+                            kernels = std::max(kernels, rec.durationUs() / 1000.0);
+                            if (methods.isEmpty()) {
+                                methods = QString::fromStdString(rec.label).split(QStringLiteral(", "));
+                            }
+                        }
                     }
+                    r.milliseconds = kernels;
+                    r.device = gpuLabel(report);
                     r.methods = methods.join(QStringLiteral(", "));
-                } catch (const gpu::CudaError& e) {
+                    r.timings = std::move(report.records);
+                } catch (const std::exception& e) {
                     // A failing device falls back to the CPU for this and later requests.
                     gpuDisabled_ = true;
                     gpu_.reset();
@@ -75,6 +83,10 @@ public:
                 r.milliseconds =
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                 r.device = QStringLiteral("CPU");
+                r.timings = {gpu::TimingRecord{-1, 0, 0, gpu::Phase::Host, "cpu", 0.0, r.milliseconds * 1000.0,
+                                               static_cast<std::uint64_t>(r.data.total()) *
+                                                   (image_.elemSize() + r.data.elemSize()),
+                                               region.x, region.y, region.width, region.height}};
                 if (r.note.isEmpty() && useGpu_ && !gpuReason_.empty()) {
                     r.note = QString::fromStdString(gpuReason_);
                 }
@@ -94,10 +106,12 @@ public:
 
     void setDisplayMapping(const DisplayMapping& mapping) { mapping_ = mapping; }
 
-    void setDevicePreference(const DevicePreference& preference)
+    void setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus)
     {
-        // The next request probes again for the device now preferred.
+        // The next request probes again for the devices now preferred.
         preference_ = preference;
+        autoGpus_ = autoGpus;
+        gpuName_.clear();
         gpu_.reset();
         gpuProbed_ = false;
         gpuDisabled_ = false;
@@ -105,28 +119,51 @@ public:
     }
 
 private:
-    /// Keeps the source image resident on one GPU between requests.
-    class ResidentGpu {
+    /// Keeps the source image resident on the GPUs between requests, one band per GPU.
+    class ResidentGpus {
     public:
-        explicit ResidentGpu(int device) : device_(device) {}
+        explicit ResidentGpus(std::vector<gpu::DeviceSlot> gpuSlots) : slots_(std::move(gpuSlots)) {}
         void setImage(const cv::Mat& image)
         {
             image_ = image;
             resident_.reset();
         }
-        cv::Mat apply(const filters::FilterChain& chain, const cv::Rect& region, gpu::GpuRunInfo* info)
+        cv::Mat apply(const filters::FilterChain& chain, const cv::Rect& region, gpu::MultiRunReport* report)
         {
             if (!resident_) {
-                resident_ = std::make_unique<gpu::ResidentImage>(image_, device_);
+                resident_ = std::make_unique<gpu::ResidentBands>(image_, slots_);
             }
-            return resident_->applyRegion(chain, region, gpu::Method::Auto, info);
+            return resident_->apply(chain, region, gpu::Method::Auto, gpu::TensorCores::Auto, report);
         }
+        std::size_t count() const { return slots_.size(); }
 
     private:
-        int device_;
+        std::vector<gpu::DeviceSlot> slots_;
         cv::Mat image_;
-        std::unique_ptr<gpu::ResidentImage> resident_;
+        std::unique_ptr<gpu::ResidentBands> resident_;
     };
+
+    // "GPU 0 (NVIDIA H200)" for one band, "GPUs 0, 1 (2 x NVIDIA H200)" when the preview
+    // crossed several.
+    QString gpuLabel(const gpu::MultiRunReport& report) const
+    {
+        std::vector<int> used;
+        for (const auto& rec : report.records) {
+            if (rec.device >= 0 && std::find(used.begin(), used.end(), rec.device) == used.end()) {
+                used.push_back(rec.device);
+            }
+        }
+        std::sort(used.begin(), used.end());
+        QStringList ids;
+        for (const int id : used) {
+            ids << QString::number(id);
+        }
+        const QString name = QString::fromStdString(gpuName_);
+        if (used.size() <= 1) {
+            return QStringLiteral("GPU %1 (%2)").arg(ids.value(0, QStringLiteral("?")), name);
+        }
+        return QStringLiteral("GPUs %1 (%2 x %3)").arg(ids.join(QStringLiteral(", "))).arg(used.size()).arg(name);
+    }
 
     void ensureGpu()
     {
@@ -139,18 +176,31 @@ private:
             return;
         }
         const auto snap = gpu::enumerateDevices();
-        const auto device = preference_.kind == DevicePreference::Kind::Gpu
-                                ? std::find_if(snap.devices.begin(), snap.devices.end(),
-                                               [this](const gpu::DeviceInfo& d) { return d.id == preference_.gpu; })
-                                : snap.devices.begin();
-        if (device == snap.devices.end()) {
-            gpuReason_ = preference_.kind == DevicePreference::Kind::Gpu
-                             ? "GPU " + std::to_string(preference_.gpu) + " (chosen in Preferences) is not present"
-                             : "no GPU: " + snap.reason;
-            return;
+        std::vector<gpu::DeviceSlot> gpuSlots;
+        if (preference_.kind == DevicePreference::Kind::Gpu) {
+            for (const auto& d : snap.devices) {
+                if (d.id == preference_.gpu) {
+                    gpuSlots.push_back({d.id, 0, 1.0});
+                    gpuName_ = d.name;
+                }
+            }
+            if (gpuSlots.empty()) {
+                gpuReason_ = "GPU " + std::to_string(preference_.gpu) + " (chosen in Preferences) is not present";
+                return;
+            }
+        } else {
+            for (const auto& d : snap.devices) {
+                if (autoGpus_.empty() || std::find(autoGpus_.begin(), autoGpus_.end(), d.id) != autoGpus_.end()) {
+                    gpuSlots.push_back({d.id, 0, 1.0});
+                    gpuName_ = gpuName_.empty() ? d.name : gpuName_;
+                }
+            }
+            if (gpuSlots.empty()) {
+                gpuReason_ = snap.hasGpu() ? "every GPU is disabled in the Devices panel" : "no GPU: " + snap.reason;
+                return;
+            }
         }
-        gpuName_ = device->name;
-        gpu_ = std::make_unique<ResidentGpu>(device->id);
+        gpu_ = std::make_unique<ResidentGpus>(std::move(gpuSlots));
         gpu_->setImage(image_);
     }
 
@@ -159,7 +209,8 @@ private:
     bool gpuDisabled_ = false;
     std::string gpuReason_;
     std::string gpuName_;
-    std::unique_ptr<ResidentGpu> gpu_;
+    std::unique_ptr<ResidentGpus> gpu_;
+    std::vector<int> autoGpus_;
     cv::Mat image_;
     DisplayMapping mapping_;
     DevicePreference preference_;
@@ -192,10 +243,12 @@ void Engine::setImage(const cv::Mat& image)
     QMetaObject::invokeMethod(worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
 }
 
-void Engine::setDevicePreference(const DevicePreference& preference)
+void Engine::setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus)
 {
     EngineWorker* worker = worker_;
-    QMetaObject::invokeMethod(worker_, [worker, preference] { worker->setDevicePreference(preference); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        worker_, [worker, preference, autoGpus] { worker->setDevicePreference(preference, autoGpus); },
+        Qt::QueuedConnection);
 }
 
 void Engine::setDisplayMapping(const DisplayMapping& mapping)

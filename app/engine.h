@@ -3,6 +3,7 @@
 #include "app/device_preference.h"
 #include "app/display_mapping.h"
 #include "filters/filter_spec.h"
+#include "gpu/timing_record.h"
 
 #include <opencv2/core/mat.hpp>
 
@@ -14,6 +15,7 @@
 
 #include <atomic>
 #include <memory>
+#include <vector>
 
 class QThread;
 
@@ -32,12 +34,13 @@ struct PreviewResult {
     QString note;              ///< e.g. why the CPU ran although a GPU was present
     QString error;             ///< set when the request failed; image is then empty
     QRect region;              ///< the part of the image that image/data show (all of it unless asked)
+    std::vector<gpu::TimingRecord> timings;  ///< what each GPU (or the CPU) spent on this preview
 };
 
 class EngineWorker;
 
-/// Owns a worker thread that does all filtering: the GPU (device 0 when present, with the open
-/// image kept resident so a parameter change uploads nothing) or the CPU path. The newest
+/// Owns a worker thread that does all filtering: the GPUs (every enabled one, each holding a band
+/// of the open image so a parameter change uploads nothing) or the CPU path. The newest
 /// request wins: requests that are already superseded when the worker reaches them are dropped
 /// unrun. Results arrive through previewReady() on the thread that owns the Engine. Exceptions
 /// never leave the worker: they become PreviewResult::error.
@@ -52,9 +55,10 @@ public:
 
     /// Replaces the image later previews filter (the Mat is shared, not copied: do not modify it).
     void setImage(const cv::Mat& image);
-    /// Sets where later previews run; a GPU that is not present falls back to the CPU with a
-    /// note in the result.
-    void setDevicePreference(const DevicePreference& preference);
+    /// Sets where later previews run: Auto spreads the image in bands over autoGpus (every GPU
+    /// present when empty), a chosen GPU runs alone. A GPU that is not present falls back to the
+    /// CPU with a note in the result.
+    void setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus = {});
     /// Sets the display mapping of later previews' images (the data is not affected).
     void setDisplayMapping(const DisplayMapping& mapping);
     /// Queues a preview of chain on the current image and returns its id (increasing). With a

@@ -230,6 +230,12 @@ void GuiController::showPreview(const PreviewResult& result)
         regions_->recheckSoon();
     }
     window_.setDisplayStatus(shown);
+    window_.setTimingRecords(result.timings,
+                             tr("Preview %1 x %2 on %3%4")
+                                 .arg(result.region.width())
+                                 .arg(result.region.height())
+                                 .arg(result.device,
+                                      result.methods.isEmpty() ? QString() : QStringLiteral(" · ") + result.methods));
     emit previewShown(result.id);
 }
 

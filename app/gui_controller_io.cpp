@@ -156,12 +156,17 @@ void GuiController::applyDevicePreference()
     }
     const DevicePreference preference =
         restrictPreference(parseDevicePreference(window_.preferredDevice().toStdString()), allowed);
-    if (toString(preference) == appliedDevice_) {
+    // Auto spreads previews over every enabled GPU, so the set of GPUs matters too.
+    std::string applied = toString(preference);
+    for (const int id : allowed.gpus) {
+        applied += "," + std::to_string(id);
+    }
+    if (applied == appliedDevice_) {
         return;
     }
     const bool first = appliedDevice_.empty();
-    appliedDevice_ = toString(preference);
-    engine_->setDevicePreference(preference);
+    appliedDevice_ = applied;
+    engine_->setDevicePreference(preference, allowed.gpus);
     if (!first) {
         previewStack();
     }

@@ -29,7 +29,9 @@ TEST(DevicePreference, ThePanelRestrictsWhereItRuns)
     const AllowedDevices cpuOnly{{0, 1}, {}, true};
     const AllowedDevices gpuOnly{{0, 1}, {1}, false};
     EXPECT_EQ(restrictPreference({}, all), DevicePreference{});
-    EXPECT_EQ(restrictPreference({}, noFirst), (DevicePreference{Kind::Gpu, 2}));
+    // Auto is every enabled GPU together: still Auto without the first one.
+    EXPECT_EQ(restrictPreference({}, noFirst), DevicePreference{});
+    EXPECT_EQ(restrictPreference({}, gpuOnly), DevicePreference{});
     EXPECT_EQ(restrictPreference({}, cpuOnly), (DevicePreference{Kind::Cpu, 0}));
     EXPECT_EQ(restrictPreference({Kind::Gpu, 3}, noFirst), (DevicePreference{Kind::Gpu, 3}));
     EXPECT_EQ(restrictPreference({Kind::Gpu, 1}, noFirst), (DevicePreference{Kind::Gpu, 2}));
