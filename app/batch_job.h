@@ -88,6 +88,7 @@ struct BatchSummary {
     int failed = 0;
     int cancelled = 0;
     double wallMs = 0.0;
+    double peakResidentMiB = 0.0;      ///< the process's peak resident memory when the run ended
     std::vector<std::string> devices;  ///< the processors' labels
     std::string note;                  ///< e.g. why the CPU ran instead of a GPU
     bool wasCancelled = false;

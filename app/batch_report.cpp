@@ -56,6 +56,8 @@ std::string reportJson(const BatchSummary& summary, const BatchJob& job, const f
     doc["cancelled"] = summary.cancelled;
     doc["was_cancelled"] = summary.wasCancelled;
     doc["wall_milliseconds"] = summary.wallMs;
+    doc["files_per_second"] = summary.wallMs > 0 ? 1000.0 * (summary.ok + summary.failed) / summary.wallMs : 0.0;
+    doc["peak_resident_mib"] = summary.peakResidentMiB;
     doc["devices"] = summary.devices;
     doc["note"] = summary.note;
     doc["output_folder"] = job.outputDir;

@@ -15,6 +15,8 @@
 #include <set>
 #include <thread>
 
+#include <sys/resource.h>
+
 namespace tessera::app {
 namespace fs = std::filesystem;
 
@@ -159,6 +161,10 @@ public:
         BatchSummary summary;
         summary.files = std::move(results_);
         summary.wallMs = msSince(start);
+        rusage usage{};
+        if (getrusage(RUSAGE_SELF, &usage) == 0) {
+            summary.peakResidentMiB = static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: KiB
+        }
         summary.wasCancelled = cancel_;
         std::set<std::string> devices;
         for (const FileResult& r : summary.files) {

@@ -210,10 +210,12 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     for (const std::string& d : summary.devices) {
         devices += (devices.empty() ? "" : ", ") + d;
     }
-    char wall[32];
-    std::snprintf(wall, sizeof wall, "%.0f", summary.wallMs);
+    char wall[96];
+    std::snprintf(wall, sizeof wall, "%.0f ms (%.2f files/s, peak memory %.0f MiB)", summary.wallMs,
+                  summary.wallMs > 0 ? 1000.0 * (summary.ok + summary.failed) / summary.wallMs : 0.0,
+                  summary.peakResidentMiB);
     out << summary.files.size() << " file(s): " << summary.ok << " written, " << summary.skipped << " skipped, "
-        << summary.failed << " failed, " << summary.cancelled << " cancelled in " << wall << " ms"
+        << summary.failed << " failed, " << summary.cancelled << " cancelled in " << wall
         << (devices.empty() ? "" : " on " + devices) << "\n";
     if (!note.empty()) {
         err << "note: " << note << "\n";

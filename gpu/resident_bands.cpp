@@ -1,5 +1,6 @@
 #include "gpu/resident_bands.h"
 
+#include "gpu/band_crew.h"
 #include "gpu/chain_runner.h"
 #include "gpu/device_info.h"
 #include "gpu/nvtx_range.h"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -39,7 +41,8 @@ struct Band {
     Event kernels;
     Event downloaded;
     double referenceUs = 0.0;
-    Tile work;  // the part of the current request this band computes
+    Tile work;           // the part of the current request this band computes
+    DeviceImage output;  // where its result is, until the next request
     std::string label;
 
     explicit Band(const DeviceInfo& d)
@@ -67,6 +70,7 @@ struct ResidentBands::State {
     EdgeModes edges;
     std::vector<std::unique_ptr<Band>> bands;
     double uploadMs = 0.0;
+    std::unique_ptr<BandCrew> crew;
 
     TileRequest request(const filters::Halo& halo, const EdgeModes& modes) const
     {
@@ -136,10 +140,8 @@ struct ResidentBands::State {
         }
     }
 
-    // Enqueues the chain for `part` of the output on each band that holds rows of it.
-    // Returns the bands used; each band's work tile says what it computes.
-    std::vector<Band*> launch(const filters::FilterChain& chain, const Rect& region, Method method,
-                              TensorCores tensor, Clock::time_point origin, std::vector<DeviceImage>* outputs)
+    // The bands that hold rows of `region`, each with its work tile (what it computes).
+    std::vector<Band*> select(const filters::FilterChain& chain, const Rect& region)
     {
         const TileRequest rq = request(chain.halo(), edgeModes(chain));
         std::vector<Band*> used;
@@ -156,27 +158,44 @@ struct ResidentBands::State {
             if (need.x < have.x || need.y < have.y || need.right() > have.right() || need.bottom() > have.bottom()) {
                 throw std::logic_error("resident band does not hold the rows a request needs");
             }
-            DeviceImage view = b->image;
-            view.data = static_cast<char*>(view.data) + static_cast<std::size_t>(need.y - have.y) * view.pitch +
-                        static_cast<std::size_t>(need.x - have.x) * format.bytesPerPixel();
-            view.width = need.width;
-            view.height = need.height;
-            b->runner.setTensorCores(tensor);
-            b->referenceUs = usSince(origin);
-            b->start.record(b->stream);
-            std::vector<Plan> plans;
-            {
-                NvtxRange range("band " + std::to_string(used.size()) + " kernels");
-                outputs->push_back(b->runner.run(chain, view, method, b->stream, &plans));
-            }
-            b->kernels.record(b->stream);
-            b->label.clear();
-            for (const auto& p : plans) {
-                b->label += (b->label.empty() ? "" : ", ") + toString(p.method);
-            }
             used.push_back(b.get());
         }
         return used;
+    }
+
+    // Enqueues the chain on one band's work tile; its output is b.output.
+    void launch(Band& b, const filters::FilterChain& chain, Method method, TensorCores tensor,
+                Clock::time_point origin, int index)
+    {
+        const Rect& need = b.work.in;
+        const Rect& have = b.tile.in;
+        DeviceImage view = b.image;
+        view.data = static_cast<char*>(view.data) + static_cast<std::size_t>(need.y - have.y) * view.pitch +
+                    static_cast<std::size_t>(need.x - have.x) * format.bytesPerPixel();
+        view.width = need.width;
+        view.height = need.height;
+        b.runner.setTensorCores(tensor);
+        std::vector<Plan> plans = b.runner.plansFor(chain, format, view.width, view.height, method);
+        b.referenceUs = usSince(origin);
+        b.start.record(b.stream);
+        {
+            NvtxRange range("band " + std::to_string(index) + " kernels");
+            b.output = b.runner.run(chain, view, method, b.stream);
+        }
+        b.kernels.record(b.stream);
+        b.label.clear();
+        for (const auto& p : plans) {
+            b.label += (b.label.empty() ? "" : ", ") + toString(p.method);
+        }
+    }
+
+    // Runs job(i) for every used band at once, one thread per band.
+    void together(std::size_t count, const std::function<void(int)>& job)
+    {
+        if (!crew || crew->helpers() + 1 < static_cast<int>(count)) {
+            crew = std::make_unique<BandCrew>(static_cast<int>(bands.size()) - 1);
+        }
+        crew->run(static_cast<int>(count), job);
     }
 
     TimingRecord record(const Band& b, int index, Phase phase, const std::string& label, const Event& from,
@@ -235,12 +254,14 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
     const auto origin = Clock::now();
     s.ensureLayout(chain);
     const Rect r{inside.x, inside.y, inside.width, inside.height};
-    std::vector<DeviceImage> outputs;
-    const auto used = s.launch(chain, r, method, tensor, origin, &outputs);
+    const auto used = s.select(chain, r);
     const int outType = chainOutputType(chain, s.image.type());
     const std::size_t outBpp = CV_ELEM_SIZE(outType);
-    for (std::size_t i = 0; i < used.size(); ++i) {
-        Band& b = *used[i];
+    cv::Mat out(inside.height, inside.width, outType);
+    // Every GPU launches, downloads and copies its rows on a thread of its own.
+    s.together(used.size(), [&](int i) {
+        Band& b = *used[static_cast<std::size_t>(i)];
+        s.launch(b, chain, method, tensor, origin, i);
         const Tile& w = b.work;
         const std::size_t rowBytes = static_cast<std::size_t>(w.out.width) * outBpp;
         const std::size_t bytes = rowBytes * static_cast<std::size_t>(w.out.height);
@@ -248,24 +269,23 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
             b.stage = RawPinnedBuffer();
             b.stage = RawPinnedBuffer(bytes);
         }
-        const DeviceImage& o = outputs[i];
+        const DeviceImage& o = b.output;
         const char* first = static_cast<const char*>(o.data) + static_cast<std::size_t>(w.out.y - w.in.y) * o.pitch +
                             static_cast<std::size_t>(w.out.x - w.in.x) * outBpp;
         copy2DAsync(b.stage.data(), rowBytes, first, o.pitch, rowBytes, static_cast<std::size_t>(w.out.height),
                     b.stream);
         b.downloaded.record(b.stream);
-    }
-    cv::Mat out(inside.height, inside.width, outType);
-    MultiRunReport local;
-    for (std::size_t i = 0; i < used.size(); ++i) {
-        Band& b = *used[i];
         b.downloaded.synchronize();
-        const Tile& w = b.work;
-        const std::size_t rowBytes = static_cast<std::size_t>(w.out.width) * outBpp;
         for (int row = 0; row < w.out.height; ++row) {
             std::memcpy(out.ptr(w.out.y - inside.y + row) + static_cast<std::size_t>(w.out.x - inside.x) * outBpp,
                         static_cast<const char*>(b.stage.data()) + static_cast<std::size_t>(row) * rowBytes, rowBytes);
         }
+    });
+    MultiRunReport local;
+    for (std::size_t i = 0; i < used.size(); ++i) {
+        Band& b = *used[i];
+        const Tile& w = b.work;
+        const std::size_t rowBytes = static_cast<std::size_t>(w.out.width) * outBpp;
         const int index = static_cast<int>(i);
         local.records.push_back(s.record(b, index, Phase::Kernel, b.label, b.start, b.kernels,
                                          static_cast<std::uint64_t>(w.in.area()) * (s.format.bytesPerPixel() + outBpp)));
@@ -297,12 +317,13 @@ double ResidentBands::runInPlace(const filters::FilterChain& chain, Method metho
         return 0.0;
     }
     s.ensureLayout(chain);
+    const auto used = s.select(chain, Rect{0, 0, s.image.cols, s.image.rows});
     const auto origin = Clock::now();
-    std::vector<DeviceImage> outputs;
-    const auto used = s.launch(chain, Rect{0, 0, s.image.cols, s.image.rows}, method, tensor, origin, &outputs);
-    for (Band* b : used) {
-        b->kernels.synchronize();
-    }
+    s.together(used.size(), [&](int i) {
+        Band& b = *used[static_cast<std::size_t>(i)];
+        s.launch(b, chain, method, tensor, origin, i);
+        b.kernels.synchronize();
+    });
     const double wallMs = usSince(origin) / 1000.0;
     if (report != nullptr) {
         MultiRunReport local;
