@@ -50,16 +50,6 @@ QString droppedFile(const QMimeData* mime)
     return {};
 }
 
-/// An entry for a feature that does not exist yet: visible so the menus keep their final
-/// shape, disabled so nothing pretends to work.
-QAction* addPending(QMenu* menu, const QString& text, const QString& name)
-{
-    QAction* action = menu->addAction(text);
-    action->setObjectName(name);
-    action->setEnabled(false);
-    return action;
-}
-
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -421,7 +411,11 @@ void MainWindow::createMenus()
     batch->addAction(runBatch);
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
-    addPending(tools, tr("&Compare Devices\u2026"), QStringLiteral("actionCompareDevices"));
+    QAction* compareDevices = makeAction(this, tr("&Compare Devices\u2026"), QStringLiteral("actionCompareDevices"),
+                                         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D),
+                                         tr("Time the filter stack on each GPU, all GPUs and the CPU path"));
+    connect(compareDevices, &QAction::triggered, this, &MainWindow::compareRequested);
+    tools->addAction(compareDevices);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(aboutAction_);

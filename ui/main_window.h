@@ -143,6 +143,8 @@ signals:
     void deviceRefreshRequested();
     /// The user asked for the batch dialog (Batch > Run Batch).
     void batchRequested();
+    /// The user asked for the device comparison (Tools > Compare Devices).
+    void compareRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
