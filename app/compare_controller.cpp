@@ -226,7 +226,12 @@ ui::CompareResults CompareController::toResults(const CompareReport& report, con
                 d.peakGflops = std::max(d.peakGflops, it->second.fmaGflops);
             }
         }
-        d.name = ids.isEmpty() ? tr("CPU") : (ids.size() == 1 ? tr("GPU %1").arg(ids.front()) : tr("GPUs %1").arg(ids.join(QLatin1Char(','))));
+        // "GPU 0-3" for a run of ids, "GPUs 0,2" otherwise: short enough for a chart legend.
+        const bool run = ids.size() > 1 && ids.back().toInt() - ids.front().toInt() == ids.size() - 1;
+        d.name = ids.isEmpty()       ? tr("CPU")
+                 : ids.size() == 1 ? tr("GPU %1").arg(ids.front())
+                 : run             ? tr("GPU %1\u2013%2").arg(ids.front(), ids.back())
+                                   : tr("GPUs %1").arg(ids.join(QLatin1Char(',')));
         for (const TargetResult& r : report.results) {
             for (const RooflinePoint& p : r.roofline) {
                 if (std::find(devices.begin(), devices.end(), p.device) != devices.end()) {

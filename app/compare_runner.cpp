@@ -178,9 +178,10 @@ cv::Mat errorHeatMap(const cv::Mat& a, const cv::Mat& b)
     return heat;
 }
 
-std::pair<double, double> chainWork(const filters::FilterChain& chain, cv::Size size, int cvType)
+std::pair<double, double> chainWork(const filters::FilterChain& chain, cv::Size size, int cvType,
+                                    const std::vector<std::string>& methods)
 {
-    return workOf(chain, size, cvType, {});
+    return workOf(chain, size, cvType, methods);
 }
 
 std::vector<RooflinePoint> rooflinePoints(const std::vector<KernelSample>& samples)
@@ -261,8 +262,13 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
             reference = output;
         }
         if (kernels.empty() && r.ok() && target.isCpu()) {
-            // The CPU path reports no kernels: its whole run is its one "kernel".
-            const auto [flops, bytes] = chainWork(chain, src.size(), src.type());
+            // The CPU path reports no kernels: its whole run is its one "kernel". OpenCV runs
+            // separable kernels as two passes, so those count as separable work.
+            std::vector<std::string> methods;
+            for (const auto& step : chain.steps) {
+                methods.push_back(step.separable ? "separable" : "direct");
+            }
+            const auto [flops, bytes] = chainWork(chain, src.size(), src.type(), methods);
             for (double ms : r.runMs) {
                 kernels.push_back({-1, "cpu", ms, flops, bytes});
             }

@@ -121,8 +121,10 @@ double psnr(const cv::Mat& a, const cv::Mat& b);
 /// map), as CV_8UC3 BGR; black everywhere when they are equal.
 cv::Mat errorHeatMap(const cv::Mat& a, const cv::Mat& b);
 /// Flops (2 x taps x pixels x channels per step) and bytes (input + output per step) of the
-/// chain on an image of size and type cvType.
-std::pair<double, double> chainWork(const filters::FilterChain& chain, cv::Size size, int cvType);
+/// chain on an image of size and type cvType. A step whose method (methods[i]; "direct" when
+/// missing) names "separable" counts width + height taps, any other the whole kernel.
+std::pair<double, double> chainWork(const filters::FilterChain& chain, cv::Size size, int cvType,
+                                    const std::vector<std::string>& methods = {});
 /// Roofline points from kernel samples: per device and method, flops and bytes over time.
 std::vector<RooflinePoint> rooflinePoints(const std::vector<KernelSample>& samples);
 

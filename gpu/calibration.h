@@ -12,8 +12,8 @@ namespace tessera::gpu {
 /// OutOfDeviceMemory when 600 MiB do not fit).
 DeviceCalibration calibrateDevice(int device);
 
-/// Measures the CPU path: memcpy bandwidth, a scalar FMA loop on one thread, and the standard
-/// filter through filters::applyCpu on all threads. Takes about half a second on a few cores.
+/// Measures the CPU path: memcpy bandwidth, a multiply-add loop on every thread, and the
+/// standard filter through filters::applyCpu. Takes about half a second on a few cores.
 DeviceCalibration calibrateCpu();
 
 /// The CPU's model name ("AMD EPYC 9654 96-Core Processor") from /proc/cpuinfo; empty when

@@ -91,10 +91,7 @@ QChart* makeThroughputChart(const CompareResults& current, const CompareResults&
     if (before != nullptr) {
         series->append(before);
     }
-    series->setLabelsVisible(true);
-    series->setLabelsFormat(QStringLiteral("@value"));
-    series->setLabelsPosition(QAbstractBarSeries::LabelsInsideEnd);
-    series->setLabelsPrecision(4);
+    // No value labels on the bars: they overlap the whiskers and each other; the table has them.
     chart->addSeries(series);
 
     auto* xAxis = new QBarCategoryAxis;
@@ -199,7 +196,8 @@ QChart* makeRooflineChart(const CompareResults& results)
                                                         QScatterSeries::MarkerShapeStar};
         for (int k = 0; k < methods.size(); ++k) {
             auto* points = new QScatterSeries;
-            points->setName(QObject::tr("%1: %2").arg(d.name, methods[k]));
+            // "CPU" rather than "CPU cpu": the CPU path has one method.
+            points->setName(methods[k] == QLatin1String("cpu") ? d.name : QObject::tr("%1 %2").arg(d.name, methods[k]));
             points->setMarkerSize(11.0);
             points->setMarkerShape(shapes[k % shapes.size()]);
             if (colour.isValid()) {

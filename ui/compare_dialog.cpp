@@ -32,6 +32,12 @@ QString number(double v, int decimals)
     return QLocale().toString(v, 'f', decimals);
 }
 
+/// Milliseconds with three significant digits where runs are short: 0.125, 2.05, 154.3.
+QString milliseconds(double v)
+{
+    return number(v, v < 1.0 ? 3 : v < 10.0 ? 2 : 1);
+}
+
 QTableWidgetItem* cell(const QString& text, bool right = true)
 {
     auto* item = new QTableWidgetItem(text);
@@ -157,6 +163,7 @@ CompareDialog::CompareDialog(QWidget* parent)
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->verticalHeader()->setVisible(false);
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 8);
     table_->horizontalHeader()->setSectionResizeMode(Target, QHeaderView::Stretch);
     for (int c = Median; c < ColumnCount; ++c) {
         table_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
@@ -171,8 +178,9 @@ CompareDialog::CompareDialog(QWidget* parent)
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(table_);
     right->addWidget(charts);
-    right->setStretchFactor(0, 1);
+    right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 3);
+    right->setSizes({230, 520});
 
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(left);
@@ -283,8 +291,8 @@ void CompareDialog::fillTable()
             table_->setSpan(i, Median, 1, ColumnCount - Median);
             continue;
         }
-        table_->setItem(i, Median, cell(number(r.medianMs, 2)));
-        table_->setItem(i, Range, cell(QStringLiteral("%1\u2013%2").arg(number(r.minMs, 2), number(r.maxMs, 2))));
+        table_->setItem(i, Median, cell(milliseconds(r.medianMs)));
+        table_->setItem(i, Range, cell(QStringLiteral("%1\u2013%2").arg(milliseconds(r.minMs), milliseconds(r.maxMs))));
         table_->setItem(i, Rate, cell(number(r.mpixS, 1)));
         table_->setItem(i, Speedup, cell(r.speedup > 0.0 ? QStringLiteral("%1\u00d7").arg(number(r.speedup, 2)) : tr("\u2013")));
         table_->setItem(i, Efficiency, cell(r.efficiency > 0.0 ? QStringLiteral("%1 %").arg(number(r.efficiency * 100, 0)) : tr("\u2013")));
@@ -310,7 +318,7 @@ void CompareDialog::showHeatMap()
     }
     heatMap_->setPixmap(QPixmap::fromImage(
         r.heatMap.scaled(heatMap_->size() - QSize(4, 4), Qt::KeepAspectRatio, Qt::SmoothTransformation)));
-    heatCaption_->setText(r.maxError > 0.0 ? tr("%1: black equal, dark blue to red up to the largest error, %2.")
+    heatCaption_->setText(r.maxError > 0.0 ? tr("%1: dark where equal to the CPU path, through green and yellow to red at the largest error, %2.")
                                                  .arg(r.label, number(r.maxError, r.maxError == std::floor(r.maxError) ? 0 : 4))
                                            : tr("%1: identical to the CPU path everywhere.").arg(r.label));
 }
