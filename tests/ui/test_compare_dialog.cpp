@@ -1,3 +1,5 @@
+#include "gui_test_support.h"
+
 #include "app/compare_controller.h"
 #include "app/compare_runner.h"
 #include "filters/cpu_executor.h"
@@ -13,6 +15,7 @@
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
 
+#include <QAction>
 #include <QDir>
 #include <QLabel>
 #include <QListWidget>
@@ -244,6 +247,25 @@ TEST_F(CompareDialogTest, SaveLoadRoundTripAndScreenshot)
     QTest::qWait(50);
     const QString shot = QDir(outputDir(temp)).filePath(QStringLiteral("compare-dialog.png"));
     EXPECT_TRUE(dialog_.grab().save(shot));
+}
+
+using CompareFromWindow = test::WindowFixture;
+
+TEST_F(CompareFromWindow, ToolsMenuOpensTheDialogOnTheOpenImage)
+{
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/camera.png"));
+    window_.findChild<QAction*>(QStringLiteral("actionCompareDevices"))->trigger();
+    auto* dialog = window_.findChild<ui::CompareDialog*>();
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_TRUE(dialog->isVisible());
+    EXPECT_TRUE(dialog->checkedTargets().contains(QStringLiteral("cpu")));
+    ASSERT_NE(controller_.compareController(), nullptr);
+    // No filter enabled: Run says so instead of timing nothing.
+    QSignalSpy finished(controller_.compareController(), &app::CompareController::finished);
+    dialog->findChild<QPushButton*>(QStringLiteral("compareRun"))->click();
+    EXPECT_EQ(finished.count(), 1);
+    EXPECT_TRUE(dialog->findChild<QLabel*>(QStringLiteral("compareStatus"))->text().contains(QStringLiteral("filter")));
+    dialog->close();
 }
 
 }  // namespace
