@@ -35,6 +35,8 @@ public:
     QStringList enabledDevices() const;
     /// The device keys disabled in QSettings (devices not present now included).
     static QStringList storedDisabled();
+    /// The snapshot shown now.
+    const gpu::DeviceSnapshot& snapshot() const { return shown_; }
     /// The live refresh interval while visible, in milliseconds (0: off).
     int refreshInterval() const;
     /// Changes the live refresh interval (tests turn it off); 0 stops it.

@@ -109,8 +109,21 @@ QStringList MainWindow::enabledDevices() const
 
 void MainWindow::setDevices(const gpu::DeviceSnapshot& snapshot)
 {
+    // The Devices dock asks for a snapshot every second (free memory moves); the profiler needs
+    // one only when the devices themselves change, so its views are not redrawn each time.
+    const auto ids = [](const gpu::DeviceSnapshot& s) {
+        std::vector<std::pair<int, std::string>> out;
+        for (const gpu::DeviceInfo& d : s.devices) {
+            out.emplace_back(d.id, d.name);
+        }
+        return out;
+    };
+    const bool changed = ids(devicePanel_->snapshot()) != ids(snapshot) || !profilerSawDevices_;
     devicePanel_->setSnapshot(snapshot);
-    profilerDock_->setDevices(snapshot);
+    if (changed) {
+        profilerDock_->setDevices(snapshot);
+        profilerSawDevices_ = true;
+    }
 }
 
 FilterPanel* MainWindow::filterPanel() const

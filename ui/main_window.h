@@ -194,6 +194,7 @@ private:
     QString currentPath_;
     QString lastError_;
     bool modalDialogs_ = true;
+    bool profilerSawDevices_ = false;  ///< setDevices() has passed a snapshot to the profiler
 };
 
 }  // namespace tessera::ui
