@@ -95,12 +95,17 @@ void CompareController::start(const QStringList& keys, int warmup, int repeats)
         emit finished();
         return;
     }
+    // Fresh targets for every run: a GPU target keeps its executor (streams, pinned buffers)
+    // only while the worker holds it, so nothing stays allocated between comparisons.
+    CompareSetup fresh = setupSource_();
     std::vector<CompareTarget> chosen;
-    for (const CompareTarget& t : setup_.targets) {
+    for (CompareTarget& t : fresh.targets) {
         if (keys.contains(qs(t.key))) {
-            chosen.push_back(t);
+            chosen.push_back(std::move(t));
         }
     }
+    setup_.snapshot = std::move(fresh.snapshot);
+    setup_.calibrations = std::move(fresh.calibrations);
     cancel_ = false;
     dialog_.setRunning(true);
     dialog_.setProgress(0, (std::max(warmup, 0) + std::max(repeats, 1)) * static_cast<int>(chosen.size()), QString());
