@@ -18,6 +18,7 @@ void printUsage(std::ostream& os)
           "Commands:\n"
           "  apply INPUT -o OUTPUT [filter options]   filter one image\n"
           "  batch INPUT... -o OUTDIR [options]       filter many images (files, folders, patterns)\n"
+          "  bench INPUT [filter options] [options]   time the chain on each GPU, all GPUs and the CPU\n"
           "  filters [--json]                         list the filters and their parameters\n"
           "  devices [--json]                         list the CUDA devices (or why there are none)\n"
           "  help                                     show this text\n"
@@ -26,7 +27,8 @@ void printUsage(std::ostream& os)
           "  --version                                print versions and exit\n"
           "  -h, --help                               show this text\n"
           "\n"
-          "Run 'tessera-cli apply --help' for the filter options, 'tessera-cli batch --help' for batches.\n"
+          "Run 'tessera-cli apply --help' for the filter options, 'tessera-cli batch --help' for batches,\n"
+          "'tessera-cli bench --help' for device comparisons.\n"
           "Exit codes: 0 done, 1 a file or processing error, 2 a usage error.\n";
 }
 
@@ -65,6 +67,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         }
         if (cmd == "apply") {
             return runApply(rest, out, err);
+        }
+        if (cmd == "bench") {
+            return runBench(rest, out, err);
         }
         if (cmd == "batch") {
             return runBatchCommand(rest, out, err);

@@ -11,6 +11,7 @@ namespace tessera::app {
 int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runFilters(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 void printVersion(std::ostream& out);
 

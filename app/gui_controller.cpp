@@ -1,6 +1,7 @@
 #include "app/gui_controller.h"
 #include "app/gui_text.h"
 
+#include "app/calibration_controller.h"
 #include "app/device_preference.h"
 #include "app/display_mapping.h"
 #include "app/edit_commands.h"
@@ -54,6 +55,8 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
     connect(&window_, &ui::MainWindow::applyRequested, this, &GuiController::applyPreview);
     connect(&window_, &ui::MainWindow::loadPresetRequested, this, &GuiController::loadPreset);
     connect(&window_, &ui::MainWindow::batchRequested, this, &GuiController::openBatch);
+    connect(&window_, &ui::MainWindow::compareRequested, this, &GuiController::openCompare);
+    calibration_ = new CalibrationController(*window_.devicePanel(), {}, this);
     connect(&window_, &ui::MainWindow::savePresetRequested, this, &GuiController::savePreset);
     mapping_ = toMapping(window_.displayMenu()->options());
     engine_->setDisplayMapping(mapping_);

@@ -20,12 +20,15 @@
 
 namespace tessera::ui {
 class BatchDialog;
+class CompareDialog;
 class MainWindow;
 }
 
 namespace tessera::app {
 
 class BatchController;
+class CalibrationController;
+class CompareController;
 class Engine;
 class ViewRegions;
 struct PreviewResult;
@@ -44,6 +47,10 @@ public:
 
     /// The display mapping in use.
     const DisplayMapping& displayMapping() const { return mapping_; }
+    /// The Devices dock's calibrations (Measure buttons, cache).
+    CalibrationController& calibration() const { return *calibration_; }
+    /// The comparison behind Tools > Compare Devices; null before the first openCompare().
+    CompareController* compareController() const { return compare_; }
     /// The open image (with applied filters); empty before the first file opens.
     const cv::Mat& sourceImage() const { return source_; }
     /// Id of the last preview shown in the window (0 before the first).
@@ -102,6 +109,9 @@ public slots:
     void setDisplayMapping(const tessera::app::DisplayMapping& mapping);
     /// Shows the batch dialog (made on first use), offering the current stack and the devices.
     void openBatch();
+    /// Shows the device comparison (made on first use) for the open image and the stack, on the
+    /// devices the Devices dock allows.
+    void openCompare();
 
 signals:
     /// A preview reached the window.
@@ -151,6 +161,9 @@ private:
     QString originalShown_;            ///< what black and white stand for in originalDisplay_
     ui::BatchDialog* batchDialog_ = nullptr;  ///< child of the window, made by openBatch()
     BatchController* batch_ = nullptr;        ///< child of this controller
+    ui::CompareDialog* compareDialog_ = nullptr;      ///< child of the window, made by openCompare()
+    CompareController* compare_ = nullptr;            ///< child of this controller
+    CalibrationController* calibration_ = nullptr;    ///< the Devices dock's Measure buttons
 };
 
 }  // namespace tessera::app

@@ -2,6 +2,7 @@
 // the Devices dock, Preferences and the device the Engine uses).
 
 #include "app/batch_controller.h"
+#include "app/calibration_controller.h"
 #include "app/device_preference.h"
 #include "app/engine.h"
 #include "app/gui_controller.h"
@@ -135,6 +136,7 @@ void GuiController::refreshDeviceInfo()
     }
     window_.setDeviceOptions(options);
     window_.setDevices(snapshot);
+    calibration_->setSnapshot(snapshot);
     presentGpus_.clear();
     for (const gpu::DeviceInfo& device : snapshot.devices) {
         presentGpus_.push_back(device.id);

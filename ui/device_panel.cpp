@@ -9,6 +9,9 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QGridLayout>
+#include <QSysInfo>
+#include <QTimer>
 #include <QSignalBlocker>
 #include <QThread>
 #include <QVBoxLayout>
@@ -66,6 +69,18 @@ void addValue(QFormLayout* form, const QString& prefix, const char* field, const
     form->addRow(title, label);
 }
 
+/// "copy 3,900 GB/s · FMA 60,000 GFLOP/s · filter 9,000 Mpixel/s", or "not measured".
+QString calibrationText(const gpu::DeviceCalibration& c)
+{
+    if (!c.measured()) {
+        return DevicePanel::tr("not measured");
+    }
+    const QLocale locale;
+    return DevicePanel::tr("copy %1 GB/s\nFMA %2 GFLOP/s\nfilter %3 Mpixel/s")
+        .arg(locale.toString(c.copyGBs, 'f', 0), locale.toString(c.fmaGflops, 'f', 0),
+             locale.toString(c.filterMpixS, 'f', 0));
+}
+
 }  // namespace
 
 DevicePanel::DevicePanel(QWidget* parent)
@@ -94,7 +109,40 @@ DevicePanel::DevicePanel(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(scroll, 1);
+    // Free memory moves as work runs: while the panel is on screen, ask for it every second.
+    timer_ = new QTimer(this);
+    timer_->setObjectName(QStringLiteral("deviceRefreshTimer"));
+    connect(timer_, &QTimer::timeout, this, &DevicePanel::refreshRequested);
+    cpuName_ = QSysInfo::currentCpuArchitecture();
     rebuild(gpu::DeviceSnapshot{});
+}
+
+int DevicePanel::refreshInterval() const
+{
+    return interval_;
+}
+
+void DevicePanel::setRefreshInterval(int milliseconds)
+{
+    interval_ = std::max(milliseconds, 0);
+    timer_->stop();
+    if (interval_ > 0 && isVisible()) {
+        timer_->start(interval_);
+    }
+}
+
+void DevicePanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (interval_ > 0) {
+        timer_->start(interval_);
+    }
+}
+
+void DevicePanel::hideEvent(QHideEvent* event)
+{
+    QWidget::hideEvent(event);
+    timer_->stop();
 }
 
 QStringList DevicePanel::storedDisabled()
@@ -115,7 +163,129 @@ QStringList DevicePanel::enabledDevices() const
 
 void DevicePanel::setSnapshot(const gpu::DeviceSnapshot& snapshot)
 {
-    rebuild(snapshot);
+    if (sameDevices(snapshot)) {
+        updateValues(snapshot);
+    } else {
+        rebuild(snapshot);
+    }
+    shown_ = snapshot;
+}
+
+bool DevicePanel::sameDevices(const gpu::DeviceSnapshot& snapshot) const
+{
+    if (snapshot.devices.size() != shown_.devices.size() || snapshot.reason != shown_.reason ||
+        snapshot.driverVersion != shown_.driverVersion || checks_.empty()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < snapshot.devices.size(); ++i) {
+        const auto& a = snapshot.devices[i];
+        const auto& b = shown_.devices[i];
+        if (a.id != b.id || a.name != b.name || a.pciBusId != b.pciBusId || a.peerAccess != b.peerAccess) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void DevicePanel::updateValues(const gpu::DeviceSnapshot& snapshot)
+{
+    for (const gpu::DeviceInfo& device : snapshot.devices) {
+        auto* memory = content_->findChild<QLabel*>(QStringLiteral("gpu%1_memory").arg(device.id));
+        if (memory != nullptr) {
+            memory->setText(tr("%1 free of %2").arg(bytes(device.memoryFree), bytes(device.memoryTotal)));
+        }
+        auto* clocks = content_->findChild<QLabel*>(QStringLiteral("gpu%1_clocks").arg(device.id));
+        if (clocks != nullptr) {
+            clocks->setText(tr("SM %1, memory %2").arg(gigahertz(device.clockKHz), gigahertz(device.memoryClockKHz)));
+        }
+    }
+}
+
+void DevicePanel::setCalibration(const QString& key, const gpu::DeviceCalibration& calibration)
+{
+    calibrations_[key] = calibration;
+    calibrationErrors_.remove(key);
+    showCalibration(key);
+}
+
+void DevicePanel::setMeasuring(const QString& key, bool measuring, const QString& error)
+{
+    measuring_.removeAll(key);
+    if (measuring) {
+        measuring_ << key;
+    }
+    if (!error.isEmpty()) {
+        calibrationErrors_[key] = error;
+    }
+    showCalibration(key);
+}
+
+void DevicePanel::setCpuName(const QString& name)
+{
+    cpuName_ = name;
+    if (auto* label = content_->findChild<QLabel*>(QStringLiteral("cpu_model"))) {
+        label->setText(name);
+    }
+}
+
+void DevicePanel::showCalibration(const QString& key)
+{
+    const QString prefix = nameOf(key);
+    auto* label = content_->findChild<QLabel*>(QStringLiteral("%1_calibration").arg(prefix));
+    auto* button = content_->findChild<QPushButton*>(QStringLiteral("%1_measure").arg(prefix));
+    if (label == nullptr || button == nullptr) {
+        return;
+    }
+    const bool busy = measuring_.contains(key);
+    QString text = busy ? tr("measuring\u2026") : calibrationText(calibrations_.value(key));
+    if (!busy && calibrationErrors_.contains(key)) {
+        text = tr("measurement failed: %1").arg(calibrationErrors_.value(key));
+    }
+    label->setText(text);
+    label->setToolTip(QString::fromStdString(calibrations_.value(key).method));
+    button->setEnabled(!busy);
+    button->setText(calibrations_.value(key).measured() ? tr("Measure again") : tr("Measure"));
+}
+
+void DevicePanel::addCalibrationRow(QFormLayout* form, const QString& key, QWidget* parent)
+{
+    const QString prefix = nameOf(key);
+    addValue(form, prefix, "calibration", tr("Measured:"), QString());
+    auto* measure = new QPushButton(tr("Measure"), parent);
+    measure->setObjectName(QStringLiteral("%1_measure").arg(prefix));
+    measure->setToolTip(tr("Time a copy, an FMA loop and a 15 \u00d7 15 Gaussian on this device (under a second)"));
+    connect(measure, &QPushButton::clicked, this, [this, key] { emit measureRequested(key); });
+    form->addRow(QString(), measure);
+}
+
+QWidget* DevicePanel::peerSection(const gpu::DeviceSnapshot& snapshot)
+{
+    auto* box = new QGroupBox(tr("Peer access (row reads column)"), content_);
+    box->setObjectName(QStringLiteral("devicePeers"));
+    auto* grid = new QGridLayout(box);
+    grid->setHorizontalSpacing(12);
+    const auto& devices = snapshot.devices;
+    for (std::size_t j = 0; j < devices.size(); ++j) {
+        auto* head = new QLabel(tr("GPU %1").arg(devices[j].id), box);
+        head->setAlignment(Qt::AlignCenter);
+        grid->addWidget(head, 0, static_cast<int>(j) + 1);
+    }
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        grid->addWidget(new QLabel(tr("GPU %1").arg(devices[i].id), box), static_cast<int>(i) + 1, 0);
+        for (std::size_t j = 0; j < devices.size(); ++j) {
+            const bool self = i == j;
+            const bool peer = j < devices[i].peerAccess.size() && devices[i].peerAccess[j];
+            auto* mark = new QLabel(self ? QStringLiteral("\u00b7") : peer ? QStringLiteral("\u2713") : QStringLiteral("\u2013"), box);
+            mark->setObjectName(QStringLiteral("peer_%1_%2").arg(devices[i].id).arg(devices[j].id));
+            mark->setAlignment(Qt::AlignCenter);
+            mark->setToolTip(self ? tr("the same GPU")
+                                  : peer ? tr("GPU %1 can read GPU %2's memory directly").arg(devices[i].id).arg(devices[j].id)
+                                         : tr("copies between GPU %1 and GPU %2 go through the host").arg(devices[i].id).arg(devices[j].id));
+            grid->addWidget(mark, static_cast<int>(i) + 1, static_cast<int>(j) + 1);
+        }
+    }
+    grid->setColumnStretch(static_cast<int>(devices.size()) + 1, 1);
+    return box;
 }
 
 void DevicePanel::rebuild(const gpu::DeviceSnapshot& snapshot)
@@ -140,7 +310,13 @@ void DevicePanel::rebuild(const gpu::DeviceSnapshot& snapshot)
     for (const gpu::DeviceInfo& device : snapshot.devices) {
         sections_->addWidget(gpuSection(device, snapshot));
     }
+    if (snapshot.devices.size() > 1) {
+        sections_->addWidget(peerSection(snapshot));
+    }
     sections_->addWidget(cpuSection(snapshot.hasGpu()));
+    for (const auto& [key, check] : checks_) {
+        showCalibration(key);
+    }
     sections_->addStretch(1);
     // A device list with none enabled would leave previews nowhere to run.
     if (enabledDevices().isEmpty() && !checks_.empty()) {
@@ -180,6 +356,7 @@ QWidget* DevicePanel::gpuSection(const gpu::DeviceInfo& device, const gpu::Devic
              tr("%1 per block (%2 opt-in)").arg(bytes(device.sharedMemPerBlock), bytes(device.sharedMemPerBlockOptin)));
     addValue(form, prefix, "pci", tr("PCI bus:"), QString::fromStdString(device.pciBusId));
     addValue(form, prefix, "peers", tr("Peer access:"), peers(device, snapshot));
+    addCalibrationRow(form, key, box);
     return box;
 }
 
@@ -192,7 +369,9 @@ QWidget* DevicePanel::cpuSection(bool hasGpu)
     form->addRow(deviceCheck(key, box));
     addValue(form, key, "path", tr("Path:"),
              hasGpu ? tr("OpenCV CPU path (where no enabled GPU is left, or a GPU fails)") : tr("OpenCV CPU path (in use)"));
+    addValue(form, key, "model", tr("Model:"), cpuName_);
     addValue(form, key, "threads", tr("Threads:"), QString::number(QThread::idealThreadCount()));
+    addCalibrationRow(form, key, box);
     return box;
 }
 

@@ -50,16 +50,6 @@ QString droppedFile(const QMimeData* mime)
     return {};
 }
 
-/// An entry for a feature that does not exist yet: visible so the menus keep their final
-/// shape, disabled so nothing pretends to work.
-QAction* addPending(QMenu* menu, const QString& text, const QString& name)
-{
-    QAction* action = menu->addAction(text);
-    action->setObjectName(name);
-    action->setEnabled(false);
-    return action;
-}
-
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -119,8 +109,21 @@ QStringList MainWindow::enabledDevices() const
 
 void MainWindow::setDevices(const gpu::DeviceSnapshot& snapshot)
 {
+    // The Devices dock asks for a snapshot every second (free memory moves); the profiler needs
+    // one only when the devices themselves change, so its views are not redrawn each time.
+    const auto ids = [](const gpu::DeviceSnapshot& s) {
+        std::vector<std::pair<int, std::string>> out;
+        for (const gpu::DeviceInfo& d : s.devices) {
+            out.emplace_back(d.id, d.name);
+        }
+        return out;
+    };
+    const bool changed = ids(devicePanel_->snapshot()) != ids(snapshot) || !profilerSawDevices_;
     devicePanel_->setSnapshot(snapshot);
-    profilerDock_->setDevices(snapshot);
+    if (changed) {
+        profilerDock_->setDevices(snapshot);
+        profilerSawDevices_ = true;
+    }
 }
 
 FilterPanel* MainWindow::filterPanel() const
@@ -421,7 +424,11 @@ void MainWindow::createMenus()
     batch->addAction(runBatch);
 
     QMenu* tools = menuBar()->addMenu(tr("&Tools"));
-    addPending(tools, tr("&Compare Devices\u2026"), QStringLiteral("actionCompareDevices"));
+    QAction* compareDevices = makeAction(this, tr("&Compare Devices\u2026"), QStringLiteral("actionCompareDevices"),
+                                         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D),
+                                         tr("Time the filter stack on each GPU, all GPUs and the CPU path"));
+    connect(compareDevices, &QAction::triggered, this, &MainWindow::compareRequested);
+    tools->addAction(compareDevices);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(aboutAction_);

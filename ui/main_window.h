@@ -143,6 +143,8 @@ signals:
     void deviceRefreshRequested();
     /// The user asked for the batch dialog (Batch > Run Batch).
     void batchRequested();
+    /// The user asked for the device comparison (Tools > Compare Devices).
+    void compareRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -192,6 +194,7 @@ private:
     QString currentPath_;
     QString lastError_;
     bool modalDialogs_ = true;
+    bool profilerSawDevices_ = false;  ///< setDevices() has passed a snapshot to the profiler
 };
 
 }  // namespace tessera::ui

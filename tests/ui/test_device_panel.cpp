@@ -74,7 +74,9 @@ TEST_F(DevicePanelTest, ListsEveryGpuOfTheSnapshotAndTheCpu)
 {
     DevicePanel panel;
     panel.setSnapshot(fourGpus());
-    EXPECT_EQ(panel.findChildren<QGroupBox*>().size(), 5);
+    // Four GPUs, the CPU, and the peer access grid that several GPUs add.
+    EXPECT_EQ(panel.findChildren<QGroupBox*>().size(), 6);
+    EXPECT_NE(panel.findChild<QGroupBox*>(QStringLiteral("devicePeers")), nullptr);
     for (int id = 0; id < 4; ++id) {
         const auto* box = panel.findChild<QGroupBox*>(QStringLiteral("deviceSection_gpu%1").arg(id));
         ASSERT_NE(box, nullptr) << id;

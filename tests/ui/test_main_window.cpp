@@ -82,12 +82,13 @@ TEST_F(MainWindowTest, TitleAndShortcuts)
     EXPECT_EQ(action("actionExport")->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     EXPECT_EQ(action("actionRunBatch")->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
     EXPECT_TRUE(action("actionRunBatch")->isEnabled());
+    EXPECT_EQ(action("actionCompareDevices")->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    EXPECT_TRUE(action("actionCompareDevices")->isEnabled());
 }
 
 TEST_F(MainWindowTest, FeaturesNotBuiltYetAreDisabled)
 {
-    for (const char* name : {"actionSave", "actionSaveAs", "actionExport", "actionUndo", "actionRedo",
-                             "actionCompareDevices"}) {
+    for (const char* name : {"actionSave", "actionSaveAs", "actionExport", "actionUndo", "actionRedo"}) {
         EXPECT_FALSE(action(name)->isEnabled()) << name;
     }
     EXPECT_TRUE(action("actionOpen")->isEnabled());

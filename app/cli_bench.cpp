@@ -1,0 +1,230 @@
+#include "app/cli.h"
+#include "app/cli_commands.h"
+#include "app/cli_filter_options.h"
+#include "app/compare_json.h"
+#include "app/compare_runner.h"
+#include "app/image_io.h"
+#include "gpu/calibration.h"
+#include "gpu/device_info.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QString>
+#include <QSysInfo>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace tessera::app {
+
+namespace {
+
+struct BenchOptions {
+    std::string input;
+    FilterOptions filters;
+    std::string devices = "all";
+    int warmup = 1;
+    int runs = 5;
+    bool json = false;
+    bool help = false;
+};
+
+void printBenchUsage(std::ostream& os)
+{
+    os << "Usage: tessera-cli bench INPUT [filter options as in apply] [--devices each|all|cpu|gpu:N[,M...]]\n"
+          "         [--warmup N] [--runs N] [--json]\n"
+          "\n"
+          "Runs the filter chain on the image on each device and compares speed and results.\n"
+          "  --devices D   each: every GPU alone and the CPU path; all (default): also all GPUs\n"
+          "                together; cpu: the CPU path only; gpu:0,2: those GPUs alone and together\n"
+          "  --warmup N    untimed runs per target (default 1)\n"
+          "  --runs N      timed runs per target (default 5)\n"
+          "  --json        print one JSON document instead of the table\n"
+          "Speed-up is against the fastest single GPU (the CPU path when no GPU ran); efficiency is\n"
+          "speed-up per GPU. Max err and PSNR compare each output with the CPU path's.\n"
+          "Filter options: see 'tessera-cli apply --help'.\n";
+}
+
+int parseCount(const std::string& option, const std::string& text, int least)
+{
+    const double v = parseNumber(option, text);
+    if (v != std::floor(v) || v < least || v > 10000) {
+        throw UsageError(option + " needs a whole number from " + std::to_string(least) + " to 10000");
+    }
+    return static_cast<int>(v);
+}
+
+BenchOptions parseBench(const std::vector<std::string>& args)
+{
+    BenchOptions o;
+    FilterOptionParser shared;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (shared.consume(args, i)) {
+            continue;
+        }
+        const std::string& a = args[i];
+        const auto value = [&]() -> const std::string& {
+            if (i + 1 >= args.size()) {
+                throw UsageError(a + " needs a value");
+            }
+            return args[++i];
+        };
+        if (a == "-h" || a == "--help") {
+            o.help = true;
+        } else if (a == "--devices") {
+            o.devices = value();
+        } else if (a == "--warmup") {
+            o.warmup = parseCount(a, value(), 0);
+        } else if (a == "--runs") {
+            o.runs = parseCount(a, value(), 1);
+        } else if (a == "--json") {
+            o.json = true;
+        } else if (!a.empty() && a.front() == '-') {
+            throw UsageError("unknown option '" + a + "'");
+        } else if (o.input.empty()) {
+            o.input = a;
+        } else {
+            throw UsageError("more than one input given ('" + o.input + "' and '" + a + "')");
+        }
+    }
+    o.filters = shared.finish();
+    return o;
+}
+
+/// The targets --devices asks for; throws UsageError for an unknown or absent GPU.
+std::vector<CompareTarget> benchTargets(const std::string& devices, const gpu::DeviceSnapshot& snapshot)
+{
+    const auto name = [&](int id) {
+        for (const auto& d : snapshot.devices) {
+            if (d.id == id) {
+                return "GPU " + std::to_string(id) + " (" + d.name + ")";
+            }
+        }
+        return "GPU " + std::to_string(id);
+    };
+    std::vector<int> gpus;
+    bool cpu = true;
+    bool together = devices == "all";
+    if (devices == "cpu") {
+        return {cpuTarget()};
+    }
+    if (devices == "each" || devices == "all") {
+        for (const auto& d : snapshot.devices) {
+            gpus.push_back(d.id);
+        }
+    } else if (devices.rfind("gpu:", 0) == 0) {
+        cpu = false;
+        together = true;
+        std::stringstream list(devices.substr(4));
+        std::string item;
+        while (std::getline(list, item, ',')) {
+            const int id = static_cast<int>(parseNumber("--devices", item));
+            const bool present = std::any_of(snapshot.devices.begin(), snapshot.devices.end(),
+                                             [id](const gpu::DeviceInfo& d) { return d.id == id; });
+            if (!present) {
+                throw UsageError("--devices: there is no GPU " + item +
+                                 (snapshot.hasGpu() ? std::string() : " (" + snapshot.reason + ")"));
+            }
+            gpus.push_back(id);
+        }
+        if (gpus.empty()) {
+            throw UsageError("--devices gpu: needs at least one GPU id");
+        }
+    } else {
+        throw UsageError("--devices must be each, all, cpu or gpu:N[,M...], not '" + devices + "'");
+    }
+    std::vector<CompareTarget> targets;
+    for (const int id : gpus) {
+        targets.push_back(gpuTarget({id}, name(id)));
+    }
+    if (together && gpus.size() > 1) {
+        targets.push_back(gpuTarget(gpus, std::to_string(gpus.size()) + " GPUs"));
+    }
+    if (cpu) {
+        targets.push_back(cpuTarget());
+    }
+    return targets;
+}
+
+std::string fixed(double v, int decimals)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(decimals) << v;
+    return os.str();
+}
+
+void printTable(std::ostream& out, const CompareReport& report)
+{
+    out << report.width << " x " << report.height << " " << report.format << ", chain " << report.chain << ", "
+        << report.warmup << " warm-up + " << report.repeats << " timed runs per target\n";
+    const int w = std::max<int>(
+        6, static_cast<int>(std::max_element(report.results.begin(), report.results.end(),
+                                             [](const auto& a, const auto& b) { return a.label.size() < b.label.size(); })
+                                ->label.size()));
+    out << std::left << std::setw(w) << "target" << std::right << std::setw(11) << "median ms" << std::setw(11)
+        << "Mpixel/s" << std::setw(10) << "speed-up" << std::setw(12) << "efficiency" << std::setw(10) << "max err"
+        << std::setw(10) << "PSNR dB" << "\n";
+    for (const auto& r : report.results) {
+        out << std::left << std::setw(w) << r.label << std::right;
+        if (!r.ok()) {
+            out << "  failed: " << r.error << "\n";
+            continue;
+        }
+        out << std::setw(11) << fixed(r.medianMs, 2) << std::setw(11) << fixed(r.mpixS, 1) << std::setw(10)
+            << (r.speedup > 0.0 ? fixed(r.speedup, 2) + "x" : "-") << std::setw(12)
+            << (r.efficiency > 0.0 ? fixed(r.efficiency * 100.0, 0) + " %" : "-") << std::setw(10)
+            << fixed(r.maxAbsError, r.maxAbsError == std::floor(r.maxAbsError) ? 0 : 4) << std::setw(10)
+            << (std::isfinite(r.psnr) ? fixed(r.psnr, 1) : std::string("exact")) << "\n";
+    }
+}
+
+}  // namespace
+
+int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    BenchOptions o;
+    std::vector<CompareTarget> targets;
+    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    try {
+        o = parseBench(args);
+        if (o.help) {
+            printBenchUsage(out);
+            return kExitOk;
+        }
+        if (o.input.empty()) {
+            throw UsageError("no input image given");
+        }
+        if (o.filters.steps.empty()) {
+            throw UsageError("nothing to run: give --filter, --kernel or --preset");
+        }
+        targets = benchTargets(o.devices, snapshot);
+    } catch (const UsageError& e) {
+        err << "tessera-cli bench: " << e.what() << "\n\n";
+        printBenchUsage(err);
+        return kExitUsage;
+    }
+    const cv::Mat src = readImage(o.input);
+    const filters::FilterChain chain = chainFromOptions(o.filters);
+    CompareOptions options;
+    options.warmup = o.warmup;
+    options.repeats = o.runs;
+    const CompareReport report = runComparison(src, chain, targets, options);
+    const bool failed = std::any_of(report.results.begin(), report.results.end(), [](const auto& r) { return !r.ok(); });
+    if (o.json) {
+        SavedComparison saved{report, snapshot, {}, QSysInfo::machineHostName().toStdString(), gpu::cpuModelName()};
+        nlohmann::json doc = toJson(saved);
+        doc["input"] = o.input;
+        out << doc.dump(2) << "\n";
+    } else {
+        printTable(out, report);
+        if (!snapshot.hasGpu() && o.devices != "cpu") {
+            out << "No GPU: " << snapshot.reason << "; the CPU path only.\n";
+        }
+    }
+    return failed ? kExitFailure : kExitOk;
+}
+
+}  // namespace tessera::app
