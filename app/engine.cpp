@@ -106,8 +106,10 @@ public:
 
     void setDisplayMapping(const DisplayMapping& mapping) { mapping_ = mapping; }
 
-    void setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus)
+    void setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus,
+                             const std::vector<double>& autoSpeeds)
     {
+        autoSpeeds_ = autoSpeeds;
         // The next request probes again for the devices now preferred.
         preference_ = preference;
         autoGpus_ = autoGpus;
@@ -190,8 +192,11 @@ private:
             }
         } else {
             for (const auto& d : snap.devices) {
-                if (autoGpus_.empty() || std::find(autoGpus_.begin(), autoGpus_.end(), d.id) != autoGpus_.end()) {
-                    gpuSlots.push_back({d.id, 0, 1.0});
+                const auto at = std::find(autoGpus_.begin(), autoGpus_.end(), d.id);
+                if (autoGpus_.empty() || at != autoGpus_.end()) {
+                    const auto i = static_cast<std::size_t>(at - autoGpus_.begin());
+                    const double speed = at != autoGpus_.end() && i < autoSpeeds_.size() ? autoSpeeds_[i] : 1.0;
+                    gpuSlots.push_back({d.id, 0, speed > 0.0 ? speed : 1.0});
                     gpuName_ = gpuName_.empty() ? d.name : gpuName_;
                 }
             }
@@ -211,6 +216,7 @@ private:
     std::string gpuName_;
     std::unique_ptr<ResidentGpus> gpu_;
     std::vector<int> autoGpus_;
+    std::vector<double> autoSpeeds_;
     cv::Mat image_;
     DisplayMapping mapping_;
     DevicePreference preference_;
@@ -243,11 +249,13 @@ void Engine::setImage(const cv::Mat& image)
     QMetaObject::invokeMethod(worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
 }
 
-void Engine::setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus)
+void Engine::setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus,
+                                 const std::vector<double>& autoSpeeds)
 {
     EngineWorker* worker = worker_;
     QMetaObject::invokeMethod(
-        worker_, [worker, preference, autoGpus] { worker->setDevicePreference(preference, autoGpus); },
+        worker_,
+        [worker, preference, autoGpus, autoSpeeds] { worker->setDevicePreference(preference, autoGpus, autoSpeeds); },
         Qt::QueuedConnection);
 }
 

@@ -58,7 +58,9 @@ public:
     /// Sets where later previews run: Auto spreads the image in bands over autoGpus (every GPU
     /// present when empty), a chosen GPU runs alone. A GPU that is not present falls back to the
     /// CPU with a note in the result.
-    void setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus = {});
+    /// autoSpeeds (parallel to autoGpus; empty: equal) sets the bands' heights.
+    void setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus = {},
+                             const std::vector<double>& autoSpeeds = {});
     /// Sets the display mapping of later previews' images (the data is not affected).
     void setDisplayMapping(const DisplayMapping& mapping);
     /// Queues a preview of chain on the current image and returns its id (increasing). With a

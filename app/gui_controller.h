@@ -8,6 +8,8 @@
 #include <opencv2/core/mat.hpp>
 
 #include <QImage>
+#include "gpu/device_info.h"
+
 #include <QObject>
 #include <QPoint>
 #include <QRect>
@@ -138,6 +140,8 @@ private:
     QImage render(const cv::Mat& data, QString* shown) const;
     void showOriginalRendering();
     void applyDevicePreference();
+    /// Relative speeds of gpus from their cached calibrations (all 1 until each is measured).
+    std::vector<double> gpuSpeeds(const std::vector<int>& gpus) const;
 
     ui::MainWindow& window_;
     cv::Mat source_;
@@ -150,6 +154,7 @@ private:
     bool filteredBase_ = false;      ///< the view's image is a whole preview, not the original
     Engine* engine_ = nullptr;
     std::vector<int> presentGpus_;   ///< GPU ids of the last device snapshot
+    gpu::DeviceSnapshot snapshot_;   ///< the last device snapshot
     std::string appliedDevice_;      ///< the preference the Engine has, as toString()
     ViewRegions* regions_ = nullptr;  ///< which part of the image previews cover
     quint64 shownPreview_ = 0;

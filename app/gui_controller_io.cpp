@@ -2,6 +2,7 @@
 // the Devices dock, Preferences and the device the Engine uses).
 
 #include "app/batch_controller.h"
+#include "app/calibration_cache.h"
 #include "app/calibration_controller.h"
 #include "app/device_preference.h"
 #include "app/engine.h"
@@ -141,7 +142,25 @@ void GuiController::refreshDeviceInfo()
     for (const gpu::DeviceInfo& device : snapshot.devices) {
         presentGpus_.push_back(device.id);
     }
+    snapshot_ = snapshot;
     applyDevicePreference();
+}
+
+std::vector<double> GuiController::gpuSpeeds(const std::vector<int>& gpus) const
+{
+    // Band heights follow the measured speeds once every GPU in use has been measured.
+    std::vector<gpu::DeviceCalibration> calibrations;
+    const CalibrationCache cache;
+    for (const int id : gpus) {
+        gpu::DeviceCalibration c;
+        for (const gpu::DeviceInfo& device : snapshot_.devices) {
+            if (device.id == id) {
+                c = cache.cached(CalibrationCache::keyFor(device, snapshot_.driverVersion)).value_or(c);
+            }
+        }
+        calibrations.push_back(c);
+    }
+    return gpu::relativeSpeeds(calibrations);
 }
 
 void GuiController::applyDevicePreference()
@@ -160,15 +179,16 @@ void GuiController::applyDevicePreference()
         restrictPreference(parseDevicePreference(window_.preferredDevice().toStdString()), allowed);
     // Auto spreads previews over every enabled GPU, so the set of GPUs matters too.
     std::string applied = toString(preference);
-    for (const int id : allowed.gpus) {
-        applied += "," + std::to_string(id);
+    const std::vector<double> speeds = gpuSpeeds(allowed.gpus);
+    for (std::size_t i = 0; i < allowed.gpus.size(); ++i) {
+        applied += "," + std::to_string(allowed.gpus[i]) + "@" + std::to_string(speeds[i]);
     }
     if (applied == appliedDevice_) {
         return;
     }
     const bool first = appliedDevice_.empty();
     appliedDevice_ = applied;
-    engine_->setDevicePreference(preference, allowed.gpus);
+    engine_->setDevicePreference(preference, allowed.gpus, speeds);
     if (!first) {
         previewStack();
     }
