@@ -1,5 +1,6 @@
 #include "app/build_config.h"
 #include "app/gui_controller.h"
+#include "app/screenshot_tour.h"
 #include "filters/registry.h"
 #include "ui/filter_panel.h"
 #include "ui/filter_stack.h"
@@ -61,6 +62,12 @@ int main(int argc, char* argv[])
         QStringLiteral("Show the image at FACTOR (1 = actual size) instead of fitted to the window."),
         QStringLiteral("FACTOR"));
     parser.addOption(zoomOption);
+    const QCommandLineOption screenshotsOption(
+        QStringLiteral("screenshots"),
+        QStringLiteral("Once the preview is in, save the README's pictures (preview, tiles, profiler, devices, "
+                       "device comparison) as PNGs in DIR, then quit."),
+        QStringLiteral("DIR"));
+    parser.addOption(screenshotsOption);
     parser.process(app);
 
     const QStringList positional = parser.positionalArguments();
@@ -85,7 +92,11 @@ int main(int argc, char* argv[])
     tessera::app::GuiController controller(window);
     const QString screenshot = parser.value(screenshotOption);
     // A headless check must never wait on a modal box; errors still reach the status bar.
-    window.setModalDialogsEnabled(screenshot.isEmpty());
+    window.setModalDialogsEnabled(screenshot.isEmpty() && !parser.isSet(screenshotsOption));
+    tessera::app::ScreenshotTour tour(window, controller, parser.value(screenshotsOption));
+    if (parser.isSet(screenshotsOption)) {
+        tour.start();
+    }
     controller.refreshDeviceInfo();
     window.show();
     if (!positional.isEmpty()) {

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+namespace tessera::ui {
+class MainWindow;
+}
+
+namespace tessera::app {
+
+class GuiController;
+
+/// The pictures the README shows, taken by the app itself once the first preview is in: the
+/// window with the preview, the same with the tile overlay, with the Profiler dock, with the
+/// Devices dock, and the device comparison after a run (Tools > Compare Devices). Each lands
+/// in a folder as a PNG; the application quits when the last one is saved (exit code 1 when one
+/// could not be saved or the comparison failed).
+class ScreenshotTour : public QObject {
+    Q_OBJECT
+
+public:
+    ScreenshotTour(ui::MainWindow& window, GuiController& controller, QString folder, QObject* parent = nullptr);
+
+    /// Starts after the controller's next shown preview.
+    void start();
+
+private:
+    void shoot(const QString& name);
+    void step(int index);
+
+    ui::MainWindow& window_;
+    GuiController& controller_;
+    QString folder_;
+    bool failed_ = false;
+    bool started_ = false;
+};
+
+}  // namespace tessera::app
