@@ -129,12 +129,13 @@ std::pair<double, double> chainWork(const filters::FilterChain& chain, cv::Size 
 std::vector<RooflinePoint> rooflinePoints(const std::vector<KernelSample>& samples);
 
 /// The targets to offer for snapshot: each GPU alone, all GPUs together (two or more), the CPU.
-/// Their functions run the real paths: GPUs through gpu::runStreamed with one slot per GPU
-/// (speeds from calibrations by GPU id, when given), the CPU through filters::applyCpu.
+/// Their functions run the real paths: GPUs with the image resident in bands (gpu::ResidentBands,
+/// band heights from calibrations by GPU id, when given), the CPU through filters::applyCpu.
 std::vector<CompareTarget> defaultTargets(const gpu::DeviceSnapshot& snapshot,
                                           const std::vector<gpu::DeviceCalibration>& calibrations = {});
 
-/// A target running on gpus through gpu::runStreamed (one slot each; speeds as above).
+/// A target running on gpus with the image resident in one band per GPU, as previews keep it: a
+/// run's time is the GPUs' filtering (all at once), the download after it is not counted.
 CompareTarget gpuTarget(const std::vector<int>& gpus, const std::string& label, const std::vector<double>& speeds = {});
 /// The CPU path target.
 CompareTarget cpuTarget();

@@ -34,8 +34,12 @@ ScreenshotTour::ScreenshotTour(ui::MainWindow& window, GuiController& controller
 void ScreenshotTour::start()
 {
     QDir().mkpath(folder_);
+    // The first preview also loads the GPUs' kernels and lays the bands out; the pictures show
+    // the second, as a user sees it once a slider moves.
     connect(&controller_, &GuiController::previewShown, this, [this] {
-        if (!started_) {
+        if (++previews_ == 1) {
+            QTimer::singleShot(kSettleMs, this, [this] { controller_.previewStack(); });
+        } else if (!started_) {
             started_ = true;
             QTimer::singleShot(kSettleMs, this, [this] { step(0); });
         }
@@ -75,7 +79,7 @@ void ScreenshotTour::step(int index)
         // The Devices dock on its own, tall enough to show every device.
         window_.deviceDock()->show();
         window_.deviceDock()->setFloating(true);
-        window_.deviceDock()->resize(560, 1100);
+        window_.deviceDock()->resize(560, 1330);
         // Measure every device first, so the panel and the roofline show their ceilings.
         const QStringList keys = window_.enabledDevices();
         auto pending = std::make_shared<int>(static_cast<int>(keys.size()));

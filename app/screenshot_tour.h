@@ -34,6 +34,7 @@ private:
     QString folder_;
     bool failed_ = false;
     bool started_ = false;
+    int previews_ = 0;
 };
 
 }  // namespace tessera::app

@@ -60,13 +60,15 @@ QString peers(const gpu::DeviceInfo& device, const gpu::DeviceSnapshot& snapshot
 }
 
 /// A selectable value label named prefix_field, added to form under title.
-void addValue(QFormLayout* form, const QString& prefix, const char* field, const QString& title, const QString& value)
+QLabel* addValue(QFormLayout* form, const QString& prefix, const char* field, const QString& title,
+                 const QString& value)
 {
     auto* label = new QLabel(value);
     label->setObjectName(QStringLiteral("%1_%2").arg(prefix, QLatin1String(field)));
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setWordWrap(true);
     form->addRow(title, label);
+    return label;
 }
 
 /// "copy 3,900 GB/s · FMA 60,000 GFLOP/s · filter 9,000 Mpixel/s", or "not measured".
@@ -250,7 +252,9 @@ void DevicePanel::showCalibration(const QString& key)
 void DevicePanel::addCalibrationRow(QFormLayout* form, const QString& key, QWidget* parent)
 {
     const QString prefix = nameOf(key);
-    addValue(form, prefix, "calibration", tr("Measured:"), QString());
+    // Three short lines: without word wrap the form gives the label the height of its text
+    // whenever the text changes (a wrapping label keeps the height of its first text).
+    addValue(form, prefix, "calibration", tr("Measured:"), QString())->setWordWrap(false);
     auto* measure = new QPushButton(tr("Measure"), parent);
     measure->setObjectName(QStringLiteral("%1_measure").arg(prefix));
     measure->setToolTip(tr("Time a copy, an FMA loop and a 15 \u00d7 15 Gaussian on this device (under a second)"));
