@@ -252,9 +252,11 @@ void DevicePanel::showCalibration(const QString& key)
 void DevicePanel::addCalibrationRow(QFormLayout* form, const QString& key, QWidget* parent)
 {
     const QString prefix = nameOf(key);
-    // Three short lines: without word wrap the form gives the label the height of its text
-    // whenever the text changes (a wrapping label keeps the height of its first text).
-    addValue(form, prefix, "calibration", tr("Measured:"), QString())->setWordWrap(false);
+    // Three short lines, held open from the start: the form keeps a row's first height when
+    // its label's text grows later (a measurement), which clipped the figures.
+    QLabel* figures = addValue(form, prefix, "calibration", tr("Measured:"), QString());
+    figures->setWordWrap(false);
+    figures->setMinimumHeight(3 * figures->fontMetrics().lineSpacing() + 2);
     auto* measure = new QPushButton(tr("Measure"), parent);
     measure->setObjectName(QStringLiteral("%1_measure").arg(prefix));
     measure->setToolTip(tr("Time a copy, an FMA loop and a 15 \u00d7 15 Gaussian on this device (under a second)"));
