@@ -2,6 +2,7 @@
 #include "app/image_io.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
+#include "gpu/device_info.h"
 
 #include <gtest/gtest.h>
 #include <opencv2/core.hpp>
@@ -9,6 +10,7 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 
+#include <set>
 #include <vector>
 
 namespace tessera::app {
@@ -164,6 +166,55 @@ TEST(Engine, GpuPreferredFallsBackToTheCpuWithAReason)
         EXPECT_FALSE(r.methods.isEmpty());
     }
     EXPECT_LE(cv::norm(r.data, filters::applyCpu(image, chain), cv::NORM_INF), 1.0);
+}
+
+// Auto previews spread over the GPUs the Devices dock leaves enabled: every enabled GPU shows up
+// in the preview's timing records, and a GPU switched off is gone from the next preview's.
+// Needs two GPUs or more; the CPU path is what runs elsewhere.
+TEST(Engine, ADisabledGpuLeavesTheNextPreviewsTimingRecords)
+{
+    const gpu::DeviceSnapshot snap = gpu::enumerateDevices();
+    if (snap.devices.size() < 2) {
+        GTEST_SKIP() << "needs two GPUs or more; this machine has " << snap.devices.size()
+                     << (snap.hasGpu() ? "" : " (" + snap.reason + ")");
+    }
+    app();
+    Engine engine(true);
+    std::vector<PreviewResult> results;
+    QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
+    const cv::Mat image = sample();
+    engine.setImage(image);
+    std::vector<int> all;
+    for (const auto& d : snap.devices) {
+        all.push_back(d.id);
+    }
+    const filters::FilterChain chain{{filters::makeGaussian(2.0, 0)}};
+    const auto devicesOf = [](const PreviewResult& r) {
+        std::set<int> ids;
+        for (const auto& rec : r.timings) {
+            ids.insert(rec.device);
+        }
+        return ids;
+    };
+    const auto preview = [&](const std::vector<int>& enabled) {
+        engine.setDevicePreference(DevicePreference{}, enabled);
+        const std::size_t before = results.size();
+        engine.requestPreview(chain);
+        EXPECT_TRUE(waitFor([&] { return results.size() == before + 1; }));
+        return results.back();
+    };
+    const PreviewResult everyGpu = preview(all);
+    ASSERT_TRUE(everyGpu.error.isEmpty()) << everyGpu.error.toStdString();
+    EXPECT_EQ(devicesOf(everyGpu), std::set<int>(all.begin(), all.end()));
+    EXPECT_LE(cv::norm(everyGpu.data, filters::applyCpu(image, chain), cv::NORM_INF), 1.0);
+
+    std::vector<int> without = all;
+    without.erase(without.begin() + 1);  // the second GPU switched off
+    const PreviewResult fewer = preview(without);
+    ASSERT_TRUE(fewer.error.isEmpty()) << fewer.error.toStdString();
+    EXPECT_EQ(devicesOf(fewer), std::set<int>(without.begin(), without.end()));
+    EXPECT_EQ(devicesOf(fewer).count(all[1]), 0u);
+    EXPECT_LE(cv::norm(fewer.data, filters::applyCpu(image, chain), cv::NORM_INF), 1.0);
 }
 
 }  // namespace

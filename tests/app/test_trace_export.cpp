@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace {
@@ -151,3 +152,42 @@ TEST(TraceExport, WriteTraceReplacesTheFileWhole)
 }
 
 }  // namespace
+
+namespace tessera::app {
+namespace {
+
+// The trace `tessera-cli apply --device all --trace` wrote on a machine with four H200s (kept
+// under tests/perf/results): it reads back into records of four GPUs, every tile with its
+// upload, kernels and download in that order on one stream.
+TEST(TraceExport, TheFourGpuTraceFromTheGpuMachineReadsBack)
+{
+    QFile file(QStringLiteral(TESSERA_PERF_RESULTS_DIR "/2026-11-29-h200x4-trace.json"));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << "missing " << file.fileName().toStdString();
+    const auto records = parseChromeTrace(file.readAll().toStdString());
+    ASSERT_FALSE(records.empty());
+    std::map<int, std::map<gpu::Phase, const gpu::TimingRecord*>> byTile;
+    std::set<int> devices;
+    for (const auto& r : records) {
+        EXPECT_LE(r.beginUs, r.endUs);
+        if (r.device >= 0 && r.phase != gpu::Phase::Host) {
+            devices.insert(r.device);
+            byTile[r.tile][r.phase] = &r;
+        }
+    }
+    EXPECT_EQ(devices, (std::set<int>{0, 1, 2, 3}));
+    ASSERT_GE(byTile.size(), 4u);
+    for (const auto& [tile, phases] : byTile) {
+        ASSERT_EQ(phases.size(), 3u) << "tile " << tile;
+        const auto* up = phases.at(gpu::Phase::Upload);
+        const auto* kernel = phases.at(gpu::Phase::Kernel);
+        const auto* down = phases.at(gpu::Phase::Download);
+        EXPECT_EQ(up->device, down->device);
+        EXPECT_EQ(up->stream, kernel->stream);
+        EXPECT_LE(up->endUs, kernel->beginUs + 0.01) << "tile " << tile;
+        EXPECT_LE(kernel->endUs, down->beginUs + 0.01) << "tile " << tile;
+        EXPECT_GT(kernel->width * kernel->height, 0);
+    }
+}
+
+}  // namespace
+}  // namespace tessera::app
