@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 namespace tessera::app::bench {
 
@@ -62,6 +63,16 @@ Result baseResult(const std::string& name, const BenchCase& c, const std::vector
     r.deviceName = std::to_string(n) + " x " + gpus.front().name;
     r.bytes = 2.0 * static_cast<double>(options.width) * options.height * CV_ELEM_SIZE(c.cvType);
     return r;
+}
+
+// The one-GPU line is the reference of the lines with more GPUs.
+void noteSpeedup(Result& r, std::size_t gpus, std::optional<double>& oneGpuMs)
+{
+    if (gpus == 1) {
+        oneGpuMs = r.median();
+    } else if (oneGpuMs) {
+        r.speedup = *oneGpuMs / r.median();
+    }
 }
 
 // A Mat over page-locked memory, kept alive by `keep`.
@@ -116,11 +127,7 @@ void runResident(const BenchCase& c, const cv::Mat& image, const std::vector<gpu
                           last - first);
             r.plan = std::to_string(n) + " resident band(s) of about " + std::to_string(options.height / static_cast<int>(n)) +
                      " rows; host wall time from the first launch until every band is done" + spread;
-            if (n == 1) {
-                oneGpuMs = r.median();
-            } else if (oneGpuMs) {
-                r.speedup = *oneGpuMs / r.median();
-            }
+            noteSpeedup(r, n, oneGpuMs);
         } catch (const std::exception& e) {
             r.error = e.what();
         }
@@ -209,11 +216,7 @@ void runHostToHost(const BenchCase& c, const cv::Mat& image, const std::vector<g
             Result tmp;
             tmp.ms = copy;
             r.baselineMs = tmp.median();
-            if (n == 1) {
-                oneGpuMs = r.median();
-            } else if (oneGpuMs) {
-                r.speedup = *oneGpuMs / r.median();
-            }
+            noteSpeedup(r, n, oneGpuMs);
         } catch (const std::exception& e) {
             r.error = e.what();
         }
