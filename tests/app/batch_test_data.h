@@ -13,6 +13,11 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <unistd.h>
 
 namespace tessera::test {
@@ -61,6 +66,56 @@ inline bool permissionsIgnored()
 {
     return ::geteuid() == 0;
 }
+
+/// Sets or clears a folder's immutable attribute, which stops even root from creating files in
+/// it. False where the file system or the process cannot (then nothing changed).
+inline bool setImmutable(const fs::path& dir, bool on)
+{
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (fd < 0) {
+        return false;
+    }
+    int flags = 0;
+    bool ok = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+    if (ok) {
+        flags = on ? (flags | FS_IMMUTABLE_FL) : (flags & ~FS_IMMUTABLE_FL);
+        ok = ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+    }
+    ::close(fd);
+    return ok;
+}
+
+/// A folder nobody may write to for the guard's life: permission bits for a normal user, the
+/// immutable attribute for root. ok() is false where neither can be had.
+class ReadOnlyFolder {
+public:
+    explicit ReadOnlyFolder(const fs::path& dir) : dir_(dir)
+    {
+        if (permissionsIgnored()) {
+            immutable_ = setImmutable(dir_, true);
+            ok_ = immutable_;
+        } else {
+            fs::permissions(dir_, fs::perms::owner_read | fs::perms::owner_exec);
+            ok_ = true;
+        }
+    }
+    ~ReadOnlyFolder()
+    {
+        if (immutable_) {
+            setImmutable(dir_, false);
+        } else if (ok_) {
+            fs::permissions(dir_, fs::perms::owner_all);
+        }
+    }
+    ReadOnlyFolder(const ReadOnlyFolder&) = delete;
+    ReadOnlyFolder& operator=(const ReadOnlyFolder&) = delete;
+    bool ok() const { return ok_; }
+
+private:
+    fs::path dir_;
+    bool ok_ = false;
+    bool immutable_ = false;
+};
 
 /// CRC-32 as PNG chunks carry it (bitwise; the files are tiny).
 inline std::uint32_t pngCrc(const std::string& bytes)
