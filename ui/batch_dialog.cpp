@@ -10,16 +10,13 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
-#include <QTableWidget>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -28,12 +25,6 @@ namespace tessera::ui {
 namespace {
 
 const QString kGroup = QStringLiteral("batch/");
-
-QString duration(qint64 ms)
-{
-    const qint64 s = ms / 1000;
-    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-}
 
 QPushButton* button(const QString& text, const QString& name, QWidget* parent)
 {
@@ -57,23 +48,8 @@ BatchDialog::BatchDialog(QWidget* parent) : QDialog(parent)
     top->addLayout(left, 1);
     top->addWidget(createOutput(), 1);
     layout->addLayout(top);
-    layout->addWidget(createProgress());
-
-    results_ = new QTableWidget(0, 6, this);
-    results_->setObjectName(QStringLiteral("batchResults"));
-    results_->setHorizontalHeaderLabels({tr("File"), tr("Status"), tr("Device"), tr("ms"), tr("Output"), tr("Error")});
-    results_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    results_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    results_->verticalHeader()->hide();
-    results_->verticalHeader()->setDefaultSectionSize(results_->fontMetrics().height() + 6);
-    results_->setWordWrap(false);
-    results_->horizontalHeader()->setStretchLastSection(true);
-    results_->setColumnWidth(0, 160);
-    results_->setColumnWidth(1, 70);
-    results_->setColumnWidth(2, 70);
-    results_->setColumnWidth(3, 60);
-    results_->setColumnWidth(4, 180);
-    layout->addWidget(results_, 2);
+    progress_ = new BatchProgress(this);
+    layout->addWidget(progress_, 2);
 
     auto* buttons = new QHBoxLayout;
     start_ = button(tr("&Start"), QStringLiteral("batchStart"), this);
@@ -93,7 +69,7 @@ BatchDialog::BatchDialog(QWidget* parent) : QDialog(parent)
     connect(start_, &QPushButton::clicked, this, &BatchDialog::start);
     connect(cancel_, &QPushButton::clicked, this, [this] {
         cancel_->setEnabled(false);
-        summary_->setText(tr("Cancelling: the files being written are finished, the rest left out\u2026"));
+        progress_->setSummary(tr("Cancelling: the files being written are finished, the rest left out\u2026"), true);
         emit cancelRequested();
     });
     connect(close, &QPushButton::clicked, this, &QDialog::close);
@@ -224,33 +200,6 @@ QWidget* BatchDialog::createOutput()
     return box;
 }
 
-QWidget* BatchDialog::createProgress()
-{
-    auto* box = new QGroupBox(tr("Progress"), this);
-    auto* form = new QFormLayout(box);
-    overall_ = new QProgressBar(box);
-    overall_->setObjectName(QStringLiteral("batchOverallProgress"));
-    overall_->setFormat(tr("%v of %m files"));
-    overall_->setValue(0);
-    file_ = new QProgressBar(box);
-    file_->setObjectName(QStringLiteral("batchFileProgress"));
-    file_->setRange(0, 100);
-    file_->setValue(0);
-    current_ = new QLabel(box);
-    current_->setObjectName(QStringLiteral("batchCurrentFile"));
-    timing_ = new QLabel(box);
-    timing_->setObjectName(QStringLiteral("batchTiming"));
-    summary_ = new QLabel(box);
-    summary_->setObjectName(QStringLiteral("batchSummary"));
-    summary_->setWordWrap(true);
-    form->addRow(tr("All files:"), overall_);
-    form->addRow(tr("Current file:"), file_);
-    form->addRow(QString(), current_);
-    form->addRow(tr("Time:"), timing_);
-    form->addRow(QString(), summary_);
-    return box;
-}
-
 BatchRequest BatchDialog::request() const
 {
     BatchRequest r;
@@ -311,68 +260,32 @@ void BatchDialog::setRunning(bool running)
     start_->setEnabled(!running);
     cancel_->setEnabled(running);
     if (running) {
-        results_->setRowCount(0);
         saveCsv_->setEnabled(false);
-        overall_->setValue(0);
-        file_->setValue(0);
-        summary_->clear();
-        timing_->clear();
-        clock_.start();
+        progress_->begin();
     } else {
-        saveCsv_->setEnabled(results_->rowCount() > 0);
-        file_->setValue(file_->maximum());
-        current_->clear();
+        saveCsv_->setEnabled(progress_->resultCount() > 0);
+        progress_->end();
     }
 }
 
 void BatchDialog::setProgress(int done, int total, const QString& currentFile, double fileFraction)
 {
-    overall_->setRange(0, std::max(total, 1));
-    overall_->setValue(done);
-    file_->setValue(static_cast<int>(fileFraction * 100.0));
-    current_->setText(currentFile);
-    const qint64 elapsed = clock_.isValid() ? clock_.elapsed() : 0;
-    QString text = tr("%1 elapsed").arg(duration(elapsed));
-    if (done > 0 && done < total) {
-        text += tr(", about %1 left").arg(duration(elapsed * (total - done) / done));
-    }
-    timing_->setText(text);
+    progress_->setProgress(done, total, currentFile, fileFraction);
 }
 
 void BatchDialog::addResult(const BatchResultRow& row)
 {
-    const int r = results_->rowCount();
-    results_->insertRow(r);
-    // Only an output that exists is shown: a failed file's planned name would mislead.
-    const bool written = row.status == QLatin1String("ok") || row.status == QLatin1String("skipped");
-    // Names keep the table readable; the full paths are in the tooltips and the CSV.
-    const QStringList cells{QFileInfo(row.file).fileName(), row.status, row.device,
-                            row.status == QLatin1String("ok") ? QString::number(row.milliseconds, 'f', 2) : QString(),
-                            written ? QFileInfo(row.output).fileName() : QString(), row.error};
-    const QStringList tips{row.file, row.status, row.device, cells[3], row.output, row.error};
-    for (int c = 0; c < cells.size(); ++c) {
-        auto* item = new QTableWidgetItem(cells[c]);
-        item->setToolTip(tips[c]);
-        item->setData(Qt::UserRole, tips[c]);
-        if (c == 1 && row.status == QLatin1String("failed")) {
-            item->setForeground(QColor(0xb0, 0x00, 0x20));
-        }
-        results_->setItem(r, c, item);
-    }
-    results_->scrollToBottom();
+    progress_->addResult(row);
 }
 
 void BatchDialog::setSummary(const QString& text)
 {
-    summary_->setText(text);
-    if (!running_ && clock_.isValid()) {
-        timing_->setText(tr("%1 in all").arg(duration(clock_.elapsed())));
-    }
+    progress_->setSummary(text, running_);
 }
 
 int BatchDialog::resultCount() const
 {
-    return results_->rowCount();
+    return progress_->resultCount();
 }
 
 void BatchDialog::dragEnterEvent(QDragEnterEvent* event)

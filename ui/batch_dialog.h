@@ -1,9 +1,9 @@
 #pragma once
 
+#include "ui/batch_progress.h"
 #include "ui/preferences_dialog.h"
 
 #include <QDialog>
-#include <QElapsedTimer>
 #include <QString>
 #include <QStringList>
 
@@ -14,10 +14,8 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
-class QProgressBar;
 class QPushButton;
 class QRadioButton;
-class QTableWidget;
 
 namespace tessera::ui {
 
@@ -33,16 +31,6 @@ struct BatchRequest {
     QString policy;           ///< "skip", "rename", "overwrite"
     QString device;           ///< a DeviceOption key: "auto", "cpu", "gpu:0", "all"
     bool manifest = false;
-};
-
-/// One row of the results table.
-struct BatchResultRow {
-    QString file;
-    QString status;   ///< "ok", "skipped", "failed", "cancelled"
-    QString device;
-    double milliseconds = 0.0;
-    QString output;
-    QString error;
 };
 
 /// Batch > Run Batch: inputs (buttons or drag and drop), the filters (current stack or a preset
@@ -99,7 +87,6 @@ private:
     QWidget* createInputs();
     QWidget* createFilters();
     QWidget* createOutput();
-    QWidget* createProgress();
     void restoreSettings();
     void storeSettings() const;
     void chooseFiles();
@@ -122,16 +109,10 @@ private:
     QComboBox* policy_ = nullptr;
     QComboBox* device_ = nullptr;
     QCheckBox* manifest_ = nullptr;
-    QProgressBar* overall_ = nullptr;
-    QProgressBar* file_ = nullptr;
-    QLabel* current_ = nullptr;
-    QLabel* timing_ = nullptr;
-    QLabel* summary_ = nullptr;
-    QTableWidget* results_ = nullptr;
+    BatchProgress* progress_ = nullptr;
     QPushButton* start_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QPushButton* saveCsv_ = nullptr;
-    QElapsedTimer clock_;
     QString storedDevice_;
     bool running_ = false;
     bool interactive_ = true;
