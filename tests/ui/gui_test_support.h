@@ -27,6 +27,9 @@ protected:
         window_.resize(800, 600);
         window_.show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&window_));
+        // As the application does at start: with the devices known, the Devices dock's first
+        // refresh changes nothing and so cannot restart a preview a test has asked for.
+        controller_.refreshDeviceInfo();
     }
 
     ui::MainWindow window_;

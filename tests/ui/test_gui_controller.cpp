@@ -110,8 +110,12 @@ TEST_F(GuiControllerTest, NewestOfTwentyPreviewsIsTheOneShown)
         shown.wait(200);
     }
     const cv::Mat want = tessera::filters::applyCpu(controller_.sourceImage(), last);
-    ASSERT_FALSE(controller_.previewData().empty());
-    EXPECT_LE(cv::norm(controller_.previewData(), want, cv::NORM_INF), 1.0);
+    ASSERT_FALSE(controller_.previewData().empty())
+        << shown.count() << " previews shown; status: " << window_.previewStatus().toStdString()
+        << "; last error: " << window_.lastError().toStdString()
+        << "; pending: " << controller_.isPreviewPending();
+    EXPECT_LE(cv::norm(controller_.previewData(), want, cv::NORM_INF), 1.0)
+        << "status: " << window_.previewStatus().toStdString();
     EXPECT_LE(shown.count(), 20);
 }
 
