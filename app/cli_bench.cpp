@@ -1,4 +1,5 @@
 #include "app/cli.h"
+#include "app/batch_devices.h"
 #include "app/cli_commands.h"
 #include "app/cli_filter_options.h"
 #include "app/compare_json.h"
@@ -118,20 +119,12 @@ std::vector<CompareTarget> benchTargets(const std::string& devices, const gpu::D
     } else if (devices.rfind("gpu:", 0) == 0) {
         cpu = false;
         together = true;
-        std::stringstream list(devices.substr(4));
-        std::string item;
-        while (std::getline(list, item, ',')) {
-            const int id = static_cast<int>(parseNumber("--devices", item));
-            const bool present = std::any_of(snapshot.devices.begin(), snapshot.devices.end(),
-                                             [id](const gpu::DeviceInfo& d) { return d.id == id; });
-            if (!present) {
-                throw UsageError("--devices: there is no GPU " + item +
-                                 (snapshot.hasGpu() ? std::string() : " (" + snapshot.reason + ")"));
-            }
-            gpus.push_back(id);
-        }
-        if (gpus.empty()) {
-            throw UsageError("--devices gpu: needs at least one GPU id");
+        // The same GPU list as apply's and batch's --device.
+        std::string note;
+        try {
+            gpus = resolveDevice(devices, snapshot, note).gpus;
+        } catch (const std::exception& e) {
+            throw UsageError(std::string("--devices: ") + e.what());
         }
     } else {
         throw UsageError("--devices must be each, all, cpu or gpu:N[,M...], not '" + devices + "'");
