@@ -20,7 +20,6 @@ const std::vector<Plan>& ChainRunner::plansFor(const filters::FilterChain& chain
     if (!(chain == chain_)) {
         chain_ = chain;
         plans_.clear();
-        last_ = nullptr;
     }
     const Key key{width, height, format, method};
     auto it = plans_.find(key);
@@ -36,7 +35,6 @@ const std::vector<Plan>& ChainRunner::plansFor(const filters::FilterChain& chain
     }
     if (plans_.size() > 64) {  // tile sizes seen in one job are few; a long session is not
         plans_.clear();
-        last_ = nullptr;
     }
     return plans_.emplace(key, std::move(plans)).first->second;
 }
@@ -87,16 +85,12 @@ void ChainRunner::ensure(RawDeviceBuffer& buffer, std::size_t bytes, int device)
 }
 
 DeviceImage ChainRunner::run(const filters::FilterChain& chain, const DeviceImage& input, Method method,
-                             const Stream& stream)
+                             const Stream& stream, std::vector<Plan>* plans)
 {
-    last_ = nullptr;
     if (chain.steps.empty()) {
         return input;
     }
-    // A reference into the cache: copying the plans (each holds its spec's taps) every tile
-    // would cost more than the lookup.
-    const std::vector<Plan>& steps = plansFor(chain, input.format, input.width, input.height, method);
-    last_ = &steps;
+    const std::vector<Plan> steps = plansFor(chain, input.format, input.width, input.height, method);
     const Needs n = needsOf(steps, input.width, input.height);
     const int id = device_.id;
     ensure(ping_, n.ping, id);
@@ -112,22 +106,10 @@ DeviceImage ChainRunner::run(const filters::FilterChain& chain, const DeviceImag
         gpu::run(plan, current, next, workspace_.data(), stream);
         current = next;
     }
-    return current;
-}
-
-const std::vector<Plan>& ChainRunner::lastPlans() const
-{
-    static const std::vector<Plan> none;
-    return last_ != nullptr ? *last_ : none;
-}
-
-std::string ChainRunner::lastMethods() const
-{
-    std::string text;
-    for (const auto& plan : lastPlans()) {
-        text += (text.empty() ? "" : ", ") + toString(plan.method);
+    if (plans != nullptr) {
+        *plans = steps;
     }
-    return text;
+    return current;
 }
 
 void ChainRunner::setTensorCores(TensorCores tensor)

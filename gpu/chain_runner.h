@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <map>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -25,12 +24,8 @@ public:
     /// larger image), and returns the output, valid until the next run. An empty chain returns
     /// `input`. `method` is forced where a step can use it, else that step plans Auto. Throws
     /// OutOfDeviceMemory / CudaError / std::invalid_argument; never synchronises.
-    DeviceImage run(const filters::FilterChain& chain, const DeviceImage& input, Method method, const Stream& stream);
-
-    /// The plans of the last run (none for an empty chain), valid until the next run or plansFor().
-    const std::vector<Plan>& lastPlans() const;
-    /// The last run's methods, one per step: "separable, direct".
-    std::string lastMethods() const;
+    DeviceImage run(const filters::FilterChain& chain, const DeviceImage& input, Method method, const Stream& stream,
+                    std::vector<Plan>* plans = nullptr);
 
     /// The plans run() would use for an input of `format` and size (cached).
     const std::vector<Plan>& plansFor(const filters::FilterChain& chain, PixelFormat format, int width, int height,
@@ -66,7 +61,6 @@ private:
     RawDeviceBuffer pong_;
     RawDeviceBuffer output_;
     RawDeviceBuffer workspace_;
-    const std::vector<Plan>* last_ = nullptr;  // an entry of plans_
 };
 
 }  // namespace tessera::gpu

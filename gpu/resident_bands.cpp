@@ -175,6 +175,7 @@ struct ResidentBands::State {
         view.width = need.width;
         view.height = need.height;
         b.runner.setTensorCores(tensor);
+        std::vector<Plan> plans = b.runner.plansFor(chain, format, view.width, view.height, method);
         b.referenceUs = usSince(origin);
         b.start.record(b.stream);
         {
@@ -182,7 +183,10 @@ struct ResidentBands::State {
             b.output = b.runner.run(chain, view, method, b.stream);
         }
         b.kernels.record(b.stream);
-        b.label = b.runner.lastMethods();
+        b.label.clear();
+        for (const auto& p : plans) {
+            b.label += (b.label.empty() ? "" : ", ") + toString(p.method);
+        }
     }
 
     // Runs job(i) for every used band at once, one thread per band.

@@ -195,15 +195,19 @@ private:
             hook(item.index, Phase::Kernel);
             const DeviceImage in{lane.input.data(), inPitch, t.in.width, t.in.height,
                                  pixelFormatFromCvType(run_.src.type())};
+            std::vector<Plan> plans;
             DeviceImage out;
             {
                 NvtxRange range(tag + " kernels");
-                out = lane.runner.run(run_.chain, in, run_.options.method, lane.stream);
+                out = lane.runner.run(run_.chain, in, run_.options.method, lane.stream, &plans);
             }
             lane.kernel1.record(lane.stream);
-            lane.label = lane.runner.lastMethods();
+            lane.label.clear();
+            for (const auto& p : plans) {
+                lane.label += (lane.label.empty() ? "" : ", ") + toString(p.method);
+            }
             if (methods_ != nullptr && methods_->empty()) {
-                *methods_ = lane.runner.lastPlans();
+                *methods_ = plans;
             }
 
             hook(item.index, Phase::Download);
