@@ -1,5 +1,6 @@
 #include "gpu/cuda_check.cuh"
 #include "gpu/direct_fixed.h"
+#include "gpu/direct_rgba8.h"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
 #include "gpu/plan_data.h"
@@ -160,8 +161,17 @@ void launchDirectFixed(const Plan& plan, const ConvParams& params, void* stream)
 /// Largest tap count carried inline; larger kernels read taps from the workspace.
 constexpr std::size_t kMaxInlineTaps = 4096;
 
-LaunchShape directShape(int kw, int kh, int channels, int width, int height, std::size_t sharedLimit)
+LaunchShape directShape(const ShapeQuery& q)
 {
+    const int kw = q.kw;
+    const int kh = q.kh;
+    const int channels = q.input.channels;
+    const int width = q.width;
+    const int height = q.height;
+    const std::size_t sharedLimit = q.sharedLimit;
+    if (hasDirectRgba8(q)) {
+        return directRgba8Shape(q);
+    }
     LaunchShape s;
     if (hasFixedDirect(kw, kh) && fixedSharedBytes(kw, channels) <= sharedLimit) {
         s.blockX = 32;
@@ -197,6 +207,10 @@ void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& d
 {
     ConvParams p = makeConvParams(plan.spec, src, dst);
     p.globalTaps = plan.data->taps.size() > kMaxInlineTaps ? globalTaps : nullptr;
+    if (plan.shape.specialisedSize < 0) {
+        launchDirectRgba8(plan, p, stream);
+        return;
+    }
     if (plan.shape.specialisedSize > 0) {
         launchDirectFixed(plan, p, stream);
         return;

@@ -153,6 +153,19 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
     data->needsConvert = !direct;
 
     const std::size_t sharedLimit = device.sharedMemPerBlockOptin > 0 ? device.sharedMemPerBlockOptin : 48 * 1024;
+    detail::ShapeQuery query;
+    query.kw = kw;
+    query.kh = kh;
+    query.anchorX = spec.effectiveAnchor().x;
+    query.anchorY = spec.effectiveAnchor().y;
+    query.input = format;
+    query.kernelOutput = data->kernelOutput;
+    query.width = width;
+    query.height = height;
+    query.sharedLimit = sharedLimit;
+    query.smCount = device.smCount;
+    query.border = spec.border;
+    query.borderValue = spec.borderValue;
     const double pixels = static_cast<double>(width) * height;
     const double bytes = pixels * static_cast<double>(format.bytesPerPixel() + plan.output.bytesPerPixel());
     const auto cost = CostModel::forDevice(device);
@@ -163,9 +176,9 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
         throw std::invalid_argument("the separable method needs a rank-1 kernel of at most 256 taps per side");
     }
     const bool directFits =
-        fits([&] { return detail::directShape(kw, kh, format.channels, width, height, sharedLimit); });
+        fits([&] { return detail::directShape(query); });
     const bool fused =
-        canSeparate && fits([&] { return detail::separableShape(kw, kh, spec.effectiveAnchor().x, format.channels, width, height, sharedLimit); });
+        canSeparate && fits([&] { return detail::separableShape(query); });
     // fp32 kernels; the two-pass separable form reads taps from global memory and moves a float
     // intermediate.
     const double tDirect32 = directFits ? cost.direct(pixels, format.channels, kw * kh, bytes) : 1e30;
@@ -226,7 +239,7 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
             plan.shape = detail::tensorDirectShape(spec, format.channels, width, height);
             break;
         }
-        plan.shape = detail::directShape(kw, kh, format.channels, width, height, sharedLimit);
+        plan.shape = detail::directShape(query);
         if (data->taps.size() > 4096) {
             data->tapsWorkspaceBytes = alignUp(data->taps.size() * sizeof(float));
             data->pinnedTaps = std::make_shared<RawPinnedBuffer>(data->taps.size() * sizeof(float));
@@ -237,8 +250,8 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
     case Method::Separable:
         if (plan.tensorCores) {
             plan.shape = detail::tensorSeparableShape(spec, format.channels, width, height);
-        } else if (fits([&] { return detail::separableShape(kw, kh, spec.effectiveAnchor().x, format.channels, width, height, sharedLimit); })) {
-            plan.shape = detail::separableShape(kw, kh, spec.effectiveAnchor().x, format.channels, width, height, sharedLimit);
+        } else if (fits([&] { return detail::separableShape(query); })) {
+            plan.shape = detail::separableShape(query);
         } else {
             // Too wide for one fused window: two passes through a float intermediate.
             data->separableTwoPass = true;

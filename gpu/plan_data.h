@@ -47,9 +47,26 @@ std::size_t planFft(const Plan& plan, PlanData& data);
 /// requested depth directly).
 void launchConvert(const DeviceImage& src, const DeviceImage& dst, void* stream);
 
-/// Launch shape of the direct kernel for a plan (shared memory, grid).
-LaunchShape directShape(int kw, int kh, int channels, int width, int height, std::size_t sharedLimit);
-LaunchShape separableShape(int kw, int kh, int anchorX, int channels, int width, int height, std::size_t sharedLimit);
+/// What a method's launch shape depends on.
+struct ShapeQuery {
+    int kw = 1;
+    int kh = 1;
+    int anchorX = 0;
+    int anchorY = 0;
+    PixelFormat input;
+    PixelFormat kernelOutput;  ///< the depth the kernel writes (PlanData::kernelOutput)
+    int width = 0;
+    int height = 0;
+    std::size_t sharedLimit = 48 * 1024;
+    int smCount = 0;
+    filters::Border border = filters::Border::Reflect101;
+    double borderValue = 0.0;
+};
+
+/// Launch shapes of the direct and separable kernels (shared memory, grid); they throw
+/// std::invalid_argument when the method does not fit the device.
+LaunchShape directShape(const ShapeQuery& q);
+LaunchShape separableShape(const ShapeQuery& q);
 
 }  // namespace detail
 

@@ -3,6 +3,7 @@
 #include "gpu/launch_common.cuh"
 #include "gpu/plan_data.h"
 #include "gpu/separable_single.h"
+#include "gpu/separable_walk.h"
 
 #include <stdexcept>
 
@@ -279,13 +280,25 @@ void launchOne(const Plan& plan, const ConvParams& params, cudaStream_t stream)
 
 }  // namespace
 
-LaunchShape separableShape(int kw, int kh, int anchorX, int channels, int width, int height, std::size_t sharedLimit)
+LaunchShape separableShape(const ShapeQuery& q)
 {
+    const int kw = q.kw;
+    const int kh = q.kh;
+    const int channels = q.input.channels;
+    const int width = q.width;
+    const int height = q.height;
+    const std::size_t sharedLimit = q.sharedLimit;
     if (kw > kMaxTaps || kh > kMaxTaps) {
         throw std::invalid_argument("separable method: at most " + std::to_string(kMaxTaps) + " taps per pass");
     }
+    if (hasSeparableWalk(kw, kh, q.anchorX, q.input, q.kernelOutput)) {
+        const LaunchShape walk = separableWalkShape(kw, kh, q.anchorX, width, height, q.smCount);
+        if (walk.sharedBytes <= sharedLimit) {
+            return walk;
+        }
+    }
     if (hasSeparableSingle(kw, kh, channels)) {
-        const LaunchShape single = separableSingleShape(kw, kh, anchorX, width, height);
+        const LaunchShape single = separableSingleShape(kw, kh, q.anchorX, width, height);
         if (single.sharedBytes <= sharedLimit) {
             return single;
         }
@@ -311,6 +324,10 @@ void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage
 {
     ConvParams p = makeConvParams(plan.spec, src, dst);
     p.scratch = static_cast<float*>(scratch);
+    if (plan.shape.specialisedSize == kSeparableWalk) {
+        launchSeparableWalk(plan, p, stream);
+        return;
+    }
     if (plan.shape.specialisedSize == kSeparableSingle) {
         launchSeparableSingle(plan, p, stream);
         return;

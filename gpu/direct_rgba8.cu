@@ -1,0 +1,342 @@
+#include "gpu/cuda_check.cuh"
+#include "gpu/direct_rgba8.h"
+#include "gpu/kernel_common.cuh"
+#include "gpu/launch_common.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+// Direct correlation of 8-bit RGBA images with a small centred kernel (3 x 3, 5 x 5), where the
+// work per pixel is so small that instruction count, not bandwidth, decides. The window stays in
+// bytes: cp.async copies it to shared memory untouched (no registers, no conversion on the way)
+// and a byte becomes a float at use in two full-rate instructions (a logic op writes it under the
+// exponent of 2^23, a subtraction removes 2^23) where an integer-to-float conversion runs at an
+// eighth of the FMA rate. Each thread owns 4 x 4 pixels, so each window row it reads (three
+// 16-byte loads) feeds up to 4 x 4 x K x 4 FMAs whose taps are uniform operands. A block walks
+// down a 128-pixel column strip 32 rows at a time with two window buffers: the next step's rows
+// are in flight while the current one is computed. The offset starts the sums; stores round,
+// saturate and pack four pixels into one 16-byte write.
+
+namespace tessera::gpu::detail {
+
+namespace {
+
+constexpr int kStripW = 128;   // output pixels per block, horizontally
+constexpr int kOX = 4;         // outputs per thread, horizontally
+constexpr int kOY = 4;         // and vertically
+constexpr int kStep = 8 * kOY; // output rows per step (blocks are 32 x 8 threads)
+constexpr int kThreads = 256;
+/// Resident blocks per SM the registers are budgeted for (3 x 3: 80 registers, three blocks).
+constexpr int blocksPerSm(int k) { return k == 3 ? 3 : 2; }
+constexpr int kLead = 4;                       // window starts 4 pixels left of the strip
+constexpr int kRawCols = kStripW + 2 * kLead;  // 136 pixels, 34 quads
+constexpr int kQuads = kRawCols / 4;
+// Rows per block. Long segments leave the blocks' finishing times far apart (one wave, no
+// block to take over an idle SM). 8192^2, 3 x 3: 0.23 ms at 128 rows, 0.224 at 64; an earlier
+// build took 0.49 at 2048 and 0.29 at 512.
+constexpr int kSegmentRows = 64;
+
+template <int K>
+struct Rgba8Taps {
+    float w[K * K];
+    float w256[K * K];  ///< w / 256, for channels 1 and 3 (held as 256 b)
+};
+
+template <int K>
+constexpr int rawRows()
+{
+    return kStep + K - 1;
+}
+
+template <int K>
+constexpr std::size_t sharedBytes()
+{
+    return 2u * static_cast<std::size_t>(rawRows<K>()) * kRawCols * sizeof(unsigned);
+}
+
+// cp.async where the device has it (sm_80 and later); a plain copy through registers before.
+__device__ __forceinline__ void copyAsync16(unsigned* to, const void* from)
+{
+#if __CUDA_ARCH__ >= 800
+    const auto s = static_cast<unsigned>(__cvta_generic_to_shared(to));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(from));
+#else
+    *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
+#endif
+}
+
+__device__ __forceinline__ void commitAsync()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+__device__ __forceinline__ void waitAsync()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+/// Channel C of a packed RGBA8 pixel as a float, exactly, in two full-rate instructions: one
+/// logic op puts the byte under the exponent of 2^23 (0x4B0000bb), a subtraction removes 2^23.
+/// Channels 1 and 3 stay where they are, as 256 b, and use taps divided by 256 (exact); `high`
+/// is the pixel shifted down 16 bits, shared by channels 2 and 3. The exponent word (0x4B000000)
+/// comes from a register, as the logic op has room for only one immediate (the mask).
+template <int C>
+__device__ __forceinline__ float channel(unsigned px, unsigned high, unsigned exponentWord)
+{
+    constexpr unsigned kMask = C % 2 == 0 ? 0xFFu : 0xFF00u;
+    const unsigned bits = ((C < 2 ? px : high) & kMask) | exponentWord;
+    return __uint_as_float(bits) - 8388608.0f;
+}
+
+/// Bytes a, b, c, d (each in the low byte of its word) packed into one word, a lowest.
+__device__ __forceinline__ unsigned packBytes(unsigned a, unsigned b, unsigned c, unsigned d)
+{
+    unsigned lo;
+    unsigned hi;
+    unsigned word;
+    asm("prmt.b32 %0, %1, %2, 0x0040;" : "=r"(lo) : "r"(a), "r"(b));
+    asm("prmt.b32 %0, %1, %2, 0x0040;" : "=r"(hi) : "r"(c), "r"(d));
+    asm("prmt.b32 %0, %1, %2, 0x5410;" : "=r"(word) : "r"(lo), "r"(hi));
+    return word;
+}
+
+__device__ __forceinline__ unsigned toByte(float v)
+{
+    return Saturate<std::uint8_t>::from(v);
+}
+
+/// Starts loading window rows oy .. oy + rows - 1, pixels ox .. ox + kRawCols - 1, into raw.
+/// Quads inside the image's columns go by cp.async from the row the border rule picks; the rest
+/// are assembled pixel by pixel (constant border: the border byte in every channel).
+template <int K>
+__device__ __forceinline__ void loadWindow(const ConvParams& p, unsigned* raw, int ox, int oy, bool vectors,
+                                           unsigned borderPixel)
+{
+    constexpr int kRows = rawRows<K>();
+    constexpr int kCount = kRows * kQuads;
+    const int tid = threadIdx.y * 32 + threadIdx.x;
+    if (vectors && ox >= 0 && oy >= 0 && ox + kRawCols <= p.width && oy + kRows <= p.height) {
+        // Whole window inside: nothing to map, every quad one cp.async.
+        const unsigned* first = rowPtr<unsigned>(p.src, p.srcPitch, oy) + ox;
+        for (int i = tid; i < kCount; i += kThreads) {
+            const int r = i / kQuads;
+            const int q = i - r * kQuads;
+            copyAsync16(raw + 4 * i, reinterpret_cast<const unsigned*>(reinterpret_cast<const char*>(first) +
+                                                                        static_cast<std::size_t>(r) * p.srcPitch) +
+                                         4 * q);
+        }
+        return;
+    }
+    for (int i = tid; i < kCount; i += kThreads) {
+        const int r = i / kQuads;
+        const int q = i - r * kQuads;
+        const int x = ox + 4 * q;
+        const int gy = mapBorder(oy + r, p.height, p.border);
+        unsigned* to = raw + r * kRawCols + 4 * q;
+        if (gy >= 0 && vectors && x >= 0 && x + 4 <= p.width) {
+            copyAsync16(to, rowPtr<unsigned>(p.src, p.srcPitch, gy) + x);
+            continue;
+        }
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            const int gx = mapBorder(x + k, p.width, p.border);
+            to[k] = gy >= 0 && gx >= 0 ? rowPtr<unsigned>(p.src, p.srcPitch, gy)[gx] : borderPixel;
+        }
+    }
+}
+
+/// Adds one window row's contribution to the accumulators of channel C.
+template <int K, int C>
+__device__ __forceinline__ void addRow(const unsigned (&px)[12], const unsigned (&high)[12], unsigned exponentWord,
+                                       const Rgba8Taps<K>& taps, int r, float (&acc)[kOY][kOX][4])
+{
+    constexpr int kHalf = K / 2;
+    const float* w = C % 2 == 0 ? taps.w : taps.w256;
+    float f[kOX + K - 1];
+#pragma unroll
+    for (int i = 0; i < kOX + K - 1; ++i) {
+        f[i] = channel<C>(px[kLead - kHalf + i], high[kLead - kHalf + i], exponentWord);
+    }
+#pragma unroll
+    for (int o = 0; o < kOY; ++o) {
+        const int ky = r - o;
+        if (ky >= 0 && ky < K) {
+#pragma unroll
+            for (int kx = 0; kx < K; ++kx) {
+#pragma unroll
+                for (int j = 0; j < kOX; ++j) {
+                    acc[o][j][C] = fmaf(w[ky * K + kx], f[j + kx], acc[o][j][C]);
+                }
+            }
+        }
+    }
+}
+
+template <int K>
+__device__ __forceinline__ void computeStep(const ConvParams& p, const unsigned* raw, const Rgba8Taps<K>& taps, int x0,
+                                            int y, int yEnd, unsigned exponentWord)
+{
+    const int cx = threadIdx.x * kOX;
+    const int ry = threadIdx.y * kOY;
+    // The offset starts the sums, so the stores only round and saturate.
+    float acc[kOY][kOX][4];
+#pragma unroll
+    for (int o = 0; o < kOY; ++o) {
+#pragma unroll
+        for (int j = 0; j < kOX; ++j) {
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                acc[o][j][c] = p.offset;
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < kOY + K - 1; ++r) {
+        const uint4* row = reinterpret_cast<const uint4*>(raw + (ry + r) * kRawCols + cx);
+        const uint4 a = row[0];
+        const uint4 b = row[1];
+        const uint4 d = row[2];
+        const unsigned px[12] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, d.x, d.y, d.z, d.w};
+        unsigned high[12];
+#pragma unroll
+        for (int i = 0; i < 12; ++i) {
+            high[i] = px[i] >> 16;
+        }
+        addRow<K, 0>(px, high, exponentWord, taps, r, acc);
+        addRow<K, 1>(px, high, exponentWord, taps, r, acc);
+        addRow<K, 2>(px, high, exponentWord, taps, r, acc);
+        addRow<K, 3>(px, high, exponentWord, taps, r, acc);
+    }
+    const int x = x0 + cx;
+#pragma unroll
+    for (int o = 0; o < kOY; ++o) {
+        const int yy = y + ry + o;
+        if (yy >= yEnd) {
+            break;
+        }
+        unsigned words[kOX];
+#pragma unroll
+        for (int j = 0; j < kOX; ++j) {
+            words[j] = packBytes(toByte(acc[o][j][0]), toByte(acc[o][j][1]), toByte(acc[o][j][2]), toByte(acc[o][j][3]));
+        }
+        unsigned* out = rowPtr<unsigned>(p.dst, p.dstPitch, yy) + x;
+        if (x + kOX <= p.width && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+            *reinterpret_cast<uint4*>(out) = make_uint4(words[0], words[1], words[2], words[3]);
+        } else {
+#pragma unroll
+            for (int j = 0; j < kOX; ++j) {
+                if (x + j < p.width) {
+                    out[j] = words[j];
+                }
+            }
+        }
+    }
+}
+
+template <int K>
+__global__ void __launch_bounds__(kThreads, blocksPerSm(K))
+    directRgba8Kernel(const ConvParams p, const __grid_constant__ Rgba8Taps<K> taps, int segmentRows,
+                      unsigned borderPixel, unsigned exponentWord)
+{
+    constexpr int kRows = rawRows<K>();
+    extern __shared__ uint4 rgbaShared[];
+    unsigned* buffers = reinterpret_cast<unsigned*>(rgbaShared);
+
+    const int x0 = blockIdx.x * kStripW;
+    const int yBegin = blockIdx.y * segmentRows;
+    const int yEnd = min(yBegin + segmentRows, p.height);
+    if (yBegin >= yEnd) {
+        return;
+    }
+    const int ox = x0 - kLead;
+    const bool vectors = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) % 16) == 0;
+
+    loadWindow<K>(p, buffers, ox, yBegin - K / 2, vectors, borderPixel);
+    commitAsync();
+    int current = 0;
+    for (int y = yBegin; y < yEnd; y += kStep) {
+        waitAsync();
+        __syncthreads();
+        if (y + kStep < yEnd) {
+            loadWindow<K>(p, buffers + (1 - current) * kRows * kRawCols, ox, y + kStep - K / 2, vectors, borderPixel);
+            commitAsync();
+        }
+        computeStep<K>(p, buffers + current * kRows * kRawCols, taps, x0, y, yEnd, exponentWord);
+        // The next turn's barrier comes before its load into the buffer just read.
+        current = 1 - current;
+    }
+}
+
+template <int K>
+void launchK(const Plan& plan, const ConvParams& p, cudaStream_t stream)
+{
+    Rgba8Taps<K> taps{};
+    for (int i = 0; i < K * K; ++i) {
+        taps.w[i] = plan.data->taps[static_cast<std::size_t>(i)];
+        taps.w256[i] = taps.w[i] / 256.0f;
+    }
+    const unsigned byte = static_cast<unsigned>(std::lround(std::clamp(static_cast<double>(p.borderValue), 0.0, 255.0)));
+    const unsigned borderPixel = byte * 0x01010101u;
+    auto kernel = directRgba8Kernel<K>;
+    constexpr std::size_t shared = sharedBytes<K>();
+    if (shared > 48 * 1024) {
+        TESSERA_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+    }
+    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
+    // The exponent word goes in as an argument: as a compile-time constant it would be folded
+    // into a second logic op per channel value (one immediate per instruction).
+    kernel<<<grid, dim3(32, 8), shared, stream>>>(p, taps, plan.shape.tileHeight, borderPixel, 0x4B000000u);
+    TESSERA_LAUNCH_CHECK("directRgba8Kernel");
+}
+
+}  // namespace
+
+bool hasDirectRgba8(const ShapeQuery& q)
+{
+    const int k = q.kw;
+    if (q.kh != k || (k != 3 && k != 5) || q.anchorX != k / 2 || q.anchorY != k / 2) {
+        return false;
+    }
+    if (q.input.depth != PixelDepth::U8 || q.input.channels != 4 || q.kernelOutput.depth != PixelDepth::U8) {
+        return false;
+    }
+    if (q.border == filters::Border::Constant &&
+        (q.borderValue < 0.0 || q.borderValue > 255.0 || q.borderValue != std::floor(q.borderValue))) {
+        return false;
+    }
+    return (k == 3 ? sharedBytes<3>() : sharedBytes<5>()) <= q.sharedLimit;
+}
+
+LaunchShape directRgba8Shape(const ShapeQuery& q)
+{
+    LaunchShape s;
+    s.blockX = 32;
+    s.blockY = 8;
+    s.tileWidth = kStripW;
+    s.gridX = (q.width + kStripW - 1) / kStripW;
+    // Short segments: blocks finish close together and the block scheduler keeps SMs busy.
+    s.tileHeight = kSegmentRows;
+    s.gridY = (q.height + s.tileHeight - 1) / s.tileHeight;
+    s.sharedBytes = q.kw == 3 ? sharedBytes<3>() : sharedBytes<5>();
+    s.specialisedSize = directRgba8Code(q.kw);
+    return s;
+}
+
+void launchDirectRgba8(const Plan& plan, const ConvParams& params, void* stream)
+{
+    auto s = static_cast<cudaStream_t>(stream);
+    switch (-plan.shape.specialisedSize) {
+    case 3: return launchK<3>(plan, params, s);
+    case 5: return launchK<5>(plan, params, s);
+    default: throw std::invalid_argument("no walking RGBA8 kernel for this size");
+    }
+}
+
+}  // namespace tessera::gpu::detail

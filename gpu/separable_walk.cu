@@ -1,0 +1,346 @@
+#include "gpu/cuda_check.cuh"
+#include "gpu/kernel_common.cuh"
+#include "gpu/launch_common.cuh"
+#include "gpu/plan_data.h"
+#include "gpu/separable_walk.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+// Separable correlation of one-channel float images in which every block walks down a column
+// strip instead of owning a fixed tile. A tile-per-block kernel runs its row pass over the
+// kh - 1 halo rows of every tile (half as much again for 31 taps on 64-row tiles); walking, a
+// block keeps the row-pass results of the last KP rows and computes each input row's pass
+// once per strip. Per step of 64 output rows:
+//   - the next 64 input rows of the strip's window arrive in shared memory by cp.async, issued
+//     a whole column pass ahead, so loads overlap arithmetic without holding registers;
+//   - the row pass turns them into 64 rows of the intermediate, each thread 8 adjacent outputs;
+//   - the column pass reads the intermediate (KP older rows + the 64 new ones), each thread a
+//     4 x 8 block of outputs, and stores them;
+//   - the last KP intermediate rows move to the top for the next step.
+// The tap count is a template parameter (padded with zero taps to KP = 8, 16, 24 or 32), so
+// every tap is a constant-bank operand of its FMA and no shared-memory load feeds taps.
+
+namespace tessera::gpu::detail {
+
+namespace {
+
+constexpr int kStripW = 128;  // output columns per block
+constexpr int kStep = 64;     // output rows per step
+constexpr int kThreads = 256;
+constexpr int kGroup = 8;      // row-pass outputs per item, column-pass rows per item
+constexpr int kMaxTaps = 32;
+constexpr int kBlocksPerSm = 2;
+// At most this many rows per block. Longer segments save halo rows but leave the blocks'
+// finishing times far apart (8192^2, 31 taps: 0.52 ms at 2048 rows, 0.31 at 256).
+constexpr int kSegmentRows = 256;
+
+constexpr int roundUp(int v, int m) { return (v + m - 1) / m * m; }
+
+/// A multiple of 4 floats that is 4 more than a multiple of 32: 16-byte accesses of lanes on
+/// consecutive rows land in distinct banks.
+constexpr int strideFor(int cols) { return roundUp(cols - 4, 32) + 4; }
+
+int leftPad(int anchorX) { return (4 - anchorX % 4) % 4; }
+
+template <int KP>
+struct WalkTaps {
+    float row[KP];
+    float col[KP];
+};
+
+template <int KP>
+struct Layout {
+    static constexpr int rawCols = kStripW + KP;  // window columns (a multiple of 8)
+    static constexpr int rawStride = strideFor(rawCols);
+    static constexpr int midStride = strideFor(kStripW);
+    static constexpr int midRows = kStep + KP;
+    static constexpr std::size_t sharedBytes =
+        (static_cast<std::size_t>(kStep) * rawStride + static_cast<std::size_t>(midRows) * midStride) * sizeof(float);
+};
+
+// cp.async where the device has it (sm_80 and later); a plain copy through registers before.
+__device__ __forceinline__ void copyAsync16(float* to, const float* from)
+{
+#if __CUDA_ARCH__ >= 800
+    const auto s = static_cast<unsigned>(__cvta_generic_to_shared(to));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(from));
+#else
+    *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
+#endif
+}
+
+__device__ __forceinline__ void commitAsync()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+__device__ __forceinline__ void waitAsync()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+/// Starts loading `rows` window rows from image row oy (columns ox .. ox + rawCols - 1) into
+/// raw. Quads whose four pixels lie inside the image's columns go by cp.async from the row the
+/// border rule picks; the rest (image edges, constant border rows) are filled value by value.
+template <int KP, int ROWS>
+__device__ __forceinline__ void loadRows(const ConvParams& p, float* raw, int ox, int oy, bool vectors)
+{
+    using L = Layout<KP>;
+    constexpr int kQuads = L::rawCols / 4;
+    constexpr int kCount = ROWS * kQuads;
+    if (vectors && ox >= 0 && oy >= 0 && ox + L::rawCols <= p.width && oy + ROWS <= p.height) {
+        // Whole window inside: nothing to map, every quad one cp.async.
+        const char* first = reinterpret_cast<const char*>(rowPtr<float>(p.src, p.srcPitch, oy) + ox);
+        for (int i = threadIdx.x; i < kCount; i += kThreads) {
+            const int r = i / kQuads;
+            const int q = i - r * kQuads;
+            copyAsync16(raw + r * L::rawStride + 4 * q,
+                        reinterpret_cast<const float*>(first + static_cast<std::size_t>(r) * p.srcPitch) + 4 * q);
+        }
+        return;
+    }
+    for (int i = threadIdx.x; i < kCount; i += kThreads) {
+        const int r = i / kQuads;
+        const int q = i - r * kQuads;
+        const int x = ox + 4 * q;
+        const int gy = mapBorder(oy + r, p.height, p.border);
+        float* to = raw + r * L::rawStride + 4 * q;
+        if (gy >= 0 && vectors && x >= 0 && x + 4 <= p.width) {
+            copyAsync16(to, rowPtr<float>(p.src, p.srcPitch, gy) + x);
+            continue;
+        }
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            const int gx = mapBorder(x + k, p.width, p.border);
+            to[k] = gy >= 0 && gx >= 0 ? rowPtr<float>(p.src, p.srcPitch, gy)[gx] : p.borderValue;
+        }
+    }
+}
+
+/// Row pass over ROWS window rows: item i is row i % ROWS (so lanes take consecutive rows),
+/// outputs 8 (i / ROWS) .. + 7 of the strip, written to mid.
+template <int KP, int ROWS>
+__device__ __forceinline__ void rowPass(const float* raw, float* mid, const WalkTaps<KP>& taps)
+{
+    using L = Layout<KP>;
+    constexpr int kItems = ROWS * (kStripW / kGroup);
+    for (int i = threadIdx.x; i < kItems; i += kThreads) {
+        const int r = i % ROWS;
+        const int g = i / ROWS;
+        const float* from = raw + r * L::rawStride + g * kGroup;
+        float v[KP + kGroup];
+#pragma unroll
+        for (int q = 0; q < (KP + kGroup) / 4; ++q) {
+            const float4 f = reinterpret_cast<const float4*>(from)[q];
+            v[4 * q] = f.x;
+            v[4 * q + 1] = f.y;
+            v[4 * q + 2] = f.z;
+            v[4 * q + 3] = f.w;
+        }
+        float acc[kGroup];
+#pragma unroll
+        for (int j = 0; j < kGroup; ++j) {
+            acc[j] = 0.0f;
+        }
+#pragma unroll
+        for (int t = 0; t < KP; ++t) {
+#pragma unroll
+            for (int j = 0; j < kGroup; ++j) {
+                acc[j] = fmaf(taps.row[t], v[j + t], acc[j]);
+            }
+        }
+        float* to = mid + r * L::midStride + g * kGroup;
+        reinterpret_cast<float4*>(to)[0] = make_float4(acc[0], acc[1], acc[2], acc[3]);
+        reinterpret_cast<float4*>(to)[1] = make_float4(acc[4], acc[5], acc[6], acc[7]);
+    }
+}
+
+/// Column pass of one step: thread t owns columns 4 (t % 32) .. + 3 and rows 8 (t / 32) .. + 7;
+/// each 16-byte row it reads feeds up to 8 x 4 FMAs.
+template <int KP>
+__device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid, const WalkTaps<KP>& taps, int x0,
+                                           int y, int yEnd)
+{
+    using L = Layout<KP>;
+    static_assert(kStripW / 4 * (kStep / kGroup) == kThreads, "one column item per thread");
+    const int quad = threadIdx.x % (kStripW / 4);
+    const int g = threadIdx.x / (kStripW / 4);
+    const float* from = mid + g * kGroup * L::midStride + 4 * quad;
+    // The offset starts the sums, so the stores only write.
+    float4 acc[kGroup];
+#pragma unroll
+    for (int j = 0; j < kGroup; ++j) {
+        acc[j] = make_float4(p.offset, p.offset, p.offset, p.offset);
+    }
+#pragma unroll
+    for (int r = 0; r < KP + kGroup - 1; ++r) {
+        const float4 v = *reinterpret_cast<const float4*>(from + r * L::midStride);
+#pragma unroll
+        for (int j = 0; j < kGroup; ++j) {
+            const int t = r - j;
+            if (t >= 0 && t < KP) {
+                acc[j].x = fmaf(taps.col[t], v.x, acc[j].x);
+                acc[j].y = fmaf(taps.col[t], v.y, acc[j].y);
+                acc[j].z = fmaf(taps.col[t], v.z, acc[j].z);
+                acc[j].w = fmaf(taps.col[t], v.w, acc[j].w);
+            }
+        }
+    }
+    const int x = x0 + 4 * quad;
+#pragma unroll
+    for (int j = 0; j < kGroup; ++j) {
+        const int yy = y + g * kGroup + j;
+        if (yy >= yEnd) {
+            break;
+        }
+        float* out = rowPtr<float>(p.dst, p.dstPitch, yy) + x;
+        if (x + 4 <= p.width && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+            *reinterpret_cast<float4*>(out) = acc[j];
+        } else {
+            const float v[4] = {acc[j].x, acc[j].y, acc[j].z, acc[j].w};
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                if (x + k < p.width) {
+                    out[k] = v[k];
+                }
+            }
+        }
+    }
+}
+
+/// p.anchorX is already shifted by the alignment padding (a multiple of 4 away from x0).
+template <int KP>
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
+    separableWalkKernel(const ConvParams p, const __grid_constant__ WalkTaps<KP> taps, int segmentRows)
+{
+    using L = Layout<KP>;
+    extern __shared__ float4 walkShared[];
+    float* raw = reinterpret_cast<float*>(walkShared);
+    float* mid = raw + kStep * L::rawStride;
+
+    const int x0 = blockIdx.x * kStripW;
+    const int yBegin = blockIdx.y * segmentRows;
+    const int yEnd = min(yBegin + segmentRows, p.height);
+    if (yBegin >= yEnd) {
+        return;
+    }
+    const int ox = x0 - p.anchorX;
+    // ox is a multiple of 4 (the padded anchor is), so aligned rows give aligned quads.
+    const bool vectors = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) % 16) == 0;
+
+    // The first KP intermediate rows (input rows yBegin - anchorY ...).
+    loadRows<KP, KP>(p, raw, ox, yBegin - p.anchorY, vectors);
+    commitAsync();
+    waitAsync();
+    __syncthreads();
+    rowPass<KP, KP>(raw, mid, taps);
+    __syncthreads();
+    loadRows<KP, kStep>(p, raw, ox, yBegin - p.anchorY + KP, vectors);
+    commitAsync();
+
+    for (int y = yBegin; y < yEnd; y += kStep) {
+        waitAsync();
+        __syncthreads();
+        rowPass<KP, kStep>(raw, mid + KP * L::midStride, taps);
+        __syncthreads();
+        if (y + kStep < yEnd) {
+            loadRows<KP, kStep>(p, raw, ox, y + kStep - p.anchorY + KP, vectors);
+            commitAsync();
+        }
+        columnPass<KP>(p, mid, taps, x0, y, yEnd);
+        __syncthreads();
+        // Intermediate rows kStep .. kStep + KP - 1 are the next step's first KP rows.
+        constexpr int kMoves = KP * (kStripW / 4);
+        for (int i = threadIdx.x; i < kMoves; i += kThreads) {
+            const int r = i / (kStripW / 4);
+            const int q = i - r * (kStripW / 4);
+            reinterpret_cast<float4*>(mid + r * L::midStride)[q] =
+                reinterpret_cast<const float4*>(mid + (kStep + r) * L::midStride)[q];
+        }
+    }
+}
+
+int paddedTaps(int kw, int kh, int anchorX)
+{
+    return roundUp(std::max(kw + leftPad(anchorX), kh), kGroup);
+}
+
+template <int KP>
+void launchWalk(const Plan& plan, ConvParams p, int pad, cudaStream_t stream)
+{
+    WalkTaps<KP> taps{};
+    for (std::size_t i = 0; i < plan.data->rowTaps.size(); ++i) {
+        taps.row[static_cast<std::size_t>(pad) + i] = plan.data->rowTaps[i];
+    }
+    for (std::size_t i = 0; i < plan.data->colTaps.size(); ++i) {
+        taps.col[i] = plan.data->colTaps[i];
+    }
+    p.anchorX += pad;
+    auto kernel = separableWalkKernel<KP>;
+    constexpr std::size_t shared = Layout<KP>::sharedBytes;
+    if (shared > 48 * 1024) {
+        TESSERA_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+    }
+    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
+    kernel<<<grid, kThreads, shared, stream>>>(p, taps, plan.shape.tileHeight);
+    TESSERA_LAUNCH_CHECK("separableWalkKernel");
+}
+
+std::size_t sharedFor(int kp)
+{
+    switch (kp) {
+    case 8: return Layout<8>::sharedBytes;
+    case 16: return Layout<16>::sharedBytes;
+    case 24: return Layout<24>::sharedBytes;
+    default: return Layout<32>::sharedBytes;
+    }
+}
+
+}  // namespace
+
+bool hasSeparableWalk(int kw, int kh, int anchorX, PixelFormat input, PixelFormat kernelOutput)
+{
+    return input.channels == 1 && input.depth == PixelDepth::F32 && kernelOutput.depth == PixelDepth::F32 &&
+           kw >= 2 && kh >= 2 && paddedTaps(kw, kh, anchorX) <= kMaxTaps;
+}
+
+LaunchShape separableWalkShape(int kw, int kh, int anchorX, int width, int height, int smCount)
+{
+    LaunchShape s;
+    s.blockX = kThreads;
+    s.blockY = 1;
+    s.tileWidth = kStripW;
+    s.gridX = (width + kStripW - 1) / kStripW;
+    // As many row segments as fill every SM's block slots (each at least one step), at most
+    // kSegmentRows rows each.
+    const int slots = std::max(1, smCount) * kBlocksPerSm;
+    const int maxSegments = (height + kStep - 1) / kStep;
+    const int segments = std::clamp(slots / s.gridX, 1, maxSegments);
+    s.tileHeight = std::min((height + segments - 1) / segments, kSegmentRows);
+    s.gridY = (height + s.tileHeight - 1) / s.tileHeight;
+    s.sharedBytes = sharedFor(paddedTaps(kw, kh, anchorX));
+    s.specialisedSize = kSeparableWalk;
+    return s;
+}
+
+void launchSeparableWalk(const Plan& plan, const ConvParams& params, void* stream)
+{
+    const int pad = leftPad(params.anchorX);
+    auto s = static_cast<cudaStream_t>(stream);
+    switch (paddedTaps(params.kw, params.kh, params.anchorX)) {
+    case 8: return launchWalk<8>(plan, params, pad, s);
+    case 16: return launchWalk<16>(plan, params, pad, s);
+    case 24: return launchWalk<24>(plan, params, pad, s);
+    case 32: return launchWalk<32>(plan, params, pad, s);
+    default: throw std::invalid_argument("walking separable kernel: more than 32 taps");
+    }
+}
+
+}  // namespace tessera::gpu::detail

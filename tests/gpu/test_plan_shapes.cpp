@@ -1,0 +1,121 @@
+// Plans made for a described device (no GPU needed): which kernel a plan picks and how its grid
+// spreads over the SMs.
+
+#include "filters/factories.h"
+#include "filters/filter_spec.h"
+#include "gpu/executor.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using tessera::filters::Border;
+using tessera::gpu::DeviceInfo;
+using tessera::gpu::Method;
+using tessera::gpu::PixelDepth;
+using tessera::gpu::PixelFormat;
+using tessera::gpu::TensorCores;
+namespace filters = tessera::filters;
+
+DeviceInfo describedH200()
+{
+    DeviceInfo d;
+    d.id = 0;
+    d.name = "described H200";
+    d.ccMajor = 9;
+    d.smCount = 132;
+    d.sharedMemPerBlock = 48 * 1024;
+    d.sharedMemPerBlockOptin = 227 * 1024;
+    d.sharedMemPerSm = 228 * 1024;
+    d.clockKHz = 1980000;
+    d.memoryClockKHz = 2619000;
+    d.memoryBusWidthBits = 6144;
+    return d;
+}
+
+filters::FilterSpec dense3()
+{
+    filters::FilterSpec s;
+    s.kernel = filters::Kernel2D{3, 3, {0.1, 0.2, 0.1, 0.0, 0.2, 0.0, 0.1, 0.2, 0.1}};
+    return s;
+}
+
+TEST(PlanShapes, Rgba8ThreeByThreeWalksOneStripPerColumnOfBlocks)
+{
+    const auto plan = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
+                                             Method::Direct, TensorCores::Off);
+    EXPECT_EQ(plan.shape.specialisedSize, -3) << plan.describe();
+    EXPECT_EQ(plan.shape.gridX, 64);
+    // Segments of 64 rows (two steps of 32).
+    EXPECT_EQ(plan.shape.tileHeight, 64);
+    EXPECT_EQ(plan.shape.gridY, 128);
+}
+
+TEST(PlanShapes, WalkingRgba8KernelOnlyWhereItApplies)
+{
+    const DeviceInfo d = describedH200();
+    auto shapeOf = [&](const filters::FilterSpec& s, PixelFormat f) {
+        return tessera::gpu::makePlan(s, f, 640, 480, d, Method::Direct, TensorCores::Off).shape.specialisedSize;
+    };
+    EXPECT_EQ(shapeOf(dense3(), {PixelDepth::U8, 4}), -3);
+    filters::FilterSpec offCentre = dense3();
+    offCentre.anchor = filters::Point{0, 2};
+    EXPECT_EQ(shapeOf(offCentre, {PixelDepth::U8, 4}), 3) << "off-centre anchors take the fixed kernel";
+    EXPECT_EQ(shapeOf(dense3(), {PixelDepth::U8, 3}), 3);
+    EXPECT_EQ(shapeOf(dense3(), {PixelDepth::F32, 4}), 3);
+    filters::FilterSpec toFloat = dense3();
+    toFloat.depth = filters::OutputDepth::F32;
+    EXPECT_EQ(shapeOf(toFloat, {PixelDepth::U8, 4}), 3) << "a float output is written by the fixed kernel";
+    filters::FilterSpec byteBorder = dense3();
+    byteBorder.border = Border::Constant;
+    byteBorder.borderValue = 200.0;
+    EXPECT_EQ(shapeOf(byteBorder, {PixelDepth::U8, 4}), -3);
+    byteBorder.borderValue = 100.3;
+    EXPECT_EQ(shapeOf(byteBorder, {PixelDepth::U8, 4}), 3) << "a border value that is not a byte";
+    EXPECT_EQ(shapeOf(filters::makeBox(5), {PixelDepth::U8, 4}), -5);
+    EXPECT_EQ(shapeOf(filters::makeBox(7), {PixelDepth::U8, 4}), 7);
+}
+
+TEST(PlanShapes, FloatGaussianSeparableWalks)
+{
+    const auto gaussian = filters::makeGaussian(5.0, 31);
+    const auto plan = tessera::gpu::makePlan(gaussian, PixelFormat{PixelDepth::F32, 1}, 8192, 8192, describedH200(),
+                                             Method::Separable, TensorCores::Off);
+    EXPECT_EQ(plan.shape.specialisedSize, -2) << plan.describe();
+    EXPECT_EQ(plan.shape.gridX, 64);
+    // At most 256 rows per block.
+    EXPECT_EQ(plan.shape.tileHeight, 256);
+    EXPECT_EQ(plan.shape.gridY, 32);
+    // A 1920 x 1080 image: 15 strips, segments short enough to give every SM's two slots a block.
+    const auto hd = tessera::gpu::makePlan(gaussian, PixelFormat{PixelDepth::F32, 1}, 1920, 1080, describedH200(),
+                                           Method::Separable, TensorCores::Off);
+    EXPECT_EQ(hd.shape.gridX, 15);
+    EXPECT_GE(hd.shape.gridX * hd.shape.gridY, 2 * 132 - hd.shape.gridX);
+    // Longer taps or other depths keep the tile-per-block kernel.
+    const auto wide = tessera::gpu::makePlan(filters::makeGaussian(8.0, 49), PixelFormat{PixelDepth::F32, 1}, 8192,
+                                             8192, describedH200(), Method::Separable, TensorCores::Off);
+    EXPECT_EQ(wide.shape.specialisedSize, -1) << wide.describe();
+    const auto bytes = tessera::gpu::makePlan(gaussian, PixelFormat{PixelDepth::U8, 1}, 8192, 8192, describedH200(),
+                                              Method::Separable, TensorCores::Off);
+    EXPECT_EQ(bytes.shape.specialisedSize, -1) << bytes.describe();
+}
+
+TEST(PlanShapes, SmallImagesStillCoverEveryRow)
+{
+    const DeviceInfo d = describedH200();
+    for (const int h : {1, 2, 31, 33, 64, 65, 197, 4097}) {
+        for (const int w : {1, 129, 1000}) {
+            const auto direct = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, w, h, d,
+                                                       Method::Direct, TensorCores::Off);
+            EXPECT_GE(direct.shape.gridY * direct.shape.tileHeight, h) << w << "x" << h;
+            EXPECT_LT((direct.shape.gridY - 1) * direct.shape.tileHeight, h) << w << "x" << h;
+            EXPECT_GE(direct.shape.gridX * direct.shape.tileWidth, w);
+            const auto sep = tessera::gpu::makePlan(filters::makeGaussian(2.0, 13), PixelFormat{PixelDepth::F32, 1}, w,
+                                                    h, d, Method::Separable, TensorCores::Off);
+            EXPECT_GE(sep.shape.gridY * sep.shape.tileHeight, h) << w << "x" << h;
+            EXPECT_LT((sep.shape.gridY - 1) * sep.shape.tileHeight, h) << w << "x" << h;
+        }
+    }
+}
+
+}  // namespace
