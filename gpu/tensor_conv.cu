@@ -3,6 +3,7 @@
 #include "gpu/launch_common.cuh"
 #include "gpu/plan_data.h"
 #include "gpu/tensor_conv.h"
+#include "gpu/tensor_walk.h"
 
 #include <cuda_fp16.h>
 
@@ -512,8 +513,11 @@ double tensorErrorBound(const filters::FilterSpec& spec, bool separable)
     const double unit = std::ldexp(1.0, -11);  // fp16 relative rounding
     const double scale = std::abs(spec.scale);
     if (separable && spec.separable) {
-        // Row taps, the fp16 intermediate and column taps each add one rounding of the sum.
-        return 3.0 * maxIn * scale * sumAbs(spec.separable->row) * sumAbs(spec.separable->column) * unit;
+        // Row taps, the fp16 intermediate and column taps each add one rounding of the sum; the
+        // RGBA walking kernel's row pass sums 1024 + pixel and removes 1024 * sum(taps) in fp32
+        // (48 terms), which adds at most 48 * (1024 + maxIn) * 2^-24 of the row taps' weight.
+        const double rows = sumAbs(spec.separable->row) * sumAbs(spec.separable->column) * scale;
+        return 3.0 * maxIn * rows * unit + 48.0 * (1024.0 + maxIn) * rows * std::ldexp(1.0, -24);
     }
     const double taps = static_cast<double>(spec.kernel.weights.size());
     return maxIn * (scale * sumAbs(spec.kernel.weights) * unit + taps * std::ldexp(1.0, -25));
@@ -562,6 +566,9 @@ LaunchShape tensorDirectShape(const filters::FilterSpec& spec, int channels, int
 
 LaunchShape tensorSeparableShape(const filters::FilterSpec& spec, int channels, int width, int height)
 {
+    if (hasTensorWalk(spec, channels)) {
+        return tensorWalkShape(width, height);
+    }
     LaunchShape s = baseShape(width, height);
     s.specialisedSize = widthClass(std::max(paddedWidth(spec, channels), spec.kernel.height));
     s.sharedBytes = separableSharedBytes(s.specialisedSize, channels);
@@ -629,6 +636,10 @@ void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceIm
 void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)
 {
     ConvParams p = makeConvParams(plan.spec, src, dst);
+    if (plan.shape.specialisedSize == kTensorWalk) {
+        launchTensorWalk(p, plan.data->rowTaps, plan.data->colTaps, plan.shape, stream);
+        return;
+    }
     const int pad = leftPad(p.anchorX, plan.input.channels);
     SeparableTaps taps{};
     std::copy(plan.data->rowTaps.begin(), plan.data->rowTaps.end(), taps.row + pad);

@@ -305,7 +305,8 @@ std::vector<GridPoint> tensorGrid()
 TEST_F(GpuVsCpu, TensorDirectGrid) { runGrid(Method::Direct, tensorGrid(), 41, TensorCores::On); }
 TEST_F(GpuVsCpu, TensorSeparableGrid) { runGrid(Method::Separable, tensorGrid(), 42, TensorCores::On); }
 
-// The walking kernels (RGBA8 3x3 / 5x5 direct, f32 one-channel separable up to 32 taps) walk
+// The walking kernels (RGBA8 3x3 / 5x5 direct, f32 one-channel separable up to 32 taps, RGBA8
+// separable on tensor cores up to 33 taps) walk
 // down column strips in steps and split the height into segments by the SM count: tall images
 // whose height is no multiple of a step or a segment, widths no multiple of a strip, every border.
 TEST_F(GpuVsCpu, WalkingKernelsOverManySteps)
@@ -316,6 +317,7 @@ TEST_F(GpuVsCpu, WalkingKernelsOverManySteps)
         PixelFormat format;
         int kw, kh;
         int width, height;
+        TensorCores tensor = TensorCores::Off;
     };
     const Shape shapes[] = {
         {Method::Direct, {PixelDepth::U8, 4}, 3, 3, 1001, 2467},
@@ -323,6 +325,9 @@ TEST_F(GpuVsCpu, WalkingKernelsOverManySteps)
         {Method::Separable, {PixelDepth::F32, 1}, 31, 31, 1003, 2459},
         {Method::Separable, {PixelDepth::F32, 1}, 9, 17, 130, 4099},
         {Method::Separable, {PixelDepth::F32, 1}, 24, 5, 515, 1201},
+        {Method::Separable, {PixelDepth::U8, 4}, 31, 31, 1001, 1301, TensorCores::On},
+        {Method::Separable, {PixelDepth::U8, 4}, 16, 33, 203, 1500, TensorCores::On},
+        {Method::Separable, {PixelDepth::U8, 4}, 7, 2, 77, 611, TensorCores::On},
     };
     std::size_t index = 0;
     for (const Shape& sh : shapes) {
@@ -333,8 +338,34 @@ TEST_F(GpuVsCpu, WalkingKernelsOverManySteps)
             c.format = sh.format;
             c.width = sh.width;
             c.height = sh.height;
-            c.spec = sh.method == Method::Separable ? separableKernel(sh.kw, sh.kh, index, rng)
-                                                    : test::randomDenseSpec(sh.kw, sh.kh, rng);
+            c.tensor = sh.tensor;
+            if (sh.tensor == TensorCores::On) {
+                // Non-negative taps summing to 1 per pass keep the fp16 error bound below 0.5.
+                c.spec = test::randomRank1Spec(sh.kw, sh.kh, rng);
+                for (auto* taps : {&c.spec.separable->row, &c.spec.separable->column}) {
+                    double sum = 0.0;
+                    for (double& t : *taps) {
+                        t = std::abs(t) + 0.01;
+                        sum += t;
+                    }
+                    for (double& t : *taps) {
+                        t /= sum;
+                    }
+                }
+                std::size_t w = 0;
+                for (double col : c.spec.separable->column) {
+                    for (double row : c.spec.separable->row) {
+                        c.spec.kernel.weights[w++] = col * row;
+                    }
+                }
+                if (index % 2 == 0) {
+                    c.spec.anchor = filters::Point{std::uniform_int_distribution<int>(0, sh.kw - 1)(rng),
+                                                   std::uniform_int_distribution<int>(0, sh.kh - 1)(rng)};
+                }
+            } else {
+                c.spec = sh.method == Method::Separable ? separableKernel(sh.kw, sh.kh, index, rng)
+                                                        : test::randomDenseSpec(sh.kw, sh.kh, rng);
+            }
             c.spec.border = border;
             c.spec.borderValue = test::borderValueFor(sh.format.depth, index);
             c.spec.offset = index % 2 == 0 ? 0.0 : (sh.format.depth == PixelDepth::F32 ? 0.25 : 3.5);
