@@ -1,3 +1,4 @@
+#include "gpu/async_copy.cuh"
 #include "gpu/cuda_check.cuh"
 #include "gpu/direct_rgba8.h"
 #include "gpu/kernel_common.cuh"
@@ -54,31 +55,6 @@ template <int K>
 constexpr std::size_t sharedBytes()
 {
     return 2u * static_cast<std::size_t>(rawRows<K>()) * kRawCols * sizeof(unsigned);
-}
-
-// cp.async where the device has it (sm_80 and later); a plain copy through registers before.
-__device__ __forceinline__ void copyAsync16(unsigned* to, const void* from)
-{
-#if __CUDA_ARCH__ >= 800
-    const auto s = static_cast<unsigned>(__cvta_generic_to_shared(to));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(from));
-#else
-    *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
-#endif
-}
-
-__device__ __forceinline__ void commitAsync()
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-
-__device__ __forceinline__ void waitAsync()
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
 }
 
 /// Channel C of a packed RGBA8 pixel as a float, exactly, in two full-rate instructions: one

@@ -1,3 +1,4 @@
+#include "gpu/async_copy.cuh"
 #include "gpu/cuda_check.cuh"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
@@ -59,31 +60,6 @@ struct Layout {
     static constexpr std::size_t sharedBytes =
         (static_cast<std::size_t>(kStep) * rawStride + static_cast<std::size_t>(midRows) * midStride) * sizeof(float);
 };
-
-// cp.async where the device has it (sm_80 and later); a plain copy through registers before.
-__device__ __forceinline__ void copyAsync16(float* to, const float* from)
-{
-#if __CUDA_ARCH__ >= 800
-    const auto s = static_cast<unsigned>(__cvta_generic_to_shared(to));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(from));
-#else
-    *reinterpret_cast<uint4*>(to) = *reinterpret_cast<const uint4*>(from);
-#endif
-}
-
-__device__ __forceinline__ void commitAsync()
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-
-__device__ __forceinline__ void waitAsync()
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
-}
 
 /// Starts loading `rows` window rows from image row oy (columns ox .. ox + rawCols - 1) into
 /// raw. Quads whose four pixels lie inside the image's columns go by cp.async from the row the

@@ -1,6 +1,7 @@
 #include "gpu/cuda_check.cuh"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
+#include "gpu/mma_f16.cuh"
 #include "gpu/tensor_walk.h"
 
 #include <cuda_fp16.h>
@@ -66,21 +67,6 @@ __device__ __forceinline__ std::uint32_t channelPair(unsigned a, unsigned b, int
 {
     const unsigned t = __byte_perm(a, b, static_cast<unsigned>(c | ((c + 4) << 8)));
     return (t & 0x00FF00FFu) | exponentPair;
-}
-
-__device__ __forceinline__ void mma(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2])
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#else
-    (void)d;
-    (void)a;
-    (void)b;
-    __trap();  // the planner only takes this path on compute capability 8.0 and later
-#endif
 }
 
 __device__ __forceinline__ std::uint32_t transpose8x8(std::uint32_t v)

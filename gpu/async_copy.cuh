@@ -1,0 +1,40 @@
+#pragma once
+
+// Private to gpu/: 16-byte copies from global to shared memory that do not pass through
+// registers (cp.async, compute capability 8.0 and later), for kernels that load the next window
+// while they compute the current one. Before 8.0 the copy goes through registers at once and
+// commit / wait do nothing, so the same kernel code stays correct there.
+
+#include <cuda_runtime.h>
+
+namespace tessera::gpu::detail {
+
+/// Starts copying 16 bytes (both addresses 16-byte aligned); visible to the calling thread after
+/// waitAsync(), to the block after waitAsync() and a barrier.
+__device__ __forceinline__ void copyAsync16(void* toShared, const void* fromGlobal)
+{
+#if __CUDA_ARCH__ >= 800
+    const auto s = static_cast<unsigned>(__cvta_generic_to_shared(toShared));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(fromGlobal));
+#else
+    *static_cast<uint4*>(toShared) = *static_cast<const uint4*>(fromGlobal);
+#endif
+}
+
+/// Closes the group of copies started since the last commit.
+__device__ __forceinline__ void commitAsync()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+/// Waits for every copy this thread started.
+__device__ __forceinline__ void waitAsync()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+}  // namespace tessera::gpu::detail
