@@ -19,9 +19,10 @@
 // input (A = pixels, B = the Toeplitz block of the row taps, B[k][n] = w[16 s + k - 8 t - n]);
 // three chunks (48 input columns) cover up to 33 taps. A fragments come straight from global
 // memory: each lane loads the pixel pairs its fragment holds (8 bytes, all four channels) and
-// turns one channel of a pair into an exact half2 with a byte permute, a mask-or and a
-// subtraction. The fp32 results are rounded to fp16 and transposed in registers (movmatrix),
-// which is exactly the B fragment layout the column pass needs.
+// turns one channel of a pair into an exact half2 of 1024 + byte with a byte permute and a
+// mask-or; the sums start at -1024 x sum(taps) to take the 1024s back out. The fp32 results are
+// rounded to fp16 and transposed in registers (movmatrix), which is exactly the B fragment
+// layout the column pass needs.
 // Column pass: out = A x B with A the Toeplitz block of the column taps (A[m][k] = w[16 s + k
 // - m]) and B the row-pass results of three consecutive 16-row bands, kept in a ring of
 // registers. A step computes the row pass of band i + 2 and the column pass of band i, so every
