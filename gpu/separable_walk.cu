@@ -13,7 +13,8 @@
 // strip instead of owning a fixed tile. A tile-per-block kernel runs its row pass over the
 // kh - 1 halo rows of every tile (half as much again for 31 taps on 64-row tiles); walking, a
 // block keeps the row-pass results of the last KP rows and computes each input row's pass
-// once per strip. Per step of 64 output rows:
+// once per segment of its strip (plus KP rows at the segment's start). Per step of 64 output
+// rows:
 //   - the next 64 input rows of the strip's window arrive in shared memory by cp.async, issued
 //     a whole column pass ahead, so loads overlap arithmetic without holding registers;
 //   - the row pass turns them into 64 rows of the intermediate, each thread 8 adjacent outputs;
@@ -21,7 +22,7 @@
 //     4 x 8 block of outputs, and stores them;
 //   - the last KP intermediate rows move to the top for the next step.
 // The tap count is a template parameter (padded with zero taps to KP = 8, 16, 24 or 32), so
-// every tap is a constant-bank operand of its FMA and no shared-memory load feeds taps.
+// every tap is a uniform operand of its FMA and no shared-memory load feeds taps.
 
 namespace tessera::gpu::detail {
 
