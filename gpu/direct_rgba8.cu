@@ -35,8 +35,8 @@ constexpr int kLead = 4;                       // window starts 4 pixels left of
 constexpr int kRawCols = kStripW + 2 * kLead;  // 136 pixels, 34 quads
 constexpr int kQuads = kRawCols / 4;
 // Rows per block. Long segments leave the blocks' finishing times far apart (with about one
-// block per SM slot, none is left to take over an SM that finishes early). 8192^2, 3 x 3: 0.23 ms at 128 rows, 0.224 at 64; an earlier
-// build took 0.49 at 2048 and 0.29 at 512.
+// block per SM slot, none is left to take over an SM that finishes early). 8192^2, 3 x 3:
+// 0.23 ms at 128 rows, 0.224 at 64; an earlier build took 0.49 at 2048 and 0.29 at 512.
 constexpr int kSegmentRows = 64;
 
 template <int K>
