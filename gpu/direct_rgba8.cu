@@ -5,7 +5,6 @@
 #include "gpu/launch_common.cuh"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 
@@ -257,8 +256,7 @@ void launchK(const Plan& plan, const ConvParams& p, cudaStream_t stream)
         taps.w[i] = plan.data->taps[static_cast<std::size_t>(i)];
         taps.w256[i] = taps.w[i] / 256.0f;
     }
-    const unsigned byte = static_cast<unsigned>(std::lround(std::clamp(static_cast<double>(p.borderValue), 0.0, 255.0)));
-    const unsigned borderPixel = byte * 0x01010101u;
+    const unsigned borderPixel = borderPixelRgba8(p.borderValue);
     auto kernel = directRgba8Kernel<K>;
     constexpr std::size_t shared = sharedBytes<K>();
     if (shared > 48 * 1024) {
@@ -283,8 +281,7 @@ bool hasDirectRgba8(const ShapeQuery& q)
     if (q.input.depth != PixelDepth::U8 || q.input.channels != 4 || q.kernelOutput.depth != PixelDepth::U8) {
         return false;
     }
-    if (q.border == filters::Border::Constant &&
-        (q.borderValue < 0.0 || q.borderValue > 255.0 || q.borderValue != std::floor(q.borderValue))) {
+    if (!borderFitsByte(q.border, q.borderValue)) {
         return false;
     }
     return (k == 3 ? sharedBytes<3>() : sharedBytes<5>()) <= q.sharedLimit;

@@ -6,6 +6,8 @@
 #include "gpu/kernel_common.cuh"
 #include "gpu/pixel_format.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -23,6 +25,20 @@ inline int borderCode(filters::Border b)
     case filters::Border::Wrap: return kWrap;
     }
     return kReflect101;
+}
+
+/// True unless the border is constant with a value that is not a whole number from 0 to 255:
+/// the kernels that keep 8-bit windows in bytes can only fill the border with a byte.
+inline bool borderFitsByte(filters::Border border, double value)
+{
+    return border != filters::Border::Constant || (value >= 0.0 && value <= 255.0 && value == std::floor(value));
+}
+
+/// The constant border as a packed RGBA8 pixel: its byte in every channel.
+inline unsigned borderPixelRgba8(float value)
+{
+    const auto byte = static_cast<unsigned>(std::lround(std::clamp(static_cast<double>(value), 0.0, 255.0)));
+    return byte * 0x01010101u;
 }
 
 /// Geometry, border and offset of `spec` applied to src -> dst (taps travel separately).

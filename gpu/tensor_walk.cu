@@ -7,7 +7,6 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -228,10 +227,11 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const BandFragme
     }
 }
 
-/// p.anchorX is even (the row taps were padded on the left to make it so).
+/// p.anchorX is even (the row taps were padded on the left to make it so); bias is -1024 times
+/// the sum of the fp16 row taps (see channelPair).
 __global__ void __launch_bounds__(kThreads, 3)
     tensorWalkKernel(const ConvParams p, const __grid_constant__ WalkTaps taps, int segmentRows, unsigned borderPixel,
-                     unsigned exponentPair)
+                     unsigned exponentPair, float bias)
 {
     const int warp = threadIdx.x >> 5;
     const int lane = threadIdx.x & 31;
@@ -261,12 +261,6 @@ __global__ void __launch_bounds__(kThreads, 3)
         aCol[s][3] = half2Bits(tapAt(taps.col, d), tapAt(taps.col, d + 1));
     }
 
-    // Every output of the row pass meets every tap once, so its sum carries 1024 * sum(taps).
-    float tapSum = 0.0f;
-    for (int i = 0; i < 16 * kChunks; ++i) {
-        tapSum += __half2float(__float2half_rn(taps.row[i]));
-    }
-    const float bias = -1024.0f * tapSum;
     const bool vectors = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) % 8) == 0;
     const int xw = x - p.anchorX;
     const int yw = yBegin - p.anchorY;  // window row of band 0
@@ -304,8 +298,7 @@ bool hasTensorWalk(const filters::FilterSpec& spec, int channels)
     if (kw > kMaxTaps || spec.kernel.height > kMaxTaps) {
         return false;
     }
-    const double v = spec.borderValue;
-    return spec.border != filters::Border::Constant || (v >= 0.0 && v <= 255.0 && v == std::floor(v));
+    return borderFitsByte(spec.border, spec.borderValue);
 }
 
 LaunchShape tensorWalkShape(int width, int height)
@@ -336,11 +329,14 @@ void launchTensorWalk(const ConvParams& params, const std::vector<float>& rowTap
     std::copy(colTaps.begin(), colTaps.end(), taps.col);
     p.anchorX += pad;
     p.kw += pad;
-    const unsigned byte =
-        static_cast<unsigned>(std::lround(std::clamp(static_cast<double>(p.borderValue), 0.0, 255.0)));
+    // Every output of the row pass meets every tap once, so its sum carries 1024 * sum(fp16 taps).
+    float tapSum = 0.0f;
+    for (const float t : taps.row) {
+        tapSum += __half2float(__float2half_rn(t));
+    }
     const dim3 grid(static_cast<unsigned>(shape.gridX), static_cast<unsigned>(shape.gridY));
-    tensorWalkKernel<<<grid, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(p, taps, shape.tileHeight, byte * 0x01010101u,
-                                                                      0x64006400u);
+    tensorWalkKernel<<<grid, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+        p, taps, shape.tileHeight, borderPixelRgba8(p.borderValue), 0x64006400u, -1024.0f * tapSum);
     TESSERA_LAUNCH_CHECK("tensorWalkKernel");
 }
 
