@@ -85,7 +85,7 @@ void ChainRunner::ensure(RawDeviceBuffer& buffer, std::size_t bytes, int device)
 }
 
 DeviceImage ChainRunner::run(const filters::FilterChain& chain, const DeviceImage& input, Method method,
-                             const Stream& stream, std::vector<Plan>* plans)
+                             const Stream& stream, std::vector<Plan>* plans, RowSpan rows)
 {
     if (chain.steps.empty()) {
         return input;
@@ -100,10 +100,11 @@ DeviceImage ChainRunner::run(const filters::FilterChain& chain, const DeviceImag
     DeviceImage current = input;
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const Plan& plan = steps[i];
-        RawDeviceBuffer& target = (i + 1 == steps.size()) ? output_ : (i % 2 == 0 ? ping_ : pong_);
+        const bool last = i + 1 == steps.size();
+        RawDeviceBuffer& target = last ? output_ : (i % 2 == 0 ? ping_ : pong_);
         const DeviceImage next{target.data(), static_cast<std::size_t>(input.width) * plan.output.bytesPerPixel(),
                                input.width, input.height, plan.output};
-        gpu::run(plan, current, next, workspace_.data(), stream);
+        gpu::run(plan, current, next, workspace_.data(), stream, last ? rows : RowSpan{});
         current = next;
     }
     if (plans != nullptr) {

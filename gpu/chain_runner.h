@@ -22,10 +22,12 @@ public:
 
     /// Enqueues the chain on `stream`, reading `input` (any pitch; it may be a view into a
     /// larger image), and returns the output, valid until the next run. An empty chain returns
-    /// `input`. `method` is forced where a step can use it, else that step plans Auto. Throws
-    /// OutOfDeviceMemory / CudaError / std::invalid_argument; never synchronises.
+    /// `input`. `method` is forced where a step can use it, else that step plans Auto. `rows`:
+    /// the output rows the caller needs; the last step may leave the others unwritten (see
+    /// gpu::run), earlier steps compute every row. Throws OutOfDeviceMemory / CudaError /
+    /// std::invalid_argument; never synchronises.
     DeviceImage run(const filters::FilterChain& chain, const DeviceImage& input, Method method, const Stream& stream,
-                    std::vector<Plan>* plans = nullptr);
+                    std::vector<Plan>* plans = nullptr, RowSpan rows = {});
 
     /// The plans run() would use for an input of `format` and size (cached).
     const std::vector<Plan>& plansFor(const filters::FilterChain& chain, PixelFormat format, int width, int height,

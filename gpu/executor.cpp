@@ -237,6 +237,8 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
     case Method::Direct:
         if (plan.tensorCores) {
             plan.shape = detail::tensorDirectShape(spec, format.channels, width, height);
+            data->tileCounterOffset = workspace;
+            workspace += detail::tensorDirectCounterBytes;
             break;
         }
         plan.shape = detail::directShape(query);
@@ -279,7 +281,8 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
     return plan;
 }
 
-void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, const Stream& stream)
+void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, const Stream& stream,
+         RowSpan rows)
 {
     if (src.width != plan.width || src.height != plan.height || dst.width != plan.width ||
         dst.height != plan.height) {
@@ -316,7 +319,8 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
             globalTaps = reinterpret_cast<const float*>(ws);
         }
         if (plan.tensorCores) {
-            detail::launchTensorDirect(plan, src, target, s);
+            detail::launchTensorDirect(plan, src, target, reinterpret_cast<unsigned*>(ws + data.tileCounterOffset), rows,
+                                       s);
         } else {
             detail::launchDirect(plan, src, target, globalTaps, s);
         }

@@ -73,11 +73,20 @@ struct Plan {
 Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
               const DeviceInfo& device, Method force = Method::Auto, TensorCores tensor = TensorCores::Auto);
 
+/// Output rows a caller needs, [first, first + count); count < 0: through the last row.
+struct RowSpan {
+    int first = 0;
+    int count = -1;
+};
+
 /// Enqueues the filter on `stream` (on plan.device): reads src, writes dst (both device
 /// images of plan.width x plan.height, formats plan.input / plan.output, dst not overlapping
-/// src). `workspace` holds plan.workspaceBytes bytes on the device (may be null when 0). Never
-/// synchronises; throws CudaError if a launch fails.
+/// src). `workspace` holds plan.workspaceBytes bytes on the device (may be null when 0).
+/// `rows` may narrow the output rows needed: a method that can skip the others does (their
+/// content is then unspecified), the rest compute every row; the rows read stay those of the
+/// whole src, so a view with halo rows above and below computes its inner rows from real
+/// neighbours. Never synchronises; throws CudaError if a launch fails.
 void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace,
-         const Stream& stream);
+         const Stream& stream, RowSpan rows = {});
 
 }  // namespace tessera::gpu

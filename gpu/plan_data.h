@@ -27,6 +27,7 @@ struct PlanData {
     bool separableTwoPass = false;            ///< window too large for the fused kernel
     std::size_t separableWorkspaceOffset = 0;  ///< float intermediate of the two-pass form
     std::size_t convertWorkspaceOffset = 0;  ///< where the f32 intermediate lives, if any
+    std::size_t tileCounterOffset = 0;  ///< tensor-core direct: its tile counter
     std::size_t fftWorkspaceOffset = 0;
     std::size_t fftWorkspaceBytes = 0;
     std::shared_ptr<FftCache> fft;

@@ -180,7 +180,9 @@ struct ResidentBands::State {
         b.start.record(b.stream);
         {
             NvtxRange range("band " + std::to_string(index) + " kernels");
-            b.output = b.runner.run(chain, view, method, b.stream);
+            // Only the band's own rows are needed; the rest of the view is their halo.
+            const RowSpan own{b.work.out.y - need.y, b.work.out.height};
+            b.output = b.runner.run(chain, view, method, b.stream, nullptr, own);
         }
         b.kernels.record(b.stream);
         b.label.clear();

@@ -12,6 +12,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <type_traits>
 
@@ -140,9 +142,9 @@ __device__ __forceinline__ void buildFragments(const __half* tapRow, std::uint32
 
 /// Rows of padded fp16 taps: out[r * L + 16 + j] = taps[r * width + j], zero elsewhere.
 template <int L>
-__device__ __forceinline__ void loadTapRows(const float* taps, int width, int rows, __half* out)
+__device__ __forceinline__ void loadTapRows(const float* taps, int width, int rows, __half* out, int tid, int threads)
 {
-    for (int i = threadIdx.x; i < rows * L; i += kThreads) {
+    for (int i = tid; i < rows * L; i += threads) {
         const int r = i / L;
         const int j = i - r * L - 16;
         out[i] = __float2half_rn(j >= 0 && j < width ? taps[r * width + j] : 0.0f);
@@ -169,7 +171,7 @@ __device__ __forceinline__ std::uint32_t bytePairToHalf2(unsigned a, unsigned b,
 /// the window starts on a vector boundary, which makes every store a whole aligned vector.
 template <int C, int COLS>
 __device__ __forceinline__ void loadWindowVectors(const ConvParams& p, __half* s, int ox, int oy, int rows, int stride,
-                                                  int plane)
+                                                  int plane, int tid)
 {
     static_assert(C == 1 || C == 4, "vector loads take 1 or 4 channels");
     constexpr int kPixels = C == 4 ? 4 : 8;
@@ -177,7 +179,7 @@ __device__ __forceinline__ void loadWindowVectors(const ConvParams& p, __half* s
     constexpr int kUnroll = 8;
     using Vec = std::conditional_t<C == 4, uint4, uint2>;
     const int n = rows * kVectors;
-    for (int first = threadIdx.x; first < n; first += kUnroll * kThreads) {
+    for (int first = tid; first < n; first += kUnroll * kThreads) {
         Vec v[kUnroll];
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
@@ -217,7 +219,7 @@ __device__ __forceinline__ void loadWindowVectors(const ConvParams& p, __half* s
 /// planes: s[c * plane + r * stride + x]. Four loads are issued before their stores.
 template <int C, int COLS>
 __device__ __forceinline__ void loadWindow(const ConvParams& p, __half* s, int ox, int oy, int rows, int stride,
-                                           int plane)
+                                           int plane, int tid)
 {
     constexpr int kUnroll = 4;
     const int n = rows * COLS;
@@ -226,11 +228,11 @@ __device__ __forceinline__ void loadWindow(const ConvParams& p, __half* s, int o
         constexpr int kPixels = C == 4 ? 4 : 8;
         const bool aligned = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) & (kPixels * C - 1)) == 0;
         if (inside && aligned && ox % kPixels == 0) {
-            loadWindowVectors<C, COLS>(p, s, ox, oy, rows, stride, plane);
+            loadWindowVectors<C, COLS>(p, s, ox, oy, rows, stride, plane, tid);
             return;
         }
     }
-    for (int first = threadIdx.x; first < n; first += kUnroll * kThreads) {
+    for (int first = tid; first < n; first += kUnroll * kThreads) {
         float v[kUnroll][C];
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
@@ -287,29 +289,16 @@ __device__ __forceinline__ void correlateBand(const __half* a, const std::uint32
     }
 }
 
-/// Direct correlation for 8-bit images on tensor cores: a 64 x 64 output tile per block, 16
-/// rows x 64 columns x all channels per warp, summing the 1D products of every kernel row.
+/// One 64 x 64 output tile of the direct correlation from its window in shared memory: warp
+/// `warp` (0..3) owns 16 rows x 64 columns x all channels and sums the 1D products of every
+/// kernel row, then stores its rows.
 template <int C, int K>
-__global__ void __launch_bounds__(kThreads) tensorDirectKernel(const ConvParams p, const __grid_constant__ DirectTaps taps)
+__device__ __forceinline__ void directTile(const ConvParams& p, const __half* win, const __half* tapRows, int plane,
+                                           int x0, int y0, int warp, int lane)
 {
     constexpr int F = fragCount(K);
-    constexpr int COLS = 16 * steps(K);
-    constexpr int SW = rowStride(COLS);
+    constexpr int SW = rowStride(16 * steps(K));
     constexpr int L = tapRowLength(K);
-    extern __shared__ float4 tensorShared[];
-    auto* win = reinterpret_cast<__half*>(tensorShared);
-    const int rows = kTile + p.kh - 1;
-    const int plane = rows * SW;
-    __half* tapRows = win + C * plane;
-
-    const int x0 = blockIdx.x * kTile;
-    const int y0 = blockIdx.y * kTile;
-    loadWindow<C, COLS>(p, win, x0 - p.anchorX, y0 - p.anchorY, rows, SW, plane);
-    loadTapRows<L>(taps.w, p.kw, p.kh, tapRows);
-    __syncthreads();
-
-    const int warp = threadIdx.x >> 5;
-    const int lane = threadIdx.x & 31;
     float acc[C][kGroups][4];
     fillZero(acc);
     const __half* band = win + (warp * 16 + (lane & 15)) * SW + (lane >> 4) * 8;
@@ -344,6 +333,66 @@ __global__ void __launch_bounds__(kThreads) tensorDirectKernel(const ConvParams 
     }
 }
 
+/// Direct correlation for 8-bit images on tensor cores, one 64 x 64 tile per block of four
+/// warps: the form for narrow kernels, whose small windows let three blocks share an SM.
+template <int C, int K>
+__global__ void __launch_bounds__(kThreads) tensorDirectKernel(const ConvParams p, const __grid_constant__ DirectTaps taps)
+{
+    constexpr int COLS = 16 * steps(K);
+    constexpr int SW = rowStride(COLS);
+    constexpr int L = tapRowLength(K);
+    extern __shared__ float4 tensorShared[];
+    auto* win = reinterpret_cast<__half*>(tensorShared);
+    const int rows = kTile + p.kh - 1;
+    const int plane = rows * SW;
+    __half* tapRows = win + C * plane;
+
+    const int x0 = blockIdx.x * kTile;
+    const int y0 = blockIdx.y * kTile;
+    loadWindow<C, COLS>(p, win, x0 - p.anchorX, y0 - p.anchorY, rows, SW, plane, threadIdx.x);
+    loadTapRows<L>(taps.w, p.kw, p.kh, tapRows, threadIdx.x, kThreads);
+    __syncthreads();
+    directTile<C, K>(p, win, tapRows, plane, x0, y0, threadIdx.x >> 5, threadIdx.x & 31);
+}
+
+/// The same for wide kernels (32 and 64 taps), whose windows fit at most twice in an SM:
+/// persistent blocks that take tiles from a counter in the workspace (zero at launch) until
+/// none are left, so that an SM that runs ahead takes more tiles and the SMs finish together,
+/// with the tap rows converted once per block. The tiles cover output rows firstRow onwards
+/// (tilesX per tile row); rows above are not computed.
+template <int C, int K>
+__global__ void __launch_bounds__(kThreads)
+    tensorDirectPersistent(const ConvParams p, const __grid_constant__ DirectTaps taps, unsigned* counter, int firstRow,
+                           int tilesX, int tiles)
+{
+    constexpr int COLS = 16 * steps(K);
+    constexpr int SW = rowStride(COLS);
+    constexpr int L = tapRowLength(K);
+    extern __shared__ float4 tensorShared[];
+    __shared__ int claimed;
+    const int rows = kTile + p.kh - 1;
+    const int plane = rows * SW;
+    auto* win = reinterpret_cast<__half*>(tensorShared);
+    __half* tapRows = win + C * plane;
+    loadTapRows<L>(taps.w, p.kw, p.kh, tapRows, threadIdx.x, kThreads);
+#pragma unroll 1
+    for (;;) {
+        if (threadIdx.x == 0) {
+            claimed = static_cast<int>(atomicAdd(counter, 1u));
+        }
+        __syncthreads();  // the claim is visible, the tap rows are ready and the window is free
+        const int t = claimed;
+        if (t >= tiles) {
+            break;
+        }
+        const int x0 = (t % tilesX) * kTile;
+        const int y0 = firstRow + (t / tilesX) * kTile;
+        loadWindow<C, COLS>(p, win, x0 - p.anchorX, y0 - p.anchorY, rows, SW, plane, threadIdx.x);
+        __syncthreads();
+        directTile<C, K>(p, win, tapRows, plane, x0, y0, threadIdx.x >> 5, threadIdx.x & 31);
+    }
+}
+
 /// Separable correlation for 8-bit images on tensor cores, fused: per channel, the row pass
 /// writes a transposed fp16 intermediate (64 columns x 16 S window rows) to shared memory and
 /// the column pass runs the same 1D product over it; outputs of all channels stay in registers.
@@ -367,9 +416,9 @@ __global__ void __launch_bounds__(kThreads, 2)
 
     const int x0 = blockIdx.x * kTile;
     const int y0 = blockIdx.y * kTile;
-    loadWindow<C, COLS>(p, win, x0 - p.anchorX, y0 - p.anchorY, ROWS, SW, PLANE);
-    loadTapRows<L>(taps.row, p.kw, 1, rowTaps);
-    loadTapRows<L>(taps.col, p.kh, 1, colTaps);
+    loadWindow<C, COLS>(p, win, x0 - p.anchorX, y0 - p.anchorY, ROWS, SW, PLANE, threadIdx.x);
+    loadTapRows<L>(taps.row, p.kw, 1, rowTaps, threadIdx.x, kThreads);
+    loadTapRows<L>(taps.col, p.kh, 1, colTaps, threadIdx.x, kThreads);
     __syncthreads();
 
     const int warp = threadIdx.x >> 5;
@@ -440,6 +489,9 @@ std::size_t separableSharedBytes(int k, int channels)
     const auto mid = static_cast<std::size_t>(kTile) * static_cast<std::size_t>(rowStride(16 * steps(k)));
     return (window + mid + 2 * static_cast<std::size_t>(tapRowLength(k))) * sizeof(__half);
 }
+
+/// Width classes that run the persistent direct kernel.
+bool persistentClass(int k) { return k >= 32; }
 
 LaunchShape baseShape(int width, int height)
 {
@@ -600,9 +652,33 @@ void launchTensorKernel(const Plan& plan, const ConvParams& p, const Taps& taps,
     });
 }
 
+/// Blocks of `kernel` (kThreads threads, `bytes` of shared memory) resident at once on the
+/// current device; the count is looked up once per kernel and device.
+template <typename Kernel>
+int residentBlocks(Kernel kernel, std::size_t bytes, const char* what)
+{
+    static std::mutex mutex;
+    static std::map<std::pair<int, std::size_t>, int> known;  // (device, bytes) -> blocks
+    int device = 0;
+    check(cudaGetDevice(&device), what, __FILE__, __LINE__);
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_pair(device, bytes);
+    if (const auto it = known.find(key); it != known.end()) {
+        return it->second;
+    }
+    int sms = 0;
+    int perSm = 0;
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), what, __FILE__, __LINE__);
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kThreads, bytes), what, __FILE__, __LINE__);
+    const int blocks = std::max(1, perSm) * std::max(1, sms);
+    known.emplace(key, blocks);
+    return blocks;
+}
+
 }  // namespace
 
-void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)
+void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, unsigned* counter,
+                        RowSpan rows, void* stream)
 {
     ConvParams p = makeConvParams(plan.spec, src, dst);
     const int pad = leftPad(p.anchorX, plan.input.channels);
@@ -615,8 +691,38 @@ void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceIm
     }
     p.kw = kw;
     p.anchorX += pad;
-    launchTensorKernel(plan, p, taps, stream, "tensorDirectKernel launch",
-                       [&]<int C, int K>() { return tensorDirectKernel<C, K>; });
+    const char* what = "tensorDirectKernel launch";
+    if (!persistentClass(plan.shape.specialisedSize)) {
+        // Only the narrow classes get here; the wide ones are not instantiated in this form.
+        launchTensorKernel(plan, p, taps, stream, what,
+                           [&]<int C, int K>() { return tensorDirectKernel<C, (K <= 16 ? K : 16)>; });
+        return;
+    }
+    // Persistent blocks over the tiles of the needed rows, as many as are resident at once (or
+    // fewer when the tiles run out), taking tiles from a counter that starts at zero.
+    const int first = std::clamp(rows.first, 0, plan.height);
+    const int count = rows.count < 0 ? plan.height - first : std::min(rows.count, plan.height - first);
+    const int tilesX = plan.shape.gridX;
+    const int tiles = tilesX * ((count + kTile - 1) / kTile);
+    if (tiles == 0) {
+        return;
+    }
+    auto s = static_cast<cudaStream_t>(stream);
+    check(cudaMemsetAsync(counter, 0, sizeof(unsigned), s), what, __FILE__, __LINE__);
+    dispatchChannelCount(plan.input.channels, what, [&]<int C>() {
+        auto launch = [&]<int K>() {
+            auto kernel = tensorDirectPersistent<C, K>;
+            allowShared(kernel, plan.shape.sharedBytes);
+            const int blocks = std::min(tiles, residentBlocks(kernel, plan.shape.sharedBytes, what));
+            kernel<<<blocks, kThreads, plan.shape.sharedBytes, s>>>(p, taps, counter, first, tilesX, tiles);
+            check(cudaGetLastError(), what, __FILE__, __LINE__);
+        };
+        switch (plan.shape.specialisedSize) {
+        case 32: launch.template operator()<32>(); break;
+        case 64: launch.template operator()<64>(); break;
+        default: throw std::invalid_argument("tensor-core kernel: no persistent width class");
+        }
+    });
 }
 
 void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)

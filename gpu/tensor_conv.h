@@ -24,15 +24,23 @@ double tensorErrorBound(const filters::FilterSpec& spec, bool separable);
 std::string tensorRefusal(const filters::FilterSpec& spec, PixelFormat in, PixelFormat out, const DeviceInfo& device,
                           bool separable, std::size_t sharedLimit);
 
-/// Launch shapes; specialisedSize holds the kernel-width class (8, 16, 32 or 64 taps).
+/// Launch shapes; specialisedSize holds the kernel-width class (8, 16, 32 or 64 taps). The
+/// direct shape's grid counts its 64 x 64 tiles; the wide classes (32 and 64 taps) run them
+/// with persistent blocks and need tensorDirectCounterBytes of workspace.
 LaunchShape tensorDirectShape(const filters::FilterSpec& spec, int channels, int width, int height);
 LaunchShape tensorSeparableShape(const filters::FilterSpec& spec, int channels, int width, int height);
 
 /// Estimated mma.sync count (m16n8k16) of one run, for the cost model.
 double tensorMmaCount(const filters::FilterSpec& spec, int channels, int width, int height, bool separable);
 
-/// Enqueue the tensor-core kernels (plan.tensorCores is set; shapes as above).
-void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream);
+/// Device memory the direct form needs for its tile counter (the workspace's, one per run).
+constexpr std::size_t tensorDirectCounterBytes = 256;
+
+/// Enqueue the tensor-core kernels (plan.tensorCores is set; shapes as above). counter: the
+/// direct form's tensorDirectCounterBytes of workspace, reset here before every launch; the
+/// wide direct classes compute only the output rows in `rows`, the others every row.
+void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, unsigned* counter,
+                        RowSpan rows, void* stream);
 void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream);
 
 }  // namespace tessera::gpu::detail

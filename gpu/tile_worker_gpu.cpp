@@ -199,7 +199,8 @@ private:
             DeviceImage out;
             {
                 NvtxRange range(tag + " kernels");
-                out = lane.runner.run(run_.chain, in, run_.options.method, lane.stream, &plans);
+                out = lane.runner.run(run_.chain, in, run_.options.method, lane.stream, &plans,
+                                      RowSpan{t.out.y - t.in.y, t.out.height});
             }
             lane.kernel1.record(lane.stream);
             lane.label.clear();

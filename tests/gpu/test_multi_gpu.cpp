@@ -11,6 +11,9 @@
 #include "gpu_test_util.h"
 
 #include <atomic>
+#include <cmath>
+#include <numeric>
+#include <vector>
 #include <chrono>
 #include <thread>
 #include <map>
@@ -38,12 +41,13 @@ protected:
         return sets;
     }
 
-    cv::Mat untiled(const cv::Mat& src, const filters::FilterChain& chain, Method method) const
+    cv::Mat untiled(const cv::Mat& src, const filters::FilterChain& chain, Method method,
+                    TensorCores tensor = TensorCores::Off) const
     {
         StreamedOptions o;
         o.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
         o.method = method;
-        o.tensorCores = TensorCores::Off;
+        o.tensorCores = tensor;
         o.tileSize = TileSize{src.cols, src.rows};
         MultiRunReport r;
         cv::Mat out = runStreamed(src, chain, o, &r);
@@ -270,6 +274,48 @@ TEST_F(MultiGpu, ResidentBandsAnswerWholeImagesAndRegionsExactly)
                                                           << region.y;
             }
             EXPECT_GT(bands.runInPlace(chain, Method::Direct, TensorCores::Off), 0.0);
+        }
+    }
+}
+
+// Wide tensor-core kernels compute only a band's own rows (the halo rows of its view are read,
+// not computed); full-width bands keep every output's summation order, so the result is the
+// untiled one bit for bit, also with several bands on one GPU and with bands shorter than a tile.
+TEST_F(MultiGpu, ResidentBandsOnTensorCoresMatchTheUntiledRunExactly)
+{
+    if (device_.ccMajor < 8) {
+        GTEST_SKIP() << "tensor-core kernels need compute capability 8.0";
+    }
+    SCOPED_TRACE(seedNote(seed_));
+    auto rng = caseRng(seed_, 67, 0);
+    for (const int channels : {4, 1}) {
+        const cv::Mat src = randomImage(333, 397, PixelFormat{PixelDepth::U8, channels}, rng);
+        filters::FilterSpec reflect = randomDenseSpec(31, 31, rng);
+        filters::FilterSpec constant = randomDenseSpec(40, 17, rng);
+        constant.border = filters::Border::Constant;
+        constant.borderValue = 7.0;
+        for (auto spec : {reflect, constant}) {
+            // Positive taps that sum to one keep the fp16 error bound below half a step.
+            for (auto& w : spec.kernel.weights) {
+                w = std::abs(w);
+            }
+            spec.scale = 1.0 / std::accumulate(spec.kernel.weights.begin(), spec.kernel.weights.end(), 0.0);
+            const filters::FilterChain chain{{spec}};
+            const cv::Mat whole = untiled(src, chain, Method::Direct, TensorCores::On);
+            auto sets = slotSets();
+            sets.push_back(std::vector<DeviceSlot>(9, DeviceSlot{device_.id, 0, 1.0}));
+            for (const auto& slots : sets) {
+                ResidentBands bands(src, slots);
+                MultiRunReport r;
+                const cv::Mat all = bands.apply(chain, {}, Method::Direct, TensorCores::On, &r);
+                SCOPED_TRACE(std::to_string(channels) + " channels, " + describeSpec(spec) + ", " +
+                             std::to_string(slots.size()) + " bands");
+                ASSERT_FALSE(r.methods.empty());
+                EXPECT_EQ(diff(all, whole), 0.0);
+                const cv::Rect rows(0, 150, src.cols, 61);
+                EXPECT_EQ(diff(bands.apply(chain, rows, Method::Direct, TensorCores::On), whole(rows)), 0.0);
+                EXPECT_GT(bands.runInPlace(chain, Method::Direct, TensorCores::On), 0.0);
+            }
         }
     }
 }
