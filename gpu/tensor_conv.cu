@@ -165,13 +165,16 @@ __device__ __forceinline__ std::uint32_t bytePairToHalf2(unsigned a, unsigned b,
     return u;
 }
 
-/// Window rows that lie wholly inside the image, as aligned vectors of kPixels pixels (16 bytes
-/// of RGBA, 8 of gray): eight vectors per thread in flight before the first shared-memory
-/// store, since the load phase is latency-bound otherwise. The planner pads the taps so that
-/// the window starts on a vector boundary, which makes every store a whole aligned vector.
-template <int C, int COLS>
+/// The window as aligned vectors of kPixels pixels (16 bytes of RGBA, 8 of gray): eight vectors
+/// per thread in flight before the first shared-memory store, since the load phase is
+/// latency-bound otherwise. The planner pads the taps so that the window starts on a vector
+/// boundary, which makes every store a whole aligned vector. Edge: the window crosses the image
+/// border; a row outside is read from the row the border rule maps it to, and a vector that
+/// sticks out at the left or right is gathered pixel by pixel (`fill`: the constant border's
+/// byte replicated, which the caller has checked to be a whole byte).
+template <int C, int COLS, bool Edge>
 __device__ __forceinline__ void loadWindowVectors(const ConvParams& p, __half* s, int ox, int oy, int rows, int stride,
-                                                  int plane, int tid)
+                                                  int plane, int tid, unsigned fill)
 {
     static_assert(C == 1 || C == 4, "vector loads take 1 or 4 channels");
     constexpr int kPixels = C == 4 ? 4 : 8;
@@ -187,8 +190,30 @@ __device__ __forceinline__ void loadWindowVectors(const ConvParams& p, __half* s
             if (i < n) {
                 const int r = i / kVectors;
                 const int k = i - r * kVectors;
-                v[u] = reinterpret_cast<const Vec*>(rowPtr<std::uint8_t>(p.src, p.srcPitch, oy + r) +
-                                                    static_cast<std::size_t>(ox) * C)[k];
+                if constexpr (!Edge) {
+                    v[u] = reinterpret_cast<const Vec*>(rowPtr<std::uint8_t>(p.src, p.srcPitch, oy + r) +
+                                                        static_cast<std::size_t>(ox) * C)[k];
+                } else {
+                    const int gy = mapBorder(oy + r, p.height, p.border);
+                    const int x = ox + k * kPixels;
+                    const auto* row = rowPtr<std::uint8_t>(p.src, p.srcPitch, gy < 0 ? 0 : gy);
+                    if (gy >= 0 && x >= 0 && x + kPixels <= p.width) {
+                        v[u] = *reinterpret_cast<const Vec*>(row + static_cast<std::size_t>(x) * C);
+                    } else {
+                        unsigned w[sizeof(Vec) / 4] = {};
+#pragma unroll
+                        for (int j = 0; j < kPixels; ++j) {
+                            const int gx = mapBorder(x + j, p.width, p.border);
+                            const bool constant = gx < 0 || gy < 0;
+                            if constexpr (C == 4) {
+                                w[j] = constant ? fill : *reinterpret_cast<const unsigned*>(row + 4 * gx);
+                            } else {
+                                w[j / 4] |= (constant ? fill & 0xFFu : static_cast<unsigned>(row[gx])) << (8 * (j % 4));
+                            }
+                        }
+                        memcpy(&v[u], w, sizeof w);
+                    }
+                }
             }
         }
 #pragma unroll
@@ -216,7 +241,9 @@ __device__ __forceinline__ void loadWindowVectors(const ConvParams& p, __half* s
 }
 
 /// Fills `rows` x COLS pixels of the window (origin ox, oy; border rule applied) as fp16
-/// planes: s[c * plane + r * stride + x]. Four loads are issued before their stores.
+/// planes: s[c * plane + r * stride + x]. RGBA and gray windows on aligned rows go by vectors
+/// (unless a constant border is no whole byte); otherwise four pixels are loaded before their
+/// stores.
 template <int C, int COLS>
 __device__ __forceinline__ void loadWindow(const ConvParams& p, __half* s, int ox, int oy, int rows, int stride,
                                            int plane, int tid)
@@ -227,9 +254,17 @@ __device__ __forceinline__ void loadWindow(const ConvParams& p, __half* s, int o
     if constexpr (C != 3) {
         constexpr int kPixels = C == 4 ? 4 : 8;
         const bool aligned = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) & (kPixels * C - 1)) == 0;
-        if (inside && aligned && ox % kPixels == 0) {
-            loadWindowVectors<C, COLS>(p, s, ox, oy, rows, stride, plane, tid);
-            return;
+        if (aligned && ox % kPixels == 0) {
+            if (inside) {
+                loadWindowVectors<C, COLS, false>(p, s, ox, oy, rows, stride, plane, tid, 0u);
+                return;
+            }
+            const float b = p.borderValue;
+            if (p.border != kConstant || (b >= 0.0f && b <= 255.0f && b == floorf(b))) {
+                const unsigned fill = (p.border == kConstant ? static_cast<unsigned>(b) : 0u) * 0x01010101u;
+                loadWindowVectors<C, COLS, true>(p, s, ox, oy, rows, stride, plane, tid, fill);
+                return;
+            }
         }
     }
     for (int first = tid; first < n; first += kUnroll * kThreads) {
