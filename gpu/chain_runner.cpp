@@ -90,7 +90,7 @@ DeviceImage ChainRunner::run(const filters::FilterChain& chain, const DeviceImag
     if (chain.steps.empty()) {
         return input;
     }
-    const std::vector<Plan> steps = plansFor(chain, input.format, input.width, input.height, method);
+    const std::vector<Plan>& steps = plansFor(chain, input.format, input.width, input.height, method);
     const Needs n = needsOf(steps, input.width, input.height);
     const int id = device_.id;
     ensure(ping_, n.ping, id);

@@ -238,6 +238,7 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
         if (plan.tensorCores) {
             plan.shape = detail::tensorDirectShape(spec, format.channels, width, height);
             data->tileCounterOffset = workspace;
+            data->deviceTaps = std::make_shared<DeviceTaps>();
             workspace += detail::tensorDirectCounterBytes;
             break;
         }

@@ -13,6 +13,12 @@ namespace tessera::gpu {
 
 class FftCache;  // device-side kernel spectrum and cuFFT plans, built at first run
 
+/// A device copy of taps, made once.
+struct DeviceTaps {
+    std::once_flag once;
+    RawDeviceBuffer buffer;
+};
+
 struct PlanData {
     std::vector<float> taps;     ///< kernel * scale, row-major (direct)
     std::vector<float> rowTaps;  ///< separable: horizontal taps, scale folded in
@@ -28,6 +34,10 @@ struct PlanData {
     std::size_t separableWorkspaceOffset = 0;  ///< float intermediate of the two-pass form
     std::size_t convertWorkspaceOffset = 0;  ///< where the f32 intermediate lives, if any
     std::size_t tileCounterOffset = 0;  ///< tensor-core direct: its tile counter
+    /// Taps kept on the plan's device in the layout a kernel reads, uploaded at the first run
+    /// (the persistent tensor-core direct kernel reads them from there, not from its launch
+    /// parameters). Shared by every run of the plan.
+    std::shared_ptr<DeviceTaps> deviceTaps;
     std::size_t fftWorkspaceOffset = 0;
     std::size_t fftWorkspaceBytes = 0;
     std::shared_ptr<FftCache> fft;

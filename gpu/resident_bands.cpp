@@ -175,7 +175,7 @@ struct ResidentBands::State {
         view.width = need.width;
         view.height = need.height;
         b.runner.setTensorCores(tensor);
-        std::vector<Plan> plans = b.runner.plansFor(chain, format, view.width, view.height, method);
+        const std::vector<Plan>& plans = b.runner.plansFor(chain, format, view.width, view.height, method);
         b.referenceUs = usSince(origin);
         b.start.record(b.stream);
         {

@@ -7,6 +7,8 @@
 #include <mutex>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 // The tensor-core direct kernels and their launcher (geometry and helpers: tensor_common.cuh).
 
@@ -83,11 +85,11 @@ __global__ void __launch_bounds__(kThreads) tensorDirectKernel(const ConvParams 
 /// The same for wide kernels (32 and 64 taps), whose windows fit at most twice in an SM:
 /// persistent blocks that take tiles from a counter in the workspace (zero at launch) until
 /// none are left, so that an SM that runs ahead takes more tiles and the SMs finish together,
-/// with the tap rows converted once per block. The tiles cover output rows firstRow onwards
+/// with the tap rows converted once per block (from the plan's device copy of the padded taps). The tiles cover output rows firstRow onwards
 /// (tilesX per tile row); rows above are not computed.
 template <int C, int K>
 __global__ void __launch_bounds__(kThreads)
-    tensorDirectPersistent(const ConvParams p, const __grid_constant__ DirectTaps taps, unsigned* counter, int firstRow,
+    tensorDirectPersistent(const ConvParams p, const float* __restrict__ taps, unsigned* counter, int firstRow,
                            int tilesX, int tiles)
 {
     constexpr int COLS = 16 * steps(K);
@@ -99,7 +101,7 @@ __global__ void __launch_bounds__(kThreads)
     const int plane = rows * SW;
     auto* win = reinterpret_cast<__half*>(tensorShared);
     __half* tapRows = win + C * plane;
-    loadTapRows<L>(taps.w, p.kw, p.kh, tapRows, threadIdx.x, kThreads);
+    loadTapRows<L>(taps, p.kw, p.kh, tapRows, threadIdx.x, kThreads);
 #pragma unroll 1
     for (;;) {
         if (threadIdx.x == 0) {
@@ -122,25 +124,39 @@ __global__ void __launch_bounds__(kThreads)
 bool persistentClass(int k) { return k >= 32; }
 
 /// Blocks of `kernel` (kThreads threads, `bytes` of shared memory) resident at once on the
-/// current device; the count is looked up once per kernel and device.
+/// current device, looked up once per kernel, device and size. The first call per kernel and
+/// device also lifts the kernel's dynamic shared memory limit to the device's maximum, so that
+/// no later launch of any size needs to set it again.
 template <typename Kernel>
 int residentBlocks(Kernel kernel, std::size_t bytes, const char* what)
 {
     static std::mutex mutex;
+    static std::map<std::pair<const void*, int>, bool> lifted;                // (kernel, device)
     static std::map<std::tuple<const void*, int, std::size_t>, int> known;  // (kernel, device, bytes) -> blocks
     int device = 0;
     check(cudaGetDevice(&device), what, __FILE__, __LINE__);
+    const auto* id = reinterpret_cast<const void*>(kernel);
     const std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), device, bytes);
-    if (const auto it = known.find(key); it != known.end()) {
+    if (const auto it = known.find({id, device, bytes}); it != known.end()) {
         return it->second;
+    }
+    if (!lifted[{id, device}]) {
+        int optin = 0;
+        cudaFuncAttributes attr{};
+        check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), what, __FILE__,
+              __LINE__);
+        check(cudaFuncGetAttributes(&attr, kernel), what, __FILE__, __LINE__);
+        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   optin - static_cast<int>(attr.sharedSizeBytes)),
+              what, __FILE__, __LINE__);
+        lifted[{id, device}] = true;
     }
     int sms = 0;
     int perSm = 0;
     check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), what, __FILE__, __LINE__);
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kThreads, bytes), what, __FILE__, __LINE__);
     const int blocks = std::max(1, perSm) * std::max(1, sms);
-    known.emplace(key, blocks);
+    known.emplace(std::make_tuple(id, device, bytes), blocks);
     return blocks;
 }
 
@@ -152,21 +168,40 @@ void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceIm
     ConvParams p = makeConvParams(plan.spec, src, dst);
     const int pad = leftPad(p.anchorX, plan.input.channels);
     const int kw = p.kw + pad;
-    DirectTaps taps{};
-    for (int r = 0; r < p.kh; ++r) {
-        for (int j = 0; j < p.kw; ++j) {
-            taps.w[r * kw + pad + j] = plan.data->taps[static_cast<std::size_t>(r * p.kw + j)];
+    // Tap r, j goes to r * kw + pad + j: rows padded on the left to the window's alignment.
+    auto fillTaps = [&](float* w) {
+        for (int r = 0; r < p.kh; ++r) {
+            for (int j = 0; j < p.kw; ++j) {
+                w[r * kw + pad + j] = plan.data->taps[static_cast<std::size_t>(r * p.kw + j)];
+            }
         }
-    }
-    p.kw = kw;
-    p.anchorX += pad;
+    };
     const char* what = "tensorDirectKernel launch";
     if (!persistentClass(plan.shape.specialisedSize)) {
+        DirectTaps taps{};
+        fillTaps(taps.w);
+        p.kw = kw;
+        p.anchorX += pad;
         // Only the narrow classes get here; the wide ones are not instantiated in this form.
         launchTensorKernel(plan, p, taps, stream, what,
                            [&]<int C, int K>() { return tensorDirectKernel<C, (K <= 16 ? K : 16)>; });
         return;
     }
+    if (!plan.data->deviceTaps) {
+        throw std::logic_error("tensor-core direct plan without its device taps");
+    }
+    DeviceTaps& onDevice = *plan.data->deviceTaps;
+    std::call_once(onDevice.once, [&] {
+        std::vector<float> padded(static_cast<std::size_t>(kw) * static_cast<std::size_t>(p.kh), 0.0f);
+        fillTaps(padded.data());
+        RawDeviceBuffer buffer(padded.size() * sizeof(float), plan.device);
+        check(cudaMemcpy(buffer.data(), padded.data(), padded.size() * sizeof(float), cudaMemcpyHostToDevice), what,
+              __FILE__, __LINE__);
+        onDevice.buffer = std::move(buffer);
+    });
+    const auto* taps = static_cast<const float*>(onDevice.buffer.data());
+    p.kw = kw;
+    p.anchorX += pad;
     // Persistent blocks over the tiles of the needed rows, as many as are resident at once (or
     // fewer when the tiles run out), taking tiles from a counter that starts at zero.
     const int first = std::clamp(rows.first, 0, plan.height);
@@ -181,7 +216,6 @@ void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceIm
     dispatchChannelCount(plan.input.channels, what, [&]<int C>() {
         auto launch = [&]<int K>() {
             auto kernel = tensorDirectPersistent<C, K>;
-            allowShared(kernel, plan.shape.sharedBytes);
             const int blocks = std::min(tiles, residentBlocks(kernel, plan.shape.sharedBytes, what));
             kernel<<<blocks, kThreads, plan.shape.sharedBytes, s>>>(p, taps, counter, first, tilesX, tiles);
             check(cudaGetLastError(), what, __FILE__, __LINE__);
