@@ -165,6 +165,35 @@ __device__ __forceinline__ std::uint32_t bytePairToHalf2(unsigned a, unsigned b,
     return u;
 }
 
+/// The load vector of C-channel bytes at (x, y) of a window that crosses the image border: row
+/// y as the border rule maps it, read whole where the vector lies inside, else pixel by pixel
+/// (`fill`: the constant border's byte, replicated).
+template <int C, typename Vec>
+__device__ __forceinline__ Vec edgeVector(const ConvParams& p, int x, int y, unsigned fill)
+{
+    constexpr int kPixels = static_cast<int>(sizeof(Vec)) / C;
+    const int gy = mapBorder(y, p.height, p.border);
+    const auto* row = rowPtr<std::uint8_t>(p.src, p.srcPitch, gy < 0 ? 0 : gy);
+    Vec v;
+    if (gy >= 0 && x >= 0 && x + kPixels <= p.width) {
+        v = *reinterpret_cast<const Vec*>(row + static_cast<std::size_t>(x) * C);
+        return v;
+    }
+    unsigned w[sizeof(Vec) / 4] = {};
+#pragma unroll
+    for (int j = 0; j < kPixels; ++j) {
+        const int gx = mapBorder(x + j, p.width, p.border);
+        const bool constant = gx < 0 || gy < 0;
+        if constexpr (C == 4) {
+            w[j] = constant ? fill : *reinterpret_cast<const unsigned*>(row + 4 * gx);
+        } else {
+            w[j / 4] |= (constant ? fill & 0xFFu : static_cast<unsigned>(row[gx])) << (8 * (j % 4));
+        }
+    }
+    memcpy(&v, w, sizeof w);
+    return v;
+}
+
 /// The window as aligned vectors of kPixels pixels (16 bytes of RGBA, 8 of gray): eight vectors
 /// per thread in flight before the first shared-memory store, since the load phase is
 /// latency-bound otherwise. The planner pads the taps so that the window starts on a vector
@@ -190,29 +219,11 @@ __device__ __forceinline__ void loadWindowVectors(const ConvParams& p, __half* s
             if (i < n) {
                 const int r = i / kVectors;
                 const int k = i - r * kVectors;
-                if constexpr (!Edge) {
+                if constexpr (Edge) {
+                    v[u] = edgeVector<C, Vec>(p, ox + k * kPixels, oy + r, fill);
+                } else {
                     v[u] = reinterpret_cast<const Vec*>(rowPtr<std::uint8_t>(p.src, p.srcPitch, oy + r) +
                                                         static_cast<std::size_t>(ox) * C)[k];
-                } else {
-                    const int gy = mapBorder(oy + r, p.height, p.border);
-                    const int x = ox + k * kPixels;
-                    const auto* row = rowPtr<std::uint8_t>(p.src, p.srcPitch, gy < 0 ? 0 : gy);
-                    if (gy >= 0 && x >= 0 && x + kPixels <= p.width) {
-                        v[u] = *reinterpret_cast<const Vec*>(row + static_cast<std::size_t>(x) * C);
-                    } else {
-                        unsigned w[sizeof(Vec) / 4] = {};
-#pragma unroll
-                        for (int j = 0; j < kPixels; ++j) {
-                            const int gx = mapBorder(x + j, p.width, p.border);
-                            const bool constant = gx < 0 || gy < 0;
-                            if constexpr (C == 4) {
-                                w[j] = constant ? fill : *reinterpret_cast<const unsigned*>(row + 4 * gx);
-                            } else {
-                                w[j / 4] |= (constant ? fill & 0xFFu : static_cast<unsigned>(row[gx])) << (8 * (j % 4));
-                            }
-                        }
-                        memcpy(&v[u], w, sizeof w);
-                    }
                 }
             }
         }
