@@ -320,8 +320,8 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
             globalTaps = reinterpret_cast<const float*>(ws);
         }
         if (plan.tensorCores) {
-            detail::launchTensorDirect(plan, src, target, reinterpret_cast<unsigned*>(ws + data.tileCounterOffset), rows,
-                                       s);
+            auto* counter = reinterpret_cast<unsigned*>(ws + data.tileCounterOffset);
+            detail::launchTensorDirect(plan, src, target, counter, rows, s);
         } else {
             detail::launchDirect(plan, src, target, globalTaps, s);
         }

@@ -63,7 +63,8 @@ __device__ __forceinline__ void directTile(const ConvParams& p, const __half* wi
 /// Direct correlation for 8-bit images on tensor cores, one 64 x 64 tile per block of four
 /// warps: the form for narrow kernels, whose small windows let three blocks share an SM.
 template <int C, int K>
-__global__ void __launch_bounds__(kThreads) tensorDirectKernel(const ConvParams p, const __grid_constant__ DirectTaps taps)
+__global__ void __launch_bounds__(kThreads)
+    tensorDirectKernel(const ConvParams p, const __grid_constant__ DirectTaps taps)
 {
     constexpr int COLS = 16 * steps(K);
     constexpr int SW = rowStride(COLS);
@@ -85,8 +86,9 @@ __global__ void __launch_bounds__(kThreads) tensorDirectKernel(const ConvParams 
 /// The same for wide kernels (32 and 64 taps), whose windows fit at most twice in an SM:
 /// persistent blocks that take tiles from a counter in the workspace (zero at launch) until
 /// none are left, so that an SM that runs ahead takes more tiles and the SMs finish together,
-/// with the tap rows converted once per block (from the plan's device copy of the padded taps). The tiles cover output rows firstRow onwards
-/// (tilesX per tile row); rows above are not computed.
+/// with the tap rows converted once per block (from the plan's device copy of the padded
+/// taps). The tiles cover output rows firstRow onwards (tilesX per tile row); rows above are
+/// not computed.
 template <int C, int K>
 __global__ void __launch_bounds__(kThreads)
     tensorDirectPersistent(const ConvParams p, const float* __restrict__ taps, unsigned* counter, int firstRow,
