@@ -7,7 +7,6 @@
 #include <mutex>
 #include <stdexcept>
 #include <tuple>
-#include <utility>
 #include <vector>
 
 // The tensor-core direct kernels and their launcher (geometry and helpers: tensor_common.cuh).
@@ -126,39 +125,39 @@ __global__ void __launch_bounds__(kThreads)
 bool persistentClass(int k) { return k >= 32; }
 
 /// Blocks of `kernel` (kThreads threads, `bytes` of shared memory) resident at once on the
-/// current device, looked up once per kernel, device and size. The first call per kernel and
+/// current device, looked up once per kernel, device and size. The first lookup per kernel and
 /// device also lifts the kernel's dynamic shared memory limit to the device's maximum, so that
-/// no later launch of any size needs to set it again.
+/// no later launch of any size needs to set it again. The CUDA calls run outside the lock, so
+/// the first launches on several GPUs at once do not wait for each other.
 template <typename Kernel>
 int residentBlocks(Kernel kernel, std::size_t bytes, const char* what)
 {
     static std::mutex mutex;
-    static std::map<std::pair<const void*, int>, bool> lifted;                // (kernel, device)
     static std::map<std::tuple<const void*, int, std::size_t>, int> known;  // (kernel, device, bytes) -> blocks
     int device = 0;
     check(cudaGetDevice(&device), what, __FILE__, __LINE__);
-    const auto* id = reinterpret_cast<const void*>(kernel);
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (const auto it = known.find({id, device, bytes}); it != known.end()) {
-        return it->second;
+    const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), device, bytes);
+    {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (const auto it = known.find(key); it != known.end()) {
+            return it->second;
+        }
     }
-    if (!lifted[{id, device}]) {
-        int optin = 0;
-        cudaFuncAttributes attr{};
-        check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), what, __FILE__,
-              __LINE__);
-        check(cudaFuncGetAttributes(&attr, kernel), what, __FILE__, __LINE__);
-        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   optin - static_cast<int>(attr.sharedSizeBytes)),
-              what, __FILE__, __LINE__);
-        lifted[{id, device}] = true;
-    }
+    // Setting the same attribute twice, should two threads get here together, is harmless.
+    int optin = 0;
+    cudaFuncAttributes attr{};
+    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), what, __FILE__, __LINE__);
+    check(cudaFuncGetAttributes(&attr, kernel), what, __FILE__, __LINE__);
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               optin - static_cast<int>(attr.sharedSizeBytes)),
+          what, __FILE__, __LINE__);
     int sms = 0;
     int perSm = 0;
     check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), what, __FILE__, __LINE__);
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kThreads, bytes), what, __FILE__, __LINE__);
     const int blocks = std::max(1, perSm) * std::max(1, sms);
-    known.emplace(std::make_tuple(id, device, bytes), blocks);
+    const std::lock_guard<std::mutex> lock(mutex);
+    known.emplace(key, blocks);
     return blocks;
 }
 
