@@ -26,7 +26,8 @@ std::string tensorRefusal(const filters::FilterSpec& spec, PixelFormat in, Pixel
 
 /// Launch shapes; specialisedSize holds the kernel-width class (8, 16, 32 or 64 taps). The
 /// direct shape's grid counts its 64 x 64 tiles; the wide classes (32 and 64 taps) run them
-/// with persistent blocks and need tensorDirectCounterBytes of workspace.
+/// with persistent blocks that count tiles in tensorDirectCounterBytes of workspace (planned
+/// for every tensor-core direct plan; the narrow classes leave it unused).
 LaunchShape tensorDirectShape(const filters::FilterSpec& spec, int channels, int width, int height);
 LaunchShape tensorSeparableShape(const filters::FilterSpec& spec, int channels, int width, int height);
 
@@ -37,8 +38,8 @@ double tensorMmaCount(const filters::FilterSpec& spec, int channels, int width, 
 constexpr std::size_t tensorDirectCounterBytes = 256;
 
 /// Enqueue the tensor-core kernels (plan.tensorCores is set; shapes as above). counter: the
-/// direct form's tensorDirectCounterBytes of workspace, reset here before every launch; the
-/// wide direct classes compute only the output rows in `rows`, the others every row.
+/// direct form's tensorDirectCounterBytes of workspace, reset here before every persistent
+/// launch; the wide direct classes compute only the output rows in `rows`, the others every row.
 void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, unsigned* counter,
                         RowSpan rows, void* stream);
 void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream);
