@@ -1,8 +1,7 @@
 #include "app/batch_devices.h"
 
 #include "filters/cpu_executor.h"
-#include "gpu/gpu_apply.h"
-#include "gpu/multi_executor.h"
+#include "gpu/engine.h"
 
 #include <chrono>
 #include <memory>
@@ -95,11 +94,11 @@ BatchProcessor cpuProcessor()
 
 namespace {
 
-// What the GPU processors of one batch share: the executor over every chosen GPU, which one
+// What the GPU processors of one batch share: the pipeline over every chosen GPU, which one
 // large file at a time uses.
 struct SharedGpus {
     std::mutex large;
-    std::unique_ptr<gpu::StreamedExecutor> all;
+    std::unique_ptr<gpu::Pipeline> all;
     std::string label;
 };
 
@@ -115,15 +114,15 @@ std::string gpusLabel(const std::vector<int>& gpus)
     return text;
 }
 
-ProcessOutcome runOn(gpu::StreamedExecutor& executor, const std::string& label, const cv::Mat& image,
+ProcessOutcome runOn(gpu::Pipeline& pipeline, const std::string& label, const cv::Mat& image,
                      const filters::FilterChain& chain, const std::atomic<bool>& cancel)
 {
-    gpu::StreamedOptions options = executor.options();
+    gpu::RunOptions options = pipeline.options();
     options.cancel = &cancel;
-    executor.setOptions(options);
-    gpu::MultiRunReport report;
+    pipeline.setOptions(options);
+    gpu::RunReport report;
     ProcessOutcome outcome;
-    if (!executor.run(image, outcome.image, chain, &report)) {
+    if (!pipeline.run(image, chain, outcome.image, &report)) {
         outcome.image.release();  // cancelled: nothing half-done leaves the processor
     }
     outcome.device = label;
@@ -137,10 +136,10 @@ ProcessOutcome runOn(gpu::StreamedExecutor& executor, const std::string& label, 
 BatchProcessor gpuProcessorSharing(int device, gpu::Method method, std::size_t memoryLimit,
                                    std::shared_ptr<SharedGpus> shared)
 {
-    gpu::StreamedOptions options;
+    gpu::RunOptions options;
     options.deviceSlots = {gpu::DeviceSlot{device, memoryLimit, 1.0}};
     options.method = method;
-    auto own = std::make_shared<gpu::StreamedExecutor>(options);
+    auto own = std::make_shared<gpu::Pipeline>(options);
     const std::string label = gpusLabel({device});
     return [own, label, shared](const cv::Mat& image, const filters::FilterChain& chain,
                                 const std::atomic<bool>& cancel) {
@@ -169,12 +168,12 @@ std::vector<BatchProcessor> makeProcessors(const DeviceChoice& choice, gpu::Meth
     std::shared_ptr<SharedGpus> shared;
     if (choice.gpus.size() > 1) {
         shared = std::make_shared<SharedGpus>();
-        gpu::StreamedOptions options;
+        gpu::RunOptions options;
         for (const int id : choice.gpus) {
             options.deviceSlots.push_back({id, gpuMemoryLimit, 1.0});
         }
         options.method = method;
-        shared->all = std::make_unique<gpu::StreamedExecutor>(options);
+        shared->all = std::make_unique<gpu::Pipeline>(options);
         shared->label = gpusLabel(choice.gpus);
     }
     for (const int id : choice.gpus) {

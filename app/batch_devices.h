@@ -2,7 +2,7 @@
 
 #include "app/batch_job.h"
 #include "gpu/device_info.h"
-#include "gpu/executor.h"
+#include "gpu/engine.h"
 
 #include <string>
 #include <vector>
@@ -25,7 +25,7 @@ DeviceChoice resolveDevice(const std::string& text, const gpu::DeviceSnapshot& s
 /// The CPU path (filters::applyCpu), labelled "CPU".
 BatchProcessor cpuProcessor();
 
-/// One GPU through a streamed executor kept for the whole batch (streams and buffers reused
+/// One GPU through a streamed pipeline kept for the whole batch (streams and buffers reused
 /// from file to file), labelled "GPU N"; the time is the run's wall time. A GPU failure falls
 /// back to the CPU path inside the run (said in the label); other errors reach the runner.
 BatchProcessor gpuProcessor(int device, gpu::Method method = gpu::Method::Auto);

@@ -1,6 +1,6 @@
 #include "app/calibration_cache.h"
 
-#include "gpu/calibration.h"
+#include "gpu/engine.h"
 
 #include <QSettings>
 #include <QThread>

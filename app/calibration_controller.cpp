@@ -1,6 +1,6 @@
 #include "app/calibration_controller.h"
 
-#include "gpu/calibration.h"
+#include "gpu/engine.h"
 #include "ui/device_panel.h"
 
 #include <exception>

@@ -8,10 +8,7 @@
 #include "filters/factories.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
-#include "gpu/device_info.h"
-#include "gpu/executor.h"
-#include "gpu/gpu_apply.h"
-#include "gpu/multi_executor.h"
+#include "gpu/engine.h"
 
 #include <nlohmann/json.hpp>
 #include <opencv2/core/utility.hpp>
@@ -142,7 +139,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     const cv::Mat src = readImage(o.input);
     const auto t1 = Clock::now();
     cv::Mat dst;
-    gpu::MultiRunReport gpuReport;
+    gpu::RunReport gpuReport;
     std::string ranOn = "cpu";
     if (device.cpu) {
         const double b = 0.0;
@@ -153,7 +150,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
                                      src.cols, src.rows});
     } else {
         // One GPU or several: the same tiled run, one slot per GPU.
-        gpu::StreamedOptions so;
+        gpu::RunOptions so;
         for (const int id : device.gpus) {
             so.deviceSlots.push_back({id, o.filters.gpuMemoryLimit, 1.0});
         }
@@ -165,9 +162,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
             throw std::runtime_error(o.input + ": " + e.what());
         }
         ranOn = device.label();
-        if (gpuReport.cpuFallbackTiles > 0) {
-            note = std::to_string(gpuReport.cpuFallbackTiles) + " tile(s) ran on the CPU path after GPU failures";
-        }
+        note = gpuReport.fallback;
         for (const auto& e : gpuReport.events) {
             note += (note.empty() ? "" : "; ") + e;
         }

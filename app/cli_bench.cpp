@@ -5,7 +5,7 @@
 #include "app/compare_json.h"
 #include "app/compare_runner.h"
 #include "app/image_io.h"
-#include "gpu/calibration.h"
+#include "gpu/engine.h"
 #include "gpu/device_info.h"
 
 #include <nlohmann/json.hpp>

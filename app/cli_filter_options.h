@@ -1,8 +1,7 @@
 #pragma once
 
 #include "filters/filter_spec.h"
-#include "gpu/executor.h"
-#include "gpu/tile_planner.h"
+#include "gpu/engine.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "app/compare_controller.h"
 
-#include "gpu/calibration.h"
+#include "gpu/engine.h"
 #include "ui/compare_dialog.h"
 
 #include <QElapsedTimer>

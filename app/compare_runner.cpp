@@ -1,8 +1,7 @@
 #include "app/compare_runner.h"
 
 #include "filters/cpu_executor.h"
-#include "gpu/multi_executor.h"
-#include "gpu/resident_bands.h"
+#include "gpu/engine.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -13,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 namespace tessera::app {
 
@@ -317,27 +317,24 @@ CompareTarget gpuTarget(const std::vector<int>& gpus, const std::string& label, 
     // The image stays on the target's GPUs (in bands, as the previews keep it) from the first
     // run on, so a run's time is the filtering on the GPUs, every GPU of the target at once,
     // not the PCIe copies around it; the result is downloaded after the timed part.
-    struct Resident {
-        std::unique_ptr<gpu::ResidentBands> bands;
-        const void* data = nullptr;
-        cv::Size size;
-    };
-    auto resident = std::make_shared<Resident>();
-    t.run = [gpus, speeds, resident](const cv::Mat& src, const filters::FilterChain& chain) {
-        if (!resident->bands || resident->data != src.data || resident->size != src.size()) {
-            std::vector<gpu::DeviceSlot> slots;
-            for (std::size_t i = 0; i < gpus.size(); ++i) {
-                const double speed = i < speeds.size() && speeds[i] > 0.0 ? speeds[i] : 1.0;
-                slots.push_back({gpus[i], 0, speed});
-            }
-            resident->bands.reset();
-            resident->bands = std::make_unique<gpu::ResidentBands>(src, slots);
-            resident->data = src.data;
-            resident->size = src.size();
+    std::vector<gpu::DeviceSlot> slots;
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        const double speed = i < speeds.size() && speeds[i] > 0.0 ? speeds[i] : 1.0;
+        slots.push_back({gpus[i], 0, speed});
+    }
+    gpu::RunOptions options;
+    options.placement = gpu::Placement::Resident;
+    options.deviceSlots = std::move(slots);
+    // Made at the first run (on the comparison's thread), then kept with the image on its GPUs.
+    auto resident = std::make_shared<std::unique_ptr<gpu::Pipeline>>();
+    t.run = [options, resident](const cv::Mat& src, const filters::FilterChain& chain) {
+        if (!*resident) {
+            *resident = std::make_unique<gpu::Pipeline>(options);
         }
-        gpu::MultiRunReport report;
+        gpu::Pipeline& pipeline = **resident;
+        gpu::RunReport report;
         TargetRun run;
-        run.wallMs = resident->bands->runInPlace(chain, gpu::Method::Auto, gpu::TensorCores::Auto, &report);
+        run.wallMs = pipeline.runInPlace(src, chain, &report);
         for (const auto& rec : report.records) {
             if (rec.phase != gpu::Phase::Kernel) {
                 continue;
@@ -346,7 +343,12 @@ CompareTarget gpuTarget(const std::vector<int>& gpus, const std::string& label, 
                 workOf(chain, cv::Size(rec.width, rec.height), src.type(), splitMethods(rec.label));
             run.kernels.push_back({rec.device, rec.label, rec.durationUs() / 1e3, flops, bytes});
         }
-        run.output = resident->bands->apply(chain);
+        gpu::RunReport downloaded;
+        pipeline.run(src, chain, run.output, &downloaded);
+        if (!downloaded.fallback.empty()) {
+            // A comparison measures GPUs: a result the CPU path made in their place is an error.
+            throw std::runtime_error(downloaded.fallback);
+        }
         return run;
     };
     return t;

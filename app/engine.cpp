@@ -2,10 +2,7 @@
 
 #include "app/display_mapping.h"
 #include "filters/cpu_executor.h"
-#include "gpu/cuda_error.h"
-#include "gpu/device_info.h"
-#include "gpu/gpu_apply.h"
-#include "gpu/resident_bands.h"
+#include "gpu/engine.h"
 
 #include <QThread>
 
@@ -26,9 +23,8 @@ public:
     void setImage(const cv::Mat& image)
     {
         image_ = image;
-        if (useGpu_ && gpu_) {
-            // The resident copy is refreshed at the next request.
-            gpu_->setImage(image_);
+        if (gpu_) {
+            gpu_->forgetImage();  // the resident copy is made again at the next request
         }
     }
 
@@ -52,31 +48,23 @@ public:
                 ensureGpu();
             }
             if (gpu_) {
-                try {
-                    gpu::MultiRunReport report;
-                    r.data = gpu_->apply(chain, region, &report);
-                    double kernels = 0.0;
-                    QStringList methods;
-                    for (const auto& rec : report.records) {
-                        if (rec.phase == gpu::Phase::Kernel) {
-                            kernels = std::max(kernels, rec.durationUs() / 1000.0);
-                            if (methods.isEmpty()) {
-                                methods = QString::fromStdString(rec.label).split(QStringLiteral(", "));
-                            }
-                        }
-                    }
-                    r.milliseconds = kernels;
+                gpu::RunReport report;
+                gpu_->run(image_, chain, r.data, &report, region);
+                if (report.fallback.empty()) {
                     r.device = gpuLabel(report);
-                    r.methods = methods.join(QStringLiteral(", "));
-                    r.timings = std::move(report.records);
-                } catch (const std::exception& e) {
-                    // A failing device falls back to the CPU for this and later requests.
-                    gpuDisabled_ = true;
+                    r.methods = kernelLabel(report);
+                    r.milliseconds = report.kernelMs();
+                } else {
+                    // The pipeline's fallback rule computed this preview on the CPU path; later
+                    // requests go there directly until the preference changes.
+                    r.note = QStringLiteral("GPU failed: %1; using the CPU").arg(QString::fromStdString(report.fallback));
+                    r.device = QStringLiteral("CPU");
+                    r.milliseconds = report.wallMs;
                     gpu_.reset();
-                    r.note = QStringLiteral("GPU failed (%1); using the CPU").arg(QString::fromUtf8(e.what()));
+                    gpuDisabled_ = true;
                 }
-            }
-            if (r.data.empty()) {
+                r.timings = std::move(report.records);
+            } else {
                 const auto t0 = std::chrono::steady_clock::now();
                 r.data = r.region == whole ? filters::applyCpu(image_, chain)
                                            : filters::applyCpuRegion(image_, chain, region);
@@ -87,7 +75,7 @@ public:
                                                static_cast<std::uint64_t>(r.data.total()) *
                                                    (image_.elemSize() + r.data.elemSize()),
                                                region.x, region.y, region.width, region.height}};
-                if (r.note.isEmpty() && useGpu_ && !gpuReason_.empty()) {
+                if (useGpu_ && !gpuReason_.empty()) {
                     r.note = QString::fromStdString(gpuReason_);
                 }
             }
@@ -121,41 +109,22 @@ public:
     }
 
 private:
-    /// Keeps the source image resident on the GPUs between requests, one band per GPU.
-    class ResidentGpus {
-    public:
-        explicit ResidentGpus(std::vector<gpu::DeviceSlot> gpuSlots) : slots_(std::move(gpuSlots)) {}
-        void setImage(const cv::Mat& image)
-        {
-            image_ = image;
-            resident_.reset();
-        }
-        cv::Mat apply(const filters::FilterChain& chain, const cv::Rect& region, gpu::MultiRunReport* report)
-        {
-            if (!resident_) {
-                resident_ = std::make_unique<gpu::ResidentBands>(image_, slots_);
-            }
-            return resident_->apply(chain, region, gpu::Method::Auto, gpu::TensorCores::Auto, report);
-        }
-        std::size_t count() const { return slots_.size(); }
-
-    private:
-        std::vector<gpu::DeviceSlot> slots_;
-        cv::Mat image_;
-        std::unique_ptr<gpu::ResidentBands> resident_;
-    };
-
     // "GPU 0 (NVIDIA H200)" for one band, "GPUs 0, 1 (2 x NVIDIA H200)" when the preview
     // crossed several.
-    QString gpuLabel(const gpu::MultiRunReport& report) const
+    // The methods of the first band's kernels, e.g. "separable, direct".
+    static QString kernelLabel(const gpu::RunReport& report)
     {
-        std::vector<int> used;
         for (const auto& rec : report.records) {
-            if (rec.device >= 0 && std::find(used.begin(), used.end(), rec.device) == used.end()) {
-                used.push_back(rec.device);
+            if (rec.phase == gpu::Phase::Kernel) {
+                return QString::fromStdString(rec.label);
             }
         }
-        std::sort(used.begin(), used.end());
+        return {};
+    }
+
+    QString gpuLabel(const gpu::RunReport& report) const
+    {
+        const std::vector<int> used = report.devicesUsed();
         QStringList ids;
         for (const int id : used) {
             ids << QString::number(id);
@@ -205,8 +174,10 @@ private:
                 return;
             }
         }
-        gpu_ = std::make_unique<ResidentGpus>(std::move(gpuSlots));
-        gpu_->setImage(image_);
+        gpu::RunOptions options;
+        options.placement = gpu::Placement::Resident;
+        options.deviceSlots = std::move(gpuSlots);
+        gpu_ = std::make_unique<gpu::Pipeline>(std::move(options));
     }
 
     bool useGpu_;
@@ -214,7 +185,7 @@ private:
     bool gpuDisabled_ = false;
     std::string gpuReason_;
     std::string gpuName_;
-    std::unique_ptr<ResidentGpus> gpu_;
+    std::unique_ptr<gpu::Pipeline> gpu_;  // resident: the image stays on the GPUs between requests
     std::vector<int> autoGpus_;
     std::vector<double> autoSpeeds_;
     cv::Mat image_;

@@ -27,10 +27,8 @@ int pidOf(int device)
 
 gpu::Phase phaseFromString(const std::string& text)
 {
-    for (const gpu::Phase p : {gpu::Phase::Upload, gpu::Phase::Kernel, gpu::Phase::Download, gpu::Phase::Host}) {
-        if (text == gpu::toString(p)) {
-            return p;
-        }
+    if (const auto phase = gpu::parsePhase(text)) {
+        return *phase;
     }
     throw std::runtime_error("unknown phase \"" + text + "\" in trace");
 }

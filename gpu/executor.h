@@ -2,6 +2,7 @@
 
 #include "filters/filter_spec.h"
 #include "gpu/device_info.h"
+#include "gpu/method.h"
 #include "gpu/pixel_format.h"
 #include "gpu/resources.h"
 
@@ -10,28 +11,6 @@
 #include <string>
 
 namespace tessera::gpu {
-
-/// How a spec is computed on a GPU.
-enum class Method {
-    Auto,       ///< let the planner choose
-    Direct,     ///< shared-memory tiles, all taps per output
-    Separable,  ///< row then column pass, fused in one kernel (rank-1 specs only)
-    Fft,        ///< cuFFT: product of spectra on a border-padded copy
-};
-
-/// Whether the direct and separable methods may run on tensor cores (8-bit images only: fp16
-/// operands, fp32 sums, taken only when the fp16 rounding of the taps cannot move a result by
-/// half an output step; see gpu/tensor_conv.h).
-enum class TensorCores {
-    Auto,  ///< when eligible and estimated faster than the fp32 kernels
-    Off,   ///< never
-    On,    ///< always; planning throws std::invalid_argument (with the reason) when not eligible
-};
-
-/// "auto", "direct", "separable", "fft".
-std::string toString(Method m);
-/// Throws std::invalid_argument naming the bad text.
-Method parseMethod(const std::string& text);
 
 /// Launch geometry chosen by the planner.
 struct LaunchShape {

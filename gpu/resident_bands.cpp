@@ -200,6 +200,18 @@ struct ResidentBands::State {
         crew->run(static_cast<int>(count), job);
     }
 
+    // The plan of each step as band b ran it, and how the image is laid out.
+    void describePlans(Band& b, const filters::FilterChain& chain, Method method, RunReport& report) const
+    {
+        for (const auto& p : b.runner.plansFor(chain, format, b.work.in.width, b.work.in.height, method)) {
+            report.methods.push_back(p.describe());
+            report.stepMethods.push_back(p.method);
+        }
+        report.plan = std::to_string(bands.size()) + (bands.size() == 1 ? " band" : " bands") + " of " +
+                      std::to_string(image.cols) + " x " + std::to_string(image.rows) + ", halo " +
+                      std::to_string(stored.top) + " rows";
+    }
+
     TimingRecord record(const Band& b, int index, Phase phase, const std::string& label, const Event& from,
                         const Event& to, std::uint64_t bytes) const
     {
@@ -242,7 +254,7 @@ ResidentBands::ResidentBands(const cv::Mat& image, std::vector<DeviceSlot> slots
 ResidentBands::~ResidentBands() = default;
 
 cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& region, Method method,
-                             TensorCores tensor, MultiRunReport* report)
+                             TensorCores tensor, RunReport* report)
 {
     auto& s = *state_;
     const cv::Rect whole(0, 0, s.image.cols, s.image.rows);
@@ -283,7 +295,8 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
                         static_cast<const char*>(b.stage.data()) + static_cast<std::size_t>(row) * rowBytes, rowBytes);
         }
     });
-    MultiRunReport local;
+    RunReport local;
+    local.placement = Placement::Resident;
     for (std::size_t i = 0; i < used.size(); ++i) {
         Band& b = *used[i];
         const Tile& w = b.work;
@@ -300,9 +313,9 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
         slot.tiles = 1;
         slot.busyMs = b.downloaded.elapsedSince(b.start);
         local.slotReports.push_back(slot);
-        if (local.methods.empty()) {
-            local.methods.push_back(b.label);
-        }
+    }
+    if (!used.empty()) {
+        s.describePlans(*used.front(), chain, method, local);
     }
     local.wallMs = usSince(origin) / 1000.0;
     if (report != nullptr) {
@@ -312,7 +325,7 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
 }
 
 double ResidentBands::runInPlace(const filters::FilterChain& chain, Method method, TensorCores tensor,
-                                 MultiRunReport* report)
+                                 RunReport* report)
 {
     auto& s = *state_;
     if (chain.steps.empty()) {
@@ -328,7 +341,7 @@ double ResidentBands::runInPlace(const filters::FilterChain& chain, Method metho
     });
     const double wallMs = usSince(origin) / 1000.0;
     if (report != nullptr) {
-        MultiRunReport local;
+        RunReport local;
         const std::size_t outBpp = CV_ELEM_SIZE(chainOutputType(chain, s.image.type()));
         for (std::size_t i = 0; i < used.size(); ++i) {
             const Band& b = *used[i];
@@ -338,6 +351,10 @@ double ResidentBands::runInPlace(const filters::FilterChain& chain, Method metho
             local.tiles.push_back(b.work);
             local.computed.push_back(true);
         }
+        if (!used.empty()) {
+            s.describePlans(*used.front(), chain, method, local);
+        }
+        local.placement = Placement::Resident;
         local.wallMs = wallMs;
         *report = std::move(local);
     }

@@ -1,7 +1,9 @@
 #pragma once
 
+// Inside gpu/: the resident placement of a Pipeline (gpu/engine.h).
+
 #include "filters/filter_spec.h"
-#include "gpu/multi_executor.h"
+#include "gpu/engine.h"
 
 #include <opencv2/core/mat.hpp>
 
@@ -31,13 +33,13 @@ public:
     /// one download record per band used. Throws CudaError / OutOfDeviceMemory /
     /// std::invalid_argument; a caller falls back to another path when it does.
     cv::Mat apply(const filters::FilterChain& chain, const cv::Rect& region = {}, Method method = Method::Auto,
-                  TensorCores tensor = TensorCores::Auto, MultiRunReport* report = nullptr);
+                  TensorCores tensor = TensorCores::Auto, RunReport* report = nullptr);
 
     /// Runs the chain over every band and keeps the results on the GPUs (nothing downloaded),
     /// then waits for all of them: the benchmark's resident case. Returns host wall milliseconds
     /// from the first launch to the last band done; report gets each band's kernel record.
     double runInPlace(const filters::FilterChain& chain, Method method = Method::Auto,
-                      TensorCores tensor = TensorCores::Auto, MultiRunReport* report = nullptr);
+                      TensorCores tensor = TensorCores::Auto, RunReport* report = nullptr);
 
     /// The bands as laid out now (out rows per GPU, stored input rows).
     std::vector<Tile> bands() const;

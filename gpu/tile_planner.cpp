@@ -8,6 +8,12 @@
 
 namespace tessera::gpu {
 
+std::string toText(const Rect& r)
+{
+    return std::to_string(r.width) + " x " + std::to_string(r.height) + " at (" + std::to_string(r.x) + ", " +
+           std::to_string(r.y) + ")";
+}
+
 namespace {
 
 // Plans with more tiles than this are refused: the budget is unreasonably small for the image.

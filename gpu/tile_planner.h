@@ -26,6 +26,9 @@ struct Rect {
     bool operator==(const Rect&) const = default;
 };
 
+/// "640 x 480 at (0, 32)", as run events name tiles.
+std::string toText(const Rect& r);
+
 /// How a tile's input is made up along one axis where its reach leaves the image.
 enum class EdgeMode {
     Border,     ///< clipped at the image; each step applies its own border rule at the image edge

@@ -3,7 +3,8 @@
 // Inside gpu/: the per-slot workers of runStreamed and the host-side tile helpers they share.
 
 #include "gpu/device_info.h"
-#include "gpu/multi_executor.h"
+#include "gpu/executor.h"
+#include "gpu/streamed_executor.h"
 #include "gpu/tile_queue.h"
 
 #include <opencv2/core/mat.hpp>
@@ -17,7 +18,7 @@ struct StreamedRun {
     const cv::Mat& src;
     cv::Mat& dst;
     const filters::FilterChain& chain;
-    const StreamedOptions& options;
+    const RunOptions& options;
     TileQueue& queue;
     bool srcPinned = false;  ///< upload straight from src
     bool dstPinned = false;  ///< download straight into dst
@@ -29,6 +30,10 @@ void gatherTileInput(const cv::Mat& src, const Tile& tile, void* out, std::size_
 
 /// The tile's input as a Mat of its own.
 cv::Mat tileInput(const cv::Mat& src, const Tile& tile);
+
+/// A Host-phase record of a tile.
+TimingRecord hostRecord(int device, int stream, int tile, const Tile& t, std::string label, double begin, double end,
+                        std::uint64_t bytes);
 
 /// Computes one tile on the CPU path into run.dst. Throws what the CPU path throws.
 void computeTileOnCpu(const StreamedRun& run, const Tile& tile);

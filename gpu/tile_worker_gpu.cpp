@@ -15,12 +15,6 @@ namespace tessera::gpu {
 
 namespace {
 
-std::string rectText(const Rect& r)
-{
-    return std::to_string(r.width) + " x " + std::to_string(r.height) + " at (" + std::to_string(r.x) + ", " +
-           std::to_string(r.y) + ")";
-}
-
 void growDevice(RawDeviceBuffer& buffer, std::size_t bytes, int device)
 {
     if (buffer.bytes() < bytes) {
@@ -62,6 +56,78 @@ struct Lane {
     {
     }
 };
+
+
+// Enqueues the copy of the tile's input to lane.input (straight from a pinned source, else
+// gathered into the lane's pinned stage first, which is recorded as host work), after
+// lane.upload0. lane.input must hold the tile's input.
+void enqueueUpload(const StreamedRun& run, Lane& lane, const TileQueue::Item& item, int device)
+{
+    const Tile& t = item.tile;
+    const std::string tag = "tile " + std::to_string(item.index);
+    const std::size_t inBpp = run.src.elemSize();
+    const std::size_t inPitch = static_cast<std::size_t>(t.in.width) * inBpp;
+    if (run.srcPinned) {
+        NvtxRange range(tag + " upload");
+        lane.upload0.record(lane.stream);
+        const auto pieces = t.periodic ? periodicPieces(t.in, run.src.cols, run.src.rows)
+                                       : std::vector<CopyPiece>{{t.in, 0, 0}};
+        for (const auto& p : pieces) {
+            copy2DAsync(static_cast<char*>(lane.input.data()) + static_cast<std::size_t>(p.destY) * inPitch +
+                            static_cast<std::size_t>(p.destX) * inBpp,
+                        inPitch, run.src.ptr(p.source.y) + static_cast<std::size_t>(p.source.x) * inBpp,
+                        run.src.step, static_cast<std::size_t>(p.source.width) * inBpp,
+                        static_cast<std::size_t>(p.source.height), lane.stream);
+        }
+        return;
+    }
+    const std::size_t inBytes = inPitch * static_cast<std::size_t>(t.in.height);
+    growPinned(lane.stageIn, inBytes);
+    const double b = run.queue.nowUs();
+    {
+        NvtxRange range(tag + " stage input");
+        gatherTileInput(run.src, t, lane.stageIn.data(), inPitch);
+    }
+    lane.host.push_back({device, 0, item.index, Phase::Host, "stage input", b, run.queue.nowUs(), inBytes, t.out.x,
+                         t.out.y, t.out.width, t.out.height});
+    NvtxRange range(tag + " upload");
+    lane.upload0.record(lane.stream);
+    copy2DAsync(lane.input.data(), inPitch, lane.stageIn.data(), inPitch, inPitch,
+                static_cast<std::size_t>(t.in.height), lane.stream);
+}
+
+// Enqueues the copy of the tile's own output rows from `out` (the chain's output over the
+// tile's input) into the destination, or into the lane's pinned stage when it is not pinned.
+void enqueueDownload(const StreamedRun& run, Lane& lane, const TileQueue::Item& item, const DeviceImage& out)
+{
+    const Tile& t = item.tile;
+    const std::size_t outBpp = run.dst.elemSize();
+    const char* first = static_cast<const char*>(out.data) + static_cast<std::size_t>(t.out.y - t.in.y) * out.pitch +
+                        static_cast<std::size_t>(t.out.x - t.in.x) * outBpp;
+    const std::size_t rowBytes = static_cast<std::size_t>(t.out.width) * outBpp;
+    NvtxRange range("tile " + std::to_string(item.index) + " download");
+    if (run.dstPinned) {
+        copy2DAsync(run.dst.ptr(t.out.y) + static_cast<std::size_t>(t.out.x) * outBpp, run.dst.step, first, out.pitch,
+                    rowBytes, static_cast<std::size_t>(t.out.height), lane.stream);
+        return;
+    }
+    growPinned(lane.stageOut, rowBytes * static_cast<std::size_t>(t.out.height));
+    copy2DAsync(lane.stageOut.data(), rowBytes, first, out.pitch, rowBytes, static_cast<std::size_t>(t.out.height),
+                lane.stream);
+}
+
+// Copies a downloaded tile from the lane's pinned stage into the destination image.
+void storeOutput(const StreamedRun& run, const Lane& lane, const TileQueue::Item& item)
+{
+    const Tile& t = item.tile;
+    NvtxRange range("tile " + std::to_string(item.index) + " store output");
+    const std::size_t rowBytes = static_cast<std::size_t>(t.out.width) * run.dst.elemSize();
+    const auto* from = static_cast<const unsigned char*>(lane.stageOut.data());
+    for (int r = 0; r < t.out.height; ++r) {
+        std::memcpy(run.dst.ptr(t.out.y + r) + static_cast<std::size_t>(t.out.x) * run.dst.elemSize(),
+                    from + static_cast<std::size_t>(r) * rowBytes, rowBytes);
+    }
+}
 
 }  // namespace
 
@@ -158,38 +224,11 @@ private:
         const std::string tag = "tile " + std::to_string(item.index);
         try {
             lane.host.clear();
-            const std::size_t inBpp = run_.src.elemSize();
-            const std::size_t outBpp = run_.dst.elemSize();
-            const std::size_t inPitch = static_cast<std::size_t>(t.in.width) * inBpp;
+            const std::size_t inPitch = static_cast<std::size_t>(t.in.width) * run_.src.elemSize();
             const std::size_t inBytes = inPitch * static_cast<std::size_t>(t.in.height);
             hook(item.index, Phase::Upload);
             growDevice(lane.input, inBytes, device_.id);
-            if (run_.srcPinned) {
-                NvtxRange range(tag + " upload");
-                lane.upload0.record(lane.stream);
-                const auto pieces = t.periodic ? periodicPieces(t.in, run_.src.cols, run_.src.rows)
-                                               : std::vector<CopyPiece>{{t.in, 0, 0}};
-                for (const auto& p : pieces) {
-                    copy2DAsync(static_cast<char*>(lane.input.data()) + static_cast<std::size_t>(p.destY) * inPitch +
-                                    static_cast<std::size_t>(p.destX) * inBpp,
-                                inPitch, run_.src.ptr(p.source.y) + static_cast<std::size_t>(p.source.x) * inBpp,
-                                run_.src.step, static_cast<std::size_t>(p.source.width) * inBpp,
-                                static_cast<std::size_t>(p.source.height), lane.stream);
-                }
-            } else {
-                growPinned(lane.stageIn, inBytes);
-                const double b = run_.queue.nowUs();
-                {
-                    NvtxRange range(tag + " stage input");
-                    gatherTileInput(run_.src, t, lane.stageIn.data(), inPitch);
-                }
-                lane.host.push_back({device_.id, 0, item.index, Phase::Host, "stage input", b, run_.queue.nowUs(),
-                                     inBytes, t.out.x, t.out.y, t.out.width, t.out.height});
-                NvtxRange range(tag + " upload");
-                lane.upload0.record(lane.stream);
-                copy2DAsync(lane.input.data(), inPitch, lane.stageIn.data(), inPitch, inPitch,
-                            static_cast<std::size_t>(t.in.height), lane.stream);
-            }
+            enqueueUpload(run_, lane, item, device_.id);
             lane.upload1.record(lane.stream);
 
             hook(item.index, Phase::Kernel);
@@ -212,25 +251,13 @@ private:
             }
 
             hook(item.index, Phase::Download);
-            const char* first = static_cast<const char*>(out.data) +
-                                static_cast<std::size_t>(t.out.y - t.in.y) * out.pitch +
-                                static_cast<std::size_t>(t.out.x - t.in.x) * outBpp;
-            const std::size_t rowBytes = static_cast<std::size_t>(t.out.width) * outBpp;
-            NvtxRange range(tag + " download");
-            if (run_.dstPinned) {
-                copy2DAsync(run_.dst.ptr(t.out.y) + static_cast<std::size_t>(t.out.x) * outBpp, run_.dst.step, first,
-                            out.pitch, rowBytes, static_cast<std::size_t>(t.out.height), lane.stream);
-            } else {
-                growPinned(lane.stageOut, rowBytes * static_cast<std::size_t>(t.out.height));
-                copy2DAsync(lane.stageOut.data(), rowBytes, first, out.pitch, rowBytes,
-                            static_cast<std::size_t>(t.out.height), lane.stream);
-            }
+            enqueueDownload(run_, lane, item, out);
             lane.download1.record(lane.stream);
             lane.item = item;
             return true;
         } catch (const OutOfDeviceMemory& e) {
             run_.queue.handBack(item.index, true);
-            run_.queue.addEvent(device_name() + ": tile " + rectText(t.out) + " did not fit (" + e.what() +
+            run_.queue.addEvent(device_name() + ": tile " + toText(t.out) + " did not fit (" + e.what() +
                                 "); split in two and handed back");
             clearLastError();
             if (++misfits_ > 32) {
@@ -271,15 +298,7 @@ private:
             record(Phase::Download, "download", at(lane.kernel1), at(lane.download1), outBytes);
             if (!run_.dstPinned) {
                 const double b = run_.queue.nowUs();
-                {
-                    NvtxRange range("tile " + std::to_string(item.index) + " store output");
-                    const std::size_t rowBytes = static_cast<std::size_t>(t.out.width) * run_.dst.elemSize();
-                    const auto* from = static_cast<const unsigned char*>(lane.stageOut.data());
-                    for (int r = 0; r < t.out.height; ++r) {
-                        std::memcpy(run_.dst.ptr(t.out.y + r) + static_cast<std::size_t>(t.out.x) * run_.dst.elemSize(),
-                                    from + static_cast<std::size_t>(r) * rowBytes, rowBytes);
-                    }
-                }
+                storeOutput(run_, lane, item);
                 record(Phase::Host, "store output", b, run_.queue.nowUs(), outBytes);
             }
             for (const auto& r : records) {

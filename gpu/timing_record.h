@@ -1,7 +1,11 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace tessera::gpu {
 
@@ -13,16 +17,34 @@ enum class Phase {
     Host,      ///< CPU work: staging copies, CPU-path filtering, waiting
 };
 
+/// Every phase with its name, in timeline order: the one table both directions read.
+inline constexpr std::array<std::pair<Phase, std::string_view>, 4> kPhaseNames{{
+    {Phase::Upload, "upload"},
+    {Phase::Kernel, "kernel"},
+    {Phase::Download, "download"},
+    {Phase::Host, "host"},
+}};
+
 /// "upload", "kernel", "download", "host".
 inline const char* toString(Phase phase)
 {
-    switch (phase) {
-    case Phase::Upload: return "upload";
-    case Phase::Kernel: return "kernel";
-    case Phase::Download: return "download";
-    case Phase::Host: return "host";
+    for (const auto& [p, name] : kPhaseNames) {
+        if (p == phase) {
+            return name.data();
+        }
     }
     return "host";
+}
+
+/// The phase toString() names `text`; empty for any other text.
+inline std::optional<Phase> parsePhase(std::string_view text)
+{
+    for (const auto& [p, name] : kPhaseNames) {
+        if (name == text) {
+            return p;
+        }
+    }
+    return std::nullopt;
 }
 
 /// One timed piece of a run. GPU phases are measured with CUDA events on the work stream and

@@ -38,7 +38,8 @@ QWidget* makeLegend(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     const int size = legend->fontMetrics().height() - 4;
-    for (const gpu::Phase phase : {gpu::Phase::Upload, gpu::Phase::Kernel, gpu::Phase::Download, gpu::Phase::Host}) {
+    for (const auto& entry : gpu::kPhaseNames) {
+        const gpu::Phase phase = entry.first;
         auto* box = new QLabel(legend);
         box->setPixmap(swatch(phaseColor(phase), size));
         layout->addWidget(box);

@@ -1,9 +1,6 @@
 #include "app/bench/bench_runner.h"
 
-#include "gpu/executor.h"
-#include "gpu/naive_conv.h"
-#include "gpu/pixel_format.h"
-#include "gpu/resources.h"
+#include "gpu/kernels.h"
 
 #include <algorithm>
 #include <cstdint>

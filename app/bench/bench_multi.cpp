@@ -2,9 +2,7 @@
 
 #include "app/bench/bench_cases.h"
 #include "filters/cpu_executor.h"
-#include "gpu/multi_executor.h"
-#include "gpu/resident_bands.h"
-#include "gpu/resources.h"
+#include "gpu/kernels.h"
 
 #include <opencv2/core.hpp>
 
@@ -13,6 +11,7 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 
 namespace tessera::app::bench {
 
@@ -91,9 +90,17 @@ void runResident(const BenchCase& c, const cv::Mat& image, const std::vector<gpu
     for (const std::size_t n : gpuCounts(gpus.size())) {
         Result r = baseResult("multi-resident-" + c.name, c, gpus, n, options);
         try {
-            gpu::ResidentBands bands(image, slotsOf(gpus, n));
+            gpu::RunOptions resident;
+            resident.placement = gpu::Placement::Resident;
+            resident.deviceSlots = slotsOf(gpus, n);
+            gpu::Pipeline bands(resident);
             if (options.check) {
-                const cv::Mat out = bands.apply(chain);
+                cv::Mat out;
+                gpu::RunReport checked;
+                bands.run(image, chain, out, &checked);
+                if (!checked.fallback.empty()) {
+                    throw std::runtime_error(checked.fallback);  // the bench times GPUs, never the CPU in their place
+                }
                 if (n == 1) {
                     oneGpu = out;
                 } else if (!oneGpu.empty()) {
@@ -102,12 +109,12 @@ void runResident(const BenchCase& c, const cv::Mat& image, const std::vector<gpu
                     r.checkOk = r.maxAbsErr <= 1.0;
                 }
             }
-            gpu::MultiRunReport report;
+            gpu::RunReport report;
             for (int i = 0; i < std::max(options.warmup, 1); ++i) {
-                bands.runInPlace(chain);
+                bands.runInPlace(image, chain);
             }
             for (int i = 0; i < options.runs; ++i) {
-                r.ms.push_back(bands.runInPlace(chain, gpu::Method::Auto, gpu::TensorCores::Auto, &report));
+                r.ms.push_back(bands.runInPlace(image, chain, &report));
             }
             r.chosen = report.records.empty() ? "" : report.records.front().label;
             // Where the wall time goes: each band's kernels (CUDA events) and how far apart the
@@ -192,13 +199,13 @@ void runHostToHost(const BenchCase& c, const cv::Mat& image, const std::vector<g
     for (const std::size_t n : gpuCounts(gpus.size())) {
         Result r = baseResult("multi-h2h-" + c.name, c, gpus, n, options);
         try {
-            gpu::StreamedOptions o;
+            gpu::RunOptions o;
             o.deviceSlots = slotsOf(gpus, n);
             o.tilesPerSlot = 8;
-            gpu::StreamedExecutor executor(o);
-            gpu::MultiRunReport report;
+            gpu::Pipeline executor(o);
+            gpu::RunReport report;
             for (int i = 0; i < std::max(options.warmup, 1); ++i) {
-                executor.run(src, dst, chain, &report);
+                executor.run(src, chain, dst, &report);
             }
             if (options.check) {
                 r.check = "max |difference| from the CPU path";
@@ -207,7 +214,7 @@ void runHostToHost(const BenchCase& c, const cv::Mat& image, const std::vector<g
             }
             for (int i = 0; i < options.runs; ++i) {
                 const auto t0 = Clock::now();
-                executor.run(src, dst, chain, &report);
+                executor.run(src, chain, dst, &report);
                 r.ms.push_back(msSince(t0));
             }
             r.chosen = report.methods.empty() ? "" : report.methods.front();

@@ -16,7 +16,7 @@
 
 #include "gpu_test_util.h"
 
-#include "gpu/gpu_apply.h"
+#include "gpu/engine.h"
 
 #include <opencv2/core.hpp>
 
@@ -487,49 +487,66 @@ TEST_F(GpuVsCpu, ResidentRegionMatchesCpu)
         FilterSpec dense = test::randomDenseSpec(15, 9, rng);
         dense.border = Border::Reflect;
         const filters::FilterChain chain{{dense, filters::makeGaussian(3.0, 31)}};
-        ResidentImage resident(src, device_.id);
+        RunOptions options;
+        options.placement = Placement::Resident;
+        options.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
+        Pipeline resident(options);
         for (const cv::Rect& r : regions) {
-            GpuRunInfo info;
-            const cv::Mat gpu = resident.applyRegion(chain, r, Method::Auto, &info);
+            RunReport info;
+            cv::Mat gpu;
+            resident.run(src, chain, gpu, &info, r);
+            ASSERT_TRUE(info.fallback.empty()) << info.fallback;
+            ASSERT_EQ(info.methods.size(), chain.steps.size());
             const cv::Mat cpu = filters::applyCpuRegion(src, chain, r);
             ASSERT_EQ(gpu.size(), r.size());
             // Two 8-bit steps, each within 1 of the CPU: the second can carry the first's
             // difference through a kernel of positive taps summing to 1.
             EXPECT_LE(cv::norm(gpu, cpu, cv::NORM_INF), 2.0)
                 << format.name() << " region " << r.x << "," << r.y << " " << r.width << "x" << r.height << "; "
-                << info.plans.front() << "; " << info.plans.back();
+                << info.methods.front() << "; " << info.methods.back();
         }
-        EXPECT_THROW(resident.applyRegion(chain, cv::Rect(400, 0, 5, 5)), std::invalid_argument);
+        cv::Mat outside;
+        EXPECT_THROW(resident.run(src, chain, outside, nullptr, cv::Rect(400, 0, 5, 5)), std::invalid_argument);
     }
 }
 
-TEST_F(GpuVsCpu, ApplyGpuMatchesCpu)
+// One GPU, host to host, through the streamed pipeline: the report names the steps' methods and
+// the device, and a forced method applies where a step can use it.
+TEST_F(GpuVsCpu, PipelineOnOneGpuMatchesCpu)
 {
     SCOPED_TRACE(test::seedNote(seed_));
     auto rng = test::caseRng(seed_, 61, 0);
     const cv::Mat src = test::randomImage(197, 333, {PixelDepth::U8, 3}, rng);
     const FilterSpec gaussian = filters::makeGaussian(1.1, 5);
+    RunOptions options;
+    options.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
+    const auto runWith = [&](const filters::FilterChain& chain, Method method, RunReport& info) {
+        options.method = method;
+        const cv::Mat out = runStreamed(src, chain, options, &info);
+        EXPECT_TRUE(info.fallback.empty()) << info.fallback;
+        EXPECT_EQ(info.devicesUsed(), std::vector<int>{device_.id});
+        return out;
+    };
 
-    GpuRunInfo info;
-    const cv::Mat one = applyGpu(src, gaussian, device_.id, Method::Auto, &info);
+    RunReport info;
+    const cv::Mat one = runWith(filters::FilterChain{{gaussian}}, Method::Auto, info);
     EXPECT_LE(test::compareImages(one, filters::applyCpu(src, gaussian), 1.0).max, 1.0);
-    ASSERT_EQ(info.methods.size(), 1u);
-    EXPECT_EQ(info.device, device_.id);
-    EXPECT_GE(info.kernelMs, 0.0);
+    ASSERT_EQ(info.stepMethods.size(), 1u);
+    EXPECT_GE(info.kernelMs(), 0.0);
 
     // Two positive, unit-sum steps: each may round differently by 1, so 2 in all.
     const filters::FilterChain chain{{filters::makeBox(3), gaussian}};
-    const cv::Mat two = applyGpu(src, chain, device_.id, Method::Direct, &info);
+    const cv::Mat two = runWith(chain, Method::Direct, info);
     EXPECT_LE(test::compareImages(two, filters::applyCpu(src, chain), 2.0).max, 2.0);
-    ASSERT_EQ(info.methods.size(), 2u);
-    EXPECT_EQ(info.methods[0], Method::Direct);
+    ASSERT_EQ(info.stepMethods.size(), 2u);
+    EXPECT_EQ(info.stepMethods[0], Method::Direct);
 
     // Forcing Separable on a chain with a rank-2 step falls back to Auto for that step only.
     const filters::FilterChain mixed{{gaussian, filters::makeSharpen(0.5)}};
-    applyGpu(src, mixed, device_.id, Method::Separable, &info);
-    ASSERT_EQ(info.methods.size(), 2u);
-    EXPECT_EQ(info.methods[0], Method::Separable);
-    EXPECT_NE(info.methods[1], Method::Separable);
+    runWith(mixed, Method::Separable, info);
+    ASSERT_EQ(info.stepMethods.size(), 2u);
+    EXPECT_EQ(info.stepMethods[0], Method::Separable);
+    EXPECT_NE(info.stepMethods[1], Method::Separable);
 }
 
 // ---- method choice (no timing: only what the planner decides and that it runs) -------------

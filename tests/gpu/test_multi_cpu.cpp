@@ -2,7 +2,7 @@
 // slots equal the untiled CPU run bit for bit; memory limits stream the image through small
 // tiles; injected faults hand tiles back and the job still completes exactly.
 
-#include "gpu/multi_executor.h"
+#include "gpu/engine.h"
 
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
@@ -59,7 +59,7 @@ void expectTiledMatches(const cv::Mat& tiled, const cv::Mat& whole, bool exact)
 }
 
 // Every output pixel is covered by exactly one computed tile.
-void expectExactCover(const MultiRunReport& report, cv::Size size)
+void expectExactCover(const RunReport& report, cv::Size size)
 {
     cv::Mat count(size, CV_32S, cv::Scalar(0));
     ASSERT_EQ(report.tiles.size(), report.computed.size());
@@ -96,10 +96,10 @@ TEST(MultiCpu, TiledOverVirtualDevicesEqualsUntiledForEveryFormatBorderAndTileSi
                     const std::optional<TileSize> sizes[] = {TileSize{61, 1}, TileSize{7, 5}, TileSize{1, 47},
                                                              std::nullopt};
                     for (const auto& ts : sizes) {
-                        StreamedOptions o;
+                        RunOptions o;
                         o.deviceSlots = cpuSlots(3);
                         o.tileSize = ts;
-                        MultiRunReport report;
+                        RunReport report;
                         const cv::Mat tiled = runStreamed(src, chain, o, &report);
                         SCOPED_TRACE(filters::testing::caseName(src, spec) + ", k " + std::to_string(k) + ", " +
                                      report.plan);
@@ -128,7 +128,7 @@ TEST(MultiCpu, ChainsMixingWrapWithOtherBordersStayExact)
     for (const auto& chain : {filters::FilterChain{{a, b}}, filters::FilterChain{{c, a}}, filters::FilterChain{{a}}}) {
         const cv::Mat whole = filters::applyCpu(src, chain);
         for (int th = 1; th <= 33; th += 8) {
-            StreamedOptions o;
+            RunOptions o;
             o.deviceSlots = cpuSlots(2);
             o.tileSize = TileSize{th + 3, th};
             const cv::Mat tiled = runStreamed(src, chain, o);
@@ -146,9 +146,9 @@ TEST(MultiCpu, AMemoryLimitStreamsTheImageThroughSmallTiles)
     const cv::Mat src = filters::testing::randomImage(300, 400, CV_8UC4, rng);
     const std::size_t imageBytes = src.total() * src.elemSize();
     const filters::FilterChain chain{{filters::makeGaussian(2.0, 9)}};
-    StreamedOptions o;
+    RunOptions o;
     o.deviceSlots = cpuSlots(2, imageBytes / 4);
-    MultiRunReport report;
+    RunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
     EXPECT_GE(report.tiles.size(), 5u) << report.plan;
@@ -167,7 +167,7 @@ TEST(MultiCpu, InjectedFaultsHandTilesBackAndTheJobCompletesExactly)
     const filters::FilterChain chain{{filters::makeBox(7)}};
     std::atomic<int> memoryFaults{0};
     std::atomic<int> deviceFaults{0};
-    StreamedOptions o;
+    RunOptions o;
     o.deviceSlots = cpuSlots(3);
     o.tileSize = TileSize{30, 20};
     o.fault = [&](int slot, int, Phase) {
@@ -179,7 +179,7 @@ TEST(MultiCpu, InjectedFaultsHandTilesBackAndTheJobCompletesExactly)
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));  // every slot gets to take tiles
     };
-    MultiRunReport report;
+    RunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
     expectExactCover(report, src.size());
@@ -205,11 +205,11 @@ TEST(MultiCpu, WhenEverySlotFailsTheCpuPathFinishesTheJob)
     std::mt19937 rng(seed);
     const cv::Mat src = filters::testing::randomImage(64, 64, CV_16UC1, rng);
     const filters::FilterChain chain{{filters::makeBox(3)}};
-    StreamedOptions o;
+    RunOptions o;
     o.deviceSlots = cpuSlots(2);
     o.tileSize = TileSize{16, 16};
     o.fault = [](int, int, Phase) { throw CudaError(999, "injected", __FILE__, __LINE__, "every device is broken"); };
-    MultiRunReport report;
+    RunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
     EXPECT_EQ(report.cpuFallbackTiles, 16);
@@ -225,9 +225,9 @@ TEST(MultiCpu, AMissingGpuIsReportedAndTheRestRuns)
     std::mt19937 rng(seed);
     const cv::Mat src = filters::testing::randomImage(40, 50, CV_8UC1, rng);
     const filters::FilterChain chain{{filters::makeBox(3)}};
-    StreamedOptions o;
+    RunOptions o;
     o.deviceSlots = {DeviceSlot{99, 0, 1.0}, DeviceSlot{-1, 0, 1.0}};
-    MultiRunReport report;
+    RunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
     EXPECT_NE(report.slotReports[0].failure.find("GPU 99 does not exist"), std::string::npos);
@@ -241,7 +241,7 @@ TEST(MultiCpu, AFasterSlotTakesMoreTiles)
     std::mt19937 rng(seed);
     const cv::Mat src = filters::testing::randomImage(200, 64, CV_8UC1, rng);
     const filters::FilterChain chain{{filters::makeBox(3)}};
-    StreamedOptions o;
+    RunOptions o;
     o.deviceSlots = cpuSlots(2);
     o.tileSize = TileSize{64, 5};  // 40 tiles
     o.fault = [](int slot, int, Phase) {
@@ -249,7 +249,7 @@ TEST(MultiCpu, AFasterSlotTakesMoreTiles)
             std::this_thread::sleep_for(std::chrono::milliseconds(15));
         }
     };
-    MultiRunReport report;
+    RunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
     EXPECT_GT(report.slotReports[1].tiles, report.slotReports[0].tiles);
@@ -263,10 +263,10 @@ TEST(MultiCpu, RecordsDescribeEveryTileOnOneClock)
     std::mt19937 rng(seed);
     const cv::Mat src = filters::testing::randomImage(80, 80, CV_8UC4, rng);
     const filters::FilterChain chain{{filters::makeGaussian(1.5, 5)}};
-    StreamedOptions o;
+    RunOptions o;
     o.deviceSlots = cpuSlots(2);
     o.tileSize = TileSize{40, 20};
-    MultiRunReport report;
+    RunReport report;
     runStreamed(src, chain, o, &report);
     ASSERT_EQ(report.records.size(), 8u);
     std::set<int> tiles;
@@ -291,7 +291,7 @@ TEST(MultiCpu, CancelStopsBetweenTilesAndReturnsNothing)
     const cv::Mat src = filters::testing::randomImage(100, 100, CV_8UC1, rng);
     std::atomic<bool> cancel{false};
     std::atomic<int> seen{0};
-    StreamedOptions o;
+    RunOptions o;
     o.deviceSlots = cpuSlots(1);
     o.tileSize = TileSize{10, 10};
     o.cancel = &cancel;
@@ -300,7 +300,7 @@ TEST(MultiCpu, CancelStopsBetweenTilesAndReturnsNothing)
             cancel = true;
         }
     };
-    MultiRunReport report;
+    RunReport report;
     const cv::Mat out = runStreamed(src, filters::FilterChain{{filters::makeBox(3)}}, o, &report);
     EXPECT_TRUE(out.empty());
     EXPECT_TRUE(report.cancelled);
@@ -309,7 +309,7 @@ TEST(MultiCpu, CancelStopsBetweenTilesAndReturnsNothing)
 
 TEST(MultiCpu, BadRequestsAreRefusedWithAReason)
 {
-    StreamedOptions o;
+    RunOptions o;
     EXPECT_THROW(runStreamed(cv::Mat(4, 4, CV_8UC1), filters::FilterChain{}, o), std::invalid_argument);
     o.deviceSlots = cpuSlots(1);
     EXPECT_THROW(runStreamed(cv::Mat(), filters::FilterChain{}, o), std::invalid_argument);
@@ -344,7 +344,7 @@ TEST(MultiCpu, OffCentreAnchorsAndOnePixelTilesStayExactAtEveryEdge)
             for (const auto& chain : {filters::FilterChain{{a}}, filters::FilterChain{{a, b}}}) {
                 const cv::Mat whole = filters::applyCpu(src, chain);
                 for (const TileSize ts : {TileSize{1, 1}, TileSize{23, 1}, TileSize{1, 19}, TileSize{2, 3}}) {
-                    StreamedOptions o;
+                    RunOptions o;
                     o.deviceSlots = cpuSlots(2);
                     o.tileSize = ts;
                     const cv::Mat tiled = runStreamed(src, chain, o);
@@ -355,6 +355,108 @@ TEST(MultiCpu, OffCentreAnchorsAndOnePixelTilesStayExactAtEveryEdge)
             }
         }
     }
+}
+
+// The one fallback rule: whichever the placement, GPUs that cannot run leave the result to the
+// CPU path, the result is exact and the report says why. Here the GPU does not exist, so the
+// rule is taken on any machine.
+TEST(Pipeline, BothPlacementsFallBackToTheCpuPathThroughOneRule)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Mat src = filters::testing::randomImage(61, 47, CV_8UC3, rng);
+    const filters::FilterChain chain{{filters::makeGaussian(1.5, 7), filters::makeBox(3)}};
+    const cv::Mat expected = filters::applyCpu(src, chain);
+    for (const Placement placement : {Placement::Streamed, Placement::Resident}) {
+        SCOPED_TRACE(toString(placement));
+        RunOptions o;
+        o.placement = placement;
+        o.deviceSlots = {DeviceSlot{99, 0, 1.0}};
+        Pipeline pipeline(o);
+        RunReport report;
+        cv::Mat out;
+        EXPECT_TRUE(pipeline.run(src, chain, out, &report));
+        EXPECT_EQ(maxDiff(out, expected), 0.0);
+        EXPECT_EQ(report.placement, placement);
+        EXPECT_FALSE(report.fallback.empty());
+        ASSERT_FALSE(report.events.empty());
+        std::string events;
+        for (const auto& e : report.events) {
+            events += e + "\n";
+        }
+        EXPECT_NE(events.find("GPU 99"), std::string::npos) << events;
+        EXPECT_NE(events.find("CPU path"), std::string::npos) << events;
+        EXPECT_TRUE(report.devicesUsed().empty());
+        ASSERT_FALSE(report.records.empty());
+        for (const auto& r : report.records) {
+            EXPECT_EQ(r.device, -1);
+            EXPECT_EQ(r.phase, Phase::Host);
+        }
+        std::int64_t covered = 0;
+        for (std::size_t i = 0; i < report.tiles.size(); ++i) {
+            covered += report.computed[i] ? report.tiles[i].out.area() : 0;
+        }
+        EXPECT_EQ(covered, std::int64_t{src.cols} * src.rows);
+    }
+}
+
+// Resident: after a failure later runs stay on the CPU path (and say so) until the options are
+// set again; a region is answered by the CPU path too.
+TEST(Pipeline, AResidentFailureKeepsLaterRunsOnTheCpuPathUntilTheOptionsChange)
+{
+    const auto seed = freshSeed();
+    SCOPED_TRACE(seedNote(seed));
+    std::mt19937 rng(seed);
+    const cv::Mat src = filters::testing::randomImage(50, 70, CV_32FC1, rng);
+    const filters::FilterChain chain{{filters::makeSharpen(0.7)}};
+    RunOptions o;
+    o.placement = Placement::Resident;
+    o.deviceSlots = {DeviceSlot{98, 0, 1.0}, DeviceSlot{99, 0, 1.0}};
+    Pipeline pipeline(o);
+    cv::Mat out;
+    RunReport first;
+    pipeline.run(src, chain, out, &first);
+    ASSERT_FALSE(first.fallback.empty());
+    EXPECT_NE(first.fallback.find("GPU 98, GPU 99"), std::string::npos) << first.fallback;
+
+    const cv::Rect region(10, 20, 30, 15);
+    RunReport second;
+    pipeline.run(src, chain, out, &second, region);
+    EXPECT_EQ(maxDiff(out, filters::applyCpuRegion(src, chain, region)), 0.0);
+    EXPECT_EQ(second.fallback, first.fallback);
+    ASSERT_EQ(second.events.size(), 1u);
+    EXPECT_NE(second.events[0].find("earlier failure"), std::string::npos) << second.events[0];
+
+    pipeline.setOptions(o);  // tries the GPUs again
+    RunReport third;
+    pipeline.run(src, chain, out, &third);
+    ASSERT_FALSE(third.events.empty());
+    EXPECT_EQ(third.events[0].find("earlier failure"), std::string::npos) << third.events[0];
+}
+
+TEST(Pipeline, BadOptionsAndRequestsAreRefusedWithAReason)
+{
+    RunOptions resident;
+    resident.placement = Placement::Resident;
+    resident.deviceSlots = {DeviceSlot{-1, 0, 1.0}};
+    EXPECT_THROW(Pipeline{resident}, std::invalid_argument);
+    RunOptions streamed;
+    streamed.deviceSlots = cpuSlots(2);
+    streamed.streamsPerGpu = 0;
+    EXPECT_THROW(Pipeline{streamed}, std::invalid_argument);
+    streamed.streamsPerGpu = 3;
+    Pipeline pipeline(streamed);
+    const cv::Mat src(8, 8, CV_8UC1, cv::Scalar(3));
+    const filters::FilterChain chain{{filters::makeBox(3)}};
+    cv::Mat out;
+    EXPECT_THROW(pipeline.run(src, chain, out, nullptr, cv::Rect(0, 0, 4, 4)), std::invalid_argument);
+    EXPECT_THROW(pipeline.runInPlace(src, chain), std::invalid_argument);
+    cv::Mat same = src;
+    EXPECT_THROW(pipeline.run(src, chain, same), std::invalid_argument);
+    resident.deviceSlots = {DeviceSlot{99, 0, 1.0}};
+    Pipeline held(resident);
+    EXPECT_THROW(held.run(src, chain, out, nullptr, cv::Rect(20, 20, 4, 4)), std::invalid_argument);
 }
 
 }  // namespace

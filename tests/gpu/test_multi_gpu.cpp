@@ -4,8 +4,7 @@
 // images and regions exactly. Direct and separable methods with tensor cores off, so that
 // every tile runs the very same arithmetic as the untiled run.
 
-#include "gpu/multi_executor.h"
-#include "gpu/resident_bands.h"
+#include "gpu/engine.h"
 
 #include "gpu/cuda_error.h"
 #include "gpu_test_util.h"
@@ -17,6 +16,7 @@
 #include <chrono>
 #include <thread>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace tessera::gpu::test {
@@ -44,15 +44,42 @@ protected:
     cv::Mat untiled(const cv::Mat& src, const filters::FilterChain& chain, Method method,
                     TensorCores tensor = TensorCores::Off) const
     {
-        StreamedOptions o;
+        RunOptions o;
         o.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
         o.method = method;
         o.tensorCores = tensor;
         o.tileSize = TileSize{src.cols, src.rows};
-        MultiRunReport r;
+        RunReport r;
         cv::Mat out = runStreamed(src, chain, o, &r);
         EXPECT_EQ(r.tiles.size(), 1u);
         EXPECT_TRUE(r.events.empty());
+        return out;
+    }
+
+    /// A resident pipeline over `slots` with the method forced.
+    static std::unique_ptr<Pipeline> resident(const std::vector<DeviceSlot>& slots, Method method, TensorCores tensor)
+    {
+        RunOptions o;
+        o.placement = Placement::Resident;
+        o.deviceSlots = slots;
+        o.method = method;
+        o.tensorCores = tensor;
+        return std::make_unique<Pipeline>(o);
+    }
+
+    /// The resident run of chain over src (or a region of it); a run the CPU path made in the
+    /// GPUs' place fails the test, whatever its pixels.
+    static cv::Mat apply(Pipeline& p, const cv::Mat& src, const filters::FilterChain& chain, const cv::Rect& region = {},
+                         RunReport* report = nullptr)
+    {
+        RunReport local;
+        cv::Mat out;
+        p.run(src, chain, out, &local, region);
+        EXPECT_TRUE(local.fallback.empty()) << local.fallback;
+        EXPECT_EQ(local.placement, Placement::Resident);
+        if (report != nullptr) {
+            *report = local;
+        }
         return out;
     }
 };
@@ -91,13 +118,13 @@ TEST_F(MultiGpu, TiledEqualsUntiledBitForBitOnOneTwoAndEveryGpu)
                     for (const auto& slots : slotSets()) {
                         for (const auto& ts : {std::optional<TileSize>{TileSize{257, 1}},
                                                std::optional<TileSize>{TileSize{37, 23}}, std::optional<TileSize>{}}) {
-                            StreamedOptions o;
+                            RunOptions o;
                             o.deviceSlots = slots;
                             o.method = method;
                             o.tensorCores = TensorCores::Off;
                             o.tileSize = ts;
                             o.tilesPerSlot = 5;
-                            MultiRunReport r;
+                            RunReport r;
                             const cv::Mat tiled = runStreamed(src, chain, o, &r);
                             SCOPED_TRACE(format.name() + " " + describeSpec(spec) + " on " +
                                          std::to_string(slots.size()) + " GPUs, " + r.plan);
@@ -120,12 +147,12 @@ TEST_F(MultiGpu, VirtualSlotsOnOneGpuAndPinnedImagesGiveTheSameResult)
     spec.border = filters::Border::Wrap;
     const filters::FilterChain chain{{spec, filters::makeBox(3)}};
     const cv::Mat whole = untiled(src, chain, Method::Direct);
-    StreamedOptions o;
+    RunOptions o;
     o.deviceSlots = std::vector<DeviceSlot>(3, DeviceSlot{device_.id, 0, 1.0});
     o.method = Method::Direct;
     o.tensorCores = TensorCores::Off;
     o.tileSize = TileSize{100, 64};
-    MultiRunReport r;
+    RunReport r;
     EXPECT_EQ(diff(runStreamed(src, chain, o, &r), whole), 0.0);
     int busy = 0;
     for (const auto& s : r.slotReports) {
@@ -157,14 +184,14 @@ TEST_F(MultiGpu, AnImageFourTimesTheMemoryLimitStreamsThroughExactly)
     const filters::FilterChain chain{{spec}};
     const cv::Mat whole = untiled(src, chain, Method::Direct);
     for (const auto& slots : slotSets()) {
-        StreamedOptions o;
+        RunOptions o;
         o.deviceSlots = slots;
         for (auto& s : o.deviceSlots) {
             s.memoryLimit = bytes / 4;
         }
         o.method = Method::Direct;
         o.tensorCores = TensorCores::Off;
-        MultiRunReport r;
+        RunReport r;
         const cv::Mat tiled = runStreamed(src, chain, o, &r);
         SCOPED_TRACE(r.plan);
         EXPECT_EQ(diff(tiled, whole), 0.0);
@@ -186,7 +213,7 @@ TEST_F(MultiGpu, InjectedDeviceFaultsStillGiveTheExactImageAndAreReported)
     const int second = devices_.size() > 1 ? devices_[1].id : device_.id;
     std::atomic<int> oom{0};
     std::atomic<int> broken{0};
-    StreamedOptions o;
+    RunOptions o;
     o.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}, DeviceSlot{second, 0, 1.0}};
     o.method = Method::Direct;
     o.tensorCores = TensorCores::Off;
@@ -203,7 +230,7 @@ TEST_F(MultiGpu, InjectedDeviceFaultsStillGiveTheExactImageAndAreReported)
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
     };
-    MultiRunReport r;
+    RunReport r;
     const cv::Mat tiled = runStreamed(src, chain, o, &r);
     EXPECT_EQ(diff(tiled, whole), 0.0);
     EXPECT_TRUE(r.slotReports[0].failure.empty());
@@ -222,12 +249,12 @@ TEST_F(MultiGpu, RecordsHaveUploadKernelAndDownloadForEveryTile)
     SCOPED_TRACE(seedNote(seed_));
     auto rng = caseRng(seed_, 65, 0);
     const cv::Mat src = randomImage(1000, 1000, PixelFormat{PixelDepth::U8, 4}, rng);
-    StreamedOptions o;
+    RunOptions o;
     for (const auto& d : devices_) {
         o.deviceSlots.push_back({d.id, 0, 1.0});
     }
     o.tileSize = TileSize{1000, 100};
-    MultiRunReport r;
+    RunReport r;
     runStreamed(src, filters::FilterChain{{filters::makeGaussian(2.0, 9)}}, o, &r);
     std::map<int, std::set<Phase>> phases;
     for (const auto& rec : r.records) {
@@ -259,21 +286,21 @@ TEST_F(MultiGpu, ResidentBandsAnswerWholeImagesAndRegionsExactly)
         filters::FilterChain{{filters::makeBox(101)}},
     };
     for (const auto& slots : slotSets()) {
-        ResidentBands bands(src, slots);
-        EXPECT_EQ(bands.bands().size(), slots.size());
+        const auto bands = resident(slots, Method::Direct, TensorCores::Off);
         for (const auto& chain : chains) {
             const cv::Mat whole = untiled(src, chain, Method::Direct);
-            MultiRunReport r;
-            const cv::Mat all = bands.apply(chain, {}, Method::Direct, TensorCores::Off, &r);
+            RunReport r;
+            const cv::Mat all = apply(*bands, src, chain, {}, &r);
+            EXPECT_EQ(bands->bands().size(), slots.size());
             EXPECT_EQ(diff(all, whole), 0.0) << slots.size() << " GPUs";
             EXPECT_EQ(r.tiles.size(), slots.size());
             for (const cv::Rect region : {cv::Rect(0, 0, 1, 1), cv::Rect(100, 300, 200, 150), cv::Rect(500, 700, 29, 31),
                                           cv::Rect(0, 350, 529, 40)}) {
-                const cv::Mat part = bands.apply(chain, region, Method::Direct, TensorCores::Off);
+                const cv::Mat part = apply(*bands, src, chain, region);
                 EXPECT_EQ(diff(part, whole(region)), 0.0) << slots.size() << " GPUs, region at " << region.x << ","
                                                           << region.y;
             }
-            EXPECT_GT(bands.runInPlace(chain, Method::Direct, TensorCores::Off), 0.0);
+            EXPECT_GT(bands->runInPlace(src, chain), 0.0);
         }
     }
 }
@@ -307,19 +334,66 @@ TEST_F(MultiGpu, ResidentBandsOnTensorCoresMatchTheUntiledRunExactly)
             auto sets = slotSets();
             sets.push_back(std::vector<DeviceSlot>(9, DeviceSlot{device_.id, 0, 1.0}));
             for (const auto& slots : sets) {
-                ResidentBands bands(src, slots);
-                MultiRunReport r;
-                const cv::Mat all = bands.apply(chain, {}, Method::Direct, TensorCores::On, &r);
+                const auto bands = resident(slots, Method::Direct, TensorCores::On);
+                RunReport r;
+                const cv::Mat all = apply(*bands, src, chain, {}, &r);
                 SCOPED_TRACE(std::to_string(channels) + " channels, " + describeSpec(spec) + ", " +
                              std::to_string(slots.size()) + " bands");
                 ASSERT_FALSE(r.methods.empty());
                 EXPECT_EQ(diff(all, whole), 0.0);
                 const cv::Rect rows(0, 150, src.cols, 61);
-                EXPECT_EQ(diff(bands.apply(chain, rows, Method::Direct, TensorCores::On), whole(rows)), 0.0);
-                EXPECT_GT(bands.runInPlace(chain, Method::Direct, TensorCores::On), 0.0);
+                EXPECT_EQ(diff(apply(*bands, src, chain, rows), whole(rows)), 0.0);
+                EXPECT_GT(bands->runInPlace(src, chain), 0.0);
             }
         }
     }
+}
+
+// Both placements fill one report the same way: which device ran, the plan of every step, kernel
+// records on the run's clock and tiles that cover the image; and give the same pixels.
+TEST_F(MultiGpu, BothPlacementsGiveOneReport)
+{
+    SCOPED_TRACE(seedNote(seed_));
+    auto rng = caseRng(seed_, 68, 0);
+    const cv::Mat src = randomImage(411, 389, PixelFormat{PixelDepth::U8, 4}, rng);
+    const filters::FilterChain chain{{randomDenseSpec(7, 7, rng), filters::makeGaussian(2.0, 13)}};
+    std::vector<cv::Mat> outputs;
+    for (const Placement placement : {Placement::Streamed, Placement::Resident}) {
+        SCOPED_TRACE(toString(placement));
+        RunOptions o;
+        o.placement = placement;
+        o.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
+        o.method = Method::Direct;
+        o.tensorCores = TensorCores::Off;
+        Pipeline pipeline(o);
+        RunReport r;
+        cv::Mat out;
+        ASSERT_TRUE(pipeline.run(src, chain, out, &r));
+        EXPECT_EQ(r.placement, placement);
+        EXPECT_TRUE(r.fallback.empty()) << r.fallback;
+        EXPECT_TRUE(r.events.empty());
+        EXPECT_EQ(r.devicesUsed(), std::vector<int>{device_.id});
+        ASSERT_EQ(r.methods.size(), chain.steps.size());
+        ASSERT_EQ(r.stepMethods.size(), chain.steps.size());
+        for (const Method m : r.stepMethods) {
+            EXPECT_EQ(m, Method::Direct);
+        }
+        EXPECT_FALSE(r.plan.empty());
+        EXPECT_GT(r.kernelMs(), 0.0);
+        EXPECT_GT(r.wallMs, 0.0);
+        ASSERT_EQ(r.tiles.size(), r.computed.size());
+        std::int64_t covered = 0;
+        for (std::size_t i = 0; i < r.tiles.size(); ++i) {
+            covered += r.computed[i] ? r.tiles[i].out.area() : 0;
+        }
+        EXPECT_EQ(covered, std::int64_t{src.cols} * src.rows);
+        for (const auto& rec : r.records) {
+            EXPECT_EQ(rec.device, device_.id);
+            EXPECT_LE(rec.beginUs, rec.endUs);
+        }
+        outputs.push_back(out);
+    }
+    EXPECT_EQ(diff(outputs[0], outputs[1]), 0.0);
 }
 
 }  // namespace

@@ -1,0 +1,229 @@
+#include "gpu/engine.h"
+
+#include "filters/cpu_executor.h"
+#include "gpu/pixel_format.h"
+#include "gpu/resident_bands.h"
+#include "gpu/streamed_executor.h"
+
+#include <opencv2/core.hpp>
+
+#include <chrono>
+#include <stdexcept>
+
+namespace tessera::gpu {
+
+int chainOutputType(const filters::FilterChain& chain, int cvType)
+{
+    int depth = CV_MAT_DEPTH(cvType);
+    for (const auto& spec : chain.steps) {
+        depth = filters::resolveOutputDepth(spec.depth, depth);
+    }
+    return CV_MAKETYPE(depth, CV_MAT_CN(cvType));
+}
+
+namespace {
+
+void checkOptions(const RunOptions& options)
+{
+    if (options.deviceSlots.empty()) {
+        throw std::invalid_argument("a pipeline needs at least one device slot");
+    }
+    if (options.streamsPerGpu < 1) {
+        throw std::invalid_argument("a pipeline needs at least one stream per GPU");
+    }
+    if (options.placement == Placement::Resident) {
+        for (const auto& s : options.deviceSlots) {
+            if (s.isCpu()) {
+                throw std::invalid_argument("resident placement keeps the image on GPUs; a CPU slot has no place in it");
+            }
+        }
+    }
+}
+
+/// What a run may be asked; checked before any device is touched, so that bad input throws
+/// instead of being taken for a device failure.
+cv::Rect checkInput(const cv::Mat& image, const cv::Mat& dst, const cv::Rect& region, Placement placement)
+{
+    if (image.empty()) {
+        throw std::invalid_argument("the image is empty");
+    }
+    pixelFormatFromCvType(image.type());  // throws for depths and channel counts Tessera does not filter
+    if (!dst.empty() && dst.data == image.data) {
+        throw std::invalid_argument("the result cannot overwrite its input");
+    }
+    const cv::Rect whole(0, 0, image.cols, image.rows);
+    if (region.empty()) {
+        return whole;
+    }
+    if (placement == Placement::Streamed) {
+        throw std::invalid_argument("a streamed run computes the whole image; a region needs the resident placement");
+    }
+    const cv::Rect inside = region & whole;
+    if (inside.empty()) {
+        throw std::invalid_argument("the requested region lies outside the image");
+    }
+    return inside;
+}
+
+std::string slotNames(const std::vector<DeviceSlot>& slots)
+{
+    std::string text;
+    for (const auto& s : slots) {
+        text += (text.empty() ? "" : ", ") + s.name();
+    }
+    return text;
+}
+
+}  // namespace
+
+struct Pipeline::State {
+    RunOptions options;
+    std::unique_ptr<StreamedExecutor> streamed;
+    std::unique_ptr<ResidentBands> resident;
+    cv::Mat image;        // what `resident` holds
+    std::string failure;  // resident: why the GPUs are no longer used, until the options change
+
+    bool holds(const cv::Mat& m) const
+    {
+        return resident && image.data == m.data && image.size() == m.size() && image.type() == m.type() &&
+               image.step == m.step;
+    }
+
+    /// The one fallback rule of the resident placement: the CPU path computes the result, the
+    /// report says why, and later runs stay on the CPU path.
+    void fallBack(const cv::Mat& src, const filters::FilterChain& chain, const cv::Rect& inside, cv::Mat& dst,
+                  RunReport& report)
+    {
+        const auto t0 = std::chrono::steady_clock::now();
+        const bool whole = inside == cv::Rect(0, 0, src.cols, src.rows);
+        dst = whole ? filters::applyCpu(src, chain) : filters::applyCpuRegion(src, chain, inside);
+        const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+        report.records = {TimingRecord{-1, 0, 0, Phase::Host, "cpu fallback", 0.0, us,
+                                       static_cast<std::uint64_t>(dst.total()) * (src.elemSize() + dst.elemSize()),
+                                       inside.x, inside.y, inside.width, inside.height}};
+        Tile tile;
+        tile.out = {inside.x, inside.y, inside.width, inside.height};
+        tile.in = tile.out;
+        report.tiles = {tile};
+        report.computed = {true};
+        report.fallback = failure;
+        report.wallMs = us / 1000.0;
+    }
+};
+
+Pipeline::Pipeline(RunOptions options) : state_(std::make_unique<State>())
+{
+    setOptions(std::move(options));
+}
+
+Pipeline::~Pipeline() = default;
+
+const RunOptions& Pipeline::options() const
+{
+    return state_->options;
+}
+
+void Pipeline::setOptions(RunOptions options)
+{
+    checkOptions(options);
+    auto& s = *state_;
+    const bool sameResident = s.options.placement == Placement::Resident &&
+                              options.placement == Placement::Resident &&
+                              s.options.deviceSlots == options.deviceSlots && s.options.haloRows == options.haloRows;
+    if (!sameResident) {
+        s.resident.reset();
+        s.image.release();
+    }
+    s.failure.clear();
+    if (options.placement == Placement::Streamed) {
+        if (s.streamed) {
+            s.streamed->setOptions(options);
+        } else {
+            s.streamed = std::make_unique<StreamedExecutor>(options);
+        }
+    } else {
+        s.streamed.reset();
+    }
+    s.options = std::move(options);
+}
+
+void Pipeline::forgetImage()
+{
+    state_->resident.reset();
+    state_->image.release();
+}
+
+std::vector<Tile> Pipeline::bands() const
+{
+    return state_->resident ? state_->resident->bands() : std::vector<Tile>{};
+}
+
+bool Pipeline::run(const cv::Mat& image, const filters::FilterChain& chain, cv::Mat& dst, RunReport* report,
+                   const cv::Rect& region)
+{
+    auto& s = *state_;
+    const cv::Rect inside = checkInput(image, dst, region, s.options.placement);
+    RunReport local;
+    local.placement = s.options.placement;
+    bool done = true;
+    if (s.options.placement == Placement::Streamed) {
+        done = s.streamed->run(image, dst, chain, local);
+    } else if (chain.steps.empty()) {
+        image(inside).copyTo(dst);
+    } else {
+        if (!s.failure.empty()) {
+            local.events.push_back("GPUs not used since an earlier failure: " + s.failure);
+        } else {
+            try {
+                if (!s.holds(image)) {
+                    s.resident.reset();  // free the old copy before the new one is made
+                    s.resident = std::make_unique<ResidentBands>(image, s.options.deviceSlots, s.options.haloRows);
+                    s.image = image;
+                }
+                dst = s.resident->apply(chain, inside, s.options.method, s.options.tensorCores, &local);
+            } catch (const std::exception& e) {
+                s.resident.reset();
+                s.image.release();
+                s.failure = slotNames(s.options.deviceSlots) + " failed (" + e.what() + ")";
+                local = RunReport{};
+                local.placement = Placement::Resident;
+                local.events.push_back(s.failure + "; the CPU path computed the result");
+            }
+        }
+        if (!s.failure.empty()) {
+            s.fallBack(image, chain, inside, dst, local);
+        }
+    }
+    if (report != nullptr) {
+        *report = std::move(local);
+    }
+    return done;
+}
+
+double Pipeline::runInPlace(const cv::Mat& image, const filters::FilterChain& chain, RunReport* report)
+{
+    auto& s = *state_;
+    if (s.options.placement != Placement::Resident) {
+        throw std::invalid_argument("runInPlace keeps results on the GPUs: it needs the resident placement");
+    }
+    checkInput(image, cv::Mat(), {}, Placement::Resident);
+    if (!s.holds(image)) {
+        s.resident.reset();
+        s.resident = std::make_unique<ResidentBands>(image, s.options.deviceSlots, s.options.haloRows);
+        s.image = image;
+    }
+    return s.resident->runInPlace(chain, s.options.method, s.options.tensorCores, report);
+}
+
+cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, RunOptions options, RunReport* report)
+{
+    options.placement = Placement::Streamed;
+    Pipeline pipeline(std::move(options));
+    cv::Mat dst;
+    if (!pipeline.run(src, chain, dst, report)) {
+        return {};
+    }
+    return dst;
+}
+
+}  // namespace tessera::gpu

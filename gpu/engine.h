@@ -1,0 +1,101 @@
+#pragma once
+
+// The face of gpu/ that the rest of Tessera uses: the devices, a chain run on an image with a
+// placement policy, and one report of what ran where. Everything else in gpu/ is its machinery
+// (gpu/kernels.h is the kernel-level face for the benchmark and the tests).
+
+#include "filters/filter_spec.h"
+#include "gpu/calibration.h"
+#include "gpu/device_info.h"
+#include "gpu/method.h"
+#include "gpu/run_report.h"
+#include "gpu/tile_planner.h"
+
+#include <opencv2/core/mat.hpp>
+#include <opencv2/core/types.hpp>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace tessera::gpu {
+
+/// How a Pipeline runs: where, with which placement, and the knobs of each placement.
+struct RunOptions {
+    Placement placement = Placement::Streamed;
+    std::vector<DeviceSlot> deviceSlots;  ///< at least one; resident runs take GPU slots only
+    Method method = Method::Auto;         ///< forced where a step can use it, else that step plans Auto
+    TensorCores tensorCores = TensorCores::Auto;
+    // Streamed only:
+    std::optional<TileSize> tileSize;  ///< empty: chosen by the planner from the budgets
+    int streamsPerGpu = 3;             ///< tiles in flight per GPU slot (upload, kernels, download overlap)
+    int tilesPerSlot = 6;              ///< auto tile size aims at this many tiles per slot
+    FaultHook fault;                   ///< test hook; empty in normal runs
+    const std::atomic<bool>* cancel = nullptr;  ///< checked between tiles
+    // Resident only:
+    int haloRows = 32;  ///< rows each band stores above and below its own, at least
+};
+
+/// Runs filter chains over host images on the slots of its options: the one way Tessera runs a
+/// chain on GPUs. Resident placement keeps the image on the GPUs (one band per GPU, heights in
+/// proportion to the slots' speeds) between runs, so previews and comparisons upload nothing
+/// after the first run; streamed placement cuts each image in tiles that every slot takes from
+/// one queue (files, batches, images larger than the GPUs).
+///
+/// The fallback rule, the same for both: a device that fails never makes a run throw. Streamed,
+/// the failing slot hands its tiles back and the other slots (at last the CPU path) finish
+/// them; resident, the CPU path computes the result and later runs go to the CPU path until the
+/// options are set again. RunReport::fallback and events say what happened. Only bad input
+/// (an empty or unsupported image, a region outside it, bad options) throws.
+///
+/// Not thread-safe: use a Pipeline from one thread at a time.
+class Pipeline {
+public:
+    /// Throws std::invalid_argument when options has no slots, fewer than one stream per GPU,
+    /// or a CPU slot in a resident placement.
+    explicit Pipeline(RunOptions options);
+    ~Pipeline();
+    Pipeline(const Pipeline&) = delete;
+    Pipeline& operator=(const Pipeline&) = delete;
+
+    /// The chain over `image` into dst (reallocated unless it already has the output's size and
+    /// type; a pinned dst skips output staging in streamed runs). `region` (resident only;
+    /// clipped to the image, empty: all of it) limits the output to that part. A resident
+    /// pipeline keeps `image` (shared, not copied) on the GPUs until a different image is
+    /// passed or forgetImage() is called. Returns false when cancelled (dst then holds a partial
+    /// result). Throws std::invalid_argument for bad input (see the class comment).
+    bool run(const cv::Mat& image, const filters::FilterChain& chain, cv::Mat& dst, RunReport* report = nullptr,
+             const cv::Rect& region = {});
+
+    /// Resident only: runs the chain over every band and keeps the results on the GPUs (nothing
+    /// downloaded), then waits: the benchmark's and the comparison's timed run. Returns host wall
+    /// milliseconds from the first launch to the last band done. Throws what the GPUs throw
+    /// (a timed run has no fallback) and std::invalid_argument in a streamed pipeline.
+    double runInPlace(const cv::Mat& image, const filters::FilterChain& chain, RunReport* report = nullptr);
+
+    /// Resident: the next run uploads the image again (call it after changing pixels in place).
+    void forgetImage();
+
+    /// The resident bands as laid out now (out rows per GPU, stored rows); empty otherwise.
+    std::vector<Tile> bands() const;
+
+    const RunOptions& options() const;
+    /// Replaces the options; streams, buffers and the resident copy are kept where the slots and
+    /// the placement are unchanged. Clears a resident pipeline's failed state. Throws as the
+    /// constructor.
+    void setOptions(RunOptions options);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+/// One streamed run with a temporary pipeline: the result, or an empty Mat when cancelled.
+cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, RunOptions options,
+                    RunReport* report = nullptr);
+
+/// The OpenCV type of the chain's output for an input of cvType.
+int chainOutputType(const filters::FilterChain& chain, int cvType);
+
+}  // namespace tessera::gpu

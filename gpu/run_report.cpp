@@ -1,0 +1,51 @@
+#include "gpu/run_report.h"
+
+#include <algorithm>
+
+namespace tessera::gpu {
+
+std::string DeviceSlot::name() const
+{
+    return isCpu() ? std::string("CPU") : "GPU " + std::to_string(gpu);
+}
+
+const char* toString(Placement placement)
+{
+    return placement == Placement::Resident ? "resident" : "streamed";
+}
+
+std::vector<int> RunReport::devicesUsed() const
+{
+    std::vector<int> used;
+    for (const auto& r : records) {
+        if (r.device >= 0 && std::find(used.begin(), used.end(), r.device) == used.end()) {
+            used.push_back(r.device);
+        }
+    }
+    std::sort(used.begin(), used.end());
+    return used;
+}
+
+double RunReport::kernelMs() const
+{
+    double longest = 0.0;
+    for (const auto& r : records) {
+        if (r.phase == Phase::Kernel) {
+            longest = std::max(longest, r.durationUs() / 1000.0);
+        }
+    }
+    return longest;
+}
+
+double RunReport::totalMs(Phase phase) const
+{
+    double sum = 0.0;
+    for (const auto& r : records) {
+        if (r.phase == phase) {
+            sum += r.durationUs() / 1000.0;
+        }
+    }
+    return sum;
+}
+
+}  // namespace tessera::gpu

@@ -1,0 +1,77 @@
+#pragma once
+
+// What a run of a chain did, whichever placement ran it: plain values, no CUDA, no OpenCV.
+
+#include "gpu/method.h"
+#include "gpu/tile_planner.h"
+#include "gpu/timing_record.h"
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tessera::gpu {
+
+/// One worker of a run: a GPU (several slots may share one, as virtual devices) or the CPU path.
+struct DeviceSlot {
+    int gpu = -1;                 ///< CUDA device id; -1 runs tiles on the CPU path
+    std::size_t memoryLimit = 0;  ///< bytes this slot may hold at once; 0: 80 % of free memory (CPU: no limit)
+    double speed = 1.0;           ///< relative throughput (measured calibration), used to size bands and seed plans
+
+    bool isCpu() const { return gpu < 0; }
+    /// "GPU 1" or "CPU".
+    std::string name() const;
+    bool operator==(const DeviceSlot&) const = default;
+};
+
+/// Where the image lives while a chain runs on it.
+enum class Placement {
+    Resident,  ///< kept on the GPUs, one horizontal band each: repeated runs upload nothing
+    Streamed,  ///< cut in tiles that stream from host memory through a queue every slot takes from
+};
+
+/// "resident" or "streamed".
+const char* toString(Placement placement);
+
+/// What one slot did in a run.
+struct SlotReport {
+    DeviceSlot slot;
+    int tiles = 0;        ///< tiles (or bands) it completed
+    double busyMs = 0.0;  ///< sum of its phases
+    std::string failure;  ///< why it stopped taking work; empty when it did not fail
+};
+
+/// Everything a run did, the same shape for both placements: timing records on one clock, the
+/// tiles (a resident run's tiles are the parts of its bands it computed), the plan of each step,
+/// what failed and what was done about it.
+struct RunReport {
+    Placement placement = Placement::Streamed;
+    std::vector<TimingRecord> records;
+    std::vector<SlotReport> slotReports;
+    std::vector<std::string> events;  ///< faults and recoveries, in the order they happened
+    std::vector<Tile> tiles;          ///< every tile of the run by index (TimingRecord::tile), splits added at the end
+    std::vector<bool> computed;       ///< per tile: its output was computed (false for a tile split in two)
+    std::string plan;                 ///< how the image was cut (TilePlan::describe() or the bands)
+    std::vector<std::string> methods; ///< Plan::describe() of each step, from the first GPU tile or band
+    std::vector<Method> stepMethods;  ///< the method of each step, from the same tile or band
+    int retries = 0;                  ///< tiles handed back and run again
+    int cpuFallbackTiles = 0;         ///< tiles the CPU path ran because no GPU was left (streamed)
+    std::string fallback;             ///< why the CPU path computed (part of) the result; empty when it did not
+    double wallMs = 0.0;
+    bool cancelled = false;
+
+    /// The GPU ids that recorded work, ascending.
+    std::vector<int> devicesUsed() const;
+    /// Longest kernel record of any GPU (bands run at once, so this is the run's kernel time), ms.
+    double kernelMs() const;
+    /// Sum of the records of `phase`, ms.
+    double totalMs(Phase phase) const;
+};
+
+/// Test hook of streamed runs, called on the slot's thread before each phase of each tile (and
+/// for the CPU path before its Host phase); whatever it throws is handled as if that phase had
+/// failed there.
+using FaultHook = std::function<void(int slot, int tile, Phase phase)>;
+
+}  // namespace tessera::gpu

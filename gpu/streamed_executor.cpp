@@ -1,0 +1,270 @@
+#include "gpu/streamed_executor.h"
+
+#include "gpu/chain_runner.h"
+#include "gpu/device_info.h"
+#include "gpu/pixel_format.h"
+#include "gpu/resources.h"
+#include "gpu/tile_worker.h"
+
+#include <opencv2/core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <thread>
+
+namespace tessera::gpu {
+
+namespace {
+
+// Device bytes one GPU lane needs for an input crop besides the input itself: the chain
+// runner's buffers, as a line through the costs of a small and a full-size crop (planning asks
+// for thousands of sizes; the buffers grow with the pixel count, the workspace nearly so), with
+// an eighth more for what the line misses.
+WorkspaceFn gpuWorkspace(const DeviceInfo& device, const filters::FilterChain& chain, PixelFormat format,
+                         Method method, TensorCores tensor, int width, int height)
+{
+    ChainRunner runner(device);
+    runner.setTensorCores(tensor);
+    const int sw = std::min(width, 64);
+    const int sh = std::min(height, 64);
+    const double small = static_cast<double>(runner.bytesFor(chain, format, sw, sh, method));
+    const double large = static_cast<double>(runner.bytesFor(chain, format, width, height, method));
+    const double smallPx = static_cast<double>(sw) * sh;
+    const double largePx = static_cast<double>(width) * height;
+    const double perPixel = largePx > smallPx ? std::max(0.0, (large - small) / (largePx - smallPx)) : small / smallPx;
+    const double fixed = std::max(0.0, small - perPixel * smallPx);
+    return linearWorkspace(static_cast<std::size_t>(std::ceil(perPixel * 1.125)),
+                           static_cast<std::size_t>(fixed * 1.125) + (std::size_t{1} << 20));
+}
+
+void checkOptions(const RunOptions& options)
+{
+    if (options.deviceSlots.empty()) {
+        throw std::invalid_argument("streamed run: no device slots");
+    }
+    if (options.streamsPerGpu < 1) {
+        throw std::invalid_argument("streamed run: streamsPerGpu must be at least 1");
+    }
+}
+
+bool anyGpu(const RunOptions& options)
+{
+    return std::any_of(options.deviceSlots.begin(), options.deviceSlots.end(),
+                       [](const DeviceSlot& s) { return !s.isCpu(); });
+}
+
+/// The tile request of a run: every usable slot as a planner device with its budget, the
+/// devices the GPU slots run on, and why the others cannot be used.
+struct SlotSetup {
+    TileRequest request;
+    std::vector<const DeviceInfo*> infos;  // per slot; null for the CPU and unusable slots
+    std::vector<std::string> unusable;     // per slot; empty when usable
+};
+
+SlotSetup setUpSlots(const RunOptions& options, const DeviceSnapshot& snapshot, const cv::Mat& src,
+                     const filters::FilterChain& chain, int outType)
+{
+    const PixelFormat format = pixelFormatFromCvType(src.type());
+    SlotSetup setup;
+    TileRequest& rq = setup.request;
+    rq.width = src.cols;
+    rq.height = src.rows;
+    rq.halo = chain.halo();
+    rq.edges = edgeModes(chain);
+    rq.pixelBytes = {format.bytesPerPixel(), 0, 0};
+    rq.tileSize = options.tileSize;
+    rq.tilesPerDevice = std::max(1, options.tilesPerSlot);
+    rq.minAutoTilePixels = std::int64_t{1} << 18;
+
+    std::map<int, int> slotsPerGpu;
+    for (const auto& s : options.deviceSlots) {
+        if (!s.isCpu()) {
+            ++slotsPerGpu[s.gpu];
+        }
+    }
+    const std::size_t n = options.deviceSlots.size();
+    setup.infos.assign(n, nullptr);
+    setup.unusable.assign(n, {});
+    for (std::size_t i = 0; i < n; ++i) {
+        const DeviceSlot& s = options.deviceSlots[i];
+        PlannerDevice d;
+        d.id = static_cast<int>(i);
+        d.speed = s.speed > 0.0 ? s.speed : 1.0;
+        if (s.isCpu()) {
+            d.budgetBytes = s.memoryLimit > 0 ? s.memoryLimit : std::numeric_limits<std::size_t>::max() / 4;
+            d.workspace = linearWorkspace(format.bytesPerPixel() + CV_ELEM_SIZE(outType) * 2, 0);
+            rq.devices.push_back(std::move(d));
+            continue;
+        }
+        const auto found = std::find_if(snapshot.devices.begin(), snapshot.devices.end(),
+                                        [&](const DeviceInfo& info) { return info.id == s.gpu; });
+        if (found == snapshot.devices.end()) {
+            setup.unusable[i] = "GPU " + std::to_string(s.gpu) + " does not exist" +
+                                (snapshot.hasGpu() ? "" : " (" + snapshot.reason + ")");
+            continue;
+        }
+        std::size_t budget = s.memoryLimit;
+        if (budget == 0) {
+            try {
+                budget = static_cast<std::size_t>(0.8 * static_cast<double>(freeDeviceMemory(s.gpu)) /
+                                                  slotsPerGpu[s.gpu]);
+            } catch (const std::exception& e) {
+                setup.unusable[i] = std::string("GPU ") + std::to_string(s.gpu) + ": " + e.what();
+                continue;
+            }
+        }
+        setup.infos[i] = &*found;
+        d.budgetBytes = budget / static_cast<std::size_t>(options.streamsPerGpu);
+        d.workspace = gpuWorkspace(*found, chain, format, options.method, options.tensorCores, src.cols, src.rows);
+        rq.devices.push_back(std::move(d));
+    }
+    if (rq.devices.empty()) {  // every slot names a missing GPU: the CPU path does the whole job
+        PlannerDevice cpu;
+        cpu.id = -1;
+        cpu.budgetBytes = std::numeric_limits<std::size_t>::max() / 4;
+        rq.devices.push_back(cpu);
+    }
+    return setup;
+}
+
+/// Tiles that no slot could finish, computed on the CPU path; returns how many.
+int finishOnCpu(const StreamedRun& run)
+{
+    TileQueue& queue = run.queue;
+    const auto left = queue.drain();
+    if (!left.empty()) {
+        queue.addEvent(std::to_string(left.size()) + (left.size() == 1 ? " tile" : " tiles") +
+                       " left with no device to run them: computed on the CPU path");
+    }
+    for (const auto& item : left) {
+        const double begin = queue.nowUs();
+        computeTileOnCpu(run, item.tile);
+        queue.addRecords({hostRecord(-1, 0, item.index, item.tile, "cpu fallback", begin, queue.nowUs(),
+                                     static_cast<std::uint64_t>(item.tile.in.area()) * run.src.elemSize())});
+        queue.complete(item.index);
+    }
+    return static_cast<int>(left.size());
+}
+
+void collect(const TileQueue& queue, const std::vector<std::vector<Plan>>& plans, RunReport& report)
+{
+    report.cancelled = queue.cancelled();
+    report.wallMs = queue.nowUs() / 1000.0;
+    report.records = queue.records();
+    std::sort(report.records.begin(), report.records.end(),
+              [](const TimingRecord& a, const TimingRecord& b) { return a.beginUs < b.beginUs; });
+    report.events = queue.events();
+    report.retries = queue.retries();
+    report.tiles = queue.tiles();
+    report.computed = queue.computed();
+    for (const auto& slotPlans : plans) {
+        if (!slotPlans.empty()) {
+            for (const auto& p : slotPlans) {
+                report.methods.push_back(p.describe());
+                report.stepMethods.push_back(p.method);
+            }
+            break;
+        }
+    }
+    if (report.cpuFallbackTiles > 0) {
+        report.fallback = std::to_string(report.cpuFallbackTiles) +
+                          (report.cpuFallbackTiles == 1 ? " tile" : " tiles") +
+                          " computed on the CPU path after the GPUs failed";
+    }
+}
+
+}  // namespace
+
+struct StreamedExecutor::State {
+    RunOptions options;
+    std::optional<DeviceSnapshot> snapshot;
+    std::vector<GpuLanesPtr> lanes;  // per slot
+};
+
+StreamedExecutor::StreamedExecutor(RunOptions options) : state_(std::make_unique<State>())
+{
+    setOptions(std::move(options));
+}
+
+StreamedExecutor::~StreamedExecutor() = default;
+
+const RunOptions& StreamedExecutor::options() const
+{
+    return state_->options;
+}
+
+void StreamedExecutor::setOptions(RunOptions options)
+{
+    checkOptions(options);
+    std::vector<GpuLanesPtr> lanes(options.deviceSlots.size());
+    for (std::size_t i = 0; i < options.deviceSlots.size() && i < state_->lanes.size(); ++i) {
+        if (i < state_->options.deviceSlots.size() && state_->options.deviceSlots[i].gpu == options.deviceSlots[i].gpu) {
+            lanes[i] = std::move(state_->lanes[i]);
+        }
+    }
+    state_->lanes = std::move(lanes);
+    state_->options = std::move(options);
+}
+
+bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::FilterChain& chain, RunReport& report)
+{
+    const RunOptions& options = state_->options;
+    report = RunReport{};
+    report.placement = Placement::Streamed;
+    if (chain.steps.empty()) {
+        src.copyTo(dst);
+        return true;
+    }
+    const int outType = chainOutputType(chain, src.type());
+    const bool gpus = anyGpu(options);
+    if (gpus && !state_->snapshot) {
+        state_->snapshot = enumerateDevices();  // device properties are slow to read: once per executor
+    }
+    const SlotSetup setup = setUpSlots(options, gpus ? *state_->snapshot : DeviceSnapshot{}, src, chain, outType);
+    const TilePlan plan = planTiles(setup.request);
+    report.plan = plan.describe();
+
+    dst.create(src.rows, src.cols, outType);
+    TileQueue queue(plan.tiles, setup.request, options.cancel);
+    for (std::size_t i = 0; i < setup.unusable.size(); ++i) {
+        if (!setup.unusable[i].empty()) {
+            queue.addEvent("slot " + std::to_string(i) + " not used: " + setup.unusable[i]);
+        }
+    }
+    const StreamedRun run{src, dst, chain, options, queue, gpus && isPinnedHost(src.data),
+                          gpus && isPinnedHost(dst.data)};
+
+    const std::size_t n = options.deviceSlots.size();
+    report.slotReports.resize(n);
+    std::vector<std::vector<Plan>> plans(n);
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < n; ++i) {
+        SlotReport& slotReport = report.slotReports[i];
+        slotReport.slot = options.deviceSlots[i];
+        if (!setup.unusable[i].empty()) {
+            slotReport.failure = setup.unusable[i];
+            continue;
+        }
+        const int slot = static_cast<int>(i);
+        if (options.deviceSlots[i].isCpu()) {
+            threads.emplace_back([&run, slot, &slotReport] { runCpuSlot(run, slot, slotReport); });
+        } else {
+            threads.emplace_back([&run, slot, &slotReport, &setup, &plans, this] {
+                runGpuSlot(run, slot, *setup.infos[slot], slotReport, &plans[slot], state_->lanes[slot]);
+            });
+        }
+    }
+    for (auto& t : threads) {
+        t.join();
+    }
+    if (!queue.cancelled()) {
+        report.cpuFallbackTiles = finishOnCpu(run);
+    }
+    collect(queue, plans, report);
+    return !report.cancelled;
+}
+
+}  // namespace tessera::gpu

@@ -1,0 +1,32 @@
+# Fails when a source under app/ or ui/ includes a gpu/ header other than its public face:
+# gpu/engine.h (devices, pipeline, report), gpu/kernels.h (the benchmark only) and the plain
+# value headers that need no CUDA. Run as: cmake -DSOURCE_DIR=<repo> -P check_gpu_face.cmake
+cmake_policy(VERSION 3.25)
+set(values device_info.h device_calibration.h device_id.h device_selection.h method.h run_report.h
+           timing_record.h timing_stats.h tile_planner.h)
+set(face engine.h ${values})
+file(GLOB_RECURSE sources RELATIVE ${SOURCE_DIR}
+     ${SOURCE_DIR}/app/*.cpp ${SOURCE_DIR}/app/*.h ${SOURCE_DIR}/ui/*.cpp ${SOURCE_DIR}/ui/*.h)
+set(bad "")
+foreach(source IN LISTS sources)
+    file(STRINGS ${SOURCE_DIR}/${source} lines REGEX "^#include \"gpu/")
+    foreach(line IN LISTS lines)
+        string(REGEX REPLACE "^#include \"gpu/([^\"]+)\".*" "\\1" header "${line}")
+        if(source MATCHES "^app/bench/")
+            set(allowed ${face} kernels.h)
+        elseif(source MATCHES "^ui/")
+            set(allowed ${values})
+        else()
+            set(allowed ${face})
+        endif()
+        if(NOT header IN_LIST allowed)
+            list(APPEND bad "${source}: gpu/${header}")
+        endif()
+    endforeach()
+endforeach()
+if(bad)
+    list(JOIN bad "\n  " text)
+    message(FATAL_ERROR "includes past gpu/'s public face (use gpu/engine.h):\n  ${text}")
+endif()
+list(LENGTH sources count)
+message(STATUS "${count} app/ and ui/ sources include only gpu/'s public face")
