@@ -9,6 +9,7 @@
 #include "filters/preset_io.h"
 #include "filters/registry.h"
 #include "gpu/device_info.h"
+#include "gpu/device_selection.h"
 #include "ui/batch_dialog.h"
 
 #include <QElapsedTimer>
@@ -76,13 +77,15 @@ BatchController::~BatchController()
 void BatchController::refresh()
 {
     const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
-    std::vector<ui::DeviceOption> options{{QStringLiteral("auto"), tr("Auto (every GPU, else the CPU)")},
-                                          {QStringLiteral("cpu"), tr("CPU")}};
+    // The keys are the selections' own spelling, as `tessera-cli batch --device` takes them.
+    const auto key = [](const gpu::DeviceSelection& selection) { return qs(gpu::toString(selection)); };
+    std::vector<ui::DeviceOption> options{{key(gpu::DeviceSelection::automatic()), tr("Auto (every GPU, else the CPU)")},
+                                          {key(gpu::DeviceSelection::cpu()), tr("CPU")}};
     for (const gpu::DeviceInfo& d : snapshot.devices) {
-        options.push_back({QStringLiteral("gpu:%1").arg(d.id), tr("GPU %1: %2").arg(d.id).arg(qs(d.name))});
+        options.push_back({key(gpu::DeviceSelection::gpu(gpu::DeviceId{d.id})), tr("GPU %1: %2").arg(d.id).arg(qs(d.name))});
     }
     if (snapshot.devices.size() > 1) {
-        options.push_back({QStringLiteral("all"), tr("All %1 GPUs").arg(snapshot.devices.size())});
+        options.push_back({key(gpu::DeviceSelection::all()), tr("All %1 GPUs").arg(snapshot.devices.size())});
     }
     dialog_.setDeviceOptions(options);
     const filters::FilterChain chain = currentChain_ ? currentChain_() : filters::FilterChain{};
@@ -139,7 +142,8 @@ void BatchController::start(const ui::BatchRequest& request)
     try {
         job = jobFor(request, false);
         plan = planBatch(job);
-        processors = makeProcessors(resolveDevice(request.device.toStdString(), gpu::enumerateDevices(), note));
+        const gpu::DeviceSelection device = gpu::parseDeviceSelection(request.device.toStdString(), gpu::kDeviceOption);
+        processors = makeProcessors(gpu::resolve(device, gpu::enumerateDevices(), note, gpu::kDeviceOption));
     } catch (const std::exception& e) {
         dialog_.setRunning(false);
         dialog_.setSummary(tr("Not started: %1").arg(qs(e.what())));

@@ -6,78 +6,8 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
-#include <sstream>
-#include <stdexcept>
 
 namespace tessera::app {
-
-std::string DeviceChoice::label() const
-{
-    if (cpu) {
-        return "cpu";
-    }
-    std::string text = "gpu:";
-    for (size_t i = 0; i < gpus.size(); ++i) {
-        text += (i ? "," : "") + std::to_string(gpus[i]);
-    }
-    return text;
-}
-
-DeviceChoice resolveDevice(const std::string& text, const gpu::DeviceSnapshot& snapshot, std::string& note)
-{
-    DeviceChoice choice;
-    if (text == "cpu") {
-        return choice;
-    }
-    auto allGpus = [&] {
-        choice.cpu = false;
-        for (const auto& d : snapshot.devices) {
-            choice.gpus.push_back(d.id);
-        }
-    };
-    if (text == "auto") {
-        if (snapshot.hasGpu()) {
-            allGpus();
-        } else {
-            note = "no GPU (" + snapshot.reason + "); ran on the CPU";
-        }
-        return choice;
-    }
-    std::vector<int> ids;
-    if (text != "gpu" && text != "all") {
-        if (text.rfind("gpu:", 0) != 0) {
-            throw std::invalid_argument("--device expects auto, cpu, gpu, gpu:N[,M...] or all, got '" + text + "'");
-        }
-        std::stringstream list(text.substr(4));
-        std::string id;
-        while (std::getline(list, id, ',')) {
-            if (id.empty() || id.size() > 4 || id.find_first_not_of("0123456789") != std::string::npos) {
-                throw std::invalid_argument("--device: '" + text + "' is not a list of GPU numbers");
-            }
-            ids.push_back(std::stoi(id));
-        }
-        if (ids.empty()) {
-            throw std::invalid_argument("--device: '" + text + "' names no GPU");
-        }
-    }
-    if (!snapshot.hasGpu()) {
-        throw std::runtime_error("--device " + text + ": no GPU is available (" + snapshot.reason +
-                                 "); use --device cpu or auto");
-    }
-    if (ids.empty()) {
-        allGpus();
-        return choice;
-    }
-    for (int id : ids) {
-        if (id >= static_cast<int>(snapshot.devices.size())) {
-            throw std::runtime_error("--device " + text + ": there is no GPU " + std::to_string(id) +
-                                     " (this machine has " + std::to_string(snapshot.devices.size()) + ")");
-        }
-    }
-    choice.cpu = false;
-    choice.gpus = ids;
-    return choice;
-}
 
 BatchProcessor cpuProcessor()
 {
@@ -158,25 +88,30 @@ BatchProcessor gpuProcessor(int device, gpu::Method method)
     return gpuProcessorSharing(device, method, 0, nullptr);
 }
 
-std::vector<BatchProcessor> makeProcessors(const DeviceChoice& choice, gpu::Method method, std::size_t gpuMemoryLimit)
+std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpus, gpu::Method method,
+                                           std::size_t gpuMemoryLimit)
 {
+    std::vector<int> ids;
+    for (const gpu::DeviceId id : gpus) {
+        ids.push_back(id.value());
+    }
     std::vector<BatchProcessor> processors;
-    if (choice.cpu || choice.gpus.empty()) {
+    if (ids.empty()) {
         processors.push_back(cpuProcessor());
         return processors;
     }
     std::shared_ptr<SharedGpus> shared;
-    if (choice.gpus.size() > 1) {
+    if (ids.size() > 1) {
         shared = std::make_shared<SharedGpus>();
         gpu::RunOptions options;
-        for (const int id : choice.gpus) {
+        for (const int id : ids) {
             options.deviceSlots.push_back({id, gpuMemoryLimit, 1.0});
         }
         options.method = method;
         shared->all = std::make_unique<gpu::Pipeline>(options);
-        shared->label = gpusLabel(choice.gpus);
+        shared->label = gpusLabel(ids);
     }
-    for (const int id : choice.gpus) {
+    for (const int id : ids) {
         processors.push_back(gpuProcessorSharing(id, method, gpuMemoryLimit, shared));
     }
     return processors;

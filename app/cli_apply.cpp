@@ -8,6 +8,7 @@
 #include "filters/factories.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
+#include "gpu/device_selection.h"
 #include "gpu/engine.h"
 
 #include <nlohmann/json.hpp>
@@ -123,9 +124,10 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
 
     std::string note;
-    DeviceChoice device;
+    std::vector<gpu::DeviceId> gpus;  // empty: the CPU path
     try {
-        device = resolveDevice(o.filters.device, gpu::enumerateDevices(), note);
+        gpus = gpu::resolve(gpu::parseDeviceSelection(o.filters.device, gpu::kDeviceOption), gpu::enumerateDevices(),
+                            note, gpu::kDeviceOption);
     } catch (const std::invalid_argument& e) {
         err << "tessera-cli apply: " << e.what() << "\n";
         return kExitUsage;
@@ -141,7 +143,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     cv::Mat dst;
     gpu::RunReport gpuReport;
     std::string ranOn = "cpu";
-    if (device.cpu) {
+    if (gpus.empty()) {
         const double b = 0.0;
         dst = filters::applyCpu(src, chain);
         gpuReport.records.push_back({-1, 0, 0, gpu::Phase::Host, "cpu", b,
@@ -151,8 +153,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     } else {
         // One GPU or several: the same tiled run, one slot per GPU.
         gpu::RunOptions so;
-        for (const int id : device.gpus) {
-            so.deviceSlots.push_back({id, o.filters.gpuMemoryLimit, 1.0});
+        for (const gpu::DeviceId id : gpus) {
+            so.deviceSlots.push_back({id.value(), o.filters.gpuMemoryLimit, 1.0});
         }
         so.method = o.filters.method;
         so.tileSize = o.filters.tile;
@@ -161,7 +163,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         } catch (const std::invalid_argument& e) {
             throw std::runtime_error(o.input + ": " + e.what());
         }
-        ranOn = device.label();
+        ranOn = gpu::toString(gpu::selectionOf(gpus));
         note = gpuReport.fallback;
         for (const auto& e : gpuReport.events) {
             note += (note.empty() ? "" : "; ") + e;
@@ -171,7 +173,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     writeImage(o.output, dst);
     if (!o.trace.empty()) {
         writeTrace(QString::fromStdString(o.trace), TraceFormat::ChromeTrace, gpuReport.records,
-                   device.cpu ? gpu::DeviceSnapshot{} : gpu::enumerateDevices());
+                   gpus.empty() ? gpu::DeviceSnapshot{} : gpu::enumerateDevices());
     }
     const auto t3 = Clock::now();
     auto ms = [](Clock::time_point a, Clock::time_point b) {
@@ -186,7 +188,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
             d["kernel_size"] = {spec.kernel.width, spec.kernel.height};
             d["separable"] = spec.separable.has_value();
             d["border"] = filters::toString(spec.border);
-            if (!device.cpu && i < gpuReport.stepMethods.size()) {
+            if (!gpus.empty() && i < gpuReport.stepMethods.size()) {
                 d["method"] = gpu::toString(gpuReport.stepMethods[i]);
                 d["plan"] = gpuReport.methods[i];
             }
@@ -205,7 +207,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
                     {"milliseconds", ms(t1, t2)},
                     {"read_milliseconds", ms(t0, t1)},
                     {"write_milliseconds", ms(t2, t3)}};
-        if (!device.cpu) {
+        if (!gpus.empty()) {
             double phase[4] = {0, 0, 0, 0};
             for (const auto& r : gpuReport.records) {
                 phase[static_cast<int>(r.phase)] += r.durationUs() / 1000.0;

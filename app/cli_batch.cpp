@@ -7,6 +7,7 @@
 #include "app/cli_filter_options.h"
 #include "app/version_info.h"
 #include "gpu/device_info.h"
+#include "gpu/device_selection.h"
 
 #include <atomic>
 #include <csignal>
@@ -171,9 +172,10 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
 
     const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
     std::string note;
-    DeviceChoice device;
+    std::vector<gpu::DeviceId> gpus;  // empty: the CPU path
     try {
-        device = resolveDevice(o.filters.device, snapshot, note);
+        gpus = gpu::resolve(gpu::parseDeviceSelection(o.filters.device, gpu::kDeviceOption), snapshot, note,
+                            gpu::kDeviceOption);
     } catch (const std::invalid_argument& e) {
         err << "tessera-cli batch: " << e.what() << "\n";
         return kExitUsage;
@@ -194,7 +196,7 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     }
     const InterruptGuard guard;
     interrupted = false;
-    BatchSummary summary = runBatch(plan, o.job, makeProcessors(device, o.filters.method, o.filters.gpuMemoryLimit),
+    BatchSummary summary = runBatch(plan, o.job, makeProcessors(gpus, o.filters.method, o.filters.gpuMemoryLimit),
                                     interrupted, progress);
     summary.note = note;
     if (terminal) {

@@ -1,5 +1,4 @@
 #include "app/cli.h"
-#include "app/batch_devices.h"
 #include "app/cli_commands.h"
 #include "app/cli_filter_options.h"
 #include "app/compare_json.h"
@@ -7,6 +6,7 @@
 #include "app/image_io.h"
 #include "gpu/engine.h"
 #include "gpu/device_info.h"
+#include "gpu/device_selection.h"
 
 #include <nlohmann/json.hpp>
 
@@ -26,7 +26,7 @@ namespace {
 struct BenchOptions {
     std::string input;
     FilterOptions filters;
-    std::string devices = "all";
+    gpu::DeviceSelection devices = gpu::DeviceSelection::all();
     int warmup = 1;
     int runs = 5;
     bool json = false;
@@ -76,7 +76,11 @@ BenchOptions parseBench(const std::vector<std::string>& args)
         if (a == "-h" || a == "--help") {
             o.help = true;
         } else if (a == "--devices") {
-            o.devices = value();
+            try {
+                o.devices = gpu::parseDeviceSelection(value(), gpu::kCompareDevices);
+            } catch (const gpu::DeviceSelectionError& e) {
+                throw UsageError(e.what());
+            }
         } else if (a == "--warmup") {
             o.warmup = parseCount(a, value(), 0);
         } else if (a == "--runs") {
@@ -95,8 +99,8 @@ BenchOptions parseBench(const std::vector<std::string>& args)
     return o;
 }
 
-/// The targets --devices asks for; throws UsageError for an unknown or absent GPU.
-std::vector<CompareTarget> benchTargets(const std::string& devices, const gpu::DeviceSnapshot& snapshot)
+/// The targets --devices asks for; throws UsageError for a GPU that is not there.
+std::vector<CompareTarget> benchTargets(const gpu::DeviceSelection& devices, const gpu::DeviceSnapshot& snapshot)
 {
     const auto name = [&](int id) {
         for (const auto& d : snapshot.devices) {
@@ -106,29 +110,22 @@ std::vector<CompareTarget> benchTargets(const std::string& devices, const gpu::D
         }
         return "GPU " + std::to_string(id);
     };
-    std::vector<int> gpus;
-    bool cpu = true;
-    bool together = devices == "all";
-    if (devices == "cpu") {
+    using Kind = gpu::DeviceSelection::Kind;
+    if (devices.kind() == Kind::Cpu) {
         return {cpuTarget()};
     }
-    if (devices == "each" || devices == "all") {
-        for (const auto& d : snapshot.devices) {
-            gpus.push_back(d.id);
-        }
-    } else if (devices.rfind("gpu:", 0) == 0) {
-        cpu = false;
-        together = true;
-        // The same GPU list as apply's and batch's --device.
+    std::vector<int> gpus;
+    try {
         std::string note;
-        try {
-            gpus = resolveDevice(devices, snapshot, note).gpus;
-        } catch (const std::exception& e) {
-            throw UsageError(std::string("--devices: ") + e.what());
+        for (const gpu::DeviceId id : gpu::resolve(devices, snapshot, note, gpu::kCompareDevices)) {
+            gpus.push_back(id.value());
         }
-    } else {
-        throw UsageError("--devices must be each, all, cpu or gpu:N[,M...], not '" + devices + "'");
+    } catch (const gpu::DeviceUnavailableError& e) {
+        throw UsageError(e.what());
     }
+    // each: every GPU alone and the CPU; all: also every GPU together; a list: those alone and together.
+    const bool cpu = devices.kind() != Kind::Gpus;
+    const bool together = devices.kind() != Kind::Each;
     std::vector<CompareTarget> targets;
     for (const int id : gpus) {
         targets.push_back(gpuTarget({id}, name(id)));
@@ -213,7 +210,7 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
         out << doc.dump(2) << "\n";
     } else {
         printTable(out, report);
-        if (!snapshot.hasGpu() && o.devices != "cpu") {
+        if (!snapshot.hasGpu() && o.devices != gpu::DeviceSelection::cpu()) {
             out << "No GPU: " << snapshot.reason << "; the CPU path only.\n";
         }
     }

@@ -1,50 +1,39 @@
 #include "app/device_preference.h"
 
 #include <algorithm>
-#include <charconv>
 
 namespace tessera::app {
 
-std::string toString(const DevicePreference& preference)
+gpu::DeviceSelection readPreviewPreference(const std::string& stored)
 {
-    switch (preference.kind) {
-    case DevicePreference::Kind::Cpu: return "cpu";
-    case DevicePreference::Kind::Gpu: return "gpu:" + std::to_string(preference.gpu);
-    default: return "auto";
+    try {
+        return gpu::parseDeviceSelection(stored, gpu::kPreviewPreference);
+    } catch (const gpu::DeviceSelectionError&) {
+        return gpu::DeviceSelection::automatic();
     }
 }
 
-DevicePreference parseDevicePreference(const std::string& text)
+gpu::DeviceSelection restrictPreference(const gpu::DeviceSelection& preference, const AllowedDevices& allowed)
 {
-    if (text == "cpu") {
-        return {DevicePreference::Kind::Cpu, 0};
-    }
-    const std::string prefix = "gpu:";
-    if (text.rfind(prefix, 0) == 0) {
-        int id = -1;
-        const char* end = text.data() + text.size();
-        const auto [ptr, ec] = std::from_chars(text.data() + prefix.size(), end, id);
-        if (ec == std::errc() && ptr == end && id >= 0) {
-            return {DevicePreference::Kind::Gpu, id};
-        }
-    }
-    return {};
-}
-
-DevicePreference restrictPreference(const DevicePreference& preference, const AllowedDevices& allowed)
-{
-    const auto contains = [](const std::vector<int>& ids, int id) { return std::ranges::find(ids, id) != ids.end(); };
-    const DevicePreference fallback = allowed.gpus.empty() ? DevicePreference{DevicePreference::Kind::Cpu, 0}
-                                                           : DevicePreference{DevicePreference::Kind::Gpu, allowed.gpus.front()};
-    switch (preference.kind) {
-    case DevicePreference::Kind::Cpu:
+    using Kind = gpu::DeviceSelection::Kind;
+    const auto contains = [](const std::vector<gpu::DeviceId>& ids, gpu::DeviceId id) {
+        return std::ranges::find(ids, id) != ids.end();
+    };
+    const gpu::DeviceSelection fallback =
+        allowed.gpus.empty() ? gpu::DeviceSelection::cpu() : gpu::DeviceSelection::gpu(allowed.gpus.front());
+    switch (preference.kind()) {
+    case Kind::Cpu:
         return allowed.cpu ? preference : fallback;
-    case DevicePreference::Kind::Gpu:
-        return contains(allowed.gpus, preference.gpu) || !contains(allowed.present, preference.gpu) ? preference : fallback;
+    case Kind::Gpus:
+        return std::ranges::all_of(preference.ids(),
+                                   [&](gpu::DeviceId id) {
+                                       return contains(allowed.gpus, id) || !contains(allowed.present, id);
+                                   })
+                   ? preference
+                   : fallback;
     default:
         // Auto runs on every enabled GPU, so it stays Auto while any is enabled (or none exists).
-        return allowed.present.empty() || !allowed.gpus.empty() ? preference
-                                                                : DevicePreference{DevicePreference::Kind::Cpu, 0};
+        return allowed.present.empty() || !allowed.gpus.empty() ? preference : gpu::DeviceSelection::cpu();
     }
 }
 

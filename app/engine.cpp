@@ -94,10 +94,8 @@ public:
 
     void setDisplayMapping(const DisplayMapping& mapping) { mapping_ = mapping; }
 
-    void setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus,
-                             const std::vector<double>& autoSpeeds)
+    void setDevicePreference(const gpu::DeviceSelection& preference, const gpu::DeviceSpeeds& autoGpus)
     {
-        autoSpeeds_ = autoSpeeds;
         // The next request probes again for the devices now preferred.
         preference_ = preference;
         autoGpus_ = autoGpus;
@@ -142,29 +140,27 @@ private:
             return;
         }
         gpuProbed_ = true;
-        if (preference_.kind == DevicePreference::Kind::Cpu) {
+        if (preference_.kind() == gpu::DeviceSelection::Kind::Cpu) {
             gpuReason_ = "the CPU is chosen in Preferences";
             return;
         }
         const auto snap = gpu::enumerateDevices();
         std::vector<gpu::DeviceSlot> gpuSlots;
-        if (preference_.kind == DevicePreference::Kind::Gpu) {
-            for (const auto& d : snap.devices) {
-                if (d.id == preference_.gpu) {
-                    gpuSlots.push_back({d.id, 0, 1.0});
-                    gpuName_ = d.name;
+        if (preference_.kind() == gpu::DeviceSelection::Kind::Gpus) {
+            for (const gpu::DeviceId id : preference_.ids()) {
+                const auto d = std::ranges::find(snap.devices, id.value(), &gpu::DeviceInfo::id);
+                if (d == snap.devices.end()) {
+                    gpuReason_ = "GPU " + std::to_string(id.value()) + " (chosen in Preferences) is not present";
+                    return;
                 }
-            }
-            if (gpuSlots.empty()) {
-                gpuReason_ = "GPU " + std::to_string(preference_.gpu) + " (chosen in Preferences) is not present";
-                return;
+                gpuSlots.push_back({d->id, 0, 1.0});
+                gpuName_ = gpuName_.empty() ? d->name : gpuName_;
             }
         } else {
             for (const auto& d : snap.devices) {
-                const auto at = std::find(autoGpus_.begin(), autoGpus_.end(), d.id);
+                const auto at = std::ranges::find(autoGpus_, gpu::DeviceId{d.id}, &gpu::DeviceSpeeds::value_type::first);
                 if (autoGpus_.empty() || at != autoGpus_.end()) {
-                    const auto i = static_cast<std::size_t>(at - autoGpus_.begin());
-                    const double speed = at != autoGpus_.end() && i < autoSpeeds_.size() ? autoSpeeds_[i] : 1.0;
+                    const double speed = at != autoGpus_.end() ? at->second : 1.0;
                     gpuSlots.push_back({d.id, 0, speed > 0.0 ? speed : 1.0});
                     gpuName_ = gpuName_.empty() ? d.name : gpuName_;
                 }
@@ -186,11 +182,10 @@ private:
     std::string gpuReason_;
     std::string gpuName_;
     std::unique_ptr<gpu::Pipeline> gpu_;  // resident: the image stays on the GPUs between requests
-    std::vector<int> autoGpus_;
-    std::vector<double> autoSpeeds_;
+    gpu::DeviceSpeeds autoGpus_;
     cv::Mat image_;
     DisplayMapping mapping_;
-    DevicePreference preference_;
+    gpu::DeviceSelection preference_;
     std::shared_ptr<std::atomic<quint64>> latest_;
 };
 
@@ -220,13 +215,11 @@ void Engine::setImage(const cv::Mat& image)
     QMetaObject::invokeMethod(worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
 }
 
-void Engine::setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus,
-                                 const std::vector<double>& autoSpeeds)
+void Engine::setDevicePreference(const gpu::DeviceSelection& preference, const gpu::DeviceSpeeds& autoGpus)
 {
     EngineWorker* worker = worker_;
     QMetaObject::invokeMethod(
-        worker_,
-        [worker, preference, autoGpus, autoSpeeds] { worker->setDevicePreference(preference, autoGpus, autoSpeeds); },
+        worker_, [worker, preference, autoGpus] { worker->setDevicePreference(preference, autoGpus); },
         Qt::QueuedConnection);
 }
 

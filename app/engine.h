@@ -1,8 +1,8 @@
 #pragma once
 
-#include "app/device_preference.h"
 #include "app/display_mapping.h"
 #include "filters/filter_spec.h"
+#include "gpu/device_selection.h"
 #include "gpu/timing_record.h"
 
 #include <opencv2/core/mat.hpp>
@@ -55,12 +55,10 @@ public:
 
     /// Replaces the image later previews filter (the Mat is shared, not copied: do not modify it).
     void setImage(const cv::Mat& image);
-    /// Sets where later previews run: Auto spreads the image in bands over autoGpus (every GPU
-    /// present when empty), a chosen GPU runs alone. A GPU that is not present falls back to the
-    /// CPU with a note in the result.
-    /// autoSpeeds (parallel to autoGpus; empty: equal) sets the bands' heights.
-    void setDevicePreference(const DevicePreference& preference, const std::vector<int>& autoGpus = {},
-                             const std::vector<double>& autoSpeeds = {});
+    /// Sets where later previews run: auto spreads the image in bands over autoGpus' GPUs, as
+    /// high as their speeds (every GPU present, alike, when empty); gpu:N[,M...] runs those GPUs,
+    /// cpu the CPU path. A GPU that is not present falls back to the CPU with a note in the result.
+    void setDevicePreference(const gpu::DeviceSelection& preference, const gpu::DeviceSpeeds& autoGpus = {});
     /// Sets the display mapping of later previews' images (the data is not affected).
     void setDisplayMapping(const DisplayMapping& mapping);
     /// Queues a preview of chain on the current image and returns its id (increasing). With a

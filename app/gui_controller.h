@@ -9,6 +9,7 @@
 
 #include <QImage>
 #include "gpu/device_info.h"
+#include "gpu/device_selection.h"
 
 #include <QObject>
 #include <QPoint>
@@ -141,7 +142,7 @@ private:
     void showOriginalRendering();
     void applyDevicePreference();
     /// Relative speeds of gpus from their cached calibrations (all 1 until each is measured).
-    std::vector<double> gpuSpeeds(const std::vector<int>& gpus) const;
+    gpu::DeviceSpeeds gpuSpeeds(const std::vector<gpu::DeviceId>& gpus) const;
 
     ui::MainWindow& window_;
     cv::Mat source_;
@@ -153,7 +154,7 @@ private:
     bool waitingForWhole_ = false;   ///< currentResult() waits for the whole image
     bool filteredBase_ = false;      ///< the view's image is a whole preview, not the original
     Engine* engine_ = nullptr;
-    std::vector<int> presentGpus_;   ///< GPU ids of the last device snapshot
+    std::vector<gpu::DeviceId> presentGpus_;  ///< GPU ids of the last device snapshot
     gpu::DeviceSnapshot snapshot_;   ///< the last device snapshot
     std::string appliedDevice_;      ///< the preference the Engine has, as toString()
     ViewRegions* regions_ = nullptr;  ///< which part of the image previews cover

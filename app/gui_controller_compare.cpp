@@ -1,9 +1,9 @@
 #include "app/calibration_controller.h"
 #include "app/compare_controller.h"
 #include "app/compare_runner.h"
-#include "app/device_preference.h"
 #include "app/gui_controller.h"
 #include "gpu/device_info.h"
+#include "gpu/device_selection.h"
 #include "ui/compare_dialog.h"
 #include "ui/main_window.h"
 
@@ -21,7 +21,8 @@ void GuiController::openCompare()
             const QStringList enabled = window_.enabledDevices();
             gpu::DeviceSnapshot allowed = s.snapshot;
             std::erase_if(allowed.devices, [&](const gpu::DeviceInfo& d) {
-                return !enabled.contains(QStringLiteral("gpu:%1").arg(d.id));
+                const gpu::DeviceSelection alone = gpu::DeviceSelection::gpu(gpu::DeviceId{d.id});
+                return !enabled.contains(QString::fromStdString(gpu::toString(alone)));
             });
             std::vector<gpu::DeviceCalibration> byId;
             for (const auto& d : s.snapshot.devices) {

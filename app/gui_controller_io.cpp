@@ -132,35 +132,40 @@ void GuiController::refreshDeviceInfo()
     window_.setComputeSummary(qs(computeSummary(snapshot)));
     std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
     for (const gpu::DeviceInfo& device : snapshot.devices) {
-        const DevicePreference gpu{DevicePreference::Kind::Gpu, device.id};
-        options.push_back({qs(toString(gpu)), tr("GPU %1: %2").arg(device.id).arg(qs(device.name))});
+        const gpu::DeviceSelection gpu = gpu::DeviceSelection::gpu(gpu::DeviceId{device.id});
+        options.push_back({qs(gpu::toString(gpu)), tr("GPU %1: %2").arg(device.id).arg(qs(device.name))});
     }
     window_.setDeviceOptions(options);
     window_.setDevices(snapshot);
     calibration_->setSnapshot(snapshot);
     presentGpus_.clear();
     for (const gpu::DeviceInfo& device : snapshot.devices) {
-        presentGpus_.push_back(device.id);
+        presentGpus_.emplace_back(device.id);
     }
     snapshot_ = snapshot;
     applyDevicePreference();
 }
 
-std::vector<double> GuiController::gpuSpeeds(const std::vector<int>& gpus) const
+gpu::DeviceSpeeds GuiController::gpuSpeeds(const std::vector<gpu::DeviceId>& gpus) const
 {
     // Band heights follow the measured speeds once every GPU in use has been measured.
     std::vector<gpu::DeviceCalibration> calibrations;
     const CalibrationCache cache;
-    for (const int id : gpus) {
+    for (const gpu::DeviceId id : gpus) {
         gpu::DeviceCalibration c;
         for (const gpu::DeviceInfo& device : snapshot_.devices) {
-            if (device.id == id) {
+            if (gpu::DeviceId{device.id} == id) {
                 c = cache.cached(CalibrationCache::keyFor(device, snapshot_.driverVersion)).value_or(c);
             }
         }
         calibrations.push_back(c);
     }
-    return gpu::relativeSpeeds(calibrations);
+    const std::vector<double> relative = gpu::relativeSpeeds(calibrations);
+    gpu::DeviceSpeeds speeds;
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        speeds.emplace_back(gpus[i], relative[i]);
+    }
+    return speeds;
 }
 
 void GuiController::applyDevicePreference()
@@ -169,26 +174,28 @@ void GuiController::applyDevicePreference()
     // devices they may use. The Engine gets the first device that satisfies both.
     AllowedDevices allowed{presentGpus_, {}, false};
     for (const QString& key : window_.enabledDevices()) {
-        const DevicePreference device = parseDevicePreference(key.toStdString());
-        if (device.kind == DevicePreference::Kind::Gpu) {
-            allowed.gpus.push_back(device.gpu);
+        // The dock's keys are one device each ("gpu:N", "cpu"), spelled as the setting is; one
+        // that is neither reads as auto and allows nothing.
+        const gpu::DeviceSelection device = readPreviewPreference(key.toStdString());
+        if (device.kind() == gpu::DeviceSelection::Kind::Gpus) {
+            allowed.gpus.insert(allowed.gpus.end(), device.ids().begin(), device.ids().end());
         }
-        allowed.cpu = allowed.cpu || device.kind == DevicePreference::Kind::Cpu;
+        allowed.cpu = allowed.cpu || device.kind() == gpu::DeviceSelection::Kind::Cpu;
     }
-    const DevicePreference preference =
-        restrictPreference(parseDevicePreference(window_.preferredDevice().toStdString()), allowed);
+    const gpu::DeviceSelection preference =
+        restrictPreference(readPreviewPreference(window_.preferredDevice().toStdString()), allowed);
     // Auto spreads previews over every enabled GPU, so the set of GPUs matters too.
-    std::string applied = toString(preference);
-    const std::vector<double> speeds = gpuSpeeds(allowed.gpus);
-    for (std::size_t i = 0; i < allowed.gpus.size(); ++i) {
-        applied += "," + std::to_string(allowed.gpus[i]) + "@" + std::to_string(speeds[i]);
+    std::string applied = gpu::toString(preference);
+    const gpu::DeviceSpeeds speeds = gpuSpeeds(allowed.gpus);
+    for (const auto& [id, speed] : speeds) {
+        applied += "," + std::to_string(id.value()) + "@" + std::to_string(speed);
     }
     if (applied == appliedDevice_) {
         return;
     }
     const bool first = appliedDevice_.empty();
     appliedDevice_ = applied;
-    engine_->setDevicePreference(preference, allowed.gpus, speeds);
+    engine_->setDevicePreference(preference, speeds);
     if (!first) {
         previewStack();
     }

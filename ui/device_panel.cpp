@@ -1,5 +1,7 @@
 #include "ui/device_panel.h"
 
+#include "gpu/device_selection.h"
+
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -344,7 +346,8 @@ QCheckBox* DevicePanel::deviceCheck(const QString& key, QWidget* parent)
 
 QWidget* DevicePanel::gpuSection(const gpu::DeviceInfo& device, const gpu::DeviceSnapshot& snapshot)
 {
-    const QString key = QStringLiteral("gpu:%1").arg(device.id);
+    // A device's key is its selection's spelling, as Preferences and the settings write it.
+    const QString key = QString::fromStdString(gpu::toString(gpu::DeviceSelection::gpu(gpu::DeviceId{device.id})));
     const QString prefix = nameOf(key);
     auto* box = new QGroupBox(tr("GPU %1: %2").arg(device.id).arg(QString::fromStdString(device.name)), content_);
     box->setObjectName(QStringLiteral("deviceSection_%1").arg(prefix));
@@ -368,7 +371,7 @@ QWidget* DevicePanel::gpuSection(const gpu::DeviceInfo& device, const gpu::Devic
 
 QWidget* DevicePanel::cpuSection(bool hasGpu)
 {
-    const QString key = QStringLiteral("cpu");
+    const QString key = QString::fromStdString(gpu::toString(gpu::DeviceSelection::cpu()));
     auto* box = new QGroupBox(tr("CPU"), content_);
     box->setObjectName(QStringLiteral("deviceSection_cpu"));
     auto* form = new QFormLayout(box);

@@ -1,5 +1,7 @@
 #include "ui/preferences_dialog.h"
 
+#include "gpu/device_selection.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -13,18 +15,23 @@ namespace {
 
 const QString kDeviceKey = QStringLiteral("engine/device");
 
+QString keyOf(const gpu::DeviceSelection& selection)
+{
+    return QString::fromStdString(gpu::toString(selection));
+}
+
 }  // namespace
 
 std::vector<DeviceOption> PreferencesDialog::basicDeviceOptions()
 {
-    return {{QStringLiteral("auto"), tr("Auto (the first GPU, else the CPU)")},
-            {QStringLiteral("cpu"), tr("CPU only")}};
+    return {{keyOf(gpu::DeviceSelection::automatic()), tr("Auto (the first GPU, else the CPU)")},
+            {keyOf(gpu::DeviceSelection::cpu()), tr("CPU only")}};
 }
 
 QString PreferencesDialog::storedDevice()
 {
     const QString key = QSettings().value(kDeviceKey).toString();
-    return key.isEmpty() ? QStringLiteral("auto") : key;
+    return key.isEmpty() ? keyOf(gpu::DeviceSelection::automatic()) : key;
 }
 
 void PreferencesDialog::storeDevice(const QString& key)

@@ -8,6 +8,7 @@
 #include "app/bench/bench_result.h"
 #include "app/bench/bench_runner.h"
 #include "gpu/device_info.h"
+#include "gpu/device_selection.h"
 
 #include <nlohmann/json.hpp>
 #include <QCoreApplication>
@@ -32,9 +33,10 @@ constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitCheckFailed = 4;
 
-/// Resolves --devices against the devices present. Throws std::invalid_argument for text that
-/// is neither an id, "all" nor "cpu", std::runtime_error when a named GPU is absent.
-std::vector<bench::Target> resolveTargets(const std::vector<std::string>& tokens, const gpu::DeviceSnapshot& snap)
+/// Resolves --devices against the devices present, in order and without repeats. Throws
+/// gpu::DeviceUnavailableError (not an invalid_argument) when a named GPU, or any, is absent.
+std::vector<bench::Target> resolveTargets(const std::vector<gpu::DeviceSelection>& devices,
+                                          const gpu::DeviceSnapshot& snap)
 {
     std::vector<bench::Target> targets;
     auto add = [&](bench::Target t) {
@@ -42,39 +44,15 @@ std::vector<bench::Target> resolveTargets(const std::vector<std::string>& tokens
             targets.push_back(t);
         }
     };
-    for (const auto& t : tokens) {
-        if (t == "cpu") {
+    for (const gpu::DeviceSelection& selection : devices) {
+        if (selection.kind() == gpu::DeviceSelection::Kind::Cpu) {
             add({true, -1});
             continue;
         }
-        int id = -1;
-        if (t != "all") {
-            std::size_t used = 0;
-            try {
-                id = std::stoi(t, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used != t.size() || id < 0) {
-                throw std::invalid_argument("--devices: expected GPU ids, 'all' or 'cpu', got '" + t + "'");
-            }
+        std::string note;
+        for (const gpu::DeviceId id : gpu::resolve(selection, snap, note, bench::kBenchDevices)) {
+            add({false, id.value()});
         }
-        if (!snap.hasGpu()) {
-            throw std::runtime_error("no CUDA device is available (" +
-                                     (snap.reason.empty() ? std::string("none found") : snap.reason) +
-                                     "); use --devices cpu to time the CPU path");
-        }
-        if (t == "all") {
-            for (const auto& d : snap.devices) {
-                add({false, d.id});
-            }
-            continue;
-        }
-        if (id >= static_cast<int>(snap.devices.size())) {
-            throw std::runtime_error("GPU " + t + " is not present (" + std::to_string(snap.devices.size()) +
-                                     " device(s) found)");
-        }
-        add({false, id});
     }
     return targets;
 }
@@ -122,12 +100,13 @@ int main(int argc, char** argv)
         return kExitUsage;
     }
 
-    const bool wantsGpu = std::any_of(options.deviceTokens.begin(), options.deviceTokens.end(),
-                                      [](const std::string& t) { return t != "cpu"; });
+    const bool wantsGpu = std::ranges::any_of(options.devices, [](const gpu::DeviceSelection& d) {
+        return d.kind() != gpu::DeviceSelection::Kind::Cpu;
+    });
     const gpu::DeviceSnapshot snapshot = wantsGpu ? gpu::enumerateDevices() : gpu::DeviceSnapshot{};
     std::vector<bench::Target> targets;
     try {
-        targets = resolveTargets(options.deviceTokens, snapshot);
+        targets = resolveTargets(options.devices, snapshot);
     } catch (const std::invalid_argument& e) {
         std::cerr << "tessera-bench: " << e.what() << "\n";
         return kExitUsage;

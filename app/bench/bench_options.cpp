@@ -67,6 +67,18 @@ void parseMethods(const std::string& text, Options& o)
     }
 }
 
+// --devices keeps its own list, GPU ids, "all" and "cpu" mixed ("0,2,cpu"): each item is one
+// selection, a bare id standing for gpu:N.
+gpu::DeviceSelection parseDevicesItem(const std::string& item)
+{
+    const bool id = !item.empty() && std::ranges::all_of(item, [](char c) { return c >= '0' && c <= '9'; });
+    try {
+        return gpu::parseDeviceSelection(id ? "gpu:" + item : item, kBenchDevices);
+    } catch (const gpu::DeviceSelectionError&) {
+        throw std::invalid_argument("--devices: expected GPU ids, 'all' or 'cpu', got '" + item + "'");
+    }
+}
+
 }  // namespace
 
 Options parseOptions(int argc, char** argv)
@@ -83,24 +95,20 @@ Options parseOptions(int argc, char** argv)
         if (arg == "-h" || arg == "--help") {
             o.help = true;
         } else if (arg == "--devices") {
-            o.deviceTokens = splitList(value());
-            if (o.deviceTokens.empty()) {
+            o.devices.clear();
+            for (const std::string& item : splitList(value())) {
+                o.devices.push_back(parseDevicesItem(item));
+            }
+            if (o.devices.empty()) {
                 throw std::invalid_argument("--devices: empty list");
             }
         } else if (arg == "--device") {
-            const std::string v = value();
-            if (v == "all" || v == "cpu") {
-                o.deviceTokens = {v};
-            } else if (v == "gpu") {
-                o.deviceTokens = {"0"};
-            } else if (v.rfind("gpu:", 0) == 0) {
-                o.deviceTokens = splitList(v.substr(4));
-                if (o.deviceTokens.empty()) {
-                    throw std::invalid_argument("--device: '" + v + "' names no GPU");
-                }
-            } else {
-                throw std::invalid_argument("--device expects all, cpu, gpu or gpu:N[,M...], got '" + v + "'");
-            }
+            const gpu::SelectionContext context{"--device", kBenchDevices.accepted | gpu::DeviceForm::AllGpus};
+            const gpu::DeviceSelection device = gpu::parseDeviceSelection(value(), context);
+            // "gpu" is the bench's default device here, not every GPU as for apply.
+            o.devices = {device.kind() == gpu::DeviceSelection::Kind::AllGpus
+                             ? gpu::DeviceSelection::gpu(gpu::DeviceId{0})
+                             : device};
         } else if (arg == "--size") {
             parseSize(value(), o);
         } else if (arg == "--cases") {

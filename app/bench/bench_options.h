@@ -1,5 +1,7 @@
 #pragma once
 
+#include "gpu/device_selection.h"
+
 #include <string>
 #include <vector>
 
@@ -12,9 +14,14 @@ struct Target {
     bool operator==(const Target&) const = default;
 };
 
+/// What tessera-bench's --devices and --device take: one device or every GPU, each timed alone.
+inline constexpr gpu::SelectionContext kBenchDevices{
+    "--devices", gpu::DeviceForm::Cpu | gpu::DeviceForm::OneGpu | gpu::DeviceForm::GpuList | gpu::DeviceForm::All};
+
 /// Parsed command line of tessera-bench.
 struct Options {
-    std::vector<std::string> deviceTokens{"0"};  ///< "all", ids or "cpu", resolved later
+    /// Each resolved on its own, every GPU it names timed alone; GPU 0 unless told.
+    std::vector<gpu::DeviceSelection> devices{gpu::DeviceSelection::gpu(gpu::DeviceId{0})};
     int width = 8192;
     int height = 8192;
     std::vector<std::string> cases{"all"};

@@ -63,6 +63,9 @@ TEST(BenchCli, UsageErrors)
 {
     EXPECT_EQ(cli("bench").code, 2);
     EXPECT_EQ(cli("bench \"" + kInput + "\" --filter box --devices frob").code, 2);
+    // --devices takes each, all, cpu and GPU lists, not apply's auto or gpu.
+    EXPECT_EQ(cli("bench \"" + kInput + "\" --filter box --devices auto").code, 2);
+    EXPECT_EQ(cli("bench \"" + kInput + "\" --filter box --devices gpu").code, 2);
     EXPECT_EQ(cli("bench \"" + kInput + "\" --filter box --runs 0").code, 2);
     EXPECT_EQ(cli("bench /nonexistent/x.png --filter box --devices cpu").code, 1);
     EXPECT_EQ(cli("bench --help").code, 0);

@@ -207,6 +207,8 @@ TEST_F(CliTest, ApplyUsageErrors)
         {{"apply", in, "-o", out, "--kernel", "1,2;3"}, "--kernel"},
         {{"apply", in, "-o", out, "--filter", "box", "--device", "tpu"}, "--device expects"},
         {{"apply", in, "-o", out, "--filter", "box", "--device", "gpu:x"}, "not a list of GPU numbers"},
+        {{"apply", in, "-o", out, "--filter", "box", "--device", "gpu:0,0"}, "names GPU 0 twice"},
+        {{"apply", in, "-o", out, "--filter", "box", "--device", "each"}, "--device expects"},
         {{"apply", in, "-o", out, "--filter", "box", "--frob"}, "unknown option '--frob'"},
         {{"apply", in, in, "-o", out, "--filter", "box"}, "more than one input"},
         {{"apply", in, "-o", out, "--filter"}, "--filter needs a value"},

@@ -197,7 +197,11 @@ TEST(Engine, ADisabledGpuLeavesTheNextPreviewsTimingRecords)
         return ids;
     };
     const auto preview = [&](const std::vector<int>& enabled) {
-        engine.setDevicePreference(DevicePreference{}, enabled);
+        gpu::DeviceSpeeds alike;
+        for (const int id : enabled) {
+            alike.emplace_back(gpu::DeviceId{id}, 1.0);
+        }
+        engine.setDevicePreference(gpu::DeviceSelection::automatic(), alike);
         const std::size_t before = results.size();
         engine.requestPreview(chain);
         EXPECT_TRUE(waitFor([&] { return results.size() == before + 1; }));

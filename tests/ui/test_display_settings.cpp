@@ -196,4 +196,19 @@ TEST_F(SettingsTest, AMissingGpuFallsBackToTheCpuAndSaysSo)
     choosePreviewDevice(window, QStringLiteral("gpu:7"));
 }
 
+TEST_F(SettingsTest, AStoredDeviceOutsidePreferencesFormsPreviewsAsAuto)
+{
+    // gpu:0,1 is a device selection elsewhere (the CLI), not a preview device: read as auto.
+    tessera::ui::PreferencesDialog::storeDevice(QStringLiteral("gpu:0,1"));
+    tessera::ui::MainWindow window;
+    window.setModalDialogsEnabled(false);
+    tessera::app::GuiController controller(window);
+    controller.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
+    window.findChild<QAction*>(QStringLiteral("stackAdd_box"))->trigger();
+    const FilterChain chain{{tessera::filters::builtinRegistry().get("box").build({})}};
+    ASSERT_TRUE(tessera::test::waitForPreviewOf(controller, chain));
+    EXPECT_FALSE(window.previewStatus().contains(QStringLiteral("chosen in Preferences")))
+        << window.previewStatus().toStdString();
+}
+
 }  // namespace

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <compare>
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace tessera::gpu {
+
+/// A CUDA device ordinal with a type of its own, so that a GPU id is never confused with a
+/// count, an index into a list or a band number. The CPU path is the id -1, as the timing
+/// records already write it. Plain value, no CUDA.
+class DeviceId {
+public:
+    /// The CPU path. Never throws.
+    constexpr DeviceId() noexcept = default;
+    /// The CUDA device `ordinal` (negative: the CPU path). Never throws.
+    constexpr explicit DeviceId(int ordinal) noexcept : value_(ordinal < 0 ? -1 : ordinal) {}
+
+    /// The id that stands for the CPU path. Never throws.
+    static constexpr DeviceId cpu() noexcept { return DeviceId{}; }
+
+    /// The CUDA ordinal, -1 for the CPU path. Never throws.
+    constexpr int value() const noexcept { return value_; }
+    /// Whether this names the CPU path rather than a GPU. Never throws.
+    constexpr bool isCpu() const noexcept { return value_ < 0; }
+
+    /// Ordered by ordinal, the CPU first. Never throws.
+    constexpr auto operator<=>(const DeviceId&) const noexcept = default;
+
+private:
+    int value_ = -1;
+};
+
+/// "GPU 2" or "CPU", for messages. Never throws (beyond allocation).
+inline std::string describe(DeviceId id)
+{
+    return id.isCpu() ? std::string("CPU") : "GPU " + std::to_string(id.value());
+}
+
+}  // namespace tessera::gpu
+
+/// Lets DeviceId key unordered containers. Never throws.
+template <>
+struct std::hash<tessera::gpu::DeviceId> {
+    std::size_t operator()(tessera::gpu::DeviceId id) const noexcept { return std::hash<int>{}(id.value()); }
+};
