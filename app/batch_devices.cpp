@@ -35,11 +35,11 @@ struct SharedGpus {
 // Images from this many pixels up are split over every chosen GPU instead of going whole to one.
 constexpr std::size_t kLargePixels = std::size_t{24} << 20;
 
-std::string gpusLabel(const std::vector<int>& gpus)
+std::string gpusLabel(const std::vector<gpu::DeviceId>& gpus)
 {
     std::string text = gpus.size() == 1 ? "GPU " : "GPUs ";
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-        text += (i ? "," : "") + std::to_string(gpus[i]);
+        text += (i ? "," : "") + std::to_string(gpus[i].value());
     }
     return text;
 }
@@ -63,11 +63,11 @@ ProcessOutcome runOn(gpu::Pipeline& pipeline, const std::string& label, const cv
     return outcome;
 }
 
-BatchProcessor gpuProcessorSharing(int device, gpu::Method method, std::size_t memoryLimit,
+BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std::size_t memoryLimit,
                                    std::shared_ptr<SharedGpus> shared)
 {
     gpu::RunOptions options;
-    options.deviceSlots = {gpu::DeviceSlot{device, memoryLimit, 1.0}};
+    options.deviceSlots = gpu::slotsFor({device}, {}, memoryLimit);
     options.method = method;
     auto own = std::make_shared<gpu::Pipeline>(options);
     const std::string label = gpusLabel({device});
@@ -83,7 +83,7 @@ BatchProcessor gpuProcessorSharing(int device, gpu::Method method, std::size_t m
 
 }  // namespace
 
-BatchProcessor gpuProcessor(int device, gpu::Method method)
+BatchProcessor gpuProcessor(gpu::DeviceId device, gpu::Method method)
 {
     return gpuProcessorSharing(device, method, 0, nullptr);
 }
@@ -91,27 +91,21 @@ BatchProcessor gpuProcessor(int device, gpu::Method method)
 std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpus, gpu::Method method,
                                            std::size_t gpuMemoryLimit)
 {
-    std::vector<int> ids;
-    for (const gpu::DeviceId id : gpus) {
-        ids.push_back(id.value());
-    }
     std::vector<BatchProcessor> processors;
-    if (ids.empty()) {
+    if (gpus.empty()) {
         processors.push_back(cpuProcessor());
         return processors;
     }
     std::shared_ptr<SharedGpus> shared;
-    if (ids.size() > 1) {
+    if (gpus.size() > 1) {
         shared = std::make_shared<SharedGpus>();
         gpu::RunOptions options;
-        for (const int id : ids) {
-            options.deviceSlots.push_back({id, gpuMemoryLimit, 1.0});
-        }
+        options.deviceSlots = gpu::slotsFor(gpus, {}, gpuMemoryLimit);
         options.method = method;
         shared->all = std::make_unique<gpu::Pipeline>(options);
-        shared->label = gpusLabel(ids);
+        shared->label = gpusLabel(gpus);
     }
-    for (const int id : ids) {
+    for (const gpu::DeviceId id : gpus) {
         processors.push_back(gpuProcessorSharing(id, method, gpuMemoryLimit, shared));
     }
     return processors;

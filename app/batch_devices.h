@@ -15,7 +15,7 @@ BatchProcessor cpuProcessor();
 /// One GPU through a streamed pipeline kept for the whole batch (streams and buffers reused
 /// from file to file), labelled "GPU N"; the time is the run's wall time. A GPU failure falls
 /// back to the CPU path inside the run (said in the label); other errors reach the runner.
-BatchProcessor gpuProcessor(int device, gpu::Method method = gpu::Method::Auto);
+BatchProcessor gpuProcessor(gpu::DeviceId device, gpu::Method method = gpu::Method::Auto);
 
 /// One processor per GPU of gpus (each takes the next decoded file when it is free), or the CPU
 /// when gpus is empty (gpu::resolve()'s answer).

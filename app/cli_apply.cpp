@@ -153,9 +153,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     } else {
         // One GPU or several: the same tiled run, one slot per GPU.
         gpu::RunOptions so;
-        for (const gpu::DeviceId id : gpus) {
-            so.deviceSlots.push_back({id.value(), o.filters.gpuMemoryLimit, 1.0});
-        }
+        so.deviceSlots = gpu::slotsFor(gpus, {}, o.filters.gpuMemoryLimit);
         so.method = o.filters.method;
         so.tileSize = o.filters.tile;
         try {

@@ -317,14 +317,15 @@ CompareTarget gpuTarget(const std::vector<int>& gpus, const std::string& label, 
     // The image stays on the target's GPUs (in bands, as the previews keep it) from the first
     // run on, so a run's time is the filtering on the GPUs, every GPU of the target at once,
     // not the PCIe copies around it; the result is downloaded after the timed part.
-    std::vector<gpu::DeviceSlot> slots;
+    std::vector<gpu::DeviceId> ids;
+    gpu::DeviceSpeeds bySpeed;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-        const double speed = i < speeds.size() && speeds[i] > 0.0 ? speeds[i] : 1.0;
-        slots.push_back({gpus[i], 0, speed});
+        ids.push_back(gpu::DeviceId{gpus[i]});
+        bySpeed.emplace_back(ids.back(), i < speeds.size() ? speeds[i] : 1.0);
     }
     gpu::RunOptions options;
     options.placement = gpu::Placement::Resident;
-    options.deviceSlots = std::move(slots);
+    options.deviceSlots = gpu::slotsFor(ids, bySpeed);
     // Made at the first run (on the comparison's thread), then kept with the image on its GPUs.
     auto resident = std::make_shared<std::unique_ptr<gpu::Pipeline>>();
     t.run = [options, resident](const cv::Mat& src, const filters::FilterChain& chain) {

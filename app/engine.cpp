@@ -122,10 +122,10 @@ private:
 
     QString gpuLabel(const gpu::RunReport& report) const
     {
-        const std::vector<int> used = report.devicesUsed();
+        const std::vector<gpu::DeviceId> used = report.devicesUsed();
         QStringList ids;
-        for (const int id : used) {
-            ids << QString::number(id);
+        for (const gpu::DeviceId id : used) {
+            ids << QString::number(id.value());
         }
         const QString name = QString::fromStdString(gpuName_);
         if (used.size() <= 1) {
@@ -145,7 +145,7 @@ private:
             return;
         }
         const auto snap = gpu::enumerateDevices();
-        std::vector<gpu::DeviceSlot> gpuSlots;
+        std::vector<gpu::DeviceId> chosen;
         if (preference_.kind() == gpu::DeviceSelection::Kind::Gpus) {
             for (const gpu::DeviceId id : preference_.ids()) {
                 const auto d = std::ranges::find(snap.devices, id.value(), &gpu::DeviceInfo::id);
@@ -153,26 +153,26 @@ private:
                     gpuReason_ = "GPU " + std::to_string(id.value()) + " (chosen in Preferences) is not present";
                     return;
                 }
-                gpuSlots.push_back({d->id, 0, 1.0});
+                chosen.push_back(id);
                 gpuName_ = gpuName_.empty() ? d->name : gpuName_;
             }
         } else {
             for (const auto& d : snap.devices) {
                 const auto at = std::ranges::find(autoGpus_, gpu::DeviceId{d.id}, &gpu::DeviceSpeeds::value_type::first);
                 if (autoGpus_.empty() || at != autoGpus_.end()) {
-                    const double speed = at != autoGpus_.end() ? at->second : 1.0;
-                    gpuSlots.push_back({d.id, 0, speed > 0.0 ? speed : 1.0});
+                    chosen.push_back(gpu::DeviceId{d.id});
                     gpuName_ = gpuName_.empty() ? d.name : gpuName_;
                 }
             }
-            if (gpuSlots.empty()) {
+            if (chosen.empty()) {
                 gpuReason_ = snap.hasGpu() ? "every GPU is disabled in the Devices panel" : "no GPU: " + snap.reason;
                 return;
             }
         }
         gpu::RunOptions options;
         options.placement = gpu::Placement::Resident;
-        options.deviceSlots = std::move(gpuSlots);
+        // Measured speeds size the bands of Auto; a GPU chosen alone has one band.
+        options.deviceSlots = gpu::slotsFor(chosen, autoGpus_);
         gpu_ = std::make_unique<gpu::Pipeline>(std::move(options));
     }
 

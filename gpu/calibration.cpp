@@ -4,7 +4,7 @@
 #include "filters/factories.h"
 #include "gpu/calibration_kernels.cuh"
 #include "gpu/cuda_check.cuh"
-#include "gpu/resident_bands.h"
+#include "gpu/engine.h"
 #include "gpu/resources.h"
 
 #include <opencv2/core.hpp>
@@ -106,12 +106,16 @@ double measureFma(int device, const Stream& stream, int iterations, int repeats)
 /// The standard filter on a resident image, kernels only, median of `repeats`.
 double measureFilterGpu(int device, int repeats)
 {
-    ResidentBands bands(standardImage(), {DeviceSlot{device, 0, 1.0}});
+    RunOptions options;
+    options.placement = Placement::Resident;
+    options.deviceSlots = {DeviceSlot{DeviceId{device}, 0, 1.0}};
+    Pipeline bands(options);
+    const cv::Mat image = standardImage();
     const filters::FilterChain chain = standardChain();
-    bands.runInPlace(chain);
+    bands.runInPlace(image, chain);
     std::vector<double> ms;
     for (int i = 0; i < repeats; ++i) {
-        ms.push_back(bands.runInPlace(chain));
+        ms.push_back(bands.runInPlace(image, chain));
     }
     return megapixelsPerSecond(median(ms));
 }

@@ -7,6 +7,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -19,6 +20,18 @@ int chainOutputType(const filters::FilterChain& chain, int cvType)
         depth = filters::resolveOutputDepth(spec.depth, depth);
     }
     return CV_MAKETYPE(depth, CV_MAT_CN(cvType));
+}
+
+std::vector<DeviceSlot> slotsFor(const std::vector<DeviceId>& gpus, const DeviceSpeeds& speeds,
+                                 std::size_t memoryLimit)
+{
+    std::vector<DeviceSlot> slots;
+    for (const DeviceId id : gpus) {
+        const auto at = std::find_if(speeds.begin(), speeds.end(), [&](const auto& s) { return s.first == id; });
+        const double speed = at != speeds.end() && at->second > 0.0 ? at->second : 1.0;
+        slots.push_back({id, memoryLimit, speed});
+    }
+    return slots;
 }
 
 namespace {

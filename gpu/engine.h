@@ -7,6 +7,7 @@
 #include "filters/filter_spec.h"
 #include "gpu/calibration.h"
 #include "gpu/device_info.h"
+#include "gpu/device_selection.h"
 #include "gpu/method.h"
 #include "gpu/run_report.h"
 #include "gpu/tile_planner.h"
@@ -90,6 +91,12 @@ private:
     struct State;
     std::unique_ptr<State> state_;
 };
+
+/// The slots of a pipeline on `gpus` (a resolved DeviceSelection), in that order: the one place a
+/// selection becomes what the planner works with. A GPU's speed comes from `speeds` (1 when it
+/// is not listed or not positive); every slot may hold `memoryLimit` bytes (0: from free memory).
+std::vector<DeviceSlot> slotsFor(const std::vector<DeviceId>& gpus, const DeviceSpeeds& speeds = {},
+                                 std::size_t memoryLimit = 0);
 
 /// One streamed run with a temporary pipeline: the result, or an empty Mat when cancelled.
 cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, RunOptions options,

@@ -240,9 +240,9 @@ ResidentBands::ResidentBands(const cv::Mat& image, std::vector<DeviceSlot> slots
             throw std::invalid_argument("resident bands live on GPUs; the CPU path needs no upload");
         }
         const auto found = std::find_if(snap.devices.begin(), snap.devices.end(),
-                                        [&](const DeviceInfo& d) { return d.id == slot.gpu; });
+                                        [&](const DeviceInfo& d) { return DeviceId{d.id} == slot.gpu; });
         if (found == snap.devices.end()) {
-            throw std::invalid_argument("GPU " + std::to_string(slot.gpu) + " does not exist" +
+            throw std::invalid_argument(describe(slot.gpu) + " does not exist" +
                                         (snap.hasGpu() ? "" : " (" + snap.reason + ")"));
         }
         s.infos.push_back(*found);
@@ -309,7 +309,7 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
         local.tiles.push_back(w);
         local.computed.push_back(true);
         SlotReport slot;
-        slot.slot = DeviceSlot{b.info.id, 0, 1.0};
+        slot.slot = DeviceSlot{DeviceId{b.info.id}, 0, 1.0};
         slot.tiles = 1;
         slot.busyMs = b.downloaded.elapsedSince(b.start);
         local.slotReports.push_back(slot);

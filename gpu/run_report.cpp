@@ -6,7 +6,7 @@ namespace tessera::gpu {
 
 std::string DeviceSlot::name() const
 {
-    return isCpu() ? std::string("CPU") : "GPU " + std::to_string(gpu);
+    return describe(gpu);
 }
 
 const char* toString(Placement placement)
@@ -14,12 +14,13 @@ const char* toString(Placement placement)
     return placement == Placement::Resident ? "resident" : "streamed";
 }
 
-std::vector<int> RunReport::devicesUsed() const
+std::vector<DeviceId> RunReport::devicesUsed() const
 {
-    std::vector<int> used;
+    std::vector<DeviceId> used;
     for (const auto& r : records) {
-        if (r.device >= 0 && std::find(used.begin(), used.end(), r.device) == used.end()) {
-            used.push_back(r.device);
+        const DeviceId id{r.device};
+        if (!id.isCpu() && std::find(used.begin(), used.end(), id) == used.end()) {
+            used.push_back(id);
         }
     }
     std::sort(used.begin(), used.end());

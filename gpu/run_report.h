@@ -2,6 +2,7 @@
 
 // What a run of a chain did, whichever placement ran it: plain values, no CUDA, no OpenCV.
 
+#include "gpu/device_id.h"
 #include "gpu/method.h"
 #include "gpu/tile_planner.h"
 #include "gpu/timing_record.h"
@@ -15,11 +16,11 @@ namespace tessera::gpu {
 
 /// One worker of a run: a GPU (several slots may share one, as virtual devices) or the CPU path.
 struct DeviceSlot {
-    int gpu = -1;                 ///< CUDA device id; -1 runs tiles on the CPU path
+    DeviceId gpu;                 ///< the GPU; DeviceId::cpu() runs tiles on the CPU path
     std::size_t memoryLimit = 0;  ///< bytes this slot may hold at once; 0: 80 % of free memory (CPU: no limit)
     double speed = 1.0;           ///< relative throughput (measured calibration), used to size bands and seed plans
 
-    bool isCpu() const { return gpu < 0; }
+    bool isCpu() const { return gpu.isCpu(); }
     /// "GPU 1" or "CPU".
     std::string name() const;
     bool operator==(const DeviceSlot&) const = default;
@@ -61,8 +62,8 @@ struct RunReport {
     double wallMs = 0.0;
     bool cancelled = false;
 
-    /// The GPU ids that recorded work, ascending.
-    std::vector<int> devicesUsed() const;
+    /// The GPUs that recorded work, ascending.
+    std::vector<DeviceId> devicesUsed() const;
     /// Longest kernel record of any GPU (bands run at once, so this is the run's kernel time), ms.
     double kernelMs() const;
     /// Sum of the records of `phase`, ms.

@@ -79,7 +79,7 @@ SlotSetup setUpSlots(const RunOptions& options, const DeviceSnapshot& snapshot, 
     rq.tilesPerDevice = std::max(1, options.tilesPerSlot);
     rq.minAutoTilePixels = std::int64_t{1} << 18;
 
-    std::map<int, int> slotsPerGpu;
+    std::map<DeviceId, int> slotsPerGpu;
     for (const auto& s : options.deviceSlots) {
         if (!s.isCpu()) {
             ++slotsPerGpu[s.gpu];
@@ -100,19 +100,19 @@ SlotSetup setUpSlots(const RunOptions& options, const DeviceSnapshot& snapshot, 
             continue;
         }
         const auto found = std::find_if(snapshot.devices.begin(), snapshot.devices.end(),
-                                        [&](const DeviceInfo& info) { return info.id == s.gpu; });
+                                        [&](const DeviceInfo& info) { return DeviceId{info.id} == s.gpu; });
         if (found == snapshot.devices.end()) {
-            setup.unusable[i] = "GPU " + std::to_string(s.gpu) + " does not exist" +
+            setup.unusable[i] = describe(s.gpu) + " does not exist" +
                                 (snapshot.hasGpu() ? "" : " (" + snapshot.reason + ")");
             continue;
         }
         std::size_t budget = s.memoryLimit;
         if (budget == 0) {
             try {
-                budget = static_cast<std::size_t>(0.8 * static_cast<double>(freeDeviceMemory(s.gpu)) /
+                budget = static_cast<std::size_t>(0.8 * static_cast<double>(freeDeviceMemory(s.gpu.value())) /
                                                   slotsPerGpu[s.gpu]);
             } catch (const std::exception& e) {
-                setup.unusable[i] = std::string("GPU ") + std::to_string(s.gpu) + ": " + e.what();
+                setup.unusable[i] = describe(s.gpu) + ": " + e.what();
                 continue;
             }
         }

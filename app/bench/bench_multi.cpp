@@ -38,11 +38,11 @@ std::vector<std::size_t> gpuCounts(std::size_t available)
 
 std::vector<gpu::DeviceSlot> slotsOf(const std::vector<gpu::DeviceInfo>& gpus, std::size_t n)
 {
-    std::vector<gpu::DeviceSlot> slots;
+    std::vector<gpu::DeviceId> ids;
     for (std::size_t i = 0; i < n; ++i) {
-        slots.push_back({gpus[i].id, 0, 1.0});
+        ids.push_back(gpu::DeviceId{gpus[i].id});
     }
-    return slots;
+    return gpu::slotsFor(ids);
 }
 
 Result baseResult(const std::string& name, const BenchCase& c, const std::vector<gpu::DeviceInfo>& gpus,

@@ -28,7 +28,7 @@ using filters::testing::seedNote;
 
 std::vector<DeviceSlot> cpuSlots(int n, std::size_t limit = 0)
 {
-    return std::vector<DeviceSlot>(static_cast<std::size_t>(n), DeviceSlot{-1, limit, 1.0});
+    return std::vector<DeviceSlot>(static_cast<std::size_t>(n), DeviceSlot{DeviceId::cpu(), limit, 1.0});
 }
 
 double maxDiff(const cv::Mat& a, const cv::Mat& b)
@@ -226,7 +226,7 @@ TEST(MultiCpu, AMissingGpuIsReportedAndTheRestRuns)
     const cv::Mat src = filters::testing::randomImage(40, 50, CV_8UC1, rng);
     const filters::FilterChain chain{{filters::makeBox(3)}};
     RunOptions o;
-    o.deviceSlots = {DeviceSlot{99, 0, 1.0}, DeviceSlot{-1, 0, 1.0}};
+    o.deviceSlots = {DeviceSlot{DeviceId{99}, 0, 1.0}, DeviceSlot{DeviceId::cpu(), 0, 1.0}};
     RunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
@@ -372,7 +372,7 @@ TEST(Pipeline, BothPlacementsFallBackToTheCpuPathThroughOneRule)
         SCOPED_TRACE(toString(placement));
         RunOptions o;
         o.placement = placement;
-        o.deviceSlots = {DeviceSlot{99, 0, 1.0}};
+        o.deviceSlots = {DeviceSlot{DeviceId{99}, 0, 1.0}};
         Pipeline pipeline(o);
         RunReport report;
         cv::Mat out;
@@ -412,7 +412,7 @@ TEST(Pipeline, AResidentFailureKeepsLaterRunsOnTheCpuPathUntilTheOptionsChange)
     const filters::FilterChain chain{{filters::makeSharpen(0.7)}};
     RunOptions o;
     o.placement = Placement::Resident;
-    o.deviceSlots = {DeviceSlot{98, 0, 1.0}, DeviceSlot{99, 0, 1.0}};
+    o.deviceSlots = {DeviceSlot{DeviceId{98}, 0, 1.0}, DeviceSlot{DeviceId{99}, 0, 1.0}};
     Pipeline pipeline(o);
     cv::Mat out;
     RunReport first;
@@ -439,7 +439,7 @@ TEST(Pipeline, BadOptionsAndRequestsAreRefusedWithAReason)
 {
     RunOptions resident;
     resident.placement = Placement::Resident;
-    resident.deviceSlots = {DeviceSlot{-1, 0, 1.0}};
+    resident.deviceSlots = {DeviceSlot{DeviceId::cpu(), 0, 1.0}};
     EXPECT_THROW(Pipeline{resident}, std::invalid_argument);
     RunOptions streamed;
     streamed.deviceSlots = cpuSlots(2);
@@ -454,7 +454,7 @@ TEST(Pipeline, BadOptionsAndRequestsAreRefusedWithAReason)
     EXPECT_THROW(pipeline.runInPlace(src, chain), std::invalid_argument);
     cv::Mat same = src;
     EXPECT_THROW(pipeline.run(src, chain, same), std::invalid_argument);
-    resident.deviceSlots = {DeviceSlot{99, 0, 1.0}};
+    resident.deviceSlots = {DeviceSlot{DeviceId{99}, 0, 1.0}};
     Pipeline held(resident);
     EXPECT_THROW(held.run(src, chain, out, nullptr, cv::Rect(20, 20, 4, 4)), std::invalid_argument);
 }
