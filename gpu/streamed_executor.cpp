@@ -223,7 +223,9 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     if (gpus && !state_->snapshot) {
         state_->snapshot = enumerateDevices();  // device properties are slow to read: once per executor
     }
-    const SlotSetup setup = setUpSlots(options, gpus ? *state_->snapshot : DeviceSnapshot{}, src, chain, outType);
+    // The setup points into this snapshot: it lives until the run is over.
+    const DeviceSnapshot snapshot = gpus ? *state_->snapshot : DeviceSnapshot{};
+    const SlotSetup setup = setUpSlots(options, snapshot, src, chain, outType);
     const TilePlan plan = planTiles(setup.request);
     report.plan = plan.describe();
 
