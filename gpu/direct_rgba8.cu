@@ -274,8 +274,8 @@ Support canDirectRgba8Walk(const ShapeQuery& q)
 {
     const int k = q.kw;
     if (q.kh != k || (k != 3 && k != 5)) {
-        return Support::no("the walking RGBA8 kernel is compiled for 3 x 3 and 5 x 5 only, not " + std::to_string(q.kw) +
-                           " x " + std::to_string(q.kh));
+        return Support::no("the walking RGBA8 kernel is compiled for 3 x 3 and 5 x 5 only, not " +
+                           std::to_string(q.kw) + " x " + std::to_string(q.kh));
     }
     if (q.anchorX != k / 2 || q.anchorY != k / 2) {
         return Support::no("the walking RGBA8 kernel needs the centred anchor");

@@ -75,7 +75,8 @@ constexpr std::array<MethodName, 4> kMethodNames{{
 
 std::string toString(Method m)
 {
-    const auto* it = std::find_if(kMethodNames.begin(), kMethodNames.end(), [m](const auto& e) { return e.method == m; });
+    const auto* it =
+        std::find_if(kMethodNames.begin(), kMethodNames.end(), [m](const auto& e) { return e.method == m; });
     return it != kMethodNames.end() ? it->name : "auto";
 }
 

@@ -294,8 +294,8 @@ Support canSeparableTiled(const ShapeQuery& q)
     const std::size_t bytes = tiledSharedBytes(q);
     if (bytes > q.sharedLimit) {
         return Support::no("separable method: a " + std::to_string(q.kw) + " x " + std::to_string(q.kh) +
-                           " kernel needs " + std::to_string(bytes) + " bytes of shared memory to fuse, the device has " +
-                           std::to_string(q.sharedLimit));
+                           " kernel needs " + std::to_string(bytes) +
+                           " bytes of shared memory to fuse, the device has " + std::to_string(q.sharedLimit));
     }
     return Support::yes();
 }

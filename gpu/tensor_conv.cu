@@ -234,7 +234,8 @@ LaunchShape directTensorShape(const ShapeQuery& q)
 {
     LaunchShape s = baseShape(q.width, q.height);
     s.compiledSize = tensorClass(q, false);
-    s.variant = s.compiledSize > kWidestInlineClass ? KernelVariant::DirectTensorPersistent : KernelVariant::DirectTensor;
+    s.variant =
+        s.compiledSize > kWidestInlineClass ? KernelVariant::DirectTensorPersistent : KernelVariant::DirectTensor;
     s.sharedBytes = directSharedBytes(s.compiledSize, q.kh, q.input.channels);
     return s;
 }

@@ -63,7 +63,8 @@ void expectFirstEligible(const Plan& plan, const FilterSpec& spec, const DeviceI
             break;
         }
         if (e.method == plan.method && e.tensorCores == plan.tensorCores) {
-            EXPECT_FALSE(e.canImplement(q).ok) << toString(e.variant) << " comes first and could run " << plan.describe();
+            EXPECT_FALSE(e.canImplement(q).ok)
+                << toString(e.variant) << " comes first and could run " << plan.describe();
         }
     }
 }
@@ -73,14 +74,11 @@ TEST(PlannerRules, EveryPlanRunsTheFirstEligibleVariantOfItsMethod)
     const DeviceInfo d = test::describedH200();
     forEachGridPoint([&](PixelFormat format, int, bool separable, const FilterSpec& spec) {
         for (TensorCores t : {TensorCores::Auto, TensorCores::Off}) {
-            expectFirstEligible(makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, Method::Auto, t), spec,
-                                d);
-            expectFirstEligible(makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, Method::Direct, t), spec,
-                                d);
-            expectFirstEligible(makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, Method::Fft, t), spec, d);
-            if (separable) {
-                expectFirstEligible(
-                    makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, Method::Separable, t), spec, d);
+            for (Method m : {Method::Auto, Method::Direct, Method::Fft, Method::Separable}) {
+                if (m != Method::Separable || separable) {
+                    const Plan plan = makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, m, t);
+                    expectFirstEligible(plan, spec, d);
+                }
             }
         }
     });
@@ -90,7 +88,8 @@ TEST(PlannerRules, TensorCoresOffNeverRunsOnTensorCores)
 {
     const DeviceInfo d = test::describedH200();
     forEachGridPoint([&](PixelFormat format, int, bool, const FilterSpec& spec) {
-        const Plan plan = makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, Method::Auto, TensorCores::Off);
+        const Plan plan =
+            makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, Method::Auto, TensorCores::Off);
         EXPECT_FALSE(plan.tensorCores) << plan.describe();
         EXPECT_FALSE(usesTensorCores(plan.shape.variant)) << plan.describe();
     });
@@ -107,46 +106,82 @@ struct GridRow {
 
 // Method::Auto, TensorCores::Auto. A 1 x 1 kernel is rank 1 even when made as a dense one.
 const GridRow kAutoChoices[] = {
-    {{PixelDepth::U8, 1}, false, {V::SeparableTiled, V::DirectFixed, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
-    {{PixelDepth::U8, 1}, true, {V::SeparableTiled, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle, V::SeparableTensor, V::SeparableTensor}},
-    {{PixelDepth::U8, 3}, false, {V::SeparableTiled, V::DirectFixed, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
-    {{PixelDepth::U8, 3}, true, {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTensor, V::SeparableTensor, V::SeparableTensor}},
-    {{PixelDepth::U8, 4}, false, {V::SeparableTiled, V::DirectRgba8Walk, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
-    {{PixelDepth::U8, 4}, true, {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTensorWalk, V::SeparableTensorWalk, V::SeparableTensorWalk}},
-    {{PixelDepth::U16, 1}, false, {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
-    {{PixelDepth::U16, 1}, true, {V::SeparableTiled, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle}},
-    {{PixelDepth::U16, 3}, false, {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
-    {{PixelDepth::U16, 3}, true, {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
-    {{PixelDepth::U16, 4}, false, {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
-    {{PixelDepth::U16, 4}, true, {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
-    {{PixelDepth::F32, 1}, false, {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
-    {{PixelDepth::F32, 1}, true, {V::SeparableTiled, V::SeparableWalk, V::SeparableWalk, V::SeparableWalk, V::SeparableWalk, V::SeparableWalk}},
-    {{PixelDepth::F32, 3}, false, {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
-    {{PixelDepth::F32, 3}, true, {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
-    {{PixelDepth::F32, 4}, false, {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
-    {{PixelDepth::F32, 4}, true, {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
+    {{PixelDepth::U8, 1}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
+    {{PixelDepth::U8, 1}, true,
+     {V::SeparableTiled, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle, V::SeparableTensor, V::SeparableTensor}},
+    {{PixelDepth::U8, 3}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
+    {{PixelDepth::U8, 3}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTensor, V::SeparableTensor, V::SeparableTensor}},
+    {{PixelDepth::U8, 4}, false,
+     {V::SeparableTiled, V::DirectRgba8Walk, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
+    {{PixelDepth::U8, 4}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTensorWalk, V::SeparableTensorWalk, V::SeparableTensorWalk}},
+    {{PixelDepth::U16, 1}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::U16, 1}, true,
+     {V::SeparableTiled, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle}},
+    {{PixelDepth::U16, 3}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::U16, 3}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
+    {{PixelDepth::U16, 4}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::U16, 4}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
+    {{PixelDepth::F32, 1}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::F32, 1}, true,
+     {V::SeparableTiled, V::SeparableWalk, V::SeparableWalk, V::SeparableWalk, V::SeparableWalk, V::SeparableWalk}},
+    {{PixelDepth::F32, 3}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::F32, 3}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
+    {{PixelDepth::F32, 4}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::F32, 4}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
 };
 
 // Method::Direct, TensorCores::Off.
 const GridRow kDirectChoices[] = {
-    {{PixelDepth::U8, 1}, false, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::U8, 1}, true, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::U8, 3}, false, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::U8, 3}, true, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::U8, 4}, false, {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Walk, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::U8, 4}, true, {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Walk, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::U16, 1}, false, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::U16, 1}, true, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::U16, 3}, false, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::U16, 3}, true, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::U16, 4}, false, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::U16, 4}, true, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::F32, 1}, false, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::F32, 1}, true, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::F32, 3}, false, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::F32, 3}, true, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::F32, 4}, false, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
-    {{PixelDepth::F32, 4}, true, {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U8, 1}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U8, 1}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U8, 3}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U8, 3}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U8, 4}, false,
+     {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Walk, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U8, 4}, true,
+     {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Walk, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 1}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 1}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 3}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 3}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 4}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 4}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 1}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 1}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 3}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 3}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 4}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 4}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
 };
 
 void expectGridChoices(const GridRow (&rows)[18], Method method, TensorCores tensor)
