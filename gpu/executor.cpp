@@ -117,15 +117,18 @@ Eligibility eligibility(const detail::ShapeQuery& q)
     return e;
 }
 
-/// The method, whether it runs on tensor cores, and why.
-struct Ranking {
-    Method method = Method::Direct;
-    bool tensorCores = false;
-    std::string reason;
+/// Estimated kernel times (ms) of each method with and without tensor cores; kNever where it
+/// cannot run (or, for the FFT, is not worth estimating).
+struct Estimates {
+    double direct = kNever;
+    double directTensor = kNever;
+    double separable = kNever;
+    double separableTensor = kNever;
+    double fft = kNever;
 };
 
-Ranking rank(const filters::FilterSpec& spec, PixelFormat format, PixelFormat output, int width, int height,
-             const DeviceInfo& device, Method force, TensorCores tensor, const Eligibility& e)
+Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFormat output, int width, int height,
+                   const DeviceInfo& device, TensorCores tensor, const Eligibility& e)
 {
     const int kw = spec.kernel.width;
     const int kh = spec.kernel.height;
@@ -133,11 +136,6 @@ Ranking rank(const filters::FilterSpec& spec, PixelFormat format, PixelFormat ou
     const double pixels = static_cast<double>(width) * height;
     const double bytes = pixels * static_cast<double>(format.bytesPerPixel() + output.bytesPerPixel());
     const auto cost = detail::CostModel::forDevice(device);
-
-    const double tDirect32 = e.direct ? cost.direct(pixels, channels, kw * kh, bytes) : kNever;
-    const double tSep32 =
-        e.canSeparate ? cost.separable(pixels, channels, kw, kh, bytes) * (e.fused ? 1.0 : detail::kTwoPassPenalty)
-                      : kNever;
     auto tensorCost = [&](const Choice& c, bool separable) {
         if (tensor == TensorCores::Off || !c) {
             return kNever;
@@ -145,26 +143,49 @@ Ranking rank(const filters::FilterSpec& spec, PixelFormat format, PixelFormat ou
         return cost.tensor(detail::tensorMmaCount(spec, channels, width, height, separable), pixels * channels,
                            bytes);
     };
-    const double tDirectTc = tensorCost(e.directTensor, false);
-    const double tSepTc = tensorCost(e.separableTensor, true);
 
+    Estimates t;
+    if (e.direct) {
+        t.direct = cost.direct(pixels, channels, kw * kh, bytes);
+    }
+    if (e.canSeparate) {
+        t.separable = cost.separable(pixels, channels, kw, kh, bytes) * (e.fused ? 1.0 : detail::kTwoPassPenalty);
+    }
+    t.directTensor = tensorCost(e.directTensor, false);
+    t.separableTensor = tensorCost(e.separableTensor, true);
+    if (kw * kh >= detail::kFftMinTaps || !e.direct) {
+        t.fft = cost.fft(pixels, channels, kw, kh);
+    }
+    return t;
+}
+
+/// The method, whether it runs on tensor cores, and why.
+struct Ranking {
+    Method method = Method::Direct;
+    bool tensorCores = false;
+    std::string reason;
+};
+
+/// The fastest estimate wins (separable on a tie, then direct over the FFT); a forced method
+/// stays. Throws NotSupported when TensorCores::On cannot be honoured.
+Ranking rank(const filters::FilterSpec& spec, const Estimates& t, Method force, TensorCores tensor,
+             const Eligibility& e)
+{
     Ranking r;
     r.method = force;
     if (force == Method::Auto) {
-        const double tDirect = std::min(tDirect32, tDirectTc);
-        const double tSep = std::min(tSep32, tSepTc);
-        const bool fftWorthIt = kw * kh >= detail::kFftMinTaps || !e.direct;
-        const double tFft = fftWorthIt ? cost.fft(pixels, channels, kw, kh) : kNever;
-        if (tSep <= tDirect && tSep <= tFft) {
+        const double tDirect = std::min(t.direct, t.directTensor);
+        const double tSep = std::min(t.separable, t.separableTensor);
+        if (tSep <= tDirect && tSep <= t.fft) {
             r.method = Method::Separable;
-        } else if (tFft < tDirect) {
+        } else if (t.fft < tDirect) {
             r.method = Method::Fft;
         } else {
             r.method = Method::Direct;
         }
         char why[160];
         std::snprintf(why, sizeof why, "estimated ms: direct %.3g, separable %.3g, fft %.3g", tDirect,
-                      tSep < kShownAsNever ? tSep : -1.0, tFft < kShownAsNever ? tFft : -1.0);
+                      tSep < kShownAsNever ? tSep : -1.0, t.fft < kShownAsNever ? t.fft : -1.0);
         r.reason = why;
     } else {
         r.reason = "forced";
@@ -178,7 +199,7 @@ Ranking rank(const filters::FilterSpec& spec, PixelFormat format, PixelFormat ou
             }
             r.tensorCores = true;
         } else {
-            r.tensorCores = separable ? tSepTc < tSep32 : tDirectTc < tDirect32;
+            r.tensorCores = separable ? t.separableTensor < t.separable : t.directTensor < t.direct;
         }
         if (r.tensorCores) {
             char bound[96];
@@ -284,7 +305,8 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
         }
     }
     const Eligibility e = eligibility(query);
-    Ranking r = rank(spec, format, plan.output, width, height, device, force, tensor, e);
+    const Estimates times = estimate(spec, format, plan.output, width, height, device, tensor, e);
+    Ranking r = rank(spec, times, force, tensor, e);
     const VariantEntry& variant = chooseVariant(r, e);
     plan.method = r.method;
     plan.tensorCores = r.tensorCores;
