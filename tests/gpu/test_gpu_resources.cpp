@@ -3,6 +3,7 @@
 
 #include "gpu_test_util.h"
 
+#include "gpu/cuda_check.cuh"
 #include "gpu/cuda_error.h"
 #include "gpu/errors.h"
 
@@ -57,6 +58,20 @@ bool allBytes(const std::vector<std::uint8_t>& v, std::uint8_t value)
         }
     }
     return true;
+}
+
+// The check destructors make: no device needed, only the runtime's error names.
+TEST(CudaAssert, DebugBuildsStopOnAFailedCallInADestructor)
+{
+    // Success, and a runtime already unloading at exit, pass in every build.
+    detail::assertCudaSuccess(cudaSuccess, "cudaFree(p)", __FILE__, __LINE__);
+    detail::assertCudaSuccess(cudaErrorCudartUnloading, "cudaFree(p)", __FILE__, __LINE__);
+#ifdef NDEBUG
+    GTEST_SKIP() << "release build: destructors drop CUDA errors";
+#else
+    EXPECT_DEATH(TESSERA_ASSERT_CUDA_SUCCESS(cudaErrorInvalidValue),
+                 "cudaErrorInvalidValue failed at .*test_gpu_resources");
+#endif
 }
 
 class GpuResources : public GpuTest {};
