@@ -84,13 +84,7 @@ int toCvBorder(Border border)
 
 int resolveOutputDepth(OutputDepth depth, int inDepth)
 {
-    switch (depth) {
-    case OutputDepth::Same: return inDepth;
-    case OutputDepth::U8: return CV_8U;
-    case OutputDepth::U16: return CV_16U;
-    case OutputDepth::F32: return CV_32F;
-    }
-    return inDepth;
+    return resolveOutputDepth<int>(depth, inDepth, CV_8U, CV_16U, CV_32F);
 }
 
 cv::Mat applyCpu(const cv::Mat& src, const FilterSpec& spec)

@@ -3,8 +3,10 @@
 #include "filters/text_util.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace tessera::filters {
@@ -13,6 +15,73 @@ namespace {
 
 using detail::lowered;
 using detail::trimmed;
+
+/// One name of an enum value. A table lists the canonical name of every value first, in the
+/// enum's order, then any aliases the parser also accepts.
+template <typename E>
+struct Named {
+    E value;
+    const char* name;
+    bool canonical = true;
+};
+
+constexpr std::array<Named<Border>, 7> kBorderNames{{
+    {Border::Reflect101, "reflect101"},
+    {Border::Reflect, "reflect"},
+    {Border::Replicate, "replicate"},
+    {Border::Constant, "constant"},
+    {Border::Wrap, "wrap"},
+    {Border::Reflect101, "reflect_101", false},  // OpenCV's spelling
+    {Border::Reflect101, "reflect-101", false},
+}};
+
+constexpr std::array<Named<OutputDepth>, 4> kDepthNames{{
+    {OutputDepth::Same, "same"},
+    {OutputDepth::U8, "u8"},
+    {OutputDepth::U16, "u16"},
+    {OutputDepth::F32, "f32"},
+}};
+
+template <typename E, std::size_t N>
+std::string nameIn(const std::array<Named<E>, N>& table, E value)
+{
+    for (const auto& n : table) {
+        if (n.value == value) {
+            return n.name;
+        }
+    }
+    return table.front().name;
+}
+
+/// Case and surrounding blanks do not matter.
+template <typename E, std::size_t N>
+std::optional<E> valueIn(const std::array<Named<E>, N>& table, const std::string& text)
+{
+    const std::string t = lowered(trimmed(text));
+    for (const auto& n : table) {
+        if (t == n.name) {
+            return n.value;
+        }
+    }
+    return std::nullopt;
+}
+
+/// "a, b, c or d" of the canonical names.
+template <typename E, std::size_t N>
+std::string choices(const std::array<Named<E>, N>& table)
+{
+    std::vector<std::string> names;
+    for (const auto& n : table) {
+        if (n.canonical) {
+            names.emplace_back(n.name);
+        }
+    }
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    }
+    return text;
+}
 
 // Values of one inline-kernel row: comma separated when there is a comma (so "1,,2" is an
 // error rather than silently two values), otherwise separated by blanks.
@@ -86,66 +155,28 @@ Halo FilterChain::halo() const
 
 std::string toString(Border b)
 {
-    switch (b) {
-    case Border::Reflect101: return "reflect101";
-    case Border::Reflect: return "reflect";
-    case Border::Replicate: return "replicate";
-    case Border::Constant: return "constant";
-    case Border::Wrap: return "wrap";
-    }
-    return "reflect101";
+    return nameIn(kBorderNames, b);
 }
 
 Border parseBorder(const std::string& text)
 {
-    const std::string t = lowered(trimmed(text));
-    if (t == "reflect101" || t == "reflect_101" || t == "reflect-101") {
-        return Border::Reflect101;
+    if (const auto b = valueIn(kBorderNames, text)) {
+        return *b;
     }
-    if (t == "reflect") {
-        return Border::Reflect;
-    }
-    if (t == "replicate") {
-        return Border::Replicate;
-    }
-    if (t == "constant") {
-        return Border::Constant;
-    }
-    if (t == "wrap") {
-        return Border::Wrap;
-    }
-    throw std::invalid_argument("unknown border '" + text +
-                                "' (expected reflect101, reflect, replicate, constant or wrap)");
+    throw std::invalid_argument("unknown border '" + text + "' (expected " + choices(kBorderNames) + ")");
 }
 
 std::string toString(OutputDepth d)
 {
-    switch (d) {
-    case OutputDepth::Same: return "same";
-    case OutputDepth::U8: return "u8";
-    case OutputDepth::U16: return "u16";
-    case OutputDepth::F32: return "f32";
-    }
-    return "same";
+    return nameIn(kDepthNames, d);
 }
 
 OutputDepth parseOutputDepth(const std::string& text)
 {
-    const std::string t = lowered(trimmed(text));
-    if (t == "same") {
-        return OutputDepth::Same;
+    if (const auto d = valueIn(kDepthNames, text)) {
+        return *d;
     }
-    if (t == "u8") {
-        return OutputDepth::U8;
-    }
-    if (t == "u16") {
-        return OutputDepth::U16;
-    }
-    if (t == "f32") {
-        return OutputDepth::F32;
-    }
-    throw std::invalid_argument("unknown output depth '" + text +
-                                "' (expected same, u8, u16 or f32)");
+    throw std::invalid_argument("unknown output depth '" + text + "' (expected " + choices(kDepthNames) + ")");
 }
 
 std::optional<SeparablePair> detectSeparable(const Kernel2D& k, double relTol)

@@ -12,6 +12,21 @@ enum class Border { Reflect101, Reflect, Replicate, Constant, Wrap };
 /// Depth of the result: Same keeps the input depth.
 enum class OutputDepth { Same, U8, U16, F32 };
 
+/// The depth a spec with output depth `requested` writes for an input of depth `in`: `in` for
+/// Same, otherwise the one named. Depths are the caller's own codes (OpenCV depths,
+/// gpu::PixelDepth), given for u8, u16 and f32, so that every executor applies this one rule.
+template <typename Depth>
+constexpr Depth resolveOutputDepth(OutputDepth requested, Depth in, Depth u8, Depth u16, Depth f32)
+{
+    switch (requested) {
+    case OutputDepth::Same: return in;
+    case OutputDepth::U8: return u8;
+    case OutputDepth::U16: return u16;
+    case OutputDepth::F32: return f32;
+    }
+    return in;
+}
+
 /// Largest kernel side accepted anywhere (factories, presets, inline kernels).
 inline constexpr int kMaxKernelSide = 255;
 

@@ -1,4 +1,5 @@
 #include "gpu/cuda_check.cuh"
+#include "gpu/errors.h"
 #include "gpu/kernel_common.cuh"
 #include "gpu/plan_data.h"
 
@@ -41,7 +42,7 @@ void launchChannels(const DeviceImage& src, const DeviceImage& dst, cudaStream_t
                                                                 src.height);
         break;
     default:
-        throw std::invalid_argument("convert: unsupported channel count");
+        throw PreconditionError("convert: unsupported channel count");
     }
     TESSERA_LAUNCH_CHECK("convertKernel");
 }
@@ -58,15 +59,15 @@ void launchTo(const DeviceImage& src, const DeviceImage& dst, cudaStream_t strea
 
 }  // namespace
 
-void launchConvert(const DeviceImage& src, const DeviceImage& dst, void* stream)
+void launchConvert(const DeviceImage& src, const DeviceImage& dst, StreamView stream)
 {
     if (src.format.channels != dst.format.channels || src.width != dst.width || src.height != dst.height) {
-        throw std::invalid_argument("convert: source and destination differ in size or channels");
+        throw InvalidInput("convert: source and destination differ in size or channels");
     }
     if (src.width == 0 || src.height == 0) {
         return;
     }
-    auto s = static_cast<cudaStream_t>(stream);
+    const cudaStream_t s = cudaStreamOf(stream);
     switch (src.format.depth) {
     case PixelDepth::U8: return launchTo<std::uint8_t>(src, dst, s);
     case PixelDepth::U16: return launchTo<std::uint16_t>(src, dst, s);

@@ -6,6 +6,7 @@
 #include "gpu/plan_data.h"
 
 #include <stdexcept>
+#include <string>
 
 namespace tessera::gpu::detail {
 
@@ -129,10 +130,7 @@ void launchOne(const ConvParams& params, const std::vector<float>& taps, const L
         }
     }
     auto kernel = directKernel<Tin, Tout, C, G, NT>;
-    if (shape.sharedBytes > 48 * 1024) {
-        TESSERA_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                static_cast<int>(shape.sharedBytes)));
-    }
+    allowShared(kernel, shape.sharedBytes);
     const dim3 grid(static_cast<unsigned>(shape.gridX), static_cast<unsigned>(shape.gridY));
     const dim3 block(kTileW, kBlockY);
     kernel<<<grid, block, shape.sharedBytes, stream>>>(params, inlineTaps);
@@ -156,66 +154,63 @@ void dispatchSize(const Plan& plan, const ConvParams& params, cudaStream_t strea
 }  // namespace
 
 /// Fixed-size kernels (direct_fixed.cu).
-void launchDirectFixed(const Plan& plan, const ConvParams& params, void* stream);
+void launchDirectFixed(const Plan& plan, const ConvParams& params, StreamView stream);
 
 /// Largest tap count carried inline; larger kernels read taps from the workspace.
 constexpr std::size_t kMaxInlineTaps = 4096;
 
-LaunchShape directShape(const ShapeQuery& q)
+namespace {
+
+/// Shared memory of the tiled kernel: every channel's window at once when the taps travel
+/// inline, one channel per pass otherwise.
+std::size_t tiledSharedBytes(const ShapeQuery& q)
 {
-    const int kw = q.kw;
-    const int kh = q.kh;
-    const int channels = q.input.channels;
-    const int width = q.width;
-    const int height = q.height;
-    const std::size_t sharedLimit = q.sharedLimit;
-    if (hasDirectRgba8(q)) {
-        return directRgba8Shape(q);
+    const std::size_t window =
+        static_cast<std::size_t>(kTileW + q.kw - 1) * static_cast<std::size_t>(kTileH + q.kh - 1);
+    const bool inlineTaps = static_cast<std::size_t>(q.kw) * static_cast<std::size_t>(q.kh) <= kMaxInlineTaps;
+    return window * sizeof(float) * static_cast<std::size_t>(inlineTaps ? q.input.channels : 1);
+}
+
+}  // namespace
+
+Support canDirectTiled(const ShapeQuery& q)
+{
+    const std::size_t bytes = tiledSharedBytes(q);
+    if (bytes > q.sharedLimit) {
+        return Support::no("direct method: a " + std::to_string(q.kw) + " x " + std::to_string(q.kh) +
+                           " kernel needs " + std::to_string(bytes) + " bytes of shared memory, the device has " +
+                           std::to_string(q.sharedLimit));
     }
+    return Support::yes();
+}
+
+LaunchShape directTiledShape(const ShapeQuery& q)
+{
     LaunchShape s;
-    if (hasFixedDirect(kw, kh) && fixedSharedBytes(kw, channels) <= sharedLimit) {
-        s.blockX = 32;
-        s.blockY = 8;
-        s.tileWidth = fixedTileW(channels);
-        s.tileHeight = fixedTileH(channels);
-        s.gridX = (width + s.tileWidth - 1) / s.tileWidth;
-        s.gridY = (height + s.tileHeight - 1) / s.tileHeight;
-        s.sharedBytes = fixedSharedBytes(kw, channels);
-        s.specialisedSize = kw;
-        return s;
-    }
     s.blockX = kTileW;
     s.blockY = kBlockY;
     s.tileWidth = kTileW;
     s.tileHeight = kTileH;
-    s.gridX = (width + kTileW - 1) / kTileW;
-    s.gridY = (height + kTileH - 1) / kTileH;
-    const std::size_t window = static_cast<std::size_t>(kTileW + kw - 1) * static_cast<std::size_t>(kTileH + kh - 1);
-    const bool inlineTaps = static_cast<std::size_t>(kw) * static_cast<std::size_t>(kh) <= kMaxInlineTaps;
-    // Every channel in shared memory at once when it fits; one channel per pass otherwise.
-    s.sharedBytes = window * sizeof(float) * static_cast<std::size_t>(inlineTaps ? channels : 1);
-    if (s.sharedBytes > sharedLimit) {
-        throw std::invalid_argument("direct method: a " + std::to_string(kw) + " x " + std::to_string(kh) +
-                                    " kernel needs more shared memory than the device has");
-    }
-    s.specialisedSize = 0;
+    s.gridX = (q.width + kTileW - 1) / kTileW;
+    s.gridY = (q.height + kTileH - 1) / kTileH;
+    s.sharedBytes = tiledSharedBytes(q);
+    s.variant = KernelVariant::DirectTiled;
+    s.compiledSize = 0;
     return s;
 }
 
 void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* globalTaps,
-                  void* stream)
+                  StreamView stream)
 {
     ConvParams p = makeConvParams(plan.spec, src, dst);
     p.globalTaps = plan.data->taps.size() > kMaxInlineTaps ? globalTaps : nullptr;
-    if (plan.shape.specialisedSize < 0) {
-        launchDirectRgba8(plan, p, stream);
-        return;
+    switch (plan.shape.variant) {
+    case KernelVariant::DirectRgba8Walk: return launchDirectRgba8(plan, p, stream);
+    case KernelVariant::DirectFixed: return launchDirectFixed(plan, p, stream);
+    case KernelVariant::DirectTiled: break;
+    default: throw PreconditionError("launchDirect: a " + toString(plan.shape.variant) + " plan");
     }
-    if (plan.shape.specialisedSize > 0) {
-        launchDirectFixed(plan, p, stream);
-        return;
-    }
-    auto s = static_cast<cudaStream_t>(stream);
+    const cudaStream_t s = cudaStreamOf(stream);
     dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "direct kernel", [&]<typename Tin, typename Tout>() {
         dispatchChannelCount(plan.input.channels, "direct kernel",
                              [&]<int C>() { dispatchSize<Tin, Tout, C>(plan, p, s); });

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 namespace tessera::gpu::detail {
 
@@ -156,10 +157,7 @@ void launchFixed(const ConvParams& params, const Plan& plan, cudaStream_t stream
     }
     auto kernel = directFixedKernel<Tin, Tout, C, K>;
     const std::size_t shared = fixedSharedBytes(K, C);
-    if (shared > 48 * 1024) {
-        TESSERA_CUDA_CHECK(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-    }
+    allowShared(kernel, shared);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
     kernel<<<grid, dim3(32, 8), shared, stream>>>(params, taps);
     TESSERA_LAUNCH_CHECK("directFixedKernel");
@@ -168,7 +166,7 @@ void launchFixed(const ConvParams& params, const Plan& plan, cudaStream_t stream
 template <typename Tin, typename Tout, int C>
 void dispatchK(const ConvParams& params, const Plan& plan, cudaStream_t stream)
 {
-    switch (plan.shape.specialisedSize) {
+    switch (plan.shape.compiledSize) {
     case 3: return launchFixed<Tin, Tout, C, 3>(params, plan, stream);
     case 5: return launchFixed<Tin, Tout, C, 5>(params, plan, stream);
     case 7: return launchFixed<Tin, Tout, C, 7>(params, plan, stream);
@@ -176,15 +174,45 @@ void dispatchK(const ConvParams& params, const Plan& plan, cudaStream_t stream)
     case 11: return launchFixed<Tin, Tout, C, 11>(params, plan, stream);
     case 13: return launchFixed<Tin, Tout, C, 13>(params, plan, stream);
     case 15: return launchFixed<Tin, Tout, C, 15>(params, plan, stream);
-    default: throw std::invalid_argument("no fixed-size direct kernel for this size");
+    default: throw PreconditionError("no fixed-size direct kernel of side " + std::to_string(plan.shape.compiledSize));
     }
 }
 
 }  // namespace
 
-void launchDirectFixed(const Plan& plan, const ConvParams& params, void* stream)
+Support canDirectFixed(const ShapeQuery& q)
 {
-    auto s = static_cast<cudaStream_t>(stream);
+    if (!hasFixedDirect(q.kw, q.kh)) {
+        return Support::no("fixed-size direct kernels are compiled for square odd sizes 3 to 15 only, not " +
+                           std::to_string(q.kw) + " x " + std::to_string(q.kh));
+    }
+    const std::size_t bytes = fixedSharedBytes(q.kw, q.input.channels);
+    if (bytes > q.sharedLimit) {
+        return Support::no("the fixed-size direct kernel needs " + std::to_string(bytes) +
+                           " bytes of shared memory, the device has " + std::to_string(q.sharedLimit));
+    }
+    return Support::yes();
+}
+
+LaunchShape directFixedShape(const ShapeQuery& q)
+{
+    const int channels = q.input.channels;
+    LaunchShape s;
+    s.blockX = 32;
+    s.blockY = 8;
+    s.tileWidth = fixedTileW(channels);
+    s.tileHeight = fixedTileH(channels);
+    s.gridX = (q.width + s.tileWidth - 1) / s.tileWidth;
+    s.gridY = (q.height + s.tileHeight - 1) / s.tileHeight;
+    s.sharedBytes = fixedSharedBytes(q.kw, channels);
+    s.variant = KernelVariant::DirectFixed;
+    s.compiledSize = q.kw;
+    return s;
+}
+
+void launchDirectFixed(const Plan& plan, const ConvParams& params, StreamView stream)
+{
+    const cudaStream_t s = cudaStreamOf(stream);
     dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "direct kernel", [&]<typename Tin, typename Tout>() {
         dispatchChannelCount(plan.input.channels, "direct kernel",
                              [&]<int C>() { dispatchK<Tin, Tout, C>(params, plan, s); });

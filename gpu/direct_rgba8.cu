@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 // Direct correlation of 8-bit RGBA images with a small centred kernel (3 x 3, 5 x 5), where the
 // work per pixel is so small that instruction count, not bandwidth, decides. The window stays in
@@ -259,10 +260,7 @@ void launchK(const Plan& plan, const ConvParams& p, cudaStream_t stream)
     const unsigned borderPixel = borderPixelRgba8(p.borderValue);
     auto kernel = directRgba8Kernel<K>;
     constexpr std::size_t shared = sharedBytes<K>();
-    if (shared > 48 * 1024) {
-        TESSERA_CUDA_CHECK(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-    }
+    allowShared(kernel, shared);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
     // The exponent word goes in as an argument: as a compile-time constant it would be folded
     // into a second logic op per channel value (one immediate per instruction).
@@ -272,22 +270,31 @@ void launchK(const Plan& plan, const ConvParams& p, cudaStream_t stream)
 
 }  // namespace
 
-bool hasDirectRgba8(const ShapeQuery& q)
+Support canDirectRgba8Walk(const ShapeQuery& q)
 {
     const int k = q.kw;
-    if (q.kh != k || (k != 3 && k != 5) || q.anchorX != k / 2 || q.anchorY != k / 2) {
-        return false;
+    if (q.kh != k || (k != 3 && k != 5)) {
+        return Support::no("the walking RGBA8 kernel is compiled for 3 x 3 and 5 x 5 only, not " +
+                           std::to_string(q.kw) + " x " + std::to_string(q.kh));
+    }
+    if (q.anchorX != k / 2 || q.anchorY != k / 2) {
+        return Support::no("the walking RGBA8 kernel needs the centred anchor");
     }
     if (q.input.depth != PixelDepth::U8 || q.input.channels != 4 || q.kernelOutput.depth != PixelDepth::U8) {
-        return false;
+        return Support::no("the walking RGBA8 kernel takes 8-bit RGBA in and 8-bit out only");
     }
     if (!borderFitsByte(q.border, q.borderValue)) {
-        return false;
+        return Support::no("the walking RGBA8 kernel fills a constant border with a whole byte value only");
     }
-    return (k == 3 ? sharedBytes<3>() : sharedBytes<5>()) <= q.sharedLimit;
+    const std::size_t bytes = k == 3 ? sharedBytes<3>() : sharedBytes<5>();
+    if (bytes > q.sharedLimit) {
+        return Support::no("the walking RGBA8 kernel needs " + std::to_string(bytes) +
+                           " bytes of shared memory, the device has " + std::to_string(q.sharedLimit));
+    }
+    return Support::yes();
 }
 
-LaunchShape directRgba8Shape(const ShapeQuery& q)
+LaunchShape directRgba8WalkShape(const ShapeQuery& q)
 {
     LaunchShape s;
     s.blockX = 32;
@@ -298,17 +305,18 @@ LaunchShape directRgba8Shape(const ShapeQuery& q)
     s.tileHeight = kSegmentRows;
     s.gridY = (q.height + s.tileHeight - 1) / s.tileHeight;
     s.sharedBytes = q.kw == 3 ? sharedBytes<3>() : sharedBytes<5>();
-    s.specialisedSize = directRgba8Code(q.kw);
+    s.variant = KernelVariant::DirectRgba8Walk;
+    s.compiledSize = q.kw;
     return s;
 }
 
-void launchDirectRgba8(const Plan& plan, const ConvParams& params, void* stream)
+void launchDirectRgba8(const Plan& plan, const ConvParams& params, StreamView stream)
 {
-    auto s = static_cast<cudaStream_t>(stream);
-    switch (-plan.shape.specialisedSize) {
+    const cudaStream_t s = cudaStreamOf(stream);
+    switch (plan.shape.compiledSize) {
     case 3: return launchK<3>(plan, params, s);
     case 5: return launchK<5>(plan, params, s);
-    default: throw std::invalid_argument("no walking RGBA8 kernel for this size");
+    default: throw PreconditionError("no walking RGBA8 kernel of side " + std::to_string(plan.shape.compiledSize));
     }
 }
 

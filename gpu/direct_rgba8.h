@@ -8,13 +8,8 @@
 
 namespace tessera::gpu::detail {
 
-/// LaunchShape::specialisedSize of a direct plan that uses this kernel: -K.
-constexpr int directRgba8Code(int k) { return -k; }
-
-/// u8 RGBA in and out, K x K with K = 3 or 5, centred anchor; a constant border only with a
-/// value that is a byte (the window stays in bytes).
-bool hasDirectRgba8(const ShapeQuery& q);
-LaunchShape directRgba8Shape(const ShapeQuery& q);
-void launchDirectRgba8(const Plan& plan, const ConvParams& params, void* stream);
+/// Enqueues KernelVariant::DirectRgba8Walk (canDirectRgba8Walk, directRgba8WalkShape in
+/// variant_support.h say when and how); throws CudaError, PreconditionError for another size.
+void launchDirectRgba8(const Plan& plan, const ConvParams& params, StreamView stream);
 
 }  // namespace tessera::gpu::detail

@@ -8,7 +8,7 @@
 #include "gpu/calibration.h"
 #include "gpu/device_info.h"
 #include "gpu/device_selection.h"
-#include "gpu/method.h"
+#include "gpu/kernel_variant.h"
 #include "gpu/run_report.h"
 #include "gpu/tile_planner.h"
 

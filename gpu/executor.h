@@ -2,7 +2,7 @@
 
 #include "filters/filter_spec.h"
 #include "gpu/device_info.h"
-#include "gpu/method.h"
+#include "gpu/kernel_variant.h"
 #include "gpu/pixel_format.h"
 #include "gpu/resources.h"
 
@@ -21,7 +21,11 @@ struct LaunchShape {
     int gridX = 0;
     int gridY = 0;
     std::size_t sharedBytes = 0;
-    int specialisedSize = 0;  ///< kernel width = height fixed at compile time, 0 = generic
+    KernelVariant variant = KernelVariant::DirectTiled;  ///< the kernel that runs
+    /// The compiled instance of a templated variant: the kernel side K for DirectFixed and
+    /// DirectRgba8Walk, the tap-width class (8, 16, 32 or 64) for DirectTensor,
+    /// DirectTensorPersistent and SeparableTensor; 0 for the others.
+    int compiledSize = 0;
 };
 
 struct PlanData;  // method-specific data prepared at plan time (taps, FFT sizes)
@@ -42,13 +46,15 @@ struct Plan {
     std::string reason;              ///< why this method was chosen
     std::shared_ptr<const PlanData> data;
 
-    /// One line: method, shape, workspace and reason.
+    /// One line: method, variant, shape, workspace and reason. Never throws but for bad_alloc.
     std::string describe() const;
 };
 
-/// Plans `spec` for an input of `format` and size on `device`. `force` overrides the choice;
-/// Separable on a non-rank-1 spec throws std::invalid_argument. Cheap; host-only except that
-/// an FFT plan prepares the kernel spectrum lazily at first run.
+/// Plans `spec` for an input of `format` and size on `device`. `force` overrides the choice.
+/// Throws InvalidInput for an empty image or a channel count other than 1, 3 or 4, and
+/// NotSupported (with the reason) when the forced method or TensorCores::On cannot run the
+/// spec; both are std::invalid_argument. Cheap; host-only except that an FFT plan prepares the
+/// kernel spectrum lazily at first run.
 Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
               const DeviceInfo& device, Method force = Method::Auto, TensorCores tensor = TensorCores::Auto);
 
@@ -64,8 +70,12 @@ struct RowSpan {
 /// `rows` may narrow the output rows needed: a method that can skip the others does (their
 /// content is then unspecified), the rest compute every row; the rows read stay those of the
 /// whole src, so a view with halo rows above and below computes its inner rows from real
-/// neighbours. Never synchronises; throws CudaError if a launch fails.
+/// neighbours. Never synchronises; throws InvalidInput when the images, workspace or stream do
+/// not match the plan, CudaError if a launch fails.
 void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace,
          const Stream& stream, RowSpan rows = {});
+/// The same on a stream the caller may own (see StreamView); same throws.
+void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, StreamView stream,
+         RowSpan rows = {});
 
 }  // namespace tessera::gpu

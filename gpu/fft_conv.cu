@@ -1,12 +1,15 @@
 #include "gpu/cuda_check.cuh"
+#include "gpu/errors.h"
 #include "gpu/fft_cache.cuh"
 #include "gpu/fft_layout.h"
 #include "gpu/kernel_common.cuh"
+#include "gpu/launch_common.cuh"
 #include "gpu/plan_data.h"
 
 #include <algorithm>
 #include <climits>
 #include <stdexcept>
+#include <string>
 
 // The FFT method: every channel of the image, extended by the border rule, goes through one
 // batched R2C, a product with the conjugated kernel spectrum and a C2R; the W x H window at the
@@ -146,7 +149,7 @@ void launchPad(const DeviceImage& src, float* frames, const FrameParams& p, int 
     case 1: padKernel<T, 1><<<grid, block, 0, s>>>(src.data, src.pitch, frames, p); break;
     case 3: padKernel<T, 3><<<grid, block, 0, s>>>(src.data, src.pitch, frames, p); break;
     case 4: padKernel<T, 4><<<grid, block, 0, s>>>(src.data, src.pitch, frames, p); break;
-    default: throw std::invalid_argument("fft: unsupported channel count");
+    default: throw PreconditionError("fft: unsupported channel count");
     }
     TESSERA_LAUNCH_CHECK("fft padKernel");
 }
@@ -161,7 +164,7 @@ void launchExtract(const float* frames, const DeviceImage& dst, const FrameParam
     case 1: extractKernel<T, 1><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p); break;
     case 3: extractKernel<T, 3><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p); break;
     case 4: extractKernel<T, 4><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p); break;
-    default: throw std::invalid_argument("fft: unsupported channel count");
+    default: throw PreconditionError("fft: unsupported channel count");
     }
     TESSERA_LAUNCH_CHECK("fft extractKernel");
 }
@@ -175,7 +178,7 @@ void launchMultiply(float2* spectra, const float2* kernel, long long planeComple
     case 1: multiplyKernel<1><<<grid, kThreads, 0, s>>>(spectra, kernel, planeComplex); break;
     case 3: multiplyKernel<3><<<grid, kThreads, 0, s>>>(spectra, kernel, planeComplex); break;
     case 4: multiplyKernel<4><<<grid, kThreads, 0, s>>>(spectra, kernel, planeComplex); break;
-    default: throw std::invalid_argument("fft: unsupported channel count");
+    default: throw PreconditionError("fft: unsupported channel count");
     }
     TESSERA_LAUNCH_CHECK("fft multiplyKernel");
 }
@@ -218,6 +221,25 @@ std::size_t estimateWorkArea(const FftGeometry& g)
 
 }  // namespace
 
+Support canFft(const ShapeQuery& q)
+{
+    // Any size, depth and border; only a kernel whose weights do not fill it cannot be transformed.
+    const auto& k = q.spec->kernel;
+    if (k.weights.size() != static_cast<std::size_t>(k.width) * static_cast<std::size_t>(k.height)) {
+        return Support::no("the FFT method needs the kernel's weights to fill its " + std::to_string(k.width) + " x " +
+                           std::to_string(k.height) + " size");
+    }
+    return Support::yes();
+}
+
+LaunchShape fftShape(const ShapeQuery& /*q*/)
+{
+    // cuFFT and the pad, product and extract kernels size their own launches per run.
+    LaunchShape s;
+    s.variant = KernelVariant::Fft;
+    return s;
+}
+
 std::size_t planFft(const Plan& plan, PlanData& data)
 {
     const auto& spec = plan.spec;
@@ -225,7 +247,7 @@ std::size_t planFft(const Plan& plan, PlanData& data)
     const int kw = spec.kernel.width;
     const int kh = spec.kernel.height;
     if (data.taps.size() != static_cast<std::size_t>(kw) * static_cast<std::size_t>(kh)) {
-        throw std::invalid_argument("fft: the kernel's weights do not match its size");
+        throw PreconditionError("fft: the kernel's weights do not match its size");
     }
     const FftGeometry g =
         makeFftGeometry(plan.width, plan.height, plan.input.channels, kw, kh, anchor.x, anchor.y);
@@ -243,10 +265,10 @@ std::size_t planFft(const Plan& plan, PlanData& data)
     return g.workAreaOffset() + work;
 }
 
-void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, void* stream)
+void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, StreamView stream)
 {
     if (!plan.data || !plan.data->fft) {
-        throw std::logic_error("fft: plan without FFT data");
+        throw PreconditionError("fft: plan without FFT data");
     }
     FftCache& cache = *plan.data->fft;
     const FftGeometry& g = cache.geometry();
@@ -255,10 +277,10 @@ void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst,
     const int channels = plan.input.channels;
     if (src.width != g.width || src.height != g.height || dst.width != g.width || dst.height != g.height ||
         src.format.channels != channels || dst.format.channels != channels) {
-        throw std::invalid_argument("fft: images differ from the plan");
+        throw InvalidInput("fft: images differ from the plan");
     }
     if (out != in && out != PixelDepth::F32) {
-        throw std::invalid_argument("fft: no variant for " + plan.input.name() + " -> " + dst.format.name());
+        throw PreconditionError("fft: no variant for " + plan.input.name() + " -> " + dst.format.name());
     }
 
     const auto& spec = plan.spec;
@@ -272,12 +294,12 @@ void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst,
     p.planeFloats = g.planeFloats();
     p.anchorX = g.anchorX;
     p.anchorY = g.anchorY;
-    p.border = static_cast<int>(spec.border);
+    p.border = borderCode(spec.border);
     p.borderValue = static_cast<float>(spec.borderValue);
     p.centre = centreFor(in);
     p.addBack = static_cast<float>(spec.offset + static_cast<double>(p.centre) * cache.tapSum());
 
-    auto s = static_cast<cudaStream_t>(stream);
+    const cudaStream_t s = cudaStreamOf(stream);
     auto* base = static_cast<char*>(workspace);
     FftCache::Buffers b;
     b.frames = reinterpret_cast<float*>(base);

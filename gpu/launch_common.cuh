@@ -3,8 +3,11 @@
 // Private to gpu/: host-side plumbing shared by the kernel launchers.
 
 #include "filters/filter_spec.h"
+#include "gpu/cuda_check.cuh"
+#include "gpu/errors.h"
 #include "gpu/kernel_common.cuh"
 #include "gpu/pixel_format.h"
+#include "gpu/variant_support.h"
 
 #include <algorithm>
 #include <cmath>
@@ -78,7 +81,8 @@ void dispatchDepths(PixelDepth in, PixelDepth out, const char* what, F&& f)
     } else if (in == PixelDepth::F32 && out == PixelDepth::F32) {
         f.template operator()<float, float>();
     } else {
-        throw std::invalid_argument(std::string(what) + ": no variant for " + PixelFormat{in, 1}.name() + " -> " +
+        // The planner sends every other pair through a float intermediate.
+        throw PreconditionError(std::string(what) + ": no variant for " + PixelFormat{in, 1}.name() + " -> " +
                                     PixelFormat{out, 1}.name());
     }
 }
@@ -91,7 +95,19 @@ void dispatchChannelCount(int channels, const char* what, F&& f)
     case 1: f.template operator()<1>(); break;
     case 3: f.template operator()<3>(); break;
     case 4: f.template operator()<4>(); break;
-    default: throw std::invalid_argument(std::string(what) + ": unsupported channel count " + std::to_string(channels));
+    // Planning refuses other channel counts.
+    default: throw PreconditionError(std::string(what) + ": unsupported channel count " + std::to_string(channels));
+    }
+}
+
+/// Lets `kernel` use `bytes` of dynamic shared memory: above the default limit a kernel must opt
+/// in, once per kernel and device. Throws CudaError.
+template <typename Kernel>
+inline void allowShared(Kernel kernel, std::size_t bytes)
+{
+    if (bytes > kDefaultDynamicSharedBytes) {
+        TESSERA_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
     }
 }
 

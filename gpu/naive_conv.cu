@@ -1,6 +1,7 @@
 #include "gpu/naive_conv.h"
 
 #include "gpu/cuda_check.cuh"
+#include "gpu/errors.h"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
 
@@ -76,7 +77,7 @@ void launchChannels(int channels, const ConvParams& p, const float* taps, cudaSt
     case 1: launch<TIn, TOut, 1>(p, taps, stream); return;
     case 3: launch<TIn, TOut, 3>(p, taps, stream); return;
     case 4: launch<TIn, TOut, 4>(p, taps, stream); return;
-    default: throw std::invalid_argument("runNaive: unsupported channel count " + std::to_string(channels));
+    default: throw InvalidInput("runNaive: unsupported channel count " + std::to_string(channels));
     }
 }
 
@@ -89,7 +90,7 @@ void launchOutput(const DeviceImage& src, const DeviceImage& dst, const ConvPara
     } else if (dst.format.depth == src.format.depth) {
         launchChannels<TIn, TIn>(src.format.channels, p, taps, stream);
     } else {
-        throw std::invalid_argument("runNaive: output depth must be the input's or f32, got " + dst.format.name());
+        throw InvalidInput("runNaive: output depth must be the input's or f32, got " + dst.format.name());
     }
 }
 
@@ -106,22 +107,22 @@ std::vector<float> naiveTaps(const filters::FilterSpec& spec)
 }
 
 void runNaive(const filters::FilterSpec& spec, const DeviceImage& src, const DeviceImage& dst,
-              const float* deviceTaps, const Stream& stream)
+              const float* deviceTaps, StreamView stream)
 {
     if (src.width != dst.width || src.height != dst.height || src.width < 1 || src.height < 1) {
-        throw std::invalid_argument("runNaive: source and destination differ in size or are empty");
+        throw InvalidInput("runNaive: source and destination differ in size or are empty");
     }
     if (src.format.channels != dst.format.channels) {
-        throw std::invalid_argument("runNaive: source and destination differ in channel count");
+        throw InvalidInput("runNaive: source and destination differ in channel count");
     }
     if (deviceTaps == nullptr) {
-        throw std::invalid_argument("runNaive: no taps");
+        throw InvalidInput("runNaive: no taps");
     }
     ConvParams p = detail::makeConvParams(spec, src, dst);
     p.globalTaps = deviceTaps;
 
     ScopedDevice on(stream.device());
-    const auto s = static_cast<cudaStream_t>(stream.handle());
+    const cudaStream_t s = detail::cudaStreamOf(stream);
     switch (src.format.depth) {
     case PixelDepth::U8: launchOutput<std::uint8_t>(src, dst, p, deviceTaps, s); return;
     case PixelDepth::U16: launchOutput<std::uint16_t>(src, dst, p, deviceTaps, s); return;

@@ -19,9 +19,9 @@ std::vector<float> naiveTaps(const filters::FilterSpec& spec);
 /// Enqueues the baseline on `stream` and returns without synchronising. src and dst are device
 /// images of the same size on the stream's device; dst's depth is src's or f32 with the same
 /// channels; `deviceTaps` holds naiveTaps(spec) on that device and must stay alive until the
-/// stream has run the kernel. Throws std::invalid_argument on mismatched images, CudaError if
-/// the launch fails.
+/// stream has run the kernel. Throws InvalidInput (a std::invalid_argument) on mismatched images, CudaError if
+/// the launch fails. `stream` may be a Stream or a stream the caller owns.
 void runNaive(const filters::FilterSpec& spec, const DeviceImage& src, const DeviceImage& dst,
-              const float* deviceTaps, const Stream& stream);
+              const float* deviceTaps, StreamView stream);
 
 }  // namespace tessera::gpu

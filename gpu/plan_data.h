@@ -4,6 +4,7 @@
 
 #include "gpu/executor.h"
 #include "gpu/resources.h"
+#include "gpu/variant_support.h"
 
 #include <memory>
 #include <mutex>
@@ -30,8 +31,7 @@ struct PlanData {
     /// Output depth written by the kernel: the plan's output, or f32 followed by a conversion.
     PixelFormat kernelOutput;
     bool needsConvert = false;
-    bool separableTwoPass = false;            ///< window too large for the fused kernel
-    std::size_t separableWorkspaceOffset = 0;  ///< float intermediate of the two-pass form
+    std::size_t separableWorkspaceOffset = 0;  ///< float intermediate of SeparableTwoPass
     std::size_t convertWorkspaceOffset = 0;  ///< where the f32 intermediate lives, if any
     std::size_t tileCounterOffset = 0;  ///< tensor-core direct: its tile counter
     /// Taps kept on the plan's device in the layout a kernel reads, uploaded at the first run
@@ -45,39 +45,21 @@ struct PlanData {
 
 namespace detail {
 
-/// Launchers, one per method; each enqueues on `stream` and throws CudaError on launch failure.
+/// Launchers, one per method; each enqueues on `stream`, throws CudaError on launch failure and
+/// PreconditionError when handed a plan of another method.
 void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* globalTaps,
-                  void* stream);
-void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch, void* stream);
+                  StreamView stream);
+void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch,
+                     StreamView stream);
 /// `workspace` is the FFT's own part of the plan workspace (data.fftWorkspaceBytes bytes).
-void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, void* stream);
+void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, StreamView stream);
 /// Prepares the FFT method for plan (sizes, the cache that will hold the kernel spectrum and
-/// cuFFT plans) and returns the device workspace it needs per run (fft_conv.cu).
+/// cuFFT plans) and returns the device workspace it needs per run (fft_conv.cu). Throws
+/// PreconditionError when the plan's taps do not match its kernel size.
 std::size_t planFft(const Plan& plan, PlanData& data);
 /// Converts between depths with rounding and saturation (used when a kernel cannot write the
-/// requested depth directly).
-void launchConvert(const DeviceImage& src, const DeviceImage& dst, void* stream);
-
-/// What a method's launch shape depends on.
-struct ShapeQuery {
-    int kw = 1;
-    int kh = 1;
-    int anchorX = 0;
-    int anchorY = 0;
-    PixelFormat input;
-    PixelFormat kernelOutput;  ///< the depth the kernel writes (PlanData::kernelOutput)
-    int width = 0;
-    int height = 0;
-    std::size_t sharedLimit = 48 * 1024;
-    int smCount = 0;
-    filters::Border border = filters::Border::Reflect101;
-    double borderValue = 0.0;
-};
-
-/// Launch shapes of the direct and separable kernels (shared memory, grid); they throw
-/// std::invalid_argument when the method does not fit the device.
-LaunchShape directShape(const ShapeQuery& q);
-LaunchShape separableShape(const ShapeQuery& q);
+/// requested depth directly). Throws InvalidInput on images that differ in size or channels.
+void launchConvert(const DeviceImage& src, const DeviceImage& dst, StreamView stream);
 
 }  // namespace detail
 

@@ -50,98 +50,82 @@ ScopedDevice::ScopedDevice(int device)
     }
 }
 
-ScopedDevice::~ScopedDevice()
+ScopedDevice::ScopedDevice(int device, std::nothrow_t) noexcept
 {
-    if (changed_) {
-        cudaSetDevice(previous_);
+    const cudaError_t got = cudaGetDevice(&previous_);
+    TESSERA_ASSERT_CUDA_SUCCESS(got);
+    if (got == cudaSuccess && previous_ != device) {
+        const cudaError_t set = cudaSetDevice(device);
+        TESSERA_ASSERT_CUDA_SUCCESS(set);
+        changed_ = set == cudaSuccess;
     }
 }
 
-Stream::Stream(int device) : device_(device)
+ScopedDevice::~ScopedDevice()
+{
+    if (changed_) {
+        TESSERA_ASSERT_CUDA_SUCCESS(cudaSetDevice(previous_));
+    }
+}
+
+namespace detail {
+
+void destroyStream(void* handle, int /*device*/) noexcept
+{
+    TESSERA_ASSERT_CUDA_SUCCESS(cudaStreamDestroy(static_cast<cudaStream_t>(handle)));
+}
+
+void destroyEvent(void* handle, int /*device*/) noexcept
+{
+    TESSERA_ASSERT_CUDA_SUCCESS(cudaEventDestroy(static_cast<cudaEvent_t>(handle)));
+}
+
+}  // namespace detail
+
+namespace {
+
+void* createStream(int device)
 {
     ScopedDevice on(device);
     cudaStream_t s = nullptr;
     TESSERA_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    handle_ = s;
+    return s;
 }
 
-Stream::~Stream()
-{
-    if (handle_ != nullptr) {
-        cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
-    }
-}
-
-Stream::Stream(Stream&& other) noexcept
-    : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_)
-{
-}
-
-Stream& Stream::operator=(Stream&& other) noexcept
-{
-    if (this != &other) {
-        if (handle_ != nullptr) {
-            cudaStreamDestroy(static_cast<cudaStream_t>(handle_));
-        }
-        handle_ = std::exchange(other.handle_, nullptr);
-        device_ = other.device_;
-    }
-    return *this;
-}
-
-void Stream::synchronize() const
-{
-    TESSERA_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(handle_)));
-}
-
-Event::Event(int device) : device_(device)
+void* createEvent(int device)
 {
     ScopedDevice on(device);
     cudaEvent_t e = nullptr;
     TESSERA_CUDA_CHECK(cudaEventCreate(&e));
-    handle_ = e;
+    return e;
 }
 
-Event::~Event()
+}  // namespace
+
+Stream::Stream(int device) : owned_(createStream(device), device) {}
+
+void Stream::synchronize() const
 {
-    if (handle_ != nullptr) {
-        cudaEventDestroy(static_cast<cudaEvent_t>(handle_));
-    }
+    TESSERA_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(handle())));
 }
 
-Event::Event(Event&& other) noexcept
-    : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_)
-{
-}
+Event::Event(int device) : owned_(createEvent(device), device) {}
 
-Event& Event::operator=(Event&& other) noexcept
+void Event::record(StreamView stream)
 {
-    if (this != &other) {
-        if (handle_ != nullptr) {
-            cudaEventDestroy(static_cast<cudaEvent_t>(handle_));
-        }
-        handle_ = std::exchange(other.handle_, nullptr);
-        device_ = other.device_;
-    }
-    return *this;
-}
-
-void Event::record(const Stream& stream)
-{
-    TESSERA_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(handle_),
-                                       static_cast<cudaStream_t>(stream.handle())));
+    TESSERA_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(handle()), static_cast<cudaStream_t>(stream.handle())));
 }
 
 void Event::synchronize() const
 {
-    TESSERA_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(handle_)));
+    TESSERA_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(handle())));
 }
 
 float Event::elapsedSince(const Event& start) const
 {
     float ms = 0.0f;
-    TESSERA_CUDA_CHECK(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start.handle_),
-                                            static_cast<cudaEvent_t>(handle_)));
+    TESSERA_CUDA_CHECK(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start.handle()),
+                                            static_cast<cudaEvent_t>(handle())));
     return ms;
 }
 
@@ -162,11 +146,8 @@ RawDeviceBuffer::~RawDeviceBuffer()
 void RawDeviceBuffer::release() noexcept
 {
     if (data_ != nullptr) {
-        int previous = 0;
-        cudaGetDevice(&previous);
-        cudaSetDevice(device_);
-        cudaFree(data_);
-        cudaSetDevice(previous);
+        ScopedDevice on(device_, std::nothrow);
+        TESSERA_ASSERT_CUDA_SUCCESS(cudaFree(data_));
         data_ = nullptr;
     }
 }
@@ -189,7 +170,7 @@ RawDeviceBuffer& RawDeviceBuffer::operator=(RawDeviceBuffer&& other) noexcept
     return *this;
 }
 
-void RawDeviceBuffer::fillAsync(int value, const Stream& stream)
+void RawDeviceBuffer::fillAsync(int value, StreamView stream)
 {
     if (bytes_ == 0) {
         return;
@@ -213,7 +194,7 @@ RawPinnedBuffer::~RawPinnedBuffer()
 void RawPinnedBuffer::release() noexcept
 {
     if (data_ != nullptr) {
-        cudaFreeHost(data_);
+        TESSERA_ASSERT_CUDA_SUCCESS(cudaFreeHost(data_));
         data_ = nullptr;
     }
 }
@@ -234,7 +215,7 @@ RawPinnedBuffer& RawPinnedBuffer::operator=(RawPinnedBuffer&& other) noexcept
 }
 
 void copy2DAsync(void* dst, std::size_t dstPitch, const void* src, std::size_t srcPitch,
-                 std::size_t widthBytes, std::size_t rows, const Stream& stream)
+                 std::size_t widthBytes, std::size_t rows, StreamView stream)
 {
     if (widthBytes == 0 || rows == 0) {
         return;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <new>
 #include <utility>
 
 namespace tessera::gpu {
@@ -11,7 +12,11 @@ namespace tessera::gpu {
 /// Makes `device` current for the scope and restores the previous device afterwards.
 class ScopedDevice {
 public:
+    /// Throws CudaError when the device cannot be made current.
     explicit ScopedDevice(int device);
+    /// For destructors: never throws; a failure leaves the current device as it was (and
+    /// trips the debug-build assertion on CUDA errors).
+    ScopedDevice(int device, std::nothrow_t) noexcept;
     ~ScopedDevice();
     ScopedDevice(const ScopedDevice&) = delete;
     ScopedDevice& operator=(const ScopedDevice&) = delete;
@@ -21,22 +26,83 @@ private:
     bool changed_ = false;
 };
 
+namespace detail {
+
+// How the handle owners free their handle; never throw (debug builds assert on a CUDA error).
+void destroyStream(void* handle, int device) noexcept;
+void destroyEvent(void* handle, int device) noexcept;
+
+/// One device-bound CUDA handle, freed by Destroy: the move and destroy logic Stream and Event
+/// share. A moved-from owner keeps its device and holds no handle.
+template <void (*Destroy)(void*, int) noexcept>
+class DeviceHandle {
+public:
+    DeviceHandle(void* handle, int device) noexcept : handle_(handle), device_(device) {}
+    ~DeviceHandle() { reset(); }
+    DeviceHandle(DeviceHandle&& other) noexcept
+        : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_)
+    {
+    }
+    DeviceHandle& operator=(DeviceHandle&& other) noexcept
+    {
+        if (this != &other) {
+            reset();
+            handle_ = std::exchange(other.handle_, nullptr);
+            device_ = other.device_;
+        }
+        return *this;
+    }
+    DeviceHandle(const DeviceHandle&) = delete;
+    DeviceHandle& operator=(const DeviceHandle&) = delete;
+
+    void* get() const { return handle_; }
+    int device() const { return device_; }
+
+private:
+    void reset() noexcept
+    {
+        if (handle_ != nullptr) {
+            Destroy(handle_, device_);
+            handle_ = nullptr;
+        }
+    }
+    void* handle_ = nullptr;
+    int device_ = -1;
+};
+
+}  // namespace detail
+
 /// A non-blocking CUDA stream on one device.
 class Stream {
 public:
-    /// Creates a stream on `device`.
+    /// Creates a stream on `device`; throws CudaError.
     explicit Stream(int device);
-    ~Stream();
-    Stream(Stream&& other) noexcept;
-    Stream& operator=(Stream&& other) noexcept;
-    Stream(const Stream&) = delete;
-    Stream& operator=(const Stream&) = delete;
+
+    /// The cudaStream_t, as an opaque pointer.
+    void* handle() const { return owned_.get(); }
+    int device() const { return owned_.device(); }
+    /// Blocks the calling thread until all work queued so far has finished; throws CudaError.
+    void synchronize() const;
+
+private:
+    detail::DeviceHandle<detail::destroyStream> owned_;
+};
+
+/// A stream someone else owns, as launchers take it: the cudaStream_t as an opaque handle and
+/// the device it belongs to. Cheap to copy; it must not outlive the stream.
+class StreamView {
+public:
+    /// Views an owned Stream (implicit, so a Stream goes wherever a StreamView is taken).
+    StreamView(const Stream& stream) noexcept  // NOLINT(google-explicit-constructor)
+        : handle_(stream.handle()), device_(stream.device())
+    {
+    }
+    /// Views a cudaStream_t the caller owns (nullptr: the legacy default stream) on `device`.
+    StreamView(void* handle, int device) noexcept : handle_(handle), device_(device) {}
 
     /// The cudaStream_t, as an opaque pointer.
     void* handle() const { return handle_; }
     int device() const { return device_; }
-    /// Blocks the calling thread until all work queued so far has finished.
-    void synchronize() const;
 
 private:
     void* handle_ = nullptr;
@@ -46,24 +112,19 @@ private:
 /// A CUDA event with timing enabled.
 class Event {
 public:
+    /// Creates an event on `device`; throws CudaError.
     explicit Event(int device);
-    ~Event();
-    Event(Event&& other) noexcept;
-    Event& operator=(Event&& other) noexcept;
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
 
-    /// Records on `stream` (which must be on the event's device).
-    void record(const Stream& stream);
-    /// Waits on the host for the event.
+    /// Records on `stream` (which must be on the event's device); throws CudaError.
+    void record(StreamView stream);
+    /// Waits on the host for the event; throws CudaError.
     void synchronize() const;
-    /// Milliseconds from `start` to this event; both must have completed.
+    /// Milliseconds from `start` to this event; both must have completed. Throws CudaError.
     float elapsedSince(const Event& start) const;
-    void* handle() const { return handle_; }
+    void* handle() const { return owned_.get(); }
 
 private:
-    void* handle_ = nullptr;
-    int device_ = -1;
+    detail::DeviceHandle<detail::destroyEvent> owned_;
 };
 
 /// Untyped device memory; DeviceBuffer<T> is the typed view.
@@ -81,8 +142,8 @@ public:
     void* data() const { return data_; }
     std::size_t bytes() const { return bytes_; }
     int device() const { return device_; }
-    /// Fills every byte with `value`, queued on `stream`.
-    void fillAsync(int value, const Stream& stream);
+    /// Fills every byte with `value`, queued on `stream`; throws CudaError.
+    void fillAsync(int value, StreamView stream);
 
 private:
     void release() noexcept;
@@ -141,9 +202,9 @@ private:
 };
 
 /// Queues a 2D copy between host and device memory (or within one device) on `stream`.
-/// Pitches and widths in bytes. Pinned host memory makes it truly asynchronous.
+/// Pitches and widths in bytes. Pinned host memory makes it truly asynchronous. Throws CudaError.
 void copy2DAsync(void* dst, std::size_t dstPitch, const void* src, std::size_t srcPitch,
-                 std::size_t widthBytes, std::size_t rows, const Stream& stream);
+                 std::size_t widthBytes, std::size_t rows, StreamView stream);
 
 /// Whether `p` points into page-locked host memory (cudaMallocHost or registered), so copies
 /// from and to it can run asynchronously without staging. False on any error.

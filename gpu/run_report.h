@@ -3,7 +3,7 @@
 // What a run of a chain did, whichever placement ran it: plain values, no CUDA, no OpenCV.
 
 #include "gpu/device_id.h"
-#include "gpu/method.h"
+#include "gpu/kernel_variant.h"
 #include "gpu/tile_planner.h"
 #include "gpu/timing_record.h"
 

@@ -6,6 +6,7 @@
 #include "gpu/separable_walk.h"
 
 #include <stdexcept>
+#include <string>
 
 namespace tessera::gpu::detail {
 
@@ -15,7 +16,7 @@ constexpr int kTileW = 32;
 constexpr int kBlockY = 8;
 constexpr int kRowsPerThread = 4;
 constexpr int kTileH = kBlockY * kRowsPerThread;
-constexpr int kMaxTaps = 256;
+constexpr int kMaxTaps = kMaxSeparableTaps;  // the launch parameters carry every tap
 constexpr int kColsPerItem = 4;  // horizontal outputs per work item of the row pass
 
 struct SeparableTaps {
@@ -253,7 +254,7 @@ void launchOne(const Plan& plan, const ConvParams& params, cudaStream_t stream)
         taps.col[i] = col[i];
     }
     const auto& shape = plan.shape;
-    if (plan.data->separableTwoPass) {
+    if (plan.shape.variant == KernelVariant::SeparableTwoPass) {
         const dim3 block(32, 8);
         const dim3 grid(static_cast<unsigned>((params.width + 31) / 32), static_cast<unsigned>((params.height + 7) / 8));
         const std::size_t midPitch = static_cast<std::size_t>(params.width) * C * sizeof(float);
@@ -269,70 +270,82 @@ void launchOne(const Plan& plan, const ConvParams& params, cudaStream_t stream)
         return;
     }
     auto kernel = separableKernel<Tin, Tout, C>;
-    if (shape.sharedBytes > 48 * 1024) {
-        TESSERA_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                static_cast<int>(shape.sharedBytes)));
-    }
+    allowShared(kernel, shape.sharedBytes);
     const dim3 grid(static_cast<unsigned>(shape.gridX), static_cast<unsigned>(shape.gridY));
     kernel<<<grid, dim3(kTileW, kBlockY), shape.sharedBytes, stream>>>(params, taps);
     TESSERA_LAUNCH_CHECK("separableKernel");
 }
 
+/// Shared memory of the fused tile kernel: the input window and the row pass's output.
+std::size_t tiledSharedBytes(const ShapeQuery& q)
+{
+    const std::size_t sh = static_cast<std::size_t>(kTileH + q.kh - 1);
+    const std::size_t window = static_cast<std::size_t>(kTileW + q.kw - 1) * sh;
+    return (window + sh * kTileW) * sizeof(float) * static_cast<std::size_t>(q.input.channels);
+}
+
 }  // namespace
 
-LaunchShape separableShape(const ShapeQuery& q)
+Support canSeparableTiled(const ShapeQuery& q)
 {
-    const int kw = q.kw;
-    const int kh = q.kh;
-    const int channels = q.input.channels;
-    const int width = q.width;
-    const int height = q.height;
-    const std::size_t sharedLimit = q.sharedLimit;
-    if (kw > kMaxTaps || kh > kMaxTaps) {
-        throw std::invalid_argument("separable method: at most " + std::to_string(kMaxTaps) + " taps per pass");
+    if (Support spec = separableSpec(q); !spec) {
+        return spec;
     }
-    if (hasSeparableWalk(kw, kh, q.anchorX, q.input, q.kernelOutput)) {
-        const LaunchShape walk = separableWalkShape(kw, kh, q.anchorX, width, height, q.smCount);
-        if (walk.sharedBytes <= sharedLimit) {
-            return walk;
-        }
+    const std::size_t bytes = tiledSharedBytes(q);
+    if (bytes > q.sharedLimit) {
+        return Support::no("separable method: a " + std::to_string(q.kw) + " x " + std::to_string(q.kh) +
+                           " kernel needs " + std::to_string(bytes) +
+                           " bytes of shared memory to fuse, the device has " + std::to_string(q.sharedLimit));
     }
-    if (hasSeparableSingle(kw, kh, channels)) {
-        const LaunchShape single = separableSingleShape(kw, kh, q.anchorX, width, height);
-        if (single.sharedBytes <= sharedLimit) {
-            return single;
-        }
-    }
+    return Support::yes();
+}
+
+LaunchShape separableTiledShape(const ShapeQuery& q)
+{
     LaunchShape s;
     s.blockX = kTileW;
     s.blockY = kBlockY;
     s.tileWidth = kTileW;
     s.tileHeight = kTileH;
-    s.gridX = (width + kTileW - 1) / kTileW;
-    s.gridY = (height + kTileH - 1) / kTileH;
-    const std::size_t sh = static_cast<std::size_t>(kTileH + kh - 1);
-    const std::size_t window = static_cast<std::size_t>(kTileW + kw - 1) * sh;
-    s.sharedBytes = (window + sh * kTileW) * sizeof(float) * static_cast<std::size_t>(channels);
-    if (s.sharedBytes > sharedLimit) {
-        throw std::invalid_argument("separable method: a " + std::to_string(kw) + " x " + std::to_string(kh) +
-                                    " kernel needs more shared memory than the device has");
-    }
+    s.gridX = (q.width + kTileW - 1) / kTileW;
+    s.gridY = (q.height + kTileH - 1) / kTileH;
+    s.sharedBytes = tiledSharedBytes(q);
+    s.variant = KernelVariant::SeparableTiled;
     return s;
 }
 
-void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch, void* stream)
+Support canSeparableTwoPass(const ShapeQuery& q)
+{
+    // Any rank-1 kernel the launch parameters hold: the passes need no shared memory.
+    return separableSpec(q);
+}
+
+LaunchShape separableTwoPassShape(const ShapeQuery& q)
+{
+    LaunchShape s;
+    s.blockX = 32;
+    s.blockY = 8;
+    s.tileWidth = 32;
+    s.tileHeight = 8;
+    s.gridX = (q.width + 31) / 32;
+    s.gridY = (q.height + 7) / 8;
+    s.variant = KernelVariant::SeparableTwoPass;
+    return s;
+}
+
+void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch,
+                     StreamView stream)
 {
     ConvParams p = makeConvParams(plan.spec, src, dst);
     p.scratch = static_cast<float*>(scratch);
-    if (plan.shape.specialisedSize == kSeparableWalk) {
-        launchSeparableWalk(plan, p, stream);
-        return;
+    switch (plan.shape.variant) {
+    case KernelVariant::SeparableWalk: return launchSeparableWalk(plan, p, stream);
+    case KernelVariant::SeparableSingle: return launchSeparableSingle(plan, p, stream);
+    case KernelVariant::SeparableTiled:
+    case KernelVariant::SeparableTwoPass: break;
+    default: throw PreconditionError("launchSeparable: a " + toString(plan.shape.variant) + " plan");
     }
-    if (plan.shape.specialisedSize == kSeparableSingle) {
-        launchSeparableSingle(plan, p, stream);
-        return;
-    }
-    auto s = static_cast<cudaStream_t>(stream);
+    const cudaStream_t s = cudaStreamOf(stream);
     dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "separable kernel",
                    [&]<typename Tin, typename Tout>() {
                        dispatchChannelCount(plan.input.channels, "separable kernel",

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 // Fused separable correlation for one-channel images, tuned for long taps. A block owns 128 x 64
@@ -285,30 +286,51 @@ __global__ void __launch_bounds__(kThreads, 2) separableSingleKernel(const ConvP
     }
 }
 
-}  // namespace
-
-bool hasSeparableSingle(int kw, int kh, int channels)
-{
-    return channels == 1 && kw + 3 <= kMaxSide && kh <= kMaxSide && kw >= 2 && kh >= 2;
-}
-
-LaunchShape separableSingleShape(int kw, int kh, int anchorX, int width, int height)
+/// Shared memory of the kernel: the window and both tap rows.
+std::size_t singleSharedBytes(int kw, int kh, int anchorX)
 {
     const Geometry g = geometry(kw, kh, anchorX);
+    return (static_cast<std::size_t>(g.rows) * static_cast<std::size_t>(g.stride) + 2 * (kMaxSide + kGroup)) *
+           sizeof(float);
+}
+
+}  // namespace
+
+Support canSeparableSingle(const ShapeQuery& q)
+{
+    if (Support spec = separableSpec(q); !spec) {
+        return spec;
+    }
+    if (q.input.channels != 1) {
+        return Support::no("the one-channel separable kernel takes one channel only");
+    }
+    if (q.kw < 2 || q.kh < 2 || q.kw + 3 > kMaxSide || q.kh > kMaxSide) {
+        return Support::no("the one-channel separable kernel takes 2 to " + std::to_string(kMaxSide - 3) +
+                           " row taps and 2 to " + std::to_string(kMaxSide) + " column taps");
+    }
+    const std::size_t bytes = singleSharedBytes(q.kw, q.kh, q.anchorX);
+    if (bytes > q.sharedLimit) {
+        return Support::no("the one-channel separable kernel needs " + std::to_string(bytes) +
+                           " bytes of shared memory, the device has " + std::to_string(q.sharedLimit));
+    }
+    return Support::yes();
+}
+
+LaunchShape separableSingleShape(const ShapeQuery& q)
+{
     LaunchShape s;
     s.blockX = kThreads;
     s.blockY = 1;
     s.tileWidth = kTileW;
     s.tileHeight = kTileH;
-    s.gridX = (width + kTileW - 1) / kTileW;
-    s.gridY = (height + kTileH - 1) / kTileH;
-    s.sharedBytes = (static_cast<std::size_t>(g.rows) * static_cast<std::size_t>(g.stride) + 2 * (kMaxSide + kGroup)) *
-                    sizeof(float);
-    s.specialisedSize = kSeparableSingle;
+    s.gridX = (q.width + kTileW - 1) / kTileW;
+    s.gridY = (q.height + kTileH - 1) / kTileH;
+    s.sharedBytes = singleSharedBytes(q.kw, q.kh, q.anchorX);
+    s.variant = KernelVariant::SeparableSingle;
     return s;
 }
 
-void launchSeparableSingle(const Plan& plan, const ConvParams& params, void* stream)
+void launchSeparableSingle(const Plan& plan, const ConvParams& params, StreamView stream)
 {
     ConvParams p = params;
     const int pad = leftPad(p.anchorX);
@@ -322,15 +344,12 @@ void launchSeparableSingle(const Plan& plan, const ConvParams& params, void* str
     }
     p.anchorX += pad;
     p.kw = g.kwp;
-    auto s = static_cast<cudaStream_t>(stream);
+    const cudaStream_t s = cudaStreamOf(stream);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
     const std::size_t shared = plan.shape.sharedBytes;
     dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "separable kernel", [&]<typename Tin, typename Tout>() {
         auto kernel = separableSingleKernel<Tin, Tout>;
-        if (shared > 48 * 1024) {
-            TESSERA_CUDA_CHECK(
-                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-        }
+        allowShared(kernel, shared);
         kernel<<<grid, kThreads, shared, s>>>(p, taps, g.kwp, g.khp, g.stride);
         TESSERA_LAUNCH_CHECK("separableSingleKernel");
     });

@@ -7,12 +7,8 @@
 
 namespace tessera::gpu::detail {
 
-/// LaunchShape::specialisedSize of a separable plan that uses this kernel.
-constexpr int kSeparableSingle = -1;
-
-/// One channel, 2..61 row taps and 2..64 column taps.
-bool hasSeparableSingle(int kw, int kh, int channels);
-LaunchShape separableSingleShape(int kw, int kh, int anchorX, int width, int height);
-void launchSeparableSingle(const Plan& plan, const ConvParams& params, void* stream);
+/// Enqueues KernelVariant::SeparableSingle (canSeparableSingle, separableSingleShape in
+/// variant_support.h say when and how); throws CudaError.
+void launchSeparableSingle(const Plan& plan, const ConvParams& params, StreamView stream);
 
 }  // namespace tessera::gpu::detail

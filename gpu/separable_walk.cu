@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 // Separable correlation of one-channel float images in which every block walks down a column
 // strip instead of owning a fixed tile. A tile-per-block kernel runs its row pass over the
@@ -261,10 +262,7 @@ void launchWalk(const Plan& plan, ConvParams p, int pad, cudaStream_t stream)
     p.anchorX += pad;
     auto kernel = separableWalkKernel<KP>;
     constexpr std::size_t shared = Layout<KP>::sharedBytes;
-    if (shared > 48 * 1024) {
-        TESSERA_CUDA_CHECK(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-    }
+    allowShared(kernel, shared);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
     kernel<<<grid, kThreads, shared, stream>>>(p, taps, plan.shape.tileHeight);
     TESSERA_LAUNCH_CHECK("separableWalkKernel");
@@ -282,41 +280,55 @@ std::size_t sharedFor(int kp)
 
 }  // namespace
 
-bool hasSeparableWalk(int kw, int kh, int anchorX, PixelFormat input, PixelFormat kernelOutput)
+Support canSeparableWalk(const ShapeQuery& q)
 {
-    return input.channels == 1 && input.depth == PixelDepth::F32 && kernelOutput.depth == PixelDepth::F32 &&
-           kw >= 2 && kh >= 2 && paddedTaps(kw, kh, anchorX) <= kMaxTaps;
+    if (Support spec = separableSpec(q); !spec) {
+        return spec;
+    }
+    if (q.input.channels != 1 || q.input.depth != PixelDepth::F32 || q.kernelOutput.depth != PixelDepth::F32) {
+        return Support::no("the walking separable kernel takes one-channel f32 in and out only");
+    }
+    if (q.kw < 2 || q.kh < 2 || paddedTaps(q.kw, q.kh, q.anchorX) > kMaxTaps) {
+        return Support::no("the walking separable kernel takes 2 to " + std::to_string(kMaxTaps) +
+                           " taps per side (row taps counted after aligning the anchor)");
+    }
+    const std::size_t bytes = sharedFor(paddedTaps(q.kw, q.kh, q.anchorX));
+    if (bytes > q.sharedLimit) {
+        return Support::no("the walking separable kernel needs " + std::to_string(bytes) +
+                           " bytes of shared memory, the device has " + std::to_string(q.sharedLimit));
+    }
+    return Support::yes();
 }
 
-LaunchShape separableWalkShape(int kw, int kh, int anchorX, int width, int height, int smCount)
+LaunchShape separableWalkShape(const ShapeQuery& q)
 {
     LaunchShape s;
     s.blockX = kThreads;
     s.blockY = 1;
     s.tileWidth = kStripW;
-    s.gridX = (width + kStripW - 1) / kStripW;
+    s.gridX = (q.width + kStripW - 1) / kStripW;
     // As many row segments as fill every SM's block slots (each at least one step), at most
     // kSegmentRows rows each.
-    const int slots = std::max(1, smCount) * kBlocksPerSm;
-    const int maxSegments = (height + kStep - 1) / kStep;
+    const int slots = std::max(1, q.smCount) * kBlocksPerSm;
+    const int maxSegments = (q.height + kStep - 1) / kStep;
     const int segments = std::clamp(slots / s.gridX, 1, maxSegments);
-    s.tileHeight = std::min((height + segments - 1) / segments, kSegmentRows);
-    s.gridY = (height + s.tileHeight - 1) / s.tileHeight;
-    s.sharedBytes = sharedFor(paddedTaps(kw, kh, anchorX));
-    s.specialisedSize = kSeparableWalk;
+    s.tileHeight = std::min((q.height + segments - 1) / segments, kSegmentRows);
+    s.gridY = (q.height + s.tileHeight - 1) / s.tileHeight;
+    s.sharedBytes = sharedFor(paddedTaps(q.kw, q.kh, q.anchorX));
+    s.variant = KernelVariant::SeparableWalk;
     return s;
 }
 
-void launchSeparableWalk(const Plan& plan, const ConvParams& params, void* stream)
+void launchSeparableWalk(const Plan& plan, const ConvParams& params, StreamView stream)
 {
     const int pad = leftPad(params.anchorX);
-    auto s = static_cast<cudaStream_t>(stream);
+    const cudaStream_t s = cudaStreamOf(stream);
     switch (paddedTaps(params.kw, params.kh, params.anchorX)) {
     case 8: return launchWalk<8>(plan, params, pad, s);
     case 16: return launchWalk<16>(plan, params, pad, s);
     case 24: return launchWalk<24>(plan, params, pad, s);
     case 32: return launchWalk<32>(plan, params, pad, s);
-    default: throw std::invalid_argument("walking separable kernel: more than 32 taps");
+    default: throw PreconditionError("walking separable kernel: more than 32 taps");
     }
 }
 

@@ -7,15 +7,8 @@
 
 namespace tessera::gpu::detail {
 
-/// LaunchShape::specialisedSize of a separable plan that uses this kernel.
-constexpr int kSeparableWalk = -2;
-
-/// f32 in and out, one channel, both tap counts (the row taps after alignment padding) at most
-/// 32 and at least 2.
-bool hasSeparableWalk(int kw, int kh, int anchorX, PixelFormat input, PixelFormat kernelOutput);
-/// smCount spreads the blocks over the device: one column strip per block, as many row
-/// segments as keep every SM busy.
-LaunchShape separableWalkShape(int kw, int kh, int anchorX, int width, int height, int smCount);
-void launchSeparableWalk(const Plan& plan, const ConvParams& params, void* stream);
+/// Enqueues KernelVariant::SeparableWalk (canSeparableWalk, separableWalkShape in
+/// variant_support.h say when and how); throws CudaError.
+void launchSeparableWalk(const Plan& plan, const ConvParams& params, StreamView stream);
 
 }  // namespace tessera::gpu::detail

@@ -350,15 +350,6 @@ inline std::size_t separableSharedBytes(int k, int channels)
     return (window + mid + 2 * static_cast<std::size_t>(tapRowLength(k))) * sizeof(__half);
 }
 
-template <typename Kernel>
-inline void allowShared(Kernel kernel, std::size_t bytes)
-{
-    if (bytes > 48 * 1024) {
-        TESSERA_CUDA_CHECK(
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-    }
-}
-
 template <typename F>
 inline void dispatchClass(int k, F&& f)
 {
@@ -367,20 +358,20 @@ inline void dispatchClass(int k, F&& f)
     case 16: f.template operator()<16>(); break;
     case 32: f.template operator()<32>(); break;
     case 64: f.template operator()<64>(); break;
-    default: throw std::invalid_argument("tensor-core kernel: no width class " + std::to_string(k));
+    default: throw PreconditionError("tensor-core kernel: no width class " + std::to_string(k));
     }
 }
 
 /// Launches pick<C, K>() (the kernel for the plan's channel count and width class) on the
 /// plan's grid with its shared memory.
 template <typename Taps, typename Pick>
-inline void launchTensorKernel(const Plan& plan, const ConvParams& p, const Taps& taps, void* stream, const char* what,
-                        Pick&& pick)
+inline void launchTensorKernel(const Plan& plan, const ConvParams& p, const Taps& taps, StreamView stream,
+                               const char* what, Pick&& pick)
 {
-    auto s = static_cast<cudaStream_t>(stream);
+    const cudaStream_t s = cudaStreamOf(stream);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
     dispatchChannelCount(plan.input.channels, what, [&]<int C>() {
-        dispatchClass(plan.shape.specialisedSize, [&]<int K>() {
+        dispatchClass(plan.shape.compiledSize, [&]<int K>() {
             auto kernel = pick.template operator()<C, K>();
             allowShared(kernel, plan.shape.sharedBytes);
             kernel<<<grid, kThreads, plan.shape.sharedBytes, s>>>(p, taps);

@@ -1,10 +1,12 @@
 #include "gpu/tensor_common.cuh"
 #include "gpu/tensor_conv.h"
 #include "gpu/tensor_walk.h"
+#include "gpu/variant_support.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 // The tensor-core separable kernel (for kernels wider than the walking form takes), the shapes,
@@ -176,23 +178,96 @@ std::string tensorRefusal(const filters::FilterSpec& spec, PixelFormat in, Pixel
     return {};
 }
 
-LaunchShape tensorDirectShape(const filters::FilterSpec& spec, int channels, int width, int height)
+namespace {
+
+/// Width class a tensor-core form runs: the padded kernel width, or for the separable form the
+/// wider of that and the height.
+int tensorClass(const ShapeQuery& q, bool separable)
 {
-    const int kh = spec.kernel.height;
-    LaunchShape s = baseShape(width, height);
-    s.specialisedSize = widthClass(paddedWidth(spec, channels));
-    s.sharedBytes = directSharedBytes(s.specialisedSize, kh, channels);
+    const int kw = paddedWidth(*q.spec, q.input.channels);
+    return widthClass(separable ? std::max(kw, q.kh) : kw);
+}
+
+/// What both tensor-core forms of one method need (tensorRefusal), as a Support.
+Support tensorSupport(const ShapeQuery& q, bool separable)
+{
+    if (separable) {
+        if (Support spec = separableSpec(q); !spec) {
+            return spec;
+        }
+    }
+    std::string why = tensorRefusal(*q.spec, q.input, q.kernelOutput, *q.device, separable, q.sharedLimit);
+    return why.empty() ? Support::yes() : Support::no(std::move(why));
+}
+
+/// The tensor-core direct kernels fit one tile's taps in registers up to this width class;
+/// wider classes run the persistent kernel, which reads its taps from device memory.
+constexpr int kWidestInlineClass = 16;
+
+}  // namespace
+
+Support canDirectTensor(const ShapeQuery& q)
+{
+    if (Support s = tensorSupport(q, false); !s) {
+        return s;
+    }
+    if (tensorClass(q, false) > kWidestInlineClass) {
+        return Support::no("kernels wider than " + std::to_string(kWidestInlineClass) +
+                           " taps (after anchor alignment) run the persistent tensor-core kernel");
+    }
+    return Support::yes();
+}
+
+Support canDirectTensorPersistent(const ShapeQuery& q)
+{
+    if (Support s = tensorSupport(q, false); !s) {
+        return s;
+    }
+    if (tensorClass(q, false) <= kWidestInlineClass) {
+        return Support::no("kernels of at most " + std::to_string(kWidestInlineClass) +
+                           " taps (after anchor alignment) run the non-persistent tensor-core kernel");
+    }
+    return Support::yes();
+}
+
+LaunchShape directTensorShape(const ShapeQuery& q)
+{
+    LaunchShape s = baseShape(q.width, q.height);
+    s.compiledSize = tensorClass(q, false);
+    s.variant =
+        s.compiledSize > kWidestInlineClass ? KernelVariant::DirectTensorPersistent : KernelVariant::DirectTensor;
+    s.sharedBytes = directSharedBytes(s.compiledSize, q.kh, q.input.channels);
     return s;
 }
 
-LaunchShape tensorSeparableShape(const filters::FilterSpec& spec, int channels, int width, int height)
+Support canSeparableTensorWalk(const ShapeQuery& q)
 {
-    if (hasTensorWalk(spec, channels)) {
-        return tensorWalkShape(width, height);
+    if (Support s = tensorSupport(q, true); !s) {
+        return s;
     }
-    LaunchShape s = baseShape(width, height);
-    s.specialisedSize = widthClass(std::max(paddedWidth(spec, channels), spec.kernel.height));
-    s.sharedBytes = separableSharedBytes(s.specialisedSize, channels);
+    if (!hasTensorWalk(*q.spec, q.input.channels)) {
+        return Support::no("the walking tensor-core kernel takes RGBA8 with at most 33 taps per side (row taps "
+                           "counted after aligning the anchor) and a constant border only of a whole byte value");
+    }
+    return Support::yes();
+}
+
+LaunchShape separableTensorWalkShape(const ShapeQuery& q)
+{
+    return tensorWalkShape(q.width, q.height);
+}
+
+Support canSeparableTensor(const ShapeQuery& q)
+{
+    return tensorSupport(q, true);
+}
+
+LaunchShape separableTensorShape(const ShapeQuery& q)
+{
+    LaunchShape s = baseShape(q.width, q.height);
+    s.compiledSize = tensorClass(q, true);
+    s.variant = KernelVariant::SeparableTensor;
+    s.sharedBytes = separableSharedBytes(s.compiledSize, q.input.channels);
     return s;
 }
 
@@ -215,10 +290,10 @@ double tensorMmaCount(const filters::FilterSpec& spec, int channels, int width, 
     return tiles * channels * perTile;
 }
 
-void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream)
+void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, StreamView stream)
 {
     ConvParams p = makeConvParams(plan.spec, src, dst);
-    if (plan.shape.specialisedSize == kTensorWalk) {
+    if (plan.shape.variant == KernelVariant::SeparableTensorWalk) {
         launchTensorWalk(p, plan.data->rowTaps, plan.data->colTaps, plan.shape, stream);
         return;
     }

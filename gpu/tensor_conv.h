@@ -24,12 +24,12 @@ double tensorErrorBound(const filters::FilterSpec& spec, bool separable);
 std::string tensorRefusal(const filters::FilterSpec& spec, PixelFormat in, PixelFormat out, const DeviceInfo& device,
                           bool separable, std::size_t sharedLimit);
 
-/// Launch shapes; specialisedSize holds the kernel-width class (8, 16, 32 or 64 taps). The
-/// direct shape's grid counts its 64 x 64 tiles; the wide classes (32 and 64 taps) run them
-/// with persistent blocks that count tiles in tensorDirectCounterBytes of workspace (planned
-/// for every tensor-core direct plan; the narrow classes leave it unused).
-LaunchShape tensorDirectShape(const filters::FilterSpec& spec, int channels, int width, int height);
-LaunchShape tensorSeparableShape(const filters::FilterSpec& spec, int channels, int width, int height);
+// The launch shapes are in variant_support.h (directTensorShape, separableTensorShape,
+// separableTensorWalkShape); compiledSize holds the kernel-width class (8, 16, 32 or 64 taps).
+// The direct shape's grid counts its 64 x 64 tiles; the wide classes (32 and 64 taps,
+// DirectTensorPersistent) run them with persistent blocks that count tiles in
+// tensorDirectCounterBytes of workspace (planned for every tensor-core direct plan; the narrow
+// classes leave it unused).
 
 /// Estimated mma.sync count (m16n8k16) of one run, for the cost model.
 double tensorMmaCount(const filters::FilterSpec& spec, int channels, int width, int height, bool separable);
@@ -41,7 +41,7 @@ constexpr std::size_t tensorDirectCounterBytes = 256;
 /// direct form's tensorDirectCounterBytes of workspace, reset here before every persistent
 /// launch; the wide direct classes compute only the output rows in `rows`, the others every row.
 void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, unsigned* counter,
-                        RowSpan rows, void* stream);
-void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* stream);
+                        RowSpan rows, StreamView stream);
+void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, StreamView stream);
 
 }  // namespace tessera::gpu::detail

@@ -121,9 +121,6 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-/// Width classes that run the persistent direct kernel.
-bool persistentClass(int k) { return k >= 32; }
-
 /// Blocks of `kernel` (kThreads threads, `bytes` of shared memory) resident at once on the
 /// current device, looked up once per kernel, device and size. The first lookup per kernel and
 /// device also lifts the kernel's dynamic shared memory limit to the device's maximum, so that
@@ -164,7 +161,7 @@ int residentBlocks(Kernel kernel, std::size_t bytes, const char* what)
 }  // namespace
 
 void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, unsigned* counter,
-                        RowSpan rows, void* stream)
+                        RowSpan rows, StreamView stream)
 {
     ConvParams p = makeConvParams(plan.spec, src, dst);
     const int pad = leftPad(p.anchorX, plan.input.channels);
@@ -178,7 +175,7 @@ void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceIm
         }
     };
     const char* what = "tensorDirectKernel launch";
-    if (!persistentClass(plan.shape.specialisedSize)) {
+    if (plan.shape.variant == KernelVariant::DirectTensor) {
         DirectTaps taps{};
         fillTaps(taps.w);
         p.kw = kw;
@@ -189,7 +186,7 @@ void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceIm
         return;
     }
     if (!plan.data->deviceTaps) {
-        throw std::logic_error("tensor-core direct plan without its device taps");
+        throw PreconditionError("tensor-core direct plan without its device taps");
     }
     DeviceTaps& onDevice = *plan.data->deviceTaps;
     std::call_once(onDevice.once, [&] {
@@ -212,7 +209,7 @@ void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceIm
     if (tiles == 0) {
         return;
     }
-    auto s = static_cast<cudaStream_t>(stream);
+    const cudaStream_t s = cudaStreamOf(stream);
     check(cudaMemsetAsync(counter, 0, sizeof(unsigned), s), what, __FILE__, __LINE__);
     dispatchChannelCount(plan.input.channels, what, [&]<int C>() {
         auto launch = [&]<int K>() {
@@ -221,10 +218,10 @@ void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceIm
             kernel<<<blocks, kThreads, plan.shape.sharedBytes, s>>>(p, taps, counter, first, tilesX, tiles);
             check(cudaGetLastError(), what, __FILE__, __LINE__);
         };
-        switch (plan.shape.specialisedSize) {
+        switch (plan.shape.compiledSize) {
         case 32: launch.template operator()<32>(); break;
         case 64: launch.template operator()<64>(); break;
-        default: throw std::invalid_argument("tensor-core kernel: no persistent width class");
+        default: throw PreconditionError("tensor-core kernel: no persistent width class");
         }
     });
 }

@@ -311,19 +311,19 @@ LaunchShape tensorWalkShape(int width, int height)
     s.gridX = (width + kStripW - 1) / kStripW;
     s.gridY = (height + s.tileHeight - 1) / s.tileHeight;
     s.sharedBytes = 0;
-    s.specialisedSize = kTensorWalk;
+    s.variant = KernelVariant::SeparableTensorWalk;
     return s;
 }
 
 void launchTensorWalk(const ConvParams& params, const std::vector<float>& rowTaps, const std::vector<float>& colTaps,
-                      const LaunchShape& shape, void* stream)
+                      const LaunchShape& shape, StreamView stream)
 {
     ConvParams p = params;
     const int pad = padFor(p.anchorX);
     WalkTaps taps{};
     if (rowTaps.size() + static_cast<std::size_t>(pad) > static_cast<std::size_t>(kMaxTaps) ||
         colTaps.size() > static_cast<std::size_t>(kMaxTaps)) {
-        throw std::invalid_argument("walking tensor-core kernel: more than 33 taps per side");
+        throw PreconditionError("walking tensor-core kernel: more than 33 taps per side");
     }
     std::copy(rowTaps.begin(), rowTaps.end(), taps.row + pad);
     std::copy(colTaps.begin(), colTaps.end(), taps.col);
@@ -335,7 +335,7 @@ void launchTensorWalk(const ConvParams& params, const std::vector<float>& rowTap
         tapSum += __half2float(__float2half_rn(t));
     }
     const dim3 grid(static_cast<unsigned>(shape.gridX), static_cast<unsigned>(shape.gridY));
-    tensorWalkKernel<<<grid, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+    tensorWalkKernel<<<grid, kThreads, 0, cudaStreamOf(stream)>>>(
         p, taps, shape.tileHeight, borderPixelRgba8(p.borderValue), 0x64006400u, -1024.0f * tapSum);
     TESSERA_LAUNCH_CHECK("tensorWalkKernel");
 }

@@ -10,15 +10,12 @@
 
 namespace tessera::gpu::detail {
 
-/// LaunchShape::specialisedSize of a tensor-core separable plan that uses this kernel.
-constexpr int kTensorWalk = -7;
-
 /// RGBA8, at most 33 row taps (after padding the anchor to an even column) and 33 column taps,
 /// and a constant border only with a byte value.
 bool hasTensorWalk(const filters::FilterSpec& spec, int channels);
 LaunchShape tensorWalkShape(int width, int height);
 /// rowTaps / colTaps: the plan's fp32 taps (scale folded into the row).
 void launchTensorWalk(const ConvParams& params, const std::vector<float>& rowTaps, const std::vector<float>& colTaps,
-                      const LaunchShape& shape, void* stream);
+                      const LaunchShape& shape, StreamView stream);
 
 }  // namespace tessera::gpu::detail

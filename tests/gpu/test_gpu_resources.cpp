@@ -3,11 +3,14 @@
 
 #include "gpu_test_util.h"
 
+#include "gpu/cuda_check.cuh"
 #include "gpu/cuda_error.h"
+#include "gpu/errors.h"
 
 #include <cuda_runtime.h>
 
 #include <cstring>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -24,6 +27,12 @@ static_assert(!std::is_copy_constructible_v<RawPinnedBuffer> &&
               std::is_nothrow_move_assignable_v<RawPinnedBuffer>);
 static_assert(!std::is_copy_constructible_v<ScopedDevice> && !std::is_move_constructible_v<ScopedDevice>);
 static_assert(std::is_base_of_v<CudaError, OutOfDeviceMemory>);
+static_assert(std::is_trivially_copyable_v<StreamView> && std::is_convertible_v<const Stream&, StreamView>);
+static_assert(!std::is_convertible_v<StreamView, const Stream&>, "a view never becomes an owner");
+static_assert(std::is_base_of_v<std::invalid_argument, InvalidInput> &&
+              std::is_base_of_v<std::invalid_argument, NotSupported> &&
+              std::is_base_of_v<std::logic_error, PreconditionError> &&
+              !std::is_base_of_v<std::invalid_argument, PreconditionError>);
 
 int currentDevice()
 {
@@ -51,6 +60,20 @@ bool allBytes(const std::vector<std::uint8_t>& v, std::uint8_t value)
     return true;
 }
 
+// The check destructors make: no device needed, only the runtime's error names.
+TEST(CudaAssert, DebugBuildsStopOnAFailedCallInADestructor)
+{
+    // Success, and a runtime already unloading at exit, pass in every build.
+    detail::assertCudaSuccess(cudaSuccess, "cudaFree(p)", __FILE__, __LINE__);
+    detail::assertCudaSuccess(cudaErrorCudartUnloading, "cudaFree(p)", __FILE__, __LINE__);
+#ifdef NDEBUG
+    GTEST_SKIP() << "release build: destructors drop CUDA errors";
+#else
+    EXPECT_DEATH(TESSERA_ASSERT_CUDA_SUCCESS(cudaErrorInvalidValue),
+                 "cudaErrorInvalidValue failed at .*test_gpu_resources");
+#endif
+}
+
 class GpuResources : public GpuTest {};
 
 TEST_F(GpuResources, StreamMoves)
@@ -69,6 +92,40 @@ TEST_F(GpuResources, StreamMoves)
     RawDeviceBuffer buf(1 << 20, device_.id);
     buf.fillAsync(0x3C, c);
     EXPECT_TRUE(allBytes(contents(buf, c), 0x3C));
+}
+
+TEST_F(GpuResources, StreamViewSeesTheStreamWithoutOwningIt)
+{
+    Stream owned(device_.id);
+    const StreamView view = owned;
+    EXPECT_EQ(view.handle(), owned.handle());
+    EXPECT_EQ(view.device(), device_.id);
+    {
+        const StreamView copy = view;  // copies and goes away; the stream must stay usable
+        EXPECT_EQ(copy.handle(), owned.handle());
+    }
+    RawDeviceBuffer buf(4096, device_.id);
+    buf.fillAsync(0x42, view);
+    EXPECT_TRUE(allBytes(contents(buf, owned), 0x42));
+
+    // A stream the caller owns: the legacy default stream of the device.
+    const StreamView legacy(nullptr, device_.id);
+    buf.fillAsync(0x24, legacy);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_TRUE(allBytes(contents(buf, owned), 0x24));
+}
+
+TEST_F(GpuResources, BuffersFreeOnTheirOwnDevice)
+{
+    // Freed while another device is current (when there is one), the buffer must switch to its
+    // own device and back; the current device is left as it was.
+    const int other = currentDevice();
+    {
+        RawDeviceBuffer buf(1 << 16, device_.id);
+        ASSERT_EQ(currentDevice(), other);
+    }
+    EXPECT_EQ(currentDevice(), other);
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
 }
 
 TEST_F(GpuResources, EventsMoveAndTime)

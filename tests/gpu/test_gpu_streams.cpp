@@ -4,6 +4,7 @@
 
 #include "gpu_test_util.h"
 
+#include <cuda_runtime.h>
 #include <opencv2/core.hpp>
 
 #include <cstring>
@@ -34,7 +35,7 @@ struct Job {
     }
 
     /// Poisons the destination and the workspace, then queues the run; does not wait.
-    void enqueue(const Stream& stream)
+    void enqueue(StreamView stream)
     {
         out.buffer.fillAsync(test::kPoison, stream);
         workspace.fillAsync(0x7F, stream);
@@ -191,6 +192,38 @@ TEST_F(GpuStreams, SamePlanOnTwoStreamsWithTwoWorkspaces)
             EXPECT_EQ(test::firstNonFinite(concurrentB), "");
         }
     }
+}
+
+// A stream the caller created and owns, seen through a StreamView, runs the same work as an
+// owned Stream, and the view leaves it alive.
+TEST_F(GpuStreams, CallerOwnedStreamGivesTheSameBytes)
+{
+    SCOPED_TRACE(test::seedNote(seed_));
+    auto rng = test::caseRng(seed_, 84, 0);
+    const PixelFormat u8x4{PixelDepth::U8, 4};
+    const PixelFormat f32x1{PixelDepth::F32, 1};
+    Job a(plan(test::randomDenseSpec(3, 3, rng), u8x4), image(u8x4, 4), stream());
+    Job b(plan(filters::makeGaussian(3.0, 19), f32x1, Method::Separable), image(f32x1, 5), stream());
+    Job c(plan(test::randomDenseSpec(31, 31, rng), f32x1, Method::Fft), image(f32x1, 6), stream());
+
+    ASSERT_EQ(cudaSetDevice(device_.id), cudaSuccess);
+    cudaStream_t raw = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&raw, cudaStreamNonBlocking), cudaSuccess);
+    const StreamView view(raw, device_.id);
+    EXPECT_EQ(view.handle(), static_cast<void*>(raw));
+    EXPECT_EQ(view.device(), device_.id);
+
+    for (Job* job : {&a, &b, &c}) {
+        SCOPED_TRACE(job->plan.describe());
+        job->enqueue(stream());
+        stream().synchronize();
+        const cv::Mat reference = job->result(stream());
+        job->enqueue(view);
+        ASSERT_EQ(cudaStreamSynchronize(raw), cudaSuccess);
+        EXPECT_TRUE(identical(job->result(stream()), reference));
+    }
+    EXPECT_EQ(cudaStreamQuery(raw), cudaSuccess) << "the view must not have destroyed the caller's stream";
+    EXPECT_EQ(cudaStreamDestroy(raw), cudaSuccess);
 }
 
 }  // namespace

@@ -4,6 +4,9 @@
 #include "filters/factories.h"
 #include "filters/filter_spec.h"
 #include "gpu/executor.h"
+#include "variant_print.h"
+
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -11,6 +14,7 @@ namespace {
 
 using tessera::filters::Border;
 using tessera::gpu::DeviceInfo;
+using tessera::gpu::KernelVariant;
 using tessera::gpu::Method;
 using tessera::gpu::PixelDepth;
 using tessera::gpu::PixelFormat;
@@ -44,7 +48,8 @@ TEST(PlanShapes, Rgba8ThreeByThreeWalksOneStripPerColumnOfBlocks)
 {
     const auto plan = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
                                              Method::Direct, TensorCores::Off);
-    EXPECT_EQ(plan.shape.specialisedSize, -3) << plan.describe();
+    EXPECT_EQ(plan.shape.variant, KernelVariant::DirectRgba8Walk) << plan.describe();
+    EXPECT_EQ(plan.shape.compiledSize, 3) << plan.describe();
     EXPECT_EQ(plan.shape.gridX, 64);
     // Segments of 64 rows (two steps of 32).
     EXPECT_EQ(plan.shape.tileHeight, 64);
@@ -55,25 +60,28 @@ TEST(PlanShapes, WalkingRgba8KernelOnlyWhereItApplies)
 {
     const DeviceInfo d = describedH200();
     auto shapeOf = [&](const filters::FilterSpec& s, PixelFormat f) {
-        return tessera::gpu::makePlan(s, f, 640, 480, d, Method::Direct, TensorCores::Off).shape.specialisedSize;
+        const auto shape = tessera::gpu::makePlan(s, f, 640, 480, d, Method::Direct, TensorCores::Off).shape;
+        return std::pair{shape.variant, shape.compiledSize};
     };
-    EXPECT_EQ(shapeOf(dense3(), {PixelDepth::U8, 4}), -3);
+    const std::pair walk3{KernelVariant::DirectRgba8Walk, 3};
+    const std::pair fixed3{KernelVariant::DirectFixed, 3};
+    EXPECT_EQ(shapeOf(dense3(), {PixelDepth::U8, 4}), walk3);
     filters::FilterSpec offCentre = dense3();
     offCentre.anchor = filters::Point{0, 2};
-    EXPECT_EQ(shapeOf(offCentre, {PixelDepth::U8, 4}), 3) << "off-centre anchors take the fixed kernel";
-    EXPECT_EQ(shapeOf(dense3(), {PixelDepth::U8, 3}), 3);
-    EXPECT_EQ(shapeOf(dense3(), {PixelDepth::F32, 4}), 3);
+    EXPECT_EQ(shapeOf(offCentre, {PixelDepth::U8, 4}), fixed3) << "off-centre anchors take the fixed kernel";
+    EXPECT_EQ(shapeOf(dense3(), {PixelDepth::U8, 3}), fixed3);
+    EXPECT_EQ(shapeOf(dense3(), {PixelDepth::F32, 4}), fixed3);
     filters::FilterSpec toFloat = dense3();
     toFloat.depth = filters::OutputDepth::F32;
-    EXPECT_EQ(shapeOf(toFloat, {PixelDepth::U8, 4}), 3) << "a float output is written by the fixed kernel";
+    EXPECT_EQ(shapeOf(toFloat, {PixelDepth::U8, 4}), fixed3) << "a float output is written by the fixed kernel";
     filters::FilterSpec byteBorder = dense3();
     byteBorder.border = Border::Constant;
     byteBorder.borderValue = 200.0;
-    EXPECT_EQ(shapeOf(byteBorder, {PixelDepth::U8, 4}), -3);
+    EXPECT_EQ(shapeOf(byteBorder, {PixelDepth::U8, 4}), walk3);
     byteBorder.borderValue = 100.3;
-    EXPECT_EQ(shapeOf(byteBorder, {PixelDepth::U8, 4}), 3) << "a border value that is not a byte";
-    EXPECT_EQ(shapeOf(filters::makeBox(5), {PixelDepth::U8, 4}), -5);
-    EXPECT_EQ(shapeOf(filters::makeBox(7), {PixelDepth::U8, 4}), 7);
+    EXPECT_EQ(shapeOf(byteBorder, {PixelDepth::U8, 4}), fixed3) << "a border value that is not a byte";
+    EXPECT_EQ(shapeOf(filters::makeBox(5), {PixelDepth::U8, 4}), std::pair(KernelVariant::DirectRgba8Walk, 5));
+    EXPECT_EQ(shapeOf(filters::makeBox(7), {PixelDepth::U8, 4}), std::pair(KernelVariant::DirectFixed, 7));
 }
 
 TEST(PlanShapes, FloatGaussianSeparableWalks)
@@ -81,7 +89,7 @@ TEST(PlanShapes, FloatGaussianSeparableWalks)
     const auto gaussian = filters::makeGaussian(5.0, 31);
     const auto plan = tessera::gpu::makePlan(gaussian, PixelFormat{PixelDepth::F32, 1}, 8192, 8192, describedH200(),
                                              Method::Separable, TensorCores::Off);
-    EXPECT_EQ(plan.shape.specialisedSize, -2) << plan.describe();
+    EXPECT_EQ(plan.shape.variant, KernelVariant::SeparableWalk) << plan.describe();
     EXPECT_EQ(plan.shape.gridX, 64);
     // At most 256 rows per block.
     EXPECT_EQ(plan.shape.tileHeight, 256);
@@ -94,10 +102,10 @@ TEST(PlanShapes, FloatGaussianSeparableWalks)
     // Longer taps or other depths keep the tile-per-block kernel.
     const auto wide = tessera::gpu::makePlan(filters::makeGaussian(8.0, 49), PixelFormat{PixelDepth::F32, 1}, 8192,
                                              8192, describedH200(), Method::Separable, TensorCores::Off);
-    EXPECT_EQ(wide.shape.specialisedSize, -1) << wide.describe();
+    EXPECT_EQ(wide.shape.variant, KernelVariant::SeparableSingle) << wide.describe();
     const auto bytes = tessera::gpu::makePlan(gaussian, PixelFormat{PixelDepth::U8, 1}, 8192, 8192, describedH200(),
                                               Method::Separable, TensorCores::Off);
-    EXPECT_EQ(bytes.shape.specialisedSize, -1) << bytes.describe();
+    EXPECT_EQ(bytes.shape.variant, KernelVariant::SeparableSingle) << bytes.describe();
 }
 
 TEST(PlanShapes, SmallImagesStillCoverEveryRow)

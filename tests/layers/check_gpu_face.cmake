@@ -2,7 +2,7 @@
 # gpu/engine.h (devices, pipeline, report), gpu/kernels.h (the benchmark only) and the plain
 # value headers that need no CUDA. Run as: cmake -DSOURCE_DIR=<repo> -P check_gpu_face.cmake
 cmake_policy(VERSION 3.25)
-set(values device_info.h device_calibration.h device_id.h device_selection.h method.h run_report.h
+set(values device_info.h device_calibration.h device_id.h device_selection.h kernel_variant.h run_report.h
            timing_record.h timing_stats.h tile_planner.h)
 set(face engine.h ${values})
 file(GLOB_RECURSE sources RELATIVE ${SOURCE_DIR}

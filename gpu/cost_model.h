@@ -1,0 +1,67 @@
+#pragma once
+
+// Private to gpu/: the planner's estimate of each method's kernel time. The numbers only need to
+// rank the methods correctly; they are scaled from one reference device to the one planned for.
+
+#include "gpu/device_info.h"
+
+namespace tessera::gpu::detail {
+
+/// The reference device the constants below were measured on: one H200.
+inline constexpr double kReferenceSmCount = 132.0;
+inline constexpr double kReferenceClockKHz = 1980000.0;
+/// The H200's theoretical DRAM bandwidth (GB/s) from clock and bus width; a device's bandwidth
+/// constants scale with its own theoretical figure over this one.
+inline constexpr double kReferencePeakBandwidthGBs = 4800.0;
+
+/// Sustained shared-memory FMA throughput of the fp32 direct kernels on the reference, per ms.
+inline constexpr double kDirectFmaPerMs = 1.2e10;
+/// Achieved device-memory bandwidth on the reference (about 3.3 TB/s of the 4.15 TB/s a plain
+/// copy reaches), bytes per ms.
+inline constexpr double kAchievedBytesPerMs = 3.3e9;
+/// FFT method, one channel of one megapixel: forward and inverse transform and the spectrum
+/// product, ms on the reference.
+inline constexpr double kFftMsPerMpix = 0.030;
+/// Fixed cost of an FFT run (launches, the pad and extract passes' start), ms.
+inline constexpr double kFftFixedMs = 0.05;
+/// Border padding of the FFT frame as a share of the image per tap of kw + kh.
+inline constexpr double kFftPaddingPerTap = 1.0 / 4096.0;
+/// The fused separable kernel spends about this many FMA slots per tap of kw + kh: the
+/// horizontal pass also runs over the halo rows.
+inline constexpr double kSeparableTapOverhead = 1.3;
+/// The two-pass separable form, against the fused one: taps from global memory and a float
+/// intermediate written and read back.
+inline constexpr double kTwoPassPenalty = 4.0;
+/// Sustained m16n8k16 fp16 tensor-core operations on the reference, per ms. Measured on an
+/// H200 with RGBA8 8192^2 (0.47 ms at 3x3, 0.83 at 15x15, 2.1 at 31x31).
+inline constexpr double kMmaPerMs = 1.0e8;
+/// Staging and converting one pixel channel of a tensor-core window on the reference, ms.
+inline constexpr double kTensorValueMs = 1.2e-9;
+/// Below this many taps the direct kernels always beat the FFT; it is not even estimated.
+inline constexpr int kFftMinTaps = 64;
+
+/// Rough kernel-time estimates in milliseconds for one device.
+class CostModel {
+public:
+    /// The constants above scaled to `d` (SM count times clock for arithmetic, theoretical
+    /// bandwidth for memory); an unknown figure keeps the reference's. Never throws.
+    static CostModel forDevice(const DeviceInfo& d);
+
+    /// fp32 direct kernels: taps per output, or the bytes moved, whichever takes longer.
+    double direct(double pixels, int channels, int taps, double bytes) const;
+    /// The fused separable kernel (two-pass: multiply by kTwoPassPenalty).
+    double separable(double pixels, int channels, int kw, int kh, double bytes) const;
+    /// The FFT method.
+    double fft(double pixels, int channels, int kw, int kh) const;
+    /// Tensor-core kernels: mma.sync count plus window staging, or the bytes moved.
+    double tensor(double mmaCount, double values, double bytes) const;
+
+private:
+    double fmaPerMs_ = kDirectFmaPerMs;
+    double bytesPerMs_ = kAchievedBytesPerMs;
+    double fftMsPerMpix_ = kFftMsPerMpix;
+    double mmaPerMs_ = kMmaPerMs;
+    double valueMs_ = kTensorValueMs;
+};
+
+}  // namespace tessera::gpu::detail

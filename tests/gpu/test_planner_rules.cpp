@@ -1,0 +1,256 @@
+// What makePlan chooses over a grid of formats and kernels on a described H200 (no GPU needed):
+// the rules that hold for every plan, and the choices the benchmark's performance rests on.
+
+#include "gpu/errors.h"
+#include "gpu/executor.h"
+#include "gpu/plan_data.h"
+#include "gpu/variant_support.h"
+#include "planner_grid.h"
+#include "variant_print.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+
+namespace tessera::gpu {
+namespace {
+
+using filters::FilterSpec;
+using V = KernelVariant;
+
+std::string caseName(PixelFormat f, int k, bool separable)
+{
+    return f.name() + " " + std::to_string(k) + "x" + std::to_string(k) + (separable ? " rank 1" : " dense");
+}
+
+FilterSpec gridSpec(int k, bool separable)
+{
+    return separable ? test::separableSpec(k) : test::denseSpec(k);
+}
+
+/// Calls f(format, k, separable, spec) for every point of the grid.
+template <typename F>
+void forEachGridPoint(F&& f)
+{
+    for (PixelDepth depth : test::kGridDepths) {
+        for (int channels : test::kGridChannels) {
+            for (int k : test::kGridSizes) {
+                for (bool separable : {false, true}) {
+                    const PixelFormat format{depth, channels};
+                    SCOPED_TRACE(caseName(format, k, separable));
+                    f(format, k, separable, gridSpec(k, separable));
+                }
+            }
+        }
+    }
+}
+
+// The variant a plan names belongs to its method and tensor-core setting, can implement the
+// plan, and is the first such variant in the table: nothing earlier that would also do is
+// skipped.
+void expectFirstEligible(const Plan& plan, const FilterSpec& spec, const DeviceInfo& device)
+{
+    const V v = plan.shape.variant;
+    EXPECT_EQ(methodOf(v), plan.method) << plan.describe();
+    EXPECT_EQ(usesTensorCores(v), plan.tensorCores) << plan.describe();
+    EXPECT_NE(plan.describe().find(toString(v)), std::string::npos) << plan.describe();
+    const auto q = detail::makeShapeQuery(spec, plan.input, plan.data->kernelOutput, plan.width, plan.height, device);
+    const Support s = detail::canImplement(v, q);
+    EXPECT_TRUE(s.ok) << plan.describe() << ": " << s.reason;
+    for (const auto& e : detail::variantTable()) {
+        if (e.variant == v) {
+            break;
+        }
+        if (e.method == plan.method && e.tensorCores == plan.tensorCores) {
+            EXPECT_FALSE(e.canImplement(q).ok)
+                << toString(e.variant) << " comes first and could run " << plan.describe();
+        }
+    }
+}
+
+TEST(PlannerRules, EveryPlanRunsTheFirstEligibleVariantOfItsMethod)
+{
+    const DeviceInfo d = test::describedH200();
+    forEachGridPoint([&](PixelFormat format, int, bool separable, const FilterSpec& spec) {
+        for (TensorCores t : {TensorCores::Auto, TensorCores::Off}) {
+            for (Method m : {Method::Auto, Method::Direct, Method::Fft, Method::Separable}) {
+                if (m != Method::Separable || separable) {
+                    const Plan plan = makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, m, t);
+                    expectFirstEligible(plan, spec, d);
+                }
+            }
+        }
+    });
+}
+
+TEST(PlannerRules, TensorCoresOffNeverRunsOnTensorCores)
+{
+    const DeviceInfo d = test::describedH200();
+    forEachGridPoint([&](PixelFormat format, int, bool, const FilterSpec& spec) {
+        const Plan plan =
+            makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, Method::Auto, TensorCores::Off);
+        EXPECT_FALSE(plan.tensorCores) << plan.describe();
+        EXPECT_FALSE(usesTensorCores(plan.shape.variant)) << plan.describe();
+    });
+}
+
+/// What the planner chose for the grid (4096 x 4096, described H200) before the variants had
+/// names; the benchmark's timings rest on these choices staying put. Kernel sizes as in
+/// test::kGridSizes (1, 3, 5, 7, 15, 31).
+struct GridRow {
+    PixelFormat format;
+    bool separable;
+    std::array<V, test::kGridSizes.size()> variants;
+};
+
+// Method::Auto, TensorCores::Auto. A 1 x 1 kernel is rank 1 even when made as a dense one.
+const GridRow kAutoChoices[] = {
+    {{PixelDepth::U8, 1}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
+    {{PixelDepth::U8, 1}, true,
+     {V::SeparableTiled, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle, V::SeparableTensor, V::SeparableTensor}},
+    {{PixelDepth::U8, 3}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
+    {{PixelDepth::U8, 3}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTensor, V::SeparableTensor, V::SeparableTensor}},
+    {{PixelDepth::U8, 4}, false,
+     {V::SeparableTiled, V::DirectRgba8Walk, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
+    {{PixelDepth::U8, 4}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTensorWalk, V::SeparableTensorWalk, V::SeparableTensorWalk}},
+    {{PixelDepth::U16, 1}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::U16, 1}, true,
+     {V::SeparableTiled, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle}},
+    {{PixelDepth::U16, 3}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::U16, 3}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
+    {{PixelDepth::U16, 4}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::U16, 4}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
+    {{PixelDepth::F32, 1}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::F32, 1}, true,
+     {V::SeparableTiled, V::SeparableWalk, V::SeparableWalk, V::SeparableWalk, V::SeparableWalk, V::SeparableWalk}},
+    {{PixelDepth::F32, 3}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::F32, 3}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
+    {{PixelDepth::F32, 4}, false,
+     {V::SeparableTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+    {{PixelDepth::F32, 4}, true,
+     {V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled, V::SeparableTiled}},
+};
+
+// Method::Direct, TensorCores::Off.
+const GridRow kDirectChoices[] = {
+    {{PixelDepth::U8, 1}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U8, 1}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U8, 3}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U8, 3}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U8, 4}, false,
+     {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Walk, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U8, 4}, true,
+     {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Walk, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 1}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 1}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 3}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 3}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 4}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::U16, 4}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 1}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 1}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 3}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 3}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 4}, false,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+    {{PixelDepth::F32, 4}, true,
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+};
+
+void expectGridChoices(const GridRow (&rows)[18], Method method, TensorCores tensor)
+{
+    const DeviceInfo d = test::describedH200();
+    for (const GridRow& row : rows) {
+        for (std::size_t i = 0; i < test::kGridSizes.size(); ++i) {
+            const int k = test::kGridSizes[i];
+            SCOPED_TRACE(caseName(row.format, k, row.separable));
+            const Plan plan =
+                makePlan(gridSpec(k, row.separable), row.format, test::kGridWidth, test::kGridHeight, d, method, tensor);
+            EXPECT_EQ(plan.shape.variant, row.variants[i]) << plan.describe();
+        }
+    }
+}
+
+TEST(PlannerRules, AutoChoicesOnTheGridAreTheDocumentedOnes)
+{
+    expectGridChoices(kAutoChoices, Method::Auto, TensorCores::Auto);
+}
+
+TEST(PlannerRules, DirectChoicesOnTheGridAreTheDocumentedOnes)
+{
+    expectGridChoices(kDirectChoices, Method::Direct, TensorCores::Off);
+}
+
+// The rules the benchmark cases rely on, spelled out (they are also rows of the grid above).
+TEST(PlannerRules, BenchmarkCasesTakeTheirKernels)
+{
+    const DeviceInfo d = test::describedH200();
+    auto variantOf = [&](const FilterSpec& spec, PixelFormat f) {
+        return makePlan(spec, f, 8192, 8192, d).shape.variant;
+    };
+    const PixelFormat rgba8{PixelDepth::U8, 4};
+    const PixelFormat f32x1{PixelDepth::F32, 1};
+    EXPECT_EQ(variantOf(test::denseSpec(3), f32x1), V::DirectFixed);
+    EXPECT_EQ(variantOf(test::denseSpec(15), f32x1), V::DirectFixed);
+    EXPECT_EQ(variantOf(test::denseSpec(31), f32x1), V::Fft) << "31 x 31 dense f32 goes through the FFT";
+    EXPECT_EQ(variantOf(test::denseSpec(3), rgba8), V::DirectRgba8Walk) << "RGBA8 3 x 3 walks its byte window";
+    EXPECT_EQ(variantOf(test::denseSpec(15), rgba8), V::DirectTensor);
+    EXPECT_EQ(variantOf(test::denseSpec(31), rgba8), V::DirectTensorPersistent);
+    EXPECT_EQ(variantOf(test::separableSpec(31), f32x1), V::SeparableWalk);
+    EXPECT_EQ(variantOf(test::separableSpec(31), rgba8), V::SeparableTensorWalk);
+}
+
+TEST(PlannerRules, ForcedMethodsThatCannotRunSayWhy)
+{
+    const DeviceInfo d = test::describedH200();
+    const PixelFormat u8x4{PixelDepth::U8, 4};
+    EXPECT_THROW(makePlan(test::denseSpec(5), u8x4, 640, 480, d, Method::Separable), NotSupported);
+    try {
+        makePlan(test::denseSpec(5), {PixelDepth::F32, 1}, 640, 480, d, Method::Direct, TensorCores::On);
+        ADD_FAILURE() << "expected NotSupported";
+    } catch (const NotSupported& e) {
+        EXPECT_NE(std::string(e.what()).find("tensor cores cannot run this filter"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("8-bit"), std::string::npos) << e.what();
+    }
+    // A device with 48 KiB per block cannot hold a 255 x 255 window of four float channels.
+    DeviceInfo small = d;
+    small.sharedMemPerBlockOptin = 0;
+    try {
+        makePlan(test::denseSpec(255), {PixelDepth::F32, 4}, 640, 480, small, Method::Direct, TensorCores::Off);
+        ADD_FAILURE() << "expected NotSupported";
+    } catch (const NotSupported& e) {
+        EXPECT_NE(std::string(e.what()).find("shared memory"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(makePlan(test::denseSpec(3), u8x4, 0, 480, d), InvalidInput);
+    EXPECT_THROW(makePlan(test::denseSpec(3), {PixelDepth::U8, 2}, 640, 480, d), InvalidInput);
+}
+
+}  // namespace
+}  // namespace tessera::gpu
