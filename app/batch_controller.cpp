@@ -82,7 +82,7 @@ void BatchController::refresh()
     std::vector<ui::DeviceOption> options{{key(gpu::DeviceSelection::automatic()), tr("Auto (every GPU, else the CPU)")},
                                           {key(gpu::DeviceSelection::cpu()), tr("CPU")}};
     for (const gpu::DeviceInfo& d : snapshot.devices) {
-        options.push_back({key(gpu::DeviceSelection::gpu(gpu::DeviceId{d.id})), tr("GPU %1: %2").arg(d.id).arg(qs(d.name))});
+        options.push_back({key(gpu::DeviceSelection::gpu(d.id)), tr("GPU %1: %2").arg(d.id.value()).arg(qs(d.name))});
     }
     if (snapshot.devices.size() > 1) {
         options.push_back({key(gpu::DeviceSelection::all()), tr("All %1 GPUs").arg(snapshot.devices.size())});

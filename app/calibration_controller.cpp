@@ -14,7 +14,7 @@ gpu::DeviceCalibration measureReal(const QString& key)
     if (key == QLatin1String("cpu")) {
         return gpu::calibrateCpu();
     }
-    return gpu::calibrateDevice(key.mid(4).toInt());
+    return gpu::calibrateDevice(gpu::DeviceId{key.mid(4).toInt()});
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ QString CalibrationController::cacheKey(const QString& key) const
         return CalibrationCache::cpuKey();
     }
     for (const auto& d : snapshot_.devices) {
-        if (key == QStringLiteral("gpu:%1").arg(d.id)) {
+        if (key == QStringLiteral("gpu:%1").arg(d.id.value())) {
             return CalibrationCache::keyFor(d, snapshot_.driverVersion);
         }
     }
@@ -53,7 +53,7 @@ void CalibrationController::setSnapshot(const gpu::DeviceSnapshot& snapshot)
     snapshot_ = snapshot;
     QStringList keys{QStringLiteral("cpu")};
     for (const auto& d : snapshot.devices) {
-        keys << QStringLiteral("gpu:%1").arg(d.id);
+        keys << QStringLiteral("gpu:%1").arg(d.id.value());
     }
     for (const QString& key : keys) {
         if (auto stored = cache_.cached(cacheKey(key))) {

@@ -102,24 +102,22 @@ BenchOptions parseBench(const std::vector<std::string>& args)
 /// The targets --devices asks for; throws UsageError for a GPU that is not there.
 std::vector<CompareTarget> benchTargets(const gpu::DeviceSelection& devices, const gpu::DeviceSnapshot& snapshot)
 {
-    const auto name = [&](int id) {
+    const auto name = [&](gpu::DeviceId id) {
         for (const auto& d : snapshot.devices) {
             if (d.id == id) {
-                return "GPU " + std::to_string(id) + " (" + d.name + ")";
+                return gpu::describe(id) + " (" + d.name + ")";
             }
         }
-        return "GPU " + std::to_string(id);
+        return gpu::describe(id);
     };
     using Kind = gpu::DeviceSelection::Kind;
     if (devices.kind() == Kind::Cpu) {
         return {cpuTarget()};
     }
-    std::vector<int> gpus;
+    std::vector<gpu::DeviceId> gpus;
     try {
         std::string note;
-        for (const gpu::DeviceId id : gpu::resolve(devices, snapshot, note, gpu::kCompareDevices)) {
-            gpus.push_back(id.value());
-        }
+        gpus = gpu::resolve(devices, snapshot, note, gpu::kCompareDevices);
     } catch (const gpu::DeviceUnavailableError& e) {
         throw UsageError(e.what());
     }
@@ -127,7 +125,7 @@ std::vector<CompareTarget> benchTargets(const gpu::DeviceSelection& devices, con
     const bool cpu = devices.kind() != Kind::Gpus;
     const bool together = devices.kind() != Kind::Each;
     std::vector<CompareTarget> targets;
-    for (const int id : gpus) {
+    for (const gpu::DeviceId id : gpus) {
         targets.push_back(gpuTarget({id}, name(id)));
     }
     if (together && gpus.size() > 1) {

@@ -40,7 +40,7 @@ json deviceJson(const gpu::DeviceInfo& d)
         }
     }
     return {
-        {"id", d.id},
+        {"id", d.id.value()},
         {"name", d.name},
         {"compute_capability", std::to_string(d.ccMajor) + "." + std::to_string(d.ccMinor)},
         {"sm_count", d.smCount},
@@ -101,9 +101,9 @@ int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (snap.hasGpu() && snap.devices.size() > 1) {
         out << "Peer access:\n";
         for (const auto& d : snap.devices) {
-            out << "  GPU " << d.id << " ->";
+            out << "  GPU " << d.id.value() << " ->";
             for (size_t j = 0; j < d.peerAccess.size(); ++j) {
-                out << ' ' << (static_cast<int>(j) == d.id ? '-' : (d.peerAccess[j] ? 'y' : 'n'));
+                out << ' ' << (static_cast<int>(j) == d.id.value() ? '-' : (d.peerAccess[j] ? 'y' : 'n'));
             }
             out << "\n";
         }

@@ -36,7 +36,7 @@ std::string deviceKey(int device)
 std::string deviceModel(const gpu::DeviceSnapshot& snapshot, int device)
 {
     for (const auto& d : snapshot.devices) {
-        if (d.id == device) {
+        if (d.id == gpu::DeviceId{device}) {
             return d.name;
         }
     }

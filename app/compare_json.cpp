@@ -48,7 +48,7 @@ gpu::DeviceCalibration calibrationFrom(const json& j)
 
 json deviceJson(const gpu::DeviceInfo& d)
 {
-    return {{"id", d.id}, {"name", d.name}, {"cc", std::to_string(d.ccMajor) + "." + std::to_string(d.ccMinor)},
+    return {{"id", d.id.value()}, {"name", d.name}, {"cc", std::to_string(d.ccMajor) + "." + std::to_string(d.ccMinor)},
             {"sms", d.smCount}, {"memory_total", d.memoryTotal}, {"pci_bus_id", d.pciBusId},
             {"clock_khz", d.clockKHz}, {"memory_clock_khz", d.memoryClockKHz}};
 }
@@ -56,7 +56,7 @@ json deviceJson(const gpu::DeviceInfo& d)
 gpu::DeviceInfo deviceFrom(const json& j)
 {
     gpu::DeviceInfo d;
-    d.id = j.value("id", -1);
+    d.id = gpu::DeviceId{j.value("id", -1)};
     d.name = j.value("name", std::string());
     const std::string cc = j.value("cc", std::string("0.0"));
     if (const auto dot = cc.find('.'); dot != std::string::npos) {

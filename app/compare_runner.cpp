@@ -229,7 +229,9 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
         TargetResult r;
         r.key = target.key;
         r.label = target.label;
-        r.gpus = target.gpus;
+        for (const gpu::DeviceId id : target.gpus) {
+            r.gpus.push_back(id.value());
+        }
         cv::Mat output;
         std::vector<KernelSample> kernels;
         const int doneBefore = done;
@@ -303,13 +305,13 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
     return report;
 }
 
-CompareTarget gpuTarget(const std::vector<int>& gpus, const std::string& label, const std::vector<double>& speeds)
+CompareTarget gpuTarget(const std::vector<gpu::DeviceId>& gpus, const std::string& label, const std::vector<double>& speeds)
 {
     CompareTarget t;
     std::ostringstream key;
     key << (gpus.size() == 1 ? "gpu:" : "gpus:");
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-        key << (i ? "," : "") << gpus[i];
+        key << (i ? "," : "") << gpus[i].value();
     }
     t.key = key.str();
     t.label = label;
@@ -317,15 +319,13 @@ CompareTarget gpuTarget(const std::vector<int>& gpus, const std::string& label, 
     // The image stays on the target's GPUs (in bands, as the previews keep it) from the first
     // run on, so a run's time is the filtering on the GPUs, every GPU of the target at once,
     // not the PCIe copies around it; the result is downloaded after the timed part.
-    std::vector<gpu::DeviceId> ids;
     gpu::DeviceSpeeds bySpeed;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-        ids.push_back(gpu::DeviceId{gpus[i]});
-        bySpeed.emplace_back(ids.back(), i < speeds.size() ? speeds[i] : 1.0);
+        bySpeed.emplace_back(gpus[i], i < speeds.size() ? speeds[i] : 1.0);
     }
     gpu::RunOptions options;
     options.placement = gpu::Placement::Resident;
-    options.deviceSlots = gpu::slotsFor(ids, bySpeed);
+    options.deviceSlots = gpu::slotsFor(gpus, bySpeed);
     // Made at the first run (on the comparison's thread), then kept with the image on its GPUs.
     auto resident = std::make_shared<std::unique_ptr<gpu::Pipeline>>();
     t.run = [options, resident](const cv::Mat& src, const filters::FilterChain& chain) {
@@ -374,16 +374,16 @@ std::vector<CompareTarget> defaultTargets(const gpu::DeviceSnapshot& snapshot,
                                           const std::vector<gpu::DeviceCalibration>& calibrations)
 {
     std::vector<CompareTarget> targets;
-    std::vector<int> all;
+    std::vector<gpu::DeviceId> all;
     for (const auto& d : snapshot.devices) {
-        targets.push_back(gpuTarget({d.id}, "GPU " + std::to_string(d.id) + " (" + d.name + ")"));
+        targets.push_back(gpuTarget({d.id}, gpu::describe(d.id) + " (" + d.name + ")"));
         all.push_back(d.id);
     }
     if (all.size() > 1) {
         std::vector<gpu::DeviceCalibration> chosen;
-        for (int id : all) {
-            chosen.push_back(static_cast<std::size_t>(id) < calibrations.size() ? calibrations[std::size_t(id)]
-                                                                               : gpu::DeviceCalibration{});
+        for (const gpu::DeviceId id : all) {
+            const auto at = static_cast<std::size_t>(id.value());
+            chosen.push_back(at < calibrations.size() ? calibrations[at] : gpu::DeviceCalibration{});
         }
         targets.push_back(gpuTarget(all, std::to_string(all.size()) + " GPUs", gpu::relativeSpeeds(chosen)));
     }

@@ -36,7 +36,7 @@ using TargetFunction = std::function<TargetRun(const cv::Mat& src, const filters
 struct CompareTarget {
     std::string key;        ///< "gpu:0", "gpus:0,1,2,3", "cpu"
     std::string label;      ///< "GPU 0 (NVIDIA H200)", "4 GPUs", "CPU"
-    std::vector<int> gpus;  ///< empty for the CPU
+    std::vector<gpu::DeviceId> gpus;  ///< empty for the CPU
     TargetFunction run;
 
     bool isCpu() const { return gpus.empty(); }
@@ -55,7 +55,7 @@ struct RooflinePoint {
 struct TargetResult {
     std::string key;
     std::string label;
-    std::vector<int> gpus;
+    std::vector<int> gpus;  ///< CUDA ordinals, as the JSON report writes and reads them back
     std::vector<double> runMs;  ///< every timed run, in order
     double minMs = 0.0;
     double medianMs = 0.0;
@@ -136,7 +136,7 @@ std::vector<CompareTarget> defaultTargets(const gpu::DeviceSnapshot& snapshot,
 
 /// A target running on gpus with the image resident in one band per GPU, as previews keep it: a
 /// run's time is the GPUs' filtering (all at once), the download after it is not counted.
-CompareTarget gpuTarget(const std::vector<int>& gpus, const std::string& label, const std::vector<double>& speeds = {});
+CompareTarget gpuTarget(const std::vector<gpu::DeviceId>& gpus, const std::string& label, const std::vector<double>& speeds = {});
 /// The CPU path target.
 CompareTarget cpuTarget();
 

@@ -148,7 +148,7 @@ private:
         std::vector<gpu::DeviceId> chosen;
         if (preference_.kind() == gpu::DeviceSelection::Kind::Gpus) {
             for (const gpu::DeviceId id : preference_.ids()) {
-                const auto d = std::ranges::find(snap.devices, id.value(), &gpu::DeviceInfo::id);
+                const auto d = std::ranges::find(snap.devices, id, &gpu::DeviceInfo::id);
                 if (d == snap.devices.end()) {
                     gpuReason_ = "GPU " + std::to_string(id.value()) + " (chosen in Preferences) is not present";
                     return;
@@ -158,9 +158,9 @@ private:
             }
         } else {
             for (const auto& d : snap.devices) {
-                const auto at = std::ranges::find(autoGpus_, gpu::DeviceId{d.id}, &gpu::DeviceSpeeds::value_type::first);
+                const auto at = std::ranges::find(autoGpus_, d.id, &gpu::DeviceSpeeds::value_type::first);
                 if (autoGpus_.empty() || at != autoGpus_.end()) {
-                    chosen.push_back(gpu::DeviceId{d.id});
+                    chosen.push_back(d.id);
                     gpuName_ = gpuName_.empty() ? d.name : gpuName_;
                 }
             }

@@ -21,14 +21,15 @@ void GuiController::openCompare()
             const QStringList enabled = window_.enabledDevices();
             gpu::DeviceSnapshot allowed = s.snapshot;
             std::erase_if(allowed.devices, [&](const gpu::DeviceInfo& d) {
-                const gpu::DeviceSelection alone = gpu::DeviceSelection::gpu(gpu::DeviceId{d.id});
+                const gpu::DeviceSelection alone = gpu::DeviceSelection::gpu(d.id);
                 return !enabled.contains(QString::fromStdString(gpu::toString(alone)));
             });
             std::vector<gpu::DeviceCalibration> byId;
             for (const auto& d : s.snapshot.devices) {
-                byId.resize(std::max<std::size_t>(byId.size(), static_cast<std::size_t>(d.id) + 1));
-                if (auto it = s.calibrations.find("gpu:" + std::to_string(d.id)); it != s.calibrations.end()) {
-                    byId[static_cast<std::size_t>(d.id)] = it->second;
+                const auto at = static_cast<std::size_t>(d.id.value());
+                byId.resize(std::max<std::size_t>(byId.size(), at + 1));
+                if (auto it = s.calibrations.find("gpu:" + std::to_string(d.id.value())); it != s.calibrations.end()) {
+                    byId[at] = it->second;
                 }
             }
             s.targets = defaultTargets(allowed, byId);

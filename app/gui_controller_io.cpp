@@ -132,15 +132,15 @@ void GuiController::refreshDeviceInfo()
     window_.setComputeSummary(qs(computeSummary(snapshot)));
     std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
     for (const gpu::DeviceInfo& device : snapshot.devices) {
-        const gpu::DeviceSelection gpu = gpu::DeviceSelection::gpu(gpu::DeviceId{device.id});
-        options.push_back({qs(gpu::toString(gpu)), tr("GPU %1: %2").arg(device.id).arg(qs(device.name))});
+        const gpu::DeviceSelection gpu = gpu::DeviceSelection::gpu(device.id);
+        options.push_back({qs(gpu::toString(gpu)), tr("GPU %1: %2").arg(device.id.value()).arg(qs(device.name))});
     }
     window_.setDeviceOptions(options);
     window_.setDevices(snapshot);
     calibration_->setSnapshot(snapshot);
     presentGpus_.clear();
     for (const gpu::DeviceInfo& device : snapshot.devices) {
-        presentGpus_.emplace_back(device.id);
+        presentGpus_.push_back(device.id);
     }
     snapshot_ = snapshot;
     applyDevicePreference();
@@ -154,7 +154,7 @@ gpu::DeviceSpeeds GuiController::gpuSpeeds(const std::vector<gpu::DeviceId>& gpu
     for (const gpu::DeviceId id : gpus) {
         gpu::DeviceCalibration c;
         for (const gpu::DeviceInfo& device : snapshot_.devices) {
-            if (gpu::DeviceId{device.id} == id) {
+            if (device.id == id) {
                 c = cache.cached(CalibrationCache::keyFor(device, snapshot_.driverVersion)).value_or(c);
             }
         }

@@ -42,7 +42,7 @@ std::string describeDevices(const gpu::DeviceSnapshot& snapshot)
     }
     std::ostringstream s;
     for (const auto& d : snapshot.devices) {
-        s << "GPU " << d.id << ": " << d.name << " (sm_" << d.ccMajor << d.ccMinor << ", "
+        s << "GPU " << d.id.value() << ": " << d.name << " (sm_" << d.ccMajor << d.ccMinor << ", "
           << d.smCount << " SMs, " << gib(d.memoryTotal) << ", " << gib(d.memoryFree)
           << " free, PCI " << d.pciBusId << ")\n";
     }

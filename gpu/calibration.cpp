@@ -59,7 +59,7 @@ double median(std::vector<double> values)
 }
 
 /// Copy bandwidth: one untimed copy, then `repeats` back to back between two events.
-double measureCopy(int device, const Stream& stream, std::size_t bytes, int repeats)
+double measureCopy(DeviceId device, const Stream& stream, std::size_t bytes, int repeats)
 {
     RawDeviceBuffer from(bytes, device);
     RawDeviceBuffer to(bytes, device);
@@ -80,10 +80,10 @@ double measureCopy(int device, const Stream& stream, std::size_t bytes, int repe
 }
 
 /// FMA throughput with enough blocks to fill every SM several times over.
-double measureFma(int device, const Stream& stream, int iterations, int repeats)
+double measureFma(DeviceId device, const Stream& stream, int iterations, int repeats)
 {
     int sms = 0;
-    TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device.value()));
     constexpr int threads = 256;
     const int blocks = std::max(sms, 1) * 16;
     RawDeviceBuffer out(sizeof(float) * std::size_t(blocks) * threads, device);
@@ -104,11 +104,11 @@ double measureFma(int device, const Stream& stream, int iterations, int repeats)
 }
 
 /// The standard filter on a resident image, kernels only, median of `repeats`.
-double measureFilterGpu(int device, int repeats)
+double measureFilterGpu(DeviceId device, int repeats)
 {
     RunOptions options;
     options.placement = Placement::Resident;
-    options.deviceSlots = {DeviceSlot{DeviceId{device}, 0, 1.0}};
+    options.deviceSlots = {DeviceSlot{device, 0, 1.0}};
     Pipeline bands(options);
     const cv::Mat image = standardImage();
     const filters::FilterChain chain = standardChain();
@@ -169,7 +169,7 @@ double measureCpuFma()
 
 }  // namespace
 
-DeviceCalibration calibrateDevice(int device)
+DeviceCalibration calibrateDevice(DeviceId device)
 {
     const ScopedDevice current(device);
     const Stream stream(device);

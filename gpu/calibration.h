@@ -1,6 +1,7 @@
 #pragma once
 
 #include "gpu/device_calibration.h"
+#include "gpu/device_id.h"
 
 #include <string>
 
@@ -10,7 +11,7 @@ namespace tessera::gpu {
 /// register-only FMA kernel filling every SM, and the standard filter (RGBA8 2048 x 2048
 /// Gaussian 15) on a resident image. Synchronises the device; throws CudaError (or
 /// OutOfDeviceMemory when 600 MiB do not fit).
-DeviceCalibration calibrateDevice(int device);
+DeviceCalibration calibrateDevice(DeviceId device);
 
 /// Measures the CPU path: memcpy bandwidth, a multiply-add loop on every thread, and the
 /// standard filter through filters::applyCpu. Takes about half a second on a few cores.

@@ -75,7 +75,7 @@ std::size_t ChainRunner::bytesFor(const filters::FilterChain& chain, PixelFormat
     return n.ping + n.pong + n.output + n.workspace;
 }
 
-void ChainRunner::ensure(RawDeviceBuffer& buffer, std::size_t bytes, int device)
+void ChainRunner::ensure(RawDeviceBuffer& buffer, std::size_t bytes, DeviceId device)
 {
     if (bytes == 0 || buffer.bytes() >= bytes) {
         return;
@@ -92,7 +92,7 @@ DeviceImage ChainRunner::run(const filters::FilterChain& chain, const DeviceImag
     }
     const std::vector<Plan>& steps = plansFor(chain, input.format, input.width, input.height, method);
     const Needs n = needsOf(steps, input.width, input.height);
-    const int id = device_.id;
+    const DeviceId id = device_.id;
     ensure(ping_, n.ping, id);
     ensure(pong_, n.pong, id);
     ensure(output_, n.output, id);

@@ -53,7 +53,7 @@ private:
         bool operator<(const Key& o) const;
     };
 
-    static void ensure(RawDeviceBuffer& buffer, std::size_t bytes, int device);
+    static void ensure(RawDeviceBuffer& buffer, std::size_t bytes, DeviceId device);
 
     DeviceInfo device_;
     TensorCores tensor_ = TensorCores::Auto;

@@ -1,7 +1,9 @@
 #pragma once
 
-#include <compare>
+// <cstddef> first: Qt 6.4's moc, reading a header that reaches <compare> before any other
+// standard header, misses the library's configuration macros and stops with a parse error.
 #include <cstddef>
+#include <compare>
 #include <functional>
 #include <string>
 

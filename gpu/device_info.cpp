@@ -49,7 +49,7 @@ std::string reasonFor(cudaError_t err, int driverVersion, int runtimeVersion)
 DeviceInfo readDevice(int id, int count)
 {
     DeviceInfo d;
-    d.id = id;
+    d.id = DeviceId{id};
     cudaDeviceProp prop{};
     if (cudaGetDeviceProperties(&prop, id) == cudaSuccess) {
         d.name = prop.name;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "gpu/device_id.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -8,7 +10,7 @@ namespace tessera::gpu {
 
 /// Properties of one CUDA device, read once; plain data, no CUDA types.
 struct DeviceInfo {
-    int id = -1;
+    DeviceId id;  ///< the CUDA ordinal; the default names the CPU path
     std::string name;
     int ccMajor = 0;
     int ccMinor = 0;

@@ -74,7 +74,7 @@ std::vector<DeviceId> everyGpu(const DeviceSnapshot& snapshot)
 {
     std::vector<DeviceId> ids;
     for (const DeviceInfo& d : snapshot.devices) {
-        ids.push_back(DeviceId{d.id});
+        ids.push_back(d.id);
     }
     return ids;
 }

@@ -38,7 +38,7 @@ struct Plan {
     PixelFormat output;
     int width = 0;
     int height = 0;
-    int device = 0;
+    DeviceId device{0};  ///< the GPU the plan is for
     Method method = Method::Direct;
     LaunchShape shape;
     bool tensorCores = false;        ///< direct or separable on tensor cores (fp16 taps)

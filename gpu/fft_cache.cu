@@ -76,7 +76,7 @@ cudaEvent_t makeEvent()
 
 }  // namespace
 
-FftCache::FftCache(const detail::FftGeometry& geometry, int device, std::vector<float> scaledTaps, double tapSum,
+FftCache::FftCache(const detail::FftGeometry& geometry, DeviceId device, std::vector<float> scaledTaps, double tapSum,
                    std::size_t reservedWork)
     : geometry_(geometry),
       device_(device),

@@ -74,7 +74,7 @@ public:
     /// `scaledTaps`: the kernel, row-major, already divided by padW * padH; `tapSum`: the sum of
     /// the unscaled taps. `reservedWork`: the work-area bytes the caller's workspace holds at
     /// geometry.workAreaOffset(). Host-only.
-    FftCache(const detail::FftGeometry& geometry, int device, std::vector<float> scaledTaps, double tapSum,
+    FftCache(const detail::FftGeometry& geometry, DeviceId device, std::vector<float> scaledTaps, double tapSum,
              std::size_t reservedWork);
     /// Waits for runs still using the cache, then frees plans and memory on its device.
     ~FftCache();
@@ -111,7 +111,7 @@ private:
     void releaseDevice() noexcept;
 
     detail::FftGeometry geometry_;
-    int device_ = 0;
+    DeviceId device_;
     std::vector<float> scaledTaps_;
     double tapSum_ = 0.0;
     std::size_t reservedWork_ = 0;

@@ -216,7 +216,7 @@ struct ResidentBands::State {
                         const Event& to, std::uint64_t bytes) const
     {
         const auto at = [&](const Event& e) { return b.referenceUs + 1000.0 * e.elapsedSince(b.start); };
-        return {b.info.id, 0, index, phase, label, at(from), at(to), bytes,
+        return {b.info.id.value(), 0, index, phase, label, at(from), at(to), bytes,
                 b.work.out.x, b.work.out.y, b.work.out.width, b.work.out.height};
     }
 };
@@ -240,7 +240,7 @@ ResidentBands::ResidentBands(const cv::Mat& image, std::vector<DeviceSlot> slots
             throw std::invalid_argument("resident bands live on GPUs; the CPU path needs no upload");
         }
         const auto found = std::find_if(snap.devices.begin(), snap.devices.end(),
-                                        [&](const DeviceInfo& d) { return DeviceId{d.id} == slot.gpu; });
+                                        [&](const DeviceInfo& d) { return d.id == slot.gpu; });
         if (found == snap.devices.end()) {
             throw std::invalid_argument(describe(slot.gpu) + " does not exist" +
                                         (snap.hasGpu() ? "" : " (" + snap.reason + ")"));
@@ -309,7 +309,7 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
         local.tiles.push_back(w);
         local.computed.push_back(true);
         SlotReport slot;
-        slot.slot = DeviceSlot{DeviceId{b.info.id}, 0, 1.0};
+        slot.slot = DeviceSlot{b.info.id, 0, 1.0};
         slot.tiles = 1;
         slot.busyMs = b.downloaded.elapsedSince(b.start);
         local.slotReports.push_back(slot);
@@ -366,7 +366,7 @@ std::vector<Tile> ResidentBands::bands() const
     std::vector<Tile> out;
     for (const auto& b : state_->bands) {
         Tile t = b->tile;
-        t.device = b->info.id;
+        t.device = b->info.id.value();
         out.push_back(t);
     }
     return out;

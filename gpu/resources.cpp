@@ -41,21 +41,21 @@ CudaError::CudaError(int code, std::string call, std::string file, int line, con
 {
 }
 
-ScopedDevice::ScopedDevice(int device)
+ScopedDevice::ScopedDevice(DeviceId device)
 {
     TESSERA_CUDA_CHECK(cudaGetDevice(&previous_));
-    if (previous_ != device) {
-        TESSERA_CUDA_CHECK(cudaSetDevice(device));
+    if (previous_ != device.value()) {
+        TESSERA_CUDA_CHECK(cudaSetDevice(device.value()));
         changed_ = true;
     }
 }
 
-ScopedDevice::ScopedDevice(int device, std::nothrow_t) noexcept
+ScopedDevice::ScopedDevice(DeviceId device, std::nothrow_t) noexcept
 {
     const cudaError_t got = cudaGetDevice(&previous_);
     TESSERA_ASSERT_CUDA_SUCCESS(got);
-    if (got == cudaSuccess && previous_ != device) {
-        const cudaError_t set = cudaSetDevice(device);
+    if (got == cudaSuccess && previous_ != device.value()) {
+        const cudaError_t set = cudaSetDevice(device.value());
         TESSERA_ASSERT_CUDA_SUCCESS(set);
         changed_ = set == cudaSuccess;
     }
@@ -70,12 +70,12 @@ ScopedDevice::~ScopedDevice()
 
 namespace detail {
 
-void destroyStream(void* handle, int /*device*/) noexcept
+void destroyStream(void* handle, DeviceId /*device*/) noexcept
 {
     TESSERA_ASSERT_CUDA_SUCCESS(cudaStreamDestroy(static_cast<cudaStream_t>(handle)));
 }
 
-void destroyEvent(void* handle, int /*device*/) noexcept
+void destroyEvent(void* handle, DeviceId /*device*/) noexcept
 {
     TESSERA_ASSERT_CUDA_SUCCESS(cudaEventDestroy(static_cast<cudaEvent_t>(handle)));
 }
@@ -84,7 +84,7 @@ void destroyEvent(void* handle, int /*device*/) noexcept
 
 namespace {
 
-void* createStream(int device)
+void* createStream(DeviceId device)
 {
     ScopedDevice on(device);
     cudaStream_t s = nullptr;
@@ -92,7 +92,7 @@ void* createStream(int device)
     return s;
 }
 
-void* createEvent(int device)
+void* createEvent(DeviceId device)
 {
     ScopedDevice on(device);
     cudaEvent_t e = nullptr;
@@ -102,14 +102,14 @@ void* createEvent(int device)
 
 }  // namespace
 
-Stream::Stream(int device) : owned_(createStream(device), device) {}
+Stream::Stream(DeviceId device) : owned_(createStream(device), device) {}
 
 void Stream::synchronize() const
 {
     TESSERA_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(handle())));
 }
 
-Event::Event(int device) : owned_(createEvent(device), device) {}
+Event::Event(DeviceId device) : owned_(createEvent(device), device) {}
 
 void Event::record(StreamView stream)
 {
@@ -129,7 +129,7 @@ float Event::elapsedSince(const Event& start) const
     return ms;
 }
 
-RawDeviceBuffer::RawDeviceBuffer(std::size_t bytes, int device) : bytes_(bytes), device_(device)
+RawDeviceBuffer::RawDeviceBuffer(std::size_t bytes, DeviceId device) : bytes_(bytes), device_(device)
 {
     if (bytes == 0) {
         return;
@@ -238,7 +238,7 @@ bool isPinnedHost(const void* p)
     return attributes.type == cudaMemoryTypeHost;
 }
 
-std::size_t freeDeviceMemory(int device)
+std::size_t freeDeviceMemory(DeviceId device)
 {
     ScopedDevice on(device);
     std::size_t freeBytes = 0;

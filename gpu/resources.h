@@ -1,5 +1,7 @@
 #pragma once
 
+#include "gpu/device_id.h"
+
 #include <cstddef>
 #include <new>
 #include <utility>
@@ -13,31 +15,31 @@ namespace tessera::gpu {
 class ScopedDevice {
 public:
     /// Throws CudaError when the device cannot be made current.
-    explicit ScopedDevice(int device);
+    explicit ScopedDevice(DeviceId device);
     /// For destructors: never throws; a failure leaves the current device as it was (and
     /// trips the debug-build assertion on CUDA errors).
-    ScopedDevice(int device, std::nothrow_t) noexcept;
+    ScopedDevice(DeviceId device, std::nothrow_t) noexcept;
     ~ScopedDevice();
     ScopedDevice(const ScopedDevice&) = delete;
     ScopedDevice& operator=(const ScopedDevice&) = delete;
 
 private:
-    int previous_ = 0;
+    int previous_ = 0;  // as cudaGetDevice reports it, handed back to cudaSetDevice unchanged
     bool changed_ = false;
 };
 
 namespace detail {
 
 // How the handle owners free their handle; never throw (debug builds assert on a CUDA error).
-void destroyStream(void* handle, int device) noexcept;
-void destroyEvent(void* handle, int device) noexcept;
+void destroyStream(void* handle, DeviceId device) noexcept;
+void destroyEvent(void* handle, DeviceId device) noexcept;
 
 /// One device-bound CUDA handle, freed by Destroy: the move and destroy logic Stream and Event
 /// share. A moved-from owner keeps its device and holds no handle.
-template <void (*Destroy)(void*, int) noexcept>
+template <void (*Destroy)(void*, DeviceId) noexcept>
 class DeviceHandle {
 public:
-    DeviceHandle(void* handle, int device) noexcept : handle_(handle), device_(device) {}
+    DeviceHandle(void* handle, DeviceId device) noexcept : handle_(handle), device_(device) {}
     ~DeviceHandle() { reset(); }
     DeviceHandle(DeviceHandle&& other) noexcept
         : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_)
@@ -56,7 +58,7 @@ public:
     DeviceHandle& operator=(const DeviceHandle&) = delete;
 
     void* get() const { return handle_; }
-    int device() const { return device_; }
+    DeviceId device() const { return device_; }
 
 private:
     void reset() noexcept
@@ -67,7 +69,7 @@ private:
         }
     }
     void* handle_ = nullptr;
-    int device_ = -1;
+    DeviceId device_;
 };
 
 }  // namespace detail
@@ -76,11 +78,12 @@ private:
 class Stream {
 public:
     /// Creates a stream on `device`; throws CudaError.
-    explicit Stream(int device);
+    explicit Stream(DeviceId device);
 
     /// The cudaStream_t, as an opaque pointer.
     void* handle() const { return owned_.get(); }
-    int device() const { return owned_.device(); }
+    /// The device the stream was created on. Never throws.
+    DeviceId device() const { return owned_.device(); }
     /// Blocks the calling thread until all work queued so far has finished; throws CudaError.
     void synchronize() const;
 
@@ -98,22 +101,23 @@ public:
     {
     }
     /// Views a cudaStream_t the caller owns (nullptr: the legacy default stream) on `device`.
-    StreamView(void* handle, int device) noexcept : handle_(handle), device_(device) {}
+    StreamView(void* handle, DeviceId device) noexcept : handle_(handle), device_(device) {}
 
     /// The cudaStream_t, as an opaque pointer.
     void* handle() const { return handle_; }
-    int device() const { return device_; }
+    /// The device the viewed stream belongs to. Never throws.
+    DeviceId device() const { return device_; }
 
 private:
     void* handle_ = nullptr;
-    int device_ = -1;
+    DeviceId device_;
 };
 
 /// A CUDA event with timing enabled.
 class Event {
 public:
     /// Creates an event on `device`; throws CudaError.
-    explicit Event(int device);
+    explicit Event(DeviceId device);
 
     /// Records on `stream` (which must be on the event's device); throws CudaError.
     void record(StreamView stream);
@@ -132,7 +136,7 @@ class RawDeviceBuffer {
 public:
     RawDeviceBuffer() = default;
     /// Allocates `bytes` on `device`; throws OutOfDeviceMemory when it does not fit.
-    RawDeviceBuffer(std::size_t bytes, int device);
+    RawDeviceBuffer(std::size_t bytes, DeviceId device);
     ~RawDeviceBuffer();
     RawDeviceBuffer(RawDeviceBuffer&& other) noexcept;
     RawDeviceBuffer& operator=(RawDeviceBuffer&& other) noexcept;
@@ -141,7 +145,8 @@ public:
 
     void* data() const { return data_; }
     std::size_t bytes() const { return bytes_; }
-    int device() const { return device_; }
+    /// The device the memory lives on (the CPU id for a default-constructed buffer). Never throws.
+    DeviceId device() const { return device_; }
     /// Fills every byte with `value`, queued on `stream`; throws CudaError.
     void fillAsync(int value, StreamView stream);
 
@@ -149,18 +154,18 @@ private:
     void release() noexcept;
     void* data_ = nullptr;
     std::size_t bytes_ = 0;
-    int device_ = -1;
+    DeviceId device_;
 };
 
 template <typename T>
 class DeviceBuffer {
 public:
     DeviceBuffer() = default;
-    DeviceBuffer(std::size_t count, int device) : raw_(count * sizeof(T), device), count_(count) {}
+    DeviceBuffer(std::size_t count, DeviceId device) : raw_(count * sizeof(T), device), count_(count) {}
     T* data() const { return static_cast<T*>(raw_.data()); }
     std::size_t size() const { return count_; }
     std::size_t bytes() const { return raw_.bytes(); }
-    int device() const { return raw_.device(); }
+    DeviceId device() const { return raw_.device(); }
     RawDeviceBuffer& raw() { return raw_; }
 
 private:
@@ -211,7 +216,7 @@ void copy2DAsync(void* dst, std::size_t dstPitch, const void* src, std::size_t s
 bool isPinnedHost(const void* p);
 
 /// Free bytes on `device` now. Throws CudaError.
-std::size_t freeDeviceMemory(int device);
+std::size_t freeDeviceMemory(DeviceId device);
 
 /// Makes the calling thread's view of `device` usable again after a failure (clears the last
 /// error). Never throws.

@@ -24,11 +24,11 @@ std::string describe(const char* what, cudaError_t err)
 
 }  // namespace
 
-std::string runSelfTest(int device)
+std::string runSelfTest(DeviceId device)
 {
     int previous = 0;
     cudaGetDevice(&previous);
-    cudaError_t err = cudaSetDevice(device);
+    cudaError_t err = cudaSetDevice(device.value());
     if (err != cudaSuccess) {
         cudaGetLastError();
         return describe("cudaSetDevice", err);

@@ -1,11 +1,13 @@
 #pragma once
 
+#include "gpu/device_id.h"
+
 #include <string>
 
 namespace tessera::gpu {
 
 /// Launches a small kernel on `device`, copies its result back and checks it. Returns an empty
 /// string on success, otherwise what failed. Never throws; synchronises the device it used.
-std::string runSelfTest(int device);
+std::string runSelfTest(DeviceId device);
 
 }  // namespace tessera::gpu

@@ -100,7 +100,7 @@ SlotSetup setUpSlots(const RunOptions& options, const DeviceSnapshot& snapshot, 
             continue;
         }
         const auto found = std::find_if(snapshot.devices.begin(), snapshot.devices.end(),
-                                        [&](const DeviceInfo& info) { return DeviceId{info.id} == s.gpu; });
+                                        [&](const DeviceInfo& info) { return info.id == s.gpu; });
         if (found == snapshot.devices.end()) {
             setup.unusable[i] = describe(s.gpu) + " does not exist" +
                                 (snapshot.hasGpu() ? "" : " (" + snapshot.reason + ")");
@@ -109,7 +109,7 @@ SlotSetup setUpSlots(const RunOptions& options, const DeviceSnapshot& snapshot, 
         std::size_t budget = s.memoryLimit;
         if (budget == 0) {
             try {
-                budget = static_cast<std::size_t>(0.8 * static_cast<double>(freeDeviceMemory(s.gpu.value())) /
+                budget = static_cast<std::size_t>(0.8 * static_cast<double>(freeDeviceMemory(s.gpu)) /
                                                   slotsPerGpu[s.gpu]);
             } catch (const std::exception& e) {
                 setup.unusable[i] = describe(s.gpu) + ": " + e.what();

@@ -15,7 +15,7 @@ namespace tessera::gpu {
 
 namespace {
 
-void growDevice(RawDeviceBuffer& buffer, std::size_t bytes, int device)
+void growDevice(RawDeviceBuffer& buffer, std::size_t bytes, DeviceId device)
 {
     if (buffer.bytes() < bytes) {
         buffer = RawDeviceBuffer();
@@ -61,7 +61,7 @@ struct Lane {
 // Enqueues the copy of the tile's input to lane.input (straight from a pinned source, else
 // gathered into the lane's pinned stage first, which is recorded as host work), after
 // lane.upload0. lane.input must hold the tile's input.
-void enqueueUpload(const StreamedRun& run, Lane& lane, const TileQueue::Item& item, int device)
+void enqueueUpload(const StreamedRun& run, Lane& lane, const TileQueue::Item& item, DeviceId device)
 {
     const Tile& t = item.tile;
     const std::string tag = "tile " + std::to_string(item.index);
@@ -88,7 +88,7 @@ void enqueueUpload(const StreamedRun& run, Lane& lane, const TileQueue::Item& it
         NvtxRange range(tag + " stage input");
         gatherTileInput(run.src, t, lane.stageIn.data(), inPitch);
     }
-    lane.host.push_back({device, 0, item.index, Phase::Host, "stage input", b, run.queue.nowUs(), inBytes, t.out.x,
+    lane.host.push_back({device.value(), 0, item.index, Phase::Host, "stage input", b, run.queue.nowUs(), inBytes, t.out.x,
                          t.out.y, t.out.width, t.out.height});
     NvtxRange range(tag + " upload");
     lane.upload0.record(lane.stream);
@@ -132,7 +132,7 @@ void storeOutput(const StreamedRun& run, const Lane& lane, const TileQueue::Item
 }  // namespace
 
 struct GpuLanes {
-    int device = -1;
+    DeviceId device;
     std::vector<std::unique_ptr<Lane>> lanes;
     std::unique_ptr<Event> reference;
 };
@@ -289,7 +289,7 @@ private:
                 r.stream = stream;
             }
             const auto record = [&](Phase phase, std::string label, double b, double e, std::uint64_t bytes) {
-                records.push_back({device_.id, stream, item.index, phase, std::move(label), b, e, bytes, t.out.x,
+                records.push_back({device_.id.value(), stream, item.index, phase, std::move(label), b, e, bytes, t.out.x,
                                    t.out.y, t.out.width, t.out.height});
             };
             record(Phase::Upload, "upload", at(lane.upload0), at(lane.upload1), inBytes);
@@ -325,7 +325,7 @@ private:
         return 0;
     }
 
-    std::string device_name() const { return "GPU " + std::to_string(device_.id) + " (slot " + std::to_string(slot_) + ")"; }
+    std::string device_name() const { return describe(device_.id) + " (slot " + std::to_string(slot_) + ")"; }
 
     // The device is not to be trusted any more: every tile it holds goes back to the queue.
     void fail(const std::string& why, const TileQueue::Item* current)
@@ -381,7 +381,7 @@ void runGpuSlot(const StreamedRun& run, int slot, const DeviceInfo& device, Slot
     } catch (const std::exception& e) {
         lanes.reset();
         report.failure = e.what();
-        run.queue.addEvent("GPU " + std::to_string(device.id) + " (slot " + std::to_string(slot) +
+        run.queue.addEvent(describe(device.id) + " (slot " + std::to_string(slot) +
                            ") stopped: " + e.what());
     }
 }

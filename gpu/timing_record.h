@@ -50,6 +50,9 @@ inline std::optional<Phase> parsePhase(std::string_view text)
 /// One timed piece of a run. GPU phases are measured with CUDA events on the work stream and
 /// placed on the run's host clock; every record of a run shares that clock's origin.
 struct TimingRecord {
+    // A plain int, not a DeviceId: records are written to JSON and CSV traces and read back,
+    // and the number in those files is the CUDA ordinal (-1: the CPU). DeviceId{device} and
+    // id.value() convert at this edge.
     int device = -1;          ///< CUDA device id; -1 for the CPU
     int stream = 0;           ///< stream (or CPU worker) index within the device
     int tile = -1;            ///< tile index within the run's plan; -1 when not tied to a tile

@@ -18,7 +18,7 @@ int deviceOrder(int device)
 const DeviceInfo* findDevice(const DeviceSnapshot& devices, int id)
 {
     for (const DeviceInfo& d : devices.devices) {
-        if (d.id == id) {
+        if (d.id == DeviceId{id}) {
             return &d;
         }
     }

@@ -83,7 +83,7 @@ inline gpu::DeviceSnapshot fakeFourGpuSnapshot()
     snapshot.runtimeVersion = 13000;
     for (int id = 0; id < 4; ++id) {
         gpu::DeviceInfo d;
-        d.id = id;
+        d.id = gpu::DeviceId{id};
         d.name = "NVIDIA H200";
         d.memoryClockKHz = 2619000;
         d.memoryBusWidthBits = 6144;

@@ -53,9 +53,10 @@ QString peers(const gpu::DeviceInfo& device, const gpu::DeviceSnapshot& snapshot
 {
     QStringList names;
     for (std::size_t j = 0; j < device.peerAccess.size(); ++j) {
-        const int id = j < snapshot.devices.size() ? snapshot.devices[j].id : static_cast<int>(j);
+        const gpu::DeviceId id =
+            j < snapshot.devices.size() ? snapshot.devices[j].id : gpu::DeviceId{static_cast<int>(j)};
         if (device.peerAccess[j] && id != device.id) {
-            names << DevicePanel::tr("GPU %1").arg(id);
+            names << DevicePanel::tr("GPU %1").arg(id.value());
         }
     }
     return names.isEmpty() ? DevicePanel::tr("none") : names.join(QStringLiteral(", "));
@@ -194,11 +195,11 @@ bool DevicePanel::sameDevices(const gpu::DeviceSnapshot& snapshot) const
 void DevicePanel::updateValues(const gpu::DeviceSnapshot& snapshot)
 {
     for (const gpu::DeviceInfo& device : snapshot.devices) {
-        auto* memory = content_->findChild<QLabel*>(QStringLiteral("gpu%1_memory").arg(device.id));
+        auto* memory = content_->findChild<QLabel*>(QStringLiteral("gpu%1_memory").arg(device.id.value()));
         if (memory != nullptr) {
             memory->setText(tr("%1 free of %2").arg(bytes(device.memoryFree), bytes(device.memoryTotal)));
         }
-        auto* clocks = content_->findChild<QLabel*>(QStringLiteral("gpu%1_clocks").arg(device.id));
+        auto* clocks = content_->findChild<QLabel*>(QStringLiteral("gpu%1_clocks").arg(device.id.value()));
         if (clocks != nullptr) {
             clocks->setText(tr("SM %1, memory %2").arg(gigahertz(device.clockKHz), gigahertz(device.memoryClockKHz)));
         }
@@ -274,21 +275,21 @@ QWidget* DevicePanel::peerSection(const gpu::DeviceSnapshot& snapshot)
     grid->setHorizontalSpacing(12);
     const auto& devices = snapshot.devices;
     for (std::size_t j = 0; j < devices.size(); ++j) {
-        auto* head = new QLabel(tr("GPU %1").arg(devices[j].id), box);
+        auto* head = new QLabel(tr("GPU %1").arg(devices[j].id.value()), box);
         head->setAlignment(Qt::AlignCenter);
         grid->addWidget(head, 0, static_cast<int>(j) + 1);
     }
     for (std::size_t i = 0; i < devices.size(); ++i) {
-        grid->addWidget(new QLabel(tr("GPU %1").arg(devices[i].id), box), static_cast<int>(i) + 1, 0);
+        grid->addWidget(new QLabel(tr("GPU %1").arg(devices[i].id.value()), box), static_cast<int>(i) + 1, 0);
         for (std::size_t j = 0; j < devices.size(); ++j) {
             const bool self = i == j;
             const bool peer = j < devices[i].peerAccess.size() && devices[i].peerAccess[j];
             auto* mark = new QLabel(self ? QStringLiteral("\u00b7") : peer ? QStringLiteral("\u2713") : QStringLiteral("\u2013"), box);
-            mark->setObjectName(QStringLiteral("peer_%1_%2").arg(devices[i].id).arg(devices[j].id));
+            mark->setObjectName(QStringLiteral("peer_%1_%2").arg(devices[i].id.value()).arg(devices[j].id.value()));
             mark->setAlignment(Qt::AlignCenter);
             mark->setToolTip(self ? tr("the same GPU")
-                                  : peer ? tr("GPU %1 can read GPU %2's memory directly").arg(devices[i].id).arg(devices[j].id)
-                                         : tr("copies between GPU %1 and GPU %2 go through the host").arg(devices[i].id).arg(devices[j].id));
+                                  : peer ? tr("GPU %1 can read GPU %2's memory directly").arg(devices[i].id.value()).arg(devices[j].id.value())
+                                         : tr("copies between GPU %1 and GPU %2 go through the host").arg(devices[i].id.value()).arg(devices[j].id.value()));
             grid->addWidget(mark, static_cast<int>(i) + 1, static_cast<int>(j) + 1);
         }
     }
@@ -347,9 +348,9 @@ QCheckBox* DevicePanel::deviceCheck(const QString& key, QWidget* parent)
 QWidget* DevicePanel::gpuSection(const gpu::DeviceInfo& device, const gpu::DeviceSnapshot& snapshot)
 {
     // A device's key is its selection's spelling, as Preferences and the settings write it.
-    const QString key = QString::fromStdString(gpu::toString(gpu::DeviceSelection::gpu(gpu::DeviceId{device.id})));
+    const QString key = QString::fromStdString(gpu::toString(gpu::DeviceSelection::gpu(device.id)));
     const QString prefix = nameOf(key);
-    auto* box = new QGroupBox(tr("GPU %1: %2").arg(device.id).arg(QString::fromStdString(device.name)), content_);
+    auto* box = new QGroupBox(tr("GPU %1: %2").arg(device.id.value()).arg(QString::fromStdString(device.name)), content_);
     box->setObjectName(QStringLiteral("deviceSection_%1").arg(prefix));
     auto* form = new QFormLayout(box);
     form->addRow(deviceCheck(key, box));

@@ -112,7 +112,7 @@ void MainWindow::setDevices(const gpu::DeviceSnapshot& snapshot)
     // The Devices dock asks for a snapshot every second (free memory moves); the profiler needs
     // one only when the devices themselves change, so its views are not redrawn each time.
     const auto ids = [](const gpu::DeviceSnapshot& s) {
-        std::vector<std::pair<int, std::string>> out;
+        std::vector<std::pair<gpu::DeviceId, std::string>> out;
         for (const gpu::DeviceInfo& d : s.devices) {
             out.emplace_back(d.id, d.name);
         }

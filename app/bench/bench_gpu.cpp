@@ -57,7 +57,7 @@ struct DeviceImages {
     gpu::DeviceImage dst;
 };
 
-DeviceImages uploadInput(const cv::Mat& input, int device, const gpu::Stream& stream)
+DeviceImages uploadInput(const cv::Mat& input, gpu::DeviceId device, const gpu::Stream& stream)
 {
     const gpu::PixelFormat format = gpu::pixelFormatFromCvType(input.type());
     const std::size_t rowBytes = static_cast<std::size_t>(input.cols) * format.bytesPerPixel();
@@ -103,7 +103,7 @@ Result baseResult(const BenchCase& c, const cv::Mat& input, const gpu::DeviceInf
     r.method = method;
     r.width = input.cols;
     r.height = input.rows;
-    r.device = device.id;
+    r.device = device.id.value();
     r.deviceName = device.name;
     r.bytes = 2.0 * static_cast<double>(input.total() * input.elemSize());
     if (input.cols == 8192 && input.rows == 8192) {
@@ -138,7 +138,7 @@ Result measureCopyGpu(const gpu::DeviceInfo& device, const Options& options)
              " image of 4-byte pixels";
     r.width = options.width;
     r.height = options.height;
-    r.device = device.id;
+    r.device = device.id.value();
     r.deviceName = device.name;
     r.bytes = 2.0 * static_cast<double>(rowBytes * rows);
     r.ms = timeOnStream([&] { gpu::copy2DAsync(b.data(), rowBytes, a.data(), rowBytes, rowBytes, rows, stream); },

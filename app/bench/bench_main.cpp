@@ -46,12 +46,12 @@ std::vector<bench::Target> resolveTargets(const std::vector<gpu::DeviceSelection
     };
     for (const gpu::DeviceSelection& selection : devices) {
         if (selection.kind() == gpu::DeviceSelection::Kind::Cpu) {
-            add({true, -1});
+            add({true, gpu::DeviceId::cpu()});
             continue;
         }
         std::string note;
         for (const gpu::DeviceId id : gpu::resolve(selection, snap, note, bench::kBenchDevices)) {
-            add({false, id.value()});
+            add({false, id});
         }
     }
     return targets;
@@ -71,7 +71,7 @@ cv::Mat randomImage(const bench::BenchCase& c, int width, int height, unsigned s
 
 std::string targetKey(const bench::Target& t)
 {
-    return t.cpu ? "cpu" : std::to_string(t.device);
+    return t.cpu ? "cpu" : std::to_string(t.device.value());
 }
 
 }  // namespace
@@ -133,7 +133,7 @@ int main(int argc, char** argv)
     for (const auto& t : targets) {
         try {
             bench::Result r = t.cpu ? bench::measureCopyCpu(options)
-                                    : bench::measureCopyGpu(snapshot.devices[static_cast<std::size_t>(t.device)], options);
+                                    : bench::measureCopyGpu(snapshot.devices[static_cast<std::size_t>(t.device.value())], options);
             report(r);
             ceilings[targetKey(t)] = r.bytes / r.median() / 1e6;
         } catch (const std::exception& e) {
@@ -161,10 +161,10 @@ int main(int argc, char** argv)
                 continue;
             }
             try {
-                bench::runCaseGpu(c, input, source, snapshot.devices[static_cast<std::size_t>(t.device)], options,
+                bench::runCaseGpu(c, input, source, snapshot.devices[static_cast<std::size_t>(t.device.value())], options,
                                   ceiling, report);
             } catch (const std::exception& e) {
-                std::cerr << "tessera-bench: " << c.name << " on GPU " << t.device << " failed: " << e.what() << "\n";
+                std::cerr << "tessera-bench: " << c.name << " on GPU " << t.device.value() << " failed: " << e.what() << "\n";
                 anyError = true;
             }
         }
@@ -174,7 +174,7 @@ int main(int argc, char** argv)
         std::vector<gpu::DeviceInfo> gpus;
         for (const auto& t : targets) {
             if (!t.cpu) {
-                gpus.push_back(snapshot.devices[static_cast<std::size_t>(t.device)]);
+                gpus.push_back(snapshot.devices[static_cast<std::size_t>(t.device.value())]);
             }
         }
         if (gpus.empty()) {
@@ -191,10 +191,10 @@ int main(int argc, char** argv)
         int qtArgc = 1;
         QCoreApplication qtApp(qtArgc, argv);
         for (const auto& t : targets) {
-            const std::string name = t.cpu ? "CPU" : snapshot.devices[static_cast<std::size_t>(t.device)].name;
-            if (!t.cpu && t.device != 0) {
+            const std::string name = t.cpu ? "CPU" : snapshot.devices[static_cast<std::size_t>(t.device.value())].name;
+            if (!t.cpu && t.device != gpu::DeviceId{0}) {
                 std::cerr << "tessera-bench: preview runs on GPU 0 only (the Engine's device); skipping GPU "
-                          << t.device << "\n";
+                          << t.device.value() << "\n";
                 continue;
             }
             report(bench::runPreview(!t.cpu, t.device, name, options));

@@ -40,7 +40,7 @@ std::vector<gpu::DeviceSlot> slotsOf(const std::vector<gpu::DeviceInfo>& gpus, s
 {
     std::vector<gpu::DeviceId> ids;
     for (std::size_t i = 0; i < n; ++i) {
-        ids.push_back(gpu::DeviceId{gpus[i].id});
+        ids.push_back(gpus[i].id);
     }
     return gpu::slotsFor(ids);
 }
@@ -55,9 +55,9 @@ Result baseResult(const std::string& name, const BenchCase& c, const std::vector
     r.method = "auto";
     r.width = options.width;
     r.height = options.height;
-    r.device = gpus.front().id;
+    r.device = gpus.front().id.value();
     for (std::size_t i = 0; i < n; ++i) {
-        r.gpus.push_back(gpus[i].id);
+        r.gpus.push_back(gpus[i].id.value());
     }
     r.deviceName = std::to_string(n) + " x " + gpus.front().name;
     r.bytes = 2.0 * static_cast<double>(options.width) * options.height * CV_ELEM_SIZE(c.cvType);

@@ -10,7 +10,7 @@ namespace tessera::app::bench {
 /// Where one series of runs happens: a CUDA device id, or the OpenCV CPU path.
 struct Target {
     bool cpu = false;
-    int device = -1;
+    gpu::DeviceId device;
     bool operator==(const Target&) const = default;
 };
 

@@ -64,7 +64,7 @@ double maxDifference(const cv::Mat& a, const cv::Mat& b)
 
 }  // namespace
 
-Result runPreview(bool gpu, int device, const std::string& deviceName, const Options& options)
+Result runPreview(bool gpu, gpu::DeviceId device, const std::string& deviceName, const Options& options)
 {
     Result r;
     r.caseName = "preview";
@@ -73,7 +73,7 @@ Result runPreview(bool gpu, int device, const std::string& deviceName, const Opt
     r.method = "engine";
     r.width = options.width;
     r.height = options.height;
-    r.device = gpu ? device : -1;
+    r.device = gpu ? device.value() : -1;
     r.deviceName = deviceName;
     const QRect whole(0, 0, options.width, options.height);
     const QRect view = QRect((options.width - kViewWidth) / 2, (options.height - kViewHeight) / 2, kViewWidth,

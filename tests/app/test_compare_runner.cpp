@@ -20,12 +20,14 @@ using app::TargetRun;
 
 /// A target that returns the CPU result (plus offset on every pixel) and reports the given
 /// run times in turn, as a fake device would.
-CompareTarget fake(const std::string& key, std::vector<int> gpus, std::vector<double> ms, double offset = 0.0)
+CompareTarget fake(const std::string& key, const std::vector<int>& gpus, std::vector<double> ms, double offset = 0.0)
 {
     CompareTarget t;
     t.key = key;
     t.label = key;
-    t.gpus = std::move(gpus);
+    for (const int ordinal : gpus) {  // the ordinals as the keys spell them
+        t.gpus.push_back(gpu::DeviceId{ordinal});
+    }
     auto next = std::make_shared<std::size_t>(0);
     t.run = [ms, offset, next](const cv::Mat& src, const filters::FilterChain& chain) {
         TargetRun run;
@@ -172,7 +174,7 @@ TEST(CompareJson, SaveLoadRoundTrip)
     saved.host = "machine-a";
     saved.snapshot.driverVersion = 13000;
     saved.snapshot.devices.push_back({});
-    saved.snapshot.devices[0].id = 0;
+    saved.snapshot.devices[0].id = gpu::DeviceId{0};
     saved.snapshot.devices[0].name = "Fake GPU";
     saved.calibrations["gpu:0"] = {3000, 60000, 9000, "fake"};
     const std::string path = (std::filesystem::temp_directory_path() / "tessera-compare-roundtrip.json").string();

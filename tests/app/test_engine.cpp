@@ -184,22 +184,22 @@ TEST(Engine, ADisabledGpuLeavesTheNextPreviewsTimingRecords)
     QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
     const cv::Mat image = sample();
     engine.setImage(image);
-    std::vector<int> all;
+    std::vector<gpu::DeviceId> all;
     for (const auto& d : snap.devices) {
         all.push_back(d.id);
     }
     const filters::FilterChain chain{{filters::makeGaussian(2.0, 0)}};
     const auto devicesOf = [](const PreviewResult& r) {
-        std::set<int> ids;
+        std::set<gpu::DeviceId> ids;
         for (const auto& rec : r.timings) {
-            ids.insert(rec.device);
+            ids.insert(gpu::DeviceId{rec.device});
         }
         return ids;
     };
-    const auto preview = [&](const std::vector<int>& enabled) {
+    const auto preview = [&](const std::vector<gpu::DeviceId>& enabled) {
         gpu::DeviceSpeeds alike;
-        for (const int id : enabled) {
-            alike.emplace_back(gpu::DeviceId{id}, 1.0);
+        for (const gpu::DeviceId id : enabled) {
+            alike.emplace_back(id, 1.0);
         }
         engine.setDevicePreference(gpu::DeviceSelection::automatic(), alike);
         const std::size_t before = results.size();
@@ -209,14 +209,14 @@ TEST(Engine, ADisabledGpuLeavesTheNextPreviewsTimingRecords)
     };
     const PreviewResult everyGpu = preview(all);
     ASSERT_TRUE(everyGpu.error.isEmpty()) << everyGpu.error.toStdString();
-    EXPECT_EQ(devicesOf(everyGpu), std::set<int>(all.begin(), all.end()));
+    EXPECT_EQ(devicesOf(everyGpu), std::set<gpu::DeviceId>(all.begin(), all.end()));
     EXPECT_LE(cv::norm(everyGpu.data, filters::applyCpu(image, chain), cv::NORM_INF), 1.0);
 
-    std::vector<int> without = all;
+    std::vector<gpu::DeviceId> without = all;
     without.erase(without.begin() + 1);  // the second GPU switched off
     const PreviewResult fewer = preview(without);
     ASSERT_TRUE(fewer.error.isEmpty()) << fewer.error.toStdString();
-    EXPECT_EQ(devicesOf(fewer), std::set<int>(without.begin(), without.end()));
+    EXPECT_EQ(devicesOf(fewer), std::set<gpu::DeviceId>(without.begin(), without.end()));
     EXPECT_EQ(devicesOf(fewer).count(all[1]), 0u);
     EXPECT_LE(cv::norm(fewer.data, filters::applyCpu(image, chain), cv::NORM_INF), 1.0);
 }

@@ -8,7 +8,7 @@ namespace {
 gpu::DeviceInfo fakeDevice(int id, const std::string& name)
 {
     gpu::DeviceInfo d;
-    d.id = id;
+    d.id = gpu::DeviceId{id};
     d.name = name;
     d.ccMajor = 9;
     d.smCount = 132;

@@ -200,7 +200,7 @@ struct DeviceMatrix {
 };
 
 /// Pitch with at least 256 bytes of padding after each row, or the tight pitch.
-inline DeviceMatrix allocateImage(int width, int height, PixelFormat format, int device, bool padded)
+inline DeviceMatrix allocateImage(int width, int height, PixelFormat format, DeviceId device, bool padded)
 {
     DeviceMatrix m;
     m.rowBytes = static_cast<std::size_t>(width) * format.bytesPerPixel();

@@ -16,7 +16,7 @@ namespace tessera::gpu::test {
 inline DeviceInfo describedH200()
 {
     DeviceInfo d;
-    d.id = 0;
+    d.id = DeviceId{0};
     d.name = "described H200";
     d.ccMajor = 9;
     d.smCount = 132;

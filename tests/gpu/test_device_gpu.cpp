@@ -41,7 +41,7 @@ TEST_F(GpuDevices, PropertiesAreSane)
         EXPECT_GT(d.peakBandwidthGBs(), 100.0);
         EXPECT_EQ(d.warpSize, 32);
         EXPECT_EQ(d.peerAccess.size(), snap_.devices.size());
-        EXPECT_FALSE(d.peerAccess.at(static_cast<size_t>(d.id))) << "a device is not its own peer";
+        EXPECT_FALSE(d.peerAccess.at(static_cast<size_t>(d.id.value()))) << "a device is not its own peer";
         EXPECT_TRUE(busIds.insert(d.pciBusId).second) << "duplicate PCI bus id " << d.pciBusId;
     }
 }
@@ -59,16 +59,16 @@ TEST_F(GpuDevices, PeerAccessIsSymmetric)
 TEST_F(GpuDevices, EveryDeviceRunsAKernel)
 {
     for (const auto& d : snap_.devices) {
-        EXPECT_EQ(runSelfTest(d.id), "") << "GPU " << d.id;
+        EXPECT_EQ(runSelfTest(d.id), "") << describe(d.id);
     }
 }
 
 TEST_F(GpuDevices, SelfTestOnMissingDeviceFailsCleanly)
 {
-    const int missing = static_cast<int>(snap_.devices.size()) + 3;
+    const DeviceId missing{static_cast<int>(snap_.devices.size()) + 3};
     EXPECT_NE(runSelfTest(missing), "");
     // The failure must not poison later work.
-    EXPECT_EQ(runSelfTest(0), "");
+    EXPECT_EQ(runSelfTest(DeviceId{0}), "");
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ DeviceSnapshot machineWith(int gpus)
     DeviceSnapshot snapshot;
     for (int i = 0; i < gpus; ++i) {
         snapshot.devices.push_back({});
-        snapshot.devices.back().id = i;
+        snapshot.devices.back().id = DeviceId{i};
         snapshot.devices.back().name = "Fake GPU";
     }
     if (gpus == 0) {

@@ -27,6 +27,10 @@ static_assert(!std::is_copy_constructible_v<RawPinnedBuffer> &&
               std::is_nothrow_move_assignable_v<RawPinnedBuffer>);
 static_assert(!std::is_copy_constructible_v<ScopedDevice> && !std::is_move_constructible_v<ScopedDevice>);
 static_assert(std::is_base_of_v<CudaError, OutOfDeviceMemory>);
+// A device is named by a DeviceId; a bare int (a count, an index) does not compile in its place.
+static_assert(!std::is_constructible_v<Stream, int> && !std::is_constructible_v<Event, int> &&
+              !std::is_constructible_v<RawDeviceBuffer, std::size_t, int> &&
+              !std::is_constructible_v<ScopedDevice, int> && !std::is_constructible_v<StreamView, void*, int>);
 static_assert(std::is_trivially_copyable_v<StreamView> && std::is_convertible_v<const Stream&, StreamView>);
 static_assert(!std::is_convertible_v<StreamView, const Stream&>, "a view never becomes an owner");
 static_assert(std::is_base_of_v<std::invalid_argument, InvalidInput> &&
@@ -34,11 +38,11 @@ static_assert(std::is_base_of_v<std::invalid_argument, InvalidInput> &&
               std::is_base_of_v<std::logic_error, PreconditionError> &&
               !std::is_base_of_v<std::invalid_argument, PreconditionError>);
 
-int currentDevice()
+DeviceId currentDevice()
 {
     int d = -1;
     EXPECT_EQ(cudaGetDevice(&d), cudaSuccess);
-    return d;
+    return DeviceId{d};
 }
 
 /// Bytes of a device buffer, after the stream's work.
@@ -119,7 +123,7 @@ TEST_F(GpuResources, BuffersFreeOnTheirOwnDevice)
 {
     // Freed while another device is current (when there is one), the buffer must switch to its
     // own device and back; the current device is left as it was.
-    const int other = currentDevice();
+    const DeviceId other = currentDevice();
     {
         RawDeviceBuffer buf(1 << 16, device_.id);
         ASSERT_EQ(currentDevice(), other);
@@ -235,11 +239,11 @@ TEST_F(GpuResources, AbsurdAllocationThrowsOutOfDeviceMemoryAndLaterWorkSucceeds
 
 TEST_F(GpuResources, CudaErrorCarriesCallFileAndLine)
 {
-    const int missing = static_cast<int>(devices_.size()) + 7;
-    const int before = currentDevice();
+    const DeviceId missing{static_cast<int>(devices_.size()) + 7};
+    const DeviceId before = currentDevice();
     try {
         Stream bad(missing);
-        ADD_FAILURE() << "a stream on device " << missing << " was created";
+        ADD_FAILURE() << "a stream on device " << missing.value() << " was created";
     } catch (const OutOfDeviceMemory& e) {
         ADD_FAILURE() << "a missing device is not an allocation failure: " << e.what();
     } catch (const CudaError& e) {
@@ -258,8 +262,8 @@ TEST_F(GpuResources, CudaErrorCarriesCallFileAndLine)
 
 TEST_F(GpuResources, ScopedDeviceRestoresTheDevice)
 {
-    ASSERT_EQ(cudaSetDevice(device_.id), cudaSuccess);
-    const int last = devices_.back().id;
+    ASSERT_EQ(cudaSetDevice(device_.id.value()), cudaSuccess);
+    const DeviceId last = devices_.back().id;
     {
         ScopedDevice on(last);
         EXPECT_EQ(currentDevice(), last);
@@ -271,7 +275,7 @@ TEST_F(GpuResources, ScopedDeviceRestoresTheDevice)
     }
     EXPECT_EQ(currentDevice(), device_.id);
 
-    EXPECT_THROW(ScopedDevice bad(static_cast<int>(devices_.size()) + 3), CudaError);
+    EXPECT_THROW(ScopedDevice bad(DeviceId{static_cast<int>(devices_.size()) + 3}), CudaError);
     EXPECT_EQ(currentDevice(), device_.id);
 
     // Resources made for another device leave the current device alone.

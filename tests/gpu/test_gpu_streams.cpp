@@ -206,7 +206,7 @@ TEST_F(GpuStreams, CallerOwnedStreamGivesTheSameBytes)
     Job b(plan(filters::makeGaussian(3.0, 19), f32x1, Method::Separable), image(f32x1, 5), stream());
     Job c(plan(test::randomDenseSpec(31, 31, rng), f32x1, Method::Fft), image(f32x1, 6), stream());
 
-    ASSERT_EQ(cudaSetDevice(device_.id), cudaSuccess);
+    ASSERT_EQ(cudaSetDevice(device_.id.value()), cudaSuccess);
     cudaStream_t raw = nullptr;
     ASSERT_EQ(cudaStreamCreateWithFlags(&raw, cudaStreamNonBlocking), cudaSuccess);
     const StreamView view(raw, device_.id);

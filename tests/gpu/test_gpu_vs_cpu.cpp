@@ -489,7 +489,7 @@ TEST_F(GpuVsCpu, ResidentRegionMatchesCpu)
         const filters::FilterChain chain{{dense, filters::makeGaussian(3.0, 31)}};
         RunOptions options;
         options.placement = Placement::Resident;
-        options.deviceSlots = {DeviceSlot{DeviceId{device_.id}, 0, 1.0}};
+        options.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
         Pipeline resident(options);
         for (const cv::Rect& r : regions) {
             RunReport info;
@@ -519,12 +519,12 @@ TEST_F(GpuVsCpu, PipelineOnOneGpuMatchesCpu)
     const cv::Mat src = test::randomImage(197, 333, {PixelDepth::U8, 3}, rng);
     const FilterSpec gaussian = filters::makeGaussian(1.1, 5);
     RunOptions options;
-    options.deviceSlots = {DeviceSlot{DeviceId{device_.id}, 0, 1.0}};
+    options.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
     const auto runWith = [&](const filters::FilterChain& chain, Method method, RunReport& info) {
         options.method = method;
         const cv::Mat out = runStreamed(src, chain, options, &info);
         EXPECT_TRUE(info.fallback.empty()) << info.fallback;
-        EXPECT_EQ(info.devicesUsed(), std::vector<DeviceId>{DeviceId{device_.id}});
+        EXPECT_EQ(info.devicesUsed(), std::vector<DeviceId>{device_.id});
         return out;
     };
 

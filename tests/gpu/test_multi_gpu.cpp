@@ -34,7 +34,7 @@ protected:
             }
             std::vector<DeviceSlot> s;
             for (std::size_t i = 0; i < n; ++i) {
-                s.push_back({DeviceId{devices_[i].id}, 0, 1.0});
+                s.push_back({devices_[i].id, 0, 1.0});
             }
             sets.push_back(s);
         }
@@ -45,7 +45,7 @@ protected:
                     TensorCores tensor = TensorCores::Off) const
     {
         RunOptions o;
-        o.deviceSlots = {DeviceSlot{DeviceId{device_.id}, 0, 1.0}};
+        o.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
         o.method = method;
         o.tensorCores = tensor;
         o.tileSize = TileSize{src.cols, src.rows};
@@ -148,7 +148,7 @@ TEST_F(MultiGpu, VirtualSlotsOnOneGpuAndPinnedImagesGiveTheSameResult)
     const filters::FilterChain chain{{spec, filters::makeBox(3)}};
     const cv::Mat whole = untiled(src, chain, Method::Direct);
     RunOptions o;
-    o.deviceSlots = std::vector<DeviceSlot>(3, DeviceSlot{DeviceId{device_.id}, 0, 1.0});
+    o.deviceSlots = std::vector<DeviceSlot>(3, DeviceSlot{device_.id, 0, 1.0});
     o.method = Method::Direct;
     o.tensorCores = TensorCores::Off;
     o.tileSize = TileSize{100, 64};
@@ -165,7 +165,7 @@ TEST_F(MultiGpu, VirtualSlotsOnOneGpuAndPinnedImagesGiveTheSameResult)
     cv::Mat pinnedSrc(src.rows, src.cols, src.type(), inBuffer.data());
     src.copyTo(pinnedSrc);
     ASSERT_TRUE(isPinnedHost(pinnedSrc.data));
-    o.deviceSlots = {DeviceSlot{DeviceId{device_.id}, 0, 1.0}};
+    o.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
     EXPECT_EQ(diff(runStreamed(pinnedSrc, chain, o, &r), whole), 0.0);
     bool staged = false;
     for (const auto& rec : r.records) {
@@ -210,11 +210,11 @@ TEST_F(MultiGpu, InjectedDeviceFaultsStillGiveTheExactImageAndAreReported)
     const filters::FilterChain chain{{randomDenseSpec(9, 9, rng)}};
     const cv::Mat whole = untiled(src, chain, Method::Direct);
     // Two slots even on a one-GPU machine: virtual slots fail independently.
-    const int second = devices_.size() > 1 ? devices_[1].id : device_.id;
+    const DeviceId second = devices_.size() > 1 ? devices_[1].id : device_.id;
     std::atomic<int> oom{0};
     std::atomic<int> broken{0};
     RunOptions o;
-    o.deviceSlots = {DeviceSlot{DeviceId{device_.id}, 0, 1.0}, DeviceSlot{DeviceId{second}, 0, 1.0}};
+    o.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}, DeviceSlot{second, 0, 1.0}};
     o.method = Method::Direct;
     o.tensorCores = TensorCores::Off;
     o.tileSize = TileSize{1920, 60};
@@ -251,7 +251,7 @@ TEST_F(MultiGpu, RecordsHaveUploadKernelAndDownloadForEveryTile)
     const cv::Mat src = randomImage(1000, 1000, PixelFormat{PixelDepth::U8, 4}, rng);
     RunOptions o;
     for (const auto& d : devices_) {
-        o.deviceSlots.push_back({DeviceId{d.id}, 0, 1.0});
+        o.deviceSlots.push_back({d.id, 0, 1.0});
     }
     o.tileSize = TileSize{1000, 100};
     RunReport r;
@@ -332,7 +332,7 @@ TEST_F(MultiGpu, ResidentBandsOnTensorCoresMatchTheUntiledRunExactly)
             const filters::FilterChain chain{{spec}};
             const cv::Mat whole = untiled(src, chain, Method::Direct, TensorCores::On);
             auto sets = slotSets();
-            sets.push_back(std::vector<DeviceSlot>(9, DeviceSlot{DeviceId{device_.id}, 0, 1.0}));
+            sets.push_back(std::vector<DeviceSlot>(9, DeviceSlot{device_.id, 0, 1.0}));
             for (const auto& slots : sets) {
                 const auto bands = resident(slots, Method::Direct, TensorCores::On);
                 RunReport r;
@@ -362,7 +362,7 @@ TEST_F(MultiGpu, BothPlacementsGiveOneReport)
         SCOPED_TRACE(toString(placement));
         RunOptions o;
         o.placement = placement;
-        o.deviceSlots = {DeviceSlot{DeviceId{device_.id}, 0, 1.0}};
+        o.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}};
         o.method = Method::Direct;
         o.tensorCores = TensorCores::Off;
         Pipeline pipeline(o);
@@ -372,7 +372,7 @@ TEST_F(MultiGpu, BothPlacementsGiveOneReport)
         EXPECT_EQ(r.placement, placement);
         EXPECT_TRUE(r.fallback.empty()) << r.fallback;
         EXPECT_TRUE(r.events.empty());
-        EXPECT_EQ(r.devicesUsed(), std::vector<DeviceId>{DeviceId{device_.id}});
+        EXPECT_EQ(r.devicesUsed(), std::vector<DeviceId>{device_.id});
         ASSERT_EQ(r.methods.size(), chain.steps.size());
         ASSERT_EQ(r.stepMethods.size(), chain.steps.size());
         for (const Method m : r.stepMethods) {
@@ -388,7 +388,7 @@ TEST_F(MultiGpu, BothPlacementsGiveOneReport)
         }
         EXPECT_EQ(covered, std::int64_t{src.cols} * src.rows);
         for (const auto& rec : r.records) {
-            EXPECT_EQ(rec.device, device_.id);
+            EXPECT_EQ(DeviceId{rec.device}, device_.id);
             EXPECT_LE(rec.beginUs, rec.endUs);
         }
         outputs.push_back(out);

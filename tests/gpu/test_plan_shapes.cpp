@@ -24,7 +24,7 @@ namespace filters = tessera::filters;
 DeviceInfo describedH200()
 {
     DeviceInfo d;
-    d.id = 0;
+    d.id = tessera::gpu::DeviceId{0};
     d.name = "described H200";
     d.ccMajor = 9;
     d.smCount = 132;

@@ -4,6 +4,7 @@
 
 namespace {
 
+using tessera::gpu::DeviceId;
 using tessera::gpu::DeviceSnapshot;
 using tessera::gpu::Phase;
 using tessera::gpu::TimingRecord;
@@ -31,7 +32,7 @@ DeviceSnapshot oneGpu()
 {
     DeviceSnapshot snapshot;
     snapshot.devices.resize(1);
-    snapshot.devices[0].id = 0;
+    snapshot.devices[0].id = DeviceId{0};
     snapshot.devices[0].name = "Test GPU";
     snapshot.devices[0].memoryClockKHz = 1'000'000;
     snapshot.devices[0].memoryBusWidthBits = 1024;

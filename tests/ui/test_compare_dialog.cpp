@@ -46,9 +46,9 @@ cv::Mat testImage(int side)
 
 /// A fake GPU target: the CPU result (with a patch of off-by-one pixels when noisy), run times
 /// ms around a median, kernels as a separable pass would report them.
-app::CompareTarget fakeGpu(std::vector<int> gpus, double ms, bool noisy = false, int sleepMs = 0)
+app::CompareTarget fakeGpu(std::vector<gpu::DeviceId> gpus, double ms, bool noisy = false, int sleepMs = 0)
 {
-    const std::string label = gpus.size() == 1 ? "GPU " + std::to_string(gpus[0]) + " (NVIDIA H200)"
+    const std::string label = gpus.size() == 1 ? gpu::describe(gpus[0]) + " (NVIDIA H200)"
                                                : std::to_string(gpus.size()) + " GPUs";
     app::CompareTarget t = app::gpuTarget(gpus, label);
     auto turn = std::make_shared<int>(0);
@@ -64,8 +64,8 @@ app::CompareTarget fakeGpu(std::vector<int> gpus, double ms, bool noisy = false,
         }
         run.wallMs = ms * (1.0 + 0.05 * ((*turn)++ % 3 - 1));
         const auto [flops, bytes] = app::chainWork(chain, src.size(), src.type(), {"separable"});
-        for (int g : gpus) {
-            run.kernels.push_back({g, "separable", run.wallMs * 0.8, flops / double(gpus.size()), bytes / double(gpus.size())});
+        for (const gpu::DeviceId g : gpus) {
+            run.kernels.push_back({g.value(), "separable", run.wallMs * 0.8, flops / double(gpus.size()), bytes / double(gpus.size())});
         }
         return run;
     };
@@ -77,13 +77,14 @@ app::CompareSetup fourGpuSetup(int sleepMs = 0)
     app::CompareSetup s;
     for (int id = 0; id < 4; ++id) {
         gpu::DeviceInfo d;
-        d.id = id;
+        d.id = gpu::DeviceId{id};
         d.name = "NVIDIA H200";
         s.snapshot.devices.push_back(d);
-        s.targets.push_back(fakeGpu({id}, 0.125 + 0.003 * id, false, sleepMs));
+        s.targets.push_back(fakeGpu({d.id}, 0.125 + 0.003 * id, false, sleepMs));
         s.calibrations["gpu:" + std::to_string(id)] = {3900, 61000, 9000, "fake"};
     }
-    s.targets.push_back(fakeGpu({0, 1, 2, 3}, 0.036, true, sleepMs));
+    const std::vector<gpu::DeviceId> all{gpu::DeviceId{0}, gpu::DeviceId{1}, gpu::DeviceId{2}, gpu::DeviceId{3}};
+    s.targets.push_back(fakeGpu(all, 0.036, true, sleepMs));
     s.targets.push_back(app::cpuTarget());
     s.calibrations["cpu"] = {12, 400, 150, "fake"};
     return s;

@@ -61,23 +61,24 @@ TEST_F(DeviceDisableTest, UncheckingAGpuTakesItOutOfTheNextPreview)
     }
     std::set<int> all;
     for (const auto& d : snap.devices) {
-        all.insert(d.id);
+        all.insert(d.id.value());
     }
     EXPECT_EQ(devicesIn(window_.profilerDock()->records()), all);
 
-    const int off = snap.devices[1].id;
-    auto* check = window_.devicePanel()->findChild<QCheckBox*>(QStringLiteral("deviceCheck_gpu%1").arg(off));
+    const tessera::gpu::DeviceId off = snap.devices[1].id;
+    auto* check =
+        window_.devicePanel()->findChild<QCheckBox*>(QStringLiteral("deviceCheck_gpu%1").arg(off.value()));
     ASSERT_NE(check, nullptr);
     ASSERT_TRUE(check->isChecked());
     check->click();  // as the user does; the controller previews again on the devices left
     ASSERT_FALSE(check->isChecked());
-    EXPECT_FALSE(window_.enabledDevices().contains(QStringLiteral("gpu:%1").arg(off)));
+    EXPECT_FALSE(window_.enabledDevices().contains(QStringLiteral("gpu:%1").arg(off.value())));
     ASSERT_TRUE(shown.wait(30000));
     while (controller_.isPreviewPending()) {
         ASSERT_TRUE(shown.wait(30000));
     }
     std::set<int> left = all;
-    left.erase(off);
+    left.erase(off.value());
     EXPECT_EQ(devicesIn(window_.profilerDock()->records()), left);
     EXPECT_LE(cv::norm(controller_.previewData(), tessera::filters::applyCpu(controller_.sourceImage(), chain),
                        cv::NORM_INF),

@@ -20,6 +20,7 @@
 
 namespace {
 
+using tessera::gpu::DeviceId;
 using tessera::gpu::DeviceInfo;
 using tessera::gpu::DeviceSnapshot;
 using tessera::ui::DevicePanel;
@@ -36,7 +37,7 @@ DeviceSnapshot fourGpus()
         {false, true, false, false}, {true, false, false, false}, {false, false, false, true}, {false, false, false, false}};
     for (int id = 0; id < 4; ++id) {
         DeviceInfo device;
-        device.id = id;
+        device.id = DeviceId{id};
         device.name = "Fake Tensor " + std::to_string(100 + id);
         device.ccMajor = 9;
         device.ccMinor = id;

@@ -19,6 +19,7 @@
 namespace {
 
 using tessera::gpu::DeviceCalibration;
+using tessera::gpu::DeviceId;
 using tessera::gpu::DeviceInfo;
 using tessera::gpu::DeviceSnapshot;
 using tessera::ui::DevicePanel;
@@ -33,7 +34,7 @@ DeviceSnapshot fourGpus()
     snapshot.runtimeVersion = 13000;
     for (int id = 0; id < 4; ++id) {
         DeviceInfo d;
-        d.id = id;
+        d.id = DeviceId{id};
         d.name = "NVIDIA H200";
         d.ccMajor = 9;
         d.smCount = 132;
