@@ -4,6 +4,7 @@
 #include "filters/factories.h"
 #include "filters/filter_spec.h"
 #include "gpu/executor.h"
+#include "planner_grid.h"
 #include "variant_print.h"
 
 #include <utility>
@@ -21,21 +22,7 @@ using tessera::gpu::PixelFormat;
 using tessera::gpu::TensorCores;
 namespace filters = tessera::filters;
 
-DeviceInfo describedH200()
-{
-    DeviceInfo d;
-    d.id = tessera::gpu::DeviceId{0};
-    d.name = "described H200";
-    d.ccMajor = 9;
-    d.smCount = 132;
-    d.sharedMemPerBlock = 48 * 1024;
-    d.sharedMemPerBlockOptin = 227 * 1024;
-    d.sharedMemPerSm = 228 * 1024;
-    d.clockKHz = 1980000;
-    d.memoryClockKHz = 2619000;
-    d.memoryBusWidthBits = 6144;
-    return d;
-}
+using tessera::gpu::test::describedH200;
 
 filters::FilterSpec dense3()
 {
