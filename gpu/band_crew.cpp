@@ -1,5 +1,6 @@
 #include "gpu/band_crew.h"
 
+#include "gpu/errors.h"
 #include <chrono>
 #include <stdexcept>
 
@@ -56,7 +57,7 @@ void BandCrew::loop(int index)
 void BandCrew::run(int count, const std::function<void(int)>& job)
 {
     if (count > helpers() + 1) {
-        throw std::logic_error("BandCrew::run: more jobs than threads");
+        throw PreconditionError("BandCrew::run: more jobs than threads");
     }
     if (count <= 0) {
         return;

@@ -1,5 +1,6 @@
 #include "gpu/engine.h"
 
+#include "gpu/errors.h"
 #include "filters/cpu_executor.h"
 #include "gpu/pixel_format.h"
 #include "gpu/resident_bands.h"
@@ -39,15 +40,15 @@ namespace {
 void checkOptions(const RunOptions& options)
 {
     if (options.deviceSlots.empty()) {
-        throw std::invalid_argument("a pipeline needs at least one device slot");
+        throw InvalidInput("a pipeline needs at least one device slot");
     }
     if (options.streamsPerGpu < 1) {
-        throw std::invalid_argument("a pipeline needs at least one stream per GPU");
+        throw InvalidInput("a pipeline needs at least one stream per GPU");
     }
     if (options.placement == Placement::Resident) {
         for (const auto& s : options.deviceSlots) {
             if (s.isCpu()) {
-                throw std::invalid_argument("resident placement keeps the image on GPUs; a CPU slot has no place in it");
+                throw InvalidInput("resident placement keeps the image on GPUs; a CPU slot has no place in it");
             }
         }
     }
@@ -58,22 +59,22 @@ void checkOptions(const RunOptions& options)
 cv::Rect checkInput(const cv::Mat& image, const cv::Mat& dst, const cv::Rect& region, Placement placement)
 {
     if (image.empty()) {
-        throw std::invalid_argument("the image is empty");
+        throw InvalidInput("the image is empty");
     }
     pixelFormatFromCvType(image.type());  // throws for depths and channel counts Tessera does not filter
     if (!dst.empty() && dst.data == image.data) {
-        throw std::invalid_argument("the result cannot overwrite its input");
+        throw InvalidInput("the result cannot overwrite its input");
     }
     const cv::Rect whole(0, 0, image.cols, image.rows);
     if (region.empty()) {
         return whole;
     }
     if (placement == Placement::Streamed) {
-        throw std::invalid_argument("a streamed run computes the whole image; a region needs the resident placement");
+        throw InvalidInput("a streamed run computes the whole image; a region needs the resident placement");
     }
     const cv::Rect inside = region & whole;
     if (inside.empty()) {
-        throw std::invalid_argument("the requested region lies outside the image");
+        throw InvalidInput("the requested region lies outside the image");
     }
     return inside;
 }
@@ -217,7 +218,7 @@ double Pipeline::runInPlace(const cv::Mat& image, const filters::FilterChain& ch
 {
     auto& s = *state_;
     if (s.options.placement != Placement::Resident) {
-        throw std::invalid_argument("runInPlace keeps results on the GPUs: it needs the resident placement");
+        throw InvalidInput("runInPlace keeps results on the GPUs: it needs the resident placement");
     }
     checkInput(image, cv::Mat(), {}, Placement::Resident);
     if (!s.holds(image)) {

@@ -53,7 +53,7 @@ struct RunOptions {
 /// Not thread-safe: use a Pipeline from one thread at a time.
 class Pipeline {
 public:
-    /// Throws std::invalid_argument when options has no slots, fewer than one stream per GPU,
+    /// Throws InvalidInput (gpu/errors.h) when options has no slots, fewer than one stream per GPU,
     /// or a CPU slot in a resident placement.
     explicit Pipeline(RunOptions options);
     ~Pipeline();
@@ -65,7 +65,7 @@ public:
     /// clipped to the image, empty: all of it) limits the output to that part. A resident
     /// pipeline keeps `image` (shared, not copied) on the GPUs until a different image is
     /// passed or forgetImage() is called. Returns false when cancelled (dst then holds a partial
-    /// result). Throws std::invalid_argument for bad input (see the class comment).
+    /// result). Throws InvalidInput for bad input (see the class comment).
     bool run(const cv::Mat& image, const filters::FilterChain& chain, cv::Mat& dst, RunReport* report = nullptr,
              const cv::Rect& region = {});
 

@@ -1,5 +1,6 @@
 #include "gpu/pixel_format.h"
 
+#include "gpu/errors.h"
 #include <opencv2/core/cvdef.h>
 
 #include <stdexcept>
@@ -17,7 +18,7 @@ PixelFormat pixelFormatFromCvType(int cvType)
     const int depth = CV_MAT_DEPTH(cvType);
     const int channels = CV_MAT_CN(cvType);
     if (channels != 1 && channels != 3 && channels != 4) {
-        throw std::invalid_argument("unsupported channel count " + std::to_string(channels) +
+        throw InvalidInput("unsupported channel count " + std::to_string(channels) +
                                     " (Tessera filters 1, 3 or 4 channels)");
     }
     switch (depth) {
@@ -25,7 +26,7 @@ PixelFormat pixelFormatFromCvType(int cvType)
     case CV_16U: return {PixelDepth::U16, channels};
     case CV_32F: return {PixelDepth::F32, channels};
     default:
-        throw std::invalid_argument("unsupported pixel depth (Tessera filters 8-bit, 16-bit and float images)");
+        throw InvalidInput("unsupported pixel depth (Tessera filters 8-bit, 16-bit and float images)");
     }
 }
 

@@ -1,5 +1,6 @@
 #include "gpu/resident_bands.h"
 
+#include "gpu/errors.h"
 #include "gpu/band_crew.h"
 #include "gpu/chain_runner.h"
 #include "gpu/device_info.h"
@@ -156,7 +157,7 @@ struct ResidentBands::State {
             const Rect& need = b->work.in;
             const Rect& have = b->tile.in;
             if (need.x < have.x || need.y < have.y || need.right() > have.right() || need.bottom() > have.bottom()) {
-                throw std::logic_error("resident band does not hold the rows a request needs");
+                throw PreconditionError("resident band does not hold the rows a request needs");
             }
             used.push_back(b.get());
         }
@@ -225,10 +226,10 @@ ResidentBands::ResidentBands(const cv::Mat& image, std::vector<DeviceSlot> slots
     : state_(std::make_unique<State>())
 {
     if (image.empty()) {
-        throw std::invalid_argument("cannot keep an empty image on the GPUs");
+        throw InvalidInput("cannot keep an empty image on the GPUs");
     }
     if (slots.empty()) {
-        throw std::invalid_argument("resident bands need at least one GPU");
+        throw InvalidInput("resident bands need at least one GPU");
     }
     auto& s = *state_;
     s.image = image;
@@ -237,12 +238,12 @@ ResidentBands::ResidentBands(const cv::Mat& image, std::vector<DeviceSlot> slots
     const DeviceSnapshot snap = enumerateDevices();
     for (const auto& slot : slots) {
         if (slot.isCpu()) {
-            throw std::invalid_argument("resident bands live on GPUs; the CPU path needs no upload");
+            throw InvalidInput("resident bands live on GPUs; the CPU path needs no upload");
         }
         const auto found = std::find_if(snap.devices.begin(), snap.devices.end(),
                                         [&](const DeviceInfo& d) { return d.id == slot.gpu; });
         if (found == snap.devices.end()) {
-            throw std::invalid_argument(describe(slot.gpu) + " does not exist" +
+            throw InvalidInput(describe(slot.gpu) + " does not exist" +
                                         (snap.hasGpu() ? "" : " (" + snap.reason + ")"));
         }
         s.infos.push_back(*found);
@@ -260,7 +261,7 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
     const cv::Rect whole(0, 0, s.image.cols, s.image.rows);
     const cv::Rect inside = region.empty() ? whole : (region & whole);
     if (inside.empty()) {
-        throw std::invalid_argument("the requested region lies outside the image");
+        throw InvalidInput("the requested region lies outside the image");
     }
     if (chain.steps.empty()) {
         return s.image(inside).clone();

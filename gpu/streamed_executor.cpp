@@ -1,5 +1,6 @@
 #include "gpu/streamed_executor.h"
 
+#include "gpu/errors.h"
 #include "gpu/chain_runner.h"
 #include "gpu/device_info.h"
 #include "gpu/pixel_format.h"
@@ -43,10 +44,10 @@ WorkspaceFn gpuWorkspace(const DeviceInfo& device, const filters::FilterChain& c
 void checkOptions(const RunOptions& options)
 {
     if (options.deviceSlots.empty()) {
-        throw std::invalid_argument("streamed run: no device slots");
+        throw InvalidInput("streamed run: no device slots");
     }
     if (options.streamsPerGpu < 1) {
-        throw std::invalid_argument("streamed run: streamsPerGpu must be at least 1");
+        throw InvalidInput("streamed run: streamsPerGpu must be at least 1");
     }
 }
 

@@ -1,5 +1,7 @@
 #include "gpu/tile_planner.h"
 
+#include "gpu/errors.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -138,18 +140,18 @@ void checkRequest(const TileRequest& rq, const char* who)
 {
     const std::string me = who;
     if (rq.width < 1 || rq.height < 1) {
-        throw std::invalid_argument(me + ": the image is empty (" + sizeText(rq.width, rq.height) + ")");
+        throw InvalidInput(me + ": the image is empty (" + sizeText(rq.width, rq.height) + ")");
     }
     const filters::Halo& h = rq.halo;
     if (h.left < 0 || h.right < 0 || h.top < 0 || h.bottom < 0) {
-        throw std::invalid_argument(me + ": negative halo (" + haloText(h) + ")");
+        throw InvalidInput(me + ": negative halo (" + haloText(h) + ")");
     }
     if (!Rect{0, 0, rq.width, rq.height}.contains(regionOf(rq))) {
-        throw std::invalid_argument(me + ": the region lies outside the " +
+        throw InvalidInput(me + ": the region lies outside the " +
                                     sizeText(rq.width, rq.height) + " image");
     }
     if (rq.devices.empty()) {
-        throw std::invalid_argument(me + ": no devices");
+        throw InvalidInput(me + ": no devices");
     }
 }
 
@@ -275,7 +277,7 @@ TileSize autoTileSize(const TileRequest& rq, const Rect& region)
         } else {
             text += "; more than " + std::to_string(kMaxTiles) + " tiles would be needed";
         }
-        throw std::invalid_argument(text);
+        throw NotSupported(text);
     }
     return *best;
 }
@@ -331,26 +333,26 @@ TilePlan planTiles(const TileRequest& rq)
     TileSize size;
     if (rq.tileSize) {
         if (rq.tileSize->width < 1 || rq.tileSize->height < 1) {
-            throw std::invalid_argument("planTiles: tile size " +
+            throw InvalidInput("planTiles: tile size " +
                                         sizeText(rq.tileSize->width, rq.tileSize->height) +
                                         " is not positive");
         }
         size = {std::min(rq.tileSize->width, region.width),
                 std::min(rq.tileSize->height, region.height)};
         if (ceilDiv(region.width, size.width) * ceilDiv(region.height, size.height) > kMaxTiles) {
-            throw std::invalid_argument("planTiles: " + sizeText(size.width, size.height) +
+            throw InvalidInput("planTiles: " + sizeText(size.width, size.height) +
                                         " tiles would be more than " + std::to_string(kMaxTiles));
         }
     } else {
         if (rq.tilesPerDevice < 1) {
-            throw std::invalid_argument("planTiles: tilesPerDevice must be at least 1");
+            throw InvalidInput("planTiles: tilesPerDevice must be at least 1");
         }
         size = autoTileSize(rq, region);
     }
     TilePlan plan{layOut(rq, region, size), size};
     for (const auto& t : plan.tiles) {
         if (const PlannerDevice* d = firstMisfit(rq, t.in.width, t.in.height)) {
-            throw std::invalid_argument("planTiles: the " + sizeText(t.out.width, t.out.height) +
+            throw NotSupported("planTiles: the " + sizeText(t.out.width, t.out.height) +
                                         " tile at (" + std::to_string(t.out.x) + ", " +
                                         std::to_string(t.out.y) + ") does not fit: " +
                                         misfitText(rq, *d, t.in.width, t.in.height));
@@ -366,7 +368,7 @@ std::vector<Tile> planBands(const TileRequest& rq)
     double total = 0.0;
     for (const auto& d : rq.devices) {
         if (!(d.speed > 0.0) || !std::isfinite(d.speed)) {
-            throw std::invalid_argument("planBands: device " + std::to_string(d.id) +
+            throw InvalidInput("planBands: device " + std::to_string(d.id) +
                                         " needs a positive speed, not " + std::to_string(d.speed));
         }
         total += d.speed;
@@ -396,7 +398,7 @@ std::vector<Tile> planBands(const TileRequest& rq)
             t = makeTile({region.x, y, region.width, rows[i]}, rq);
             t.bytes = cropBytes(d, rq.pixelBytes, t.in.width, t.in.height);
             if (t.bytes > d.budgetBytes) {
-                throw std::invalid_argument("planBands: the band of " + std::to_string(rows[i]) +
+                throw NotSupported("planBands: the band of " + std::to_string(rows[i]) +
                                             " rows does not fit: " +
                                             misfitText(rq, d, t.in.width, t.in.height));
             }
@@ -422,7 +424,7 @@ Tile tileFor(const Rect& out, const TileRequest& request)
 std::vector<CopyPiece> periodicPieces(const Rect& in, int width, int height)
 {
     if (width < 1 || height < 1) {
-        throw std::invalid_argument("periodicPieces: the image is empty (" +
+        throw InvalidInput("periodicPieces: the image is empty (" +
                                     sizeText(width, height) + ")");
     }
     // Runs along one axis: (destination offset, source start, length).
