@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include <QAction>
 #include <QComboBox>
 #include <QDialog>
@@ -180,35 +182,43 @@ TEST_F(SettingsTest, PreferredDeviceReachesTheEngineAndIsKept)
     EXPECT_EQ(other.preferredDevice(), QStringLiteral("cpu"));
 }
 
+/// A window and its controller made after `device` was stored as the preview device, with a
+/// box filter previewed on the sample.
+struct StoredDeviceWindow {
+    explicit StoredDeviceWindow(const QString& device)
+    {
+        tessera::ui::PreferencesDialog::storeDevice(device);
+        window = std::make_unique<tessera::ui::MainWindow>();
+        window->setModalDialogsEnabled(false);
+        controller = std::make_unique<tessera::app::GuiController>(*window);
+        controller->openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
+        window->findChild<QAction*>(QStringLiteral("stackAdd_box"))->trigger();
+        const FilterChain chain{{tessera::filters::builtinRegistry().get("box").build({})}};
+        previewed = tessera::test::waitForPreviewOf(*controller, chain);
+    }
+
+    std::unique_ptr<tessera::ui::MainWindow> window;
+    std::unique_ptr<tessera::app::GuiController> controller;
+    bool previewed = false;
+};
+
 TEST_F(SettingsTest, AMissingGpuFallsBackToTheCpuAndSaysSo)
 {
-    tessera::ui::PreferencesDialog::storeDevice(QStringLiteral("gpu:7"));
-    tessera::ui::MainWindow window;
-    window.setModalDialogsEnabled(false);
-    tessera::app::GuiController controller(window);
-    controller.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
-    window.findChild<QAction*>(QStringLiteral("stackAdd_box"))->trigger();
-    const FilterChain chain{{tessera::filters::builtinRegistry().get("box").build({})}};
-    ASSERT_TRUE(tessera::test::waitForPreviewOf(controller, chain));
-    EXPECT_TRUE(window.previewStatus().contains(QStringLiteral("GPU 7 (chosen in Preferences) is not present")))
-        << window.previewStatus().toStdString();
+    StoredDeviceWindow stored(QStringLiteral("gpu:7"));
+    ASSERT_TRUE(stored.previewed);
+    EXPECT_TRUE(stored.window->previewStatus().contains(QStringLiteral("GPU 7 (chosen in Preferences) is not present")))
+        << stored.window->previewStatus().toStdString();
     // The dialog still shows the stored choice, marked as missing.
-    choosePreviewDevice(window, QStringLiteral("gpu:7"));
+    choosePreviewDevice(*stored.window, QStringLiteral("gpu:7"));
 }
 
 TEST_F(SettingsTest, AStoredDeviceOutsidePreferencesFormsPreviewsAsAuto)
 {
     // gpu:0,1 is a device selection elsewhere (the CLI), not a preview device: read as auto.
-    tessera::ui::PreferencesDialog::storeDevice(QStringLiteral("gpu:0,1"));
-    tessera::ui::MainWindow window;
-    window.setModalDialogsEnabled(false);
-    tessera::app::GuiController controller(window);
-    controller.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
-    window.findChild<QAction*>(QStringLiteral("stackAdd_box"))->trigger();
-    const FilterChain chain{{tessera::filters::builtinRegistry().get("box").build({})}};
-    ASSERT_TRUE(tessera::test::waitForPreviewOf(controller, chain));
-    EXPECT_FALSE(window.previewStatus().contains(QStringLiteral("chosen in Preferences")))
-        << window.previewStatus().toStdString();
+    StoredDeviceWindow stored(QStringLiteral("gpu:0,1"));
+    ASSERT_TRUE(stored.previewed);
+    EXPECT_FALSE(stored.window->previewStatus().contains(QStringLiteral("chosen in Preferences")))
+        << stored.window->previewStatus().toStdString();
 }
 
 }  // namespace
