@@ -2,6 +2,7 @@
 #include "app/batch_devices.h"
 #include "app/cli_commands.h"
 #include "app/cli_filter_options.h"
+#include "app/file_roles.h"
 #include "app/image_io.h"
 #include "app/trace_export.h"
 #include "filters/cpu_executor.h"
@@ -134,6 +135,19 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
 
     const filters::FilterChain chain = chainFromOptions(o.filters);
+    try {
+        FileRoles roles;
+        roles.reads(o.input, "the input image");
+        addFilterFiles(o.filters, roles);
+        roles.writes(o.output, "the output image");
+        if (!o.trace.empty()) {
+            roles.writes(o.trace, "the --trace file");
+        }
+        roles.check();
+    } catch (const FilesOverlap& e) {
+        err << "tessera-cli apply: " << e.what() << "\nNothing was written.\n";
+        return kExitUsage;
+    }
 
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();

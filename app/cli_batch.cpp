@@ -1,6 +1,8 @@
 #include "app/batch_devices.h"
 #include "app/batch_plan.h"
 #include "app/batch_report.h"
+#include "app/batch_manifest.h"
+#include "app/file_roles.h"
 #include "app/batch_runner.h"
 #include "app/cli.h"
 #include "app/cli_commands.h"
@@ -137,6 +139,32 @@ private:
     void (*previous_)(int) = SIG_DFL;
 };
 
+/// Refuses a batch whose side files (--report, --csv, the manifests) land on a file it reads
+/// (an input, the preset, the kernel file) or on another file it writes. Throws FilesOverlap.
+void refuseOverlaps(const BatchCliOptions& o, const BatchPlan& plan)
+{
+    FileRoles roles;
+    for (const PlannedFile& f : plan.files) {
+        roles.reads(f.input, "an input image");
+    }
+    addFilterFiles(o.filters, roles);
+    for (const PlannedFile& f : plan.files) {
+        if (f.status == FileStatus::Ok) {
+            roles.writes(f.output, "the output of " + f.input);
+            if (o.job.manifest) {
+                roles.writes(manifestPath(f.output), "the manifest of " + f.input);
+            }
+        }
+    }
+    if (!o.report.empty()) {
+        roles.writes(o.report, "the --report file");
+    }
+    if (!o.csv.empty()) {
+        roles.writes(o.csv, "the --csv file");
+    }
+    roles.check();
+}
+
 }  // namespace
 
 int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -161,11 +189,15 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
         o.job.chain = chainFromOptions(o.filters);
         o.job.depth = o.filters.depth.value_or(filters::OutputDepth::Same);
         plan = planBatch(o.job);
+        refuseOverlaps(o, plan);
     } catch (const UsageError& e) {
         err << "tessera-cli batch: " << e.what() << "\n\n";
         printBatchUsage(err);
         return kExitUsage;
     } catch (const BatchRefused& e) {
+        err << "tessera-cli batch: " << e.what() << "\nNothing was written.\n";
+        return kExitUsage;
+    } catch (const FilesOverlap& e) {
         err << "tessera-cli batch: " << e.what() << "\nNothing was written.\n";
         return kExitUsage;
     }

@@ -18,6 +18,9 @@
 #include <sys/ioctl.h>
 
 #include <unistd.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
 
 namespace tessera::test {
 
@@ -227,6 +230,30 @@ inline std::vector<std::string> leftovers(const fs::path& folder)
         }
     }
     return names;
+}
+
+/// What a run of the real tessera-cli gave.
+struct CliRun {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+/// Runs the real tessera-cli through the shell with `args`, as a user or a script would; its
+/// stdout and stderr go through files in dir.
+inline CliRun cli(const TempFolder& dir, const std::string& args)
+{
+    const std::string out = dir.file("stdout.txt");
+    const std::string err = dir.file("stderr.txt");
+    const std::string command = std::string("\"") + TESSERA_CLI + "\" " + args + " >\"" + out + "\" 2>\"" + err + "\"";
+    const int status = std::system(command.c_str());
+    CliRun r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = readBytes(out);
+    r.err = readBytes(err);
+    fs::remove(out);
+    fs::remove(err);
+    return r;
 }
 
 }  // namespace tessera::test

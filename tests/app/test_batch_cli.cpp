@@ -12,27 +12,8 @@ namespace {
 using test::TempFolder;
 namespace fs = std::filesystem;
 
-struct CliRun {
-    int code = -1;
-    std::string out;
-    std::string err;
-};
-
-// Runs the real tessera-cli through the shell, as a user or a script would.
-CliRun cli(const TempFolder& dir, const std::string& args)
-{
-    const std::string out = dir.file("stdout.txt");
-    const std::string err = dir.file("stderr.txt");
-    const std::string command = std::string("\"") + TESSERA_CLI + "\" " + args + " >\"" + out + "\" 2>\"" + err + "\"";
-    const int status = std::system(command.c_str());
-    CliRun r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = test::readBytes(out);
-    r.err = test::readBytes(err);
-    fs::remove(out);
-    fs::remove(err);
-    return r;
-}
+using test::cli;
+using test::CliRun;
 
 class BatchCli : public ::testing::Test {
 protected:
