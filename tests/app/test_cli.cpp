@@ -171,8 +171,10 @@ TEST_F(CliTest, ApplyRefusesToOverwriteItsInput)
     fs::copy_file(sample("camera.png"), in);
     const auto before = fs::file_size(in);
     const auto r = cli({"apply", in, "-o", in, "--filter", "box"});
-    EXPECT_EQ(r.code, kExitFailure);
+    // A refused run, as in batch: nothing was written, exit 2.
+    EXPECT_EQ(r.code, kExitUsage);
     EXPECT_NE(r.err.find(in), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("Nothing was written"), std::string::npos) << r.err;
     EXPECT_EQ(fs::file_size(in), before);
 }
 
