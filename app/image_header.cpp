@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
+#include <utility>
 #include <string>
 
 namespace tessera::app {
@@ -312,6 +314,83 @@ ImageHeader sniffExr(ByteSource& src) {
 }
 
 }  // namespace
+
+bool jpegIsComplete(std::istream& in) {
+    in.clear();
+    in.seekg(0, std::ios::beg);
+    std::istreambuf_iterator<char> it(in);
+    const std::istreambuf_iterator<char> end;
+    const auto next = [&](int& byte) {
+        if (it == end) {
+            return false;
+        }
+        byte = static_cast<unsigned char>(*it);
+        ++it;
+        return true;
+    };
+    int a = 0;
+    int b = 0;
+    if (!next(a) || !next(b) || a != 0xFF || b != 0xD8) {
+        return false;
+    }
+    int marker = -1;  // a marker met at the end of a scan, still to be handled
+    for (;;) {
+        if (marker < 0) {
+            int byte = 0;
+            if (!next(byte) || byte != 0xFF) {
+                return false;
+            }
+            do {  // fill bytes
+                if (!next(marker)) {
+                    return false;
+                }
+            } while (marker == 0xFF);
+        }
+        const int m = std::exchange(marker, -1);
+        if (m == 0xD9) {
+            return true;
+        }
+        if (m == 0x01 || m == 0xD8 || (m >= 0xD0 && m <= 0xD7)) {
+            continue;
+        }
+        int hi = 0;
+        int lo = 0;
+        if (!next(hi) || !next(lo) || (hi << 8 | lo) < 2) {
+            return false;
+        }
+        for (int skip = (hi << 8 | lo) - 2; skip > 0; --skip) {
+            int byte = 0;
+            if (!next(byte)) {
+                return false;
+            }
+        }
+        if (m != 0xDA) {
+            continue;
+        }
+        // Entropy-coded data: 0xFF 0x00 is a data byte, 0xFF 0xD0..0xD7 a restart; any other
+        // marker ends the scan.
+        for (;;) {
+            int byte = 0;
+            if (!next(byte)) {
+                return false;
+            }
+            if (byte != 0xFF) {
+                continue;
+            }
+            int after = 0xFF;
+            while (after == 0xFF) {
+                if (!next(after)) {
+                    return false;
+                }
+            }
+            if (after == 0x00 || (after >= 0xD0 && after <= 0xD7)) {
+                continue;
+            }
+            marker = after;
+            break;
+        }
+    }
+}
 
 ImageHeader sniffImageHeader(std::istream& in) {
     ByteSource src(in);

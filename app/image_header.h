@@ -11,4 +11,10 @@ namespace tessera::app {
 /// on malformed data; a size too large for int is reported as INT_MAX so the limits refuse it.
 ImageHeader sniffImageHeader(std::istream& in);
 
+/// Walks a JPEG's markers and entropy-coded scans as a decoder does, from its start-of-image
+/// marker, and says whether an end-of-image marker follows the last scan. A file cut short
+/// lacks it (the decoder would fill the missing rows with grey and only warn). An embedded
+/// thumbnail's markers sit inside an APP segment and are skipped with it. Never throws.
+bool jpegIsComplete(std::istream& in);
+
 }  // namespace tessera::app

@@ -237,6 +237,10 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits) {
                                                  : "cannot open the file: " + errnoReason(err, "unknown error"));
         }
         header = sniffImageHeader(in);
+        // A JPEG cut short decodes with grey rows and only a warning: refuse it here.
+        if (header.format == "jpeg" && !jpegIsComplete(in)) {
+            throw ImageError(path, "truncated JPEG data: the file ends before the image does (no end-of-image marker)");
+        }
     }
     // Refuse oversized images from the header alone, before the decoder allocates anything.
     if (header.width > 0 && header.height > 0) {

@@ -290,6 +290,39 @@ TEST(ImageIoRead, TruncatedPng) {
     expectImageError([&] { tessera::app::readImage(path); }, path, {"corrupt", "PNG"});
 }
 
+// A JPEG cut short decodes with grey rows and a warning only; it must be refused, baseline and
+// progressive, while complete files (also with bytes after the end marker) still read.
+TEST(ImageIoRead, TruncatedJpegIsRefused) {
+    TempDir dir;
+    const cv::Mat img = randomImage(CV_8U, 3, {96, 80});
+    for (const bool progressive : {false, true}) {
+        const std::string name = progressive ? "progressive" : "baseline";
+        std::vector<uchar> encoded;
+        ASSERT_TRUE(cv::imencode(".jpg", img, encoded, {cv::IMWRITE_JPEG_QUALITY, 95, cv::IMWRITE_JPEG_PROGRESSIVE, progressive ? 1 : 0}));
+        const Bytes whole(encoded.begin(), encoded.end());
+        const std::string good = dir.file(name + ".jpg");
+        writeBytes(good, whole);
+        EXPECT_EQ(tessera::app::readImage(good).size(), img.size()) << name;
+
+        Bytes trailing = whole;
+        trailing.insert(trailing.end(), {0x00, 0x00, 'x', 'y'});
+        const std::string padded = dir.file(name + "-trailing.jpg");
+        writeBytes(padded, trailing);
+        EXPECT_EQ(tessera::app::readImage(padded).size(), img.size()) << name;
+
+        for (const double keep : {0.5, 0.9}) {
+            Bytes cut(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(static_cast<double>(whole.size()) * keep));
+            const std::string path = dir.file(name + "-cut.jpg");
+            writeBytes(path, cut);
+            expectImageError([&] { tessera::app::readImage(path); }, path, {"truncated JPEG"});
+        }
+        // Only the end marker missing.
+        const std::string noEnd = dir.file(name + "-no-end.jpg");
+        writeBytes(noEnd, Bytes(whole.begin(), whole.end() - 2));
+        expectImageError([&] { tessera::app::readImage(noEnd); }, noEnd, {"truncated JPEG"});
+    }
+}
+
 TEST(ImageIoRead, HugeHeaderIsRefusedBeforeDecoding) {
     TempDir dir;
     const std::string path = dir.file("huge.png");
