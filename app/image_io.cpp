@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace tessera::app {
@@ -186,15 +187,53 @@ private:
     fs::path path_;
 };
 
-// Flushes the encoded bytes to disk so a crash after the rename cannot leave an empty file.
-// Returns errno on failure, 0 on success.
-int syncFile(const fs::path& path) {
+// Flushes a file an encoder wrote itself to disk and checks that it is not empty. Returns
+// errno on failure (EIO for an empty file), 0 on success.
+int syncWritten(const fs::path& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
         return errno;
     }
-    const int err = ::fsync(fd) == 0 ? 0 : errno;
+    int err = ::fsync(fd) == 0 ? 0 : errno;
+    struct stat st {};
+    if (err == 0 && (::fstat(fd, &st) != 0 || st.st_size == 0)) {
+        err = EIO;
+    }
     ::close(fd);
+    return err;
+}
+
+// Writes bytes to path (made empty first), flushes them to disk so that a crash after the
+// rename cannot leave an empty file, closes it and checks that the file holds every byte.
+// Returns errno on failure (EIO when the size is wrong), 0 on success.
+int writeAll(const fs::path& path, const std::vector<uchar>& bytes) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) {
+        return errno;
+    }
+    std::size_t done = 0;
+    int err = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            err = errno;
+            break;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    if (err == 0 && ::fsync(fd) != 0) {
+        err = errno;
+    }
+    struct stat st {};
+    if (err == 0 && (::fstat(fd, &st) != 0 || static_cast<std::size_t>(st.st_size) != bytes.size())) {
+        err = EIO;
+    }
+    if (::close(fd) != 0 && err == 0) {
+        err = errno;
+    }
     return err;
 }
 
@@ -331,23 +370,35 @@ void writeImage(const std::string& path, const cv::Mat& img) {
                                    : "cannot create a temporary file in " + folder.string() + ": " +
                                          errnoReason(err, "unknown error"));
     }
-    bool written = false;
+    // Encoded in memory, then written with checked system calls: an encoder writing through stdio
+    // may lose a failed or short write (a full disk) and still report success. OpenEXR encodes
+    // only to a file (in memory OpenCV would stage it in the temporary folder) and throws on any
+    // failed write, so EXR goes straight to the temporary file.
+    const bool direct = ext == ".exr";
+    std::vector<uchar> encoded;
     std::string detail = "the encoder reported a failure";
+    bool ok = false;
+    errno = 0;
     try {
-        written = cv::imwrite(temp.path().string(), img, format->params);
+        ok = direct ? cv::imwrite(temp.path().string(), img, format->params)
+                    : cv::imencode(ext, img, encoded, format->params) && !encoded.empty();
     } catch (const cv::Exception& e) {
         detail = firstLine(e.err);
     }
-    if (written && fs::file_size(temp.path(), ec) == 0) {
-        written = false;
-        detail = "the encoder wrote nothing";
+    const int encodeErr = errno;
+    if (!ok && direct && (encodeErr == ENOSPC || encodeErr == EFBIG || encodeErr == EDQUOT)) {
+        throw ImageError(path, "cannot write the file: " + errnoReason(encodeErr, "unknown error") +
+                                   " (the disk or your quota is full); nothing was replaced");
     }
-    if (!written) {
+    if (!ok) {
         throw ImageError(path, "cannot encode " + describeFormat(img) + " as " + std::string(format->name) +
                                    ": " + detail);
     }
-    if (const int err = syncFile(temp.path()); err != 0) {
-        throw ImageError(path, "cannot flush the written file: " + errnoReason(err, "unknown error"));
+    if (const int err = direct ? syncWritten(temp.path()) : writeAll(temp.path(), encoded); err != 0) {
+        throw ImageError(path, err == ENOSPC || err == EFBIG || err == EDQUOT
+                                   ? "cannot write the file: " + errnoReason(err, "unknown error") +
+                                         " (the disk or your quota is full); nothing was replaced"
+                                   : "cannot write the file: " + errnoReason(err, "unknown error"));
     }
     if (fs::is_regular_file(targetStatus)) {
         // Replacing a file keeps its permissions; a new file gets the umask's.

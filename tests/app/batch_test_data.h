@@ -240,12 +240,13 @@ struct CliRun {
 };
 
 /// Runs the real tessera-cli through the shell with `args`, as a user or a script would; its
-/// stdout and stderr go through files in dir.
-inline CliRun cli(const TempFolder& dir, const std::string& args)
+/// stdout and stderr go through files in dir. `shell` runs first in the same shell (limits,
+/// traps).
+inline CliRun cli(const TempFolder& dir, const std::string& args, const std::string& shell = "")
 {
     const std::string out = dir.file("stdout.txt");
     const std::string err = dir.file("stderr.txt");
-    const std::string command = std::string("\"") + TESSERA_CLI + "\" " + args + " >\"" + out + "\" 2>\"" + err + "\"";
+    const std::string command = shell + std::string("\"") + TESSERA_CLI + "\" " + args + " >\"" + out + "\" 2>\"" + err + "\"";
     const int status = std::system(command.c_str());
     CliRun r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
