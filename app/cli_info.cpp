@@ -15,20 +15,29 @@ namespace {
 
 using nlohmann::json;
 
-bool parseJsonFlag(const std::vector<std::string>& args, const char* command, std::ostream& err,
-                   bool& asJson)
+/// What the options of `devices` and `filters` ask for.
+enum class InfoRequest { Text, Json, Help, Bad };
+
+InfoRequest parseInfoOptions(const std::vector<std::string>& args, const char* command, std::ostream& out,
+                             std::ostream& err)
 {
-    asJson = false;
+    const std::string usage = std::string("Usage: tessera-cli ") + command + " [--json]\n";
+    InfoRequest request = InfoRequest::Text;
     for (const auto& a : args) {
+        if (a == "--help" || a == "-h") {
+            out << usage << (std::string(command) == "devices"
+                                 ? "Lists every CUDA device (or why there is none); --json for a JSON object.\n"
+                                 : "Lists the filters and their parameters; --json for a JSON array.\n");
+            return InfoRequest::Help;
+        }
         if (a == "--json") {
-            asJson = true;
+            request = InfoRequest::Json;
         } else {
-            err << "tessera-cli " << command << ": unknown option '" << a << "'\n"
-                << "Usage: tessera-cli " << command << " [--json]\n";
-            return false;
+            err << "tessera-cli " << command << ": unknown option '" << a << "'\n" << usage;
+            return InfoRequest::Bad;
         }
     }
-    return true;
+    return request;
 }
 
 json deviceJson(const gpu::DeviceInfo& d)
@@ -74,10 +83,14 @@ std::string paramTypeName(filters::ParamType t)
 
 int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    bool asJson = false;
-    if (!parseJsonFlag(args, "devices", err, asJson)) {
+    const InfoRequest request = parseInfoOptions(args, "devices", out, err);
+    if (request == InfoRequest::Bad) {
         return kExitUsage;
     }
+    if (request == InfoRequest::Help) {
+        return kExitOk;
+    }
+    const bool asJson = request == InfoRequest::Json;
     const auto snap = gpu::enumerateDevices();
     if (asJson) {
         json devices = json::array();
@@ -113,10 +126,14 @@ int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ost
 
 int runFilters(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    bool asJson = false;
-    if (!parseJsonFlag(args, "filters", err, asJson)) {
+    const InfoRequest request = parseInfoOptions(args, "filters", out, err);
+    if (request == InfoRequest::Bad) {
         return kExitUsage;
     }
+    if (request == InfoRequest::Help) {
+        return kExitOk;
+    }
+    const bool asJson = request == InfoRequest::Json;
     const auto& reg = filters::builtinRegistry();
     if (asJson) {
         json list = json::array();
