@@ -148,6 +148,13 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         err << "tessera-cli apply: " << e.what() << "\nNothing was written.\n";
         return kExitUsage;
     }
+    // Every file the run writes has its folder before any is written: a trace that cannot be
+    // written must not fail the run after the image was.
+    for (const std::string& written : {o.output, o.trace}) {
+        if (!written.empty()) {
+            requireFolderOf(written);
+        }
+    }
 
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();

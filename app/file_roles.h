@@ -36,6 +36,10 @@ private:
     std::vector<Use> writes_;
 };
 
+/// Throws ImageError naming path when the folder it would be written into does not exist or is
+/// not a folder.
+void requireFolderOf(const std::string& path);
+
 struct FilterOptions;
 
 /// Adds the files the filter options read (--preset FILE, --kernel @FILE) to roles.

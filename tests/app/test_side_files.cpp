@@ -102,6 +102,18 @@ TEST_F(SideFiles, BatchRefusesReportsAndManifestsOnItsFiles)
     EXPECT_TRUE(fs::exists(dir_.file("r.csv")));
 }
 
+// A trace that cannot be written fails the run before the image is written, not after.
+TEST_F(SideFiles, ATraceIntoAMissingFolderFailsBeforeTheImageIsWritten)
+{
+    const std::string out = dir_.file("out.png");
+    const std::string trace = (dir_.path() / "missing" / "t.json").string();
+    const CliRun r = cli(dir_, "apply " + q(input(0)) + " -o " + q(out) + " --filter box --trace " + q(trace));
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find(trace), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("folder does not exist"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+}
+
 TEST(FileRoles, NamesBothRolesAndPassesDistinctFiles)
 {
     TempFolder dir{"file-roles"};
