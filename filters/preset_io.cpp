@@ -174,6 +174,14 @@ Preset loadPreset(const std::string& path, const FilterRegistry& registry)
     if (fs::is_directory(path, ec)) {
         throw PresetError(path + ": is a folder, not a preset file");
     }
+    // A FIFO or a device would block or never end: only plain files of a bounded size are read.
+    if (!fs::is_regular_file(path, ec)) {
+        throw PresetError(path + ": not a regular file (a preset is a JSON file)");
+    }
+    if (const auto bytes = fs::file_size(path, ec); !ec && bytes > kMaxPresetBytes) {
+        throw PresetError(path + ": " + std::to_string(bytes) + " bytes; a preset may hold at most " +
+                          std::to_string(kMaxPresetBytes) + " bytes");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw PresetError(path + ": cannot open the file for reading");

@@ -3,6 +3,7 @@
 #include "filters/filter_spec.h"
 #include "filters/registry.h"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,7 +41,12 @@ public:
 /// `source` is used in messages. Throws PresetError.
 Preset parsePreset(const std::string& jsonText, const std::string& source,
                    const FilterRegistry& registry);
-/// Reads and parses a file; throws PresetError naming the file when missing or unreadable.
+
+/// The largest preset file loadPreset reads (far above any real stack of filters).
+inline constexpr std::uintmax_t kMaxPresetBytes = std::uintmax_t{4} << 20;
+
+/// Reads and parses a file; throws PresetError naming the file when missing, unreadable, not
+/// a regular file (a FIFO, a device) or larger than kMaxPresetBytes.
 Preset loadPreset(const std::string& path, const FilterRegistry& registry);
 /// Serialises to JSON that parsePreset reads back to an equal Preset.
 std::string presetToJson(const Preset& preset);

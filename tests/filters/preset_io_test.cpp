@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -126,6 +128,35 @@ TEST(PresetIo, FileErrorsNameTheFile)
                   0u)
             << e.what();
     }
+    fs::remove_all(folder);
+}
+
+// A FIFO would block the reader forever and a device like /dev/zero never ends; an oversized
+// file is refused before it is read.
+TEST(PresetIo, OnlyPlainFilesOfABoundedSizeAreRead)
+{
+    const fs::path folder = fs::temp_directory_path() /
+                            ("tessera_preset_fifo_" + std::to_string(std::random_device{}()));
+    fs::create_directories(folder);
+    const std::string fifo = (folder / "stack.json").string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const auto expectRefused = [](const std::string& path, const std::string& words) {
+        try {
+            loadPreset(path, builtinRegistry());
+            ADD_FAILURE() << "expected PresetError for " << path;
+        } catch (const PresetError& e) {
+            EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
+            EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+        }
+    };
+    expectRefused(fifo, "not a regular file");
+    expectRefused("/dev/zero", "not a regular file");
+    const std::string big = (folder / "big.json").string();
+    {
+        std::ofstream out(big);
+        out << R"({"filters": [{"id": "box"}]})" << std::string(kMaxPresetBytes, ' ');
+    }
+    expectRefused(big, "at most");
     fs::remove_all(folder);
 }
 
