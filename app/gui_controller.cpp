@@ -4,7 +4,7 @@
 #include "app/calibration_controller.h"
 #include "app/device_preference.h"
 #include "app/display_mapping.h"
-#include "app/edit_commands.h"
+#include "app/document_controller.h"
 #include "app/engine.h"
 #include "app/image_io.h"
 #include "app/pixel_readout.h"
@@ -39,27 +39,25 @@ DisplayMapping toMapping(const ui::DisplayOptions& options)
 }  // namespace
 
 GuiController::GuiController(ui::MainWindow& window, QObject* parent)
-    : QObject(parent), window_(window), engine_(new Engine(true, this)),
+    : QObject(parent), window_(window), document_(filters::builtinRegistry()), engine_(new Engine(true, this)),
       regions_(new ViewRegions(*window.imageView(), this))
 {
     connect(&window_, &ui::MainWindow::openRequested, this, &GuiController::openImage);
     connect(engine_, &Engine::previewReady, this, &GuiController::showPreview);
-    window_.filterDock()->setFilters(filters::builtinRegistry().all());
-    connect(window_.filterStack(), &ui::FilterStack::edited, this, &GuiController::stackEdited);
-    window_.setUndoStack(&undo_);
+    documentController_ = new DocumentController(window_, document_, this);
+    connect(&document_, &Document::stackChanged, this, &GuiController::previewStack);
+    connect(&document_, &Document::imageChanged, this, &GuiController::showDocumentImage);
     connect(window_.imageView(), &ui::ImageView::pixelHovered, this,
             [this](const QPoint& pos) { window_.setPixelReadout(describePixel(pos)); });
     connect(window_.imageView(), &ui::ImageView::pixelLeft, this, [this] { window_.setPixelReadout(QString()); });
     connect(&window_, &ui::MainWindow::saveRequested, this, &GuiController::saveImage);
     connect(&window_, &ui::MainWindow::exportRequested, this, &GuiController::exportImage);
     connect(&window_, &ui::MainWindow::applyRequested, this, &GuiController::applyPreview);
-    connect(&window_, &ui::MainWindow::loadPresetRequested, this, &GuiController::loadPreset);
     connect(&window_, &ui::MainWindow::batchRequested, this, &GuiController::openBatch);
     connect(&window_, &ui::MainWindow::compareRequested, this, &GuiController::openCompare);
     calibration_ = new CalibrationController(*window_.devicePanel(), {}, this);
     // A new measurement changes how the bands are shared out.
     connect(calibration_, &CalibrationController::measured, this, &GuiController::applyDevicePreference);
-    connect(&window_, &ui::MainWindow::savePresetRequested, this, &GuiController::savePreset);
     mapping_ = toMapping(window_.displayMenu()->options());
     engine_->setDisplayMapping(mapping_);
     connect(window_.displayMenu(), &ui::DisplayMenu::optionsChanged, this,
@@ -82,7 +80,7 @@ QImage GuiController::render(const cv::Mat& data, QString* shown) const
 
 void GuiController::showOriginalRendering()
 {
-    originalDisplay_ = render(source_, &originalShown_);
+    originalDisplay_ = render(document_.image(), &originalShown_);
     window_.imageView()->replaceImage(originalDisplay_);
     filteredBase_ = false;
     window_.imageView()->setOriginal(originalDisplay_);
@@ -93,7 +91,7 @@ void GuiController::setDisplayMapping(const DisplayMapping& mapping)
 {
     mapping_ = mapping;
     engine_->setDisplayMapping(mapping_);
-    if (source_.empty()) {
+    if (document_.image().empty()) {
         return;
     }
     showOriginalRendering();
@@ -117,26 +115,14 @@ void GuiController::setRegionPreviewThreshold(qint64 pixels)
     regions_->setThreshold(pixels);
 }
 
-void GuiController::stackEdited(const ui::StackChange& change)
-{
-    undo_.push(new StackCommand(change, [this](const ui::StackState& state) { restoreStack(state); }));
-    previewStack();
-}
-
-void GuiController::restoreStack(const ui::StackState& state)
-{
-    window_.filterStack()->setState(state);
-    previewStack();
-}
-
 filters::FilterChain GuiController::stackChain() const
 {
-    return buildChain(window_.filterStack()->state(), filters::builtinRegistry());
+    return buildChain(document_.stack(), document_.registry());
 }
 
 void GuiController::previewStack()
 {
-    if (source_.empty()) {
+    if (document_.image().empty()) {
         return;
     }
     filters::FilterChain chain;
@@ -157,12 +143,12 @@ void GuiController::previewStack()
 
 QRect GuiController::wholeImage() const
 {
-    return QRect(0, 0, source_.cols, source_.rows);
+    return QRect(0, 0, document_.image().cols, document_.image().rows);
 }
 
 void GuiController::requestPreview(const filters::FilterChain& chain)
 {
-    if (source_.empty()) {
+    if (document_.image().empty()) {
         return;
     }
     wantedChain_ = chain;
@@ -179,7 +165,7 @@ quint64 GuiController::requestRegion(const filters::FilterChain& chain, const QR
 
 void GuiController::followView()
 {
-    if (waitingForWhole_ || source_.empty() || wantedChain_.steps.empty()) {
+    if (waitingForWhole_ || document_.image().empty() || wantedChain_.steps.empty()) {
         return;
     }
     const auto covers = [this](const filters::FilterChain& chain, const QRect& region) {
@@ -248,7 +234,7 @@ cv::Mat GuiController::currentResult()
 {
     const filters::FilterChain chain = stackChain();
     if (chain.steps.empty()) {
-        return source_;
+        return document_.image();
     }
     if (!preview_.empty() && previewChain_ == chain && previewRegion_ == wholeImage()) {
         return preview_;
@@ -273,41 +259,39 @@ cv::Mat GuiController::computeWhole(const filters::FilterChain& chain)
         return whole.data;
     }
     // The Engine failed: the CPU path gives the same pixels, or the error worth reporting.
-    return filters::applyCpu(source_, chain);
+    return filters::applyCpu(document_.image(), chain);
 }
 
 QString GuiController::describePixel(const QPoint& pos) const
 {
-    if (source_.empty() || !wholeImage().contains(pos)) {
+    if (document_.image().empty() || !wholeImage().contains(pos)) {
         return {};
     }
     const QString where = tr("x %1, y %2: ").arg(pos.x()).arg(pos.y());
     // Left of the compare divider the original is on screen.
     if (preview_.empty() || (window_.imageView()->isSplitEnabled() && window_.imageView()->showsOriginalAt(pos))) {
-        return where + pixelValues(source_, pos);
+        return where + pixelValues(document_.image(), pos);
     }
     if (previewRegion_.contains(pos)) {
         return where + pixelValues(preview_, pos - previewRegion_.topLeft());
     }
-    return where + pixelValues(source_, pos) + tr(" (original: not previewed here)");
+    return where + pixelValues(document_.image(), pos) + tr(" (original: not previewed here)");
 }
 
 void GuiController::applyPreview()
 {
-    const ui::StackState stack = window_.filterStack()->state();
     try {
         const filters::FilterChain chain = stackChain();
-        if (source_.empty() || chain.steps.empty()) {
+        if (document_.image().empty() || chain.steps.empty()) {
             window_.showNotice(tr("Nothing to apply: the filter stack has no enabled filter"));
             return;
         }
         const QString text = chain.steps.size() == 1
-                                 ? tr("Apply %1").arg(window_.filterStack()->titleOf(chain.steps.front().id))
+                                 ? tr("Apply %1").arg(document_.titleOf(chain.steps.front().id))
                                  : tr("Apply %1 filters").arg(chain.steps.size());
         // After Apply the stack is empty: its filters are now in the pixels, and keeping them
         // would filter the image twice. Undo brings back the image and the stack together.
-        undo_.push(new ApplyCommand(Document{source_, stack}, Document{currentResult(), ui::StackState{}}, text,
-                                    [this](const Document& document) { installDocument(document); }));
+        document_.apply(currentResult(), text);
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot apply the filters"), QString::fromUtf8(e.what()));
     }
@@ -324,15 +308,13 @@ void GuiController::forgetPreviews()
     wantedChain_ = filters::FilterChain{};
 }
 
-void GuiController::installDocument(const Document& document)
+void GuiController::showDocumentImage()
 {
-    source_ = document.image;
-    engine_->setImage(source_);
+    engine_->setImage(document_.image());
     forgetPreviews();
     window_.imageView()->setPatch(QImage(), QPoint());
     showOriginalRendering();
-    window_.setDocumentModified(static_cast<const void*>(source_.data) != savedData_);
-    window_.filterStack()->setState(document.stack);
+    window_.setDocumentModified(static_cast<const void*>(document_.image().data) != savedData_);
     previewStack();
 }
 

@@ -1,9 +1,8 @@
 #pragma once
 
 #include "app/display_mapping.h"
-#include "app/edit_commands.h"
+#include "app/document.h"
 #include "filters/filter_spec.h"
-#include "ui/filter_stack.h"
 
 #include <opencv2/core/mat.hpp>
 
@@ -32,6 +31,7 @@ namespace tessera::app {
 class BatchController;
 class CalibrationController;
 class CompareController;
+class DocumentController;
 class Engine;
 class ViewRegions;
 struct PreviewResult;
@@ -55,7 +55,9 @@ public:
     /// The comparison behind Tools > Compare Devices; null before the first openCompare().
     CompareController* compareController() const { return compare_; }
     /// The open image (with applied filters); empty before the first file opens.
-    const cv::Mat& sourceImage() const { return source_; }
+    const cv::Mat& sourceImage() const { return document_.image(); }
+    /// The document: image, filter stack and edit history.
+    Document& document() { return document_; }
     /// Id of the last preview shown in the window (0 before the first).
     quint64 shownPreview() const { return shownPreview_; }
     /// The last preview's pixels in their own depth, covering previewRegion(); empty while no
@@ -70,7 +72,7 @@ public:
     /// True while a requested preview has not reached the window yet.
     bool isPreviewPending() const { return !requested_.empty(); }
     /// Edit history: stack edits and applies.
-    QUndoStack& undoStack() { return undo_; }
+    QUndoStack& undoStack() { return document_.undoStack(); }
     /// The whole image with the enabled filters of the stack applied: the preview when it is of
     /// the current stack and covers the whole image, else computed by the Engine while this
     /// waits (busy cursor; user input waits too), or on the CPU path if the Engine fails. Throws
@@ -133,9 +135,7 @@ private:
     cv::Mat computeWhole(const filters::FilterChain& chain);
     QRect wholeImage() const;
     void showUnfiltered();
-    void stackEdited(const ui::StackChange& change);
-    void restoreStack(const ui::StackState& state);
-    void installDocument(const Document& document);
+    void showDocumentImage();
     void forgetPreviews();
     filters::FilterChain stackChain() const;
     QImage render(const cv::Mat& data, QString* shown) const;
@@ -145,7 +145,8 @@ private:
     gpu::DeviceSpeeds gpuSpeeds(const std::vector<gpu::DeviceId>& gpus) const;
 
     ui::MainWindow& window_;
-    cv::Mat source_;
+    Document document_;
+    DocumentController* documentController_ = nullptr;  ///< child of this controller
     cv::Mat preview_;
     filters::FilterChain previewChain_;  ///< what preview_ is the result of
     QRect previewRegion_;                ///< the image pixels preview_ covers
@@ -160,7 +161,6 @@ private:
     ViewRegions* regions_ = nullptr;  ///< which part of the image previews cover
     quint64 shownPreview_ = 0;
     quint64 acceptFrom_ = 0;  ///< results of older requests belong to a previous image or stack
-    QUndoStack undo_;
     DisplayMapping mapping_;
     const void* savedData_ = nullptr;  ///< pixels of the image as last opened or saved
     QImage originalDisplay_;           ///< the open image as displayed, the "before" of the split

@@ -35,7 +35,7 @@ void GuiController::openCompare()
             return s;
         };
         compare_ = new CompareController(
-            *compareDialog_, [this] { return source_; }, [this] { return stackChain(); }, setup, this);
+            *compareDialog_, [this] { return document_.image(); }, [this] { return stackChain(); }, setup, this);
     } else if (!compare_->isRunning()) {
         compare_->refresh();
     }

@@ -6,6 +6,7 @@
 #include "app/calibration_controller.h"
 #include "app/device_preference.h"
 #include "app/engine.h"
+#include "app/document_controller.h"
 #include "app/gui_controller.h"
 #include "app/gui_text.h"
 #include "app/image_io.h"
@@ -28,12 +29,12 @@ namespace tessera::app {
 
 void GuiController::saveImage(const QString& path)
 {
-    if (source_.empty()) {
+    if (document_.image().empty()) {
         return;
     }
     try {
-        writeImage(path.toStdString(), source_);
-        savedData_ = source_.data;
+        writeImage(path.toStdString(), document_.image());
+        savedData_ = document_.image().data;
         if (QFileInfo(path).absoluteFilePath() != QFileInfo(window_.currentPath()).absoluteFilePath()) {
             window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
         }
@@ -46,7 +47,7 @@ void GuiController::saveImage(const QString& path)
 
 void GuiController::exportImage(const QString& path)
 {
-    if (source_.empty()) {
+    if (document_.image().empty()) {
         return;
     }
     try {
@@ -62,27 +63,12 @@ void GuiController::exportImage(const QString& path)
 
 void GuiController::loadPreset(const QString& path)
 {
-    try {
-        const filters::Preset preset = filters::loadPreset(path.toStdString(), filters::builtinRegistry());
-        const QString name = preset.name.empty() ? QFileInfo(path).completeBaseName() : qs(preset.name);
-        window_.filterStack()->replaceEntries(entriesFromPreset(preset), tr("Load preset %1").arg(name));
-        window_.showMessage(tr("Loaded preset %1").arg(path));
-    } catch (const std::exception& e) {
-        window_.showError(tr("Cannot load preset"), namingFile(path, e));
-    }
+    documentController_->loadPreset(path);
 }
 
 void GuiController::savePreset(const QString& path)
 {
-    try {
-        const filters::Preset preset = presetFromStack(window_.filterStack()->state(),
-                                                       QFileInfo(path).completeBaseName().toStdString(),
-                                                       filters::builtinRegistry());
-        filters::savePreset(preset, path.toStdString());
-        window_.showMessage(tr("Saved preset %1 (%2 filters)").arg(path).arg(preset.steps.size()));
-    } catch (const std::exception& e) {
-        window_.showError(tr("Cannot save preset"), namingFile(path, e));
-    }
+    documentController_->savePreset(path);
 }
 
 void GuiController::openImage(const QString& path)
@@ -95,10 +81,9 @@ void GuiController::openImage(const QString& path)
         QString shown;
         const QImage display = render(image, &shown);
         const QString description = qs(describeFormat(image));
-        source_ = std::move(image);
-        savedData_ = source_.data;
-        undo_.clear();
-        engine_->setImage(source_);
+        document_.setImage(std::move(image));
+        savedData_ = document_.image().data;
+        engine_->setImage(document_.image());
         forgetPreviews();
         window_.showImage(display, absolute, description);
         originalDisplay_ = display;
@@ -106,7 +91,7 @@ void GuiController::openImage(const QString& path)
         window_.imageView()->setOriginal(originalDisplay_);
         window_.setDisplayStatus(originalShown_);
         // The stack stays: it is previewed on the new image.
-        if (!window_.filterStack()->state().entries.empty()) {
+        if (!document_.stack().entries.empty()) {
             previewStack();
         }
     } catch (const ImageError& e) {

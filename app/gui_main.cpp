@@ -2,8 +2,7 @@
 #include "app/gui_controller.h"
 #include "app/screenshot_tour.h"
 #include "filters/registry.h"
-#include "ui/filter_panel.h"
-#include "ui/filter_stack.h"
+#include "filters/filter_stack_model.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
 
@@ -119,7 +118,7 @@ int main(int argc, char* argv[])
             std::fprintf(stderr, "tessera: unknown filter '%s' (see 'tessera-cli filters')\n", id.c_str());
             return 2;
         }
-        tessera::ui::FilterChoice choice = tessera::ui::FilterPanel::defaultChoice(*desc);
+        tessera::filters::FilterChoice choice = tessera::filters::defaultChoice(*desc);
         for (const QString& kv : parser.values(paramOption)) {
             const auto eq = kv.indexOf(QLatin1Char('='));
             try {
@@ -133,11 +132,10 @@ int main(int argc, char* argv[])
                 return 2;
             }
         }
-        tessera::ui::StackState stack = window.filterStack()->state();
-        stack.entries.push_back(tessera::ui::StackEntry{choice});
+        tessera::filters::StackState stack = controller.document().stack();
+        stack.entries.push_back(tessera::filters::StackEntry{choice});
         stack.current = static_cast<int>(stack.entries.size()) - 1;
-        window.filterStack()->setState(stack);
-        controller.previewStack();
+        controller.document().resetStack(stack);
         previewing = true;
     }
     if (previewing && parser.isSet(compareOption)) {
