@@ -2,15 +2,19 @@
 
 #include "app/document.h"
 #include "app/gui_text.h"
+#include "app/kernel_preset.h"
 #include "app/stack_chain.h"
 #include "filters/preset_io.h"
 #include "ui/filter_dock.h"
 #include "ui/filter_stack.h"
+#include "ui/kernel_dock.h"
+#include "ui/kernel_editor.h"
 #include "ui/main_window.h"
 
 #include <QFileInfo>
 
 #include <exception>
+#include <optional>
 
 namespace tessera::app {
 
@@ -32,6 +36,9 @@ DocumentController::DocumentController(ui::MainWindow& window, Document& documen
     connect(&document_, &Document::imageChanged, this, &DocumentController::showStack);
     connect(&window_, &ui::MainWindow::loadPresetRequested, this, &DocumentController::loadPreset);
     connect(&window_, &ui::MainWindow::savePresetRequested, this, &DocumentController::savePreset);
+    ui::KernelEditor* editor = window_.kernelDock()->editor();
+    connect(editor, &ui::KernelEditor::loadPresetRequested, this, &DocumentController::loadKernelPreset);
+    connect(editor, &ui::KernelEditor::savePresetRequested, this, &DocumentController::saveKernelPreset);
     showStack();
 }
 
@@ -63,6 +70,28 @@ void DocumentController::savePreset(const QString& path)
         window_.showMessage(tr("Saved preset %1 (%2 filters)").arg(path).arg(preset.steps.size()));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot save preset"), namingFile(path, e));
+    }
+}
+
+void DocumentController::loadKernelPreset(const QString& path)
+{
+    QString error;
+    if (const std::optional<LoadedKernel> loaded = readKernelPreset(path, document_.registry(), &error)) {
+        // The editor's edit signal carries the kernel on into the document.
+        window_.kernelDock()->editor()->showLoadedKernel(loaded->value, QFileInfo(path).fileName(), loaded->note);
+    } else {
+        window_.showError(tr("Cannot load the kernel"), error);
+    }
+}
+
+void DocumentController::saveKernelPreset(const QString& path)
+{
+    ui::KernelEditor* editor = window_.kernelDock()->editor();
+    QString error;
+    if (writeKernelPreset(editor->customKernel(), path, document_.registry(), &error)) {
+        editor->showSaved(QFileInfo(path).fileName());
+    } else {
+        window_.showError(tr("Cannot save the kernel"), error);
     }
 }
 
