@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 namespace tessera::app {
 
@@ -24,6 +25,12 @@ std::string readTextFile(const std::string& path)
     return s.str();
 }
 
+CliStep customStep(const filters::FilterSpec& spec, json description)
+{
+    return {spec, std::move(description),
+            filters::FilterChoice{filters::kCustomFilterId, {{}, spec.kernel, spec.anchor}}};
+}
+
 CliStep kernelStep(const std::string& arg)
 {
     if (!arg.empty() && arg.front() == '@') {
@@ -36,7 +43,7 @@ CliStep kernelStep(const std::string& arg)
                 throw std::runtime_error(path + ": --kernel expects a single kernel, the file has " +
                                          std::to_string(preset.steps.size()) + " filters");
             }
-            return {preset.steps.front().spec, {{"id", "custom"}, {"kernel_file", path}}};
+            return customStep(preset.steps.front().spec, {{"id", "custom"}, {"kernel_file", path}});
         }
         // Plain text: newlines separate rows as ';' does.
         std::string rows;
@@ -47,15 +54,15 @@ CliStep kernelStep(const std::string& arg)
             rows.pop_back();
         }
         try {
-            return {filters::makeCustom(filters::parseInlineKernel(rows)),
-                    {{"id", "custom"}, {"kernel_file", path}}};
+            return customStep(filters::makeCustom(filters::parseInlineKernel(rows)),
+                              {{"id", "custom"}, {"kernel_file", path}});
         } catch (const std::invalid_argument& e) {
             throw std::runtime_error(path + ": " + e.what());
         }
     }
     try {
         auto spec = filters::makeCustom(filters::parseInlineKernel(arg));
-        return {spec, {{"id", "custom"}, {"kernel", arg}}};
+        return customStep(spec, {{"id", "custom"}, {"kernel", arg}});
     } catch (const std::invalid_argument& e) {
         throw UsageError(std::string("--kernel: ") + e.what());
     }
@@ -138,6 +145,10 @@ void FilterOptionParser::flush()
         throw UsageError("--filter " + pending_->desc->id + ": " + e.what());
     }
     s.description = {{"id", pending_->desc->id}, {"params", pending_->params}};
+    s.choice = filters::defaultChoice(*pending_->desc);
+    for (const auto& [key, number] : pending_->values.values) {
+        s.choice.values.values[key] = number;
+    }
     options_.steps.push_back(std::move(s));
     pending_.reset();
 }
@@ -185,7 +196,8 @@ bool FilterOptionParser::consume(const std::vector<std::string>& args, size_t& i
         const std::string& path = value();
         const auto preset = filters::loadPreset(path, reg);
         for (const auto& ps : preset.steps) {
-            o.steps.push_back({ps.spec, {{"id", ps.id}, {"preset", path}}});
+            o.steps.push_back({ps.spec, {{"id", ps.id}, {"preset", path}},
+                               filters::FilterChoice{ps.id, ps.params, ps.spec.border, ps.spec.borderValue, ps.spec.depth}});
         }
     } else if (a == "--border") {
         try {

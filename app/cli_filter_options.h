@@ -1,6 +1,7 @@
 #pragma once
 
 #include "filters/filter_spec.h"
+#include "filters/filter_stack_model.h"
 #include "gpu/engine.h"
 
 #include <nlohmann/json.hpp>
@@ -11,7 +12,7 @@
 #include <string>
 #include <vector>
 
-// The filter, chain and device options that `apply` and `batch` share; app/ sources only.
+// The filter, chain and device options that `apply`, `batch` and the GUI share; app/ sources only.
 namespace tessera::app {
 
 /// A command-line mistake: reported with the usage hint and exit code 2.
@@ -23,6 +24,7 @@ struct UsageError : std::runtime_error {
 struct CliStep {
     filters::FilterSpec spec;
     nlohmann::json description;
+    filters::FilterChoice choice;  ///< the step as the GUI's stack holds it
 };
 
 /// Everything the shared options set.

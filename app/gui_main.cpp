@@ -1,7 +1,7 @@
 #include "app/build_config.h"
+#include "app/cli_filter_options.h"
 #include "app/gui_controller.h"
 #include "app/screenshot_tour.h"
-#include "filters/registry.h"
 #include "filters/filter_stack_model.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
@@ -12,7 +12,9 @@
 #include <QTimer>
 
 #include <cstdio>
-#include <stdexcept>
+#include <exception>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -111,29 +113,24 @@ int main(int argc, char* argv[])
         previewing = !positional.isEmpty();
     }
     if (parser.isSet(filterOption)) {
-        const auto& registry = tessera::filters::builtinRegistry();
-        const std::string id = parser.value(filterOption).toStdString();
-        const tessera::filters::FilterDesc* desc = registry.find(id);
-        if (desc == nullptr) {
-            std::fprintf(stderr, "tessera: unknown filter '%s' (see 'tessera-cli filters')\n", id.c_str());
+        // The CLI's parser reads --filter and its --param values, so both spell them alike.
+        std::vector<std::string> args{"--filter", parser.value(filterOption).toStdString()};
+        for (const QString& kv : parser.values(paramOption)) {
+            args.insert(args.end(), {"--param", kv.toStdString()});
+        }
+        tessera::app::FilterOptions options;
+        try {
+            tessera::app::FilterOptionParser filterParser;
+            for (size_t i = 0; i < args.size(); ++i) {
+                filterParser.consume(args, i);
+            }
+            options = filterParser.finish();
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "tessera: %s\n", e.what());
             return 2;
         }
-        tessera::filters::FilterChoice choice = tessera::filters::defaultChoice(*desc);
-        for (const QString& kv : parser.values(paramOption)) {
-            const auto eq = kv.indexOf(QLatin1Char('='));
-            try {
-                if (eq <= 0) {
-                    throw std::invalid_argument("expected KEY=VALUE, got '" + kv.toStdString() + "'");
-                }
-                const std::string key = kv.left(eq).toStdString();
-                choice.values.values[key] = desc->parseValue(key, kv.mid(eq + 1).toStdString());
-            } catch (const std::invalid_argument& e) {
-                std::fprintf(stderr, "tessera: --param: %s\n", e.what());
-                return 2;
-            }
-        }
         tessera::filters::StackState stack = controller.document().stack();
-        stack.entries.push_back(tessera::filters::StackEntry{choice});
+        stack.entries.push_back(tessera::filters::StackEntry{options.steps.front().choice});
         stack.current = static_cast<int>(stack.entries.size()) - 1;
         controller.document().resetStack(stack);
         previewing = true;

@@ -1,5 +1,6 @@
 #include "app/document.h"
 
+#include "app/cli_filter_options.h"
 #include "app/kernel_preset.h"
 #include "filters/registry.h"
 
@@ -10,6 +11,9 @@
 #include <QTemporaryDir>
 
 #include <opencv2/core.hpp>
+
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -156,6 +160,26 @@ TEST(KernelPreset, RoundTripsAndRefusesWhatTheRegistryRefuses)
     EXPECT_FALSE(tessera::app::writeKernelPreset(bad, badPath, registry, &error));
     EXPECT_TRUE(error.contains(QStringLiteral("bad.json"))) << error.toStdString();
     EXPECT_FALSE(QFileInfo::exists(badPath));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(FilterOptionParser, AFilterStepCarriesTheStackEntryTheGuiAdds)
+{
+    const std::vector<std::string> args{"--filter", "box", "--param", "size=5", "--kernel", "1,2,1"};
+    tessera::app::FilterOptionParser parser;
+    for (size_t i = 0; i < args.size(); ++i) {
+        ASSERT_TRUE(parser.consume(args, i));
+    }
+    const tessera::app::FilterOptions options = parser.finish();
+    ASSERT_EQ(options.steps.size(), 2u);
+    tessera::filters::FilterChoice box = tessera::filters::defaultChoice(tessera::filters::builtinRegistry().get("box"));
+    box.values.values["size"] = 5;
+    EXPECT_EQ(options.steps[0].choice, box);
+    EXPECT_EQ(options.steps[1].choice.id, "custom");
+    EXPECT_EQ(options.steps[1].choice.values.kernel, (tessera::filters::Kernel2D{3, 1, {1, 2, 1}}));
 }
 
 }  // namespace
