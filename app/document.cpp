@@ -28,6 +28,7 @@ QString Document::titleOf(const std::string& id) const
 void Document::setImage(cv::Mat image)
 {
     image_ = std::move(image);
+    markSaved();
     undo_.clear();
 }
 

@@ -37,9 +37,14 @@ public:
     /// The title of filter id ("Box blur"); the id itself when the registry does not know it.
     QString titleOf(const std::string& id) const;
 
-    /// Makes image the open image (a file was opened); the stack stays and the history is
-    /// cleared. Emits nothing: the caller shows the new image.
+    /// Makes image the open image (a file was opened, so it counts as saved); the stack stays
+    /// and the history is cleared. Emits nothing: the caller shows the new image.
     void setImage(cv::Mat image);
+    /// Records that the image as it is now was written to its file.
+    void markSaved() { savedData_ = image_.data; }
+    /// True when the image differs from the one last opened or saved (Apply, or its undo of a
+    /// save).
+    bool isModified() const { return static_cast<const void*>(image_.data) != savedData_; }
     /// Replaces the stack without an undo step (a stack given on the command line); emits
     /// stackChanged().
     void resetStack(filters::StackState stack);
@@ -90,6 +95,7 @@ private:
     cv::Mat image_;
     filters::StackState stack_;
     QUndoStack undo_;
+    const void* savedData_ = nullptr;  ///< pixels of the image as last opened or saved
 };
 
 }  // namespace tessera::app

@@ -2,7 +2,9 @@
 
 #include "app/document.h"
 #include "app/gui_text.h"
+#include "app/image_io.h"
 #include "app/kernel_preset.h"
+#include "app/preview_controller.h"
 #include "app/stack_chain.h"
 #include "filters/preset_io.h"
 #include "ui/filter_dock.h"
@@ -18,9 +20,13 @@
 
 namespace tessera::app {
 
-DocumentController::DocumentController(ui::MainWindow& window, Document& document, QObject* parent)
-    : QObject(parent), window_(window), document_(document)
+DocumentController::DocumentController(ui::MainWindow& window, Document& document, PreviewController& previews,
+                                       QObject* parent)
+    : QObject(parent), window_(window), document_(document), previews_(previews)
 {
+    connect(&window_, &ui::MainWindow::openRequested, this, &DocumentController::openImage);
+    connect(&window_, &ui::MainWindow::saveRequested, this, &DocumentController::saveImage);
+    connect(&window_, &ui::MainWindow::exportRequested, this, &DocumentController::exportImage);
     window_.filterDock()->setFilters(document_.registry().all());
     window_.setUndoStack(&document_.undoStack());
     ui::FilterStack* stack = window_.filterStack();
@@ -43,6 +49,56 @@ DocumentController::DocumentController(ui::MainWindow& window, Document& documen
 }
 
 DocumentController::~DocumentController() = default;
+
+void DocumentController::openImage(const QString& path)
+{
+    const QString title = tr("Cannot open image");
+    // Absolute, so the title, the recent list and later saves do not depend on the working folder.
+    const QString absolute = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
+    try {
+        document_.setImage(readImage(absolute.toStdString()));
+        previews_.showOpenedImage(absolute);
+    } catch (const ImageError& e) {
+        // ImageError's text already starts with the path.
+        window_.showError(title, qs(e.what()));
+    } catch (const std::exception& e) {
+        window_.showError(title, QStringLiteral("%1: %2").arg(absolute, qs(e.what())));
+    }
+}
+
+void DocumentController::saveImage(const QString& path)
+{
+    if (document_.image().empty()) {
+        return;
+    }
+    try {
+        writeImage(path.toStdString(), document_.image());
+        document_.markSaved();
+        if (QFileInfo(path).absoluteFilePath() != QFileInfo(window_.currentPath()).absoluteFilePath()) {
+            window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
+        }
+        window_.setDocumentModified(false);
+        window_.showMessage(tr("Saved %1").arg(path));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot save image"), QString::fromUtf8(e.what()));
+    }
+}
+
+void DocumentController::exportImage(const QString& path)
+{
+    if (document_.image().empty()) {
+        return;
+    }
+    try {
+        const cv::Mat result = previews_.currentResult();
+        // writeImage() refuses a format that cannot hold the depth or the alpha channel and names
+        // the formats that can; nothing is converted behind the user's back.
+        writeImage(path.toStdString(), result);
+        window_.showMessage(tr("Exported %1 (%2)").arg(path, qs(describeFormat(result))));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(path, e)));
+    }
+}
 
 void DocumentController::showStack()
 {

@@ -10,20 +10,32 @@ class MainWindow;
 namespace tessera::app {
 
 class Document;
+class PreviewController;
 
 /// Connects the Filter and Kernel docks to the document: their edits become the document's
 /// commands, and the docks show the document's stack whenever it changes (edits, undo, redo,
-/// Apply). Also reads and writes stack and kernel presets. The window and the document must outlive it.
-/// GUI thread only.
+/// Apply). Also opens, saves and exports images (synchronously, on the GUI thread) and reads
+/// and writes stack and kernel presets. Everything passed in must outlive it. GUI thread only.
 class DocumentController : public QObject {
     Q_OBJECT
 
 public:
-    /// Fills the docks from the document's registry and connects them to document.
-    DocumentController(ui::MainWindow& window, Document& document, QObject* parent = nullptr);
+    /// Fills the docks from the document's registry and connects them to document; previews
+    /// shows opened images and gives the filtered result for Export.
+    DocumentController(ui::MainWindow& window, Document& document, PreviewController& previews,
+                       QObject* parent = nullptr);
     ~DocumentController() override;
 
 public slots:
+    /// Reads path and shows it with the current stack previewed, or shows the error; never throws.
+    void openImage(const QString& path);
+    /// Writes the open image (with applied filters) to path through a temporary file; reports
+    /// errors in the window. Never throws.
+    void saveImage(const QString& path);
+    /// Writes the stack's result to path through a temporary file, leaving the document's path
+    /// and modified state alone; refuses (with the reason) a format that cannot hold the
+    /// result's depth or channels. Never throws.
+    void exportImage(const QString& path);
     /// Replaces the stack by the preset in path (undoable); errors name the file. Never throws.
     void loadPreset(const QString& path);
     /// Writes the stack's enabled filters as a preset to path; errors name the file. Never throws.
@@ -39,6 +51,7 @@ private:
 
     ui::MainWindow& window_;
     Document& document_;
+    PreviewController& previews_;
 };
 
 }  // namespace tessera::app

@@ -1,15 +1,57 @@
+#include "app/dialog_controller.h"
+
+#include "app/batch_controller.h"
 #include "app/calibration_controller.h"
 #include "app/compare_controller.h"
 #include "app/compare_runner.h"
-#include "app/gui_controller.h"
+#include "app/document.h"
+#include "app/preview_controller.h"
 #include "gpu/device_info.h"
 #include "gpu/device_selection.h"
+#include "ui/batch_dialog.h"
 #include "ui/compare_dialog.h"
 #include "ui/main_window.h"
 
+#include <algorithm>
+#include <exception>
+#include <string>
+#include <vector>
+
 namespace tessera::app {
 
-void GuiController::openCompare()
+DialogController::DialogController(ui::MainWindow& window, Document& document, const PreviewController& previews,
+                                   CalibrationController& calibration, QObject* parent)
+    : QObject(parent), window_(window), document_(document), previews_(previews), calibration_(calibration)
+{
+    connect(&window_, &ui::MainWindow::batchRequested, this, &DialogController::openBatch);
+    connect(&window_, &ui::MainWindow::compareRequested, this, &DialogController::openCompare);
+}
+
+DialogController::~DialogController() = default;
+
+void DialogController::openBatch()
+{
+    if (batchDialog_ == nullptr) {
+        batchDialog_ = new ui::BatchDialog(&window_);
+        batch_ = new BatchController(
+            *batchDialog_,
+            [this] {
+                try {
+                    return previews_.stackChain();
+                } catch (const std::exception&) {
+                    return filters::FilterChain{};  // a filter refusing its values: offer presets only
+                }
+            },
+            this);
+    } else if (!batch_->isRunning()) {
+        batch_->refresh();
+    }
+    batchDialog_->show();
+    batchDialog_->raise();
+    batchDialog_->activateWindow();
+}
+
+void DialogController::openCompare()
 {
     if (compareDialog_ == nullptr) {
         compareDialog_ = new ui::CompareDialog(&window_);
@@ -17,7 +59,7 @@ void GuiController::openCompare()
         auto setup = [this] {
             CompareSetup s;
             s.snapshot = gpu::enumerateDevices();
-            s.calibrations = calibration_->known();
+            s.calibrations = calibration_.known();
             const QStringList enabled = window_.enabledDevices();
             gpu::DeviceSnapshot allowed = s.snapshot;
             std::erase_if(allowed.devices, [&](const gpu::DeviceInfo& d) {
@@ -35,7 +77,7 @@ void GuiController::openCompare()
             return s;
         };
         compare_ = new CompareController(
-            *compareDialog_, [this] { return document_.image(); }, [this] { return stackChain(); }, setup, this);
+            *compareDialog_, [this] { return document_.image(); }, [this] { return previews_.stackChain(); }, setup, this);
     } else if (!compare_->isRunning()) {
         compare_->refresh();
     }
