@@ -46,8 +46,9 @@ public:
     /// What the controls show now: every parameter of the selected filter has a value, and the
     /// custom filter carries the last kernel that parsed. An empty id when no filter is listed.
     filters::FilterChoice currentChoice() const;
-    /// Shows a saved choice (for undo and presets) without emitting choiceChanged(). Missing
-    /// values take their defaults; an id that is not listed leaves the panel as it was.
+    /// Shows the document's choice (after undo, a preset, a selection) without emitting
+    /// choiceChanged(). Missing values take their defaults; an id that is not listed leaves the
+    /// panel as it was.
     void setChoice(const filters::FilterChoice& choice);
 
 public slots:
