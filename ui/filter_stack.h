@@ -67,8 +67,8 @@ signals:
     void editRequested(const tessera::filters::FilterChoice& choice);
     /// The selected entry should become entry.
     void replaceRequested(const tessera::filters::StackEntry& entry);
-    /// Another entry (or none: -1) is selected, or setState() showed a new state: the Filter
-    /// panel should show currentEntry().
+    /// The user selected another entry (or none: -1), which the document follows, or setState()
+    /// showed a new state: the Filter panel should show currentEntry().
     void currentChanged(int index);
 
 private:

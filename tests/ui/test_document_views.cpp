@@ -87,6 +87,14 @@ TEST_F(DocumentViewsTest, DocumentChangesShowInTheDocksWhoeverMakesThem)
     document().select(1);
     EXPECT_EQ(list_->currentRow(), 1);
     EXPECT_EQ(combo->currentData().toString(), QStringLiteral("sharpen"));
+    // A drag downwards is a move in the document; the list shows the document's order.
+    list_->model()->moveRow(QModelIndex(), 0, QModelIndex(), 2);
+    ASSERT_EQ(document().stack().entries.size(), 2u);
+    EXPECT_EQ(document().stack().entries[0].choice.id, "sharpen");
+    EXPECT_EQ(document().stack().entries[1].choice.id, "box");
+    EXPECT_EQ(document().undoStack().text(document().undoStack().count() - 1), QStringLiteral("Move Box blur down"));
+    EXPECT_TRUE(list_->item(1)->text().startsWith(QStringLiteral("Box blur")));
+    EXPECT_EQ(list_->currentRow(), 1);
     // A widget that asks for nothing new leaves the history alone.
     const int steps = document().undoStack().count();
     window_.filterStack()->moveCurrent(1);
