@@ -1,10 +1,9 @@
 #include "app/preview_controller.h"
 
-#include "app/document.h"
-#include "app/gui_text.h"
-
 #include "app/display_mapping.h"
+#include "app/document.h"
 #include "app/engine.h"
+#include "app/gui_text.h"
 #include "app/image_io.h"
 #include "app/pixel_readout.h"
 #include "app/preview_status.h"
@@ -16,7 +15,6 @@
 #include "ui/image_view.h"
 #include "ui/main_window.h"
 
-#include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
 
