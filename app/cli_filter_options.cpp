@@ -6,7 +6,6 @@
 
 #include <fstream>
 #include <sstream>
-#include <utility>
 
 namespace tessera::app {
 
@@ -25,12 +24,6 @@ std::string readTextFile(const std::string& path)
     return s.str();
 }
 
-CliStep customStep(const filters::FilterSpec& spec, json description)
-{
-    return {spec, std::move(description),
-            filters::FilterChoice{filters::kCustomFilterId, {{}, spec.kernel, spec.anchor}}};
-}
-
 CliStep kernelStep(const std::string& arg)
 {
     if (!arg.empty() && arg.front() == '@') {
@@ -43,7 +36,7 @@ CliStep kernelStep(const std::string& arg)
                 throw std::runtime_error(path + ": --kernel expects a single kernel, the file has " +
                                          std::to_string(preset.steps.size()) + " filters");
             }
-            return customStep(preset.steps.front().spec, {{"id", "custom"}, {"kernel_file", path}});
+            return {preset.steps.front().spec, {{"id", "custom"}, {"kernel_file", path}}};
         }
         // Plain text: newlines separate rows as ';' does.
         std::string rows;
@@ -54,21 +47,57 @@ CliStep kernelStep(const std::string& arg)
             rows.pop_back();
         }
         try {
-            return customStep(filters::makeCustom(filters::parseInlineKernel(rows)),
-                              {{"id", "custom"}, {"kernel_file", path}});
+            return {filters::makeCustom(filters::parseInlineKernel(rows)),
+                    {{"id", "custom"}, {"kernel_file", path}}};
         } catch (const std::invalid_argument& e) {
             throw std::runtime_error(path + ": " + e.what());
         }
     }
     try {
         auto spec = filters::makeCustom(filters::parseInlineKernel(arg));
-        return customStep(spec, {{"id", "custom"}, {"kernel", arg}});
+        return {spec, {{"id", "custom"}, {"kernel", arg}}};
     } catch (const std::invalid_argument& e) {
         throw UsageError(std::string("--kernel: ") + e.what());
     }
 }
 
 }  // namespace
+
+const filters::FilterDesc& filterOption(const std::string& id, const filters::FilterRegistry& registry)
+{
+    const auto* desc = registry.find(id);
+    if (desc == nullptr) {
+        throw UsageError("unknown filter '" + id + "' (see 'tessera-cli filters')");
+    }
+    return *desc;
+}
+
+std::pair<std::string, std::string> readParamOption(const filters::FilterDesc& desc, const std::string& kv,
+                                                    filters::ParamValues& values)
+{
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        throw UsageError("--param expects KEY=VALUE, got '" + kv + "'");
+    }
+    const std::string key = kv.substr(0, eq);
+    try {
+        values.values[key] = desc.parseValue(key, kv.substr(eq + 1));
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    return {key, kv.substr(eq + 1)};
+}
+
+filters::FilterChoice filterChoiceOption(const std::string& id, const std::vector<std::string>& params,
+                                         const filters::FilterRegistry& registry)
+{
+    const filters::FilterDesc& desc = filterOption(id, registry);
+    filters::FilterChoice choice = filters::defaultChoice(desc);
+    for (const std::string& kv : params) {
+        readParamOption(desc, kv, choice.values);
+    }
+    return choice;
+}
 
 struct FilterOptionParser::PendingFilter {
     const filters::FilterDesc* desc = nullptr;
@@ -145,10 +174,6 @@ void FilterOptionParser::flush()
         throw UsageError("--filter " + pending_->desc->id + ": " + e.what());
     }
     s.description = {{"id", pending_->desc->id}, {"params", pending_->params}};
-    s.choice = filters::defaultChoice(*pending_->desc);
-    for (const auto& [key, number] : pending_->values.values) {
-        s.choice.values.values[key] = number;
-    }
     options_.steps.push_back(std::move(s));
     pending_.reset();
 }
@@ -166,28 +191,15 @@ bool FilterOptionParser::consume(const std::vector<std::string>& args, size_t& i
     FilterOptions& o = options_;
     if (a == "--filter") {
         flush();
-        const std::string& id = value();
-        const auto* desc = reg.find(id);
-        if (desc == nullptr) {
-            throw UsageError("unknown filter '" + id + "' (see 'tessera-cli filters')");
-        }
-        pending_ = std::make_shared<PendingFilter>(PendingFilter{desc, desc->defaults(), json::object()});
+        const filters::FilterDesc& desc = filterOption(value(), reg);
+        pending_ = std::make_shared<PendingFilter>(PendingFilter{&desc, desc.defaults(), json::object()});
     } else if (a == "--param") {
         const std::string& kv = value();
         if (!pending_) {
             throw UsageError("--param " + kv + " must follow the --filter it belongs to");
         }
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) {
-            throw UsageError("--param expects KEY=VALUE, got '" + kv + "'");
-        }
-        const std::string key = kv.substr(0, eq);
-        try {
-            pending_->values.values[key] = pending_->desc->parseValue(key, kv.substr(eq + 1));
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
-        pending_->params[key] = kv.substr(eq + 1);
+        const auto [key, text] = readParamOption(*pending_->desc, kv, pending_->values);
+        pending_->params[key] = text;
     } else if (a == "--kernel") {
         flush();
         o.steps.push_back(kernelStep(value()));
@@ -196,8 +208,7 @@ bool FilterOptionParser::consume(const std::vector<std::string>& args, size_t& i
         const std::string& path = value();
         const auto preset = filters::loadPreset(path, reg);
         for (const auto& ps : preset.steps) {
-            o.steps.push_back({ps.spec, {{"id", ps.id}, {"preset", path}},
-                               filters::FilterChoice{ps.id, ps.params, ps.spec.border, ps.spec.borderValue, ps.spec.depth}});
+            o.steps.push_back({ps.spec, {{"id", ps.id}, {"preset", path}}});
         }
     } else if (a == "--border") {
         try {

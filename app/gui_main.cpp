@@ -2,6 +2,7 @@
 #include "app/cli_filter_options.h"
 #include "app/gui_controller.h"
 #include "app/screenshot_tour.h"
+#include "filters/registry.h"
 #include "filters/filter_stack_model.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
@@ -113,24 +114,21 @@ int main(int argc, char* argv[])
         previewing = !positional.isEmpty();
     }
     if (parser.isSet(filterOption)) {
-        // The CLI's parser reads --filter and its --param values, so both spell them alike.
-        std::vector<std::string> args{"--filter", parser.value(filterOption).toStdString()};
+        // Read as the CLI reads them, so that both spell the options and their errors alike.
+        std::vector<std::string> params;
         for (const QString& kv : parser.values(paramOption)) {
-            args.insert(args.end(), {"--param", kv.toStdString()});
+            params.push_back(kv.toStdString());
         }
-        tessera::app::FilterOptions options;
+        tessera::filters::FilterChoice choice;
         try {
-            tessera::app::FilterOptionParser filterParser;
-            for (size_t i = 0; i < args.size(); ++i) {
-                filterParser.consume(args, i);
-            }
-            options = filterParser.finish();
-        } catch (const std::exception& e) {
+            choice = tessera::app::filterChoiceOption(parser.value(filterOption).toStdString(), params,
+                                                      tessera::filters::builtinRegistry());
+        } catch (const tessera::app::UsageError& e) {
             std::fprintf(stderr, "tessera: %s\n", e.what());
             return 2;
         }
         tessera::filters::StackState stack = controller.document().stack();
-        stack.entries.push_back(tessera::filters::StackEntry{options.steps.front().choice});
+        stack.entries.push_back(tessera::filters::StackEntry{choice});
         stack.current = static_cast<int>(stack.entries.size()) - 1;
         controller.document().resetStack(stack);
         previewing = true;

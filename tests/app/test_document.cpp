@@ -13,6 +13,7 @@
 #include <opencv2/core.hpp>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -166,20 +167,33 @@ TEST(KernelPreset, RoundTripsAndRefusesWhatTheRegistryRefuses)
 
 namespace {
 
-TEST(FilterOptionParser, AFilterStepCarriesTheStackEntryTheGuiAdds)
+TEST(FilterOptions, TheGuiReadsFilterAndParamAsTheCliDoes)
 {
-    const std::vector<std::string> args{"--filter", "box", "--param", "size=5", "--kernel", "1,2,1"};
+    const auto& registry = tessera::filters::builtinRegistry();
+    tessera::filters::FilterChoice box = tessera::filters::defaultChoice(registry.get("box"));
+    box.values.values["size"] = 5;
+    EXPECT_EQ(tessera::app::filterChoiceOption("box", {"size=5"}, registry), box);
+    // The CLI's parser takes the same values into the spec it builds.
+    const std::vector<std::string> args{"--filter", "box", "--param", "size=5"};
     tessera::app::FilterOptionParser parser;
     for (size_t i = 0; i < args.size(); ++i) {
         ASSERT_TRUE(parser.consume(args, i));
     }
-    const tessera::app::FilterOptions options = parser.finish();
-    ASSERT_EQ(options.steps.size(), 2u);
-    tessera::filters::FilterChoice box = tessera::filters::defaultChoice(tessera::filters::builtinRegistry().get("box"));
-    box.values.values["size"] = 5;
-    EXPECT_EQ(options.steps[0].choice, box);
-    EXPECT_EQ(options.steps[1].choice.id, "custom");
-    EXPECT_EQ(options.steps[1].choice.values.kernel, (tessera::filters::Kernel2D{3, 1, {1, 2, 1}}));
+    EXPECT_EQ(parser.finish().steps.at(0).spec, registry.get("box").build(box.values));
+    // Mistakes are the CLI's usage errors, with its wording.
+    for (const auto& [id, params, words] :
+         {std::tuple{"nope", std::vector<std::string>{}, "unknown filter 'nope'"},
+          std::tuple{"box", std::vector<std::string>{"size"}, "expects KEY=VALUE"},
+          std::tuple{"box", std::vector<std::string>{"size=x"}, "size"}}) {
+        try {
+            tessera::app::filterChoiceOption(id, params, registry);
+            ADD_FAILURE() << id;
+        } catch (const tessera::app::UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+        }
+    }
+    // A combination the filter refuses is left for the window to report.
+    EXPECT_NO_THROW(tessera::app::filterChoiceOption("sobel", {"dx=0", "dy=0"}, registry));
 }
 
 }  // namespace
