@@ -1,9 +1,9 @@
 #include "app/gui_controller.h"
 
-#include "app/device_controller.h"
-#include "app/dialog_controller.h"
-#include "app/document_controller.h"
-#include "app/preview_controller.h"
+#include "app/gui/device_controller.h"
+#include "app/gui/dialog_controller.h"
+#include "app/gui/document_controller.h"
+#include "app/gui/preview_controller.h"
 #include "app/profiler_wiring.h"
 #include "filters/registry.h"
 #include "ui/main_window.h"
@@ -13,12 +13,12 @@ namespace tessera::app {
 GuiController::GuiController(ui::MainWindow& window, QObject* parent)
     : QObject(parent), window_(window), document_(filters::builtinRegistry())
 {
-    previews_ = new PreviewController(window_, document_, this);
-    documents_ = new DocumentController(window_, document_, *previews_, this);
-    devices_ = new DeviceController(window_, previews_->engine(), this);
-    dialogs_ = new DialogController(window_, document_, *previews_, devices_->calibration(), this);
-    connect(previews_, &PreviewController::previewShown, this, &GuiController::previewShown);
-    connect(devices_, &DeviceController::devicesChanged, previews_, &PreviewController::previewStack);
+    previews_ = new gui::PreviewController(window_, document_, this);
+    documents_ = new gui::DocumentController(window_, document_, *previews_, this);
+    devices_ = new gui::DeviceController(window_, previews_->engine(), this);
+    dialogs_ = new gui::DialogController(window_, document_, *previews_, devices_->calibration(), this);
+    connect(previews_, &gui::PreviewController::previewShown, this, &GuiController::previewShown);
+    connect(devices_, &gui::DeviceController::devicesChanged, previews_, &gui::PreviewController::previewStack);
     connectProfilerExport(window_);
 }
 

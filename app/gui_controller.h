@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/display_mapping.h"
-#include "app/document.h"
+#include "app/document/document.h"
 #include "filters/filter_spec.h"
 
 #include <opencv2/core/mat.hpp>
@@ -18,12 +18,15 @@ class MainWindow;
 
 namespace tessera::app {
 
-class CalibrationController;
-class CompareController;
+namespace gui {
 class DeviceController;
 class DialogController;
 class DocumentController;
 class PreviewController;
+}
+
+class CalibrationController;
+class CompareController;
 
 /// Connects the main window to the document and the Engine. It owns the document and one
 /// controller per concern: the document's views and files (DocumentController), previews
@@ -38,7 +41,7 @@ public:
     ~GuiController() override;
 
     /// The document: image, filter stack and edit history.
-    Document& document() { return document_; }
+    document::Document& document() { return document_; }
     /// The open image (with applied filters); empty before the first file opens.
     const cv::Mat& sourceImage() const { return document_.image(); }
     /// Edit history: stack edits and applies.
@@ -100,11 +103,11 @@ signals:
 
 private:
     ui::MainWindow& window_;
-    Document document_;
-    PreviewController* previews_ = nullptr;     ///< child of this controller
-    DocumentController* documents_ = nullptr;   ///< child of this controller
-    DeviceController* devices_ = nullptr;       ///< child of this controller
-    DialogController* dialogs_ = nullptr;       ///< child of this controller
+    document::Document document_;
+    gui::PreviewController* previews_ = nullptr;     ///< child of this controller
+    gui::DocumentController* documents_ = nullptr;   ///< child of this controller
+    gui::DeviceController* devices_ = nullptr;       ///< child of this controller
+    gui::DialogController* dialogs_ = nullptr;       ///< child of this controller
 };
 
 }  // namespace tessera::app

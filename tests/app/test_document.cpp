@@ -1,7 +1,7 @@
-#include "app/document.h"
+#include "app/document/document.h"
 
 #include "app/cli_filter_options.h"
-#include "app/kernel_preset.h"
+#include "app/document/kernel_preset.h"
 #include "filters/registry.h"
 
 #include <gtest/gtest.h>
@@ -18,7 +18,7 @@
 
 namespace {
 
-using tessera::app::Document;
+using tessera::app::document::Document;
 using tessera::filters::StackEntry;
 using tessera::filters::StackState;
 
@@ -148,8 +148,8 @@ TEST(KernelPreset, RoundTripsAndRefusesWhatTheRegistryRefuses)
         tessera::filters::Kernel2D{3, 2, {1, -2, 0.5, 4, 1e-6, 3}}, tessera::filters::Point{2, 1}, 0.5, 7.0};
     const QString path = dir.filePath(QStringLiteral("k.json"));
     QString error;
-    ASSERT_TRUE(tessera::app::writeKernelPreset(kernel, path, registry, &error)) << error.toStdString();
-    const auto loaded = tessera::app::readKernelPreset(path, registry, &error);
+    ASSERT_TRUE(tessera::app::document::writeKernelPreset(kernel, path, registry, &error)) << error.toStdString();
+    const auto loaded = tessera::app::document::readKernelPreset(path, registry, &error);
     ASSERT_TRUE(loaded.has_value()) << error.toStdString();
     EXPECT_EQ(loaded->value, kernel);
     EXPECT_TRUE(loaded->note.isEmpty());
@@ -158,7 +158,7 @@ TEST(KernelPreset, RoundTripsAndRefusesWhatTheRegistryRefuses)
     tessera::filters::CustomKernel bad = kernel;
     bad.anchor = tessera::filters::Point{5, 5};
     const QString badPath = dir.filePath(QStringLiteral("bad.json"));
-    EXPECT_FALSE(tessera::app::writeKernelPreset(bad, badPath, registry, &error));
+    EXPECT_FALSE(tessera::app::document::writeKernelPreset(bad, badPath, registry, &error));
     EXPECT_TRUE(error.contains(QStringLiteral("bad.json"))) << error.toStdString();
     EXPECT_FALSE(QFileInfo::exists(badPath));
 }

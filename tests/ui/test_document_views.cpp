@@ -1,6 +1,6 @@
 #include "gui_test_support.h"
 
-#include "app/document.h"
+#include "app/document/document.h"
 #include "app/gui_controller.h"
 #include "filters/registry.h"
 #include "ui/filter_stack.h"
@@ -18,7 +18,7 @@
 
 namespace {
 
-using tessera::app::Document;
+using tessera::app::document::Document;
 
 class DocumentViewsTest : public tessera::test::WindowFixture {
 protected:

@@ -1,6 +1,6 @@
 #include "ui/kernel_editor.h"
 
-#include "app/kernel_preset.h"
+#include "app/document/kernel_preset.h"
 #include "filters/registry.h"
 
 #include "filters/factories.h"
@@ -331,7 +331,7 @@ TEST_F(KernelEditorTest, SaveThenLoadRoundTrips)
     const QString path = dir_.filePath(QStringLiteral("sharp.json"));
     QString error;
     const auto& registry = tessera::filters::builtinRegistry();
-    ASSERT_TRUE(tessera::app::writeKernelPreset(editor_.customKernel(), path, registry, &error))
+    ASSERT_TRUE(tessera::app::document::writeKernelPreset(editor_.customKernel(), path, registry, &error))
         << error.toStdString();
     // Only the preset remains: the temporary file was renamed onto it.
     EXPECT_EQ(QDir(dir_.path()).entryList(QDir::Files | QDir::Hidden),
@@ -340,7 +340,7 @@ TEST_F(KernelEditorTest, SaveThenLoadRoundTrips)
     KernelEditor other;
     other.showReadOnly(tessera::filters::makeBox(5), QStringLiteral("Box 5 x 5"));
     QSignalSpy spy(&other, &KernelEditor::kernelEdited);
-    const auto loaded = tessera::app::readKernelPreset(path, registry, &error);
+    const auto loaded = tessera::app::document::readKernelPreset(path, registry, &error);
     ASSERT_TRUE(loaded.has_value()) << error.toStdString();
     other.showLoadedKernel(loaded->value, QStringLiteral("sharp.json"), loaded->note);
     EXPECT_EQ(spy.count(), 1);
@@ -368,7 +368,7 @@ TEST_F(KernelEditorTest, BadPresetFilesGiveErrorsNamingTheFile)
           std::tuple{chain, "chain.json", "chain of 2"},
           std::tuple{dir_.filePath(QStringLiteral("missing.json")), "missing.json", "not found"}}) {
         QString error;
-        EXPECT_FALSE(tessera::app::readKernelPreset(path, tessera::filters::builtinRegistry(), &error)) << name;
+        EXPECT_FALSE(tessera::app::document::readKernelPreset(path, tessera::filters::builtinRegistry(), &error)) << name;
         EXPECT_TRUE(error.contains(QString::fromLatin1(name))) << error.toStdString();
         EXPECT_TRUE(error.contains(QString::fromLatin1(detail))) << error.toStdString();
     }

@@ -18,11 +18,16 @@ class MainWindow;
 }
 
 namespace tessera::app {
-
-class Document;
 class Engine;
 class ViewRegions;
 struct PreviewResult;
+}
+
+namespace tessera::app::document {
+class Document;
+}
+
+namespace tessera::app::gui {
 
 /// Shows the document in the image view and asks the Engine (its own thread, GPU when present)
 /// for previews of the stack whenever the document changes. A large image is previewed only
@@ -34,7 +39,7 @@ class PreviewController : public QObject {
 
 public:
     /// Makes the Engine and follows document and the window's view and display menu.
-    PreviewController(ui::MainWindow& window, Document& document, QObject* parent = nullptr);
+    PreviewController(ui::MainWindow& window, document::Document& document, QObject* parent = nullptr);
     ~PreviewController() override;
 
     /// The Engine that computes previews (for the device settings).
@@ -103,7 +108,7 @@ private:
     void showOriginalRendering();
 
     ui::MainWindow& window_;
-    Document& document_;
+    document::Document& document_;
     cv::Mat preview_;
     filters::FilterChain previewChain_;  ///< what preview_ is the result of
     QRect previewRegion_;                ///< the image pixels preview_ covers
@@ -120,4 +125,4 @@ private:
     QString originalShown_;   ///< what black and white stand for in originalDisplay_
 };
 
-}  // namespace tessera::app
+}  // namespace tessera::app::gui

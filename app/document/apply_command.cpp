@@ -1,10 +1,10 @@
-#include "app/apply_command.h"
+#include "app/document/apply_command.h"
 
-#include "app/document.h"
+#include "app/document/document.h"
 
 #include <utility>
 
-namespace tessera::app {
+namespace tessera::app::document {
 
 ApplyCommand::ApplyCommand(Document& document, DocumentState before, DocumentState after, const QString& text)
     : document_(document), before_(std::move(before)), after_(std::move(after))
@@ -22,4 +22,4 @@ void ApplyCommand::redo()
     document_.installImage(after_.image, after_.stack);
 }
 
-}  // namespace tessera::app
+}  // namespace tessera::app::document

@@ -1,4 +1,4 @@
-#include "app/device_controller.h"
+#include "app/gui/device_controller.h"
 
 #include "app/calibration_cache.h"
 #include "app/calibration_controller.h"
@@ -9,7 +9,7 @@
 #include "ui/main_window.h"
 #include "ui/preferences_dialog.h"
 
-namespace tessera::app {
+namespace tessera::app::gui {
 
 DeviceController::DeviceController(ui::MainWindow& window, Engine& engine, QObject* parent)
     : QObject(parent), window_(window), engine_(engine)
@@ -109,4 +109,4 @@ void DeviceController::applyDevicePreference()
     }
 }
 
-}  // namespace tessera::app
+}  // namespace tessera::app::gui

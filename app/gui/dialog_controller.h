@@ -9,11 +9,17 @@ class MainWindow;
 }
 
 namespace tessera::app {
-
 class BatchController;
 class CalibrationController;
 class CompareController;
+}
+
+namespace tessera::app::document {
 class Document;
+}
+
+namespace tessera::app::gui {
+
 class PreviewController;
 
 /// The batch and device comparison dialogs, made on first use and offered the document's image
@@ -23,7 +29,7 @@ class DialogController : public QObject {
 
 public:
     /// Opens the dialogs when the window asks for them.
-    DialogController(ui::MainWindow& window, Document& document, const PreviewController& previews,
+    DialogController(ui::MainWindow& window, document::Document& document, const PreviewController& previews,
                      CalibrationController& calibration, QObject* parent = nullptr);
     ~DialogController() override;
 
@@ -39,7 +45,7 @@ public slots:
 
 private:
     ui::MainWindow& window_;
-    Document& document_;
+    document::Document& document_;
     const PreviewController& previews_;
     CalibrationController& calibration_;
     ui::BatchDialog* batchDialog_ = nullptr;      ///< child of the window, made by openBatch()
@@ -48,4 +54,4 @@ private:
     CompareController* compare_ = nullptr;        ///< child of this controller
 };
 
-}  // namespace tessera::app
+}  // namespace tessera::app::gui

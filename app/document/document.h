@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::app {
+namespace tessera::app::document {
 
 /// The open image, the filter stack over it and the edit history: the model the Filter and
 /// Kernel docks view. Every edit is a named command on undoStack(); the command changes the
@@ -98,4 +98,4 @@ private:
     const void* savedData_ = nullptr;  ///< pixels of the image as last opened or saved
 };
 
-}  // namespace tessera::app
+}  // namespace tessera::app::document

@@ -6,7 +6,7 @@
 
 #include <QUndoCommand>
 
-namespace tessera::app {
+namespace tessera::app::document {
 
 class Document;
 
@@ -33,4 +33,4 @@ private:
     DocumentState after_;
 };
 
-}  // namespace tessera::app
+}  // namespace tessera::app::document

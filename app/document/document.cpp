@@ -1,12 +1,12 @@
-#include "app/document.h"
+#include "app/document/document.h"
 
-#include "app/apply_command.h"
-#include "app/stack_command.h"
+#include "app/document/apply_command.h"
+#include "app/document/stack_command.h"
 
 #include <algorithm>
 #include <utility>
 
-namespace tessera::app {
+namespace tessera::app::document {
 
 using filters::StackEdit;
 using filters::StackEntry;
@@ -169,4 +169,4 @@ void Document::installImage(const cv::Mat& image, const StackState& stack)
     emit imageChanged();
 }
 
-}  // namespace tessera::app
+}  // namespace tessera::app::document

@@ -1,10 +1,10 @@
-#include "app/document_controller.h"
+#include "app/gui/document_controller.h"
 
-#include "app/document.h"
+#include "app/document/document.h"
 #include "app/gui_text.h"
 #include "app/image_io.h"
-#include "app/kernel_preset.h"
-#include "app/preview_controller.h"
+#include "app/document/kernel_preset.h"
+#include "app/gui/preview_controller.h"
 #include "app/stack_chain.h"
 #include "filters/preset_io.h"
 #include "ui/filter_dock.h"
@@ -18,9 +18,11 @@
 #include <exception>
 #include <optional>
 
-namespace tessera::app {
+namespace tessera::app::gui {
 
-DocumentController::DocumentController(ui::MainWindow& window, Document& document, PreviewController& previews,
+using document::Document;
+
+DocumentController::DocumentController(ui::MainWindow& window, document::Document& document, PreviewController& previews,
                                        QObject* parent)
     : QObject(parent), window_(window), document_(document), previews_(previews)
 {
@@ -132,7 +134,7 @@ void DocumentController::savePreset(const QString& path)
 void DocumentController::loadKernelPreset(const QString& path)
 {
     QString error;
-    if (const std::optional<LoadedKernel> loaded = readKernelPreset(path, document_.registry(), &error)) {
+    if (const std::optional<document::LoadedKernel> loaded = document::readKernelPreset(path, document_.registry(), &error)) {
         // The editor's edit signal carries the kernel on into the document.
         window_.kernelDock()->editor()->showLoadedKernel(loaded->value, QFileInfo(path).fileName(), loaded->note);
     } else {
@@ -144,11 +146,11 @@ void DocumentController::saveKernelPreset(const QString& path)
 {
     ui::KernelEditor* editor = window_.kernelDock()->editor();
     QString error;
-    if (writeKernelPreset(editor->customKernel(), path, document_.registry(), &error)) {
+    if (document::writeKernelPreset(editor->customKernel(), path, document_.registry(), &error)) {
         editor->showSaved(QFileInfo(path).fileName());
     } else {
         window_.showError(tr("Cannot save the kernel"), error);
     }
 }
 
-}  // namespace tessera::app
+}  // namespace tessera::app::gui

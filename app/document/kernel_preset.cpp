@@ -1,4 +1,4 @@
-#include "app/kernel_preset.h"
+#include "app/document/kernel_preset.h"
 
 #include "app/gui_text.h"
 #include "filters/filter_stack_model.h"
@@ -12,7 +12,7 @@
 #include <string>
 #include <utility>
 
-namespace tessera::app {
+namespace tessera::app::document {
 
 namespace {
 
@@ -70,4 +70,4 @@ bool writeKernelPreset(const filters::CustomKernel& value, const QString& path,
     return true;
 }
 
-}  // namespace tessera::app
+}  // namespace tessera::app::document

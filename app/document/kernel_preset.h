@@ -7,7 +7,7 @@
 
 #include <optional>
 
-namespace tessera::app {
+namespace tessera::app::document {
 
 /// A kernel read from a preset file, with a remark for the user (empty when none).
 struct LoadedKernel {
@@ -26,4 +26,4 @@ std::optional<LoadedKernel> readKernelPreset(const QString& path, const filters:
 bool writeKernelPreset(const filters::CustomKernel& value, const QString& path,
                        const filters::FilterRegistry& registry, QString* error);
 
-}  // namespace tessera::app
+}  // namespace tessera::app::document

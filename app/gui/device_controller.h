@@ -13,9 +13,11 @@ class MainWindow;
 }
 
 namespace tessera::app {
-
 class CalibrationController;
 class Engine;
+}
+
+namespace tessera::app::gui {
 
 /// The devices: what is present (About, the status bar, the Devices dock, Preferences), their
 /// calibrations, and which of them the Engine uses for previews, from Preferences and the
@@ -53,4 +55,4 @@ private:
     std::string appliedDevice_;               ///< the preference the Engine has, as toString()
 };
 
-}  // namespace tessera::app
+}  // namespace tessera::app::gui

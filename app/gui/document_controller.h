@@ -7,9 +7,12 @@ namespace tessera::ui {
 class MainWindow;
 }
 
-namespace tessera::app {
-
+namespace tessera::app::document {
 class Document;
+}
+
+namespace tessera::app::gui {
+
 class PreviewController;
 
 /// Connects the Filter and Kernel docks to the document: their edits become the document's
@@ -22,7 +25,7 @@ class DocumentController : public QObject {
 public:
     /// Fills the docks from the document's registry and connects them to document; previews
     /// shows opened images and gives the filtered result for Export.
-    DocumentController(ui::MainWindow& window, Document& document, PreviewController& previews,
+    DocumentController(ui::MainWindow& window, document::Document& document, PreviewController& previews,
                        QObject* parent = nullptr);
     ~DocumentController() override;
 
@@ -50,8 +53,8 @@ private:
     void showStack();
 
     ui::MainWindow& window_;
-    Document& document_;
+    document::Document& document_;
     PreviewController& previews_;
 };
 
-}  // namespace tessera::app
+}  // namespace tessera::app::gui

@@ -1,10 +1,10 @@
-#include "app/stack_command.h"
+#include "app/document/stack_command.h"
 
-#include "app/document.h"
+#include "app/document/document.h"
 
 #include <utility>
 
-namespace tessera::app {
+namespace tessera::app::document {
 
 namespace {
 
@@ -42,4 +42,4 @@ bool StackCommand::mergeWith(const QUndoCommand* other)
     return true;
 }
 
-}  // namespace tessera::app
+}  // namespace tessera::app::document

@@ -1,11 +1,11 @@
-#include "app/dialog_controller.h"
+#include "app/gui/dialog_controller.h"
 
 #include "app/batch_controller.h"
 #include "app/calibration_controller.h"
 #include "app/compare_controller.h"
 #include "app/compare_runner.h"
-#include "app/document.h"
-#include "app/preview_controller.h"
+#include "app/document/document.h"
+#include "app/gui/preview_controller.h"
 #include "gpu/device_info.h"
 #include "gpu/device_selection.h"
 #include "ui/batch_dialog.h"
@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-namespace tessera::app {
+namespace tessera::app::gui {
 
-DialogController::DialogController(ui::MainWindow& window, Document& document, const PreviewController& previews,
+DialogController::DialogController(ui::MainWindow& window, document::Document& document, const PreviewController& previews,
                                    CalibrationController& calibration, QObject* parent)
     : QObject(parent), window_(window), document_(document), previews_(previews), calibration_(calibration)
 {
@@ -86,4 +86,4 @@ void DialogController::openCompare()
     compareDialog_->activateWindow();
 }
 
-}  // namespace tessera::app
+}  // namespace tessera::app::gui

@@ -5,7 +5,7 @@
 #include <QElapsedTimer>
 #include <QUndoCommand>
 
-namespace tessera::app {
+namespace tessera::app::document {
 
 class Document;
 
@@ -39,4 +39,4 @@ private:
     QElapsedTimer age_;
 };
 
-}  // namespace tessera::app
+}  // namespace tessera::app::document

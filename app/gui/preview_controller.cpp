@@ -1,7 +1,7 @@
-#include "app/preview_controller.h"
+#include "app/gui/preview_controller.h"
 
 #include "app/display_mapping.h"
-#include "app/document.h"
+#include "app/document/document.h"
 #include "app/engine.h"
 #include "app/gui_text.h"
 #include "app/image_io.h"
@@ -21,7 +21,9 @@
 #include <exception>
 #include <utility>
 
-namespace tessera::app {
+namespace tessera::app::gui {
+
+using document::Document;
 
 namespace {
 
@@ -32,7 +34,7 @@ DisplayMapping toMapping(const ui::DisplayOptions& options)
 
 }  // namespace
 
-PreviewController::PreviewController(ui::MainWindow& window, Document& document, QObject* parent)
+PreviewController::PreviewController(ui::MainWindow& window, document::Document& document, QObject* parent)
     : QObject(parent), window_(window), document_(document), engine_(new Engine(true, this)),
       regions_(new ViewRegions(*window.imageView(), this))
 {
@@ -315,4 +317,4 @@ void PreviewController::showOpenedImage(const QString& path)
     }
 }
 
-}  // namespace tessera::app
+}  // namespace tessera::app::gui
