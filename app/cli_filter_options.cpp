@@ -63,6 +63,42 @@ CliStep kernelStep(const std::string& arg)
 
 }  // namespace
 
+const filters::FilterDesc& filterOption(const std::string& id, const filters::FilterRegistry& registry)
+{
+    const auto* desc = registry.find(id);
+    if (desc == nullptr) {
+        throw UsageError("unknown filter '" + id + "' (see 'tessera-cli filters')");
+    }
+    return *desc;
+}
+
+std::pair<std::string, std::string> readParamOption(const filters::FilterDesc& desc, const std::string& kv,
+                                                    filters::ParamValues& values)
+{
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        throw UsageError("--param expects KEY=VALUE, got '" + kv + "'");
+    }
+    const std::string key = kv.substr(0, eq);
+    try {
+        values.values[key] = desc.parseValue(key, kv.substr(eq + 1));
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    return {key, kv.substr(eq + 1)};
+}
+
+filters::FilterChoice filterChoiceOption(const std::string& id, const std::vector<std::string>& params,
+                                         const filters::FilterRegistry& registry)
+{
+    const filters::FilterDesc& desc = filterOption(id, registry);
+    filters::FilterChoice choice = filters::defaultChoice(desc);
+    for (const std::string& kv : params) {
+        readParamOption(desc, kv, choice.values);
+    }
+    return choice;
+}
+
 struct FilterOptionParser::PendingFilter {
     const filters::FilterDesc* desc = nullptr;
     filters::ParamValues values;
@@ -155,28 +191,15 @@ bool FilterOptionParser::consume(const std::vector<std::string>& args, size_t& i
     FilterOptions& o = options_;
     if (a == "--filter") {
         flush();
-        const std::string& id = value();
-        const auto* desc = reg.find(id);
-        if (desc == nullptr) {
-            throw UsageError("unknown filter '" + id + "' (see 'tessera-cli filters')");
-        }
-        pending_ = std::make_shared<PendingFilter>(PendingFilter{desc, desc->defaults(), json::object()});
+        const filters::FilterDesc& desc = filterOption(value(), reg);
+        pending_ = std::make_shared<PendingFilter>(PendingFilter{&desc, desc.defaults(), json::object()});
     } else if (a == "--param") {
         const std::string& kv = value();
         if (!pending_) {
             throw UsageError("--param " + kv + " must follow the --filter it belongs to");
         }
-        const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) {
-            throw UsageError("--param expects KEY=VALUE, got '" + kv + "'");
-        }
-        const std::string key = kv.substr(0, eq);
-        try {
-            pending_->values.values[key] = pending_->desc->parseValue(key, kv.substr(eq + 1));
-        } catch (const std::invalid_argument& e) {
-            throw UsageError(e.what());
-        }
-        pending_->params[key] = kv.substr(eq + 1);
+        const auto [key, text] = readParamOption(*pending_->desc, kv, pending_->values);
+        pending_->params[key] = text;
     } else if (a == "--kernel") {
         flush();
         o.steps.push_back(kernelStep(value()));

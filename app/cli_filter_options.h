@@ -1,6 +1,8 @@
 #pragma once
 
 #include "filters/filter_spec.h"
+#include "filters/filter_stack_model.h"
+#include "filters/registry.h"
 #include "gpu/engine.h"
 
 #include <nlohmann/json.hpp>
@@ -9,9 +11,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
-// The filter, chain and device options that `apply` and `batch` share; app/ sources only.
+// The filter, chain and device options that `apply`, `batch` and the GUI share; app/ sources only.
 namespace tessera::app {
 
 /// A command-line mistake: reported with the usage hint and exit code 2.
@@ -62,6 +65,20 @@ private:
 /// The chain the options give: border and border value on every step, scale, offset and depth
 /// on the last. options.steps must not be empty.
 filters::FilterChain chainFromOptions(const FilterOptions& options);
+
+/// The filter --filter id names; throws UsageError for an id registry does not know.
+const filters::FilterDesc& filterOption(const std::string& id, const filters::FilterRegistry& registry);
+
+/// Reads one --param KEY=VALUE of desc into values and returns the key and the value as typed;
+/// throws UsageError for a malformed pair, an unknown key or a bad value.
+std::pair<std::string, std::string> readParamOption(const filters::FilterDesc& desc, const std::string& kv,
+                                                    filters::ParamValues& values);
+
+/// The GUI's --filter id with its --param values as a stack entry's choice, read as the CLI reads
+/// them but not built, so that a combination the filter refuses reaches the window as a notice.
+/// Throws UsageError as filterOption() and readParamOption().
+filters::FilterChoice filterChoiceOption(const std::string& id, const std::vector<std::string>& params,
+                                         const filters::FilterRegistry& registry);
 
 /// A byte count such as 268435456 or 256M (K, M, G: binary units); throws UsageError.
 std::size_t parseBytes(const std::string& option, const std::string& text);

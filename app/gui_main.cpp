@@ -1,9 +1,9 @@
 #include "app/build_config.h"
+#include "app/cli_filter_options.h"
 #include "app/gui_controller.h"
 #include "app/screenshot_tour.h"
 #include "filters/registry.h"
-#include "ui/filter_panel.h"
-#include "ui/filter_stack.h"
+#include "filters/filter_stack_model.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
 
@@ -13,7 +13,9 @@
 #include <QTimer>
 
 #include <cstdio>
-#include <stdexcept>
+#include <exception>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -112,32 +114,23 @@ int main(int argc, char* argv[])
         previewing = !positional.isEmpty();
     }
     if (parser.isSet(filterOption)) {
-        const auto& registry = tessera::filters::builtinRegistry();
-        const std::string id = parser.value(filterOption).toStdString();
-        const tessera::filters::FilterDesc* desc = registry.find(id);
-        if (desc == nullptr) {
-            std::fprintf(stderr, "tessera: unknown filter '%s' (see 'tessera-cli filters')\n", id.c_str());
+        // Read as the CLI reads them, so that both spell the options and their errors alike.
+        std::vector<std::string> params;
+        for (const QString& kv : parser.values(paramOption)) {
+            params.push_back(kv.toStdString());
+        }
+        tessera::filters::FilterChoice choice;
+        try {
+            choice = tessera::app::filterChoiceOption(parser.value(filterOption).toStdString(), params,
+                                                      tessera::filters::builtinRegistry());
+        } catch (const tessera::app::UsageError& e) {
+            std::fprintf(stderr, "tessera: %s\n", e.what());
             return 2;
         }
-        tessera::ui::FilterChoice choice = tessera::ui::FilterPanel::defaultChoice(*desc);
-        for (const QString& kv : parser.values(paramOption)) {
-            const auto eq = kv.indexOf(QLatin1Char('='));
-            try {
-                if (eq <= 0) {
-                    throw std::invalid_argument("expected KEY=VALUE, got '" + kv.toStdString() + "'");
-                }
-                const std::string key = kv.left(eq).toStdString();
-                choice.values.values[key] = desc->parseValue(key, kv.mid(eq + 1).toStdString());
-            } catch (const std::invalid_argument& e) {
-                std::fprintf(stderr, "tessera: --param: %s\n", e.what());
-                return 2;
-            }
-        }
-        tessera::ui::StackState stack = window.filterStack()->state();
-        stack.entries.push_back(tessera::ui::StackEntry{choice});
+        tessera::filters::StackState stack = controller.document().stack();
+        stack.entries.push_back(tessera::filters::StackEntry{choice});
         stack.current = static_cast<int>(stack.entries.size()) - 1;
-        window.filterStack()->setState(stack);
-        controller.previewStack();
+        controller.document().resetStack(stack);
         previewing = true;
     }
     if (previewing && parser.isSet(compareOption)) {

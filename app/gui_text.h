@@ -1,6 +1,6 @@
 #pragma once
 
-// Private to app/: text helpers shared by the GuiController's source files.
+// Private to app/: text helpers shared by the GUI's controllers.
 
 #include <QString>
 

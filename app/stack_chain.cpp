@@ -2,9 +2,9 @@
 
 namespace tessera::app {
 
-filters::FilterSpec buildSpec(const ui::StackEntry& entry, const filters::FilterRegistry& registry)
+filters::FilterSpec buildSpec(const filters::StackEntry& entry, const filters::FilterRegistry& registry)
 {
-    const ui::FilterChoice& choice = entry.choice;
+    const filters::FilterChoice& choice = entry.choice;
     filters::FilterSpec spec = registry.get(choice.id).build(choice.values);
     spec.border = choice.border;
     spec.borderValue = choice.borderValue;
@@ -14,10 +14,10 @@ filters::FilterSpec buildSpec(const ui::StackEntry& entry, const filters::Filter
     return spec;
 }
 
-filters::FilterChain buildChain(const ui::StackState& stack, const filters::FilterRegistry& registry)
+filters::FilterChain buildChain(const filters::StackState& stack, const filters::FilterRegistry& registry)
 {
     filters::FilterChain chain;
-    for (const ui::StackEntry& entry : stack.entries) {
+    for (const filters::StackEntry& entry : stack.entries) {
         if (entry.enabled) {
             chain.steps.push_back(buildSpec(entry, registry));
         }
@@ -25,11 +25,11 @@ filters::FilterChain buildChain(const ui::StackState& stack, const filters::Filt
     return chain;
 }
 
-std::vector<ui::StackEntry> entriesFromPreset(const filters::Preset& preset)
+std::vector<filters::StackEntry> entriesFromPreset(const filters::Preset& preset)
 {
-    std::vector<ui::StackEntry> entries;
+    std::vector<filters::StackEntry> entries;
     for (const filters::PresetStep& step : preset.steps) {
-        ui::StackEntry entry;
+        filters::StackEntry entry;
         entry.choice.id = step.id;
         entry.choice.values = step.params;
         entry.choice.border = step.spec.border;
@@ -42,12 +42,12 @@ std::vector<ui::StackEntry> entriesFromPreset(const filters::Preset& preset)
     return entries;
 }
 
-filters::Preset presetFromStack(const ui::StackState& stack, const std::string& name,
+filters::Preset presetFromStack(const filters::StackState& stack, const std::string& name,
                                 const filters::FilterRegistry& registry)
 {
     filters::Preset preset;
     preset.name = name;
-    for (const ui::StackEntry& entry : stack.entries) {
+    for (const filters::StackEntry& entry : stack.entries) {
         if (entry.enabled) {
             preset.steps.push_back({entry.choice.id, entry.choice.values, buildSpec(entry, registry)});
         }

@@ -15,6 +15,9 @@ DocumentActions::DocumentActions(QWidget* dialogParent) : QObject(dialogParent),
     open_->setIcon(QIcon::fromTheme(QStringLiteral("document-open"),
                                     parent_->style()->standardIcon(QStyle::SP_DialogOpenButton)));
     connect(open_, &QAction::triggered, this, [this] {
+        if (openGate_ && !openGate_()) {
+            return;
+        }
         if (const QString path = askImageToOpen(parent_); !path.isEmpty()) {
             emit openRequested(path);
         }

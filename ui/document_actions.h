@@ -3,6 +3,8 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 class QAction;
 class QWidget;
 
@@ -29,6 +31,9 @@ public:
     void setDocumentPath(const QString& path) { path_ = path; }
     /// Enables what needs an open image (Save, Save As, Export).
     void setImageOpen(bool open);
+    /// Asked before Open shows its file dialog; returning false (the user kept the document)
+    /// cancels the Open.
+    void setOpenGate(std::function<bool()> gate) { openGate_ = std::move(gate); }
 
 signals:
     void openRequested(const QString& path);
@@ -42,6 +47,7 @@ private:
 
     QWidget* parent_;
     QString path_;
+    std::function<bool()> openGate_;
     QAction* open_ = nullptr;
     QAction* save_ = nullptr;
     QAction* saveAs_ = nullptr;

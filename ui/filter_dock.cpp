@@ -29,7 +29,13 @@ FilterDock::FilterDock(QWidget* parent) : QDockWidget(tr("Filter"), parent)
     setWidget(splitter);
 
     connect(stack_, &FilterStack::currentChanged, this, &FilterDock::showCurrentEntry);
-    connect(panel_, &FilterPanel::choiceChanged, this, [this] { stack_->editCurrent(panel_->currentChoice()); });
+    connect(panel_, &FilterPanel::choiceChanged, this, [this] {
+        // The panel already shows this edit; showing the document's answer again would reset
+        // a slider or a kernel field under the user's hands.
+        editing_ = true;
+        stack_->editCurrent(panel_->currentChoice());
+        editing_ = false;
+    });
 }
 
 void FilterDock::setFilters(const std::vector<filters::FilterDesc>& filters)
@@ -42,7 +48,10 @@ void FilterDock::setFilters(const std::vector<filters::FilterDesc>& filters)
 void FilterDock::showCurrentEntry()
 {
     // With an empty stack the panel keeps what it shows: its next edit starts a new stack.
-    if (const StackEntry* entry = stack_->currentEntry()) {
+    if (editing_) {
+        return;
+    }
+    if (const filters::StackEntry* entry = stack_->currentEntry()) {
         panel_->setChoice(entry->choice);
     }
 }

@@ -33,6 +33,7 @@ private:
 
     FilterStack* stack_ = nullptr;
     FilterPanel* panel_ = nullptr;
+    bool editing_ = false;  ///< true while a panel edit goes to the document
 };
 
 }  // namespace tessera::ui

@@ -32,10 +32,6 @@ using filters::ParamDesc;
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
-// What the kernel field starts with: a 3 x 3 identity, so the custom filter is visibly a
-// kernel to edit rather than a blank field.
-Kernel2D defaultKernel() { return Kernel2D{3, 3, {0, 0, 0, 0, 1, 0, 0, 0, 0}}; }
-
 QString formatKernel(const Kernel2D& kernel)
 {
     QStringList rows;
@@ -128,17 +124,6 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
 
 FilterPanel::~FilterPanel() = default;
 
-FilterChoice FilterPanel::defaultChoice(const filters::FilterDesc& desc)
-{
-    FilterChoice choice;
-    choice.id = desc.id;
-    choice.values = desc.defaults();
-    if (desc.id == kCustomId) {
-        choice.values.kernel = defaultKernel();
-    }
-    return choice;
-}
-
 void FilterPanel::setFilters(std::vector<filters::FilterDesc> list)
 {
     filters_ = std::move(list);
@@ -153,13 +138,13 @@ void FilterPanel::setFilters(std::vector<filters::FilterDesc> list)
         const int gaussian = filterCombo_->findData(QStringLiteral("gaussian"));
         filterCombo_->setCurrentIndex(gaussian >= 0 ? gaussian : (filters_.empty() ? -1 : 0));
     }
-    kernel_ = defaultKernel();
+    kernel_ = filters::defaultCustomKernel();
     rebuildParams();
 }
 
-FilterChoice FilterPanel::currentChoice() const
+filters::FilterChoice FilterPanel::currentChoice() const
 {
-    FilterChoice choice;
+    filters::FilterChoice choice;
     if (const FilterDesc* desc = selectedFilter()) {
         choice.id = desc->id;
         for (const ParamRow& control : params_) {
@@ -176,7 +161,7 @@ FilterChoice FilterPanel::currentChoice() const
     return choice;
 }
 
-void FilterPanel::setChoice(const FilterChoice& choice)
+void FilterPanel::setChoice(const filters::FilterChoice& choice)
 {
     const int index = filterCombo_->findData(qs(choice.id));
     if (index < 0) {
@@ -192,7 +177,7 @@ void FilterPanel::setChoice(const FilterChoice& choice)
         showParamValue(control, choice.values.get(control.desc.key, control.desc.defaultValue));
     }
     if (choice.id == kCustomId) {
-        setKernel(choice.values.kernel.value_or(defaultKernel()));
+        setKernel(choice.values.kernel.value_or(filters::defaultCustomKernel()));
     }
     showOutput(choice.border, choice.borderValue, choice.depth);
 }
@@ -200,7 +185,7 @@ void FilterPanel::setChoice(const FilterChoice& choice)
 void FilterPanel::resetToDefaults()
 {
     setParamsToDefaults();
-    setKernel(defaultKernel());
+    setKernel(filters::defaultCustomKernel());
     showOutput(Border::Reflect101, 0.0, OutputDepth::Same);
     emit choiceChanged();
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "filters/filter_spec.h"
+#include "filters/filter_stack_model.h"
 #include "filters/registry.h"
 
 #include <QWidget>
@@ -20,17 +21,6 @@ namespace tessera::ui {
 
 struct ParamRow;  // ui/param_row.h; only the private members below need it
 
-/// The filter the user picked, with its parameter values and output settings, as plain data.
-struct FilterChoice {
-    std::string id;
-    filters::ParamValues values;
-    filters::Border border = filters::Border::Reflect101;
-    double borderValue = 0.0;
-    filters::OutputDepth depth = filters::OutputDepth::Same;
-
-    bool operator==(const FilterChoice&) const = default;
-};
-
 /// Picks a filter and edits its parameters with controls built from the registry's ParamDesc
 /// list, plus the border rule and output depth. Emits choiceChanged() on every user edit
 /// (continuously while a slider is dragged). GUI thread only; nothing here throws.
@@ -39,13 +29,9 @@ class FilterPanel : public QWidget {
 
 public:
     /// Id of the filter whose kernel is typed into the panel instead of computed.
-    static constexpr const char* kCustomId = "custom";
+    static constexpr const char* kCustomId = filters::kCustomFilterId;
     /// Slider positions across the range of a Double parameter.
     static constexpr int kDoubleSliderSteps = 1000;
-
-    /// The settings a filter starts with: its parameter defaults, the default border and depth,
-    /// and for the custom filter the 3 x 3 identity kernel the panel shows.
-    static FilterChoice defaultChoice(const filters::FilterDesc& desc);
 
     /// Creates an empty panel; call setFilters() to fill it.
     explicit FilterPanel(QWidget* parent = nullptr);
@@ -59,10 +45,11 @@ public:
     const std::vector<filters::FilterDesc>& availableFilters() const { return filters_; }
     /// What the controls show now: every parameter of the selected filter has a value, and the
     /// custom filter carries the last kernel that parsed. An empty id when no filter is listed.
-    FilterChoice currentChoice() const;
-    /// Shows a saved choice (for undo and presets) without emitting choiceChanged(). Missing
-    /// values take their defaults; an id that is not listed leaves the panel as it was.
-    void setChoice(const FilterChoice& choice);
+    filters::FilterChoice currentChoice() const;
+    /// Shows the document's choice (after undo, a preset, a selection) without emitting
+    /// choiceChanged(). Missing values take their defaults; an id that is not listed leaves the
+    /// panel as it was.
+    void setChoice(const filters::FilterChoice& choice);
 
 public slots:
     /// Puts the selected filter's parameters, the kernel, border and depth back to their

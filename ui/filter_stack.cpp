@@ -98,8 +98,9 @@ FilterStack::FilterStack(QWidget* parent) : QWidget(parent)
             setEntryEnabled(list_->row(item), item->checkState() == Qt::Checked);
         }
     });
-    // A drag inside the list moves a row of the model; the stack follows.
-    connect(list_->model(), &QAbstractItemModel::rowsMoved, this, &FilterStack::onRowsMoved);
+    // A drag inside the list moves a row of the model; the document is asked to follow.
+    connect(list_->model(), &QAbstractItemModel::rowsMoved, this,
+            [this](const QModelIndex&, int start, int, const QModelIndex&, int row) { onRowsMoved(start, row); });
     updateButtons();
 }
 
@@ -124,19 +125,16 @@ void FilterStack::setFilters(std::vector<filters::FilterDesc> filters)
     refresh();
 }
 
-void FilterStack::setState(const StackState& state)
+void FilterStack::setState(const filters::StackState& state)
 {
     state_ = state;
     refresh();
     emit currentChanged(state_.current);
 }
 
-const StackEntry* FilterStack::currentEntry() const
+const filters::StackEntry* FilterStack::currentEntry() const
 {
-    if (state_.current < 0 || state_.current >= static_cast<int>(state_.entries.size())) {
-        return nullptr;
-    }
-    return &state_.entries[static_cast<size_t>(state_.current)];
+    return state_.currentEntry();
 }
 
 const filters::FilterDesc* FilterStack::filter(const std::string& id) const
@@ -154,152 +152,50 @@ QString FilterStack::titleOf(const std::string& id) const
 
 void FilterStack::addFilter(const QString& id)
 {
-    const FilterDesc* found = filter(id.toStdString());
-    if (found == nullptr) {
-        return;
+    if (filter(id.toStdString()) != nullptr) {
+        emit addRequested(id);
     }
-    StackState next = state_;
-    const int at = state_.current < 0 ? static_cast<int>(next.entries.size()) : state_.current + 1;
-    next.entries.insert(next.entries.begin() + at, StackEntry{FilterPanel::defaultChoice(*found)});
-    next.current = at;
-    commit(std::move(next), StackEdit::Add, at, tr("Add %1").arg(qs(found->title)));
-    emit currentChanged(state_.current);
 }
 
 void FilterStack::removeCurrent()
 {
-    const StackEntry* entry = currentEntry();
-    if (entry == nullptr) {
-        return;
+    if (currentEntry() != nullptr) {
+        emit removeRequested(state_.current);
     }
-    const QString text = tr("Remove %1").arg(titleOf(entry->choice.id));
-    const int index = state_.current;
-    StackState next = state_;
-    next.entries.erase(next.entries.begin() + index);
-    next.current = std::min(index, static_cast<int>(next.entries.size()) - 1);
-    commit(std::move(next), StackEdit::Remove, index, text);
-    emit currentChanged(state_.current);
 }
 
 void FilterStack::moveCurrent(int delta)
 {
-    const StackEntry* entry = currentEntry();
-    if (entry == nullptr) {
-        return;
+    if (currentEntry() != nullptr) {
+        emit moveRequested(state_.current, state_.current + delta);
     }
-    const int from = state_.current;
-    const int to = std::clamp(from + delta, 0, static_cast<int>(state_.entries.size()) - 1);
-    if (to == from) {
-        return;
-    }
-    const QString text = (to < from ? tr("Move %1 up") : tr("Move %1 down")).arg(titleOf(entry->choice.id));
-    StackState next = state_;
-    StackEntry moved = next.entries[static_cast<size_t>(from)];
-    next.entries.erase(next.entries.begin() + from);
-    next.entries.insert(next.entries.begin() + to, std::move(moved));
-    next.current = to;
-    commit(std::move(next), StackEdit::Move, to, text);
 }
 
 void FilterStack::setEntryEnabled(int index, bool enabled)
 {
-    if (index < 0 || index >= static_cast<int>(state_.entries.size()) ||
-        state_.entries[static_cast<size_t>(index)].enabled == enabled) {
-        return;
-    }
-    StackState next = state_;
-    StackEntry& entry = next.entries[static_cast<size_t>(index)];
-    entry.enabled = enabled;
-    const QString title = titleOf(entry.choice.id);
-    commit(std::move(next), StackEdit::Enable, index, enabled ? tr("Enable %1").arg(title) : tr("Disable %1").arg(title));
+    emit enableRequested(index, enabled);
 }
 
-void FilterStack::editCurrent(const FilterChoice& choice)
+void FilterStack::editCurrent(const filters::FilterChoice& choice)
 {
-    const StackEntry* old = currentEntry();
-    StackEntry entry{choice};
-    if (old != nullptr && old->choice.id == choice.id) {
-        // What the panel does not show stays: scale and offset, and the anchor while the
-        // kernel keeps its size.
-        entry = StackEntry{choice, old->enabled, old->scale, old->offset};
-        const auto& kernel = old->choice.values.kernel;
-        if (!choice.values.anchor && kernel && choice.values.kernel &&
-            kernel->width == choice.values.kernel->width && kernel->height == choice.values.kernel->height) {
-            entry.choice.values.anchor = old->choice.values.anchor;
-        }
-    } else if (old != nullptr) {
-        entry.enabled = old->enabled;
-    }
-    commitCurrent(std::move(entry));
+    emit editRequested(choice);
 }
 
-void FilterStack::replaceCurrent(const StackEntry& entry)
+void FilterStack::replaceCurrent(const filters::StackEntry& entry)
 {
-    if (commitCurrent(entry)) {
-        emit currentChanged(state_.current);
-    }
+    emit replaceRequested(entry);
 }
 
-bool FilterStack::commitCurrent(StackEntry entry)
-{
-    if (entry.choice.id.empty()) {
-        return false;
-    }
-    const QString title = titleOf(entry.choice.id);
-    StackState next = state_;
-    if (next.entries.empty()) {
-        next.entries.push_back(std::move(entry));
-        next.current = 0;
-        commit(std::move(next), StackEdit::Add, 0, tr("Add %1").arg(title));
-        return true;
-    }
-    StackEntry& old = next.entries[static_cast<size_t>(state_.current)];
-    if (old == entry) {
-        return false;
-    }
-    const bool sameFilter = old.choice.id == entry.choice.id;
-    old = std::move(entry);
-    commit(std::move(next), sameFilter ? StackEdit::Params : StackEdit::ChangeFilter, state_.current,
-           sameFilter ? tr("Change %1").arg(title) : tr("Change filter to %1").arg(title));
-    return true;
-}
-
-void FilterStack::replaceEntries(const std::vector<StackEntry>& entries, const QString& text)
-{
-    StackState next{entries, entries.empty() ? -1 : 0};
-    commit(std::move(next), StackEdit::Replace, -1, text);
-    emit currentChanged(state_.current);
-}
-
-void FilterStack::commit(StackState next, StackEdit kind, int entry, const QString& text)
-{
-    StackChange change{state_, next, kind, entry, text};
-    state_ = std::move(next);
-    refresh();
-    emit edited(change);
-}
-
-void FilterStack::onRowsMoved()
+void FilterStack::onRowsMoved(int from, int row)
 {
     if (refreshing_) {
         return;
     }
-    // Each row still carries the index its entry had before the drag.
-    StackState next;
-    int moved = -1;
-    for (int row = 0; row < list_->count(); ++row) {
-        const int old = list_->item(row)->data(Qt::UserRole).toInt();
-        next.entries.push_back(state_.entries.at(static_cast<size_t>(old)));
-        if (old == state_.current) {
-            moved = row;
-        }
-    }
-    next.current = moved;
-    if (next.entries == state_.entries) {
-        return;
-    }
-    const QString title = moved >= 0 ? titleOf(next.entries[static_cast<size_t>(moved)].choice.id) : QString();
-    commit(std::move(next), StackEdit::Move, moved, tr("Move %1").arg(title));
+    // row is where the entry went counted before it left its place; the list itself shows the
+    // document's answer on the next setState(), or goes back to it when nothing changes.
+    const int to = row > from ? row - 1 : row;
+    emit moveRequested(from, to);
+    refresh();
 }
 
 void FilterStack::refresh()
@@ -315,13 +211,12 @@ void FilterStack::refresh()
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable | Qt::ItemIsDragEnabled);
     }
     for (int row = 0; row < count; ++row) {
-        const StackEntry& entry = state_.entries[static_cast<size_t>(row)];
+        const filters::StackEntry& entry = state_.entries[static_cast<size_t>(row)];
         QListWidgetItem* item = list_->item(row);
         item->setText(describe(entry));
         item->setToolTip(titleOf(entry.choice.id));
         item->setCheckState(entry.enabled ? Qt::Checked : Qt::Unchecked);
         item->setForeground(list_->palette().brush(entry.enabled ? QPalette::Text : QPalette::PlaceholderText));
-        item->setData(Qt::UserRole, row);
     }
     list_->setCurrentRow(state_.current);
     refreshing_ = false;
@@ -337,7 +232,7 @@ void FilterStack::updateButtons()
     downButton_->setEnabled(selected && state_.current < count - 1);
 }
 
-QString FilterStack::describe(const StackEntry& entry) const
+QString FilterStack::describe(const filters::StackEntry& entry) const
 {
     const QString text = titleOf(entry.choice.id);
     const FilterDesc* found = filter(entry.choice.id);

@@ -22,18 +22,16 @@ KernelDock::KernelDock(FilterStack* stack, QWidget* parent)
     scroll->setWidget(editor_);
     setWidget(scroll);
     connect(stack_, &FilterStack::currentChanged, this, &KernelDock::showCurrentEntry);
-    // A panel edit of a built-in filter changes the kernel it makes.
-    connect(stack_, &FilterStack::edited, this, &KernelDock::showCurrentEntry);
     connect(editor_, &KernelEditor::kernelEdited, this, &KernelDock::kernelEdited);
 }
 
 void KernelDock::showCurrentEntry()
 {
-    const StackEntry* entry = stack_->currentEntry();
+    const filters::StackEntry* entry = stack_->currentEntry();
     if (editing_ || entry == nullptr) {
         return;  // the editor already shows the edit; with an empty stack it keeps what it has
     }
-    const FilterChoice& choice = entry->choice;
+    const filters::FilterChoice& choice = entry->choice;
     if (choice.id == FilterPanel::kCustomId) {
         editor_->setKernel(choice.values.kernel.value_or(filters::Kernel2D{}), choice.values.anchor);
         editor_->setScaleOffset(entry->scale, entry->offset);
@@ -63,11 +61,11 @@ void KernelDock::kernelEdited(const filters::Kernel2D& kernel, std::optional<fil
         return;
     }
     // A built-in entry copied to a custom kernel keeps its place, border and depth.
-    const StackEntry* current = stack_->currentEntry();
-    StackEntry entry = current != nullptr ? *current : StackEntry{};
+    const filters::StackEntry* current = stack_->currentEntry();
+    filters::StackEntry entry = current != nullptr ? *current : filters::StackEntry{};
     if (entry.choice.id != FilterPanel::kCustomId) {
         entry.choice.id = custom->id;
-        entry.choice.values = FilterPanel::defaultChoice(*custom).values;
+        entry.choice.values = filters::defaultChoice(*custom).values;
     }
     entry.choice.values.kernel = kernel;
     entry.choice.values.anchor = anchor;

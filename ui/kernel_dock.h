@@ -12,8 +12,8 @@ class FilterStack;
 class KernelEditor;
 
 /// The Kernel dock: the kernel of the filter stack's selected entry. A custom entry's kernel,
-/// anchor, scale and offset are edited here, and each edit becomes an (undoable) edit of the
-/// entry; for a built-in filter the dock shows the kernel it makes, read-only, and "Copy to
+/// anchor, scale and offset are edited here, and each edit asks the document (through the
+/// stack) for an undoable edit of the entry; for a built-in filter the dock shows the kernel it makes, read-only, and "Copy to
 /// custom" turns the entry into a custom kernel. Editing with an empty stack starts one. GUI
 /// thread only.
 class KernelDock : public QDockWidget {

@@ -1,6 +1,6 @@
 #include "ui/kernel_editor.h"
 
-#include "ui/custom_kernel.h"
+#include "ui/separability_text.h"
 #include "ui/kernel_grid.h"
 #include "ui/kernel_grid_model.h"
 
@@ -9,7 +9,6 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -201,31 +200,23 @@ void KernelEditor::setScaleOffset(double scale, double offset)
     offsetSpin_->setValue(offset);
 }
 
-CustomKernel KernelEditor::customKernel() const
+filters::CustomKernel KernelEditor::customKernel() const
 {
-    return CustomKernel{kernel(), anchor(), scale(), offset()};
+    return filters::CustomKernel{kernel(), anchor(), scale(), offset()};
 }
 
-filters::FilterSpec KernelEditor::customSpec() const { return customSpecOf(customKernel()); }
-
-bool KernelEditor::loadPreset(const QString& path, QString* error)
+void KernelEditor::showLoadedKernel(const filters::CustomKernel& value, const QString& fileName,
+                                    const QString& note)
 {
-    QString note;
-    const std::optional<CustomKernel> loaded = readKernelPreset(path, error, &note);
-    if (!loaded) {
-        return false;
-    }
     setReadOnlyMode(false, tr("Custom kernel"));
-    showKernel(loaded->kernel, loaded->anchor);
-    setScaleOffset(loaded->scale, loaded->offset);
-    finishEdit((tr("Loaded %1.").arg(QFileInfo(path).fileName()) + QLatin1Char(' ') + note)
-                   .trimmed());
-    return true;
+    showKernel(value.kernel, value.anchor);
+    setScaleOffset(value.scale, value.offset);
+    finishEdit((tr("Loaded %1.").arg(fileName) + QLatin1Char(' ') + note).trimmed());
 }
 
-bool KernelEditor::savePreset(const QString& path, QString* error) const
+void KernelEditor::showSaved(const QString& fileName)
 {
-    return writeKernelPreset(customKernel(), path, error);
+    setMessage(tr("Saved %1.").arg(fileName), false);
 }
 
 QString KernelEditor::message() const { return message_->text(); }
@@ -238,10 +229,7 @@ void KernelEditor::openLoadDialog()
         return;
     }
     lastFolder_ = QFileInfo(path).absolutePath();
-    QString error;
-    if (!loadPreset(path, &error)) {
-        QMessageBox::warning(this, tr("Cannot load the kernel"), error);
-    }
+    emit loadPresetRequested(path);
 }
 
 void KernelEditor::openSaveDialog()
@@ -255,12 +243,7 @@ void KernelEditor::openSaveDialog()
     }
     const QString path = dialog.selectedFiles().constFirst();
     lastFolder_ = QFileInfo(path).absolutePath();
-    QString error;
-    if (!savePreset(path, &error)) {
-        QMessageBox::warning(this, tr("Cannot save the kernel"), error);
-        return;
-    }
-    setMessage(tr("Saved %1.").arg(QFileInfo(path).fileName()), false);
+    emit savePresetRequested(path);
 }
 
 void KernelEditor::normalise()
@@ -269,7 +252,7 @@ void KernelEditor::normalise()
         return;
     }
     const Kernel2D& k = model_->kernel();
-    const std::optional<Kernel2D> normalised = unitSumKernel(k);
+    const std::optional<Kernel2D> normalised = filters::unitSumKernel(k);
     if (!normalised) {
         setMessage(tr("The weights add up to 0, so there is nothing to divide by; the kernel is "
                       "unchanged. Zero-sum kernels (edges, Laplacians) keep flat areas at 0; "
@@ -384,7 +367,7 @@ void KernelEditor::updateSummary()
         spin->setValue(side);
     }
     // Rounding noise in a zero-sum kernel (-2e-16) reads as 0, as normalise() treats it.
-    const double sum = unitSumKernel(k) ? k.sum() : 0.0;
+    const double sum = filters::unitSumKernel(k) ? k.sum() : 0.0;
     sumLabel_->setText(tr("Sum of weights: %1").arg(QString::number(sum, 'g', 8)));
     const Point a = model_->effectiveAnchor();
     anchorLabel_->setText(model_->anchor() ? tr("Anchor: (%1, %2)").arg(a.x).arg(a.y)

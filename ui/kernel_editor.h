@@ -1,7 +1,7 @@
 #pragma once
 
 #include "filters/filter_spec.h"
-#include "ui/custom_kernel.h"
+#include "filters/custom_kernel.h"
 
 #include <QString>
 #include <QWidget>
@@ -20,8 +20,8 @@ class KernelGridView;
 
 /// Edits the custom filter's kernel on a grid: size, weights, anchor, normalise, scale and
 /// offset, JSON presets; or shows a built-in filter's kernel read-only. Every user edit emits
-/// kernelEdited() once; the setters emit nothing (for undo). GUI thread only; nothing here
-/// throws.
+/// kernelEdited() once; the setters emit nothing (for undo). Preset files are read and written
+/// by app/. GUI thread only; nothing here throws.
 class KernelEditor : public QWidget {
     Q_OBJECT
 
@@ -51,25 +51,21 @@ public:
     /// Shows scale and offset without emitting anything (for undo and presets).
     void setScaleOffset(double scale, double offset);
     /// Kernel, anchor, scale and offset as one value.
-    CustomKernel customKernel() const;
-    /// The custom filter this editor describes: kernel, anchor, scale and offset, the rest at
-    /// the defaults (reflect101, same depth).
-    tessera::filters::FilterSpec customSpec() const;
+    tessera::filters::CustomKernel customKernel() const;
 
-    /// Loads a single-kernel preset (or any one-step chain) from path as the editable custom
-    /// kernel, with its anchor, scale and offset; emits kernelEdited. On failure leaves the
-    /// editor as it was, sets *error (naming the file and the problem) and returns false.
-    bool loadPreset(const QString& path, QString* error);
-    /// Writes customSpec() as a single-kernel JSON preset named after the file, through a
-    /// temporary file then a rename. On failure sets *error (naming the file) and returns false.
-    bool savePreset(const QString& path, QString* error) const;
+    /// Shows a kernel read from the preset file fileName as the editable custom kernel, with its
+    /// anchor, scale and offset, and note under the grid; emits kernelEdited (a user's load).
+    void showLoadedKernel(const tessera::filters::CustomKernel& value, const QString& fileName,
+                          const QString& note);
+    /// Says under the grid that the kernel was saved as fileName.
+    void showSaved(const QString& fileName);
     /// The last hint or error shown under the grid (empty when none).
     QString message() const;
 
 public slots:
-    /// Asks for a preset file and loads it; errors go to a message box.
+    /// Asks for a preset file and emits loadPresetRequested() with it.
     void openLoadDialog();
-    /// Asks for a file name and saves the kernel; errors go to a message box.
+    /// Asks for a file name and emits savePresetRequested() with it.
     void openSaveDialog();
     /// Divides the weights by their sum and emits kernelEdited; when the sum is ~0 shows why
     /// and changes nothing.
@@ -85,6 +81,12 @@ signals:
     /// values in effect when it fires.
     void kernelEdited(const tessera::filters::Kernel2D& kernel,
                       std::optional<tessera::filters::Point> anchor);
+    /// The user picked a kernel preset to load; app/ reads it and answers with
+    /// showLoadedKernel() or an error.
+    void loadPresetRequested(const QString& path);
+    /// The user picked a file to save customKernel() in; app/ writes it and answers with
+    /// showSaved() or an error.
+    void savePresetRequested(const QString& path);
 
 private:
     void onSizeEdited();

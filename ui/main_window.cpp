@@ -283,24 +283,45 @@ void MainWindow::setDocumentModified(bool modified)
     setWindowModified(modified);
 }
 
+bool MainWindow::mayDiscardDocument(const QString& action)
+{
+    if (!isWindowModified()) {
+        return true;
+    }
+    UnsavedAnswer answer = UnsavedAnswer::Discard;
+    if (unsavedPrompt_) {
+        answer = unsavedPrompt_(action);
+    } else if (modalDialogs_) {
+        const auto button = QMessageBox::question(
+            this, tr("Unsaved changes"),
+            tr("The image has filters applied that are not saved. Save them before you %1?").arg(action),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        answer = button == QMessageBox::Save      ? UnsavedAnswer::Save
+                 : button == QMessageBox::Discard ? UnsavedAnswer::Discard
+                                                  : UnsavedAnswer::Cancel;
+    }
+    switch (answer) {
+    case UnsavedAnswer::Cancel: return false;
+    case UnsavedAnswer::Discard: return true;
+    case UnsavedAnswer::Save:
+        emit saveRequested(currentPath_);
+        return !isWindowModified();  // a failed save keeps the document; its error is on screen
+    }
+    return false;
+}
+
+void MainWindow::requestOpen(const QString& path)
+{
+    if (mayDiscardDocument(tr("open %1").arg(QFileInfo(path).fileName()))) {
+        emit openRequested(path);
+    }
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (isWindowModified() && modalDialogs_) {
-        const auto answer = QMessageBox::question(
-            this, tr("Unsaved changes"),
-            tr("The image has filters applied that are not saved. Save them before closing?"),
-            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-        if (answer == QMessageBox::Cancel) {
-            event->ignore();
-            return;
-        }
-        if (answer == QMessageBox::Save) {
-            emit saveRequested(currentPath_);
-            if (isWindowModified()) {
-                event->ignore();  // the save failed; its error is on screen
-                return;
-            }
-        }
+    if (!mayDiscardDocument(tr("quit"))) {
+        event->ignore();
+        return;
     }
     saveWindowState();
     QMainWindow::closeEvent(event);
@@ -320,13 +341,14 @@ void MainWindow::dropEvent(QDropEvent* event)
         return;
     }
     event->acceptProposedAction();
-    emit openRequested(path);
+    requestOpen(path);
 }
 
 void MainWindow::createActions()
 {
     documents_ = new DocumentActions(this);
     connect(documents_, &DocumentActions::openRequested, this, &MainWindow::openRequested);
+    documents_->setOpenGate([this] { return mayDiscardDocument(tr("open another image")); });
     connect(documents_, &DocumentActions::saveRequested, this, &MainWindow::saveRequested);
     connect(documents_, &DocumentActions::exportRequested, this, &MainWindow::exportRequested);
     connect(documents_, &DocumentActions::loadPresetRequested, this, &MainWindow::loadPresetRequested);
@@ -384,7 +406,7 @@ void MainWindow::createMenus()
     QMenu* recentMenu = file->addMenu(tr("Open &Recent"));
     recentMenu->setObjectName(QStringLiteral("recentMenu"));
     recent_ = new RecentFiles(recentMenu, this);
-    connect(recent_, &RecentFiles::fileChosen, this, &MainWindow::openRequested);
+    connect(recent_, &RecentFiles::fileChosen, this, &MainWindow::requestOpen);
     file->addSeparator();
     file->addAction(documents_->save());
     file->addAction(documents_->saveAs());

@@ -7,6 +7,8 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class QAction;
 class QDockWidget;
 class QMenu;
@@ -74,6 +76,17 @@ public:
     /// When false, errors and About go to the status bar and lastError() only, without modal
     /// boxes; tests turn this off so nothing blocks.
     void setModalDialogsEnabled(bool enabled) { modalDialogs_ = enabled; }
+
+    /// What the user answers when unsaved changes would be lost.
+    enum class UnsavedAnswer { Save, Discard, Cancel };
+    /// Replaces the Save / Discard / Cancel box asked before unsaved changes are lost (tests;
+    /// an empty function restores the box). `action` says what would lose them ("open
+    /// coffee.png", "quit"). Without modal dialogs and without a prompt, work is discarded.
+    void setUnsavedPrompt(std::function<UnsavedAnswer(const QString& action)> prompt) { unsavedPrompt_ = std::move(prompt); }
+    /// Asks, when the image has unsaved changes, whether to save them before `action`; Save
+    /// saves to the open file. True when the document may be replaced or closed: nothing was
+    /// unsaved, the user discarded it, or it was saved.
+    bool mayDiscardDocument(const QString& action);
 
 public slots:
     /// Shows image for the file at path; description names the pixel format (e.g. "u8x3").
@@ -148,6 +161,9 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    /// Every way of opening another image (Open Recent, a drop) comes here: asks about unsaved
+    /// work, then emits openRequested.
+    void requestOpen(const QString& path);
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -194,6 +210,7 @@ private:
     QString currentPath_;
     QString lastError_;
     bool modalDialogs_ = true;
+    std::function<UnsavedAnswer(const QString&)> unsavedPrompt_;
     bool profilerSawDevices_ = false;  ///< setDevices() has passed a snapshot to the profiler
 };
 

@@ -47,14 +47,13 @@ TEST_F(DeviceDisableTest, UncheckingAGpuTakesItOutOfTheNextPreview)
     // A Gaussian in the filter stack, as a user adds it: a device change previews the stack again.
     const auto* desc = tessera::filters::builtinRegistry().find("gaussian");
     ASSERT_NE(desc, nullptr);
-    const tessera::ui::FilterChoice choice = tessera::ui::FilterPanel::defaultChoice(*desc);
+    const tessera::filters::FilterChoice choice = tessera::filters::defaultChoice(*desc);
     const tessera::filters::FilterChain chain{{desc->build(choice.values)}};
     QSignalSpy shown(&controller_, &GuiController::previewShown);
-    tessera::ui::StackState stack = window_.filterStack()->state();
-    stack.entries.push_back(tessera::ui::StackEntry{choice});
+    tessera::filters::StackState stack = controller_.document().stack();
+    stack.entries.push_back(tessera::filters::StackEntry{choice});
     stack.current = 0;
-    window_.filterStack()->setState(stack);
-    controller_.previewStack();
+    controller_.document().resetStack(stack);
     ASSERT_TRUE(shown.wait(30000));
     while (controller_.isPreviewPending()) {
         ASSERT_TRUE(shown.wait(30000));

@@ -23,7 +23,7 @@ using tessera::filters::FilterDesc;
 using tessera::filters::Kernel2D;
 using tessera::filters::OutputDepth;
 using tessera::filters::builtinRegistry;
-using tessera::ui::FilterChoice;
+using tessera::filters::FilterChoice;
 using tessera::ui::FilterPanel;
 
 namespace {

@@ -272,7 +272,7 @@ TEST_F(FilterStackTest, PresetRoundTripKeepsTheEnabledFilters)
     buildBoxThenGaussian();
     add("sharpen");
     list_->item(2)->setCheckState(Qt::Unchecked);
-    const tessera::ui::StackState saved = window_.filterStack()->state();
+    const tessera::filters::StackState saved = window_.filterStack()->state();
     const QString file = tempPath(QStringLiteral("preset.json"));
     emit window_.savePresetRequested(file);
     ASSERT_TRUE(window_.lastError().isEmpty()) << window_.lastError().toStdString();

@@ -138,7 +138,7 @@ TEST_F(GuiControllerTest, MovingAParameterInThePanelUpdatesThePreview)
     ASSERT_TRUE(shown.wait(20000) || shown.count() > 0);
     while (shown.wait(300)) {
     }
-    const tessera::ui::FilterChoice choice = panel->currentChoice();
+    const tessera::filters::FilterChoice choice = panel->currentChoice();
     ASSERT_EQ(choice.id, "box");
     const auto spec = tessera::filters::builtinRegistry().get("box").build(choice.values);
     const cv::Mat want = tessera::filters::applyCpu(controller_.sourceImage(), spec);

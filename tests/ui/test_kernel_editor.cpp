@@ -1,5 +1,8 @@
 #include "ui/kernel_editor.h"
 
+#include "app/document/kernel_preset.h"
+#include "filters/registry.h"
+
 #include "filters/factories.h"
 #include "ui/kernel_grid_model.h"
 
@@ -291,8 +294,8 @@ TEST_F(KernelEditorTest, ScaleAndOffsetEditsEmitAndSettersDoNot)
     EXPECT_EQ(spy.count(), 2);
     EXPECT_EQ(editor_.scale(), 0.5);
     EXPECT_EQ(editor_.offset(), 128.0);
-    EXPECT_EQ(editor_.customSpec().scale, 0.5);
-    EXPECT_EQ(editor_.customSpec().offset, 128.0);
+    EXPECT_EQ(editor_.customKernel().scale, 0.5);
+    EXPECT_EQ(editor_.customKernel().offset, 128.0);
 }
 
 TEST_F(KernelEditorTest, ShowsWhetherTheKernelIsRankOne)
@@ -327,7 +330,9 @@ TEST_F(KernelEditorTest, SaveThenLoadRoundTrips)
     editor_.setScaleOffset(0.25, 10.0);
     const QString path = dir_.filePath(QStringLiteral("sharp.json"));
     QString error;
-    ASSERT_TRUE(editor_.savePreset(path, &error)) << error.toStdString();
+    const auto& registry = tessera::filters::builtinRegistry();
+    ASSERT_TRUE(tessera::app::document::writeKernelPreset(editor_.customKernel(), path, registry, &error))
+        << error.toStdString();
     // Only the preset remains: the temporary file was renamed onto it.
     EXPECT_EQ(QDir(dir_.path()).entryList(QDir::Files | QDir::Hidden),
               QStringList{QStringLiteral("sharp.json")});
@@ -335,7 +340,9 @@ TEST_F(KernelEditorTest, SaveThenLoadRoundTrips)
     KernelEditor other;
     other.showReadOnly(tessera::filters::makeBox(5), QStringLiteral("Box 5 x 5"));
     QSignalSpy spy(&other, &KernelEditor::kernelEdited);
-    ASSERT_TRUE(other.loadPreset(path, &error)) << error.toStdString();
+    const auto loaded = tessera::app::document::readKernelPreset(path, registry, &error);
+    ASSERT_TRUE(loaded.has_value()) << error.toStdString();
+    other.showLoadedKernel(loaded->value, QStringLiteral("sharp.json"), loaded->note);
     EXPECT_EQ(spy.count(), 1);
     EXPECT_EQ(other.kernel(), kernel);
     EXPECT_EQ(other.anchor(), (Point{3, 2}));
@@ -361,7 +368,7 @@ TEST_F(KernelEditorTest, BadPresetFilesGiveErrorsNamingTheFile)
           std::tuple{chain, "chain.json", "chain of 2"},
           std::tuple{dir_.filePath(QStringLiteral("missing.json")), "missing.json", "not found"}}) {
         QString error;
-        EXPECT_FALSE(editor_.loadPreset(path, &error)) << name;
+        EXPECT_FALSE(tessera::app::document::readKernelPreset(path, tessera::filters::builtinRegistry(), &error)) << name;
         EXPECT_TRUE(error.contains(QString::fromLatin1(name))) << error.toStdString();
         EXPECT_TRUE(error.contains(QString::fromLatin1(detail))) << error.toStdString();
     }

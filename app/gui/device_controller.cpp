@@ -1,0 +1,112 @@
+#include "app/gui/device_controller.h"
+
+#include "app/calibration_cache.h"
+#include "app/calibration_controller.h"
+#include "app/device_preference.h"
+#include "app/engine.h"
+#include "app/gui_text.h"
+#include "app/version_info.h"
+#include "ui/main_window.h"
+#include "ui/preferences_dialog.h"
+
+namespace tessera::app::gui {
+
+DeviceController::DeviceController(ui::MainWindow& window, Engine& engine, QObject* parent)
+    : QObject(parent), window_(window), engine_(engine)
+{
+    calibration_ = new CalibrationController(*window_.devicePanel(), {}, this);
+    // A new measurement changes how the bands are shared out.
+    connect(calibration_, &CalibrationController::measured, this, &DeviceController::applyDevicePreference);
+    applyDevicePreference();
+    connect(&window_, &ui::MainWindow::preferredDeviceChanged, this, &DeviceController::applyDevicePreference);
+    connect(&window_, &ui::MainWindow::enabledDevicesChanged, this, &DeviceController::applyDevicePreference);
+    connect(&window_, &ui::MainWindow::deviceRefreshRequested, this, &DeviceController::refreshDeviceInfo);
+}
+
+DeviceController::~DeviceController() = default;
+
+void DeviceController::refreshDeviceInfo()
+{
+    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    const VersionInfo versions = collectVersions(snapshot);
+    ui::AboutInfo about;
+    about.tessera = qs(versions.tessera);
+    about.qt = qs(versions.qt);
+    about.opencv = qs(versions.opencv);
+    about.cudaRuntime = qs(versions.cudaRuntime);
+    about.cudaDriver = qs(versions.cudaDriver);
+    about.devices = qs(describeDevices(snapshot));
+    window_.setAboutInfo(about);
+    window_.setComputeSummary(qs(computeSummary(snapshot)));
+    std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
+    for (const gpu::DeviceInfo& device : snapshot.devices) {
+        const gpu::DeviceSelection gpu = gpu::DeviceSelection::gpu(device.id);
+        options.push_back({qs(gpu::toString(gpu)), tr("GPU %1: %2").arg(device.id.value()).arg(qs(device.name))});
+    }
+    window_.setDeviceOptions(options);
+    window_.setDevices(snapshot);
+    calibration_->setSnapshot(snapshot);
+    presentGpus_.clear();
+    for (const gpu::DeviceInfo& device : snapshot.devices) {
+        presentGpus_.push_back(device.id);
+    }
+    snapshot_ = snapshot;
+    applyDevicePreference();
+}
+
+gpu::DeviceSpeeds DeviceController::gpuSpeeds(const std::vector<gpu::DeviceId>& gpus) const
+{
+    // Band heights follow the measured speeds once every GPU in use has been measured.
+    std::vector<gpu::DeviceCalibration> calibrations;
+    const CalibrationCache cache;
+    for (const gpu::DeviceId id : gpus) {
+        gpu::DeviceCalibration c;
+        for (const gpu::DeviceInfo& device : snapshot_.devices) {
+            if (device.id == id) {
+                c = cache.cached(CalibrationCache::keyFor(device, snapshot_.driverVersion)).value_or(c);
+            }
+        }
+        calibrations.push_back(c);
+    }
+    const std::vector<double> relative = gpu::relativeSpeeds(calibrations);
+    gpu::DeviceSpeeds speeds;
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        speeds.emplace_back(gpus[i], relative[i]);
+    }
+    return speeds;
+}
+
+void DeviceController::applyDevicePreference()
+{
+    // Preferences says where previews should run; the Devices dock's check boxes say which
+    // devices they may use. The Engine gets the first device that satisfies both.
+    AllowedDevices allowed{presentGpus_, {}, false};
+    for (const QString& key : window_.enabledDevices()) {
+        // The dock's keys are one device each ("gpu:N", "cpu"), spelled as the setting is; one
+        // that is neither reads as auto and allows nothing.
+        const gpu::DeviceSelection device = readPreviewPreference(key.toStdString());
+        if (device.kind() == gpu::DeviceSelection::Kind::Gpus) {
+            allowed.gpus.insert(allowed.gpus.end(), device.ids().begin(), device.ids().end());
+        }
+        allowed.cpu = allowed.cpu || device.kind() == gpu::DeviceSelection::Kind::Cpu;
+    }
+    const gpu::DeviceSelection preference =
+        restrictPreference(readPreviewPreference(window_.preferredDevice().toStdString()), allowed);
+    // Auto spreads previews over every enabled GPU, so the set of GPUs matters too.
+    std::string applied = gpu::toString(preference);
+    const gpu::DeviceSpeeds speeds = gpuSpeeds(allowed.gpus);
+    for (const auto& [id, speed] : speeds) {
+        applied += "," + std::to_string(id.value()) + "@" + std::to_string(speed);
+    }
+    if (applied == appliedDevice_) {
+        return;
+    }
+    const bool first = appliedDevice_.empty();
+    appliedDevice_ = applied;
+    engine_.setDevicePreference(preference, speeds);
+    if (!first) {
+        emit devicesChanged();
+    }
+}
+
+}  // namespace tessera::app::gui

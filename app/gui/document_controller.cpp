@@ -1,0 +1,156 @@
+#include "app/gui/document_controller.h"
+
+#include "app/document/document.h"
+#include "app/gui_text.h"
+#include "app/image_io.h"
+#include "app/document/kernel_preset.h"
+#include "app/gui/preview_controller.h"
+#include "app/stack_chain.h"
+#include "filters/preset_io.h"
+#include "ui/filter_dock.h"
+#include "ui/filter_stack.h"
+#include "ui/kernel_dock.h"
+#include "ui/kernel_editor.h"
+#include "ui/main_window.h"
+
+#include <QFileInfo>
+
+#include <exception>
+#include <optional>
+
+namespace tessera::app::gui {
+
+using document::Document;
+
+DocumentController::DocumentController(ui::MainWindow& window, document::Document& document, PreviewController& previews,
+                                       QObject* parent)
+    : QObject(parent), window_(window), document_(document), previews_(previews)
+{
+    connect(&window_, &ui::MainWindow::openRequested, this, &DocumentController::openImage);
+    connect(&window_, &ui::MainWindow::saveRequested, this, &DocumentController::saveImage);
+    connect(&window_, &ui::MainWindow::exportRequested, this, &DocumentController::exportImage);
+    window_.filterDock()->setFilters(document_.registry().all());
+    window_.setUndoStack(&document_.undoStack());
+    ui::FilterStack* stack = window_.filterStack();
+    connect(stack, &ui::FilterStack::addRequested, &document_, &Document::addFilter);
+    connect(stack, &ui::FilterStack::removeRequested, &document_, &Document::removeEntry);
+    connect(stack, &ui::FilterStack::moveRequested, &document_, &Document::moveEntry);
+    connect(stack, &ui::FilterStack::enableRequested, &document_, &Document::setEntryEnabled);
+    connect(stack, &ui::FilterStack::editRequested, &document_, &Document::editCurrent);
+    connect(stack, &ui::FilterStack::replaceRequested, &document_, &Document::replaceCurrent);
+    connect(stack, &ui::FilterStack::currentChanged, &document_, &Document::select);
+    connect(&document_, &Document::stackChanged, this, &DocumentController::showStack);
+    connect(&document_, &Document::currentChanged, this, &DocumentController::showStack);
+    connect(&document_, &Document::imageChanged, this, &DocumentController::showStack);
+    connect(&window_, &ui::MainWindow::loadPresetRequested, this, &DocumentController::loadPreset);
+    connect(&window_, &ui::MainWindow::savePresetRequested, this, &DocumentController::savePreset);
+    ui::KernelEditor* editor = window_.kernelDock()->editor();
+    connect(editor, &ui::KernelEditor::loadPresetRequested, this, &DocumentController::loadKernelPreset);
+    connect(editor, &ui::KernelEditor::savePresetRequested, this, &DocumentController::saveKernelPreset);
+    showStack();
+}
+
+DocumentController::~DocumentController() = default;
+
+void DocumentController::openImage(const QString& path)
+{
+    const QString title = tr("Cannot open image");
+    // Absolute, so the title, the recent list and later saves do not depend on the working folder.
+    const QString absolute = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
+    try {
+        document_.setImage(readImage(absolute.toStdString()));
+        previews_.showOpenedImage(absolute);
+    } catch (const ImageError& e) {
+        // ImageError's text already starts with the path.
+        window_.showError(title, qs(e.what()));
+    } catch (const std::exception& e) {
+        window_.showError(title, QStringLiteral("%1: %2").arg(absolute, qs(e.what())));
+    }
+}
+
+void DocumentController::saveImage(const QString& path)
+{
+    if (document_.image().empty()) {
+        return;
+    }
+    try {
+        writeImage(path.toStdString(), document_.image());
+        document_.markSaved();
+        if (QFileInfo(path).absoluteFilePath() != QFileInfo(window_.currentPath()).absoluteFilePath()) {
+            window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
+        }
+        window_.setDocumentModified(false);
+        window_.showMessage(tr("Saved %1").arg(path));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot save image"), QString::fromUtf8(e.what()));
+    }
+}
+
+void DocumentController::exportImage(const QString& path)
+{
+    if (document_.image().empty()) {
+        return;
+    }
+    try {
+        const cv::Mat result = previews_.currentResult();
+        // writeImage() refuses a format that cannot hold the depth or the alpha channel and names
+        // the formats that can; nothing is converted behind the user's back.
+        writeImage(path.toStdString(), result);
+        window_.showMessage(tr("Exported %1 (%2)").arg(path, qs(describeFormat(result))));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(path, e)));
+    }
+}
+
+void DocumentController::showStack()
+{
+    window_.filterStack()->setState(document_.stack());
+}
+
+void DocumentController::loadPreset(const QString& path)
+{
+    try {
+        const filters::Preset preset = filters::loadPreset(path.toStdString(), document_.registry());
+        const QString name = preset.name.empty() ? QFileInfo(path).completeBaseName() : qs(preset.name);
+        document_.replaceEntries(entriesFromPreset(preset), tr("Load preset %1").arg(name));
+        window_.showMessage(tr("Loaded preset %1").arg(path));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot load preset"), namingFile(path, e));
+    }
+}
+
+void DocumentController::savePreset(const QString& path)
+{
+    try {
+        const filters::Preset preset = presetFromStack(
+            document_.stack(), QFileInfo(path).completeBaseName().toStdString(), document_.registry());
+        filters::savePreset(preset, path.toStdString());
+        window_.showMessage(tr("Saved preset %1 (%2 filters)").arg(path).arg(preset.steps.size()));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot save preset"), namingFile(path, e));
+    }
+}
+
+void DocumentController::loadKernelPreset(const QString& path)
+{
+    QString error;
+    if (const std::optional<document::LoadedKernel> loaded = document::readKernelPreset(path, document_.registry(), &error)) {
+        // The editor's edit signal carries the kernel on into the document.
+        window_.kernelDock()->editor()->showLoadedKernel(loaded->value, QFileInfo(path).fileName(), loaded->note);
+    } else {
+        window_.showError(tr("Cannot load the kernel"), error);
+    }
+}
+
+void DocumentController::saveKernelPreset(const QString& path)
+{
+    ui::KernelEditor* editor = window_.kernelDock()->editor();
+    QString error;
+    if (document::writeKernelPreset(editor->customKernel(), path, document_.registry(), &error)) {
+        editor->showSaved(QFileInfo(path).fileName());
+    } else {
+        window_.showError(tr("Cannot save the kernel"), error);
+    }
+}
+
+}  // namespace tessera::app::gui

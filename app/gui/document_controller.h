@@ -1,0 +1,60 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+namespace tessera::ui {
+class MainWindow;
+}
+
+namespace tessera::app::document {
+class Document;
+}
+
+namespace tessera::app::gui {
+
+class PreviewController;
+
+/// Connects the Filter and Kernel docks to the document: their edits become the document's
+/// commands, and the docks show the document's stack whenever it changes (edits, undo, redo,
+/// Apply). Also opens, saves and exports images (synchronously, on the GUI thread) and reads
+/// and writes stack and kernel presets. Everything passed in must outlive it. GUI thread only.
+class DocumentController : public QObject {
+    Q_OBJECT
+
+public:
+    /// Fills the docks from the document's registry and connects them to document; previews
+    /// shows opened images and gives the filtered result for Export.
+    DocumentController(ui::MainWindow& window, document::Document& document, PreviewController& previews,
+                       QObject* parent = nullptr);
+    ~DocumentController() override;
+
+public slots:
+    /// Reads path and shows it with the current stack previewed, or shows the error; never throws.
+    void openImage(const QString& path);
+    /// Writes the open image (with applied filters) to path through a temporary file; reports
+    /// errors in the window. Never throws.
+    void saveImage(const QString& path);
+    /// Writes the stack's result to path through a temporary file, leaving the document's path
+    /// and modified state alone; refuses (with the reason) a format that cannot hold the
+    /// result's depth or channels. Never throws.
+    void exportImage(const QString& path);
+    /// Replaces the stack by the preset in path (undoable); errors name the file. Never throws.
+    void loadPreset(const QString& path);
+    /// Writes the stack's enabled filters as a preset to path; errors name the file. Never throws.
+    void savePreset(const QString& path);
+    /// Shows the kernel preset in path in the kernel editor, which makes it the selected entry's
+    /// kernel; errors name the file. Never throws.
+    void loadKernelPreset(const QString& path);
+    /// Writes the kernel editor's kernel as a preset to path; errors name the file. Never throws.
+    void saveKernelPreset(const QString& path);
+
+private:
+    void showStack();
+
+    ui::MainWindow& window_;
+    document::Document& document_;
+    PreviewController& previews_;
+};
+
+}  // namespace tessera::app::gui

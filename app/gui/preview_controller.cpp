@@ -1,0 +1,320 @@
+#include "app/gui/preview_controller.h"
+
+#include "app/display_mapping.h"
+#include "app/document/document.h"
+#include "app/engine.h"
+#include "app/gui_text.h"
+#include "app/image_io.h"
+#include "app/pixel_readout.h"
+#include "app/preview_status.h"
+#include "app/preview_wait.h"
+#include "app/stack_chain.h"
+#include "app/view_regions.h"
+#include "filters/cpu_executor.h"
+#include "ui/display_menu.h"
+#include "ui/image_view.h"
+#include "ui/main_window.h"
+
+#include <QGuiApplication>
+#include <QImage>
+
+#include <exception>
+#include <utility>
+
+namespace tessera::app::gui {
+
+using document::Document;
+
+namespace {
+
+DisplayMapping toMapping(const ui::DisplayOptions& options)
+{
+    return DisplayMapping{options.stretch, options.absolute ? SignedMode::Absolute : SignedMode::Offset};
+}
+
+}  // namespace
+
+PreviewController::PreviewController(ui::MainWindow& window, document::Document& document, QObject* parent)
+    : QObject(parent), window_(window), document_(document), engine_(new Engine(true, this)),
+      regions_(new ViewRegions(*window.imageView(), this))
+{
+    connect(engine_, &Engine::previewReady, this, &PreviewController::showPreview);
+    connect(&document_, &Document::stackChanged, this, &PreviewController::previewStack);
+    connect(&document_, &Document::imageChanged, this, &PreviewController::showDocumentImage);
+    connect(window_.imageView(), &ui::ImageView::pixelHovered, this,
+            [this](const QPoint& pos) { window_.setPixelReadout(describePixel(pos)); });
+    connect(window_.imageView(), &ui::ImageView::pixelLeft, this, [this] { window_.setPixelReadout(QString()); });
+    connect(&window_, &ui::MainWindow::applyRequested, this, &PreviewController::applyPreview);
+    mapping_ = toMapping(window_.displayMenu()->options());
+    engine_->setDisplayMapping(mapping_);
+    connect(window_.displayMenu(), &ui::DisplayMenu::optionsChanged, this,
+            [this](const ui::DisplayOptions& options) { setDisplayMapping(toMapping(options)); });
+    connect(regions_, &ViewRegions::viewSettled, this, &PreviewController::followView);
+}
+
+PreviewController::~PreviewController() = default;
+
+QImage PreviewController::render(const cv::Mat& data, QString* shown) const
+{
+    std::string text;
+    QImage image = toDisplayImage(data, mapping_, &text);
+    *shown = qs(text);
+    return image;
+}
+
+void PreviewController::showOriginalRendering()
+{
+    originalDisplay_ = render(document_.image(), &originalShown_);
+    window_.imageView()->replaceImage(originalDisplay_);
+    filteredBase_ = false;
+    window_.imageView()->setOriginal(originalDisplay_);
+    window_.setDisplayStatus(originalShown_);
+}
+
+void PreviewController::setDisplayMapping(const DisplayMapping& mapping)
+{
+    mapping_ = mapping;
+    engine_->setDisplayMapping(mapping_);
+    if (document_.image().empty()) {
+        return;
+    }
+    showOriginalRendering();
+    if (!preview_.empty()) {
+        QString shown;
+        const QImage image = render(preview_, &shown);
+        if (previewRegion_ == wholeImage()) {
+            window_.imageView()->replaceImage(image);
+            filteredBase_ = true;
+        } else {
+            window_.imageView()->setPatch(image, previewRegion_.topLeft());
+        }
+        window_.setDisplayStatus(shown);
+    }
+}
+
+void PreviewController::setRegionPreviewThreshold(qint64 pixels)
+{
+    regions_->setThreshold(pixels);
+}
+
+filters::FilterChain PreviewController::stackChain() const
+{
+    return buildChain(document_.stack(), document_.registry());
+}
+
+void PreviewController::previewStack()
+{
+    if (document_.image().empty()) {
+        return;
+    }
+    filters::FilterChain chain;
+    try {
+        chain = stackChain();
+    } catch (const std::exception& e) {
+        // A parameter combination a factory refuses (e.g. Sobel with dx = dy = 0): say so, keep
+        // the last preview.
+        window_.showNotice(QString::fromUtf8(e.what()));
+        return;
+    }
+    if (chain.steps.empty()) {
+        showUnfiltered();
+    } else {
+        requestPreview(chain);
+    }
+}
+
+QRect PreviewController::wholeImage() const
+{
+    return QRect(0, 0, document_.image().cols, document_.image().rows);
+}
+
+void PreviewController::requestPreview(const filters::FilterChain& chain)
+{
+    if (document_.image().empty()) {
+        return;
+    }
+    wantedChain_ = chain;
+    requestRegion(chain, regions_->wanted(wholeImage().size()));
+}
+
+quint64 PreviewController::requestRegion(const filters::FilterChain& chain, const QRect& region)
+{
+    const QRect covered = region.isEmpty() ? wholeImage() : region.intersected(wholeImage());
+    const quint64 id = engine_->requestPreview(chain, covered);
+    requested_[id] = Request{chain, covered};
+    return id;
+}
+
+void PreviewController::followView()
+{
+    if (waitingForWhole_ || document_.image().empty() || wantedChain_.steps.empty()) {
+        return;
+    }
+    const auto covers = [this](const filters::FilterChain& chain, const QRect& region) {
+        return chain == wantedChain_ && regions_->coversView(region);
+    };
+    // Covered by what is shown, or by what is on its way.
+    if ((!preview_.empty() && covers(previewChain_, previewRegion_)) ||
+        (!requested_.empty() && covers(requested_.rbegin()->second.chain, requested_.rbegin()->second.region))) {
+        return;
+    }
+    requestRegion(wantedChain_, regions_->wanted(wholeImage().size()));
+}
+
+void PreviewController::showUnfiltered()
+{
+    forgetPreviews();
+    window_.showPreview(originalDisplay_, tr("Preview: no filter enabled"));
+    filteredBase_ = false;
+    window_.setDisplayStatus(originalShown_);
+}
+
+void PreviewController::showPreview(const PreviewResult& result)
+{
+    // Older than what is shown, or computed for an image or stack that has since been replaced.
+    if (result.id <= shownPreview_ || result.id < acceptFrom_) {
+        return;
+    }
+    const auto request = requested_.find(result.id);
+    const filters::FilterChain chain = request != requested_.end() ? request->second.chain : filters::FilterChain{};
+    requested_.erase(requested_.begin(), request == requested_.end() ? request : std::next(request));
+    if (!result.error.isEmpty()) {
+        window_.showNotice(tr("Preview failed: %1").arg(result.error));
+        return;
+    }
+    shownPreview_ = result.id;
+    preview_ = result.data;
+    previewChain_ = chain;
+    previewRegion_ = result.region;
+    // Made before the mapping last changed: render again with the current one.
+    QString shown = result.shownRange;
+    const QImage image = result.mapping == mapping_ ? result.image : render(preview_, &shown);
+    if (previewRegion_ == wholeImage()) {
+        window_.showPreview(image, previewStatusText(result, wholeImage().size()));
+        filteredBase_ = true;
+    } else {
+        // A patch lies over the original, never over another stack's whole preview.
+        if (filteredBase_) {
+            window_.imageView()->replaceImage(originalDisplay_);
+            filteredBase_ = false;
+        }
+        window_.showPreviewPatch(image, previewRegion_.topLeft(), previewStatusText(result, wholeImage().size()));
+        // The view may have moved on while this was computed.
+        regions_->recheckSoon();
+    }
+    window_.setDisplayStatus(shown);
+    window_.setTimingRecords(result.timings,
+                             tr("Preview %1 x %2 on %3%4")
+                                 .arg(result.region.width())
+                                 .arg(result.region.height())
+                                 .arg(result.device,
+                                      result.methods.isEmpty() ? QString() : QStringLiteral(" · ") + result.methods));
+    emit previewShown(result.id);
+}
+
+cv::Mat PreviewController::currentResult()
+{
+    const filters::FilterChain chain = stackChain();
+    if (chain.steps.empty()) {
+        return document_.image();
+    }
+    if (!preview_.empty() && previewChain_ == chain && previewRegion_ == wholeImage()) {
+        return preview_;
+    }
+    return computeWhole(chain);
+}
+
+cv::Mat PreviewController::computeWhole(const filters::FilterChain& chain)
+{
+    QGuiApplication::setOverrideCursor(Qt::WaitCursor);
+    window_.showMessage(tr("Filtering the whole image\u2026"));
+    wantedChain_ = chain;
+    const quint64 id = requestRegion(chain, wholeImage());
+    // No new request may supersede this one while it runs: the view's moves wait, and the user's
+    // input too. showPreview() also puts the whole result on screen.
+    waitingForWhole_ = true;
+    const PreviewResult whole = waitForPreview(*engine_, id);
+    waitingForWhole_ = false;
+    QGuiApplication::restoreOverrideCursor();
+    window_.showMessage(QString());
+    if (whole.id == id && whole.error.isEmpty() && !whole.data.empty()) {
+        return whole.data;
+    }
+    // The Engine failed: the CPU path gives the same pixels, or the error worth reporting.
+    return filters::applyCpu(document_.image(), chain);
+}
+
+QString PreviewController::describePixel(const QPoint& pos) const
+{
+    if (document_.image().empty() || !wholeImage().contains(pos)) {
+        return {};
+    }
+    const QString where = tr("x %1, y %2: ").arg(pos.x()).arg(pos.y());
+    // Left of the compare divider the original is on screen.
+    if (preview_.empty() || (window_.imageView()->isSplitEnabled() && window_.imageView()->showsOriginalAt(pos))) {
+        return where + pixelValues(document_.image(), pos);
+    }
+    if (previewRegion_.contains(pos)) {
+        return where + pixelValues(preview_, pos - previewRegion_.topLeft());
+    }
+    return where + pixelValues(document_.image(), pos) + tr(" (original: not previewed here)");
+}
+
+void PreviewController::applyPreview()
+{
+    try {
+        const filters::FilterChain chain = stackChain();
+        if (document_.image().empty() || chain.steps.empty()) {
+            window_.showNotice(tr("Nothing to apply: the filter stack has no enabled filter"));
+            return;
+        }
+        const QString text = chain.steps.size() == 1
+                                 ? tr("Apply %1").arg(document_.titleOf(chain.steps.front().id))
+                                 : tr("Apply %1 filters").arg(chain.steps.size());
+        // After Apply the stack is empty: its filters are now in the pixels, and keeping them
+        // would filter the image twice. Undo brings back the image and the stack together.
+        document_.apply(currentResult(), text);
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot apply the filters"), QString::fromUtf8(e.what()));
+    }
+}
+
+void PreviewController::forgetPreviews()
+{
+    // Previews shown or still in flight belong to the previous image or stack.
+    acceptFrom_ = engine_->latestRequest() + 1;
+    requested_.clear();
+    preview_ = cv::Mat();
+    previewChain_ = filters::FilterChain{};
+    previewRegion_ = QRect();
+    wantedChain_ = filters::FilterChain{};
+}
+
+void PreviewController::showDocumentImage()
+{
+    engine_->setImage(document_.image());
+    forgetPreviews();
+    window_.imageView()->setPatch(QImage(), QPoint());
+    showOriginalRendering();
+    window_.setDocumentModified(document_.isModified());
+    previewStack();
+}
+
+void PreviewController::showOpenedImage(const QString& path)
+{
+    QString shown;
+    const QImage display = render(document_.image(), &shown);
+    engine_->setImage(document_.image());
+    forgetPreviews();
+    window_.showImage(display, path, qs(describeFormat(document_.image())));
+    originalDisplay_ = display;
+    originalShown_ = shown;
+    window_.imageView()->setOriginal(originalDisplay_);
+    window_.setDisplayStatus(originalShown_);
+    // The stack stays: it is previewed on the new image.
+    if (!document_.stack().entries.empty()) {
+        previewStack();
+    }
+}
+
+}  // namespace tessera::app::gui

@@ -1,0 +1,128 @@
+#pragma once
+
+#include "app/display_mapping.h"
+#include "filters/filter_spec.h"
+
+#include <opencv2/core/mat.hpp>
+
+#include <QImage>
+#include <QObject>
+#include <QPoint>
+#include <QRect>
+#include <QString>
+
+#include <map>
+
+namespace tessera::ui {
+class MainWindow;
+}
+
+namespace tessera::app {
+class Engine;
+class ViewRegions;
+struct PreviewResult;
+}
+
+namespace tessera::app::document {
+class Document;
+}
+
+namespace tessera::app::gui {
+
+/// Shows the document in the image view and asks the Engine (its own thread, GPU when present)
+/// for previews of the stack whenever the document changes. A large image is previewed only
+/// where the view shows it (plus a margin), again whenever the view moves off that part. Also
+/// the display mapping, the pixel readout and Apply. The window and the document must outlive
+/// it. GUI thread only.
+class PreviewController : public QObject {
+    Q_OBJECT
+
+public:
+    /// Makes the Engine and follows document and the window's view and display menu.
+    PreviewController(ui::MainWindow& window, document::Document& document, QObject* parent = nullptr);
+    ~PreviewController() override;
+
+    /// The Engine that computes previews (for the device settings).
+    Engine& engine() const { return *engine_; }
+    /// The display mapping in use.
+    const DisplayMapping& displayMapping() const { return mapping_; }
+    /// Id of the last preview shown in the window (0 before the first).
+    quint64 shownPreview() const { return shownPreview_; }
+    /// The last preview's pixels in their own depth, covering previewRegion(); empty while no
+    /// filter is enabled.
+    const cv::Mat& previewData() const { return preview_; }
+    /// The part of the image the last preview covers (image pixels): all of a small image, the
+    /// view and its margin for a large one; empty while no preview is shown.
+    QRect previewRegion() const { return previewRegion_; }
+    /// Sets the pixel count above which previews cover only the view. Takes effect at the next
+    /// request.
+    void setRegionPreviewThreshold(qint64 pixels);
+    /// True while a requested preview has not reached the window yet.
+    bool isPreviewPending() const { return !requested_.empty(); }
+    /// The enabled filters of the document's stack as a chain. Throws std::invalid_argument when
+    /// a filter refuses its parameters.
+    filters::FilterChain stackChain() const;
+    /// The whole image with the stack applied: the preview when it is of the current stack and
+    /// covers the whole image, else computed by the Engine while this waits (busy cursor), or on
+    /// the CPU path if the Engine fails. Throws std::invalid_argument as stackChain().
+    cv::Mat currentResult();
+    /// Text for the pixel at pos of the shown image (preview if any, else the image); empty
+    /// outside the image.
+    QString describePixel(const QPoint& pos) const;
+
+public slots:
+    /// Asks for a preview of the stack's enabled filters, or shows the image itself when none
+    /// is enabled. A filter that refuses its parameters is reported as a notice.
+    void previewStack();
+    /// Asks the Engine for a preview of chain on the open image; the newest request wins.
+    void requestPreview(const tessera::filters::FilterChain& chain);
+    /// Shows 16-bit and float images through mapping; the data is not changed.
+    void setDisplayMapping(const tessera::app::DisplayMapping& mapping);
+    /// Shows the document's newly opened image (read from path) and
+    /// previews the stack on it.
+    void showOpenedImage(const QString& path);
+    /// Makes the stack's result the image and empties the stack, as one undo step; a notice
+    /// when no filter is enabled.
+    void applyPreview();
+
+signals:
+    /// A preview reached the window.
+    void previewShown(quint64 id);
+
+private:
+    /// A request on its way: the chain and the image pixels it covers.
+    struct Request {
+        filters::FilterChain chain;
+        QRect region;
+    };
+
+    void showPreview(const PreviewResult& result);
+    quint64 requestRegion(const filters::FilterChain& chain, const QRect& region);
+    void followView();
+    cv::Mat computeWhole(const filters::FilterChain& chain);
+    QRect wholeImage() const;
+    void showUnfiltered();
+    void showDocumentImage();
+    void forgetPreviews();
+    QImage render(const cv::Mat& data, QString* shown) const;
+    void showOriginalRendering();
+
+    ui::MainWindow& window_;
+    document::Document& document_;
+    cv::Mat preview_;
+    filters::FilterChain previewChain_;  ///< what preview_ is the result of
+    QRect previewRegion_;                ///< the image pixels preview_ covers
+    filters::FilterChain wantedChain_;   ///< the chain last asked for; empty when none is enabled
+    std::map<quint64, Request> requested_;  ///< requests not yet shown, by id
+    bool waitingForWhole_ = false;   ///< currentResult() waits for the whole image
+    bool filteredBase_ = false;      ///< the view's image is a whole preview, not the original
+    Engine* engine_ = nullptr;
+    ViewRegions* regions_ = nullptr;  ///< which part of the image previews cover
+    quint64 shownPreview_ = 0;
+    quint64 acceptFrom_ = 0;  ///< results of older requests belong to a previous image or stack
+    DisplayMapping mapping_;
+    QImage originalDisplay_;  ///< the open image as displayed, the "before" of the split
+    QString originalShown_;   ///< what black and white stand for in originalDisplay_
+};
+
+}  // namespace tessera::app::gui
