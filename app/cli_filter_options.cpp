@@ -4,6 +4,9 @@
 #include "filters/preset_io.h"
 #include "filters/registry.h"
 
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -13,8 +16,21 @@ namespace {
 
 using nlohmann::json;
 
+// Kernel files are small text: a FIFO would block and a device never end, so only plain files
+// up to this size are read.
+constexpr std::uintmax_t kMaxKernelFileBytes = std::uintmax_t{4} << 20;
+
 std::string readTextFile(const std::string& path)
 {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+        throw std::runtime_error(path + ": not a regular file (a kernel file is text)");
+    }
+    if (const auto bytes = std::filesystem::file_size(path, ec); !ec && bytes > kMaxKernelFileBytes) {
+        throw std::runtime_error(path + ": " + std::to_string(bytes) + " bytes; a kernel file may hold at most " +
+                                 std::to_string(kMaxKernelFileBytes) + " bytes");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw std::runtime_error(path + ": cannot open kernel file");
@@ -155,8 +171,15 @@ double parseNumber(const std::string& option, const std::string& text)
         size_t used = 0;
         const double v = std::stod(text, &used);
         if (used == text.size()) {
+            if (!std::isfinite(v)) {
+                throw UsageError(option + " expects a finite number, got '" + text + "'");
+            }
             return v;
         }
+    } catch (const UsageError&) {
+        throw;
+    } catch (const std::out_of_range&) {
+        throw UsageError(option + " expects a finite number, got '" + text + "'");
     } catch (const std::exception&) {
     }
     throw UsageError(option + " expects a number, got '" + text + "'");

@@ -4,6 +4,8 @@
 #include "filters/factories.h"
 
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -165,6 +167,19 @@ TEST_F(CliTest, ApplyInlineKernelChainAndFloatDepth)
     EXPECT_LT(minV, 0.0) << "a Laplacian in float keeps negative values";
 }
 
+// A kernel file that is a FIFO or a device would block or never end: refused by name.
+TEST_F(CliTest, ApplyRefusesKernelFilesThatAreNotPlainFiles)
+{
+    const std::string fifo = path("k.txt");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    for (const std::string& kernel : {fifo, std::string("/dev/zero")}) {
+        const auto r = cli({"apply", sample("camera.png"), "-o", path("out.png"), "--kernel", "@" + kernel});
+        EXPECT_EQ(r.code, kExitFailure) << r.err;
+        EXPECT_NE(r.err.find(kernel + ": not a regular file"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(path("out.png")));
+    }
+}
+
 TEST_F(CliTest, ApplyRefusesToOverwriteItsInput)
 {
     const std::string in = path("in.png");
@@ -206,6 +221,10 @@ TEST_F(CliTest, ApplyUsageErrors)
         {{"apply", in, "-o", out, "--filter", "box", "--border", "mirror"}, "mirror"},
         {{"apply", in, "-o", out, "--filter", "box", "--depth", "u32"}, "u32"},
         {{"apply", in, "-o", out, "--filter", "box", "--scale", "two"}, "--scale expects a number"},
+        {{"apply", in, "-o", out, "--filter", "box", "--scale", "inf"}, "--scale expects a finite number"},
+        {{"apply", in, "-o", out, "--filter", "box", "--offset", "nan"}, "--offset expects a finite number"},
+        {{"apply", in, "-o", out, "--filter", "box", "--border", "constant", "--border-value", "1e999"},
+         "--border-value expects a finite number"},
         {{"apply", in, "-o", out, "--kernel", "1,2;3"}, "--kernel"},
         {{"apply", in, "-o", out, "--filter", "box", "--device", "tpu"}, "--device expects"},
         {{"apply", in, "-o", out, "--filter", "box", "--device", "gpu:x"}, "not a list of GPU numbers"},
