@@ -55,7 +55,7 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
     connect(&window_, &ui::MainWindow::loadPresetRequested, this, &GuiController::loadPreset);
     connect(&window_, &ui::MainWindow::batchRequested, this, &GuiController::openBatch);
     connect(&window_, &ui::MainWindow::compareRequested, this, &GuiController::openCompare);
-    calibration_ = new CalibrationController(*window_.devicePanel(), {}, this);
+    calibration_ = new CalibrationController(*window_.devicePanel(), engine_->scheduler(), {}, this);
     // A new measurement changes how the bands are shared out.
     connect(calibration_, &CalibrationController::measured, this, &GuiController::applyDevicePreference);
     connect(&window_, &ui::MainWindow::savePresetRequested, this, &GuiController::savePreset);

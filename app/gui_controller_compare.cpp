@@ -1,6 +1,7 @@
 #include "app/calibration_controller.h"
 #include "app/compare_controller.h"
 #include "app/compare_runner.h"
+#include "app/engine.h"
 #include "app/gui_controller.h"
 #include "gpu/device_info.h"
 #include "gpu/device_selection.h"
@@ -35,7 +36,7 @@ void GuiController::openCompare()
             return s;
         };
         compare_ = new CompareController(
-            *compareDialog_, [this] { return source_; }, [this] { return stackChain(); }, setup, this);
+            *compareDialog_, engine_->scheduler(), [this] { return source_; }, [this] { return stackChain(); }, setup, this);
     } else if (!compare_->isRunning()) {
         compare_->refresh();
     }

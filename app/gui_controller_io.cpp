@@ -206,7 +206,7 @@ void GuiController::openBatch()
     if (batchDialog_ == nullptr) {
         batchDialog_ = new ui::BatchDialog(&window_);
         batch_ = new BatchController(
-            *batchDialog_,
+            *batchDialog_, engine_->scheduler(),
             [this] {
                 try {
                     return stackChain();

@@ -1,4 +1,5 @@
 #include "app/batch_controller.h"
+#include "app/device_scheduler.h"
 #include "app/image_io.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
@@ -67,7 +68,8 @@ protected:
     unsigned seed_ = 0;
     QTemporaryDir dir_;
     ui::BatchDialog dialog_;
-    app::BatchController controller_{dialog_, [] { return boxChain(); }};
+    app::DeviceScheduler scheduler_;
+    app::BatchController controller_{dialog_, scheduler_, [] { return boxChain(); }};
 };
 
 TEST_F(BatchDialogTest, RunsABatchAndListsEveryFile)

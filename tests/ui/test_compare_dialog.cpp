@@ -2,6 +2,7 @@
 
 #include "app/compare_controller.h"
 #include "app/compare_runner.h"
+#include "app/device_scheduler.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "ui/compare_dialog.h"
@@ -105,7 +106,7 @@ protected:
     {
         image_ = std::move(image);
         controller_ = std::make_unique<app::CompareController>(
-            dialog_, [this] { return image_; }, [] { return kChain; }, std::move(setup));
+            dialog_, scheduler_, [this] { return image_; }, [] { return kChain; }, std::move(setup));
     }
 
     bool runAndWait(int warmup = 1, int repeats = 3)
@@ -132,6 +133,7 @@ protected:
     }
 
     ui::CompareDialog dialog_;
+    app::DeviceScheduler scheduler_;
     cv::Mat image_;
     std::unique_ptr<app::CompareController> controller_;
 };

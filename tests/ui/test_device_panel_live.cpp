@@ -1,5 +1,6 @@
 #include "app/calibration_controller.h"
 #include "app/calibration_cache.h"
+#include "app/device_scheduler.h"
 #include "gpu/device_info.h"
 #include "ui/device_panel.h"
 
@@ -166,7 +167,8 @@ TEST_F(DevicePanelLive, MeasureRunsOffTheGuiThreadAndIsCached)
     DevicePanel panel;
     panel.setRefreshInterval(0);
     std::atomic<int> calls{0};
-    tessera::app::CalibrationController controller(panel, [&](const QString& key) {
+    tessera::app::DeviceScheduler scheduler;
+    tessera::app::CalibrationController controller(panel, scheduler, [&](const QString& key) {
         ++calls;
         if (key == QLatin1String("gpu:3")) {
             throw std::runtime_error("device lost");
@@ -189,7 +191,7 @@ TEST_F(DevicePanelLive, MeasureRunsOffTheGuiThreadAndIsCached)
 
     // A new panel and controller find the result in the cache without measuring.
     DevicePanel again;
-    tessera::app::CalibrationController cached(again, [&](const QString&) -> DeviceCalibration {
+    tessera::app::CalibrationController cached(again, scheduler, [&](const QString&) -> DeviceCalibration {
         ADD_FAILURE() << "measured although cached";
         return {};
     });
