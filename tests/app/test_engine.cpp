@@ -21,6 +21,10 @@ namespace {
 /// QCoreApplication for queued signals; one per process.
 QCoreApplication& app()
 {
+    // One per process, whichever test file asks first.
+    if (QCoreApplication* existing = QCoreApplication::instance()) {
+        return *existing;
+    }
     static int argc = 1;
     static char name[] = "tessera_app_tests";
     static char* argv[] = {name, nullptr};
