@@ -44,6 +44,7 @@ public:
 
     /// Whether the lease holds its devices. Never throws.
     bool held() const noexcept { return owner_ != nullptr; }
+    /// As held(). Never throws.
     explicit operator bool() const noexcept { return held(); }
     /// Gives the devices back now; the lease is empty afterwards. Never throws.
     void release() noexcept;
