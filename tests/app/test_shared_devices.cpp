@@ -8,6 +8,8 @@
 #include "batch_test_data.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
+#include "gpu/device_info.h"
+#include "gpu/device_selection.h"
 
 #include <gtest/gtest.h>
 #include <opencv2/core.hpp>
@@ -17,6 +19,7 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <iostream>
 #include <future>
 #include <random>
 
@@ -181,6 +184,86 @@ TEST(SharedDevices, BatchCancelledWhileWaitingForTheDevice)
     EXPECT_EQ(summary.ok, 0);
     EXPECT_EQ(summary.cancelled, 3);
     EXPECT_TRUE(test::leftovers(job.outputDir).empty());
+}
+
+// Previews keep answering while a 200-file batch runs on the same GPU. Prints the preview
+// latency alone and during the batch (the number the scheduler exists for; no timing goal here,
+// the benchmark holds those). Needs a GPU.
+TEST(SharedDevices, PreviewLatencyDuringA200FileBatch)
+{
+    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    if (!snapshot.hasGpu()) {
+        GTEST_SKIP() << "needs a GPU: " << snapshot.reason;
+    }
+    app();
+    auto scheduler = std::make_shared<DeviceScheduler>();
+    scheduler->adoptDevices(snapshot);
+    std::mt19937 random(std::random_device{}());
+    const filters::FilterChain chain{{filters::makeGaussian(3.0, 0)}};
+    test::TempFolder in("latency-in");
+    test::TempFolder out("latency-out");
+    cv::Mat file(1536, 2048, CV_8UC3);
+    for (int i = 0; i < 200; ++i) {
+        cv::randu(file, cv::Scalar::all(0), cv::Scalar::all(255));
+        cv::imwrite(in.file("f" + std::to_string(1000 + i) + ".tif"), file);
+    }
+    BatchJob job;
+    job.inputs = {in.path().string()};
+    job.outputDir = out.file("results");
+    job.nameTemplate = "{stem}_out";
+    job.format = "tif";
+    job.chain = chain;
+
+    cv::Mat image(2048, 2048, CV_8UC3);
+    cv::randu(image, cv::Scalar::all(0), cv::Scalar::all(255));
+    Engine engine(true, nullptr, scheduler);
+    engine.setDevicePreference(gpu::DeviceSelection::gpu(gpu::DeviceId{0}));
+    engine.setImage(image);
+    std::vector<PreviewResult> previews;
+    QObject::connect(&engine, &Engine::previewReady, [&previews](const PreviewResult& r) { previews.push_back(r); });
+    const cv::Mat want = filters::applyCpu(image, chain);
+    // One preview at a time, as a user dragging a slider sees them: request, wait, repeat.
+    const auto preview = [&] {
+        QElapsedTimer timer;
+        timer.start();
+        const std::size_t before = previews.size();
+        engine.requestPreview(chain);
+        while (previews.size() == before && timer.elapsed() < 60000) {
+            app().processEvents(QEventLoop::AllEvents, 1);
+        }
+        EXPECT_EQ(previews.size(), before + 1);
+        EXPECT_TRUE(previews.back().error.isEmpty()) << previews.back().error.toStdString();
+        EXPECT_LE(cv::norm(previews.back().data, want, cv::NORM_INF), 1.0);
+        return static_cast<double>(timer.nsecsElapsed()) / 1e6;
+    };
+    const auto describe = [](std::vector<double> ms) {
+        std::ranges::sort(ms);
+        const auto at = [&ms](double q) { return ms[static_cast<std::size_t>(q * static_cast<double>(ms.size() - 1))]; };
+        return "n " + std::to_string(ms.size()) + ", median " + std::to_string(at(0.5)) + " ms, p95 " +
+               std::to_string(at(0.95)) + " ms, max " + std::to_string(ms.back()) + " ms";
+    };
+    preview();  // uploads the image and builds the plans
+    std::vector<double> alone;
+    for (int i = 0; i < 20; ++i) {
+        alone.push_back(preview());
+    }
+    std::atomic<bool> never{false};
+    QElapsedTimer batchTimer;
+    batchTimer.start();
+    auto batch = std::async(std::launch::async, [&] {
+        return runBatch(planBatch(job), job, makeProcessors({gpu::DeviceId{0}}, *scheduler), never);
+    });
+    std::vector<double> during;
+    while (batch.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready) {
+        during.push_back(preview());
+    }
+    const BatchSummary summary = batch.get();
+    const double batchMs = static_cast<double>(batchTimer.elapsed());
+    EXPECT_EQ(summary.ok, 200);
+    ASSERT_FALSE(during.empty());
+    std::cout << "preview latency alone:        " << describe(alone) << "\n"
+              << "preview latency during batch: " << describe(during) << "\n"
+              << "batch of 200 files (2048x1536 u8x3): " << batchMs << " ms\n";
 }
 
 }  // namespace
