@@ -85,7 +85,7 @@ ProcessOutcome cancelledOutcome(const std::string& label)
 }
 
 BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std::size_t memoryLimit,
-                                   std::shared_ptr<SharedGpus> shared, DeviceScheduler* scheduler,
+                                   std::shared_ptr<SharedGpus> shared, DeviceScheduler& scheduler,
                                    DeviceScheduler::WaitNotice notice)
 {
     gpu::RunOptions options;
@@ -93,18 +93,18 @@ BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std
     options.method = method;
     auto own = std::make_shared<gpu::Pipeline>(options);
     const std::string label = gpusLabel({device});
-    return [own, label, shared, device, scheduler, notice](const cv::Mat& image, const filters::FilterChain& chain,
-                                                          const std::atomic<bool>& cancel) {
+    return [own, label, shared, device, &scheduler, notice](const cv::Mat& image, const filters::FilterChain& chain,
+                                                           const std::atomic<bool>& cancel) {
         if (shared && shared->all && image.total() >= kLargePixels) {
             std::lock_guard lock(shared->large);
-            DeviceLease lease;
-            if (scheduler != nullptr && !(lease = leaseFor(*scheduler, shared->gpus, image, cancel, notice))) {
+            const DeviceLease lease = leaseFor(scheduler, shared->gpus, image, cancel, notice);
+            if (!lease) {
                 return cancelledOutcome(shared->label);
             }
             return runOn(*shared->all, shared->label, image, chain, cancel);
         }
-        DeviceLease lease;
-        if (scheduler != nullptr && !(lease = leaseFor(*scheduler, {device}, image, cancel, notice))) {
+        const DeviceLease lease = leaseFor(scheduler, {device}, image, cancel, notice);
+        if (!lease) {
             return cancelledOutcome(label);
         }
         return runOn(*own, label, image, chain, cancel);
@@ -112,11 +112,6 @@ BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std
 }
 
 }  // namespace
-
-BatchProcessor gpuProcessor(gpu::DeviceId device, gpu::Method method)
-{
-    return gpuProcessorSharing(device, method, 0, nullptr, nullptr, {});
-}
 
 BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler, std::vector<gpu::DeviceId> devices,
                                DeviceScheduler::WaitNotice notice)
@@ -148,7 +143,7 @@ std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpu
         shared->gpus = gpus;
     }
     for (const gpu::DeviceId id : gpus) {
-        processors.push_back(gpuProcessorSharing(id, method, gpuMemoryLimit, shared, &scheduler, notice));
+        processors.push_back(gpuProcessorSharing(id, method, gpuMemoryLimit, shared, scheduler, notice));
     }
     return processors;
 }
