@@ -155,6 +155,35 @@ TEST_F(CompareDialogTest, CpuOnlyRun)
     EXPECT_EQ(table->item(0, 7)->text(), QStringLiteral("exact"));
 }
 
+// A comparison waits while a batch uses its device, and the dialog says so; then it times the
+// device alone and gives the CPU path's exact pixels.
+TEST_F(CompareDialogTest, WaitsForABatchOnItsDeviceAndSaysSo)
+{
+    start([] {
+        app::CompareSetup s;
+        s.targets.push_back(app::cpuTarget());
+        return s;
+    }, testImage(96));
+    scheduler_.setRecording(true);
+    app::DeviceLease batch = scheduler_.acquire({{gpu::DeviceId::cpu()}, app::LeaseKind::Batch, 0, "batch"});
+    QSignalSpy finished(controller_.get(), &app::CompareController::finished);
+    dialog_.findChild<QPushButton*>(QStringLiteral("compareRun"))->click();
+    auto* status = dialog_.findChild<QLabel*>(QStringLiteral("compareStatus"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return status->text() == QStringLiteral("waiting for CPU (batch running)"); }, 5000))
+        << status->text().toStdString();
+    EXPECT_TRUE(controller_->isRunning());
+    EXPECT_TRUE(finished.isEmpty());
+    batch.release();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 30000));
+    ASSERT_EQ(controller_->lastReport().results.size(), 1u);
+    EXPECT_TRUE(controller_->lastReport().results[0].ok());
+    EXPECT_EQ(controller_->lastReport().results[0].maxAbsError, 0.0);
+    const auto intervals = scheduler_.intervals();
+    ASSERT_EQ(intervals.size(), 2u);
+    EXPECT_EQ(intervals[1].request.kind, app::LeaseKind::Exclusive);
+    EXPECT_GT(intervals[1].begin, intervals[0].end);
+}
+
 TEST_F(CompareDialogTest, FakeGpusTableAndBarsAgreeWithResults)
 {
     start([] { return fourGpuSetup(); }, testImage(256));
