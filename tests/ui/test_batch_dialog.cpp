@@ -124,6 +124,34 @@ TEST_F(BatchDialogTest, RunsABatchAndListsEveryFile)
     }
 }
 
+// While a calibration holds the CPU, the batch's files wait and the dialog says why; then every
+// file is written as before.
+TEST_F(BatchDialogTest, WaitsWhileACalibrationHoldsTheDeviceAndSaysSo)
+{
+    dialog_.addInputs({in()});
+    child<QLineEdit>("batchOutputFolder")->setText(out());
+    auto* device = child<QComboBox>("batchDevice");
+    device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+    app::DeviceLease calibration =
+        scheduler_.acquire({{gpu::DeviceId::cpu()}, app::LeaseKind::Exclusive, 0, "calibration"});
+    QSignalSpy finished(&controller_, &app::BatchController::finished);
+    QTest::mouseClick(child<QPushButton>("batchStart"), Qt::LeftButton);
+    auto* summary = child<QLabel>("batchSummary");
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return summary->text() == QStringLiteral("waiting for CPU (calibration running)"); }, 5000))
+        << summary->text().toStdString();
+    EXPECT_TRUE(controller_.isRunning());
+    // Only the file that cannot be decoded is done: it needed no device.
+    auto* table = child<QTableWidget>("batchResults");
+    for (int r = 0; r < table->rowCount(); ++r) {
+        EXPECT_EQ(table->item(r, 1)->text(), QStringLiteral("failed"));
+    }
+    calibration.release();
+    ASSERT_TRUE(finished.count() == 1 || finished.wait(20000));
+    EXPECT_EQ(controller_.lastSummary().ok, 5);
+    EXPECT_TRUE(summary->text().contains(QStringLiteral("5 written")));
+}
+
 TEST_F(BatchDialogTest, RefusalIsShownAndNothingRuns)
 {
     dialog_.addInputs({in()});
