@@ -109,9 +109,6 @@ public:
             if (!lease) {
                 return std::nullopt;
             }
-            if (lease.waitedMs() >= 1.0) {
-                r.note = QStringLiteral("waited %1 ms for the device").arg(lease.waitedMs(), 0, 'f', 0);
-            }
             if (gpu_) {
                 gpu::RunReport report;
                 gpu_->run(image_, chain, r.data, &report, region);
@@ -123,7 +120,6 @@ public:
                     // The pipeline's fallback rule computed this preview on the CPU path; later
                     // requests go there directly until the preference changes.
                     r.note = QStringLiteral("GPU failed: %1; using the CPU").arg(QString::fromStdString(report.fallback));
-                    lease.release();
                     r.device = QStringLiteral("CPU");
                     r.milliseconds = report.wallMs;
                     gpu_.reset();
@@ -144,7 +140,12 @@ public:
                 if (useGpu_ && !gpuReason_.empty()) {
                     r.note = QString::fromStdString(gpuReason_);
                 }
-                lease.release();
+            }
+            // The display conversion is host work: the devices are free for others meanwhile.
+            lease.release();
+            if (lease.waitedMs() >= 1.0) {
+                const QString waited = QStringLiteral("waited %1 ms for the device").arg(lease.waitedMs(), 0, 'f', 0);
+                r.note = r.note.isEmpty() ? waited : r.note + QStringLiteral("; ") + waited;
             }
             std::string shown;
             r.image = toDisplayImage(r.data, mapping_, &shown);
