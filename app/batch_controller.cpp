@@ -55,9 +55,9 @@ QString summaryText(const BatchSummary& s)
 
 }  // namespace
 
-BatchController::BatchController(ui::BatchDialog& dialog, std::function<filters::FilterChain()> currentChain,
-                                 QObject* parent)
-    : QObject(parent), dialog_(dialog), currentChain_(std::move(currentChain))
+BatchController::BatchController(ui::BatchDialog& dialog, DeviceScheduler& scheduler,
+                                 std::function<filters::FilterChain()> currentChain, QObject* parent)
+    : QObject(parent), dialog_(dialog), scheduler_(scheduler), currentChain_(std::move(currentChain))
 {
     connect(&dialog_, &ui::BatchDialog::startRequested, this, &BatchController::start);
     connect(&dialog_, &ui::BatchDialog::cancelRequested, this, [this] { cancel_ = true; });
@@ -69,9 +69,7 @@ BatchController::BatchController(ui::BatchDialog& dialog, std::function<filters:
 BatchController::~BatchController()
 {
     cancel_ = true;
-    if (worker_.joinable()) {
-        worker_.join();
-    }
+    job_.wait();
 }
 
 void BatchController::refresh()
@@ -132,7 +130,7 @@ void BatchController::showExample(const ui::BatchRequest& request)
 
 void BatchController::start(const ui::BatchRequest& request)
 {
-    if (worker_.joinable()) {
+    if (job_.isRunning()) {
         return;
     }
     BatchJob job;
@@ -143,7 +141,15 @@ void BatchController::start(const ui::BatchRequest& request)
         job = jobFor(request, false);
         plan = planBatch(job);
         const gpu::DeviceSelection device = gpu::parseDeviceSelection(request.device.toStdString(), gpu::kDeviceOption);
-        processors = makeProcessors(gpu::resolve(device, gpu::enumerateDevices(), note, gpu::kDeviceOption));
+        const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+        scheduler_.adoptDevices(snapshot);
+        // The dialog's progress line says when a file waits for its device.
+        const auto waiting = [this](const std::string& why) {
+            QMetaObject::invokeMethod(
+                this, [this, text = qs(why)] { dialog_.setSummary(text); }, Qt::QueuedConnection);
+        };
+        processors = makeProcessors(gpu::resolve(device, snapshot, note, gpu::kDeviceOption), scheduler_,
+                                    gpu::Method::Auto, 0, waiting);
     } catch (const std::exception& e) {
         dialog_.setRunning(false);
         dialog_.setSummary(tr("Not started: %1").arg(qs(e.what())));
@@ -153,8 +159,7 @@ void BatchController::start(const ui::BatchRequest& request)
     cancel_ = false;
     dialog_.setRunning(true);
     dialog_.setProgress(0, static_cast<int>(plan.files.size()), QString(), 0.0);
-    worker_ = std::thread([this, job = std::move(job), plan = std::move(plan), processors = std::move(processors),
-                           note] {
+    job_.start([this, job = std::move(job), plan = std::move(plan), processors = std::move(processors), note] {
         QElapsedTimer sincePost;
         sincePost.start();
         const auto progress = [this, &sincePost](const BatchProgress& p) {
@@ -186,16 +191,12 @@ void BatchController::start(const ui::BatchRequest& request)
         if (summary.note.empty()) {
             summary.note = note;
         }
-        QMetaObject::invokeMethod(this, [this, summary = std::move(summary)]() mutable { done(std::move(summary)); },
-                                  Qt::QueuedConnection);
-    });
+        return summary;
+    }, [this](BatchSummary summary) { done(std::move(summary)); });
 }
 
 void BatchController::done(BatchSummary summary)
 {
-    if (worker_.joinable()) {
-        worker_.join();
-    }
     summary_ = std::move(summary);
     dialog_.setRunning(false);
     dialog_.setSummary(summaryText(summary_));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/background_job.h"
 #include "app/batch_job.h"
 #include "filters/filter_spec.h"
 
@@ -8,7 +9,6 @@
 
 #include <atomic>
 #include <functional>
-#include <thread>
 
 namespace tessera::ui {
 class BatchDialog;
@@ -17,23 +17,27 @@ struct BatchRequest;
 
 namespace tessera::app {
 
+class DeviceScheduler;
+
 /// Connects a BatchDialog to the batch runner: turns the dialog's request into a job, plans it
-/// on the GUI thread (refusals show at once), runs it on a thread of its own and passes progress
-/// and results back to the dialog through queued calls. Destroying it cancels a run and waits
-/// for it. The dialog must outlive the controller.
+/// on the GUI thread (refusals show at once), runs it as a BackgroundJob with its files under
+/// batch leases of the scheduler (the dialog says when a file waits for a device), and passes
+/// progress and results back to the dialog through queued calls. Destroying it cancels a run
+/// and waits for it. The dialog and the scheduler must outlive the controller.
 class BatchController : public QObject {
     Q_OBJECT
 
 public:
-    /// currentChain gives the main window's enabled filters when a run starts.
-    BatchController(ui::BatchDialog& dialog, std::function<filters::FilterChain()> currentChain,
-                    QObject* parent = nullptr);
+    /// currentChain gives the main window's enabled filters when a run starts. Throws only
+    /// std::bad_alloc.
+    BatchController(ui::BatchDialog& dialog, DeviceScheduler& scheduler,
+                    std::function<filters::FilterChain()> currentChain, QObject* parent = nullptr);
     ~BatchController() override;
 
     /// Reads the devices and offers them in the dialog; describes the current stack.
     void refresh();
     /// True from Start until the run's results are in the dialog.
-    bool isRunning() const { return worker_.joinable(); }
+    bool isRunning() const { return job_.isRunning(); }
     /// The results of the last finished run.
     const BatchSummary& lastSummary() const { return summary_; }
 
@@ -49,10 +53,11 @@ private:
     BatchJob jobFor(const ui::BatchRequest& request, bool forExample) const;
 
     ui::BatchDialog& dialog_;
+    DeviceScheduler& scheduler_;
     std::function<filters::FilterChain()> currentChain_;
-    std::thread worker_;
     std::atomic<bool> cancel_{false};
     BatchSummary summary_;
+    BackgroundJob<BatchSummary> job_;  // last: it waits for the work, which uses the members above
 };
 
 }  // namespace tessera::app

@@ -29,6 +29,7 @@ namespace {
 struct SharedGpus {
     std::mutex large;
     std::unique_ptr<gpu::Pipeline> all;
+    std::vector<gpu::DeviceId> gpus;
     std::string label;
 };
 
@@ -63,19 +64,48 @@ ProcessOutcome runOn(gpu::Pipeline& pipeline, const std::string& label, const cv
     return outcome;
 }
 
+// Source and result of one file on each device it runs on.
+std::uint64_t fileBytes(const cv::Mat& image)
+{
+    return 2 * static_cast<std::uint64_t>(image.total()) * image.elemSize();
+}
+
+DeviceLease leaseFor(DeviceScheduler& scheduler, const std::vector<gpu::DeviceId>& devices, const cv::Mat& image,
+                     const std::atomic<bool>& cancel, const DeviceScheduler::WaitNotice& notice)
+{
+    return scheduler.acquire({devices, LeaseKind::Batch, fileBytes(image), "batch"}, [&cancel] { return cancel.load(); },
+                             notice);
+}
+
+ProcessOutcome cancelledOutcome(const std::string& label)
+{
+    ProcessOutcome outcome;
+    outcome.device = label;
+    return outcome;
+}
+
 BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std::size_t memoryLimit,
-                                   std::shared_ptr<SharedGpus> shared)
+                                   std::shared_ptr<SharedGpus> shared, DeviceScheduler& scheduler,
+                                   DeviceScheduler::WaitNotice notice)
 {
     gpu::RunOptions options;
     options.deviceSlots = gpu::slotsFor({device}, {}, memoryLimit);
     options.method = method;
     auto own = std::make_shared<gpu::Pipeline>(options);
     const std::string label = gpusLabel({device});
-    return [own, label, shared](const cv::Mat& image, const filters::FilterChain& chain,
-                                const std::atomic<bool>& cancel) {
+    return [own, label, shared, device, &scheduler, notice](const cv::Mat& image, const filters::FilterChain& chain,
+                                                           const std::atomic<bool>& cancel) {
         if (shared && shared->all && image.total() >= kLargePixels) {
             std::lock_guard lock(shared->large);
+            const DeviceLease lease = leaseFor(scheduler, shared->gpus, image, cancel, notice);
+            if (!lease) {
+                return cancelledOutcome(shared->label);
+            }
             return runOn(*shared->all, shared->label, image, chain, cancel);
+        }
+        const DeviceLease lease = leaseFor(scheduler, {device}, image, cancel, notice);
+        if (!lease) {
+            return cancelledOutcome(label);
         }
         return runOn(*own, label, image, chain, cancel);
     };
@@ -83,17 +113,23 @@ BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std
 
 }  // namespace
 
-BatchProcessor gpuProcessor(gpu::DeviceId device, gpu::Method method)
+BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler, std::vector<gpu::DeviceId> devices,
+                               DeviceScheduler::WaitNotice notice)
 {
-    return gpuProcessorSharing(device, method, 0, nullptr);
+    return [inner = std::move(inner), &scheduler, devices = std::move(devices), notice = std::move(notice)](
+               const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>& cancel) {
+        const DeviceLease lease = leaseFor(scheduler, devices, image, cancel, notice);
+        return lease ? inner(image, chain, cancel) : cancelledOutcome(gpu::describe(devices.front()));
+    };
 }
 
-std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpus, gpu::Method method,
-                                           std::size_t gpuMemoryLimit)
+std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpus, DeviceScheduler& scheduler,
+                                           gpu::Method method, std::size_t gpuMemoryLimit,
+                                           const DeviceScheduler::WaitNotice& notice)
 {
     std::vector<BatchProcessor> processors;
     if (gpus.empty()) {
-        processors.push_back(cpuProcessor());
+        processors.push_back(leasedProcessor(cpuProcessor(), scheduler, {gpu::DeviceId::cpu()}, notice));
         return processors;
     }
     std::shared_ptr<SharedGpus> shared;
@@ -104,9 +140,10 @@ std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpu
         options.method = method;
         shared->all = std::make_unique<gpu::Pipeline>(options);
         shared->label = gpusLabel(gpus);
+        shared->gpus = gpus;
     }
     for (const gpu::DeviceId id : gpus) {
-        processors.push_back(gpuProcessorSharing(id, method, gpuMemoryLimit, shared));
+        processors.push_back(gpuProcessorSharing(id, method, gpuMemoryLimit, shared, scheduler, notice));
     }
     return processors;
 }

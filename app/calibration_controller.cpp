@@ -1,5 +1,6 @@
 #include "app/calibration_controller.h"
 
+#include "app/device_scheduler.h"
 #include "gpu/engine.h"
 #include "ui/device_panel.h"
 
@@ -17,10 +18,17 @@ gpu::DeviceCalibration measureReal(const QString& key)
     return gpu::calibrateDevice(gpu::DeviceId{key.mid(4).toInt()});
 }
 
+// "cpu" or "gpu:N" as the device the measurement leases.
+gpu::DeviceId deviceOf(const QString& key)
+{
+    return key == QLatin1String("cpu") ? gpu::DeviceId::cpu() : gpu::DeviceId{key.mid(4).toInt()};
+}
+
 }  // namespace
 
-CalibrationController::CalibrationController(ui::DevicePanel& panel, Measure measure, QObject* parent)
-    : QObject(parent), panel_(panel), measure_(measure ? std::move(measure) : Measure(measureReal))
+CalibrationController::CalibrationController(ui::DevicePanel& panel, DeviceScheduler& scheduler, Measure measure,
+                                             QObject* parent)
+    : QObject(parent), panel_(panel), scheduler_(scheduler), measure_(measure ? std::move(measure) : Measure(measureReal))
 {
     connect(&panel_, &ui::DevicePanel::measureRequested, this, &CalibrationController::measure);
     panel_.setCpuName(QString::fromStdString(gpu::cpuModelName()));
@@ -30,9 +38,8 @@ CalibrationController::CalibrationController(ui::DevicePanel& panel, Measure mea
 CalibrationController::~CalibrationController()
 {
     queue_.clear();
-    if (worker_.joinable()) {
-        worker_.join();
-    }
+    stopping_ = true;
+    job_.wait();
 }
 
 QString CalibrationController::cacheKey(const QString& key) const
@@ -74,7 +81,7 @@ void CalibrationController::measure(const QString& key)
         queue_ << key;
         panel_.setMeasuring(key, true);
     }
-    if (!worker_.joinable()) {
+    if (!job_.isRunning()) {
         startNext();
     }
 }
@@ -85,21 +92,35 @@ void CalibrationController::startNext()
         return;
     }
     const QString key = queue_.front();
-    worker_ = std::thread([this, key] {
-        gpu::DeviceCalibration result;
-        QString error;
-        try {
-            result = measure_(key);
-        } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
-        }
-        QMetaObject::invokeMethod(this, [this, key, result, error] { finish(key, result, error); }, Qt::QueuedConnection);
-    });
+    job_.start(
+        [this, key] {
+            Outcome outcome{key, {}, {}};
+            try {
+                const DeviceLease lease = scheduler_.acquire(
+                    {{deviceOf(key)}, LeaseKind::Exclusive, 0, "calibration"}, [this] { return stopping_.load(); },
+                    [this, key](const std::string& why) {
+                        QMetaObject::invokeMethod(
+                            this, [this, key, text = QString::fromStdString(why)] { emit waiting(key, text); },
+                            Qt::QueuedConnection);
+                    });
+                if (!lease) {
+                    outcome.error = tr("not measured: the window closed while it waited");
+                    return outcome;
+                }
+                outcome.result = measure_(key);
+            } catch (const std::exception& e) {
+                outcome.error = QString::fromUtf8(e.what());
+            }
+            return outcome;
+        },
+        [this](const Outcome& outcome) { finish(outcome); });
 }
 
-void CalibrationController::finish(const QString& key, const gpu::DeviceCalibration& result, const QString& error)
+void CalibrationController::finish(const Outcome& outcome)
 {
-    worker_.join();
+    const QString& key = outcome.key;
+    const gpu::DeviceCalibration& result = outcome.result;
+    const QString& error = outcome.error;
     queue_.removeAll(key);
     if (error.isEmpty()) {
         known_[key.toStdString()] = result;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/background_job.h"
 #include "app/calibration_cache.h"
 #include "gpu/device_calibration.h"
 #include "gpu/device_info.h"
@@ -7,11 +8,10 @@
 #include <QObject>
 #include <QStringList>
 
+#include <atomic>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <string>
-#include <thread>
 
 namespace tessera::ui {
 class DevicePanel;
@@ -19,9 +19,13 @@ class DevicePanel;
 
 namespace tessera::app {
 
+class DeviceScheduler;
+
 /// Connects the Devices dock's Measure buttons to the calibration: measures one device at a
-/// time on a thread of its own (the GUI never waits), remembers results in CalibrationCache and
-/// shows them in the panel. Destroying it waits for a measurement in progress.
+/// time as a BackgroundJob (the GUI never waits) under an exclusive lease of the scheduler, so
+/// no preview, batch or comparison spoils its timings; remembers results in CalibrationCache
+/// and shows them in the panel. Destroying it gives up a measurement still waiting for its
+/// device and waits for one in progress. The panel and the scheduler must outlive it.
 class CalibrationController : public QObject {
     Q_OBJECT
 
@@ -29,8 +33,9 @@ public:
     /// Measures a device key ("gpu:N", "cpu"); throws on failure. Runs on the worker thread.
     using Measure = std::function<gpu::DeviceCalibration(const QString& key)>;
 
-    /// measure defaults to gpu::calibrateDevice / gpu::calibrateCpu.
-    explicit CalibrationController(ui::DevicePanel& panel, Measure measure = {}, QObject* parent = nullptr);
+    /// measure defaults to gpu::calibrateDevice / gpu::calibrateCpu. Throws only std::bad_alloc.
+    CalibrationController(ui::DevicePanel& panel, DeviceScheduler& scheduler, Measure measure = {},
+                          QObject* parent = nullptr);
     ~CalibrationController() override;
 
     /// New devices: shows the cached calibration of each (and of the CPU) in the panel.
@@ -40,25 +45,37 @@ public:
     /// The calibrations known now, by device key.
     std::map<std::string, gpu::DeviceCalibration> known() const;
     /// True while a measurement runs or waits.
-    bool isBusy() const { return worker_.joinable() || !queue_.isEmpty(); }
+    bool isBusy() const { return job_.isRunning() || !queue_.isEmpty(); }
     /// The cache key of a device key under the current snapshot (empty when unknown).
     QString cacheKey(const QString& key) const;
 
 signals:
     /// A measurement finished (ok or not) and the panel shows it.
     void measured(const QString& key);
+    /// The measurement of key waits for its device; why says for what ("waiting for GPU 0
+    /// (batch running)").
+    void waiting(const QString& key, const QString& why);
 
 private:
+    /// What one measurement gave.
+    struct Outcome {
+        QString key;
+        gpu::DeviceCalibration result;
+        QString error;
+    };
+
     void startNext();
-    void finish(const QString& key, const gpu::DeviceCalibration& result, const QString& error);
+    void finish(const Outcome& outcome);
 
     ui::DevicePanel& panel_;
+    DeviceScheduler& scheduler_;
     Measure measure_;
     CalibrationCache cache_;
     gpu::DeviceSnapshot snapshot_;
     std::map<std::string, gpu::DeviceCalibration> known_;
     QStringList queue_;
-    std::thread worker_;
+    std::atomic<bool> stopping_{false};
+    BackgroundJob<Outcome> job_;  // last: it waits for the work, which uses the members above
 };
 
 }  // namespace tessera::app

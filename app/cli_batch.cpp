@@ -228,7 +228,11 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     }
     const InterruptGuard guard;
     interrupted = false;
-    BatchSummary summary = runBatch(plan, o.job, makeProcessors(gpus, o.filters.method, o.filters.gpuMemoryLimit),
+    // This run is the process: its scheduler keeps every file within the GPUs' memory budgets.
+    DeviceScheduler scheduler;
+    scheduler.adoptDevices(snapshot);
+    BatchSummary summary = runBatch(plan, o.job,
+                                    makeProcessors(gpus, scheduler, o.filters.method, o.filters.gpuMemoryLimit),
                                     interrupted, progress);
     summary.note = note;
     if (terminal) {

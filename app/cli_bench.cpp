@@ -1,6 +1,7 @@
 #include "app/cli.h"
 #include "app/cli_commands.h"
 #include "app/cli_filter_options.h"
+#include "app/device_scheduler.h"
 #include "app/compare_json.h"
 #include "app/compare_runner.h"
 #include "app/image_io.h"
@@ -199,6 +200,8 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
     CompareOptions options;
     options.warmup = o.warmup;
     options.repeats = o.runs;
+    DeviceScheduler scheduler;  // this run is the process: its targets take their devices in turn
+    options.scheduler = &scheduler;
     const CompareReport report = runComparison(src, chain, targets, options);
     const bool failed = std::any_of(report.results.begin(), report.results.end(), [](const auto& r) { return !r.ok(); });
     if (o.json) {

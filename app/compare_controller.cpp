@@ -45,10 +45,10 @@ std::string deviceModel(const gpu::DeviceSnapshot& snapshot, int device)
 
 }  // namespace
 
-CompareController::CompareController(ui::CompareDialog& dialog, std::function<cv::Mat()> image,
-                                     std::function<filters::FilterChain()> chain, std::function<CompareSetup()> setup,
-                                     QObject* parent)
-    : QObject(parent), dialog_(dialog), image_(std::move(image)), chain_(std::move(chain)), setupSource_(std::move(setup))
+CompareController::CompareController(ui::CompareDialog& dialog, DeviceScheduler& scheduler,
+                                     std::function<cv::Mat()> image, std::function<filters::FilterChain()> chain,
+                                     std::function<CompareSetup()> setup, QObject* parent)
+    : QObject(parent), dialog_(dialog), scheduler_(scheduler), image_(std::move(image)), chain_(std::move(chain)), setupSource_(std::move(setup))
 {
     connect(&dialog_, &ui::CompareDialog::runRequested, this, &CompareController::start);
     connect(&dialog_, &ui::CompareDialog::cancelRequested, this, [this] { cancel_ = true; });
@@ -60,9 +60,7 @@ CompareController::CompareController(ui::CompareDialog& dialog, std::function<cv
 CompareController::~CompareController()
 {
     cancel_ = true;
-    if (worker_.joinable()) {
-        worker_.join();
-    }
+    job_.wait();
 }
 
 void CompareController::refresh()
@@ -77,7 +75,7 @@ void CompareController::refresh()
 
 void CompareController::start(const QStringList& keys, int warmup, int repeats)
 {
-    if (worker_.joinable()) {
+    if (job_.isRunning()) {
         return;
     }
     const cv::Mat image = image_();
@@ -109,11 +107,15 @@ void CompareController::start(const QStringList& keys, int warmup, int repeats)
     cancel_ = false;
     dialog_.setRunning(true);
     dialog_.setProgress(0, (std::max(warmup, 0) + std::max(repeats, 1)) * static_cast<int>(chosen.size()), QString());
-    worker_ = std::thread([this, image, chain = std::move(chain), chosen = std::move(chosen), warmup, repeats] {
+    job_.start([this, image, chain = std::move(chain), chosen = std::move(chosen), warmup, repeats] {
         CompareOptions options;
         options.warmup = warmup;
         options.repeats = repeats;
         options.cancel = &cancel_;
+        options.scheduler = &scheduler_;
+        options.waiting = [this](const std::string& why) {
+            QMetaObject::invokeMethod(this, [this, text = qs(why)] { dialog_.setStatus(text); }, Qt::QueuedConnection);
+        };
         options.progress = [this](int done, int total, const std::string& target) {
             QMetaObject::invokeMethod(
                 this, [this, done, total, t = qs(target)] { dialog_.setProgress(done, total, t); }, Qt::QueuedConnection);
@@ -128,16 +130,12 @@ void CompareController::start(const QStringList& keys, int warmup, int repeats)
             failed.error = e.what();
             report.results.push_back(failed);
         }
-        QMetaObject::invokeMethod(this, [this, report = std::move(report)]() mutable { done(std::move(report)); },
-                                  Qt::QueuedConnection);
-    });
+        return report;
+    }, [this](CompareReport report) { done(std::move(report)); });
 }
 
 void CompareController::done(CompareReport report)
 {
-    if (worker_.joinable()) {
-        worker_.join();
-    }
     dialog_.setRunning(false);
     if (report.cancelled) {
         dialog_.setStatus(tr("Cancelled; the results shown are from the run before."));

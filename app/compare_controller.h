@@ -1,5 +1,6 @@
 #pragma once
 
+#include "app/background_job.h"
 #include "app/compare_json.h"
 #include "app/compare_runner.h"
 #include "filters/filter_spec.h"
@@ -13,7 +14,6 @@
 #include <atomic>
 #include <functional>
 #include <map>
-#include <thread>
 
 namespace tessera::ui {
 class CompareDialog;
@@ -30,16 +30,19 @@ struct CompareSetup {
 };
 
 /// Connects a CompareDialog to the comparison runner: offers the targets, runs the ticked ones
-/// on the current image and chain on a thread of its own (the window stays responsive), passes
-/// progress and results back through queued calls, and saves and loads results as JSON.
-/// Destroying it cancels a run and waits for it. The dialog must outlive the controller.
+/// on the current image and chain as a BackgroundJob (the window stays responsive), each target
+/// under an exclusive lease of the scheduler (the status says when it waits for a device),
+/// passes progress and results back through queued calls, and saves and loads results as JSON.
+/// Destroying it cancels a run and waits for it. The dialog and the scheduler must outlive the
+/// controller.
 class CompareController : public QObject {
     Q_OBJECT
 
 public:
     /// image and chain give the main window's image and enabled filters when a run starts;
-    /// setup gives the devices and targets (read again at every refresh()).
-    CompareController(ui::CompareDialog& dialog, std::function<cv::Mat()> image,
+    /// setup gives the devices and targets (read again at every refresh()). Throws what setup
+    /// throws.
+    CompareController(ui::CompareDialog& dialog, DeviceScheduler& scheduler, std::function<cv::Mat()> image,
                       std::function<filters::FilterChain()> chain, std::function<CompareSetup()> setup,
                       QObject* parent = nullptr);
     ~CompareController() override;
@@ -47,7 +50,7 @@ public:
     /// Reads the setup again and offers its targets in the dialog.
     void refresh();
     /// True from Run until the results are in the dialog.
-    bool isRunning() const { return worker_.joinable(); }
+    bool isRunning() const { return job_.isRunning(); }
     /// The last finished comparison.
     const CompareReport& lastReport() const { return report_; }
     /// Writes the last comparison with the devices and calibrations to path; the dialog's status
@@ -71,13 +74,14 @@ private:
     void done(CompareReport report);
 
     ui::CompareDialog& dialog_;
+    DeviceScheduler& scheduler_;
     std::function<cv::Mat()> image_;
     std::function<filters::FilterChain()> chain_;
     std::function<CompareSetup()> setupSource_;
     CompareSetup setup_;
-    std::thread worker_;
     std::atomic<bool> cancel_{false};
     CompareReport report_;
+    BackgroundJob<CompareReport> job_;  // last: it waits for the work, which uses the members above
 };
 
 }  // namespace tessera::app

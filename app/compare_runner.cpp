@@ -1,5 +1,7 @@
 #include "app/compare_runner.h"
 
+#include "app/device_scheduler.h"
+
 #include "filters/cpu_executor.h"
 #include "gpu/engine.h"
 
@@ -235,6 +237,18 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
         cv::Mat output;
         std::vector<KernelSample> kernels;
         const int doneBefore = done;
+        DeviceLease lease;
+        if (options.scheduler != nullptr) {
+            std::vector<gpu::DeviceId> devices = target.gpus;
+            if (devices.empty()) {
+                devices.push_back(gpu::DeviceId::cpu());
+            }
+            lease = options.scheduler->acquire({devices, LeaseKind::Exclusive, 0, "comparison"}, cancelled, options.waiting);
+            if (!lease) {
+                report.cancelled = true;
+                break;
+            }
+        }
         try {
             for (int i = 0; i < perTarget && !cancelled(); ++i) {
                 const auto start = Clock::now();

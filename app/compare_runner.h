@@ -13,6 +13,8 @@
 
 namespace tessera::app {
 
+class DeviceScheduler;
+
 /// Time a kernel (or a method inside a tile) took, with the work it did, for the roofline.
 struct KernelSample {
     int device = -1;      ///< CUDA id, -1 for the CPU
@@ -95,7 +97,11 @@ struct CompareOptions {
     /// Called after every run (warm-up ones included) on the calling thread: done of total, and
     /// the target running.
     std::function<void(int done, int total, const std::string& target)> progress;
-    const std::atomic<bool>* cancel = nullptr;  ///< checked between runs
+    const std::atomic<bool>* cancel = nullptr;  ///< checked between runs, and while a target waits
+    /// When set, each target runs under an exclusive lease of its devices (nothing else runs on
+    /// them while it is timed); waiting tells why a target waits for them (calling thread).
+    DeviceScheduler* scheduler = nullptr;
+    std::function<void(const std::string& why)> waiting;
 };
 
 /// Runs every target warmup + repeats times on src, then fills in the statistics: speed-ups

@@ -1,22 +1,79 @@
 #include "app/engine.h"
 
+#include "app/device_scheduler.h"
 #include "app/display_mapping.h"
 #include "filters/cpu_executor.h"
 #include "gpu/engine.h"
 
+#include <QPromise>
 #include <QThread>
 
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
 
 namespace tessera::app {
+
+/// The futures resultOf() handed out, fulfilled by the worker as requests finish. Shared by the
+/// Engine and its worker; one mutex.
+class PreviewPromises {
+public:
+    QFuture<PreviewResult> add(quint64 id)
+    {
+        auto promise = std::make_shared<QPromise<PreviewResult>>();
+        promise->start();
+        QFuture<PreviewResult> future = promise->future();
+        std::lock_guard lock(mutex_);
+        if (last_.id >= id) {
+            // The worker was quicker than the caller: the answer is already here.
+            promise->addResult(last_);
+            promise->finish();
+        } else {
+            pending_.emplace_back(id, std::move(promise));
+        }
+        return future;
+    }
+
+    // Every promise of request id or of an older one gets result.
+    void fulfil(const PreviewResult& result)
+    {
+        std::lock_guard lock(mutex_);
+        last_ = result;
+        std::erase_if(pending_, [&result](auto& entry) {
+            if (entry.first > result.id) {
+                return false;
+            }
+            entry.second->addResult(result);
+            entry.second->finish();
+            return true;
+        });
+    }
+
+    // The Engine goes away: nobody waits for ever.
+    void abandon()
+    {
+        PreviewResult gone;
+        gone.id = ~quint64{0};
+        gone.error = QStringLiteral("the engine stopped");
+        fulfil(gone);
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::pair<quint64, std::shared_ptr<QPromise<PreviewResult>>>> pending_;
+    PreviewResult last_;  // the newest result delivered (id 0 before the first)
+};
 
 /// Lives on the Engine's thread; every GPU call happens here.
 class EngineWorker : public QObject {
 public:
-    EngineWorker(bool useGpu, std::shared_ptr<std::atomic<quint64>> latest)
-        : useGpu_(useGpu), latest_(std::move(latest))
+    using Notice = std::function<void(const QString&)>;
+
+    EngineWorker(bool useGpu, std::shared_ptr<std::atomic<quint64>> latest, DeviceScheduler& scheduler, Notice waiting)
+        : useGpu_(useGpu), latest_(std::move(latest)), scheduler_(scheduler), waiting_(std::move(waiting))
     {
     }
 
@@ -28,7 +85,8 @@ public:
         }
     }
 
-    PreviewResult run(quint64 id, const filters::FilterChain& chain, const QRect& requested)
+    /// Empty when the request was superseded while it waited for its devices.
+    std::optional<PreviewResult> run(quint64 id, const filters::FilterChain& chain, const QRect& requested)
     {
         PreviewResult r;
         r.id = id;
@@ -46,6 +104,10 @@ public:
         try {
             if (useGpu_ && !gpuDisabled_) {
                 ensureGpu();
+            }
+            DeviceLease lease = leaseFor(id, region);
+            if (!lease) {
+                return std::nullopt;
             }
             if (gpu_) {
                 gpu::RunReport report;
@@ -79,6 +141,12 @@ public:
                     r.note = QString::fromStdString(gpuReason_);
                 }
             }
+            // The display conversion is host work: the devices are free for others meanwhile.
+            lease.release();
+            if (lease.waitedMs() >= 1.0) {
+                const QString waited = QStringLiteral("waited %1 ms for the device").arg(lease.waitedMs(), 0, 'f', 0);
+                r.note = r.note.isEmpty() ? waited : r.note + QStringLiteral("; ") + waited;
+            }
             std::string shown;
             r.image = toDisplayImage(r.data, mapping_, &shown);
             r.mapping = mapping_;
@@ -107,6 +175,27 @@ public:
     }
 
 private:
+    // A preview lease on the devices this request runs on: the chosen GPUs, each holding its
+    // band of the source and of the result, or the CPU path. Given up when a newer request
+    // comes while it waits.
+    DeviceLease leaseFor(quint64 id, const cv::Rect& region)
+    {
+        LeaseRequest request;
+        request.kind = LeaseKind::Preview;
+        request.holder = "preview";
+        if (gpu_) {
+            request.devices = chosen_;
+            const std::uint64_t bytes = static_cast<std::uint64_t>(image_.total()) * image_.elemSize() +
+                                        static_cast<std::uint64_t>(region.area()) * image_.elemSize();
+            request.bytes = bytes / std::max<std::size_t>(chosen_.size(), 1);
+        } else {
+            request.devices = {gpu::DeviceId::cpu()};
+        }
+        return scheduler_.acquire(
+            request, [this, id] { return superseded(id); },
+            [this](const std::string& why) { waiting_(QString::fromStdString(why)); });
+    }
+
     // "GPU 0 (NVIDIA H200)" for one band, "GPUs 0, 1 (2 x NVIDIA H200)" when the preview
     // crossed several.
     // The methods of the first band's kernels, e.g. "separable, direct".
@@ -145,6 +234,7 @@ private:
             return;
         }
         const auto snap = gpu::enumerateDevices();
+        scheduler_.adoptDevices(snap);
         std::vector<gpu::DeviceId> chosen;
         if (preference_.kind() == gpu::DeviceSelection::Kind::Gpus) {
             for (const gpu::DeviceId id : preference_.ids()) {
@@ -174,6 +264,7 @@ private:
         // Measured speeds size the bands of Auto; a GPU chosen alone has one band.
         options.deviceSlots = gpu::slotsFor(chosen, autoGpus_);
         gpu_ = std::make_unique<gpu::Pipeline>(std::move(options));
+        chosen_ = std::move(chosen);
     }
 
     bool useGpu_;
@@ -186,16 +277,23 @@ private:
     cv::Mat image_;
     DisplayMapping mapping_;
     gpu::DeviceSelection preference_;
+    std::vector<gpu::DeviceId> chosen_;  // the GPUs gpu_ runs on
     std::shared_ptr<std::atomic<quint64>> latest_;
+    DeviceScheduler& scheduler_;
+    Notice waiting_;
 };
 
-Engine::Engine(bool useGpu, QObject* parent)
-    : QObject(parent), latest_(std::make_shared<std::atomic<quint64>>(0))
+Engine::Engine(bool useGpu, QObject* parent, std::shared_ptr<DeviceScheduler> scheduler)
+    : QObject(parent), latest_(std::make_shared<std::atomic<quint64>>(0)),
+      scheduler_(scheduler ? std::move(scheduler) : std::make_shared<DeviceScheduler>()),
+      promises_(std::make_shared<PreviewPromises>())
 {
     qRegisterMetaType<tessera::app::PreviewResult>();
     thread_ = new QThread(this);
     thread_->setObjectName(QStringLiteral("tessera-engine"));
-    worker_ = new EngineWorker(useGpu, latest_);
+    worker_ = new EngineWorker(useGpu, latest_, *scheduler_, [this](const QString& why) {
+        QMetaObject::invokeMethod(this, [this, why] { emit previewWaiting(why); }, Qt::QueuedConnection);
+    });
     worker_->moveToThread(thread_);
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
     thread_->start();
@@ -207,6 +305,12 @@ Engine::~Engine()
     latest_->store(~quint64{0});
     thread_->quit();
     thread_->wait();
+    promises_->abandon();
+}
+
+QFuture<PreviewResult> Engine::resultOf(quint64 id)
+{
+    return promises_->add(id);
 }
 
 void Engine::setImage(const cv::Mat& image)
@@ -233,16 +337,22 @@ quint64 Engine::requestPreview(const filters::FilterChain& chain, const QRect& r
 {
     const quint64 id = latest_->fetch_add(1) + 1;
     EngineWorker* worker = worker_;
+    std::shared_ptr<PreviewPromises> promises = promises_;
     QMetaObject::invokeMethod(
         worker_,
-        [this, worker, id, chain, region] {
+        [this, worker, promises, id, chain, region] {
             if (worker->superseded(id)) {
                 return;  // a newer request is already queued: skip the work
             }
             // Delivered even if a newer request arrived meanwhile: while a slider is dragged, every
             // finished preview is still the newest the window can show.
-            PreviewResult result = worker->run(id, chain, region);
-            QMetaObject::invokeMethod(this, [this, result] { emit previewReady(result); }, Qt::QueuedConnection);
+            std::optional<PreviewResult> result = worker->run(id, chain, region);
+            if (!result) {
+                return;  // superseded while it waited for its devices
+            }
+            promises->fulfil(*result);
+            QMetaObject::invokeMethod(this, [this, r = std::move(*result)] { emit previewReady(r); },
+                                      Qt::QueuedConnection);
         },
         Qt::QueuedConnection);
     return id;

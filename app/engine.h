@@ -7,6 +7,7 @@
 
 #include <opencv2/core/mat.hpp>
 
+#include <QFuture>
 #include <QImage>
 #include <QMetaType>
 #include <QObject>
@@ -37,10 +38,14 @@ struct PreviewResult {
     std::vector<gpu::TimingRecord> timings;  ///< what each GPU (or the CPU) spent on this preview
 };
 
+class DeviceScheduler;
 class EngineWorker;
+class PreviewPromises;
 
 /// Owns a worker thread that does all filtering: the GPUs (every enabled one, each holding a band
-/// of the open image so a parameter change uploads nothing) or the CPU path. The newest
+/// of the open image so a parameter change uploads nothing) or the CPU path. Each preview runs
+/// under a preview lease of the DeviceScheduler, so it shares its devices with batches (ahead of
+/// them) and waits for calibrations and comparisons. The newest
 /// request wins: requests that are already superseded when the worker reaches them are dropped
 /// unrun. Results arrive through previewReady() on the thread that owns the Engine. Exceptions
 /// never leave the worker: they become PreviewResult::error.
@@ -48,8 +53,10 @@ class Engine : public QObject {
     Q_OBJECT
 
 public:
-    /// Starts the worker thread. useGpu false keeps everything on the CPU path.
-    explicit Engine(bool useGpu = true, QObject* parent = nullptr);
+    /// Starts the worker thread. useGpu false keeps everything on the CPU path. scheduler is the
+    /// process's device owner, shared with the batches, comparisons and calibrations (a new one
+    /// when null). Throws only std::bad_alloc.
+    explicit Engine(bool useGpu = true, QObject* parent = nullptr, std::shared_ptr<DeviceScheduler> scheduler = {});
     /// Stops the worker after the request in progress; pending ones are dropped.
     ~Engine() override;
 
@@ -67,15 +74,29 @@ public:
     quint64 requestPreview(const filters::FilterChain& chain, const QRect& region = QRect());
     /// Id of the newest request so far (0 before the first).
     quint64 latestRequest() const { return latest_->load(); }
+    /// A future of the result of request id or of the first newer one that runs, fulfilled on the
+    /// worker thread (so result() may block the GUI thread without a nested event loop; the
+    /// caller makes sure no newer request supersedes id, or it gets the newer one's result).
+    /// Never throws beyond allocation; any thread.
+    QFuture<PreviewResult> resultOf(quint64 id);
+    /// The device owner the previews lease from; it outlives the Engine if shared. Never throws.
+    DeviceScheduler& scheduler() const { return *scheduler_; }
+    /// The same owner, for sharing. Never throws.
+    std::shared_ptr<DeviceScheduler> sharedScheduler() const { return scheduler_; }
 
 signals:
     /// A request finished (only requests not superseded before they started are run).
     void previewReady(const tessera::app::PreviewResult& result);
+    /// A preview waits for its devices; why says for what, e.g. "waiting for GPU 0 (calibration
+    /// running)". Emitted on the Engine's thread.
+    void previewWaiting(const QString& why);
 
 private:
     QThread* thread_ = nullptr;
     EngineWorker* worker_ = nullptr;
     std::shared_ptr<std::atomic<quint64>> latest_;
+    std::shared_ptr<DeviceScheduler> scheduler_;
+    std::shared_ptr<PreviewPromises> promises_;
 };
 
 }  // namespace tessera::app

@@ -14,7 +14,7 @@ namespace tessera::app::gui {
 DeviceController::DeviceController(ui::MainWindow& window, Engine& engine, QObject* parent)
     : QObject(parent), window_(window), engine_(engine)
 {
-    calibration_ = new CalibrationController(*window_.devicePanel(), {}, this);
+    calibration_ = new CalibrationController(*window_.devicePanel(), engine_.scheduler(), {}, this);
     // A new measurement changes how the bands are shared out.
     connect(calibration_, &CalibrationController::measured, this, &DeviceController::applyDevicePreference);
     applyDevicePreference();

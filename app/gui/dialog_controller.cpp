@@ -5,6 +5,7 @@
 #include "app/compare_controller.h"
 #include "app/compare_runner.h"
 #include "app/document/document.h"
+#include "app/engine.h"
 #include "app/gui/preview_controller.h"
 #include "gpu/device_info.h"
 #include "gpu/device_selection.h"
@@ -34,7 +35,7 @@ void DialogController::openBatch()
     if (batchDialog_ == nullptr) {
         batchDialog_ = new ui::BatchDialog(&window_);
         batch_ = new BatchController(
-            *batchDialog_,
+            *batchDialog_, previews_.engine().scheduler(),
             [this] {
                 try {
                     return previews_.stackChain();
@@ -78,7 +79,7 @@ void DialogController::openCompare()
             return s;
         };
         compare_ = new CompareController(
-            *compareDialog_, [this] { return document_.image(); }, [this] { return previews_.stackChain(); }, setup, this);
+            *compareDialog_, previews_.engine().scheduler(), [this] { return document_.image(); }, [this] { return previews_.stackChain(); }, setup, this);
     } else if (!compare_->isRunning()) {
         compare_->refresh();
     }

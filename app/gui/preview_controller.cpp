@@ -7,7 +7,6 @@
 #include "app/image_io.h"
 #include "app/pixel_readout.h"
 #include "app/preview_status.h"
-#include "app/preview_wait.h"
 #include "app/stack_chain.h"
 #include "app/view_regions.h"
 #include "filters/cpu_executor.h"
@@ -233,7 +232,8 @@ cv::Mat PreviewController::computeWhole(const filters::FilterChain& chain)
     // No new request may supersede this one while it runs: the view's moves wait, and the user's
     // input too. showPreview() also puts the whole result on screen.
     waitingForWhole_ = true;
-    const PreviewResult whole = waitForPreview(*engine_, id);
+    const PreviewResult whole = engine_->resultOf(id).result();
+    showPreview(whole);  // at once; the queued delivery that follows is then ignored as shown
     waitingForWhole_ = false;
     QGuiApplication::restoreOverrideCursor();
     window_.showMessage(QString());

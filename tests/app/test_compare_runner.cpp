@@ -159,7 +159,7 @@ TEST(CompareRunner, ChainWorkCountsTapsPixelsAndChannels)
 
 TEST(CompareRunner, CpuTargetRunsTheCpuPath)
 {
-    const auto report = app::runComparison(image(), kChain, {app::cpuTarget()}, {0, 2, {}, nullptr});
+    const auto report = app::runComparison(image(), kChain, {app::cpuTarget()}, {0, 2, {}, nullptr, nullptr, {}});
     ASSERT_EQ(report.results.size(), 1u);
     EXPECT_TRUE(report.results[0].ok());
     EXPECT_EQ(report.results[0].runMs.size(), 2u);

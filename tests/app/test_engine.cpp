@@ -1,3 +1,4 @@
+#include "app/device_scheduler.h"
 #include "app/engine.h"
 #include "app/image_io.h"
 #include "filters/cpu_executor.h"
@@ -9,6 +10,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QThread>
 
 #include <set>
 #include <vector>
@@ -19,6 +21,10 @@ namespace {
 /// QCoreApplication for queued signals; one per process.
 QCoreApplication& app()
 {
+    // One per process, whichever test file asks first.
+    if (QCoreApplication* existing = QCoreApplication::instance()) {
+        return *existing;
+    }
     static int argc = 1;
     static char name[] = "tessera_app_tests";
     static char* argv[] = {name, nullptr};
@@ -219,6 +225,50 @@ TEST(Engine, ADisabledGpuLeavesTheNextPreviewsTimingRecords)
     EXPECT_EQ(devicesOf(fewer), std::set<gpu::DeviceId>(without.begin(), without.end()));
     EXPECT_EQ(devicesOf(fewer).count(all[1]), 0u);
     EXPECT_LE(cv::norm(fewer.data, filters::applyCpu(image, chain), cv::NORM_INF), 1.0);
+}
+
+}  // namespace
+}  // namespace tessera::app
+
+namespace tessera::app {
+namespace {
+
+// The result arrives through a future as well, with no event loop running, whether the worker
+// finishes before or after the future is asked for.
+TEST(Engine, ResultOfGivesTheResultWithoutAnEventLoop)
+{
+    CpuEngine fixture;
+    const cv::Mat image = fixture.open(sample());
+    const filters::FilterChain chain{{filters::makeBox(5)}};
+    const quint64 first = fixture.engine.requestPreview(chain);
+    const PreviewResult late = fixture.engine.resultOf(first).result();
+    EXPECT_EQ(late.id, first);
+    EXPECT_EQ(cv::norm(late.data, filters::applyCpu(image, chain), cv::NORM_INF), 0.0);
+    // Asked again once the worker is done: answered at once.
+    const PreviewResult again = fixture.engine.resultOf(first).result();
+    EXPECT_EQ(again.id, first);
+}
+
+// A preview waits while a calibration holds its device, says so, and runs once it is free.
+TEST(Engine, PreviewWaitsForAnExclusiveLeaseAndSaysWhy)
+{
+    CpuEngine fixture;
+    const cv::Mat image = fixture.open(sample());
+    QStringList waits;
+    QObject::connect(&fixture.engine, &Engine::previewWaiting, [&waits](const QString& why) { waits << why; });
+    DeviceLease calibration =
+        fixture.engine.scheduler().acquire({{gpu::DeviceId::cpu()}, LeaseKind::Exclusive, 0, "calibration"});
+    const filters::FilterChain chain{{filters::makeGaussian(1.5, 0)}};
+    fixture.engine.requestPreview(chain);
+    ASSERT_TRUE(waitFor([&] { return !waits.isEmpty(); }));
+    EXPECT_EQ(waits.front(), QStringLiteral("waiting for CPU (calibration running)"));
+    QThread::msleep(30);  // long enough for the result to say it waited
+    app().processEvents();
+    EXPECT_TRUE(fixture.results.empty());
+    calibration.release();
+    ASSERT_TRUE(waitFor([&] { return !fixture.results.empty(); }));
+    EXPECT_TRUE(fixture.results.back().note.startsWith(QStringLiteral("waited"))) << fixture.results.back().note.toStdString();
+    EXPECT_EQ(cv::norm(fixture.results.back().data, filters::applyCpu(image, chain), cv::NORM_INF), 0.0);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "app/batch_controller.h"
+#include "app/device_scheduler.h"
 #include "app/image_io.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
@@ -67,7 +68,8 @@ protected:
     unsigned seed_ = 0;
     QTemporaryDir dir_;
     ui::BatchDialog dialog_;
-    app::BatchController controller_{dialog_, [] { return boxChain(); }};
+    app::DeviceScheduler scheduler_;
+    app::BatchController controller_{dialog_, scheduler_, [] { return boxChain(); }};
 };
 
 TEST_F(BatchDialogTest, RunsABatchAndListsEveryFile)
@@ -120,6 +122,34 @@ TEST_F(BatchDialogTest, RunsABatchAndListsEveryFile)
         QTest::qWait(50);
         dialog_.grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("batch-dialog-cpu.png")));
     }
+}
+
+// While a calibration holds the CPU, the batch's files wait and the dialog says why; then every
+// file is written as before.
+TEST_F(BatchDialogTest, WaitsWhileACalibrationHoldsTheDeviceAndSaysSo)
+{
+    dialog_.addInputs({in()});
+    child<QLineEdit>("batchOutputFolder")->setText(out());
+    auto* device = child<QComboBox>("batchDevice");
+    device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+    app::DeviceLease calibration =
+        scheduler_.acquire({{gpu::DeviceId::cpu()}, app::LeaseKind::Exclusive, 0, "calibration"});
+    QSignalSpy finished(&controller_, &app::BatchController::finished);
+    QTest::mouseClick(child<QPushButton>("batchStart"), Qt::LeftButton);
+    auto* summary = child<QLabel>("batchSummary");
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return summary->text() == QStringLiteral("waiting for CPU (calibration running)"); }, 5000))
+        << summary->text().toStdString();
+    EXPECT_TRUE(controller_.isRunning());
+    // Only the file that cannot be decoded is done: it needed no device.
+    auto* table = child<QTableWidget>("batchResults");
+    for (int r = 0; r < table->rowCount(); ++r) {
+        EXPECT_EQ(table->item(r, 1)->text(), QStringLiteral("failed"));
+    }
+    calibration.release();
+    ASSERT_TRUE(finished.count() == 1 || finished.wait(20000));
+    EXPECT_EQ(controller_.lastSummary().ok, 5);
+    EXPECT_TRUE(summary->text().contains(QStringLiteral("5 written")));
 }
 
 TEST_F(BatchDialogTest, RefusalIsShownAndNothingRuns)

@@ -2,6 +2,7 @@
 
 #include "app/compare_controller.h"
 #include "app/compare_runner.h"
+#include "app/device_scheduler.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "ui/compare_dialog.h"
@@ -106,7 +107,7 @@ protected:
     {
         image_ = std::move(image);
         controller_ = std::make_unique<app::CompareController>(
-            dialog_, [this] { return image_; }, [] { return kChain; }, std::move(setup));
+            dialog_, scheduler_, [this] { return image_; }, [] { return kChain; }, std::move(setup));
     }
 
     bool runAndWait(int warmup = 1, int repeats = 3)
@@ -133,6 +134,7 @@ protected:
     }
 
     ui::CompareDialog dialog_;
+    app::DeviceScheduler scheduler_;
     cv::Mat image_;
     std::unique_ptr<app::CompareController> controller_;
 };
@@ -152,6 +154,35 @@ TEST_F(CompareDialogTest, CpuOnlyRun)
     ASSERT_EQ(table->rowCount(), 1);
     EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("CPU"));
     EXPECT_EQ(table->item(0, 7)->text(), QStringLiteral("exact"));
+}
+
+// A comparison waits while a batch uses its device, and the dialog says so; then it times the
+// device alone and gives the CPU path's exact pixels.
+TEST_F(CompareDialogTest, WaitsForABatchOnItsDeviceAndSaysSo)
+{
+    start([] {
+        app::CompareSetup s;
+        s.targets.push_back(app::cpuTarget());
+        return s;
+    }, testImage(96));
+    scheduler_.setRecording(true);
+    app::DeviceLease batch = scheduler_.acquire({{gpu::DeviceId::cpu()}, app::LeaseKind::Batch, 0, "batch"});
+    QSignalSpy finished(controller_.get(), &app::CompareController::finished);
+    dialog_.findChild<QPushButton*>(QStringLiteral("compareRun"))->click();
+    auto* status = dialog_.findChild<QLabel*>(QStringLiteral("compareStatus"));
+    ASSERT_TRUE(QTest::qWaitFor([&] { return status->text() == QStringLiteral("waiting for CPU (batch running)"); }, 5000))
+        << status->text().toStdString();
+    EXPECT_TRUE(controller_->isRunning());
+    EXPECT_TRUE(finished.isEmpty());
+    batch.release();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !finished.isEmpty(); }, 30000));
+    ASSERT_EQ(controller_->lastReport().results.size(), 1u);
+    EXPECT_TRUE(controller_->lastReport().results[0].ok());
+    EXPECT_EQ(controller_->lastReport().results[0].maxAbsError, 0.0);
+    const auto intervals = scheduler_.intervals();
+    ASSERT_EQ(intervals.size(), 2u);
+    EXPECT_EQ(intervals[1].request.kind, app::LeaseKind::Exclusive);
+    EXPECT_GT(intervals[1].begin, intervals[0].end);
 }
 
 TEST_F(CompareDialogTest, FakeGpusTableAndBarsAgreeWithResults)

@@ -1,5 +1,6 @@
 #include "app/calibration_controller.h"
 #include "app/calibration_cache.h"
+#include "app/device_scheduler.h"
 #include "gpu/device_info.h"
 #include "ui/device_panel.h"
 
@@ -167,7 +168,8 @@ TEST_F(DevicePanelLive, MeasureRunsOffTheGuiThreadAndIsCached)
     DevicePanel panel;
     panel.setRefreshInterval(0);
     std::atomic<int> calls{0};
-    tessera::app::CalibrationController controller(panel, [&](const QString& key) {
+    tessera::app::DeviceScheduler scheduler;
+    tessera::app::CalibrationController controller(panel, scheduler, [&](const QString& key) {
         ++calls;
         if (key == QLatin1String("gpu:3")) {
             throw std::runtime_error("device lost");
@@ -190,7 +192,7 @@ TEST_F(DevicePanelLive, MeasureRunsOffTheGuiThreadAndIsCached)
 
     // A new panel and controller find the result in the cache without measuring.
     DevicePanel again;
-    tessera::app::CalibrationController cached(again, [&](const QString&) -> DeviceCalibration {
+    tessera::app::CalibrationController cached(again, scheduler, [&](const QString&) -> DeviceCalibration {
         ADD_FAILURE() << "measured although cached";
         return {};
     });
@@ -219,6 +221,50 @@ TEST_F(DevicePanelLive, Screenshot)
     EXPECT_TRUE(panel.grab().save(path));
     // The labels fit the dock's width: no horizontal scroll bar.
     EXPECT_FALSE(scroll->horizontalScrollBar()->isVisible());
+}
+
+// A measurement waits while a batch uses its GPU (and says so), then has the GPU alone: no
+// other lease can be had on it while it measures, and the other GPUs stay free.
+TEST_F(DevicePanelLive, MeasurementWaitsForItsGpuAndHasItAlone)
+{
+    DevicePanel panel;
+    panel.setRefreshInterval(0);
+    tessera::app::DeviceScheduler scheduler;
+    scheduler.setRecording(true);
+    const tessera::gpu::DeviceId gpu1{1};
+    std::atomic<bool> othersKeptOff{false};
+    std::atomic<bool> otherGpuFree{false};
+    tessera::app::CalibrationController controller(panel, scheduler, [&](const QString&) {
+        using tessera::app::LeaseKind;
+        othersKeptOff = !scheduler.tryAcquire({{gpu1}, LeaseKind::Preview, 0, "preview"}).held() &&
+                        !scheduler.tryAcquire({{gpu1}, LeaseKind::Batch, 0, "batch"}).held();
+        otherGpuFree = scheduler.tryAcquire({{tessera::gpu::DeviceId{2}}, LeaseKind::Batch, 0, "batch"}).held();
+        return DeviceCalibration{4000, 60000, 9000.0, "fake"};
+    });
+    panel.setSnapshot(fourGpus());
+    controller.setSnapshot(fourGpus());
+    QSignalSpy waiting(&controller, &tessera::app::CalibrationController::waiting);
+    QSignalSpy measured(&controller, &tessera::app::CalibrationController::measured);
+    tessera::app::DeviceLease batch = scheduler.acquire({{gpu1}, tessera::app::LeaseKind::Batch, 0, "batch"});
+    panel.findChild<QPushButton*>(QStringLiteral("gpu1_measure"))->click();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return waiting.count() > 0; }, 5000));
+    EXPECT_EQ(waiting.front().at(1).toString(), QStringLiteral("waiting for GPU 1 (batch running)"));
+    EXPECT_EQ(measured.count(), 0);
+    EXPECT_TRUE(controller.isBusy());
+    batch.release();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return measured.count() == 1; }, 5000));
+    EXPECT_TRUE(othersKeptOff);
+    EXPECT_TRUE(otherGpuFree);
+    EXPECT_TRUE(text(panel, "gpu1_calibration").contains(QStringLiteral("Mpixel/s")));
+    const auto intervals = scheduler.intervals();
+    const auto calibration = std::ranges::find_if(
+        intervals, [](const auto& i) { return i.request.kind == tessera::app::LeaseKind::Exclusive; });
+    ASSERT_NE(calibration, intervals.end());
+    for (const auto& other : intervals) {
+        if (&other != &*calibration && other.request.devices == calibration->request.devices) {
+            EXPECT_FALSE(other.begin < calibration->end && calibration->begin < other.end);
+        }
+    }
 }
 
 }  // namespace
