@@ -14,7 +14,9 @@
 
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -24,11 +26,26 @@ constexpr int kScreenshotDelayMs = 500;
 // A preview on the CPU path of a large image can take a while.
 constexpr int kPreviewTimeoutMs = 30000;
 
+bool asksHelpOrVersion(int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--help" || a == "-h" || a == "-?" || a == "--help-all" || a == "--version" || a == "-v") {
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 int main(int argc, char* argv[])
 {
-    QApplication app(argc, argv);
+    // --help and --version are answered without a window system, so that they work over SSH and
+    // in scripts: Qt's parser prints them and exits before any widget exists.
+    const std::unique_ptr<QCoreApplication> app = asksHelpOrVersion(argc, argv)
+                                                      ? std::make_unique<QCoreApplication>(argc, argv)
+                                                      : std::make_unique<QApplication>(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Tessera"));
     QApplication::setApplicationName(QStringLiteral("Tessera"));
     QApplication::setApplicationVersion(QStringLiteral(TESSERA_VERSION));
@@ -70,7 +87,7 @@ int main(int argc, char* argv[])
                        "device comparison) as PNGs in DIR, then quit."),
         QStringLiteral("DIR"));
     parser.addOption(screenshotsOption);
-    parser.process(app);
+    parser.process(*app);
 
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {
