@@ -15,6 +15,8 @@ DeviceController::DeviceController(ui::MainWindow& window, Engine& engine, QObje
     : QObject(parent), window_(window), engine_(engine)
 {
     calibration_ = new CalibrationController(*window_.devicePanel(), engine_.scheduler(), {}, this);
+    connect(calibration_, &CalibrationController::waiting, this,
+            [this](const QString&, const QString& why) { window_.showMessage(why); });
     // A new measurement changes how the bands are shared out.
     connect(calibration_, &CalibrationController::measured, this, &DeviceController::applyDevicePreference);
     applyDevicePreference();

@@ -38,6 +38,8 @@ PreviewController::PreviewController(ui::MainWindow& window, document::Document&
       regions_(new ViewRegions(*window.imageView(), this))
 {
     connect(engine_, &Engine::previewReady, this, &PreviewController::showPreview);
+    // A preview held back by a measurement or a comparison on its GPU says so until it runs.
+    connect(engine_, &Engine::previewWaiting, this, [this](const QString& why) { window_.showMessage(why); });
     connect(&document_, &Document::stackChanged, this, &PreviewController::previewStack);
     connect(&document_, &Document::imageChanged, this, &PreviewController::showDocumentImage);
     connect(window_.imageView(), &ui::ImageView::pixelHovered, this,
