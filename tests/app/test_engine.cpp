@@ -1,6 +1,7 @@
 #include "app/device_scheduler.h"
 #include "app/engine.h"
 #include "app/image_io.h"
+#include "core_app.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "gpu/device_info.h"
@@ -18,18 +19,9 @@
 namespace tessera::app {
 namespace {
 
-/// QCoreApplication for queued signals; one per process.
 QCoreApplication& app()
 {
-    // One per process, whichever test file asks first.
-    if (QCoreApplication* existing = QCoreApplication::instance()) {
-        return *existing;
-    }
-    static int argc = 1;
-    static char name[] = "tessera_app_tests";
-    static char* argv[] = {name, nullptr};
-    static QCoreApplication instance(argc, argv);
-    return instance;
+    return test::coreApp();
 }
 
 /// Processes events until pred holds or the time runs out.

@@ -6,6 +6,7 @@
 #include "app/engine.h"
 #include "app/image_io.h"
 #include "batch_test_data.h"
+#include "core_app.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "gpu/device_info.h"
@@ -30,15 +31,7 @@ namespace {
 
 QCoreApplication& app()
 {
-    // One per process, whichever test file asks first.
-    if (QCoreApplication* existing = QCoreApplication::instance()) {
-        return *existing;
-    }
-    static int argc = 1;
-    static char name[] = "tessera_app_tests";
-    static char* argv[] = {name, nullptr};
-    static QCoreApplication instance(argc, argv);
-    return instance;
+    return test::coreApp();
 }
 
 cv::Mat randomImage(std::mt19937& random, int type)

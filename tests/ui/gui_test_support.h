@@ -32,6 +32,15 @@ protected:
         controller_.refreshDeviceInfo();
     }
 
+    /// The window's child of type T named `name`; a test failure (and null) when there is none.
+    template <typename T>
+    T* find(const QString& name)
+    {
+        auto* found = window_.findChild<T*>(name);
+        EXPECT_NE(found, nullptr) << name.toStdString();
+        return found;
+    }
+
     ui::MainWindow window_;
     app::GuiController controller_{window_};
 };

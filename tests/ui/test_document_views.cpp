@@ -31,13 +31,6 @@ protected:
         ASSERT_NE(list_, nullptr);
     }
 
-    template <typename T>
-    T* find(const QString& name)
-    {
-        auto* found = window_.findChild<T*>(name);
-        EXPECT_NE(found, nullptr) << name.toStdString();
-        return found;
-    }
     void trigger(const QString& action) { find<QAction>(action)->trigger(); }
     Document& document() { return controller_.document(); }
     double sizeIn(int entry) { return document().stack().entries.at(static_cast<size_t>(entry)).choice.values.get("size", 0.0); }

@@ -60,13 +60,6 @@ protected:
         ASSERT_NE(list_, nullptr);
     }
 
-    template <typename T>
-    T* find(const QString& name)
-    {
-        auto* found = window_.findChild<T*>(name);
-        EXPECT_NE(found, nullptr) << name.toStdString();
-        return found;
-    }
 
     void add(const char* id) { find<QAction>(QStringLiteral("stackAdd_") + QLatin1String(id))->trigger(); }
     void click(const char* button) { find<QToolButton>(QLatin1String(button))->click(); }
