@@ -273,6 +273,10 @@ bool FilterOptionParser::consume(const std::vector<std::string>& args, size_t& i
 FilterOptions FilterOptionParser::finish()
 {
     flush();
+    if (options_.steps.size() > filters::kMaxChainSteps) {
+        throw UsageError(std::to_string(options_.steps.size()) + " filters in the chain; at most " +
+                         std::to_string(filters::kMaxChainSteps) + " are allowed");
+    }
     return options_;
 }
 

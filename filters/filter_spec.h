@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -86,6 +87,10 @@ struct FilterSpec {
 };
 
 /// Filters applied one after another; each step reads the previous step's output.
+/// The most steps a chain may have: far more than any real stack, few enough that a hostile
+/// preset cannot make a run take minutes and gigabytes.
+inline constexpr std::size_t kMaxChainSteps = 64;
+
 struct FilterChain {
     std::vector<FilterSpec> steps;
     /// Union of the steps' reaches (sum of halos, since steps compose).

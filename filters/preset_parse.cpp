@@ -44,6 +44,10 @@ public:
             if (list.empty()) {
                 fail("filters", "expected at least one filter");
             }
+            if (list.size() > kMaxChainSteps) {
+                fail("filters", std::to_string(list.size()) + " filters; a preset may hold at most " +
+                                    std::to_string(kMaxChainSteps));
+            }
             for (size_t i = 0; i < list.size(); ++i) {
                 preset.steps.push_back(
                     readStep(list[i], "filters[" + std::to_string(i) + "]", defaults));

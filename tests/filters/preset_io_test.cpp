@@ -160,6 +160,22 @@ TEST(PresetIo, OnlyPlainFilesOfABoundedSizeAreRead)
     fs::remove_all(folder);
 }
 
+TEST(PresetIo, ChainLengthIsBounded)
+{
+    std::string many = R"({"filters": [)";
+    for (std::size_t i = 0; i <= kMaxChainSteps; ++i) {
+        many += std::string(i ? "," : "") + R"({"id": "box", "params": {"size": 3}})";
+    }
+    many += "]}";
+    try {
+        parsePreset(many, "long.json", builtinRegistry());
+        ADD_FAILURE() << "expected PresetError";
+    } catch (const PresetError& e) {
+        EXPECT_NE(std::string(e.what()).find("at most " + std::to_string(kMaxChainSteps)), std::string::npos) << e.what();
+        EXPECT_EQ(std::string(e.what()).rfind("long.json", 0), 0u) << e.what();
+    }
+}
+
 TEST(PresetIo, ReadsASingleKernelObject)
 {
     const Preset p = parsePreset(R"({
