@@ -15,16 +15,12 @@
 #include <QSignalBlocker>
 #include <QUndoStack>
 #include <QApplication>
-#include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QDropEvent>
 #include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
@@ -35,20 +31,6 @@ namespace {
 
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
-
-/// The first local file among the dropped URLs, or an empty string.
-QString droppedFile(const QMimeData* mime)
-{
-    if (mime == nullptr || !mime->hasUrls()) {
-        return {};
-    }
-    for (const QUrl& url : mime->urls()) {
-        if (url.isLocalFile()) {
-            return url.toLocalFile();
-        }
-    }
-    return {};
-}
 
 }  // namespace
 
@@ -265,83 +247,6 @@ void MainWindow::setUndoStack(QUndoStack* stack)
             [this](const QString& text) { redoAction_->setText(text.isEmpty() ? tr("&Redo") : tr("&Redo %1").arg(text)); });
     undoAction_->setEnabled(stack->canUndo());
     redoAction_->setEnabled(stack->canRedo());
-}
-
-void MainWindow::setDocumentPath(const QString& path)
-{
-    currentPath_ = path;
-    documents_->setDocumentPath(path);
-    const QString name = QFileInfo(path).fileName();
-    setWindowTitle(name.isEmpty() ? QStringLiteral("Tessera") : QStringLiteral("%1[*] \u2014 Tessera").arg(name));
-    if (!path.isEmpty()) {
-        recent_->add(path);
-    }
-}
-
-void MainWindow::setDocumentModified(bool modified)
-{
-    setWindowModified(modified);
-}
-
-bool MainWindow::mayDiscardDocument(const QString& action)
-{
-    if (!isWindowModified()) {
-        return true;
-    }
-    UnsavedAnswer answer = UnsavedAnswer::Discard;
-    if (unsavedPrompt_) {
-        answer = unsavedPrompt_(action);
-    } else if (modalDialogs_) {
-        const auto button = QMessageBox::question(
-            this, tr("Unsaved changes"),
-            tr("The image has filters applied that are not saved. Save them before you %1?").arg(action),
-            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-        answer = button == QMessageBox::Save      ? UnsavedAnswer::Save
-                 : button == QMessageBox::Discard ? UnsavedAnswer::Discard
-                                                  : UnsavedAnswer::Cancel;
-    }
-    switch (answer) {
-    case UnsavedAnswer::Cancel: return false;
-    case UnsavedAnswer::Discard: return true;
-    case UnsavedAnswer::Save:
-        emit saveRequested(currentPath_);
-        return !isWindowModified();  // a failed save keeps the document; its error is on screen
-    }
-    return false;
-}
-
-void MainWindow::requestOpen(const QString& path)
-{
-    if (mayDiscardDocument(tr("open %1").arg(QFileInfo(path).fileName()))) {
-        emit openRequested(path);
-    }
-}
-
-void MainWindow::closeEvent(QCloseEvent* event)
-{
-    if (!mayDiscardDocument(tr("quit"))) {
-        event->ignore();
-        return;
-    }
-    saveWindowState();
-    QMainWindow::closeEvent(event);
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event)
-{
-    if (!droppedFile(event->mimeData()).isEmpty()) {
-        event->acceptProposedAction();
-    }
-}
-
-void MainWindow::dropEvent(QDropEvent* event)
-{
-    const QString path = droppedFile(event->mimeData());
-    if (path.isEmpty()) {
-        return;
-    }
-    event->acceptProposedAction();
-    requestOpen(path);
 }
 
 void MainWindow::createActions()

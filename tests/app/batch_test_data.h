@@ -232,6 +232,12 @@ inline std::vector<std::string> leftovers(const fs::path& folder)
     return names;
 }
 
+/// path in double quotes, for a shell command line.
+inline std::string quoted(const std::string& path)
+{
+    return "\"" + path + "\"";
+}
+
 /// What a run of the real tessera-cli gave.
 struct CliRun {
     int code = -1;

@@ -16,15 +16,11 @@ namespace {
 using test::cli;
 using test::CliRun;
 using test::TempFolder;
+const auto q = test::quoted;
 namespace fs = std::filesystem;
 
 // 40 blocks of 512 bytes in sh: far less than any of the outputs below.
 const std::string kFullDisk = "trap '' XFSZ; ulimit -f 40; ";
-
-std::string q(const std::string& s)
-{
-    return "\"" + s + "\"";
-}
 
 std::size_t filesIn(const fs::path& dir)
 {

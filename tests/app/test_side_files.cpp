@@ -51,7 +51,7 @@ protected:
         }
     }
 
-    static std::string q(const std::string& s) { return "\"" + s + "\""; }
+    static std::string q(const std::string& s) { return test::quoted(s); }
 
     TempFolder dir_{"side-files"};
     fs::path preset_ = dir_.path() / "stack.json";

@@ -1,0 +1,114 @@
+#include "ui/main_window.h"
+
+#include "ui/document_actions.h"
+#include "ui/recent_files.h"
+
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QUrl>
+
+// The document's life in the window: its path and modified mark, the question before unsaved
+// work is lost, closing, and files dropped on the window.
+
+namespace tessera::ui {
+
+namespace {
+
+/// The first local file among the dropped URLs, or an empty string.
+QString droppedFile(const QMimeData* mime)
+{
+    if (mime == nullptr || !mime->hasUrls()) {
+        return {};
+    }
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile()) {
+            return url.toLocalFile();
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+void MainWindow::setDocumentPath(const QString& path)
+{
+    currentPath_ = path;
+    documents_->setDocumentPath(path);
+    const QString name = QFileInfo(path).fileName();
+    setWindowTitle(name.isEmpty() ? QStringLiteral("Tessera") : QStringLiteral("%1[*] \u2014 Tessera").arg(name));
+    if (!path.isEmpty()) {
+        recent_->add(path);
+    }
+}
+
+void MainWindow::setDocumentModified(bool modified)
+{
+    setWindowModified(modified);
+}
+
+bool MainWindow::mayDiscardDocument(const QString& action)
+{
+    if (!isWindowModified()) {
+        return true;
+    }
+    UnsavedAnswer answer = UnsavedAnswer::Discard;
+    if (unsavedPrompt_) {
+        answer = unsavedPrompt_(action);
+    } else if (modalDialogs_) {
+        const auto button = QMessageBox::question(
+            this, tr("Unsaved changes"),
+            tr("The image has filters applied that are not saved. Save them before you %1?").arg(action),
+            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        answer = button == QMessageBox::Save      ? UnsavedAnswer::Save
+                 : button == QMessageBox::Discard ? UnsavedAnswer::Discard
+                                                  : UnsavedAnswer::Cancel;
+    }
+    switch (answer) {
+    case UnsavedAnswer::Cancel: return false;
+    case UnsavedAnswer::Discard: return true;
+    case UnsavedAnswer::Save:
+        emit saveRequested(currentPath_);
+        return !isWindowModified();  // a failed save keeps the document; its error is on screen
+    }
+    return false;
+}
+
+void MainWindow::requestOpen(const QString& path)
+{
+    if (mayDiscardDocument(tr("open %1").arg(QFileInfo(path).fileName()))) {
+        emit openRequested(path);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!mayDiscardDocument(tr("quit"))) {
+        event->ignore();
+        return;
+    }
+    saveWindowState();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!droppedFile(event->mimeData()).isEmpty()) {
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = droppedFile(event->mimeData());
+    if (path.isEmpty()) {
+        return;
+    }
+    event->acceptProposedAction();
+    requestOpen(path);
+}
+
+}  // namespace tessera::ui
