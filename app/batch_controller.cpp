@@ -9,7 +9,7 @@
 #include "filters/preset_io.h"
 #include "filters/registry.h"
 #include "gpu/device_info.h"
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 #include "ui/batch_dialog.h"
 
 #include <QElapsedTimer>

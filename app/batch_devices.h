@@ -2,7 +2,7 @@
 
 #include "app/batch_job.h"
 #include "app/device_scheduler.h"
-#include "gpu/device_id.h"
+#include "values/device_id.h"
 #include "gpu/engine.h"
 
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gpu/device_calibration.h"
+#include "values/device_calibration.h"
 #include "gpu/device_info.h"
 
 #include <QString>

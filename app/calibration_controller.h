@@ -2,7 +2,7 @@
 
 #include "app/background_job.h"
 #include "app/calibration_cache.h"
-#include "gpu/device_calibration.h"
+#include "values/device_calibration.h"
 #include "gpu/device_info.h"
 
 #include <QObject>

@@ -9,7 +9,7 @@
 #include "filters/factories.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 #include "gpu/engine.h"
 
 #include <nlohmann/json.hpp>

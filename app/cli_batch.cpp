@@ -9,7 +9,7 @@
 #include "app/cli_filter_options.h"
 #include "app/version_info.h"
 #include "gpu/device_info.h"
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 
 #include <atomic>
 #include <csignal>

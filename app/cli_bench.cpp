@@ -7,7 +7,7 @@
 #include "app/image_io.h"
 #include "gpu/engine.h"
 #include "gpu/device_info.h"
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 
 #include <nlohmann/json.hpp>
 

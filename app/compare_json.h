@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/compare_runner.h"
-#include "gpu/device_calibration.h"
+#include "values/device_calibration.h"
 #include "gpu/device_info.h"
 
 #include <nlohmann/json_fwd.hpp>

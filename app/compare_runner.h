@@ -1,7 +1,7 @@
 #pragma once
 
 #include "filters/filter_spec.h"
-#include "gpu/device_calibration.h"
+#include "values/device_calibration.h"
 #include "gpu/device_info.h"
 
 #include <opencv2/core/mat.hpp>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gpu/device_id.h"
+#include "values/device_id.h"
 
 #include <cstdint>
 #include <string>

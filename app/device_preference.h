@@ -1,7 +1,7 @@
 #pragma once
 
-#include "gpu/device_id.h"
-#include "gpu/device_selection.h"
+#include "values/device_id.h"
+#include "values/device_selection.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "app/device_lease.h"
-#include "gpu/device_id.h"
+#include "values/device_id.h"
 
 #include <chrono>
 #include <condition_variable>

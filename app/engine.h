@@ -2,8 +2,8 @@
 
 #include "app/display_mapping.h"
 #include "filters/filter_spec.h"
-#include "gpu/device_selection.h"
-#include "gpu/timing_record.h"
+#include "values/device_selection.h"
+#include "values/timing_record.h"
 
 #include <opencv2/core/mat.hpp>
 

@@ -1,6 +1,6 @@
 #include "app/trace_export.h"
 
-#include "gpu/timing_stats.h"
+#include "values/timing_stats.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "gpu/band_crew.h"
 
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include <chrono>
 #include <stdexcept>
 

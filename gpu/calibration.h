@@ -1,7 +1,7 @@
 #pragma once
 
-#include "gpu/device_calibration.h"
-#include "gpu/device_id.h"
+#include "values/device_calibration.h"
+#include "values/device_id.h"
 
 #include <string>
 

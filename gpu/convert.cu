@@ -1,5 +1,5 @@
 #include "gpu/cuda_check.cuh"
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include "gpu/kernel_common.cuh"
 #include "gpu/plan_data.h"
 

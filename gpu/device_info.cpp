@@ -6,16 +6,6 @@
 
 namespace tessera::gpu {
 
-std::string formatCudaVersion(int version)
-{
-    if (version <= 0) {
-        return "none";
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%d.%d", version / 1000, (version % 1000) / 10);
-    return buf;
-}
-
 namespace {
 
 int attribute(cudaDeviceAttr attr, int device)

@@ -1,6 +1,6 @@
 #include "gpu/engine.h"
 
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include "filters/cpu_executor.h"
 #include "gpu/pixel_format.h"
 #include "gpu/resident_bands.h"

@@ -7,9 +7,9 @@
 #include "filters/filter_spec.h"
 #include "gpu/calibration.h"
 #include "gpu/device_info.h"
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 #include "gpu/kernel_variant.h"
-#include "gpu/run_report.h"
+#include "values/run_report.h"
 #include "gpu/tile_planner.h"
 
 #include <opencv2/core/mat.hpp>

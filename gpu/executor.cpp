@@ -2,7 +2,7 @@
 
 #include "gpu/cost_model.h"
 #include "gpu/cuda_check.cuh"
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include "gpu/plan_data.h"
 #include "gpu/tensor_conv.h"
 #include "gpu/variant_support.h"

@@ -1,5 +1,5 @@
 #include "gpu/cuda_check.cuh"
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include "gpu/fft_cache.cuh"
 #include "gpu/fft_layout.h"
 #include "gpu/kernel_common.cuh"

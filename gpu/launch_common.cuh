@@ -4,7 +4,7 @@
 
 #include "filters/filter_spec.h"
 #include "gpu/cuda_check.cuh"
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include "gpu/kernel_common.cuh"
 #include "gpu/pixel_format.h"
 #include "gpu/variant_support.h"

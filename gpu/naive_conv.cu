@@ -1,7 +1,7 @@
 #include "gpu/naive_conv.h"
 
 #include "gpu/cuda_check.cuh"
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
 

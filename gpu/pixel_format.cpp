@@ -1,6 +1,6 @@
 #include "gpu/pixel_format.h"
 
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include <opencv2/core/cvdef.h>
 
 #include <stdexcept>

@@ -1,6 +1,6 @@
 #include "gpu/resident_bands.h"
 
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include "gpu/band_crew.h"
 #include "gpu/chain_runner.h"
 #include "gpu/device_info.h"

@@ -1,6 +1,6 @@
 #include "gpu/streamed_executor.h"
 
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include "gpu/chain_runner.h"
 #include "gpu/device_info.h"
 #include "gpu/pixel_format.h"

@@ -1,6 +1,6 @@
 #include "gpu/tile_planner.h"
 
-#include "gpu/errors.h"
+#include "values/errors.h"
 
 #include <algorithm>
 #include <array>
@@ -9,12 +9,6 @@
 #include <stdexcept>
 
 namespace tessera::gpu {
-
-std::string toText(const Rect& r)
-{
-    return std::to_string(r.width) + " x " + std::to_string(r.height) + " at (" + std::to_string(r.x) + ", " +
-           std::to_string(r.y) + ")";
-}
 
 namespace {
 
@@ -283,11 +277,6 @@ TileSize autoTileSize(const TileRequest& rq, const Rect& region)
 }
 
 }  // namespace
-
-bool Rect::contains(const Rect& r) const
-{
-    return r.x >= x && r.y >= y && r.right() <= right() && r.bottom() <= bottom();
-}
 
 EdgeModes edgeModes(const filters::FilterChain& chain)
 {

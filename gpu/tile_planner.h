@@ -1,6 +1,7 @@
 #pragma once
 
 #include "filters/filter_spec.h"
+#include "values/geometry.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -10,24 +11,6 @@
 #include <vector>
 
 namespace tessera::gpu {
-
-/// A pixel rectangle in image coordinates (x, y may be negative for periodic inputs).
-struct Rect {
-    int x = 0;
-    int y = 0;
-    int width = 0;
-    int height = 0;
-
-    int right() const { return x + width; }    ///< one past the last column
-    int bottom() const { return y + height; }  ///< one past the last row
-    bool empty() const { return width <= 0 || height <= 0; }
-    std::int64_t area() const { return empty() ? 0 : std::int64_t{width} * height; }
-    bool contains(const Rect& r) const;
-    bool operator==(const Rect&) const = default;
-};
-
-/// "640 x 480 at (0, 32)", as run events name tiles.
-std::string toText(const Rect& r);
 
 /// How a tile's input is made up along one axis where its reach leaves the image.
 enum class EdgeMode {
@@ -68,11 +51,6 @@ struct PixelBytes {
     std::size_t intermediate = 0;  ///< every intermediate buffer alive at once, per pixel
 };
 
-struct TileSize {
-    int width = 0;
-    int height = 0;
-};
-
 struct TileRequest {
     int width = 0;   ///< image size
     int height = 0;
@@ -84,25 +62,6 @@ struct TileRequest {
     std::optional<TileSize> tileSize;  ///< empty: chosen by the planner (clamped to the region)
     int tilesPerDevice = 3;            ///< auto sizing aims for this many tiles per device...
     std::int64_t minAutoTilePixels = std::int64_t{1} << 20;  ///< ...but no smaller tiles than this
-};
-
-/// Sides of a tile's input on which the border rule applies (they lie on the image's edges).
-struct Sides {
-    bool left = false;
-    bool right = false;
-    bool top = false;
-    bool bottom = false;
-    bool operator==(const Sides&) const = default;
-};
-
-struct Tile {
-    Rect out;  ///< output pixels computed; the tiles of a plan partition its region
-    Rect in;   ///< input read: out grown by the halo, clipped to the image or wider (edge modes)
-    Sides imageEdges;
-    bool periodic = false;  ///< in leaves the image: pixel (x, y) comes from (x mod W, y mod H)
-    std::size_t bytes = 0;  ///< device memory needed, the most over the devices it may run on
-    int device = -1;        ///< the band's device id; -1 in tile plans (any device)
-    bool operator==(const Tile&) const = default;
 };
 
 struct TilePlan {

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "gpu/tile_planner.h"
-#include "gpu/timing_record.h"
+#include "values/timing_record.h"
 
 #include <atomic>
 #include <chrono>

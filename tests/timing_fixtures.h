@@ -1,7 +1,7 @@
 #pragma once
 
 #include "gpu/device_info.h"
-#include "gpu/timing_record.h"
+#include "values/timing_record.h"
 
 #include <algorithm>
 #include <string>

@@ -1,6 +1,6 @@
 #include "ui/device_panel.h"
 
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 
 #include <QCheckBox>
 #include <QFormLayout>

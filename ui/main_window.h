@@ -1,7 +1,7 @@
 #pragma once
 
-#include "gpu/device_info.h"
-#include "gpu/timing_record.h"
+#include "values/device_info.h"
+#include "values/timing_record.h"
 #include "ui/about_info.h"
 #include "ui/preferences_dialog.h"
 

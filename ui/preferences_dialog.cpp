@@ -1,6 +1,6 @@
 #include "ui/preferences_dialog.h"
 
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

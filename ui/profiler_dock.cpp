@@ -1,6 +1,6 @@
 #include "ui/profiler_dock.h"
 
-#include "gpu/timing_stats.h"
+#include "values/timing_stats.h"
 #include "ui/timeline_view.h"
 #include "ui/timing_format.h"
 #include "ui/timing_table.h"

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "gpu/device_info.h"
-#include "gpu/timing_record.h"
-#include "gpu/timing_stats.h"
+#include "values/device_info.h"
+#include "values/timing_record.h"
+#include "values/timing_stats.h"
 
 #include <QAbstractScrollArea>
 #include <QStringList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gpu/timing_record.h"
+#include "values/timing_record.h"
 
 #include <QColor>
 #include <QString>

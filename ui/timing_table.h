@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gpu/timing_stats.h"
+#include "values/timing_stats.h"
 
 #include <QTableWidget>
 

@@ -8,7 +8,7 @@
 #include "app/bench/bench_result.h"
 #include "app/bench/bench_runner.h"
 #include "gpu/device_info.h"
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 
 #include <nlohmann/json.hpp>
 #include <QCoreApplication>

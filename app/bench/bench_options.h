@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 
 #include <string>
 #include <vector>

@@ -8,7 +8,7 @@
 #include "app/engine.h"
 #include "app/gui/preview_controller.h"
 #include "gpu/device_info.h"
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 #include "ui/batch_dialog.h"
 #include "ui/compare_dialog.h"
 #include "ui/main_window.h"

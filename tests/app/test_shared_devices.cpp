@@ -10,7 +10,7 @@
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "gpu/device_info.h"
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 
 #include <gtest/gtest.h>
 #include <opencv2/core.hpp>

@@ -1,5 +1,5 @@
 #include "app/trace_export.h"
-#include "gpu/timing_stats.h"
+#include "values/timing_stats.h"
 #include "tests/timing_fixtures.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-#include "gpu/device_id.h"
-#include "gpu/device_selection.h"
+#include "values/device_id.h"
+#include "values/device_selection.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 
 #include "gpu/cuda_check.cuh"
 #include "gpu/cuda_error.h"
-#include "gpu/errors.h"
+#include "values/errors.h"
 
 #include <cuda_runtime.h>
 

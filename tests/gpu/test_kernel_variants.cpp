@@ -2,7 +2,7 @@
 // GPU needed): every variant says yes where it applies and, where it does not, says why.
 
 #include "filters/factories.h"
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include "gpu/executor.h"
 #include "gpu/variant_support.h"
 #include "planner_grid.h"

@@ -1,7 +1,7 @@
 // What makePlan chooses over a grid of formats and kernels on a described H200 (no GPU needed):
 // the rules that hold for every plan, and the choices the benchmark's performance rests on.
 
-#include "gpu/errors.h"
+#include "values/errors.h"
 #include "gpu/executor.h"
 #include "gpu/plan_data.h"
 #include "gpu/variant_support.h"

@@ -1,4 +1,4 @@
-#include "gpu/timing_stats.h"
+#include "values/timing_stats.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "gpu/timing_stats.h"
+#include "values/timing_stats.h"
 #include "tests/timing_fixtures.h"
 #include "ui/profiler_dock.h"
 #include "ui/timeline_view.h"

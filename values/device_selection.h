@@ -1,7 +1,7 @@
 #pragma once
 
-#include "gpu/device_id.h"
-#include "gpu/device_info.h"
+#include "values/device_id.h"
+#include "values/device_info.h"
 
 #include <stdexcept>
 #include <string>

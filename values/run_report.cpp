@@ -1,4 +1,4 @@
-#include "gpu/run_report.h"
+#include "values/run_report.h"
 
 #include <algorithm>
 

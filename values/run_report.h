@@ -2,10 +2,10 @@
 
 // What a run of a chain did, whichever placement ran it: plain values, no CUDA, no OpenCV.
 
-#include "gpu/device_id.h"
-#include "gpu/kernel_variant.h"
-#include "gpu/tile_planner.h"
-#include "gpu/timing_record.h"
+#include "values/device_id.h"
+#include "values/method.h"
+#include "values/geometry.h"
+#include "values/timing_record.h"
 
 #include <cstddef>
 #include <functional>

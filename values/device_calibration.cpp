@@ -1,4 +1,4 @@
-#include "gpu/device_calibration.h"
+#include "values/device_calibration.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "gpu/device_selection.h"
+#include "values/device_selection.h"
 
 #include <algorithm>
 #include <array>

@@ -1,0 +1,26 @@
+// DeviceInfo's arithmetic and version text, apart from the CUDA queries in gpu/device_info.cpp,
+// so that code without the CUDA runtime (ui/, the CLI's values) can call them.
+
+#include "values/device_info.h"
+
+#include <cstdio>
+
+namespace tessera::gpu {
+
+std::string formatCudaVersion(int version)
+{
+    if (version <= 0) {
+        return "none";
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%d.%d", version / 1000, (version % 1000) / 10);
+    return buf;
+}
+
+double DeviceInfo::peakBandwidthGBs() const
+{
+    // DDR: two transfers per memory clock.
+    return 2.0 * memoryClockKHz * 1e3 * (memoryBusWidthBits / 8.0) / 1e9;
+}
+
+}  // namespace tessera::gpu

@@ -1,0 +1,56 @@
+#pragma once
+
+// Rectangles and tiles in image coordinates: what the planner cuts and a run report lists.
+// Plain values, no CUDA, no OpenCV.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace tessera::gpu {
+
+/// A pixel rectangle in image coordinates (x, y may be negative for periodic inputs).
+struct Rect {
+    int x = 0;
+    int y = 0;
+    int width = 0;
+    int height = 0;
+
+    int right() const { return x + width; }    ///< one past the last column
+    int bottom() const { return y + height; }  ///< one past the last row
+    bool empty() const { return width <= 0 || height <= 0; }
+    std::int64_t area() const { return empty() ? 0 : std::int64_t{width} * height; }
+    bool contains(const Rect& r) const;
+    bool operator==(const Rect&) const = default;
+};
+
+/// "640 x 480 at (0, 32)", as run events name tiles.
+std::string toText(const Rect& r);
+
+/// A tile's nominal size in pixels.
+struct TileSize {
+    int width = 0;
+    int height = 0;
+};
+
+/// Sides of a tile's input on which the border rule applies (they lie on the image's edges).
+struct Sides {
+    bool left = false;
+    bool right = false;
+    bool top = false;
+    bool bottom = false;
+    bool operator==(const Sides&) const = default;
+};
+
+/// A piece of a run: the output it computes and the input it reads.
+struct Tile {
+    Rect out;  ///< output pixels computed; the tiles of a plan partition its region
+    Rect in;   ///< input read: out grown by the halo, clipped to the image or wider (edge modes)
+    Sides imageEdges;
+    bool periodic = false;  ///< in leaves the image: pixel (x, y) comes from (x mod W, y mod H)
+    std::size_t bytes = 0;  ///< device memory needed, the most over the devices it may run on
+    int device = -1;        ///< the band's device id; -1 in tile plans (any device)
+    bool operator==(const Tile&) const = default;
+};
+
+}  // namespace tessera::gpu
