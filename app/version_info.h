@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gpu/device_info.h"
+#include "values/device_info.h"
 
 #include <string>
 

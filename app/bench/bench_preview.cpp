@@ -1,6 +1,6 @@
 #include "app/bench/bench_preview.h"
 
-#include "app/engine.h"
+#include "app/engine/engine.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 

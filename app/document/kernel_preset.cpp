@@ -1,6 +1,6 @@
 #include "app/document/kernel_preset.h"
 
-#include "app/gui_text.h"
+#include "app/document/qt_text.h"
 #include "filters/filter_stack_model.h"
 #include "filters/preset_io.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/display_mapping.h"
+#include "app/engine/display_mapping.h"
 #include "filters/filter_spec.h"
 
 #include <opencv2/core/mat.hpp>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/image_io.h"
+#include "app/io/image_io.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>

@@ -1,7 +1,7 @@
-#include "app/batch_inputs.h"
-#include "app/batch_naming.h"
-#include "app/batch_plan.h"
-#include "app/batch_report.h"
+#include "app/batch/batch_inputs.h"
+#include "app/batch/batch_naming.h"
+#include "app/batch/batch_plan.h"
+#include "app/batch/batch_report.h"
 #include "batch_test_data.h"
 #include "filters/factories.h"
 

@@ -1,4 +1,4 @@
-#include "app/calibration_cache.h"
+#include "app/compare/calibration_cache.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-#include "app/cli.h"
-#include "app/image_io.h"
+#include "app/cli/cli.h"
+#include "app/io/image_io.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 

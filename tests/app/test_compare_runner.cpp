@@ -1,5 +1,5 @@
-#include "app/compare_json.h"
-#include "app/compare_runner.h"
+#include "app/compare/compare_json.h"
+#include "app/compare/compare_runner.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 

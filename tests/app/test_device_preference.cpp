@@ -1,4 +1,4 @@
-#include "app/device_preference.h"
+#include "app/devices/device_preference.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "app/device_scheduler.h"
+#include "app/devices/device_scheduler.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "app/display_mapping.h"
+#include "app/engine/display_mapping.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #include "app/document/document.h"
 
-#include "app/cli_filter_options.h"
+#include "app/cli/cli_filter_options.h"
 #include "app/document/kernel_preset.h"
 #include "filters/registry.h"
 
@@ -176,8 +176,9 @@ TEST(FilterOptions, TheGuiReadsFilterAndParamAsTheCliDoes)
     // The CLI's parser takes the same values into the spec it builds.
     const std::vector<std::string> args{"--filter", "box", "--param", "size=5"};
     tessera::app::FilterOptionParser parser;
-    for (size_t i = 0; i < args.size(); ++i) {
-        ASSERT_TRUE(parser.consume(args, i));
+    tessera::app::ArgumentReader in(args);
+    while (in.next()) {
+        ASSERT_TRUE(parser.consume(in));
     }
     EXPECT_EQ(parser.finish().steps.at(0).spec, registry.get("box").build(box.values));
     // Mistakes are the CLI's usage errors, with its wording.

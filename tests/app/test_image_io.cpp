@@ -1,6 +1,6 @@
-#include "app/image_io.h"
+#include "app/io/image_io.h"
 
-#include "app/image_header.h"
+#include "app/io/image_header.h"
 
 #include <gtest/gtest.h>
 

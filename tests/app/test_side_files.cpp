@@ -2,7 +2,7 @@
 // --report, --csv, manifests) and outputs pointed at inputs, presets, kernel files or each other
 // are refused before anything is written, whatever the spelling (./, ../, symbolic and hard links).
 
-#include "app/file_roles.h"
+#include "app/io/file_roles.h"
 #include "batch_test_data.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "app/trace_export.h"
+#include "app/io/trace_export.h"
 #include "values/timing_stats.h"
 #include "tests/timing_fixtures.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "app/gui_controller.h"
+#include "app/gui/gui_controller.h"
 #include "filters/cpu_executor.h"
 #include "filters/filter_spec.h"
 #include "ui/main_window.h"

@@ -1,8 +1,8 @@
 #include "gui_test_support.h"
 
-#include "app/compare_controller.h"
-#include "app/compare_runner.h"
-#include "app/device_scheduler.h"
+#include "app/gui/compare_controller.h"
+#include "app/compare/compare_runner.h"
+#include "app/devices/device_scheduler.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "ui/compare_dialog.h"

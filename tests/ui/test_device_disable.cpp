@@ -2,7 +2,7 @@
 // records (what the Profiler shows) name every GPU; unchecking one removes it from the next
 // preview's records. Needs two GPUs or more (the GPU machine); skips elsewhere.
 
-#include "app/gui_controller.h"
+#include "app/gui/gui_controller.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "gpu/device_info.h"

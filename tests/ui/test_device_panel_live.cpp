@@ -1,6 +1,6 @@
-#include "app/calibration_controller.h"
-#include "app/calibration_cache.h"
-#include "app/device_scheduler.h"
+#include "app/gui/calibration_controller.h"
+#include "app/compare/calibration_cache.h"
+#include "app/devices/device_scheduler.h"
 #include "gpu/device_info.h"
 #include "ui/device_panel.h"
 

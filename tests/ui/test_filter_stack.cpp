@@ -1,6 +1,6 @@
 #include "gui_test_support.h"
 
-#include "app/gui_controller.h"
+#include "app/gui/gui_controller.h"
 #include "filters/cpu_executor.h"
 #include "filters/registry.h"
 #include "ui/filter_panel.h"

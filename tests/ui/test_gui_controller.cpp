@@ -1,4 +1,4 @@
-#include "app/gui_controller.h"
+#include "app/gui/gui_controller.h"
 #include "gui_test_support.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"

@@ -1,7 +1,7 @@
 #include "gui_test_support.h"
 
-#include "app/gui_controller.h"
-#include "app/stack_chain.h"
+#include "app/gui/gui_controller.h"
+#include "app/document/stack_chain.h"
 #include "filters/registry.h"
 #include "ui/filter_stack.h"
 #include "ui/kernel_dock.h"

@@ -2,7 +2,7 @@
 // changes are lost; Cancel keeps the image, the stack and Undo as they were, Discard opens the
 // other image, Save writes the open one first.
 
-#include "app/gui_controller.h"
+#include "app/gui/gui_controller.h"
 #include "filters/factories.h"
 #include "gui_test_support.h"
 #include "ui/filter_panel.h"

@@ -1,0 +1,151 @@
+#include "app/batch/batch_devices.h"
+
+#include "filters/cpu_executor.h"
+#include "gpu/engine.h"
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+
+namespace tessera::app {
+
+BatchProcessor cpuProcessor()
+{
+    return [](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
+        const auto start = std::chrono::steady_clock::now();
+        ProcessOutcome outcome;
+        outcome.image = filters::applyCpu(image, chain);
+        outcome.device = "CPU";
+        outcome.milliseconds =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        return outcome;
+    };
+}
+
+namespace {
+
+// What the GPU processors of one batch share: the pipeline over every chosen GPU, which one
+// large file at a time uses.
+struct SharedGpus {
+    std::mutex large;
+    std::unique_ptr<gpu::Pipeline> all;
+    std::vector<gpu::DeviceId> gpus;
+    std::string label;
+};
+
+// Images from this many pixels up are split over every chosen GPU instead of going whole to one.
+constexpr std::size_t kLargePixels = std::size_t{24} << 20;
+
+std::string gpusLabel(const std::vector<gpu::DeviceId>& gpus)
+{
+    std::string text = gpus.size() == 1 ? "GPU " : "GPUs ";
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        text += (i ? "," : "") + std::to_string(gpus[i].value());
+    }
+    return text;
+}
+
+ProcessOutcome runOn(gpu::Pipeline& pipeline, const std::string& label, const cv::Mat& image,
+                     const filters::FilterChain& chain, const std::atomic<bool>& cancel)
+{
+    gpu::RunOptions options = pipeline.options();
+    options.cancel = &cancel;
+    pipeline.setOptions(options);
+    gpu::RunReport report;
+    ProcessOutcome outcome;
+    if (!pipeline.run(image, chain, outcome.image, &report)) {
+        outcome.image.release();  // cancelled: nothing half-done leaves the processor
+    }
+    outcome.device = label;
+    if (report.cpuFallbackTiles > 0) {
+        outcome.device += " + CPU (" + std::to_string(report.cpuFallbackTiles) + " tiles after a GPU failure)";
+    }
+    outcome.milliseconds = report.wallMs;
+    return outcome;
+}
+
+// Source and result of one file on each device it runs on.
+std::uint64_t fileBytes(const cv::Mat& image)
+{
+    return 2 * static_cast<std::uint64_t>(image.total()) * image.elemSize();
+}
+
+DeviceLease leaseFor(DeviceScheduler& scheduler, const std::vector<gpu::DeviceId>& devices, const cv::Mat& image,
+                     const std::atomic<bool>& cancel, const DeviceScheduler::WaitNotice& notice)
+{
+    return scheduler.acquire({devices, LeaseKind::Batch, fileBytes(image), "batch"}, [&cancel] { return cancel.load(); },
+                             notice);
+}
+
+ProcessOutcome cancelledOutcome(const std::string& label)
+{
+    ProcessOutcome outcome;
+    outcome.device = label;
+    return outcome;
+}
+
+BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std::size_t memoryLimit,
+                                   std::shared_ptr<SharedGpus> shared, DeviceScheduler& scheduler,
+                                   DeviceScheduler::WaitNotice notice)
+{
+    gpu::RunOptions options;
+    options.deviceSlots = gpu::slotsFor({device}, {}, memoryLimit);
+    options.method = method;
+    auto own = std::make_shared<gpu::Pipeline>(options);
+    const std::string label = gpusLabel({device});
+    return [own, label, shared, device, &scheduler, notice](const cv::Mat& image, const filters::FilterChain& chain,
+                                                           const std::atomic<bool>& cancel) {
+        if (shared && shared->all && image.total() >= kLargePixels) {
+            std::lock_guard lock(shared->large);
+            const DeviceLease lease = leaseFor(scheduler, shared->gpus, image, cancel, notice);
+            if (!lease) {
+                return cancelledOutcome(shared->label);
+            }
+            return runOn(*shared->all, shared->label, image, chain, cancel);
+        }
+        const DeviceLease lease = leaseFor(scheduler, {device}, image, cancel, notice);
+        if (!lease) {
+            return cancelledOutcome(label);
+        }
+        return runOn(*own, label, image, chain, cancel);
+    };
+}
+
+}  // namespace
+
+BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler, std::vector<gpu::DeviceId> devices,
+                               DeviceScheduler::WaitNotice notice)
+{
+    return [inner = std::move(inner), &scheduler, devices = std::move(devices), notice = std::move(notice)](
+               const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>& cancel) {
+        const DeviceLease lease = leaseFor(scheduler, devices, image, cancel, notice);
+        return lease ? inner(image, chain, cancel) : cancelledOutcome(gpu::describe(devices.front()));
+    };
+}
+
+std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpus, DeviceScheduler& scheduler,
+                                           gpu::Method method, std::size_t gpuMemoryLimit,
+                                           const DeviceScheduler::WaitNotice& notice)
+{
+    std::vector<BatchProcessor> processors;
+    if (gpus.empty()) {
+        processors.push_back(leasedProcessor(cpuProcessor(), scheduler, {gpu::DeviceId::cpu()}, notice));
+        return processors;
+    }
+    std::shared_ptr<SharedGpus> shared;
+    if (gpus.size() > 1) {
+        shared = std::make_shared<SharedGpus>();
+        gpu::RunOptions options;
+        options.deviceSlots = gpu::slotsFor(gpus, {}, gpuMemoryLimit);
+        options.method = method;
+        shared->all = std::make_unique<gpu::Pipeline>(options);
+        shared->label = gpusLabel(gpus);
+        shared->gpus = gpus;
+    }
+    for (const gpu::DeviceId id : gpus) {
+        processors.push_back(gpuProcessorSharing(id, method, gpuMemoryLimit, shared, scheduler, notice));
+    }
+    return processors;
+}
+
+}  // namespace tessera::app

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "app/batch/batch_job.h"
+#include "app/devices/device_scheduler.h"
+#include "values/device_id.h"
+#include "gpu/engine.h"
+
+#include <string>
+#include <vector>
+
+namespace tessera::app {
+
+/// The CPU path (filters::applyCpu), labelled "CPU".
+BatchProcessor cpuProcessor();
+
+/// Runs inner under a batch lease of scheduler on devices, one lease per file, holding twice
+/// the image's bytes (source and result) on each: so files wait for calibrations and
+/// comparisons, and a batch yields to previews between files. A cancel while waiting returns
+/// an empty image. notice hears why a file waits (from the processor's thread). Never throws
+/// beyond what inner throws; scheduler must outlive the processor.
+BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler, std::vector<gpu::DeviceId> devices,
+                               DeviceScheduler::WaitNotice notice = {});
+
+/// One processor per GPU of gpus (each takes the next decoded file when it is free), or the CPU
+/// when gpus is empty (gpu::resolve()'s answer), each file under a batch lease of scheduler.
+/// A GPU processor keeps one streamed pipeline for the whole batch (streams and buffers reused
+/// from file to file), labelled "GPU N", and times the run's wall; a GPU failure falls back to
+/// the CPU path inside the run (said in the label), other errors reach the runner.
+/// With several GPUs, large images (24 Mpixel and up) are split in tiles over all of them, one
+/// such image at a time. gpuMemoryLimit caps each GPU's memory (0: from its free memory).
+/// scheduler must outlive the processors; notice as leasedProcessor().
+std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpus, DeviceScheduler& scheduler,
+                                           gpu::Method method = gpu::Method::Auto, std::size_t gpuMemoryLimit = 0,
+                                           const DeviceScheduler::WaitNotice& notice = {});
+
+}  // namespace tessera::app

@@ -1,0 +1,47 @@
+#include "app/batch/batch_json.h"
+
+namespace tessera::app {
+
+nlohmann::ordered_json chainJson(const filters::FilterChain& chain)
+{
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    for (const filters::FilterSpec& spec : chain.steps) {
+        const filters::Point anchor = spec.effectiveAnchor();
+        steps.push_back({{"id", spec.id},
+                         {"size", {spec.kernel.width, spec.kernel.height}},
+                         {"anchor", {anchor.x, anchor.y}},
+                         {"weights", spec.kernel.weights},
+                         {"separable", spec.separable.has_value()},
+                         {"border", filters::toString(spec.border)},
+                         {"border_value", spec.borderValue},
+                         {"scale", spec.scale},
+                         {"offset", spec.offset},
+                         {"depth", filters::toString(spec.depth)}});
+    }
+    return steps;
+}
+
+nlohmann::ordered_json versionsJson(const VersionInfo& versions)
+{
+    return {{"tessera", versions.tessera},
+            {"qt", versions.qt},
+            {"opencv", versions.opencv},
+            {"cuda_runtime", versions.cudaRuntime},
+            {"cuda_driver", versions.cudaDriver},
+            {"cuda_architectures", versions.cudaArchitectures}};
+}
+
+nlohmann::ordered_json fileResultJson(const FileResult& result)
+{
+    return {{"index", result.index},
+            {"input", result.input},
+            {"status", toString(result.status)},
+            {"device", result.device},
+            {"milliseconds", result.computeMs},
+            {"decode_milliseconds", result.decodeMs},
+            {"encode_milliseconds", result.encodeMs},
+            {"output", result.output},
+            {"error", result.error}};
+}
+
+}  // namespace tessera::app

@@ -1,0 +1,217 @@
+#include "app/batch/batch_plan.h"
+
+#include "app/batch/batch_inputs.h"
+#include "app/batch/batch_naming.h"
+#include "app/io/image_io.h"
+#include "filters/cpu_executor.h"
+
+#include <opencv2/core/hal/interface.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <utility>
+
+#include <sys/stat.h>
+
+namespace tessera::app {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string lower(std::string text)
+{
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+std::string normalFormat(const std::string& format)
+{
+    return lower(!format.empty() && format.front() == '.' ? format.substr(1) : format);
+}
+
+int cvDepthOf(filters::OutputDepth depth)
+{
+    switch (depth) {
+    case filters::OutputDepth::U8: return CV_8U;
+    case filters::OutputDepth::U16: return CV_16U;
+    case filters::OutputDepth::F32: return CV_32F;
+    case filters::OutputDepth::Same: break;
+    }
+    return -1;
+}
+
+// The file a path stands for, links and ".." resolved as far as the path exists.
+std::string canonicalKey(const std::string& path)
+{
+    std::error_code ec;
+    const fs::path resolved = fs::weakly_canonical(fs::absolute(path), ec);
+    return ec ? fs::absolute(path).lexically_normal().string() : resolved.string();
+}
+
+// Device and inode, so that a hard link to an input is recognised as that input.
+std::pair<dev_t, ino_t> fileId(const std::string& path)
+{
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
+        return {0, 0};
+    }
+    return {info.st_dev, info.st_ino};
+}
+
+// Refuses a format no depth can be written in, or the chosen depth when there is one.
+void checkFormat(const std::string& format, filters::OutputDepth depth)
+{
+    if (format.empty()) {
+        return;
+    }
+    const std::string probe = "x." + format;
+    const int cvDepth = cvDepthOf(depth);
+    if (cvDepth >= 0) {
+        if (const std::string problem = outputFormatProblem(probe, cvDepth); !problem.empty()) {
+            throw BatchRefused("output format " + format + ": " + problem);
+        }
+        return;
+    }
+    for (int d : {CV_8U, CV_16U, CV_32F}) {
+        if (outputFormatProblem(probe, d).empty()) {
+            return;
+        }
+    }
+    throw BatchRefused("output format " + format + ": " + outputFormatProblem(probe, CV_8U));
+}
+
+std::string withSuffix(const fs::path& path, int n)
+{
+    return (path.parent_path() / (path.stem().string() + "-" + std::to_string(n) + path.extension().string()))
+        .string();
+}
+
+}  // namespace
+
+std::string outputNameFor(const BatchJob& job, const std::string& input, int index, int count,
+                          const std::string& date)
+{
+    const fs::path in(input);
+    NameFields fields;
+    fields.stem = in.stem().string();
+    const std::string inputExt = in.extension().string();
+    fields.ext = inputExt.empty() ? std::string() : inputExt.substr(1);
+    fields.filter = job.filterName.empty() ? filterLabel(job.chain) : job.filterName;
+    fields.index = index;
+    fields.count = count;
+    fields.date = date.empty() ? todayDate() : date;
+    const std::string format = normalFormat(job.format);
+    const std::string ext = !format.empty() ? format : (fields.ext.empty() ? std::string("png") : fields.ext);
+    return expandNameTemplate(job.nameTemplate, fields) + "." + ext;
+}
+
+BatchPlan planBatch(const BatchJob& job)
+{
+    if (job.chain.steps.empty()) {
+        throw BatchRefused("nothing to apply: the filter stack is empty");
+    }
+    if (job.outputDir.empty()) {
+        throw BatchRefused("no output folder given");
+    }
+    std::error_code ec;
+    if (fs::exists(job.outputDir, ec) && !fs::is_directory(job.outputDir, ec)) {
+        throw BatchRefused("output folder " + job.outputDir + " is a file, not a folder");
+    }
+    try {
+        checkNameTemplate(job.nameTemplate);
+    } catch (const std::invalid_argument& e) {
+        throw BatchRefused(e.what());
+    }
+    checkFormat(normalFormat(job.format), job.depth);
+
+    BatchPlan plan;
+    plan.outputDir = job.outputDir;
+    plan.date = todayDate();
+    plan.chain = job.chain;
+    if (job.depth != filters::OutputDepth::Same) {
+        plan.chain.steps.back().depth = job.depth;
+    }
+
+    const std::vector<BatchInput> inputs = expandInputs(job.inputs, job.recursive, job.outputDir);
+    if (inputs.empty()) {
+        throw BatchRefused("no input images found");
+    }
+    const int count = static_cast<int>(inputs.size());
+    std::map<std::string, std::string> inputByKey;
+    std::map<std::pair<dev_t, ino_t>, std::string> inputById;
+    for (const BatchInput& in : inputs) {
+        if (in.error.empty()) {
+            inputByKey.emplace(canonicalKey(in.path), in.path);
+            if (const auto id = fileId(in.path); id.second != 0) {
+                inputById.emplace(id, in.path);
+            }
+        }
+    }
+
+    std::map<std::string, std::string> inputByOutput;  // canonical output -> the input naming it
+    for (int i = 0; i < count; ++i) {
+        PlannedFile file;
+        file.index = i + 1;
+        file.input = inputs[i].path;
+        if (!inputs[i].error.empty()) {
+            file.status = FileStatus::Failed;
+            file.error = inputs[i].error;
+            plan.files.push_back(std::move(file));
+            continue;
+        }
+        file.output = (fs::path(job.outputDir) / outputNameFor(job, file.input, i + 1, count, plan.date)).string();
+        const std::string key = canonicalKey(file.output);
+        if (const auto same = inputByKey.find(key); same != inputByKey.end()) {
+            throw BatchRefused("the output " + file.output + " would replace the input " + same->second +
+                               "; choose another output folder or name template");
+        }
+        if (const auto id = fileId(file.output); id.second != 0) {
+            if (const auto same = inputById.find(id); same != inputById.end()) {
+                throw BatchRefused("the output " + file.output + " is the same file as the input " + same->second +
+                                   "; choose another output folder or name template");
+            }
+        }
+        if (const auto [it, fresh] = inputByOutput.emplace(key, file.input); !fresh) {
+            throw BatchRefused("the inputs " + it->second + " and " + file.input + " would both be written to " +
+                               file.output + "; add {index} or {ext} to the name template");
+        }
+        if (const int cvDepth = cvDepthOf(job.depth); cvDepth >= 0) {
+            if (const std::string problem = outputFormatProblem(file.output, cvDepth); !problem.empty()) {
+                file.status = FileStatus::Failed;
+                file.error = file.input + ": cannot write the output " + file.output + ": " + problem;
+            }
+        }
+        plan.files.push_back(std::move(file));
+    }
+
+    std::set<std::string> taken;
+    for (const auto& entry : inputByOutput) {
+        taken.insert(entry.first);
+    }
+    for (PlannedFile& file : plan.files) {
+        if (file.status != FileStatus::Ok || !fs::exists(fs::symlink_status(file.output, ec))) {
+            continue;
+        }
+        if (job.policy == OverwritePolicy::Skip) {
+            file.status = FileStatus::Skipped;
+            file.error = file.input + ": the output " + file.output + " exists (policy skip)";
+        } else if (job.policy == OverwritePolicy::Rename) {
+            const fs::path original(file.output);
+            for (int n = 1;; ++n) {
+                const std::string candidate = withSuffix(original, n);
+                if (!fs::exists(fs::symlink_status(candidate, ec)) && !taken.contains(canonicalKey(candidate))) {
+                    file.output = candidate;
+                    taken.insert(canonicalKey(candidate));
+                    break;
+                }
+            }
+        }
+    }
+    return plan;
+}
+
+}  // namespace tessera::app

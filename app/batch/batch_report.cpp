@@ -1,0 +1,96 @@
+#include "app/batch/batch_report.h"
+
+#include "app/batch/batch_json.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+namespace tessera::app {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos) {
+        return text;
+    }
+    std::string quoted = "\"";
+    for (char c : text) {
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return quoted + "\"";
+}
+
+}  // namespace
+
+std::string resultsCsv(const std::vector<FileResult>& files)
+{
+    std::ostringstream out;
+    out << "file,status,device,milliseconds,output,error\r\n";
+    for (const FileResult& r : files) {
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.3f", r.computeMs);
+        out << csvField(r.input) << ',' << toString(r.status) << ',' << csvField(r.device) << ',' << ms << ','
+            << csvField(r.output) << ',' << csvField(r.error) << "\r\n";
+    }
+    return out.str();
+}
+
+std::string reportJson(const BatchSummary& summary, const BatchJob& job, const filters::FilterChain& chain,
+                       const VersionInfo& versions)
+{
+    nlohmann::ordered_json files = nlohmann::ordered_json::array();
+    for (const FileResult& r : summary.files) {
+        files.push_back(fileResultJson(r));
+    }
+    nlohmann::ordered_json doc;
+    doc["total"] = summary.files.size();
+    doc["ok"] = summary.ok;
+    doc["skipped"] = summary.skipped;
+    doc["failed"] = summary.failed;
+    doc["cancelled"] = summary.cancelled;
+    doc["was_cancelled"] = summary.wasCancelled;
+    doc["wall_milliseconds"] = summary.wallMs;
+    doc["files_per_second"] = summary.wallMs > 0 ? 1000.0 * (summary.ok + summary.failed) / summary.wallMs : 0.0;
+    doc["peak_resident_mib"] = summary.peakResidentMiB;
+    doc["devices"] = summary.devices;
+    doc["note"] = summary.note;
+    doc["output_folder"] = job.outputDir;
+    doc["name_template"] = job.nameTemplate;
+    doc["format"] = job.format.empty() ? std::string("keep") : job.format;
+    doc["policy"] = toString(job.policy);
+    doc["filters"] = chainJson(chain);
+    doc["versions"] = versionsJson(versions);
+    doc["files"] = std::move(files);
+    return doc.dump(2) + "\n";
+}
+
+void saveTextFile(const std::string& path, const std::string& text)
+{
+    const fs::path target(path);
+    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    const fs::path temp = folder / ("." + target.filename().string() + ".tmp-" + std::to_string(std::random_device{}()));
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.close();
+        if (!out) {
+            std::error_code ec;
+            fs::remove(temp, ec);
+            throw std::runtime_error(path + ": cannot write the file");
+        }
+    }
+    std::error_code ec;
+    fs::rename(temp, target, ec);
+    if (ec) {
+        fs::remove(temp, ec);
+        throw std::runtime_error(path + ": cannot write the file: " + ec.message());
+    }
+}
+
+}  // namespace tessera::app

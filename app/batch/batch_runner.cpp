@@ -1,0 +1,372 @@
+#include "app/batch/batch_runner.h"
+
+#include "app/batch/batch_devices.h"
+#include "app/batch/batch_manifest.h"
+#include "app/io/image_io.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include <sys/resource.h>
+
+namespace tessera::app {
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// A queue that its producers close when the last of them is done.
+template <typename T>
+class WorkQueue {
+public:
+    explicit WorkQueue(int producers) : producers_(producers) {}
+
+    void push(T item)
+    {
+        {
+            const std::lock_guard lock(mutex_);
+            items_.push_back(std::move(item));
+        }
+        ready_.notify_one();
+    }
+
+    // Empty once every producer has finished and nothing is left.
+    std::optional<T> pop()
+    {
+        std::unique_lock lock(mutex_);
+        ready_.wait(lock, [&] { return !items_.empty() || producers_ == 0; });
+        if (items_.empty()) {
+            return std::nullopt;
+        }
+        T item = std::move(items_.front());
+        items_.pop_front();
+        return item;
+    }
+
+    void producerDone()
+    {
+        {
+            const std::lock_guard lock(mutex_);
+            --producers_;
+        }
+        ready_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable ready_;
+    std::deque<T> items_;
+    int producers_;
+};
+
+// Bounds the images held between decoding and the end of encoding, so memory stays flat
+// however many files there are and however slow the filtering is.
+class InFlight {
+public:
+    explicit InFlight(int slots) : free_(slots) {}
+
+    // False when cancel was set before a slot came free.
+    bool acquire(const std::atomic<bool>& cancel)
+    {
+        std::unique_lock lock(mutex_);
+        while (free_ == 0) {
+            if (cancel) {
+                return false;
+            }
+            freed_.wait_for(lock, std::chrono::milliseconds(20));
+        }
+        --free_;
+        return true;
+    }
+
+    void release()
+    {
+        {
+            const std::lock_guard lock(mutex_);
+            ++free_;
+        }
+        freed_.notify_one();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable freed_;
+    int free_;
+};
+
+struct Item {
+    size_t slot = 0;  // position in the plan
+    cv::Mat image;
+    std::string inputSha256;
+};
+
+class Pipeline {
+public:
+    Pipeline(const BatchPlan& plan, const BatchJob& job, const std::vector<BatchProcessor>& processors,
+             const std::atomic<bool>& cancel, const BatchProgressCallback& progress)
+        : plan_(plan), job_(job), processors_(processors), cancel_(cancel), progress_(progress),
+          jobs_(job.jobs > 0 ? job.jobs : std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 2, 1, 8)),
+          inFlight_(job.maxInFlight > 0 ? job.maxInFlight : 2 * jobs_ + static_cast<int>(processors.size())),
+          decoded_(jobs_), filtered_(static_cast<int>(processors.size())), results_(plan.files.size())
+    {
+        if (job_.manifest) {
+            manifest_ = ManifestContext::collect(plan_, job_);
+        }
+    }
+
+    BatchSummary run()
+    {
+        const auto start = Clock::now();
+        for (size_t i = 0; i < plan_.files.size(); ++i) {
+            const PlannedFile& file = plan_.files[i];
+            results_[i].index = file.index;
+            results_[i].input = file.input;
+            results_[i].output = file.output;
+            if (file.status != FileStatus::Ok) {
+                results_[i].status = file.status;
+                results_[i].error = file.error;
+                finish(i);
+            } else {
+                todo_.push_back(i);
+            }
+        }
+        std::vector<std::thread> threads;
+        for (int i = 0; i < jobs_; ++i) {
+            threads.emplace_back([this] { decodeLoop(); });
+        }
+        for (const BatchProcessor& processor : processors_) {
+            threads.emplace_back([this, &processor] { processLoop(processor); });
+        }
+        for (int i = 0; i < jobs_; ++i) {
+            threads.emplace_back([this] { encodeLoop(); });
+        }
+        for (std::thread& t : threads) {
+            t.join();
+        }
+
+        BatchSummary summary;
+        summary.files = std::move(results_);
+        summary.wallMs = msSince(start);
+        rusage usage{};
+        if (getrusage(RUSAGE_SELF, &usage) == 0) {
+            summary.peakResidentMiB = static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: KiB
+        }
+        summary.wasCancelled = cancel_;
+        std::set<std::string> devices;
+        for (const FileResult& r : summary.files) {
+            summary.ok += r.status == FileStatus::Ok;
+            summary.skipped += r.status == FileStatus::Skipped;
+            summary.failed += r.status == FileStatus::Failed;
+            summary.cancelled += r.status == FileStatus::Cancelled;
+            if (!r.device.empty() && devices.insert(r.device).second) {
+                summary.devices.push_back(r.device);
+            }
+        }
+        return summary;
+    }
+
+private:
+    void decodeLoop()
+    {
+        for (;;) {
+            const size_t next = next_.fetch_add(1);
+            if (next >= todo_.size()) {
+                break;
+            }
+            const size_t i = todo_[next];
+            if (cancel_ || !inFlight_.acquire(cancel_)) {
+                cancelled(i);
+                continue;
+            }
+            started(i);
+            Item item{i, {}, {}};
+            const auto begin = Clock::now();
+            try {
+                item.image = readImage(plan_.files[i].input);
+                if (job_.manifest) {
+                    item.inputSha256 = sha256File(plan_.files[i].input);
+                }
+            } catch (const std::exception& e) {
+                fail(i, e.what());
+                continue;
+            }
+            results_[i].decodeMs = msSince(begin);
+            stage(i, 0.3);
+            decoded_.push(std::move(item));
+        }
+        decoded_.producerDone();
+    }
+
+    void processLoop(const BatchProcessor& processor)
+    {
+        while (std::optional<Item> item = decoded_.pop()) {
+            const size_t i = item->slot;
+            if (cancel_) {
+                cancelled(i, true);
+                continue;
+            }
+            try {
+                ProcessOutcome outcome = processor(item->image, plan_.chain, cancel_);
+                if (outcome.image.empty()) {
+                    if (cancel_) {
+                        cancelled(i, true);
+                    } else {
+                        fail(i, plan_.files[i].input + ": the filter produced no image");
+                    }
+                    continue;
+                }
+                results_[i].device = outcome.device;
+                results_[i].computeMs = outcome.milliseconds;
+                item->image = std::move(outcome.image);
+            } catch (const std::exception& e) {
+                fail(i, plan_.files[i].input + ": filtering failed: " + e.what());
+                continue;
+            }
+            stage(i, 0.8);
+            filtered_.push(std::move(*item));
+        }
+        filtered_.producerDone();
+    }
+
+    void encodeLoop()
+    {
+        while (std::optional<Item> item = filtered_.pop()) {
+            const size_t i = item->slot;
+            const std::string& output = plan_.files[i].output;
+            std::error_code ec;
+            // Something else may have made the file since the plan looked.
+            if (job_.policy != OverwritePolicy::Overwrite && fs::exists(fs::symlink_status(output, ec))) {
+                results_[i].status = FileStatus::Skipped;
+                results_[i].error = plan_.files[i].input + ": the output " + output + " appeared during the run";
+                release(i);
+                continue;
+            }
+            const auto begin = Clock::now();
+            try {
+                writeImage(output, item->image);
+                results_[i].encodeMs = msSince(begin);
+                if (manifest_) {
+                    writeManifest(*manifest_, results_[i], item->inputSha256);
+                }
+            } catch (const std::exception& e) {
+                fail(i, plan_.files[i].input + ": " + e.what());
+                continue;
+            }
+            results_[i].status = FileStatus::Ok;
+            release(i);
+        }
+    }
+
+    void started(size_t i)
+    {
+        const std::lock_guard lock(mutex_);
+        current_ = plan_.files[i].input;
+        report(0.0, nullptr);
+    }
+
+    void stage(size_t i, double fraction)
+    {
+        const std::lock_guard lock(mutex_);
+        if (current_ == plan_.files[i].input) {
+            report(fraction, nullptr);
+        }
+    }
+
+    void fail(size_t i, const std::string& reason)
+    {
+        results_[i].status = FileStatus::Failed;
+        results_[i].error = reason;
+        release(i);
+    }
+
+    void cancelled(size_t i, bool holdsSlot = false)
+    {
+        results_[i].status = FileStatus::Cancelled;
+        results_[i].error = plan_.files[i].input + ": cancelled before it was written";
+        if (holdsSlot) {
+            release(i);
+        } else {
+            finish(i);
+        }
+    }
+
+    // Counted as done before the slot is freed, so that done + held never exceeds the bound.
+    void release(size_t i)
+    {
+        finish(i);
+        inFlight_.release();
+    }
+
+    void finish(size_t i)
+    {
+        const std::lock_guard lock(mutex_);
+        ++done_;
+        report(current_ == plan_.files[i].input ? 1.0 : lastFraction_, &results_[i]);
+    }
+
+    // Called with mutex_ held, which also keeps progress_ calls one at a time.
+    void report(double fraction, const FileResult* finished)
+    {
+        lastFraction_ = fraction;
+        if (!progress_) {
+            return;
+        }
+        BatchProgress p;
+        p.done = done_;
+        p.total = static_cast<int>(plan_.files.size());
+        p.currentFile = current_;
+        p.fileFraction = fraction;
+        p.finished = finished;
+        progress_(p);
+    }
+
+    const BatchPlan& plan_;
+    const BatchJob& job_;
+    const std::vector<BatchProcessor>& processors_;
+    const std::atomic<bool>& cancel_;
+    const BatchProgressCallback& progress_;
+    const int jobs_;
+    InFlight inFlight_;
+    WorkQueue<Item> decoded_;
+    WorkQueue<Item> filtered_;
+    std::vector<FileResult> results_;  // each element written by the one thread holding that file
+    std::vector<size_t> todo_;
+    std::atomic<size_t> next_{0};
+    std::optional<ManifestContext> manifest_;
+    std::mutex mutex_;
+    int done_ = 0;
+    std::string current_;
+    double lastFraction_ = 0.0;
+};
+
+}  // namespace
+
+BatchSummary runBatch(const BatchPlan& plan, const BatchJob& job, const std::vector<BatchProcessor>& processors,
+                      const std::atomic<bool>& cancel, const BatchProgressCallback& progress)
+{
+    std::error_code ec;
+    fs::create_directories(plan.outputDir, ec);
+    if (ec || !fs::is_directory(plan.outputDir, ec)) {
+        throw BatchRefused("cannot create the output folder " + plan.outputDir + ": " +
+                           (ec ? ec.message() : std::string("a file has that name")));
+    }
+    const std::vector<BatchProcessor> fallback{cpuProcessor()};
+    Pipeline pipeline(plan, job, processors.empty() ? fallback : processors, cancel, progress);
+    return pipeline.run();
+}
+
+}  // namespace tessera::app

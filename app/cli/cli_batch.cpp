@@ -1,0 +1,269 @@
+#include "app/batch/batch_devices.h"
+#include "app/batch/batch_plan.h"
+#include "app/batch/batch_report.h"
+#include "app/batch/batch_manifest.h"
+#include "app/io/file_roles.h"
+#include "app/batch/batch_runner.h"
+#include "app/cli/cli.h"
+#include "app/cli/cli_commands.h"
+#include "app/cli/cli_filter_options.h"
+#include "app/version_info.h"
+#include "gpu/device_info.h"
+#include "values/device_selection.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <ostream>
+
+#include <unistd.h>
+
+namespace tessera::app {
+
+namespace {
+
+struct BatchCliOptions {
+    BatchJob job;
+    FilterOptions filters;
+    std::string report;
+    std::string csv;
+    bool help = false;
+};
+
+void printBatchUsage(std::ostream& os)
+{
+    os << "Usage: tessera-cli batch INPUT... -o OUTDIR [filter options as for apply]\n"
+          "         [--template T] [--format EXT] [--depth keep|u8|u16|f32]\n"
+          "         [--policy skip|rename|overwrite] [--recursive] [--jobs N]\n"
+          "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--report FILE.json] [--csv FILE.csv]\n"
+          "         [--method M] [--gpu-memory-limit BYTES] [--tile WxH] [--manifest]\n"
+          "\n"
+          "  INPUT              image files, folders and glob patterns (quote patterns)\n"
+          "  -o OUTDIR          output folder (created when missing)\n"
+          "  --template T       output name without extension (default {stem}-{filter});\n"
+          "                     fields {stem} {ext} {filter} {index} {date}\n"
+          "  --format EXT       output format, e.g. png or tif (default: the input's)\n"
+          "  --depth D          output depth (default keep); a format that cannot hold it is refused\n"
+          "  --policy P         when an output exists: skip (default), rename (adds -1, -2...) or\n"
+          "                     overwrite; an output that would replace an input is always refused\n"
+          "  --recursive        also read the sub-folders of folder inputs\n"
+          "  --jobs N           decode and encode threads each (default: from the CPU count)\n"
+          "  --device D         where to filter (default auto); with several GPUs each takes the\n"
+          "                     next file when it is free, and images of 24 Mpixel and up are\n"
+          "                     split in tiles over all of them\n"
+       << kGpuOptionsHelp
+       << "  --method M         GPU method (default auto)\n"
+          "  --report FILE      write a JSON report of the run\n"
+          "  --csv FILE         write the per-file results as CSV\n"
+          "  --manifest         write OUTPUT.json beside each output: input SHA-256, every filter\n"
+          "                     setting, device, versions and timings\n"
+          "Every output is written to a temporary file and renamed; a bad file is reported and the\n"
+          "batch goes on. Exit codes: 0 all files done or skipped, 1 a file failed, 2 a usage error.\n";
+}
+
+int parseJobs(const std::string& text)
+{
+    const double v = parseNumber("--jobs", text);
+    if (v < 1 || v > 256 || v != static_cast<int>(v)) {
+        throw UsageError("--jobs expects a whole number from 1 to 256, got '" + text + "'");
+    }
+    return static_cast<int>(v);
+}
+
+BatchCliOptions parseBatch(const std::vector<std::string>& args)
+{
+    BatchCliOptions o;
+    FilterOptionParser shared;
+    ArgumentReader in(args);
+    while (in.next()) {
+        if (shared.consume(in)) {
+            continue;
+        }
+        const std::string& a = in.current();
+        const auto value = [&in]() -> const std::string& { return in.value(); };
+        if (!in.isOption()) {
+            o.job.inputs.push_back(a);
+        } else if (a == "-h" || a == "--help") {
+            o.help = true;
+        } else if (a == "-o" || a == "--output") {
+            o.job.outputDir = value();
+        } else if (a == "--template") {
+            o.job.nameTemplate = value();
+        } else if (a == "--format") {
+            o.job.format = value();
+        } else if (a == "--policy") {
+            try {
+                o.job.policy = parseOverwritePolicy(value());
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(std::string("--policy: ") + e.what());
+            }
+        } else if (a == "--recursive" || a == "-r") {
+            o.job.recursive = true;
+        } else if (a == "--jobs" || a == "-j") {
+            o.job.jobs = parseJobs(value());
+        } else if (a == "--report") {
+            o.report = value();
+        } else if (a == "--csv") {
+            o.csv = value();
+        } else if (a == "--manifest") {
+            o.job.manifest = true;
+        } else {
+            in.unknownOption();
+        }
+    }
+    o.filters = shared.finish();
+    return o;
+}
+
+std::atomic<bool> interrupted{false};
+
+extern "C" void onInterrupt(int)
+{
+    interrupted = true;
+}
+
+// Ctrl+C cancels the run cleanly (no partial output) instead of killing it mid-write.
+class InterruptGuard {
+public:
+    InterruptGuard() { previous_ = std::signal(SIGINT, onInterrupt); }
+    ~InterruptGuard() { std::signal(SIGINT, previous_); }
+    InterruptGuard(const InterruptGuard&) = delete;
+    InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+private:
+    void (*previous_)(int) = SIG_DFL;
+};
+
+/// Refuses a batch whose side files (--report, --csv, the manifests) land on a file it reads
+/// (an input, the preset, the kernel file) or on another file it writes. Throws FilesOverlap.
+void refuseOverlaps(const BatchCliOptions& o, const BatchPlan& plan)
+{
+    FileRoles roles;
+    for (const PlannedFile& f : plan.files) {
+        roles.reads(f.input, "an input image");
+    }
+    addFilterFiles(o.filters, roles);
+    for (const PlannedFile& f : plan.files) {
+        if (f.status == FileStatus::Ok) {
+            roles.writes(f.output, "the output of " + f.input);
+            if (o.job.manifest) {
+                roles.writes(manifestPath(f.output), "the manifest of " + f.input);
+            }
+        }
+    }
+    if (!o.report.empty()) {
+        roles.writes(o.report, "the --report file");
+    }
+    if (!o.csv.empty()) {
+        roles.writes(o.csv, "the --csv file");
+    }
+    roles.check();
+}
+
+}  // namespace
+
+int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    BatchCliOptions o;
+    BatchPlan plan;
+    try {
+        o = parseBatch(args);
+        if (o.help) {
+            printBatchUsage(out);
+            return kExitOk;
+        }
+        if (o.job.inputs.empty()) {
+            throw UsageError("no input given (files, folders or patterns)");
+        }
+        if (o.job.outputDir.empty()) {
+            throw UsageError("no output folder given (-o OUTDIR)");
+        }
+        if (o.filters.steps.empty()) {
+            throw UsageError("nothing to apply: give --filter, --kernel or --preset");
+        }
+        o.job.chain = chainFromOptions(o.filters);
+        o.job.depth = o.filters.depth.value_or(filters::OutputDepth::Same);
+        plan = planBatch(o.job);
+        refuseOverlaps(o, plan);
+    } catch (const UsageError& e) {
+        err << "tessera-cli batch: " << e.what() << "\n\n";
+        printBatchUsage(err);
+        return kExitUsage;
+    } catch (const BatchRefused& e) {
+        err << "tessera-cli batch: " << e.what() << "\nNothing was written.\n";
+        return kExitUsage;
+    } catch (const FilesOverlap& e) {
+        err << "tessera-cli batch: " << e.what() << "\nNothing was written.\n";
+        return kExitUsage;
+    }
+
+    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    std::string note;
+    std::vector<gpu::DeviceId> gpus;  // empty: the CPU path
+    try {
+        gpus = gpu::resolve(gpu::parseDeviceSelection(o.filters.device, gpu::kDeviceOption), snapshot, note,
+                            gpu::kDeviceOption);
+    } catch (const std::invalid_argument& e) {
+        err << "tessera-cli batch: " << e.what() << "\n";
+        return kExitUsage;
+    }
+
+    // The progress line is for people watching a terminal; logs and pipes get the summary only.
+    const bool terminal = &out == &std::cout && ::isatty(STDOUT_FILENO) == 1;
+    BatchProgressCallback progress;
+    if (terminal) {
+        progress = [&out](const BatchProgress& p) {
+            std::string name = p.currentFile;
+            if (name.size() > 50) {
+                name = "..." + name.substr(name.size() - 47);
+            }
+            out << "\r\033[K[" << p.done << "/" << p.total << "] " << name << " "
+                << static_cast<int>(p.fileFraction * 100) << "%" << std::flush;
+        };
+    }
+    const InterruptGuard guard;
+    interrupted = false;
+    // This run is the process: its scheduler keeps every file within the GPUs' memory budgets.
+    DeviceScheduler scheduler;
+    scheduler.adoptDevices(snapshot);
+    BatchSummary summary = runBatch(plan, o.job,
+                                    makeProcessors(gpus, scheduler, o.filters.method, o.filters.gpuMemoryLimit),
+                                    interrupted, progress);
+    summary.note = note;
+    if (terminal) {
+        out << "\r\033[K";
+    }
+
+    for (const FileResult& r : summary.files) {
+        if (r.status == FileStatus::Failed) {
+            err << "failed: " << r.error << "\n";
+        }
+    }
+    std::string devices;
+    for (const std::string& d : summary.devices) {
+        devices += (devices.empty() ? "" : ", ") + d;
+    }
+    char wall[96];
+    std::snprintf(wall, sizeof wall, "%.0f ms (%.2f files/s, peak memory %.0f MiB)", summary.wallMs,
+                  summary.wallMs > 0 ? 1000.0 * (summary.ok + summary.failed) / summary.wallMs : 0.0,
+                  summary.peakResidentMiB);
+    out << summary.files.size() << " file(s): " << summary.ok << " written, " << summary.skipped << " skipped, "
+        << summary.failed << " failed, " << summary.cancelled << " cancelled in " << wall
+        << (devices.empty() ? "" : " on " + devices) << "\n";
+    if (!note.empty()) {
+        err << "note: " << note << "\n";
+    }
+    if (summary.wasCancelled) {
+        err << "interrupted: the files not yet filtered were left out; every output written is complete\n";
+    }
+    if (!o.report.empty()) {
+        saveTextFile(o.report, reportJson(summary, o.job, plan.chain, collectVersions(snapshot)));
+    }
+    if (!o.csv.empty()) {
+        saveTextFile(o.csv, resultsCsv(summary.files));
+    }
+    return summary.failed == 0 && summary.cancelled == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace tessera::app

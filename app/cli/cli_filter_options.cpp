@@ -1,0 +1,319 @@
+#include "app/cli/cli_filter_options.h"
+
+#include "filters/factories.h"
+#include "filters/preset_io.h"
+#include "filters/registry.h"
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace tessera::app {
+
+namespace {
+
+using nlohmann::json;
+
+// Kernel files are small text: a FIFO would block and a device never end, so only plain files
+// up to this size are read.
+constexpr std::uintmax_t kMaxKernelFileBytes = std::uintmax_t{4} << 20;
+
+std::string readTextFile(const std::string& path)
+{
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+        throw std::runtime_error(path + ": not a regular file (a kernel file is text)");
+    }
+    if (const auto bytes = std::filesystem::file_size(path, ec); !ec && bytes > kMaxKernelFileBytes) {
+        throw std::runtime_error(path + ": " + std::to_string(bytes) + " bytes; a kernel file may hold at most " +
+                                 std::to_string(kMaxKernelFileBytes) + " bytes");
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw std::runtime_error(path + ": cannot open kernel file");
+    }
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+CliStep kernelStep(const std::string& arg)
+{
+    if (!arg.empty() && arg.front() == '@') {
+        const std::string path = arg.substr(1);
+        const std::string text = readTextFile(path);
+        const auto first = text.find_first_not_of(" \t\r\n");
+        if (first != std::string::npos && text[first] == '{') {
+            const auto preset = filters::parsePreset(text, path, filters::builtinRegistry());
+            if (preset.steps.size() != 1) {
+                throw std::runtime_error(path + ": --kernel expects a single kernel, the file has " +
+                                         std::to_string(preset.steps.size()) + " filters");
+            }
+            return {preset.steps.front().spec, {{"id", "custom"}, {"kernel_file", path}}};
+        }
+        // Plain text: newlines separate rows as ';' does.
+        std::string rows;
+        for (char c : text) {
+            rows += (c == '\n') ? ';' : c;
+        }
+        while (!rows.empty() && (rows.back() == ';' || rows.back() == ' ' || rows.back() == '\r')) {
+            rows.pop_back();
+        }
+        try {
+            return {filters::makeCustom(filters::parseInlineKernel(rows)),
+                    {{"id", "custom"}, {"kernel_file", path}}};
+        } catch (const std::invalid_argument& e) {
+            throw std::runtime_error(path + ": " + e.what());
+        }
+    }
+    try {
+        auto spec = filters::makeCustom(filters::parseInlineKernel(arg));
+        return {spec, {{"id", "custom"}, {"kernel", arg}}};
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--kernel: ") + e.what());
+    }
+}
+
+}  // namespace
+
+const filters::FilterDesc& filterOption(const std::string& id, const filters::FilterRegistry& registry)
+{
+    const auto* desc = registry.find(id);
+    if (desc == nullptr) {
+        throw UsageError("unknown filter '" + id + "' (see 'tessera-cli filters')");
+    }
+    return *desc;
+}
+
+std::pair<std::string, std::string> readParamOption(const filters::FilterDesc& desc, const std::string& kv,
+                                                    filters::ParamValues& values)
+{
+    const auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+        throw UsageError("--param expects KEY=VALUE, got '" + kv + "'");
+    }
+    const std::string key = kv.substr(0, eq);
+    try {
+        values.values[key] = desc.parseValue(key, kv.substr(eq + 1));
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    return {key, kv.substr(eq + 1)};
+}
+
+filters::FilterChoice filterChoiceOption(const std::string& id, const std::vector<std::string>& params,
+                                         const filters::FilterRegistry& registry)
+{
+    const filters::FilterDesc& desc = filterOption(id, registry);
+    filters::FilterChoice choice = filters::defaultChoice(desc);
+    for (const std::string& kv : params) {
+        readParamOption(desc, kv, choice.values);
+    }
+    return choice;
+}
+
+struct FilterOptionParser::PendingFilter {
+    const filters::FilterDesc* desc = nullptr;
+    filters::ParamValues values;
+    json params = json::object();
+};
+
+const char* const kGpuOptionsHelp =
+    "  --gpu-memory-limit BYTES  most device memory each GPU may use (suffix K, M, G:\n"
+    "                     binary units); larger images stream through in tiles\n"
+    "  --tile WxH         GPU tile size (default: chosen from the memory)\n";
+
+std::size_t parseBytes(const std::string& option, const std::string& text)
+{
+    std::size_t used = 0;
+    double v = 0.0;
+    try {
+        v = std::stod(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    const std::string suffix = used > 0 ? text.substr(used) : "";
+    const double unit = suffix.empty()                       ? 1.0
+                        : (suffix == "K" || suffix == "k") ? 1024.0
+                        : (suffix == "M" || suffix == "m") ? 1024.0 * 1024.0
+                        : (suffix == "G" || suffix == "g") ? 1024.0 * 1024.0 * 1024.0
+                                                           : 0.0;
+    if (used == 0 || unit == 0.0 || !(v >= 1.0) || v * unit > 1e15) {
+        throw UsageError(option + " expects a byte count such as 268435456 or 256M, got '" + text + "'");
+    }
+    return static_cast<std::size_t>(v * unit);
+}
+
+gpu::TileSize parseTileSize(const std::string& option, const std::string& text)
+{
+    const auto x = text.find('x');
+    try {
+        if (x != std::string::npos) {
+            std::size_t a = 0;
+            std::size_t b = 0;
+            const int w = std::stoi(text.substr(0, x), &a);
+            const int h = std::stoi(text.substr(x + 1), &b);
+            if (a == x && b == text.size() - x - 1 && w > 0 && h > 0) {
+                return {w, h};
+            }
+        }
+    } catch (const std::exception&) {
+    }
+    throw UsageError(option + " expects WIDTHxHEIGHT in pixels, e.g. 1024x512, got '" + text + "'");
+}
+
+double parseNumber(const std::string& option, const std::string& text)
+{
+    try {
+        size_t used = 0;
+        const double v = std::stod(text, &used);
+        if (used == text.size()) {
+            if (!std::isfinite(v)) {
+                throw UsageError(option + " expects a finite number, got '" + text + "'");
+            }
+            return v;
+        }
+    } catch (const UsageError&) {
+        throw;
+    } catch (const std::out_of_range&) {
+        throw UsageError(option + " expects a finite number, got '" + text + "'");
+    } catch (const std::exception&) {
+    }
+    throw UsageError(option + " expects a number, got '" + text + "'");
+}
+
+void FilterOptionParser::flush()
+{
+    if (!pending_) {
+        return;
+    }
+    CliStep s;
+    try {
+        s.spec = pending_->desc->build(pending_->values);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError("--filter " + pending_->desc->id + ": " + e.what());
+    }
+    s.description = {{"id", pending_->desc->id}, {"params", pending_->params}};
+    options_.steps.push_back(std::move(s));
+    pending_.reset();
+}
+
+bool FilterOptionParser::consume(ArgumentReader& in)
+{
+    if (!in.isOption()) {
+        return false;
+    }
+    const auto& reg = filters::builtinRegistry();
+    const std::string& a = in.current();
+    const auto value = [&in]() -> const std::string& { return in.value(); };
+    FilterOptions& o = options_;
+    if (a == "--filter") {
+        flush();
+        const filters::FilterDesc& desc = filterOption(value(), reg);
+        pending_ = std::make_shared<PendingFilter>(PendingFilter{&desc, desc.defaults(), json::object()});
+    } else if (a == "--param") {
+        const std::string& kv = value();
+        if (!pending_) {
+            throw UsageError("--param " + kv + " must follow the --filter it belongs to");
+        }
+        const auto [key, text] = readParamOption(*pending_->desc, kv, pending_->values);
+        pending_->params[key] = text;
+    } else if (a == "--kernel") {
+        flush();
+        o.steps.push_back(kernelStep(value()));
+    } else if (a == "--preset") {
+        flush();
+        const std::string& path = value();
+        const auto preset = filters::loadPreset(path, reg);
+        for (const auto& ps : preset.steps) {
+            o.steps.push_back({ps.spec, {{"id", ps.id}, {"preset", path}}});
+        }
+    } else if (a == "--border") {
+        try {
+            o.border = filters::parseBorder(value());
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--border: ") + e.what());
+        }
+    } else if (a == "--border-value") {
+        o.borderValue = parseNumber(a, value());
+    } else if (a == "--scale") {
+        o.scale = parseNumber(a, value());
+    } else if (a == "--offset") {
+        o.offset = parseNumber(a, value());
+    } else if (a == "--depth") {
+        try {
+            const std::string& text = value();
+            o.depth = filters::parseOutputDepth(text == "keep" ? std::string("same") : text);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--depth: ") + e.what());
+        }
+    } else if (a == "--device") {
+        o.device = value();
+    } else if (a == "--method") {
+        try {
+            o.method = gpu::parseMethod(value());
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--method: ") + e.what());
+        }
+    } else if (a == "--gpu-memory-limit") {
+        o.gpuMemoryLimit = parseBytes(a, value());
+    } else if (a == "--tile") {
+        o.tile = parseTileSize(a, value());
+    } else {
+        return false;
+    }
+    return true;
+}
+
+FilterOptions FilterOptionParser::finish()
+{
+    flush();
+    if (options_.steps.size() > filters::kMaxChainSteps) {
+        throw UsageError(std::to_string(options_.steps.size()) + " filters in the chain; at most " +
+                         std::to_string(filters::kMaxChainSteps) + " are allowed");
+    }
+    return options_;
+}
+
+filters::FilterChain chainFromOptions(const FilterOptions& options)
+{
+    filters::FilterChain chain;
+    for (const auto& s : options.steps) {
+        filters::FilterSpec spec = s.spec;
+        if (options.border) {
+            spec.border = *options.border;
+        }
+        if (options.borderValue) {
+            spec.borderValue = *options.borderValue;
+        }
+        chain.steps.push_back(std::move(spec));
+    }
+    auto& last = chain.steps.back();
+    if (options.scale) {
+        last.scale = *options.scale;
+    }
+    if (options.offset) {
+        last.offset = *options.offset;
+    }
+    if (options.depth) {
+        last.depth = *options.depth;
+    }
+    return chain;
+}
+
+void addFilterFiles(const FilterOptions& options, FileRoles& roles)
+{
+    for (const CliStep& step : options.steps) {
+        if (const auto preset = step.description.find("preset"); preset != step.description.end()) {
+            roles.reads(preset->get<std::string>(), "the preset");
+        }
+        if (const auto kernel = step.description.find("kernel_file"); kernel != step.description.end()) {
+            roles.reads(kernel->get<std::string>(), "the kernel file");
+        }
+    }
+}
+
+}  // namespace tessera::app

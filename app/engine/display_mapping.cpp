@@ -1,0 +1,210 @@
+#include "app/engine/display_mapping.h"
+
+#include <opencv2/core.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <iomanip>
+#include <limits>
+#include <new>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace tessera::app {
+namespace {
+
+// A linear map from sample values to [0, 255]. NaN lands on 0 and infinities on the ends,
+// so non-finite samples never disturb their neighbours.
+struct LinearMap {
+    double low = 0.0;
+    double range = 1.0;  // divided rather than inverted, so midpoints land exactly on .5
+    bool absolute = false;
+
+    std::uint8_t operator()(double v) const {
+        const double x = ((absolute ? std::abs(v) : v) - low) * 255.0 / range;
+        if (!(x > 0.0)) {
+            return 0;
+        }
+        if (x >= 255.0) {
+            return 255;
+        }
+        // Half rounds up, so the midpoint of a symmetric range shows as 128.
+        return static_cast<std::uint8_t>(std::floor(x + 0.5));
+    }
+};
+
+struct Range {
+    double low = std::numeric_limits<double>::infinity();
+    double high = -std::numeric_limits<double>::infinity();
+    bool valid() const { return low <= high; }
+};
+
+// Extremes of the finite colour samples; alpha, when present, is a separate matter.
+template <typename T>
+Range colourRange(const cv::Mat& img, bool absolute) {
+    const int cn = img.channels();
+    const int colours = std::min(cn, 3);
+    Range r;
+    for (int y = 0; y < img.rows; ++y) {
+        const T* row = img.ptr<T>(y);
+        for (int x = 0; x < img.cols; ++x) {
+            for (int c = 0; c < colours; ++c) {
+                double v = static_cast<double>(row[x * cn + c]);
+                if (!std::isfinite(v)) {
+                    continue;
+                }
+                v = absolute ? std::abs(v) : v;
+                r.low = std::min(r.low, v);
+                r.high = std::max(r.high, v);
+            }
+        }
+    }
+    return r;
+}
+
+// The stretch for u16/f32 data whose colour samples span r, or nothing when the data holds a
+// single finite value (there is no range to stretch, so the type's range shows it instead).
+template <typename T>
+std::optional<LinearMap> stretchMap(const cv::Mat& img, const Range& r, SignedMode mode) {
+    if (!r.valid()) {
+        return std::nullopt;
+    }
+    if (r.low < 0.0) {
+        if (mode == SignedMode::Offset) {
+            const double m = std::max(-r.low, r.high);
+            return LinearMap{-m, 2.0 * m, false};
+        }
+        const Range a = colourRange<T>(img, true);
+        if (a.high > a.low) {
+            return LinearMap{a.low, a.high - a.low, true};
+        }
+        return std::nullopt;
+    }
+    if (r.high > r.low) {
+        return LinearMap{r.low, r.high - r.low, false};
+    }
+    return std::nullopt;
+}
+
+// The type's own range [0, high]; signed data (samples spanning r) shown with Offset gets
+// [-high, high] so that 0 stays at mid-grey.
+LinearMap fullRangeMap(const Range& r, double high, SignedMode mode) {
+    if (mode == SignedMode::Absolute) {
+        return LinearMap{0.0, high, true};
+    }
+    if (r.valid() && r.low < 0.0) {
+        return LinearMap{-high, 2.0 * high, false};
+    }
+    return LinearMap{0.0, high, false};
+}
+
+// What black and white stand for, e.g. "data min-max [-3.5, 3.5], 0 at mid-grey".
+std::string describe(const LinearMap& map, bool stretched) {
+    const auto number = [](double v) {
+        std::ostringstream out;
+        out << std::setprecision(6) << v;
+        return out.str();
+    };
+    const double high = map.low + map.range;
+    std::string text = stretched ? "data min-max " : "full range ";
+    text += (map.absolute ? "|v| [" : "[") + number(map.low) + ", " + number(high) + "]";
+    if (!map.absolute && map.low < 0.0 && high == -map.low) {
+        text += ", 0 at mid-grey";
+    }
+    return text;
+}
+
+QImage::Format displayFormat(int channels) {
+    switch (channels) {
+    case 1: return QImage::Format_Grayscale8;
+    case 3: return QImage::Format_RGB888;
+    default: return QImage::Format_ARGB32;
+    }
+}
+
+// Writes every pixel through the colour and alpha maps into a freshly allocated QImage;
+// rows are independent, so they are split across OpenCV's worker threads.
+template <typename T, typename Colour, typename Alpha>
+QImage render(const cv::Mat& img, Colour colour, Alpha alpha) {
+    const int cn = img.channels();
+    QImage out(img.cols, img.rows, displayFormat(cn));
+    if (out.isNull()) {
+        throw std::bad_alloc();
+    }
+    uchar* bits = out.bits();
+    const qsizetype stride = out.bytesPerLine();
+    cv::parallel_for_(cv::Range(0, img.rows), [&](const cv::Range& rows) {
+        for (int y = rows.start; y < rows.end; ++y) {
+            const T* src = img.ptr<T>(y);
+            uchar* dst = bits + static_cast<qsizetype>(y) * stride;
+            if (cn == 1) {
+                for (int x = 0; x < img.cols; ++x) {
+                    dst[x] = colour(src[x]);
+                }
+            } else if (cn == 3) {
+                for (int x = 0; x < img.cols; ++x) {  // BGR in, RGB out
+                    dst[3 * x + 0] = colour(src[3 * x + 2]);
+                    dst[3 * x + 1] = colour(src[3 * x + 1]);
+                    dst[3 * x + 2] = colour(src[3 * x + 0]);
+                }
+            } else {
+                auto* argb = reinterpret_cast<QRgb*>(dst);
+                for (int x = 0; x < img.cols; ++x) {
+                    const T* p = src + 4 * x;
+                    argb[x] = qRgba(colour(p[2]), colour(p[1]), colour(p[0]), alpha(p[3]));
+                }
+            }
+        }
+    });
+    return out;
+}
+
+}  // namespace
+
+QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping, std::string* shown) {
+    if (img.empty()) {
+        return {};
+    }
+    const int cn = img.channels();
+    if (cn != 1 && cn != 3 && cn != 4) {
+        throw std::invalid_argument("toDisplayImage: " + std::to_string(cn) +
+                                    " channels; expected 1, 3 (BGR) or 4 (BGRA)");
+    }
+    switch (img.depth()) {
+    case CV_8U: {
+        if (shown != nullptr) {
+            shown->clear();
+        }
+        const auto same = [](std::uint8_t v) { return v; };
+        return render<std::uint8_t>(img, same, same);
+    }
+    case CV_16U: {
+        const auto top = [](std::uint16_t v) { return static_cast<std::uint8_t>(v >> 8); };
+        const auto map = mapping.stretch
+                             ? stretchMap<std::uint16_t>(img, colourRange<std::uint16_t>(img, false), mapping.signedMode)
+                             : std::nullopt;
+        if (shown != nullptr) {
+            *shown = describe(map.value_or(LinearMap{0.0, 65535.0, false}), map.has_value());
+        }
+        return map ? render<std::uint16_t>(img, *map, top) : render<std::uint16_t>(img, top, top);
+    }
+    case CV_32F: {
+        // The range is needed either way: without stretch it says whether the data is signed.
+        const Range r = colourRange<float>(img, false);
+        const auto stretched = mapping.stretch ? stretchMap<float>(img, r, mapping.signedMode) : std::nullopt;
+        const LinearMap map = stretched.value_or(fullRangeMap(r, 1.0, mapping.signedMode));
+        if (shown != nullptr) {
+            *shown = describe(map, stretched.has_value());
+        }
+        return render<float>(img, map, LinearMap{0.0, 1.0, false});
+    }
+    default:
+        throw std::invalid_argument("toDisplayImage: unsupported depth " + std::to_string(img.depth()) +
+                                    "; expected CV_8U, CV_16U or CV_32F");
+    }
+}
+
+}  // namespace tessera::app

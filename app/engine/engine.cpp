@@ -1,0 +1,361 @@
+#include "app/engine/engine.h"
+
+#include "app/devices/device_scheduler.h"
+#include "app/engine/display_mapping.h"
+#include "filters/cpu_executor.h"
+#include "gpu/engine.h"
+
+#include <QPromise>
+#include <QThread>
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
+
+namespace tessera::app {
+
+/// The futures resultOf() handed out, fulfilled by the worker as requests finish. Shared by the
+/// Engine and its worker; one mutex.
+class PreviewPromises {
+public:
+    QFuture<PreviewResult> add(quint64 id)
+    {
+        auto promise = std::make_shared<QPromise<PreviewResult>>();
+        promise->start();
+        QFuture<PreviewResult> future = promise->future();
+        std::lock_guard lock(mutex_);
+        if (last_.id >= id) {
+            // The worker was quicker than the caller: the answer is already here.
+            promise->addResult(last_);
+            promise->finish();
+        } else {
+            pending_.emplace_back(id, std::move(promise));
+        }
+        return future;
+    }
+
+    // Every promise of request id or of an older one gets result.
+    void fulfil(const PreviewResult& result)
+    {
+        std::lock_guard lock(mutex_);
+        last_ = result;
+        std::erase_if(pending_, [&result](auto& entry) {
+            if (entry.first > result.id) {
+                return false;
+            }
+            entry.second->addResult(result);
+            entry.second->finish();
+            return true;
+        });
+    }
+
+    // The Engine goes away: nobody waits for ever.
+    void abandon()
+    {
+        PreviewResult gone;
+        gone.id = ~quint64{0};
+        gone.error = QStringLiteral("the engine stopped");
+        fulfil(gone);
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::pair<quint64, std::shared_ptr<QPromise<PreviewResult>>>> pending_;
+    PreviewResult last_;  // the newest result delivered (id 0 before the first)
+};
+
+/// Lives on the Engine's thread; every GPU call happens here.
+class EngineWorker : public QObject {
+public:
+    using Notice = std::function<void(const QString&)>;
+
+    EngineWorker(bool useGpu, std::shared_ptr<std::atomic<quint64>> latest, DeviceScheduler& scheduler, Notice waiting)
+        : useGpu_(useGpu), latest_(std::move(latest)), scheduler_(scheduler), waiting_(std::move(waiting))
+    {
+    }
+
+    void setImage(const cv::Mat& image)
+    {
+        image_ = image;
+        if (gpu_) {
+            gpu_->forgetImage();  // the resident copy is made again at the next request
+        }
+    }
+
+    /// Empty when the request was superseded while it waited for its devices.
+    std::optional<PreviewResult> run(quint64 id, const filters::FilterChain& chain, const QRect& requested)
+    {
+        PreviewResult r;
+        r.id = id;
+        if (image_.empty()) {
+            r.error = QStringLiteral("no image is open");
+            return r;
+        }
+        const QRect whole(0, 0, image_.cols, image_.rows);
+        r.region = requested.isEmpty() ? whole : requested.intersected(whole);
+        if (r.region.isEmpty()) {
+            r.error = QStringLiteral("the preview region lies outside the image");
+            return r;
+        }
+        const cv::Rect region(r.region.x(), r.region.y(), r.region.width(), r.region.height());
+        try {
+            if (useGpu_ && !gpuDisabled_) {
+                ensureGpu();
+            }
+            DeviceLease lease = leaseFor(id, region);
+            if (!lease) {
+                return std::nullopt;
+            }
+            if (gpu_) {
+                gpu::RunReport report;
+                gpu_->run(image_, chain, r.data, &report, region);
+                if (report.fallback.empty()) {
+                    r.device = gpuLabel(report);
+                    r.methods = kernelLabel(report);
+                    r.milliseconds = report.kernelMs();
+                } else {
+                    // The pipeline's fallback rule computed this preview on the CPU path; later
+                    // requests go there directly until the preference changes.
+                    r.note = QStringLiteral("GPU failed: %1; using the CPU").arg(QString::fromStdString(report.fallback));
+                    r.device = QStringLiteral("CPU");
+                    r.milliseconds = report.wallMs;
+                    gpu_.reset();
+                    gpuDisabled_ = true;
+                }
+                r.timings = std::move(report.records);
+            } else {
+                const auto t0 = std::chrono::steady_clock::now();
+                r.data = r.region == whole ? filters::applyCpu(image_, chain)
+                                           : filters::applyCpuRegion(image_, chain, region);
+                r.milliseconds =
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                r.device = QStringLiteral("CPU");
+                r.timings = {gpu::TimingRecord{-1, 0, 0, gpu::Phase::Host, "cpu", 0.0, r.milliseconds * 1000.0,
+                                               static_cast<std::uint64_t>(r.data.total()) *
+                                                   (image_.elemSize() + r.data.elemSize()),
+                                               region.x, region.y, region.width, region.height}};
+                if (useGpu_ && !gpuReason_.empty()) {
+                    r.note = QString::fromStdString(gpuReason_);
+                }
+            }
+            // The display conversion is host work: the devices are free for others meanwhile.
+            lease.release();
+            if (lease.waitedMs() >= 1.0) {
+                const QString waited = QStringLiteral("waited %1 ms for the device").arg(lease.waitedMs(), 0, 'f', 0);
+                r.note = r.note.isEmpty() ? waited : r.note + QStringLiteral("; ") + waited;
+            }
+            std::string shown;
+            r.image = toDisplayImage(r.data, mapping_, &shown);
+            r.mapping = mapping_;
+            r.shownRange = QString::fromStdString(shown);
+        } catch (const std::exception& e) {
+            r.error = QString::fromUtf8(e.what());
+            r.image = QImage();
+        }
+        return r;
+    }
+
+    bool superseded(quint64 id) const { return latest_->load() > id; }
+
+    void setDisplayMapping(const DisplayMapping& mapping) { mapping_ = mapping; }
+
+    void setDevicePreference(const gpu::DeviceSelection& preference, const gpu::DeviceSpeeds& autoGpus)
+    {
+        // The next request probes again for the devices now preferred.
+        preference_ = preference;
+        autoGpus_ = autoGpus;
+        gpuName_.clear();
+        gpu_.reset();
+        gpuProbed_ = false;
+        gpuDisabled_ = false;
+        gpuReason_.clear();
+    }
+
+private:
+    // A preview lease on the devices this request runs on: the chosen GPUs, each holding its
+    // band of the source and of the result, or the CPU path. Given up when a newer request
+    // comes while it waits.
+    DeviceLease leaseFor(quint64 id, const cv::Rect& region)
+    {
+        LeaseRequest request;
+        request.kind = LeaseKind::Preview;
+        request.holder = "preview";
+        if (gpu_) {
+            request.devices = chosen_;
+            const std::uint64_t bytes = static_cast<std::uint64_t>(image_.total()) * image_.elemSize() +
+                                        static_cast<std::uint64_t>(region.area()) * image_.elemSize();
+            request.bytes = bytes / std::max<std::size_t>(chosen_.size(), 1);
+        } else {
+            request.devices = {gpu::DeviceId::cpu()};
+        }
+        return scheduler_.acquire(
+            request, [this, id] { return superseded(id); },
+            [this](const std::string& why) { waiting_(QString::fromStdString(why)); });
+    }
+
+    // "GPU 0 (NVIDIA H200)" for one band, "GPUs 0, 1 (2 x NVIDIA H200)" when the preview
+    // crossed several.
+    // The methods of the first band's kernels, e.g. "separable, direct".
+    static QString kernelLabel(const gpu::RunReport& report)
+    {
+        for (const auto& rec : report.records) {
+            if (rec.phase == gpu::Phase::Kernel) {
+                return QString::fromStdString(rec.label);
+            }
+        }
+        return {};
+    }
+
+    QString gpuLabel(const gpu::RunReport& report) const
+    {
+        const std::vector<gpu::DeviceId> used = report.devicesUsed();
+        QStringList ids;
+        for (const gpu::DeviceId id : used) {
+            ids << QString::number(id.value());
+        }
+        const QString name = QString::fromStdString(gpuName_);
+        if (used.size() <= 1) {
+            return QStringLiteral("GPU %1 (%2)").arg(ids.value(0, QStringLiteral("?")), name);
+        }
+        return QStringLiteral("GPUs %1 (%2 x %3)").arg(ids.join(QStringLiteral(", "))).arg(used.size()).arg(name);
+    }
+
+    void ensureGpu()
+    {
+        if (gpu_ || gpuProbed_) {
+            return;
+        }
+        gpuProbed_ = true;
+        if (preference_.kind() == gpu::DeviceSelection::Kind::Cpu) {
+            gpuReason_ = "the CPU is chosen in Preferences";
+            return;
+        }
+        const auto snap = gpu::enumerateDevices();
+        scheduler_.adoptDevices(snap);
+        std::vector<gpu::DeviceId> chosen;
+        if (preference_.kind() == gpu::DeviceSelection::Kind::Gpus) {
+            for (const gpu::DeviceId id : preference_.ids()) {
+                const auto d = std::ranges::find(snap.devices, id, &gpu::DeviceInfo::id);
+                if (d == snap.devices.end()) {
+                    gpuReason_ = "GPU " + std::to_string(id.value()) + " (chosen in Preferences) is not present";
+                    return;
+                }
+                chosen.push_back(id);
+                gpuName_ = gpuName_.empty() ? d->name : gpuName_;
+            }
+        } else {
+            for (const auto& d : snap.devices) {
+                const auto at = std::ranges::find(autoGpus_, d.id, &gpu::DeviceSpeeds::value_type::first);
+                if (autoGpus_.empty() || at != autoGpus_.end()) {
+                    chosen.push_back(d.id);
+                    gpuName_ = gpuName_.empty() ? d.name : gpuName_;
+                }
+            }
+            if (chosen.empty()) {
+                gpuReason_ = snap.hasGpu() ? "every GPU is disabled in the Devices panel" : "no GPU: " + snap.reason;
+                return;
+            }
+        }
+        gpu::RunOptions options;
+        options.placement = gpu::Placement::Resident;
+        // Measured speeds size the bands of Auto; a GPU chosen alone has one band.
+        options.deviceSlots = gpu::slotsFor(chosen, autoGpus_);
+        gpu_ = std::make_unique<gpu::Pipeline>(std::move(options));
+        chosen_ = std::move(chosen);
+    }
+
+    bool useGpu_;
+    bool gpuProbed_ = false;
+    bool gpuDisabled_ = false;
+    std::string gpuReason_;
+    std::string gpuName_;
+    std::unique_ptr<gpu::Pipeline> gpu_;  // resident: the image stays on the GPUs between requests
+    gpu::DeviceSpeeds autoGpus_;
+    cv::Mat image_;
+    DisplayMapping mapping_;
+    gpu::DeviceSelection preference_;
+    std::vector<gpu::DeviceId> chosen_;  // the GPUs gpu_ runs on
+    std::shared_ptr<std::atomic<quint64>> latest_;
+    DeviceScheduler& scheduler_;
+    Notice waiting_;
+};
+
+Engine::Engine(bool useGpu, QObject* parent, std::shared_ptr<DeviceScheduler> scheduler)
+    : QObject(parent), latest_(std::make_shared<std::atomic<quint64>>(0)),
+      scheduler_(scheduler ? std::move(scheduler) : std::make_shared<DeviceScheduler>()),
+      promises_(std::make_shared<PreviewPromises>())
+{
+    qRegisterMetaType<tessera::app::PreviewResult>();
+    thread_ = new QThread(this);
+    thread_->setObjectName(QStringLiteral("tessera-engine"));
+    worker_ = new EngineWorker(useGpu, latest_, *scheduler_, [this](const QString& why) {
+        QMetaObject::invokeMethod(this, [this, why] { emit previewWaiting(why); }, Qt::QueuedConnection);
+    });
+    worker_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    thread_->start();
+}
+
+Engine::~Engine()
+{
+    // Everything queued after this point is superseded.
+    latest_->store(~quint64{0});
+    thread_->quit();
+    thread_->wait();
+    promises_->abandon();
+}
+
+QFuture<PreviewResult> Engine::resultOf(quint64 id)
+{
+    return promises_->add(id);
+}
+
+void Engine::setImage(const cv::Mat& image)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
+}
+
+void Engine::setDevicePreference(const gpu::DeviceSelection& preference, const gpu::DeviceSpeeds& autoGpus)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(
+        worker_, [worker, preference, autoGpus] { worker->setDevicePreference(preference, autoGpus); },
+        Qt::QueuedConnection);
+}
+
+void Engine::setDisplayMapping(const DisplayMapping& mapping)
+{
+    EngineWorker* worker = worker_;
+    QMetaObject::invokeMethod(worker_, [worker, mapping] { worker->setDisplayMapping(mapping); }, Qt::QueuedConnection);
+}
+
+quint64 Engine::requestPreview(const filters::FilterChain& chain, const QRect& region)
+{
+    const quint64 id = latest_->fetch_add(1) + 1;
+    EngineWorker* worker = worker_;
+    std::shared_ptr<PreviewPromises> promises = promises_;
+    QMetaObject::invokeMethod(
+        worker_,
+        [this, worker, promises, id, chain, region] {
+            if (worker->superseded(id)) {
+                return;  // a newer request is already queued: skip the work
+            }
+            // Delivered even if a newer request arrived meanwhile: while a slider is dragged, every
+            // finished preview is still the newest the window can show.
+            std::optional<PreviewResult> result = worker->run(id, chain, region);
+            if (!result) {
+                return;  // superseded while it waited for its devices
+            }
+            promises->fulfil(*result);
+            QMetaObject::invokeMethod(this, [this, r = std::move(*result)] { emit previewReady(r); },
+                                      Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
+    return id;
+}
+
+}  // namespace tessera::app

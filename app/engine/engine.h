@@ -1,0 +1,104 @@
+#pragma once
+
+#include "app/engine/display_mapping.h"
+#include "filters/filter_spec.h"
+#include "values/device_selection.h"
+#include "values/timing_record.h"
+
+#include <opencv2/core/mat.hpp>
+
+#include <QFuture>
+#include <QImage>
+#include <QMetaType>
+#include <QObject>
+#include <QRect>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+class QThread;
+
+namespace tessera::app {
+
+/// One finished preview, as delivered to the GUI thread.
+struct PreviewResult {
+    quint64 id = 0;            ///< the id requestPreview() returned
+    QImage image;              ///< display image (16-bit and float data mapped for the screen)
+    DisplayMapping mapping;    ///< the mapping image was made with
+    QString shownRange;        ///< what black and white stand for in image (empty for 8-bit)
+    cv::Mat data;              ///< the filtered pixels in their own depth
+    QString device;            ///< "GPU 0 (NVIDIA H200)" or "CPU"
+    QString methods;           ///< GPU methods per step, e.g. "separable, direct"; empty on the CPU
+    double milliseconds = 0.0; ///< compute time of the request (GPU: kernels, by CUDA events)
+    QString note;              ///< e.g. why the CPU ran although a GPU was present
+    QString error;             ///< set when the request failed; image is then empty
+    QRect region;              ///< the part of the image that image/data show (all of it unless asked)
+    std::vector<gpu::TimingRecord> timings;  ///< what each GPU (or the CPU) spent on this preview
+};
+
+class DeviceScheduler;
+class EngineWorker;
+class PreviewPromises;
+
+/// Owns a worker thread that does all filtering: the GPUs (every enabled one, each holding a band
+/// of the open image so a parameter change uploads nothing) or the CPU path. Each preview runs
+/// under a preview lease of the DeviceScheduler, so it shares its devices with batches (ahead of
+/// them) and waits for calibrations and comparisons. The newest
+/// request wins: requests that are already superseded when the worker reaches them are dropped
+/// unrun. Results arrive through previewReady() on the thread that owns the Engine. Exceptions
+/// never leave the worker: they become PreviewResult::error.
+class Engine : public QObject {
+    Q_OBJECT
+
+public:
+    /// Starts the worker thread. useGpu false keeps everything on the CPU path. scheduler is the
+    /// process's device owner, shared with the batches, comparisons and calibrations (a new one
+    /// when null). Throws only std::bad_alloc.
+    explicit Engine(bool useGpu = true, QObject* parent = nullptr, std::shared_ptr<DeviceScheduler> scheduler = {});
+    /// Stops the worker after the request in progress; pending ones are dropped.
+    ~Engine() override;
+
+    /// Replaces the image later previews filter (the Mat is shared, not copied: do not modify it).
+    void setImage(const cv::Mat& image);
+    /// Sets where later previews run: auto spreads the image in bands over autoGpus' GPUs, as
+    /// high as their speeds (every GPU present, alike, when empty); gpu:N[,M...] runs those GPUs,
+    /// cpu the CPU path. A GPU that is not present falls back to the CPU with a note in the result.
+    void setDevicePreference(const gpu::DeviceSelection& preference, const gpu::DeviceSpeeds& autoGpus = {});
+    /// Sets the display mapping of later previews' images (the data is not affected).
+    void setDisplayMapping(const DisplayMapping& mapping);
+    /// Queues a preview of chain on the current image and returns its id (increasing). With a
+    /// region (clipped to the image), only that part is computed and returned, e.g. what the
+    /// view shows; an empty region means the whole image.
+    quint64 requestPreview(const filters::FilterChain& chain, const QRect& region = QRect());
+    /// Id of the newest request so far (0 before the first).
+    quint64 latestRequest() const { return latest_->load(); }
+    /// A future of the result of request id or of the first newer one that runs, fulfilled on the
+    /// worker thread (so result() may block the GUI thread without a nested event loop; the
+    /// caller makes sure no newer request supersedes id, or it gets the newer one's result).
+    /// Never throws beyond allocation; any thread.
+    QFuture<PreviewResult> resultOf(quint64 id);
+    /// The device owner the previews lease from; it outlives the Engine if shared. Never throws.
+    DeviceScheduler& scheduler() const { return *scheduler_; }
+    /// The same owner, for sharing. Never throws.
+    std::shared_ptr<DeviceScheduler> sharedScheduler() const { return scheduler_; }
+
+signals:
+    /// A request finished (only requests not superseded before they started are run).
+    void previewReady(const tessera::app::PreviewResult& result);
+    /// A preview waits for its devices; why says for what, e.g. "waiting for GPU 0 (calibration
+    /// running)". Emitted on the Engine's thread.
+    void previewWaiting(const QString& why);
+
+private:
+    QThread* thread_ = nullptr;
+    EngineWorker* worker_ = nullptr;
+    std::shared_ptr<std::atomic<quint64>> latest_;
+    std::shared_ptr<DeviceScheduler> scheduler_;
+    std::shared_ptr<PreviewPromises> promises_;
+};
+
+}  // namespace tessera::app
+
+Q_DECLARE_METATYPE(tessera::app::PreviewResult)

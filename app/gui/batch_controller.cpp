@@ -1,0 +1,216 @@
+#include "app/gui/batch_controller.h"
+
+#include "app/batch/batch_devices.h"
+#include "app/batch/batch_inputs.h"
+#include "app/batch/batch_naming.h"
+#include "app/batch/batch_plan.h"
+#include "app/batch/batch_report.h"
+#include "app/batch/batch_runner.h"
+#include "filters/preset_io.h"
+#include "filters/registry.h"
+#include "gpu/device_info.h"
+#include "values/device_selection.h"
+#include "ui/batch_dialog.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QMetaObject>
+
+#include <exception>
+
+namespace tessera::app {
+
+namespace {
+
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+ui::BatchResultRow rowFor(const FileResult& r)
+{
+    return {qs(r.input), qs(toString(r.status)), qs(r.device), r.computeMs, qs(r.output), qs(r.error)};
+}
+
+QString summaryText(const BatchSummary& s)
+{
+    QString devices;
+    for (const std::string& d : s.devices) {
+        devices += (devices.isEmpty() ? QString() : QStringLiteral(", ")) + qs(d);
+    }
+    QString text = QObject::tr("%1 files: %2 written, %3 skipped, %4 failed, %5 cancelled")
+                       .arg(s.files.size())
+                       .arg(s.ok)
+                       .arg(s.skipped)
+                       .arg(s.failed)
+                       .arg(s.cancelled);
+    if (!devices.isEmpty()) {
+        text += QObject::tr(" on %1").arg(devices);
+    }
+    if (!s.note.empty()) {
+        text += QStringLiteral(" (") + qs(s.note) + QStringLiteral(")");
+    }
+    return text;
+}
+
+}  // namespace
+
+BatchController::BatchController(ui::BatchDialog& dialog, DeviceScheduler& scheduler,
+                                 std::function<filters::FilterChain()> currentChain, QObject* parent)
+    : QObject(parent), dialog_(dialog), scheduler_(scheduler), currentChain_(std::move(currentChain))
+{
+    connect(&dialog_, &ui::BatchDialog::startRequested, this, &BatchController::start);
+    connect(&dialog_, &ui::BatchDialog::cancelRequested, this, [this] { cancel_ = true; });
+    connect(&dialog_, &ui::BatchDialog::requestChanged, this, &BatchController::showExample);
+    connect(&dialog_, &ui::BatchDialog::saveCsvRequested, this, &BatchController::saveCsv);
+    refresh();
+}
+
+BatchController::~BatchController()
+{
+    cancel_ = true;
+    job_.wait();
+}
+
+void BatchController::refresh()
+{
+    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    // The keys are the selections' own spelling, as `tessera-cli batch --device` takes them.
+    const auto key = [](const gpu::DeviceSelection& selection) { return qs(gpu::toString(selection)); };
+    std::vector<ui::DeviceOption> options{{key(gpu::DeviceSelection::automatic()), tr("Auto (every GPU, else the CPU)")},
+                                          {key(gpu::DeviceSelection::cpu()), tr("CPU")}};
+    for (const gpu::DeviceInfo& d : snapshot.devices) {
+        options.push_back({key(gpu::DeviceSelection::gpu(d.id)), tr("GPU %1: %2").arg(d.id.value()).arg(qs(d.name))});
+    }
+    if (snapshot.devices.size() > 1) {
+        options.push_back({key(gpu::DeviceSelection::all()), tr("All %1 GPUs").arg(snapshot.devices.size())});
+    }
+    dialog_.setDeviceOptions(options);
+    const filters::FilterChain chain = currentChain_ ? currentChain_() : filters::FilterChain{};
+    dialog_.setCurrentStackText(chain.steps.empty() ? tr("empty") : qs(filterLabel(chain)), !chain.steps.empty());
+    showExample(dialog_.request());
+}
+
+BatchJob BatchController::jobFor(const ui::BatchRequest& request, bool forExample) const
+{
+    BatchJob job;
+    for (const QString& input : request.inputs) {
+        job.inputs.push_back(input.toStdString());
+    }
+    job.recursive = request.recursive;
+    job.outputDir = request.outputDir.toStdString();
+    job.nameTemplate = request.nameTemplate.toStdString();
+    job.format = request.format.toStdString();
+    job.depth = filters::parseOutputDepth(request.depth == QLatin1String("keep") ? std::string("same")
+                                                                                   : request.depth.toStdString());
+    job.policy = parseOverwritePolicy(request.policy.toStdString());
+    job.manifest = request.manifest;
+    if (!request.presetPath.isEmpty()) {
+        job.filterName = QFileInfo(request.presetPath).completeBaseName().toStdString();
+        job.chain = forExample ? filters::FilterChain{}
+                               : filters::loadPreset(request.presetPath.toStdString(), filters::builtinRegistry()).chain();
+    } else if (currentChain_) {
+        job.chain = currentChain_();
+    }
+    return job;
+}
+
+void BatchController::showExample(const ui::BatchRequest& request)
+{
+    try {
+        const BatchJob job = jobFor(request, true);
+        // Folders and patterns are expanded so the example names a real first file.
+        const std::vector<BatchInput> inputs = expandInputs(job.inputs, job.recursive, job.outputDir);
+        const std::string first = inputs.empty() ? std::string("photo.png") : inputs.front().path;
+        dialog_.setExample(qs(outputNameFor(job, first, 1, std::max<int>(1, static_cast<int>(inputs.size())))), true);
+    } catch (const std::exception& e) {
+        dialog_.setExample(qs(e.what()), false);
+    }
+}
+
+void BatchController::start(const ui::BatchRequest& request)
+{
+    if (job_.isRunning()) {
+        return;
+    }
+    BatchJob job;
+    BatchPlan plan;
+    std::string note;
+    std::vector<BatchProcessor> processors;
+    try {
+        job = jobFor(request, false);
+        plan = planBatch(job);
+        const gpu::DeviceSelection device = gpu::parseDeviceSelection(request.device.toStdString(), gpu::kDeviceOption);
+        const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+        scheduler_.adoptDevices(snapshot);
+        // The dialog's progress line says when a file waits for its device.
+        const auto waiting = [this](const std::string& why) {
+            QMetaObject::invokeMethod(
+                this, [this, text = qs(why)] { dialog_.setSummary(text); }, Qt::QueuedConnection);
+        };
+        processors = makeProcessors(gpu::resolve(device, snapshot, note, gpu::kDeviceOption), scheduler_,
+                                    gpu::Method::Auto, 0, waiting);
+    } catch (const std::exception& e) {
+        dialog_.setRunning(false);
+        dialog_.setSummary(tr("Not started: %1").arg(qs(e.what())));
+        emit finished();
+        return;
+    }
+    cancel_ = false;
+    dialog_.setRunning(true);
+    dialog_.setProgress(0, static_cast<int>(plan.files.size()), QString(), 0.0);
+    job_.start([this, job = std::move(job), plan = std::move(plan), processors = std::move(processors), note] {
+        QElapsedTimer sincePost;
+        sincePost.start();
+        const auto progress = [this, &sincePost](const BatchProgress& p) {
+            // Finished files always go through; stage updates at most every 30 ms so that a
+            // large batch of small files does not flood the GUI thread.
+            if (p.finished == nullptr && sincePost.elapsed() < 30) {
+                return;
+            }
+            sincePost.restart();
+            const QString current = qs(p.currentFile);
+            const bool hasRow = p.finished != nullptr;
+            const ui::BatchResultRow row = hasRow ? rowFor(*p.finished) : ui::BatchResultRow{};
+            QMetaObject::invokeMethod(
+                this,
+                [this, done = p.done, total = p.total, current, fraction = p.fileFraction, hasRow, row] {
+                    dialog_.setProgress(done, total, current, fraction);
+                    if (hasRow) {
+                        dialog_.addResult(row);
+                    }
+                },
+                Qt::QueuedConnection);
+        };
+        BatchSummary summary;
+        try {
+            summary = runBatch(plan, job, processors, cancel_, progress);
+        } catch (const std::exception& e) {
+            summary.note = e.what();
+        }
+        if (summary.note.empty()) {
+            summary.note = note;
+        }
+        return summary;
+    }, [this](BatchSummary summary) { done(std::move(summary)); });
+}
+
+void BatchController::done(BatchSummary summary)
+{
+    summary_ = std::move(summary);
+    dialog_.setRunning(false);
+    dialog_.setSummary(summaryText(summary_));
+    emit finished();
+}
+
+void BatchController::saveCsv(const QString& path)
+{
+    try {
+        saveTextFile(path.toStdString(), resultsCsv(summary_.files));
+        dialog_.setSummary(summaryText(summary_) + tr(". Results saved to %1").arg(path));
+    } catch (const std::exception& e) {
+        dialog_.setSummary(tr("Cannot save the results: %1").arg(qs(e.what())));
+    }
+}
+
+}  // namespace tessera::app

@@ -1,0 +1,34 @@
+#include "app/gui/preview_status.h"
+
+#include <QCoreApplication>
+
+namespace tessera::app {
+
+namespace {
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("tessera::app::GuiController", text);
+}
+
+}  // namespace
+
+QString previewStatusText(const PreviewResult& result, QSize imageSize)
+{
+    QString status = tr("Preview: %1").arg(result.device);
+    if (!result.methods.isEmpty()) {
+        status += QStringLiteral(", ") + result.methods;
+    }
+    status += QStringLiteral(", %1 ms").arg(result.milliseconds, 0, 'f', result.milliseconds < 10 ? 2 : 0);
+    if (result.region.size() != imageSize) {
+        status += tr(", view %1 \u00d7 %2").arg(result.region.width()).arg(result.region.height());
+    }
+    // "No GPU" is already in the status bar's compute label; a GPU that failed is news, and so
+    // is the CPU running because of Preferences.
+    if (result.note.startsWith(QStringLiteral("GPU failed")) || result.note.contains(QStringLiteral("Preferences"))) {
+        status += QStringLiteral(" (%1)").arg(result.note);
+    }
+    return status;
+}
+
+}  // namespace tessera::app

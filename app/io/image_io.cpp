@@ -1,0 +1,457 @@
+#include "app/io/image_io.h"
+
+#include "filters/cpu_executor.h"
+
+#include "app/io/image_header.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <string_view>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace tessera::app {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Bits for the sample types an output format can hold.
+enum DepthBit : unsigned { kU8 = 1, kU16 = 2, kF32 = 4 };
+
+struct OutputFormat {
+    std::string_view name;
+    std::array<std::string_view, 3> extensions;
+    unsigned depths;
+    bool alpha;
+    std::vector<int> params;
+};
+
+const std::vector<OutputFormat>& outputFormats() {
+    // TIFF is written LZW-compressed explicitly: OpenCV's default for 3-channel float is the
+    // lossy SGILOG encoding. WebP quality above 100 selects the lossless coder, which still
+    // drops the colour of fully transparent pixels (libwebp's default; OpenCV has no switch).
+    static const std::vector<OutputFormat> formats{
+        {"PNG", {".png"}, kU8 | kU16, true, {}},
+        {"JPEG", {".jpg", ".jpeg", ".jpe"}, kU8, false, {cv::IMWRITE_JPEG_QUALITY, 95}},
+        {"TIFF", {".tif", ".tiff"}, kU8 | kU16 | kF32, true, {cv::IMWRITE_TIFF_COMPRESSION, 5}},
+        {"BMP", {".bmp", ".dib"}, kU8, false, {}},
+        {"WebP", {".webp"}, kU8, true, {cv::IMWRITE_WEBP_QUALITY, 101}},
+        {"EXR", {".exr"}, kF32, true, {cv::IMWRITE_EXR_TYPE, cv::IMWRITE_EXR_TYPE_FLOAT}},
+    };
+    return formats;
+}
+
+std::string lowerExtension(const std::string& path) {
+    std::string ext = fs::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+const OutputFormat* findOutputFormat(const std::string& ext) {
+    if (ext.empty()) {
+        return nullptr;  // the unused slots of the extension lists are empty too
+    }
+    for (const OutputFormat& f : outputFormats()) {
+        if (std::find(f.extensions.begin(), f.extensions.end(), ext) != f.extensions.end()) {
+            return &f;
+        }
+    }
+    return nullptr;
+}
+
+unsigned depthBit(int depth) {
+    switch (depth) {
+    case CV_8U: return kU8;
+    case CV_16U: return kU16;
+    case CV_32F: return kF32;
+    default: return 0;
+    }
+}
+
+std::string formatsHolding(unsigned bit, bool needAlpha) {
+    std::string list;
+    for (const OutputFormat& f : outputFormats()) {
+        if ((f.depths & bit) != 0 && (f.alpha || !needAlpha)) {
+            list += list.empty() ? "" : ", ";
+            list += f.name;
+        }
+    }
+    return list;
+}
+
+// OpenCV 4.x keeps its EXR codec off unless this variable says otherwise; Tessera promises EXR,
+// so it is switched on once, before the first decode, unless the user has set it either way.
+void enableCodecs() {
+    static std::once_flag once;
+    std::call_once(once, [] { ::setenv("OPENCV_IO_ENABLE_OPENEXR", "1", 0); });
+}
+
+std::string firstLine(const std::string& text) {
+    const std::string line = text.substr(0, text.find('\n'));
+    return line.empty() ? "unknown error" : line;
+}
+
+void checkLimits(const std::string& path, int width, int height, const ImageLimits& limits) {
+    const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
+    const std::string size = std::to_string(width) + " x " + std::to_string(height);
+    if (width > limits.maxWidth || height > limits.maxHeight) {
+        throw ImageError(path, size + " exceeds the limit of " + std::to_string(limits.maxWidth) + " x " +
+                                   std::to_string(limits.maxHeight));
+    }
+    if (pixels > limits.maxPixels) {
+        throw ImageError(path, size + " (" + std::to_string(pixels) + " pixels) exceeds the limit of " +
+                                   std::to_string(limits.maxPixels) + " pixels");
+    }
+}
+
+// Brings a decoded image to the shapes the rest of Tessera handles.
+cv::Mat normalise(const std::string& path, cv::Mat img) {
+    if (depthBit(img.depth()) == 0) {
+        throw ImageError(path, std::string("unsupported sample type ") + filters::cvDepthName(img.depth()) +
+                                   " (Tessera reads u8, u16 and f32 images)");
+    }
+    if (img.channels() == 2) {  // gray + alpha
+        cv::Mat bgra(img.size(), CV_MAKETYPE(img.depth(), 4));
+        const std::array<int, 8> fromTo{0, 0, 0, 1, 0, 2, 1, 3};
+        cv::mixChannels(&img, 1, &bgra, 1, fromTo.data(), fromTo.size() / 2);
+        return bgra;
+    }
+    if (img.channels() != 1 && img.channels() != 3 && img.channels() != 4) {
+        throw ImageError(path, "unsupported channel count " + std::to_string(img.channels()) +
+                                   " (Tessera reads 1, 2, 3 or 4 channels)");
+    }
+    return img;
+}
+
+std::string errnoReason(int err, const char* fallback) {
+    return err != 0 ? std::string(std::strerror(err)) : std::string(fallback);
+}
+
+// Removes the temporary output unless it has been renamed into place.
+class TempFile {
+public:
+    TempFile() = default;
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+    ~TempFile() {
+        if (!path_.empty()) {
+            std::error_code ec;
+            fs::remove(path_, ec);
+        }
+    }
+
+    // Creates ".stem.tmp-XXXXXX.ext" next to target; returns errno on failure, 0 on success.
+    int create(const fs::path& target) {
+        static constexpr std::string_view alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        thread_local std::mt19937_64 rng{std::random_device{}()};
+        std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
+        int err = EEXIST;
+        for (int attempt = 0; attempt < 100 && err == EEXIST; ++attempt) {
+            std::string tag(6, ' ');
+            for (char& c : tag) {
+                c = alphabet[pick(rng)];
+            }
+            const fs::path candidate = target.parent_path() / ("." + target.stem().string() + ".tmp-" + tag +
+                                                               target.extension().string());
+            // O_EXCL makes the name ours; mode 0666 lets the umask decide as for any new file.
+            const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            if (fd >= 0) {
+                ::close(fd);
+                path_ = candidate;
+                return 0;
+            }
+            err = errno;
+        }
+        return err;
+    }
+
+    const fs::path& path() const { return path_; }
+    void release() { path_.clear(); }
+
+private:
+    fs::path path_;
+};
+
+// Flushes a file an encoder wrote itself to disk and checks that it is not empty. Returns
+// errno on failure (EIO for an empty file), 0 on success.
+int syncWritten(const fs::path& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return errno;
+    }
+    int err = ::fsync(fd) == 0 ? 0 : errno;
+    struct stat st {};
+    if (err == 0 && (::fstat(fd, &st) != 0 || st.st_size == 0)) {
+        err = EIO;
+    }
+    ::close(fd);
+    return err;
+}
+
+// Writes bytes to path (made empty first), flushes them to disk so that a crash after the
+// rename cannot leave an empty file, closes it and checks that the file holds every byte.
+// Returns errno on failure (EIO when the size is wrong), 0 on success.
+int writeAll(const fs::path& path, const std::vector<uchar>& bytes) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) {
+        return errno;
+    }
+    std::size_t done = 0;
+    int err = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            err = errno;
+            break;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    if (err == 0 && ::fsync(fd) != 0) {
+        err = errno;
+    }
+    struct stat st {};
+    if (err == 0 && (::fstat(fd, &st) != 0 || static_cast<std::size_t>(st.st_size) != bytes.size())) {
+        err = EIO;
+    }
+    if (::close(fd) != 0 && err == 0) {
+        err = errno;
+    }
+    return err;
+}
+
+}  // namespace
+
+ImageError::ImageError(const std::string& path, const std::string& reason)
+    : std::runtime_error(path + ": " + reason), path_(path), reason_(reason) {}
+
+cv::Mat readImage(const std::string& path, const ImageLimits& limits) {
+    enableCodecs();
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (status.type() == fs::file_type::not_found) {
+        throw ImageError(path, "file not found");
+    }
+    if (ec) {
+        throw ImageError(path, "cannot access the file: " + ec.message());
+    }
+    if (fs::is_directory(status)) {
+        throw ImageError(path, "is a directory, not an image file");
+    }
+    if (!fs::is_regular_file(status)) {
+        throw ImageError(path, "not a regular file");
+    }
+    const std::uintmax_t bytes = fs::file_size(path, ec);
+    if (ec) {
+        throw ImageError(path, "cannot read the file size: " + ec.message());
+    }
+    if (bytes == 0) {
+        throw ImageError(path, "empty file (0 bytes)");
+    }
+
+    ImageHeader header;
+    {
+        errno = 0;
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            const int err = errno;
+            throw ImageError(path, err == EACCES ? "permission denied (cannot read the file)"
+                                                 : "cannot open the file: " + errnoReason(err, "unknown error"));
+        }
+        header = sniffImageHeader(in);
+        // A JPEG cut short decodes with grey rows and only a warning: refuse it here.
+        if (header.format == "jpeg" && !jpegIsComplete(in)) {
+            throw ImageError(path, "truncated JPEG data: the file ends before the image does (no end-of-image marker)");
+        }
+    }
+    // Refuse oversized images from the header alone, before the decoder allocates anything.
+    if (header.width > 0 && header.height > 0) {
+        checkLimits(path, header.width, header.height, limits);
+    } else if (header.format.empty()) {
+        bool known = false;
+        try {
+            known = cv::haveImageReader(path);
+        } catch (const cv::Exception&) {
+            known = false;
+        }
+        if (!known) {
+            throw ImageError(path, "not an image file (unrecognised format)");
+        }
+    }
+
+    cv::Mat img;
+    try {
+        img = cv::imread(path, cv::IMREAD_UNCHANGED);
+    } catch (const cv::Exception& e) {
+        throw ImageError(path, "cannot decode the image: " + firstLine(e.err));
+    }
+    if (img.empty()) {
+        std::string format = header.format;
+        std::transform(format.begin(), format.end(), format.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+        throw ImageError(path, format.empty() ? "not an image or corrupt (cannot decode)"
+                                              : "corrupt or truncated " + format + " data (cannot decode)");
+    }
+    // Formats the sniffer does not parse are checked once decoded; OpenCV's own size guard
+    // (1 Gpixel by default) bounds what that decode may allocate.
+    checkLimits(path, img.cols, img.rows, limits);
+    return normalise(path, std::move(img));
+}
+
+void writeImage(const std::string& path, const cv::Mat& img) {
+    enableCodecs();
+    if (img.empty()) {
+        throw ImageError(path, "nothing to write: the image is empty");
+    }
+    const std::string ext = lowerExtension(path);
+    const OutputFormat* format = findOutputFormat(ext);
+    if (format == nullptr) {
+        throw ImageError(path, "unsupported output format '" + ext +
+                                   "' (use .png, .jpg, .tif, .bmp, .webp or .exr)");
+    }
+    const unsigned bit = depthBit(img.depth());
+    if (bit == 0) {
+        throw ImageError(path, std::string("cannot write ") + filters::cvDepthName(img.depth()) +
+                                   " data (Tessera writes u8, u16 and f32)");
+    }
+    if ((format->depths & bit) == 0) {
+        throw ImageError(path, std::string(format->name) + " cannot hold " + filters::cvDepthName(img.depth()) +
+                                   " data; formats that can: " + formatsHolding(bit, false));
+    }
+    const int channels = img.channels();
+    if (channels != 1 && channels != 3 && channels != 4) {
+        throw ImageError(path, "cannot write " + std::to_string(channels) +
+                                   "-channel images (1, 3 or 4 channels)");
+    }
+    if (channels == 4 && !format->alpha) {
+        throw ImageError(path, std::string(format->name) + " cannot hold an alpha channel; formats that can: " +
+                                   formatsHolding(bit, true));
+    }
+
+    const fs::path target(path);
+    const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+    std::error_code ec;
+    const fs::file_status folderStatus = fs::status(folder, ec);
+    if (ec && folderStatus.type() != fs::file_type::not_found) {
+        throw ImageError(path, "cannot access the output folder " + folder.string() + ": " + ec.message());
+    }
+    if (!fs::exists(folderStatus)) {
+        throw ImageError(path, "output folder does not exist: " + folder.string());
+    }
+    if (!fs::is_directory(folderStatus)) {
+        throw ImageError(path, "output folder is not a directory: " + folder.string());
+    }
+    const fs::file_status targetStatus = fs::status(target, ec);
+    if (fs::is_directory(targetStatus)) {
+        throw ImageError(path, "is a directory; cannot replace it with an image");
+    }
+
+    TempFile temp;
+    if (const int err = temp.create(target); err != 0) {
+        throw ImageError(path, err == EACCES || err == EROFS || err == EPERM
+                                   ? "output folder is not writable: " + folder.string()
+                                   : "cannot create a temporary file in " + folder.string() + ": " +
+                                         errnoReason(err, "unknown error"));
+    }
+    // Encoded in memory, then written with checked system calls: an encoder writing through stdio
+    // may lose a failed or short write (a full disk) and still report success. OpenEXR encodes
+    // only to a file (in memory OpenCV would stage it in the temporary folder) and throws on any
+    // failed write, so EXR goes straight to the temporary file.
+    const bool direct = ext == ".exr";
+    std::vector<uchar> encoded;
+    std::string detail = "the encoder reported a failure";
+    bool ok = false;
+    errno = 0;
+    try {
+        ok = direct ? cv::imwrite(temp.path().string(), img, format->params)
+                    : cv::imencode(ext, img, encoded, format->params) && !encoded.empty();
+    } catch (const cv::Exception& e) {
+        detail = firstLine(e.err);
+    }
+    const int encodeErr = errno;
+    if (!ok && direct && (encodeErr == ENOSPC || encodeErr == EFBIG || encodeErr == EDQUOT)) {
+        throw ImageError(path, "cannot write the file: " + errnoReason(encodeErr, "unknown error") +
+                                   " (the disk or your quota is full); nothing was replaced");
+    }
+    if (!ok) {
+        throw ImageError(path, "cannot encode " + describeFormat(img) + " as " + std::string(format->name) +
+                                   ": " + detail);
+    }
+    if (const int err = direct ? syncWritten(temp.path()) : writeAll(temp.path(), encoded); err != 0) {
+        throw ImageError(path, err == ENOSPC || err == EFBIG || err == EDQUOT
+                                   ? "cannot write the file: " + errnoReason(err, "unknown error") +
+                                         " (the disk or your quota is full); nothing was replaced"
+                                   : "cannot write the file: " + errnoReason(err, "unknown error"));
+    }
+    if (fs::is_regular_file(targetStatus)) {
+        // Replacing a file keeps its permissions; a new file gets the umask's.
+        fs::permissions(temp.path(), targetStatus.permissions(), ec);
+    }
+    fs::rename(temp.path(), target, ec);
+    if (ec) {
+        throw ImageError(path, "cannot replace the file: " + ec.message());
+    }
+    temp.release();
+}
+
+std::string outputFormatProblem(const std::string& path, int cvDepth, int channels)
+{
+    const std::string ext = lowerExtension(path);
+    const OutputFormat* format = findOutputFormat(ext);
+    if (format == nullptr) {
+        return "unsupported output format '" + ext + "' (use .png, .jpg, .tif, .bmp, .webp or .exr)";
+    }
+    const unsigned bit = depthBit(cvDepth);
+    if (bit == 0) {
+        return "cannot write " + filters::cvDepthName(cvDepth) + " data (Tessera writes u8, u16 and f32)";
+    }
+    if ((format->depths & bit) == 0) {
+        return std::string(format->name) + " cannot hold " + filters::cvDepthName(cvDepth) +
+               " data; formats that can: " + formatsHolding(bit, false);
+    }
+    if (channels == 4 && !format->alpha) {
+        return std::string(format->name) + " cannot hold an alpha channel; formats that can: " +
+               formatsHolding(bit, true);
+    }
+    return {};
+}
+
+void refuseSameFile(const std::string& input, const std::string& output) {
+    // weakly_canonical resolves "..", "." and symbolic links of the parts that exist;
+    // equivalent also catches hard links.
+    std::error_code inputError;
+    std::error_code outputError;
+    const fs::path a = fs::weakly_canonical(input, inputError);
+    const fs::path b = fs::weakly_canonical(output, outputError);
+    bool same = !inputError && !outputError && a == b;
+    if (!same) {
+        std::error_code ec;
+        same = fs::equivalent(input, output, ec) && !ec;
+    }
+    if (same) {
+        throw ImageError(output, "is the same file as the input " + input + "; choose another output path");
+    }
+}
+
+std::string describeFormat(const cv::Mat& img) {
+    return filters::cvDepthName(img.depth()) + "x" + std::to_string(img.channels());
+}
+
+}  // namespace tessera::app
