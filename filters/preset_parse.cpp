@@ -354,8 +354,9 @@ Preset parsePreset(const std::string& jsonText, const std::string& source,
     json doc;
     try {
         doc = json::parse(jsonText);
-    } catch (const json::parse_error& e) {
-        // Drop nlohmann's "[json.exception.parse_error.101] " tag; the rest says where.
+    } catch (const json::exception& e) {
+        // A syntax error, or a number too large for a double (out_of_range.406). Drop nlohmann's
+        // "[json.exception.parse_error.101] " tag; the rest says where or which number.
         std::string message = e.what();
         const auto tag = message.find("] ");
         if (message.rfind("[json.exception", 0) == 0 && tag != std::string::npos) {

@@ -11,6 +11,7 @@ packages=(
     libgtest-dev libgmock-dev
     nlohmann-json3-dev
     xvfb xauth fonts-dejavu-core
+    clang-14 libfuzzer-14-dev
 )
 
 missing=()

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -35,6 +36,40 @@ const json& listOf(const json& j, const char* key)
     return it != j.end() && it->is_array() ? *it : empty;
 }
 
+/// A whole number of type T from v; throws std::runtime_error naming what when v is a number
+/// outside T's range or a fraction (a cast would be undefined or silently wrong), and
+/// json::type_error when v is no number.
+template <typename T>
+T integerOf(const json& v, const char* what)
+{
+    using Limits = std::numeric_limits<T>;
+    bool fits = false;
+    if (v.is_number_unsigned()) {
+        fits = v.get<std::uint64_t>() <= static_cast<std::uint64_t>(Limits::max());
+    } else if (v.is_number_integer()) {
+        const auto i = v.get<std::int64_t>();
+        fits = i >= 0 ? static_cast<std::uint64_t>(i) <= static_cast<std::uint64_t>(Limits::max())
+                      : Limits::is_signed && i >= static_cast<std::int64_t>(Limits::lowest());
+    } else if (v.is_number_float()) {
+        // lowest() is exact as a double, max() + 1 is 2^digits.
+        const double d = v.get<double>();
+        fits = d >= static_cast<double>(Limits::lowest()) && d < std::ldexp(1.0, Limits::digits) && d == std::trunc(d);
+    } else {
+        return v.get<T>();  // throws json::type_error, reported as a malformed comparison
+    }
+    if (!fits) {
+        throw std::runtime_error(std::string(what) + ": " + v.dump() + " is not a whole number in range");
+    }
+    return v.get<T>();
+}
+
+template <typename T>
+T integerOr(const json& j, const char* key, T missing)
+{
+    const auto it = j.find(key);
+    return it == j.end() ? missing : integerOf<T>(*it, key);
+}
+
 json calibrationJson(const gpu::DeviceCalibration& c)
 {
     return {{"copy_gbs", c.copyGBs}, {"fma_gflops", c.fmaGflops}, {"filter_mpix_s", c.filterMpixS}, {"method", c.method}};
@@ -56,18 +91,18 @@ json deviceJson(const gpu::DeviceInfo& d)
 gpu::DeviceInfo deviceFrom(const json& j)
 {
     gpu::DeviceInfo d;
-    d.id = gpu::DeviceId{j.value("id", -1)};
+    d.id = gpu::DeviceId{integerOr(j, "id", -1)};
     d.name = j.value("name", std::string());
     const std::string cc = j.value("cc", std::string("0.0"));
     if (const auto dot = cc.find('.'); dot != std::string::npos) {
         d.ccMajor = std::atoi(cc.substr(0, dot).c_str());
         d.ccMinor = std::atoi(cc.substr(dot + 1).c_str());
     }
-    d.smCount = j.value("sms", 0);
-    d.memoryTotal = j.value("memory_total", std::uint64_t(0));
+    d.smCount = integerOr(j, "sms", 0);
+    d.memoryTotal = integerOr(j, "memory_total", std::uint64_t(0));
     d.pciBusId = j.value("pci_bus_id", std::string());
-    d.clockKHz = j.value("clock_khz", 0);
-    d.memoryClockKHz = j.value("memory_clock_khz", 0);
+    d.clockKHz = integerOr(j, "clock_khz", 0);
+    d.memoryClockKHz = integerOr(j, "memory_clock_khz", 0);
     return d;
 }
 
@@ -91,7 +126,9 @@ TargetResult resultFrom(const json& j)
     TargetResult r;
     r.key = j.at("key").get<std::string>();
     r.label = j.value("label", r.key);
-    r.gpus = j.value("gpus", std::vector<int>{});
+    for (const auto& g : listOf(j, "gpus")) {
+        r.gpus.push_back(integerOf<int>(g, "gpus"));
+    }
     r.runMs = j.value("runs_ms", std::vector<double>{});
     r.minMs = j.value("min_ms", 0.0);
     r.medianMs = j.value("median_ms", 0.0);
@@ -104,7 +141,7 @@ TargetResult resultFrom(const json& j)
     r.maxAbsError = j.value("max_abs_error", 0.0);
     r.psnr = numberOr(j, "psnr_db", std::numeric_limits<double>::infinity());
     for (const auto& p : listOf(j, "roofline")) {
-        r.roofline.push_back({p.value("device", -1), p.value("method", std::string()), p.value("intensity", 0.0),
+        r.roofline.push_back({integerOr(p, "device", -1), p.value("method", std::string()), p.value("intensity", 0.0),
                               p.value("gflops", 0.0), p.value("gbs", 0.0)});
     }
     r.error = j.value("error", std::string());
@@ -156,17 +193,17 @@ SavedComparison comparisonFromJson(const json& doc)
         static const json none = json::object();
         const auto imageIt = doc.find("image");
         const json& image = imageIt != doc.end() ? *imageIt : none;
-        s.report.width = image.value("width", 0);
-        s.report.height = image.value("height", 0);
-        s.report.channels = image.value("channels", 0);
+        s.report.width = integerOr(image, "width", 0);
+        s.report.height = integerOr(image, "height", 0);
+        s.report.channels = integerOr(image, "channels", 0);
         s.report.format = image.value("format", std::string());
         s.report.chain = doc.value("chain", std::string());
-        s.report.warmup = doc.value("warmup", 0);
-        s.report.repeats = doc.value("repeats", 0);
+        s.report.warmup = integerOr(doc, "warmup", 0);
+        s.report.repeats = integerOr(doc, "repeats", 0);
         s.report.baseline = doc.value("baseline", std::string());
         s.report.cancelled = doc.value("cancelled", false);
-        s.snapshot.driverVersion = doc.value("driver_version", 0);
-        s.snapshot.runtimeVersion = doc.value("runtime_version", 0);
+        s.snapshot.driverVersion = integerOr(doc, "driver_version", 0);
+        s.snapshot.runtimeVersion = integerOr(doc, "runtime_version", 0);
         for (const auto& d : listOf(doc, "devices")) {
             s.snapshot.devices.push_back(deviceFrom(d));
         }
@@ -208,7 +245,7 @@ SavedComparison loadComparison(const std::string& path)
     }
     try {
         return comparisonFromJson(json::parse(in));
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // a syntax error, or a number beyond double's range
         throw std::runtime_error(path + ": not JSON (" + e.what() + ")");
     } catch (const std::runtime_error& e) {
         throw std::runtime_error(path + ": " + e.what());

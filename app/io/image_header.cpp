@@ -15,8 +15,6 @@ namespace tessera::app {
 namespace {
 
 // Bounds on loops driven by file contents, so a hostile file cannot keep the sniffer busy.
-constexpr int kMaxJpegSegments = 4096;
-constexpr int kMaxJpegFill = 65536;
 constexpr std::uint64_t kMaxTiffEntries = 4096;
 constexpr int kMaxExrAttributes = 1024;
 constexpr std::size_t kMaxExrName = 256;  // 255 characters plus the terminator with long names
@@ -103,47 +101,132 @@ ImageHeader sniffPng(ByteSource& src) {
     return make("png", w, h);
 }
 
-bool isJpegFrameMarker(std::uint8_t m) {
+bool isJpegFrameMarker(int m) {
     // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC), which share the range.
     return m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
 }
 
-ImageHeader sniffJpeg(ByteSource& src) {
-    std::uint64_t pos = 2;
-    for (int segment = 0; segment < kMaxJpegSegments; ++segment) {
-        std::uint8_t byte = 0;
-        if (!src.u8(pos, byte) || byte != 0xFF) {
-            break;
+// Reads a JPEG from its start as libjpeg reads it: next() skips what lies between markers the
+// way libjpeg's next_marker() does (any bytes that are not 0xFF, which also covers entropy-coded
+// scan data, then 0xFF fill bytes, and a stuffed 0xFF 0x00), so a junk byte before a segment hides
+// nothing from us that the decoder would still see.
+class JpegMarkers {
+public:
+    explicit JpegMarkers(std::istream& in) : it_(in), end_() {}
+
+    bool byte(int& b) {
+        if (it_ == end_) {
+            return false;
         }
-        // Any number of 0xFF fill bytes may precede a marker.
-        std::uint8_t marker = 0xFF;
-        for (int fill = 0; marker == 0xFF; ++fill) {
-            if (fill > kMaxJpegFill || !src.u8(++pos, marker)) {
-                return make("jpeg", 0, 0);
-            }
-        }
-        ++pos;
-        if (marker == 0x01 || marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7)) {
-            continue;  // markers without a length field
-        }
-        if (marker == 0xD9 || marker == 0xDA) {
-            break;  // end of image or start of scan: no frame header before the data
-        }
-        std::uint16_t length = 0;
-        if (!src.u16(pos, true, length) || length < 2) {
-            break;
-        }
-        if (isJpegFrameMarker(marker)) {
-            std::uint16_t h = 0;
-            std::uint16_t w = 0;
-            if (!src.u16(pos + 3, true, h) || !src.u16(pos + 5, true, w)) {
-                break;
-            }
-            return make("jpeg", w, h);
-        }
-        pos += length;
+        b = static_cast<unsigned char>(*it_);
+        ++it_;
+        return true;
     }
-    return make("jpeg", 0, 0);
+
+    /// The next marker code (the byte after 0xFF); false at the end of the data.
+    bool next(int& marker) {
+        for (;;) {
+            int b = 0;
+            do {
+                if (!byte(b)) {
+                    return false;
+                }
+            } while (b != 0xFF);
+            do {
+                if (!byte(b)) {
+                    return false;
+                }
+            } while (b == 0xFF);
+            if (b != 0x00) {  // 0xFF 0x00 is a data byte inside a scan
+                marker = b;
+                return true;
+            }
+        }
+    }
+
+    bool u16(int& v) {
+        int hi = 0;
+        int lo = 0;
+        if (!byte(hi) || !byte(lo)) {
+            return false;
+        }
+        v = hi << 8 | lo;
+        return true;
+    }
+
+    bool skip(int n) {
+        for (int b = 0; n > 0; --n) {
+            if (!byte(b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+private:
+    std::istreambuf_iterator<char> it_;
+    const std::istreambuf_iterator<char> end_;
+};
+
+bool isStandaloneJpegMarker(int m) {
+    return m == 0x01 || (m >= 0xD0 && m <= 0xD7);  // TEM, RST0..RST7: no length field
+}
+
+// Walks the whole JPEG (or up to the frame header when stopAtFrame), counting scans up to
+// maxScans + 1.
+JpegLayout walkJpegMarkers(std::istream& in, int maxScans, bool stopAtFrame) {
+    JpegLayout layout;
+    in.clear();
+    in.seekg(0, std::ios::beg);
+    JpegMarkers src(in);
+    int a = 0;
+    int b = 0;
+    // libjpeg demands the start-of-image marker as the very first two bytes.
+    if (!src.byte(a) || !src.byte(b) || a != 0xFF || b != 0xD8) {
+        return layout;
+    }
+    bool sawFrame = false;
+    int marker = 0;
+    while (src.next(marker)) {
+        if (marker == 0xD9) {
+            layout.complete = sawFrame && layout.scans > 0;
+            return layout;
+        }
+        if (isStandaloneJpegMarker(marker) || marker == 0xD8) {
+            continue;  // libjpeg traces these (a second SOI is an error it reports itself)
+        }
+        int length = 0;
+        if (!src.u16(length) || length < 2) {
+            return layout;
+        }
+        if (isJpegFrameMarker(marker) && !sawFrame) {
+            int precision = 0;
+            int h = 0;
+            int w = 0;
+            if (length < 7 || !src.byte(precision) || !src.u16(h) || !src.u16(w)) {
+                return layout;
+            }
+            layout.width = w;
+            layout.height = h;
+            sawFrame = true;
+            if (stopAtFrame) {
+                return layout;
+            }
+            length -= 5;
+        }
+        if (marker == 0xDA && (!sawFrame || ++layout.scans > maxScans)) {
+            return layout;  // libjpeg refuses a scan before the frame header
+        }
+        if (!src.skip(length - 2)) {
+            return layout;
+        }
+    }
+    return layout;
+}
+
+ImageHeader sniffJpeg(std::istream& in) {
+    const JpegLayout layout = walkJpegMarkers(in, 0, true);
+    return make("jpeg", static_cast<std::uint64_t>(layout.width), static_cast<std::uint64_t>(layout.height));
 }
 
 ImageHeader sniffBmp(ByteSource& src) {
@@ -171,6 +254,58 @@ ImageHeader sniffBmp(ByteSource& src) {
     }
     // A negative height marks a top-down bitmap.
     return make("bmp", static_cast<std::uint64_t>(sw), static_cast<std::uint64_t>(sh < 0 ? -sh : sh));
+}
+
+// Size in bytes of one value of each integer TIFF type libtiff accepts for ImageWidth and
+// ImageLength: BYTE, SBYTE, SHORT, SSHORT, LONG, SLONG, IFD, LONG8, SLONG8, IFD8; 0 otherwise.
+int tiffIntegerSize(std::uint16_t type) {
+    switch (type) {
+    case 1: case 6: return 1;
+    case 3: case 8: return 2;
+    case 4: case 9: case 13: return 4;
+    case 16: case 17: case 18: return 8;
+    default: return 0;
+    }
+}
+
+// Reads the single integer of an entry whose value field is at field (4 bytes in classic TIFF,
+// 8 in BigTIFF: the value sits there, left-aligned, when it fits, else the field holds its
+// offset). A negative signed value gives false, as it does in libtiff.
+bool readTiffInteger(ByteSource& src, bool bigEndian, bool big, std::uint64_t field, std::uint16_t type,
+                     std::uint64_t& value) {
+    const int size = tiffIntegerSize(type);
+    if (size == 0) {
+        return false;
+    }
+    std::uint64_t at = field;
+    if (size > (big ? 8 : 4)) {
+        std::uint32_t offset = 0;
+        if (!src.u32(field, bigEndian, offset)) {
+            return false;
+        }
+        at = offset;
+    }
+    std::uint64_t raw = 0;
+    bool ok = false;
+    switch (size) {
+    case 1: { std::uint8_t v = 0; ok = src.u8(at, v); raw = v; break; }
+    case 2: { std::uint16_t v = 0; ok = src.u16(at, bigEndian, v); raw = v; break; }
+    case 4: { std::uint32_t v = 0; ok = src.u32(at, bigEndian, v); raw = v; break; }
+    default: ok = src.u64(at, bigEndian, raw); break;
+    }
+    if (!ok) {
+        return false;
+    }
+    const bool isSigned = type == 6 || type == 8 || type == 9 || type == 17;
+    if (isSigned) {
+        const int shift = 64 - 8 * size;
+        const auto signedValue = static_cast<std::int64_t>(raw << shift) >> shift;
+        if (signedValue < 0) {
+            return false;
+        }
+    }
+    value = raw;
+    return true;
 }
 
 // Reads ImageWidth (256) and ImageLength (257) from the first IFD of a classic or BigTIFF file.
@@ -212,22 +347,13 @@ ImageHeader sniffTiff(ByteSource& src, bool bigEndian) {
         if (tag != 256 && tag != 257) {
             continue;
         }
-        // The value is left-aligned in the entry's value field, whatever the byte order.
+        std::uint64_t values = 0;
+        std::uint32_t values32 = 0;
+        const bool ok = big ? src.u64(entry + 4, bigEndian, values) : src.u32(entry + 4, bigEndian, values32);
+        values = big ? values : values32;
         std::uint64_t value = 0;
-        bool ok = false;
-        if (type == 3) {
-            std::uint16_t v = 0;
-            ok = src.u16(entry + valueAt, bigEndian, v);
-            value = v;
-        } else if (type == 4) {
-            std::uint32_t v = 0;
-            ok = src.u32(entry + valueAt, bigEndian, v);
-            value = v;
-        } else if (type == 16 && big) {
-            ok = src.u64(entry + valueAt, bigEndian, value);
-        }
-        if (!ok) {
-            break;
+        if (!ok || values != 1 || !readTiffInteger(src, bigEndian, big, entry + valueAt, type, value)) {
+            break;  // libtiff also wants exactly one value; the size stays unknown and is refused
         }
         (tag == 256 ? width : height) = value;
         if (width != 0 && height != 0) {
@@ -315,81 +441,12 @@ ImageHeader sniffExr(ByteSource& src) {
 
 }  // namespace
 
+JpegLayout walkJpeg(std::istream& in, int maxScans) {
+    return walkJpegMarkers(in, maxScans, false);
+}
+
 bool jpegIsComplete(std::istream& in) {
-    in.clear();
-    in.seekg(0, std::ios::beg);
-    std::istreambuf_iterator<char> it(in);
-    const std::istreambuf_iterator<char> end;
-    const auto next = [&](int& byte) {
-        if (it == end) {
-            return false;
-        }
-        byte = static_cast<unsigned char>(*it);
-        ++it;
-        return true;
-    };
-    int a = 0;
-    int b = 0;
-    if (!next(a) || !next(b) || a != 0xFF || b != 0xD8) {
-        return false;
-    }
-    int marker = -1;  // a marker met at the end of a scan, still to be handled
-    for (;;) {
-        if (marker < 0) {
-            int byte = 0;
-            if (!next(byte) || byte != 0xFF) {
-                return false;
-            }
-            do {  // fill bytes
-                if (!next(marker)) {
-                    return false;
-                }
-            } while (marker == 0xFF);
-        }
-        const int m = std::exchange(marker, -1);
-        if (m == 0xD9) {
-            return true;
-        }
-        if (m == 0x01 || m == 0xD8 || (m >= 0xD0 && m <= 0xD7)) {
-            continue;
-        }
-        int hi = 0;
-        int lo = 0;
-        if (!next(hi) || !next(lo) || (hi << 8 | lo) < 2) {
-            return false;
-        }
-        for (int skip = (hi << 8 | lo) - 2; skip > 0; --skip) {
-            int byte = 0;
-            if (!next(byte)) {
-                return false;
-            }
-        }
-        if (m != 0xDA) {
-            continue;
-        }
-        // Entropy-coded data: 0xFF 0x00 is a data byte, 0xFF 0xD0..0xD7 a restart; any other
-        // marker ends the scan.
-        for (;;) {
-            int byte = 0;
-            if (!next(byte)) {
-                return false;
-            }
-            if (byte != 0xFF) {
-                continue;
-            }
-            int after = 0xFF;
-            while (after == 0xFF) {
-                if (!next(after)) {
-                    return false;
-                }
-            }
-            if (after == 0x00 || (after >= 0xD0 && after <= 0xD7)) {
-                continue;
-            }
-            marker = after;
-            break;
-        }
-    }
+    return walkJpeg(in, INT_MAX - 1).complete;
 }
 
 ImageHeader sniffImageHeader(std::istream& in) {
@@ -398,7 +455,7 @@ ImageHeader sniffImageHeader(std::istream& in) {
         return sniffPng(src);
     }
     if (startsWith(src, "\xFF\xD8\xFF", 3)) {
-        return sniffJpeg(src);
+        return sniffJpeg(in);
     }
     if (startsWith(src, "BM", 2)) {
         return sniffBmp(src);

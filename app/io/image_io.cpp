@@ -276,15 +276,32 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits) {
                                                  : "cannot open the file: " + errnoReason(err, "unknown error"));
         }
         header = sniffImageHeader(in);
-        // A JPEG cut short decodes with grey rows and only a warning: refuse it here.
-        if (header.format == "jpeg" && !jpegIsComplete(in)) {
-            throw ImageError(path, "truncated JPEG data: the file ends before the image does (no end-of-image marker)");
+        if (header.format == "jpeg") {
+            // Each scan of a progressive JPEG is a pass over the whole image: a few hundred bytes
+            // of empty scans would keep the decoder busy for minutes.
+            const JpegLayout jpeg = walkJpeg(in, limits.maxJpegScans);
+            if (jpeg.scans > limits.maxJpegScans) {
+                throw ImageError(path, "JPEG with more than " + std::to_string(limits.maxJpegScans) +
+                                           " scans (encoders write about 10); refused before decoding");
+            }
+            // A JPEG cut short decodes with grey rows and only a warning: refuse it here.
+            if (!jpeg.complete) {
+                throw ImageError(path, "truncated JPEG data: the file ends before the image does (no end-of-image marker)");
+            }
         }
     }
-    // Refuse oversized images from the header alone, before the decoder allocates anything.
+    // Refuse oversized images from the header alone, before the decoder allocates anything; a
+    // header of a known format whose size cannot be read is refused too, since the decoder might
+    // read a size there that the limits never saw.
     if (header.width > 0 && header.height > 0) {
         checkLimits(path, header.width, header.height, limits);
-    } else if (header.format.empty()) {
+    } else if (!header.format.empty()) {
+        std::string format = header.format;
+        std::transform(format.begin(), format.end(), format.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+        throw ImageError(path, "corrupt or unsupported " + format +
+                                   " header: cannot read the image size from it; refused before decoding");
+    } else {
         bool known = false;
         try {
             known = cv::haveImageReader(path);

@@ -26,6 +26,8 @@ struct ImageLimits {
     int maxWidth = 32768;
     int maxHeight = 32768;
     std::uint64_t maxPixels = std::uint64_t{1} << 30;  ///< 1 Gpixel
+    /// Scans of a (progressive) JPEG; encoders write about 10, each scan costs a decoding pass.
+    int maxJpegScans = 1000;
 };
 
 /// Dimensions read from a file's header without decoding (PNG, JPEG, BMP, TIFF, WebP, EXR);

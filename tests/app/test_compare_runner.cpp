@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 
 namespace {
@@ -197,6 +198,33 @@ TEST(CompareJson, SaveLoadRoundTrip)
         EXPECT_EQ(a.roofline.size(), b.roofline.size());
     }
     EXPECT_THROW(app::loadComparison("/nonexistent/x.json"), std::runtime_error);
+}
+
+// Found by fuzz_comparison (tests/fuzz/regressions/fuzz_comparison): a number beyond double's
+// range escaped loadComparison as a raw JSON-library exception, and one beyond an int's range
+// was cast to int (undefined behaviour). Both are errors naming the file now.
+TEST(CompareJson, NumbersOutOfRangeAreErrorsNamingTheFile)
+{
+    const std::string path = (std::filesystem::temp_directory_path() / "tessera-compare-range.json").string();
+    for (const char* text : {R"({"tessera_comparison": 1e999, "results": []})",
+                             R"({"tessera_comparison": 1, "image": {"width": 1e300}, "results": []})",
+                             R"({"tessera_comparison": 1, "image": {"height": 2.5}, "results": []})",
+                             R"({"tessera_comparison": 1, "devices": [{"sms": 99999999999}], "results": []})",
+                             R"({"tessera_comparison": 1, "results": [{"key": "gpu:0", "gpus": [-1e20]}]})"}) {
+        {
+            std::ofstream out(path);
+            out << text;
+        }
+        try {
+            app::loadComparison(path);
+            ADD_FAILURE() << "loaded " << text;
+        } catch (const std::runtime_error& e) {
+            EXPECT_EQ(std::string(e.what()).rfind(path + ": ", 0), 0u) << e.what();
+        } catch (...) {
+            ADD_FAILURE() << "not a std::runtime_error for " << text;
+        }
+    }
+    std::remove(path.c_str());
 }
 
 TEST(CompareRunner, RelativeSpeedsFollowTheFilterRate)

@@ -327,5 +327,22 @@ TEST(PresetIo, UnknownFilterAndBadJson)
     }
 }
 
+// A number beyond double's range made nlohmann throw out_of_range, which escaped parsePreset
+// without the file's name (found by fuzz_preset: tests/fuzz/regressions/fuzz_preset).
+TEST(PresetIo, NumbersOutOfRangeArePresetErrorsNamingTheFile)
+{
+    for (const std::string& text : {std::string(R"({"size": [1, 1], "weights": [1e999]})"),
+                                   std::string("555555555.55e5937w{.15")}) {
+        try {
+            parsePreset(text, "big.json", builtinRegistry());
+            ADD_FAILURE() << "no PresetError for " << text;
+        } catch (const PresetError& e) {
+            const std::string what = e.what();
+            EXPECT_EQ(what.rfind("big.json: invalid JSON: ", 0), 0u) << what;
+            EXPECT_EQ(what.find("[json.exception"), std::string::npos) << what;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace tessera::filters

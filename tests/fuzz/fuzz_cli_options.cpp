@@ -1,0 +1,53 @@
+// The filter, chain and device options apply, batch and the GUI share. The input is split at
+// NUL bytes into an argument list and parsed as the commands do; parsing only: values that
+// name files (--preset FILE, --kernel @FILE) are dropped, so no file is read or written and no
+// image is filtered (fuzz_preset and fuzz_kernel cover those files).
+#include "fuzz_support.h"
+
+#include "app/cli_filter_options.h"
+#include "gpu/device_selection.h"
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const std::vector<std::string> raw = tessera::fuzz::splitAtNul(data, size);
+    std::vector<std::string> args;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+        const bool namesFile = i + 1 < raw.size() && (raw[i] == "--preset" || (raw[i] == "--kernel" && !raw[i + 1].empty() && raw[i + 1].front() == '@'));
+        if (namesFile) {
+            ++i;
+            continue;
+        }
+        args.push_back(raw[i]);
+    }
+    tessera::app::FilterOptionParser parser;
+    tessera::app::FilterOptions options;
+    try {
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::size_t before = i;
+            if (parser.consume(args, i) && i < before) {
+                std::abort();
+            }
+        }
+        options = parser.finish();
+    } catch (const tessera::app::UsageError&) {
+        return 0;
+    }
+    if (options.steps.size() > tessera::filters::kMaxChainSteps) {
+        std::abort();
+    }
+    if (!options.steps.empty()) {
+        const tessera::filters::FilterChain chain = tessera::app::chainFromOptions(options);
+        if (chain.steps.size() != options.steps.size()) {
+            std::abort();
+        }
+    }
+    try {
+        tessera::gpu::parseDeviceSelection(options.device, tessera::gpu::kDeviceOption);
+    } catch (const std::invalid_argument&) {
+    }
+    return 0;
+}

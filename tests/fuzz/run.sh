@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang into BUILD_DIR (default build/fuzz), replays the seed
+# corpus and the kept regressions, then fuzzes each target for FUZZ_SECONDS (default 30).
+# Prints each target's executions and coverage, and exits non-zero on any finding.
+# Usage: tests/fuzz/run.sh [BUILD_DIR]   (env: FUZZ_SECONDS, FUZZ_TARGETS, FUZZ_JOBS, CXX)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${1:-build/fuzz}
+[[ $build = /* ]] || build=$root/$build
+seconds=${FUZZ_SECONDS:-30}
+cxx=${CXX:-clang++-14}
+fuzz_dir=$root/tests/fuzz
+started=$(date +%s)
+
+command -v "$cxx" >/dev/null || { echo "fuzz: $cxx not found (packaging/install-deps.sh installs clang-14 and libfuzzer-14-dev)" >&2; exit 2; }
+
+cmake -S "$fuzz_dir" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j "${FUZZ_JOBS:-2}"
+
+targets=${FUZZ_TARGETS:-"fuzz_image_header fuzz_image_read fuzz_preset fuzz_kernel fuzz_cli_options fuzz_name_template fuzz_comparison"}
+work=$build/work
+findings=$build/findings
+mkdir -p "$work" "$findings"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+failed=()
+printf '%-20s %12s %10s %8s %8s %6s\n' target executions exec/s cov ft result
+for t in $targets; do
+    exe=$build/$t
+    seeds=$fuzz_dir/corpus/$t
+    regressions=$fuzz_dir/regressions/$t
+    mkdir -p "$work/$t"
+    log=$build/$t.log
+    replay=()
+    [[ -d $seeds ]] && replay+=("$seeds")
+    [[ -d $regressions ]] && replay+=("$regressions")
+    result=ok
+    # Replay: every kept input once, no mutation.
+    if ((${#replay[@]})) && ! "$exe" -runs=0 -rss_limit_mb=2560 -timeout=10 "${replay[@]}" >"$build/$t.replay.log" 2>&1; then
+        result=REPLAY-FAILED
+        tail -n 30 "$build/$t.replay.log" >&2
+    fi
+    # Fuzz: new inputs go to a work corpus in the build folder, never into the tree.
+    if [[ $result = ok ]] && ! "$exe" -max_total_time="$seconds" -rss_limit_mb=2560 -timeout=10 -max_len=65536 \
+            -print_final_stats=1 -artifact_prefix="$findings/$t-" \
+            "$work/$t" "${replay[@]}" >"$log" 2>&1; then
+        result=FINDING
+        tail -n 40 "$log" >&2
+    fi
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" 2>/dev/null | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" 2>/dev/null | tail -1)
+    last=$(grep -E '#[0-9]+.*cov: ' "$log" 2>/dev/null | tail -1 || true)
+    cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
+    ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
+    printf '%-20s %12s %10s %8s %8s %6s\n' "$t" "${execs:--}" "${rate:--}" "${cov:--}" "${ft:--}" "$result"
+    [[ $result = ok ]] || failed+=("$t")
+done
+echo "fuzz: $(($(date +%s) - started)) s in all"
+if ((${#failed[@]})); then
+    echo "fuzz: findings in ${failed[*]}; inputs under $findings, logs under $build" >&2
+    exit 1
+fi
