@@ -4,8 +4,8 @@
 // image is filtered (fuzz_preset and fuzz_kernel cover those files).
 #include "fuzz_support.h"
 
-#include "app/cli_filter_options.h"
-#include "gpu/device_selection.h"
+#include "app/cli/cli_filter_options.h"
+#include "values/device_selection.h"
 
 #include <cstdlib>
 #include <string>

@@ -3,7 +3,7 @@
 // it cannot use; what loads is saved again and must load again.
 #include "fuzz_support.h"
 
-#include "app/compare_json.h"
+#include "app/compare/compare_json.h"
 
 #include <nlohmann/json.hpp>
 

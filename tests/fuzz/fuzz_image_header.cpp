@@ -1,6 +1,6 @@
 // The header sniffer and the JPEG marker walk read the first bytes of every image file before
 // any decoder does: they must never crash, hang or report a negative size.
-#include "app/image_header.h"
+#include "app/io/image_header.h"
 
 #include <cstdlib>
 #include <sstream>

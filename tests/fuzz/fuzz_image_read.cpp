@@ -3,7 +3,7 @@
 // cheap; what matters is that a hostile file gives an ImageError, never a crash.
 #include "fuzz_support.h"
 
-#include "app/image_io.h"
+#include "app/io/image_io.h"
 
 #include <opencv2/core/utility.hpp>
 

@@ -3,7 +3,7 @@
 // out; a kernel that parses has finite weights and a size matching its weight count.
 #include "fuzz_support.h"
 
-#include "app/cli_filter_options.h"
+#include "app/cli/cli_filter_options.h"
 #include "filters/filter_spec.h"
 
 #include <cmath>

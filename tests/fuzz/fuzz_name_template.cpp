@@ -3,7 +3,7 @@
 // checkNameTemplate() accepts must expand for ordinary fields.
 #include "fuzz_support.h"
 
-#include "app/batch_naming.h"
+#include "app/batch/batch_naming.h"
 
 #include <cstdlib>
 #include <stdexcept>
