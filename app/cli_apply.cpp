@@ -4,6 +4,7 @@
 #include "app/cli_filter_options.h"
 #include "app/file_roles.h"
 #include "app/image_io.h"
+#include "app/interrupt.h"
 #include "app/trace_export.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
@@ -156,6 +157,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
     }
 
+    // Ctrl+C or SIGTERM ends the run at once with 130 or 143, its temporary output removed.
+    const InterruptGuard guard(InterruptGuard::Mode::Exit);
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     refuseSameFile(o.input, o.output);

@@ -3,6 +3,7 @@
 #include "app/batch_report.h"
 #include "app/batch_manifest.h"
 #include "app/file_roles.h"
+#include "app/interrupt.h"
 #include "app/batch_runner.h"
 #include "app/cli.h"
 #include "app/cli_commands.h"
@@ -11,8 +12,6 @@
 #include "gpu/device_info.h"
 #include "gpu/device_selection.h"
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <ostream>
@@ -120,25 +119,6 @@ BatchCliOptions parseBatch(const std::vector<std::string>& args)
     return o;
 }
 
-std::atomic<bool> interrupted{false};
-
-extern "C" void onInterrupt(int)
-{
-    interrupted = true;
-}
-
-// Ctrl+C cancels the run cleanly (no partial output) instead of killing it mid-write.
-class InterruptGuard {
-public:
-    InterruptGuard() { previous_ = std::signal(SIGINT, onInterrupt); }
-    ~InterruptGuard() { std::signal(SIGINT, previous_); }
-    InterruptGuard(const InterruptGuard&) = delete;
-    InterruptGuard& operator=(const InterruptGuard&) = delete;
-
-private:
-    void (*previous_)(int) = SIG_DFL;
-};
-
 /// Refuses a batch whose side files (--report, --csv, the manifests) land on a file it reads
 /// (an input, the preset, the kernel file) or on another file it writes. Throws FilesOverlap.
 void refuseOverlaps(const BatchCliOptions& o, const BatchPlan& plan)
@@ -226,14 +206,15 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
                 << static_cast<int>(p.fileFraction * 100) << "%" << std::flush;
         };
     }
-    const InterruptGuard guard;
-    interrupted = false;
+    // Ctrl+C or SIGTERM stops the run between files (no partial output) and the report below
+    // still says what finished; a second signal ends the process at once, its temporaries removed.
+    const InterruptGuard guard(InterruptGuard::Mode::Cancel);
     // This run is the process: its scheduler keeps every file within the GPUs' memory budgets.
     DeviceScheduler scheduler;
     scheduler.adoptDevices(snapshot);
     BatchSummary summary = runBatch(plan, o.job,
                                     makeProcessors(gpus, scheduler, o.filters.method, o.filters.gpuMemoryLimit),
-                                    interrupted, progress);
+                                    guard.cancelFlag(), progress);
     summary.note = note;
     if (terminal) {
         out << "\r\033[K";
@@ -266,6 +247,9 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     }
     if (!o.csv.empty()) {
         saveTextFile(o.csv, resultsCsv(summary.files));
+    }
+    if (const int signal = InterruptGuard::received(); signal != 0) {
+        return exitCodeForSignal(signal);
     }
     return summary.failed == 0 && summary.cancelled == 0 ? kExitOk : kExitFailure;
 }
