@@ -58,7 +58,8 @@ void printBatchUsage(std::ostream& os)
           "  --manifest         write OUTPUT.json beside each output: input SHA-256, every filter\n"
           "                     setting, device, versions and timings\n"
           "Every output is written to a temporary file and renamed; a bad file is reported and the\n"
-          "batch goes on. Exit codes: 0 all files done or skipped, 1 a file failed, 2 a usage error.\n";
+          "batch goes on. Exit codes: 0 all files done or skipped, 1 a file failed, 2 a usage error,\n"
+          "130/143 interrupted by SIGINT/SIGTERM (the report still lists every file).\n";
 }
 
 int parseJobs(const std::string& text)
