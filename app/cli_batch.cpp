@@ -224,6 +224,8 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     for (const FileResult& r : summary.files) {
         if (r.status == FileStatus::Failed) {
             err << "failed: " << r.error << "\n";
+        } else if (r.status == FileStatus::Skipped && r.output.empty()) {
+            err << "skipped: " << r.error << "\n";  // a file in an input folder that is not an image
         }
     }
     std::string devices;
