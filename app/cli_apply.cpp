@@ -61,6 +61,7 @@ void printApplyUsage(std::ostream& os)
        << "  --trace FILE       write the run's timeline (every tile's upload, kernels, download)\n"
           "                     as Chrome trace JSON, for Perfetto or chrome://tracing\n"
           "  --json             print one JSON object describing the run\n"
+          "  --                 end of options: what follows is the input, even if it starts with '-'\n"
           "Filters run in the order given; the output is written to a temporary file and renamed.\n";
 }
 
@@ -68,7 +69,22 @@ ApplyOptions parseApply(const std::vector<std::string>& args)
 {
     ApplyOptions o;
     FilterOptionParser shared;
+    const auto positional = [&o](const std::string& a) {
+        if (!o.input.empty()) {
+            throw UsageError("more than one input given ('" + o.input + "' and '" + a + "')");
+        }
+        o.input = a;
+    };
+    bool optionsEnded = false;  // after "--" an argument is the input even when it starts with '-'
     for (size_t i = 0; i < args.size(); ++i) {
+        if (optionsEnded) {
+            positional(args[i]);
+            continue;
+        }
+        if (args[i] == "--") {
+            optionsEnded = true;
+            continue;
+        }
         if (shared.consume(args, i)) {
             continue;
         }
@@ -89,10 +105,8 @@ ApplyOptions parseApply(const std::vector<std::string>& args)
             o.json = true;
         } else if (!a.empty() && a.front() == '-' && a != "-") {
             throw UsageError("unknown option '" + a + "'");
-        } else if (o.input.empty()) {
-            o.input = a;
         } else {
-            throw UsageError("more than one input given ('" + o.input + "' and '" + a + "')");
+            positional(a);
         }
     }
     o.filters = shared.finish();

@@ -38,7 +38,8 @@ void printBatchUsage(std::ostream& os)
           "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--report FILE.json] [--csv FILE.csv]\n"
           "         [--method M] [--gpu-memory-limit BYTES] [--tile WxH] [--manifest]\n"
           "\n"
-          "  INPUT              image files, folders and glob patterns (quote patterns)\n"
+          "  INPUT              image files, folders and glob patterns (quote patterns); after\n"
+          "                     \"--\" every argument is an input, even one starting with '-'\n"
           "  -o OUTDIR          output folder (created when missing)\n"
           "  --template T       output name without extension (default {stem}-{filter});\n"
           "                     fields {stem} {ext} {filter} {index} {date}\n"
@@ -75,7 +76,16 @@ BatchCliOptions parseBatch(const std::vector<std::string>& args)
 {
     BatchCliOptions o;
     FilterOptionParser shared;
+    bool optionsEnded = false;  // after "--" every argument is an input, even one starting with '-'
     for (size_t i = 0; i < args.size(); ++i) {
+        if (optionsEnded) {
+            o.job.inputs.push_back(args[i]);
+            continue;
+        }
+        if (args[i] == "--") {
+            optionsEnded = true;
+            continue;
+        }
         if (shared.consume(args, i)) {
             continue;
         }

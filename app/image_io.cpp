@@ -4,6 +4,7 @@
 
 #include "app/image_header.h"
 #include "app/temp_files.h"
+#include "app/tiff_samples.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -17,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -231,6 +233,18 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits) {
                                                  : "cannot open the file: " + errnoReason(err, "unknown error"));
         }
         header = sniffImageHeader(in);
+        // OpenCV reads a grey + alpha TIFF as grey (the alpha dropped without a word) and calls
+        // one of 5 or more channels corrupt: say what the file holds instead.
+        if (header.format == "tiff") {
+            if (const std::optional<int> samples = tiffSamplesPerPixel(in); samples && *samples == 2) {
+                throw ImageError(path, "grey + alpha TIFF (2 channels): Tessera cannot read its alpha channel; "
+                                       "save it as RGBA (4 channels) or as a grey + alpha PNG");
+            } else if (samples && *samples > 4) {
+                throw ImageError(path, "TIFF with " + std::to_string(*samples) +
+                                           " channels per pixel: unsupported channel count (Tessera reads 1, 3 or "
+                                           "4 channels from a TIFF)");
+            }
+        }
         // A JPEG cut short decodes with grey rows and only a warning: refuse it here.
         if (header.format == "jpeg" && !jpegIsComplete(in)) {
             throw ImageError(path, "truncated JPEG data: the file ends before the image does (no end-of-image marker)");
