@@ -4,6 +4,7 @@
 #include "app/batch_manifest.h"
 #include "app/file_roles.h"
 #include "app/interrupt.h"
+#include "app/stderr_lines.h"
 #include "app/batch_runner.h"
 #include "app/cli.h"
 #include "app/cli_commands.h"
@@ -14,6 +15,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <ostream>
 
 #include <unistd.h>
@@ -220,12 +222,15 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     // Ctrl+C or SIGTERM stops the run between files (no partial output) and the report below
     // still says what finished; a second signal ends the process at once, its temporaries removed.
     const InterruptGuard guard(InterruptGuard::Mode::Cancel);
+    std::optional<StderrLines> wholeLines;  // the decoders' warnings from the worker threads
+    wholeLines.emplace();
     // This run is the process: its scheduler keeps every file within the GPUs' memory budgets.
     DeviceScheduler scheduler;
     scheduler.adoptDevices(snapshot);
     BatchSummary summary = runBatch(plan, o.job,
                                     makeProcessors(gpus, scheduler, o.filters.method, o.filters.gpuMemoryLimit),
                                     guard.cancelFlag(), progress);
+    wholeLines.reset();  // the workers are joined: stderr is the process's own again
     summary.note = note;
     if (terminal) {
         out << "\r\033[K";
