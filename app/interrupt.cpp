@@ -33,9 +33,10 @@ extern "C" void onSignal(int signal)
         return;
     }
     removeLiveTemporaries();
-    say(signal == SIGTERM ? "tessera-cli: terminated (SIGTERM); partial outputs removed\n"
-                          : "tessera-cli: interrupted (SIGINT); partial outputs removed\n");
-    ::_exit(exitCodeForSignal(first ? signal : firstSignal.load()));
+    const int named = first ? signal : firstSignal.load();  // the exit code tells the first one
+    say(named == SIGTERM ? "tessera-cli: terminated (SIGTERM); partial outputs removed\n"
+                         : "tessera-cli: interrupted (SIGINT); partial outputs removed\n");
+    ::_exit(exitCodeForSignal(named));
 }
 
 }  // namespace

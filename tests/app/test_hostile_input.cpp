@@ -362,16 +362,5 @@ TEST(KernelFile, BadContentsAreAUsageErrorInApplyAndBatchAlike)
     EXPECT_FALSE(fs::exists(dir.file("out")));
 }
 
-TEST(TraceFile, AMissingFolderFailsBeforeTheImageIsWritten)
-{
-    TempFolder dir("trace-folder");
-    smallImage(dir.file("in.png"));
-    const CliRun r = cli(dir, "apply " + quoted(dir.file("in.png")) + " -o " + quoted(dir.file("out.png")) +
-                                  " --kernel 1 --trace " + quoted(dir.file("missing/trace.json")));
-    EXPECT_NE(r.code, 0);
-    EXPECT_NE(r.err.find("missing"), std::string::npos) << r.err;
-    EXPECT_FALSE(fs::exists(dir.file("out.png")));
-}
-
 }  // namespace
 }  // namespace tessera::test

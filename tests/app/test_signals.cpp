@@ -193,6 +193,30 @@ TEST_P(BatchSignal, StopsBetweenFilesWritesTheReportAndExitsWith128PlusSignal)
     EXPECT_EQ(present, written);
 }
 
+TEST(BatchSignalTwice, TheSecondSignalEndsTheRunAtOnceLeavingNoTemporary)
+{
+    TempFolder dir("batch-signal-twice");
+    fs::create_directory(dir.path() / "in");
+    for (int i = 0; i < 12; ++i) {
+        writeNoise(dir.file("in/n" + std::to_string(100 + i) + ".bmp"), 1400, 1400, static_cast<std::uint32_t>(i));
+    }
+    const std::string out = dir.file("out");
+    CliProcess p(dir, {"batch", dir.file("in"), "-o", out, "--kernel", "1", "--format", "png", "--device", "cpu",
+                       "--jobs", "2"});
+    const bool writing = waitFor(p, [&] { return fs::exists(out) && !temporariesIn(out).empty(); });
+    ASSERT_TRUE(writing) << "the batch ended before a temporary was seen: " << p.err();
+    p.signal(SIGTERM);
+    // Sent together, the kernel would deliver SIGINT first (lower number): let SIGTERM land first.
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    const bool forced = !p.exited();
+    p.signal(SIGINT);
+    EXPECT_EQ(p.wait(), 128 + SIGTERM) << p.err();  // the first signal names the exit
+    EXPECT_TRUE(temporariesIn(out).empty());
+    if (forced) {
+        EXPECT_NE(p.err().find("terminated (SIGTERM); partial outputs removed"), std::string::npos) << p.err();
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Signals, BatchSignal, ::testing::Values(SIGINT, SIGTERM),
                          signalName);
 
