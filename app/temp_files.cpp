@@ -94,14 +94,30 @@ std::string cutUtf8(const std::string& text, std::size_t bytes)
 
 std::string thisHostTag()
 {
+    // The host name alone is not enough to ask kill(pid, 0): a container sharing the host name
+    // has its own process ids, and after a reboot an old pid may name a new process. So the tag
+    // stands for the host name, this boot and this pid namespace: where it matches, the pid can
+    // be asked; anywhere else only age tells.
     static const std::string tag = [] {
         char name[HOST_NAME_MAX + 1] = {};
         if (::gethostname(name, sizeof name - 1) != 0) {
             name[0] = '\0';
         }
+        std::string identity = name;
+        if (std::FILE* boot = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+            char id[64] = {};
+            if (std::fgets(id, sizeof id, boot) != nullptr) {
+                identity += std::string("|") + id;
+            }
+            std::fclose(boot);
+        }
+        char ns[64] = {};
+        if (const ssize_t n = ::readlink("/proc/self/ns/pid", ns, sizeof ns - 1); n > 0) {
+            identity += std::string("|") + std::string(ns, static_cast<std::size_t>(n));
+        }
         std::uint32_t hash = 2166136261u;  // FNV-1a
-        for (const char* p = name; *p != '\0'; ++p) {
-            hash = (hash ^ static_cast<unsigned char>(*p)) * 16777619u;
+        for (const char c : identity) {
+            hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
         }
         char hex[kHostLength + 1];
         std::snprintf(hex, sizeof hex, "%08x", hash);

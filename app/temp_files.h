@@ -8,7 +8,8 @@
 namespace tessera::app {
 
 /// What a temporary's name says about the run that made it:
-/// ".STEM.tmp-HOST-PID-TAG.EXT", HOST 8 hex digits of the host name's hash.
+/// ".STEM.tmp-HOST-PID-TAG.EXT", HOST 8 hex digits of a hash of the host name, its boot and the
+/// pid namespace (where HOST matches, PID can be asked whether it lives).
 struct TemporaryName {
     std::string host;  ///< 8 lowercase hex digits
     long pid = 0;
@@ -23,7 +24,7 @@ std::string temporaryNameFor(const std::filesystem::path& target);
 /// The host and pid carried by a temporary's file name, or nothing when name is not one of ours.
 std::optional<TemporaryName> parseTemporaryName(const std::string& name);
 
-/// 8 hex digits standing for this machine's host name in temporary names.
+/// 8 hex digits standing for this host, boot and pid namespace in temporary names.
 std::string thisHostTag();
 
 /// True when the temporary at path is debris of a dead run: a regular file with a name of ours,
