@@ -258,6 +258,11 @@ private:
         const std::string prefix = "filter '" + desc.id + "', parameter '" + key + "': ";
         try {
             if (value.is_boolean()) {
+                // true is not 1 for a size or a count: only a yes/no parameter takes a boolean.
+                if (const ParamDesc* p = desc.param(key); p != nullptr && p->type != ParamType::Bool) {
+                    fail(path, std::string("expected ") + (p->type == ParamType::Int ? "an integer" : "a number") +
+                                   ", got " + (value.get<bool>() ? "true" : "false"));
+                }
                 const double v = value.get<bool>() ? 1.0 : 0.0;
                 desc.checkValue(key, v);
                 return v;
@@ -357,6 +362,14 @@ Preset parsePreset(const std::string& jsonText, const std::string& source,
     } catch (const json::exception& e) {
         // A syntax error, or a number too large for a double (out_of_range.406). Drop nlohmann's
         // "[json.exception.parse_error.101] " tag; the rest says where or which number.
+        std::string message = e.what();
+        const auto tag = message.find("] ");
+        if (message.rfind("[json.exception", 0) == 0 && tag != std::string::npos) {
+            message.erase(0, tag + 2);
+        }
+        throw PresetError(source + ": invalid JSON: " + message);
+    } catch (const json::exception& e) {
+        // A number beyond double's range (1e999) is out_of_range.406, not a parse error.
         std::string message = e.what();
         const auto tag = message.find("] ");
         if (message.rfind("[json.exception", 0) == 0 && tag != std::string::npos) {

@@ -35,13 +35,22 @@ std::string normalPath(const fs::path& path)
 
 class Collector {
 public:
-    Collector(bool recursive, std::string excludeDir) : recursive_(recursive), exclude_(std::move(excludeDir)) {}
+    Collector(bool recursive, const std::string& excludeDir) : recursive_(recursive), excludeGiven_(excludeDir)
+    {
+        if (!excludeDir.empty()) {
+            fs::path normal = fs::path(normalPath(excludeDir));
+            if (!normal.has_filename() && normal.has_parent_path()) {
+                normal = normal.parent_path();  // "out/" names the folder "out"
+            }
+            exclude_ = normal.string();
+        }
+    }
 
     void add(const std::string& path, const std::string& error = {})
     {
         const std::string key = error.empty() ? normalPath(path) : path;
         if (!error.empty() || seen_.insert(key).second) {
-            inputs_.push_back({path, error});
+            inputs_.push_back({path, error, {}});
         }
     }
 
@@ -65,12 +74,19 @@ public:
             const bool directory = fs::is_directory(entry, statError);
             if (directory && recursive_) {
                 // The output folder inside an input folder holds earlier results, not inputs.
-                if (normalPath(entry) != exclude_) {
+                if (!isExcluded(entry)) {
                     addFolder(entry);
                 }
             } else if (hasImageExtension(entry.string())) {
                 // A folder named like an image is kept: reading it then says what it is.
                 add(entry.string());
+            } else if (!directory && fs::exists(entry, statError)) {
+                std::string ext = entry.extension().string();
+                inputs_.push_back({entry.string(), {},
+                                   entry.string() + ": not read: " +
+                                       (ext.empty() ? std::string("no file name extension")
+                                                    : "'" + ext + "' is not a format Tessera reads") +
+                                       " (it reads png, jpg, tif, bmp, webp, exr, pnm and hdr)"});
             }
         }
     }
@@ -111,7 +127,21 @@ public:
     std::vector<BatchInput> take() { return std::move(inputs_); }
 
 private:
+    // The output folder however it was spelt: "out/", "./out", through a link, or the same inode.
+    bool isExcluded(const fs::path& folder) const
+    {
+        if (exclude_.empty()) {
+            return false;
+        }
+        if (normalPath(folder) == exclude_) {
+            return true;
+        }
+        std::error_code ec;
+        return fs::equivalent(folder, excludeGiven_, ec) && !ec;
+    }
+
     bool recursive_;
+    std::string excludeGiven_;
     std::string exclude_;
     std::set<std::string> seen_;
     std::vector<BatchInput> inputs_;
@@ -133,7 +163,7 @@ bool hasImageExtension(const std::string& path)
 std::vector<BatchInput> expandInputs(const std::vector<std::string>& specs, bool recursive,
                                      const std::string& excludeDir)
 {
-    Collector collector(recursive, excludeDir.empty() ? std::string() : normalPath(excludeDir));
+    Collector collector(recursive, excludeDir);
     for (const std::string& spec : specs) {
         collector.addSpec(spec);
     }

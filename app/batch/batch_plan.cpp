@@ -140,7 +140,13 @@ BatchPlan planBatch(const BatchJob& job)
     if (inputs.empty()) {
         throw BatchRefused("no input images found");
     }
-    const int count = static_cast<int>(inputs.size());
+    // Files skipped for their format take no {index}: the numbering is the images'.
+    const int count = static_cast<int>(std::count_if(inputs.begin(), inputs.end(),
+                                                     [](const BatchInput& in) { return in.skipped.empty(); }));
+    if (count == 0) {
+        throw BatchRefused("no input images found; " + inputs.front().skipped +
+                           (inputs.size() > 1 ? " (and " + std::to_string(inputs.size() - 1) + " more files)" : ""));
+    }
     std::map<std::string, std::string> inputByKey;
     std::map<std::pair<dev_t, ino_t>, std::string> inputById;
     for (const BatchInput& in : inputs) {
@@ -153,13 +159,22 @@ BatchPlan planBatch(const BatchJob& job)
     }
 
     std::map<std::string, std::string> inputByOutput;  // canonical output -> the input naming it
-    for (int i = 0; i < count; ++i) {
+    int index = 0;
+    for (size_t n = 0; n < inputs.size(); ++n) {
+        const BatchInput& in = inputs[n];
         PlannedFile file;
+        file.input = in.path;
+        if (!in.skipped.empty()) {
+            file.status = FileStatus::Skipped;
+            file.error = in.skipped;
+            plan.files.push_back(std::move(file));
+            continue;
+        }
+        const int i = index++;
         file.index = i + 1;
-        file.input = inputs[i].path;
-        if (!inputs[i].error.empty()) {
+        if (!in.error.empty()) {
             file.status = FileStatus::Failed;
-            file.error = inputs[i].error;
+            file.error = in.error;
             plan.files.push_back(std::move(file));
             continue;
         }

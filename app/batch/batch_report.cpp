@@ -1,11 +1,12 @@
 #include "app/batch/batch_report.h"
 
 #include "app/batch/batch_json.h"
+#include "app/io/temp_files.h"
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <random>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -73,24 +74,24 @@ std::string reportJson(const BatchSummary& summary, const BatchJob& job, const f
 void saveTextFile(const std::string& path, const std::string& text)
 {
     const fs::path target(path);
-    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    const fs::path temp = folder / ("." + target.filename().string() + ".tmp-" + std::to_string(std::random_device{}()));
+    ScopedTemporary temp;
+    if (const int err = temp.create(target); err != 0) {
+        throw std::runtime_error(path + ": cannot create a temporary file beside it: " + std::strerror(err));
+    }
     {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        std::ofstream out(temp.path(), std::ios::binary | std::ios::trunc);
         out << text;
         out.close();
         if (!out) {
-            std::error_code ec;
-            fs::remove(temp, ec);
             throw std::runtime_error(path + ": cannot write the file");
         }
     }
     std::error_code ec;
-    fs::rename(temp, target, ec);
+    fs::rename(temp.path(), target, ec);
     if (ec) {
-        fs::remove(temp, ec);
         throw std::runtime_error(path + ": cannot write the file: " + ec.message());
     }
+    temp.release();
 }
 
 }  // namespace tessera::app

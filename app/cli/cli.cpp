@@ -29,7 +29,7 @@ void printUsage(std::ostream& os)
           "\n"
           "Run 'tessera-cli apply --help' for the filter options, 'tessera-cli batch --help' for batches,\n"
           "'tessera-cli bench --help' for device comparisons.\n"
-          "Exit codes: 0 done, 1 a file or processing error, 2 a usage error.\n";
+          "Exit codes: 0 done, 1 a file or processing error, 2 a usage error, 130 SIGINT, 143 SIGTERM.\n";
 }
 
 }  // namespace

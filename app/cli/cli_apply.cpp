@@ -5,6 +5,7 @@
 #include "app/io/file_roles.h"
 #include "app/io/image_io.h"
 #include "app/io/trace_export.h"
+#include "app/cli/interrupt.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "filters/preset_io.h"
@@ -60,6 +61,7 @@ void printApplyUsage(std::ostream& os)
        << "  --trace FILE       write the run's timeline (every tile's upload, kernels, download)\n"
           "                     as Chrome trace JSON, for Perfetto or chrome://tracing\n"
           "  --json             print one JSON object describing the run\n"
+          "  --                 end of options: what follows is the input, even if it starts with '-'\n"
           "Filters run in the order given; the output is written to a temporary file and renamed.\n";
 }
 
@@ -151,6 +153,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
     }
 
+    // Ctrl+C or SIGTERM ends the run at once with 130 or 143, its temporary output removed.
+    const InterruptGuard guard(InterruptGuard::Mode::Exit);
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     refuseSameFile(o.input, o.output);

@@ -7,14 +7,15 @@
 #include "app/cli/cli.h"
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_filter_options.h"
+#include "app/cli/interrupt.h"
+#include "app/cli/stderr_lines.h"
 #include "app/version_info.h"
 #include "gpu/device_info.h"
 #include "values/device_selection.h"
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <ostream>
 
 #include <unistd.h>
@@ -39,7 +40,8 @@ void printBatchUsage(std::ostream& os)
           "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--report FILE.json] [--csv FILE.csv]\n"
           "         [--method M] [--gpu-memory-limit BYTES] [--tile WxH] [--manifest]\n"
           "\n"
-          "  INPUT              image files, folders and glob patterns (quote patterns)\n"
+          "  INPUT              image files, folders and glob patterns (quote patterns); after\n"
+          "                     \"--\" every argument is an input, even one starting with '-'\n"
           "  -o OUTDIR          output folder (created when missing)\n"
           "  --template T       output name without extension (default {stem}-{filter});\n"
           "                     fields {stem} {ext} {filter} {index} {date}\n"
@@ -59,7 +61,8 @@ void printBatchUsage(std::ostream& os)
           "  --manifest         write OUTPUT.json beside each output: input SHA-256, every filter\n"
           "                     setting, device, versions and timings\n"
           "Every output is written to a temporary file and renamed; a bad file is reported and the\n"
-          "batch goes on. Exit codes: 0 all files done or skipped, 1 a file failed, 2 a usage error.\n";
+          "batch goes on. Exit codes: 0 all files done or skipped, 1 a file failed, 2 a usage error,\n"
+          "130/143 interrupted by SIGINT/SIGTERM (the report still lists every file).\n";
 }
 
 int parseJobs(const std::string& text)
@@ -115,25 +118,6 @@ BatchCliOptions parseBatch(const std::vector<std::string>& args)
     o.filters = shared.finish();
     return o;
 }
-
-std::atomic<bool> interrupted{false};
-
-extern "C" void onInterrupt(int)
-{
-    interrupted = true;
-}
-
-// Ctrl+C cancels the run cleanly (no partial output) instead of killing it mid-write.
-class InterruptGuard {
-public:
-    InterruptGuard() { previous_ = std::signal(SIGINT, onInterrupt); }
-    ~InterruptGuard() { std::signal(SIGINT, previous_); }
-    InterruptGuard(const InterruptGuard&) = delete;
-    InterruptGuard& operator=(const InterruptGuard&) = delete;
-
-private:
-    void (*previous_)(int) = SIG_DFL;
-};
 
 /// Refuses a batch whose side files (--report, --csv, the manifests) land on a file it reads
 /// (an input, the preset, the kernel file) or on another file it writes. Throws FilesOverlap.
@@ -222,14 +206,18 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
                 << static_cast<int>(p.fileFraction * 100) << "%" << std::flush;
         };
     }
-    const InterruptGuard guard;
-    interrupted = false;
+    // Ctrl+C or SIGTERM stops the run between files (no partial output) and the report below
+    // still says what finished; a second signal ends the process at once, its temporaries removed.
+    const InterruptGuard guard(InterruptGuard::Mode::Cancel);
+    std::optional<StderrLines> wholeLines;  // the decoders' warnings from the worker threads
+    wholeLines.emplace();
     // This run is the process: its scheduler keeps every file within the GPUs' memory budgets.
     DeviceScheduler scheduler;
     scheduler.adoptDevices(snapshot);
     BatchSummary summary = runBatch(plan, o.job,
                                     makeProcessors(gpus, scheduler, o.filters.method, o.filters.gpuMemoryLimit),
-                                    interrupted, progress);
+                                    guard.cancelFlag(), progress);
+    wholeLines.reset();  // the workers are joined: stderr is the process's own again
     summary.note = note;
     if (terminal) {
         out << "\r\033[K";
@@ -238,6 +226,8 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     for (const FileResult& r : summary.files) {
         if (r.status == FileStatus::Failed) {
             err << "failed: " << r.error << "\n";
+        } else if (r.status == FileStatus::Skipped && r.output.empty()) {
+            err << "skipped: " << r.error << "\n";  // a file in an input folder that is not an image
         }
     }
     std::string devices;
@@ -262,6 +252,9 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     }
     if (!o.csv.empty()) {
         saveTextFile(o.csv, resultsCsv(summary.files));
+    }
+    if (const int signal = InterruptGuard::received(); signal != 0) {
+        return exitCodeForSignal(signal);
     }
     return summary.failed == 0 && summary.cancelled == 0 ? kExitOk : kExitFailure;
 }

@@ -46,11 +46,18 @@ CliStep kernelStep(const std::string& arg)
         const std::string path = arg.substr(1);
         const std::string text = readTextFile(path);
         const auto first = text.find_first_not_of(" \t\r\n");
+        // What the file says is part of the command: a kernel that does not parse is a usage
+        // error (2) as an inline one is; a file that cannot be read stays a file error (1).
         if (first != std::string::npos && text[first] == '{') {
-            const auto preset = filters::parsePreset(text, path, filters::builtinRegistry());
+            filters::Preset preset;
+            try {
+                preset = filters::parsePreset(text, path, filters::builtinRegistry());
+            } catch (const filters::PresetError& e) {
+                throw UsageError(std::string("--kernel @") + e.what());
+            }
             if (preset.steps.size() != 1) {
-                throw std::runtime_error(path + ": --kernel expects a single kernel, the file has " +
-                                         std::to_string(preset.steps.size()) + " filters");
+                throw UsageError("--kernel @" + path + ": expects a single kernel, the file has " +
+                                 std::to_string(preset.steps.size()) + " filters");
             }
             return {preset.steps.front().spec, {{"id", "custom"}, {"kernel_file", path}}};
         }
@@ -66,7 +73,7 @@ CliStep kernelStep(const std::string& arg)
             return {filters::makeCustom(filters::parseInlineKernel(rows)),
                     {{"id", "custom"}, {"kernel_file", path}}};
         } catch (const std::invalid_argument& e) {
-            throw std::runtime_error(path + ": " + e.what());
+            throw UsageError("--kernel @" + path + ": " + e.what());
         }
     }
     try {

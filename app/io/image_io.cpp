@@ -3,6 +3,8 @@
 #include "filters/cpu_executor.h"
 
 #include "app/io/image_header.h"
+#include "app/io/temp_files.h"
+#include "app/io/tiff_samples.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -16,7 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
-#include <random>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -142,51 +144,6 @@ std::string errnoReason(int err, const char* fallback) {
     return err != 0 ? std::string(std::strerror(err)) : std::string(fallback);
 }
 
-// Removes the temporary output unless it has been renamed into place.
-class TempFile {
-public:
-    TempFile() = default;
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-    ~TempFile() {
-        if (!path_.empty()) {
-            std::error_code ec;
-            fs::remove(path_, ec);
-        }
-    }
-
-    // Creates ".stem.tmp-XXXXXX.ext" next to target; returns errno on failure, 0 on success.
-    int create(const fs::path& target) {
-        static constexpr std::string_view alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-        thread_local std::mt19937_64 rng{std::random_device{}()};
-        std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
-        int err = EEXIST;
-        for (int attempt = 0; attempt < 100 && err == EEXIST; ++attempt) {
-            std::string tag(6, ' ');
-            for (char& c : tag) {
-                c = alphabet[pick(rng)];
-            }
-            const fs::path candidate = target.parent_path() / ("." + target.stem().string() + ".tmp-" + tag +
-                                                               target.extension().string());
-            // O_EXCL makes the name ours; mode 0666 lets the umask decide as for any new file.
-            const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-            if (fd >= 0) {
-                ::close(fd);
-                path_ = candidate;
-                return 0;
-            }
-            err = errno;
-        }
-        return err;
-    }
-
-    const fs::path& path() const { return path_; }
-    void release() { path_.clear(); }
-
-private:
-    fs::path path_;
-};
-
 // Flushes a file an encoder wrote itself to disk and checks that it is not empty. Returns
 // errno on failure (EIO for an empty file), 0 on success.
 int syncWritten(const fs::path& path) {
@@ -276,6 +233,18 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits) {
                                                  : "cannot open the file: " + errnoReason(err, "unknown error"));
         }
         header = sniffImageHeader(in);
+        // OpenCV reads a grey + alpha TIFF as grey (the alpha dropped without a word) and calls
+        // one of 5 or more channels corrupt: say what the file holds instead.
+        if (header.format == "tiff") {
+            if (const std::optional<int> samples = tiffSamplesPerPixel(in); samples && *samples == 2) {
+                throw ImageError(path, "grey + alpha TIFF (2 channels): Tessera cannot read its alpha channel; "
+                                       "save it as RGBA (4 channels) or as a grey + alpha PNG");
+            } else if (samples && *samples > 4) {
+                throw ImageError(path, "TIFF with " + std::to_string(*samples) +
+                                           " channels per pixel: unsupported channel count (Tessera reads 1, 3 or "
+                                           "4 channels from a TIFF)");
+            }
+        }
         if (header.format == "jpeg") {
             // Each scan of a progressive JPEG is a pass over the whole image: a few hundred bytes
             // of empty scans would keep the decoder busy for minutes.
@@ -380,7 +349,7 @@ void writeImage(const std::string& path, const cv::Mat& img) {
         throw ImageError(path, "is a directory; cannot replace it with an image");
     }
 
-    TempFile temp;
+    ScopedTemporary temp;
     if (const int err = temp.create(target); err != 0) {
         throw ImageError(path, err == EACCES || err == EROFS || err == EPERM
                                    ? "output folder is not writable: " + folder.string()

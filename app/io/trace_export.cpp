@@ -1,10 +1,10 @@
 #include "app/io/trace_export.h"
+#include "app/batch/batch_report.h"
 
 #include "values/timing_stats.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QSaveFile>
 
 #include <set>
 #include <sstream>
@@ -193,14 +193,8 @@ void writeTrace(const QString& path, TraceFormat format, const std::vector<gpu::
     case TraceFormat::Json: text = toJson(records); break;
     case TraceFormat::ChromeTrace: text = toChromeTrace(records, devices); break;
     }
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        throw std::runtime_error("cannot write " + path.toStdString() + ": " + file.errorString().toStdString());
-    }
-    file.write(text.data(), static_cast<qint64>(text.size()));
-    if (!file.commit()) {
-        throw std::runtime_error("cannot write " + path.toStdString() + ": " + file.errorString().toStdString());
-    }
+    // Through the temporary files that a signal's handler removes (QSaveFile's would stay).
+    saveTextFile(path.toStdString(), text);
 }
 
 }  // namespace tessera::app

@@ -1,7 +1,7 @@
 // Hostile image headers: every legal spelling of the dimensions is read before decoding, what
 // cannot be read is refused, and a JPEG's scan count is bounded.
-#include "app/image_header.h"
-#include "app/image_io.h"
+#include "app/io/image_header.h"
+#include "app/io/image_io.h"
 
 #include <gtest/gtest.h>
 
