@@ -368,14 +368,6 @@ Preset parsePreset(const std::string& jsonText, const std::string& source,
             message.erase(0, tag + 2);
         }
         throw PresetError(source + ": invalid JSON: " + message);
-    } catch (const json::exception& e) {
-        // A number beyond double's range (1e999) is out_of_range.406, not a parse error.
-        std::string message = e.what();
-        const auto tag = message.find("] ");
-        if (message.rfind("[json.exception", 0) == 0 && tag != std::string::npos) {
-            message.erase(0, tag + 2);
-        }
-        throw PresetError(source + ": invalid JSON: " + message);
     }
     return PresetReader(source, registry).read(doc);
 }

@@ -1,6 +1,6 @@
 // What the attack run of issue 19 found in names, folders and files given to tessera-cli: long
 // legal names, the output folder however spelt, files a batch cannot read.
-#include "app/batch_inputs.h"
+#include "app/batch/batch_inputs.h"
 #include "app/batch/batch_report.h"
 #include "app/io/image_io.h"
 #include "batch_test_data.h"

@@ -26,11 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     tessera::app::FilterOptionParser parser;
     tessera::app::FilterOptions options;
     try {
-        for (std::size_t i = 0; i < args.size(); ++i) {
-            const std::size_t before = i;
-            if (parser.consume(args, i) && i < before) {
-                std::abort();
-            }
+        // The reader also walks "--" and positional arguments, as every sub-command's loop does;
+        // what the shared parser does not take is the sub-command's own.
+        tessera::app::ArgumentReader in(args);
+        while (in.next()) {
+            parser.consume(in);
         }
         options = parser.finish();
     } catch (const tessera::app::UsageError&) {

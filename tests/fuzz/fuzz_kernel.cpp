@@ -32,9 +32,9 @@ void parseKernelOption(const std::string& value)
 {
     tessera::app::FilterOptionParser parser;
     const std::vector<std::string> args{"--kernel", value};
-    std::size_t i = 0;
+    tessera::app::ArgumentReader in(args);
     try {
-        if (!parser.consume(args, i)) {
+        if (!in.next() || !parser.consume(in)) {
             std::abort();
         }
         checkSteps(parser.finish());
