@@ -70,7 +70,7 @@ QStringList TimelineView::laneTitles() const
 {
     QStringList titles;
     for (const gpu::TimingLane& lane : lanes_) {
-        titles << QString::fromStdString(gpu::laneTitle(lane));
+        titles << laneTitle(lane);
     }
     return titles;
 }
@@ -271,7 +271,7 @@ void TimelineView::paintLanes(QPainter& p) const
         p.fillRect(QRect(0, row.top() + 3, 4, row.height() - 6), deviceColor(lanes_[static_cast<std::size_t>(i)].device));
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(row.adjusted(10, 0, -left + row.width() - 4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                   QString::fromStdString(gpu::laneTitle(lanes_[static_cast<std::size_t>(i)])));
+                   laneTitle(lanes_[static_cast<std::size_t>(i)]));
     }
     p.setPen(palette().color(QPalette::Mid));
     p.drawLine(left - 1, kRulerHeight, left - 1, lanesArea.bottom());

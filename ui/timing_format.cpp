@@ -133,4 +133,11 @@ QString describeRecord(const gpu::TimingRecord& r, const QString& deviceTitle)
     return lines.join(QStringLiteral("<br>"));
 }
 
+QString laneTitle(const gpu::TimingLane& lane)
+{
+    // U+00B7 MIDDLE DOT between the device and its stream.
+    return lane.device < 0 ? tr("CPU \u00b7 thread %1").arg(lane.stream)
+                           : tr("GPU %1 \u00b7 stream %2").arg(lane.device).arg(lane.stream);
+}
+
 }  // namespace tessera::ui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "values/timing_record.h"
+#include "values/timing_stats.h"
 
 #include <QColor>
 #include <QString>
@@ -36,5 +37,8 @@ QString formatTick(double us, double stepUs);
 /// The hover text of one record: label and phase, device and stream, tile rectangle, bytes,
 /// GB/s and duration; deviceTitle names the device ("GPU 0 (NVIDIA H200)").
 QString describeRecord(const gpu::TimingRecord& record, const QString& deviceTitle);
+
+/// A timeline lane's title: "GPU 0 · stream 1" or "CPU · thread 0".
+QString laneTitle(const gpu::TimingLane& lane);
 
 }  // namespace tessera::ui

@@ -104,13 +104,6 @@ std::string deviceTitle(int device, const DeviceSnapshot& devices)
     return title;
 }
 
-std::string laneTitle(const TimingLane& lane)
-{
-    // U+00B7 MIDDLE DOT between the device and its stream.
-    return lane.device < 0 ? "CPU \u00b7 thread " + std::to_string(lane.stream)
-                           : "GPU " + std::to_string(lane.device) + " \u00b7 stream " + std::to_string(lane.stream);
-}
-
 std::pair<double, double> timeSpan(const std::vector<TimingRecord>& records)
 {
     if (records.empty()) {

@@ -49,9 +49,6 @@ std::vector<TimingLane> timingLanes(const std::vector<TimingRecord>& records);
 /// "GPU 0 (NVIDIA H200)" when devices knows the name, "GPU 0" when not, "CPU" for device -1.
 std::string deviceTitle(int device, const DeviceSnapshot& devices = {});
 
-/// "GPU 0 · stream 1" or "CPU · thread 0" (UTF-8).
-std::string laneTitle(const TimingLane& lane);
-
 /// The earliest begin and the latest end of records; {0, 0} when there are none.
 std::pair<double, double> timeSpan(const std::vector<TimingRecord>& records);
 

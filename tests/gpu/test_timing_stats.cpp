@@ -119,8 +119,6 @@ TEST(TimingStats, LanesAreDistinctDeviceStreamPairsWithTheCpuLast)
     EXPECT_EQ(lanes[1], (tessera::gpu::TimingLane{0, 1}));
     EXPECT_EQ(lanes[2], (tessera::gpu::TimingLane{1, 0}));
     EXPECT_EQ(lanes[3], (tessera::gpu::TimingLane{-1, 0}));
-    EXPECT_EQ(laneTitle(lanes[1]), "GPU 0 \u00b7 stream 1");
-    EXPECT_EQ(laneTitle(lanes[3]), "CPU \u00b7 thread 0");
 }
 
 TEST(TimingStats, DeviceTitlesUseTheSnapshotsNames)
