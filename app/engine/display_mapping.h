@@ -11,6 +11,7 @@ namespace tessera::app {
 /// How a non-8-bit image is mapped to screen values. The data itself is never changed.
 enum class SignedMode { Offset, Absolute };
 
+/// The display settings of the View menu: how samples become screen values.
 struct DisplayMapping {
     /// true: the data's own [min, max] maps to [0, 255]; false: the type's full range does
     /// (u16 [0, 65535], f32 [0, 1]). Applies to u16 and f32 colour samples, never to alpha.
