@@ -68,18 +68,10 @@ void printApplyUsage(std::ostream& os)
 ApplyOptions parseApply(const std::vector<std::string>& args)
 {
     ApplyOptions o;
-    FilterOptionParser shared;
-    ArgumentReader in(args);
-    while (in.next()) {
-        if (shared.consume(in)) {
-            continue;
-        }
+    o.filters = readCommandLine(args, [&o](ArgumentReader& in) {
         const std::string& a = in.current();
         if (!in.isOption()) {
-            if (!o.input.empty()) {
-                throw UsageError("more than one input given ('" + o.input + "' and '" + a + "')");
-            }
-            o.input = a;
+            takeOnlyInput(o.input, a);
         } else if (a == "-h" || a == "--help") {
             o.help = true;
         } else if (a == "-o" || a == "--output") {
@@ -89,10 +81,10 @@ ApplyOptions parseApply(const std::vector<std::string>& args)
         } else if (a == "--json") {
             o.json = true;
         } else {
-            in.unknownOption();
+            return false;
         }
-    }
-    o.filters = shared.finish();
+        return true;
+    });
     return o;
 }
 }  // namespace

@@ -77,12 +77,7 @@ int parseJobs(const std::string& text)
 BatchCliOptions parseBatch(const std::vector<std::string>& args)
 {
     BatchCliOptions o;
-    FilterOptionParser shared;
-    ArgumentReader in(args);
-    while (in.next()) {
-        if (shared.consume(in)) {
-            continue;
-        }
+    o.filters = readCommandLine(args, [&o](ArgumentReader& in) {
         const std::string& a = in.current();
         const auto value = [&in]() -> const std::string& { return in.value(); };
         if (!in.isOption()) {
@@ -112,10 +107,10 @@ BatchCliOptions parseBatch(const std::vector<std::string>& args)
         } else if (a == "--manifest") {
             o.job.manifest = true;
         } else {
-            in.unknownOption();
+            return false;
         }
-    }
-    o.filters = shared.finish();
+        return true;
+    });
     return o;
 }
 

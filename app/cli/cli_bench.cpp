@@ -62,19 +62,11 @@ int parseCount(const std::string& option, const std::string& text, int least)
 BenchOptions parseBench(const std::vector<std::string>& args)
 {
     BenchOptions o;
-    FilterOptionParser shared;
-    ArgumentReader in(args);
-    while (in.next()) {
-        if (shared.consume(in)) {
-            continue;
-        }
+    o.filters = readCommandLine(args, [&o](ArgumentReader& in) {
         const std::string& a = in.current();
         const auto value = [&in]() -> const std::string& { return in.value(); };
         if (!in.isOption()) {
-            if (!o.input.empty()) {
-                throw UsageError("more than one input given ('" + o.input + "' and '" + a + "')");
-            }
-            o.input = a;
+            takeOnlyInput(o.input, a);
         } else if (a == "-h" || a == "--help") {
             o.help = true;
         } else if (a == "--devices") {
@@ -90,10 +82,10 @@ BenchOptions parseBench(const std::vector<std::string>& args)
         } else if (a == "--json") {
             o.json = true;
         } else {
-            in.unknownOption();
+            return false;
         }
-    }
-    o.filters = shared.finish();
+        return true;
+    });
     return o;
 }
 

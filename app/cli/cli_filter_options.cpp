@@ -323,4 +323,24 @@ void addFilterFiles(const FilterOptions& options, FileRoles& roles)
     }
 }
 
+FilterOptions readCommandLine(const std::vector<std::string>& args, const std::function<bool(ArgumentReader&)>& own)
+{
+    FilterOptionParser shared;
+    ArgumentReader in(args);
+    while (in.next()) {
+        if (!shared.consume(in) && !own(in)) {
+            in.unknownOption();
+        }
+    }
+    return shared.finish();
+}
+
+void takeOnlyInput(std::string& input, const std::string& argument)
+{
+    if (!input.empty()) {
+        throw UsageError("more than one input given ('" + input + "' and '" + argument + "')");
+    }
+    input = argument;
+}
+
 }  // namespace tessera::app

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -89,6 +90,15 @@ extern const char* const kGpuOptionsHelp;
 
 /// Reads a whole number or a decimal; throws UsageError naming option otherwise.
 double parseNumber(const std::string& option, const std::string& text);
+
+/// Reads a sub-command's arguments: the shared options above go to a FilterOptionParser, every
+/// other argument to `own`, called with the reader on it; `own` reads what it knows (positional
+/// arguments and the command's own options, with their values) and returns false for an option
+/// it does not know, which is then a UsageError. Returns the shared options read.
+FilterOptions readCommandLine(const std::vector<std::string>& args, const std::function<bool(ArgumentReader&)>& own);
+
+/// Keeps the one input a command takes: throws UsageError when one was given already.
+void takeOnlyInput(std::string& input, const std::string& argument);
 
 /// Adds the files the filter options read (--preset FILE, --kernel @FILE) to roles.
 void addFilterFiles(const FilterOptions& options, FileRoles& roles);
