@@ -2,13 +2,15 @@
 # Builds the libFuzzer targets with clang into BUILD_DIR (default build/fuzz), replays the seed
 # corpus and the kept regressions, then fuzzes each target for FUZZ_SECONDS (default 30).
 # Prints each target's executions and coverage, and exits non-zero on any finding.
-# Usage: tests/fuzz/run.sh [BUILD_DIR]   (env: FUZZ_SECONDS, FUZZ_TARGETS, FUZZ_JOBS, CXX)
+# Usage: tests/fuzz/run.sh [BUILD_DIR]   (env: FUZZ_SECONDS, FUZZ_TARGETS, FUZZ_JOBS, CXX,
+#        FUZZ_SEED: libFuzzer's -seed; 0, the default, draws a new one each run)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-build/fuzz}
 [[ $build = /* ]] || build=$root/$build
 seconds=${FUZZ_SECONDS:-30}
+seed=${FUZZ_SEED:-0}
 cxx=${CXX:-clang++-14}
 fuzz_dir=$root/tests/fuzz
 started=$(date +%s)
@@ -43,7 +45,7 @@ for t in $targets; do
         tail -n 30 "$build/$t.replay.log" >&2
     fi
     # Fuzz: new inputs go to a work corpus in the build folder, never into the tree.
-    if [[ $result = ok ]] && ! "$exe" -max_total_time="$seconds" -rss_limit_mb=2560 -timeout=10 -max_len=65536 \
+    if [[ $result = ok ]] && ! "$exe" -seed="$seed" -max_total_time="$seconds" -rss_limit_mb=2560 -timeout=10 -max_len=65536 \
             -print_final_stats=1 -artifact_prefix="$findings/$t-" \
             "$work/$t" "${replay[@]}" >"$log" 2>&1; then
         result=FINDING
