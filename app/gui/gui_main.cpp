@@ -90,6 +90,12 @@ int main(int argc, char* argv[])
     parser.process(*app);
 
     const QStringList positional = parser.positionalArguments();
+    // The tour pictures a preview: without an image and a filter there is none to wait for.
+    if (parser.isSet(screenshotsOption) &&
+        (positional.isEmpty() || (!parser.isSet(filterOption) && !parser.isSet(presetOption)))) {
+        std::fprintf(stderr, "tessera: --screenshots needs an IMAGE and --filter or --preset\n");
+        return 2;
+    }
     if (positional.size() > 1) {
         std::fprintf(stderr, "tessera: expected at most one image, got %lld\n",
                      static_cast<long long>(positional.size()));
@@ -149,6 +155,11 @@ int main(int argc, char* argv[])
         stack.current = static_cast<int>(stack.entries.size()) - 1;
         controller.document().resetStack(stack);
         previewing = true;
+    }
+    // Automation never waits on a start-up that failed (an unreadable image or preset).
+    if (parser.isSet(screenshotsOption) && !window.lastError().isEmpty()) {
+        std::fprintf(stderr, "tessera: %s\n", qPrintable(window.lastError()));
+        return 1;
     }
     if (previewing && parser.isSet(compareOption)) {
         QObject::connect(&controller, &tessera::app::GuiController::previewShown, &window,

@@ -23,6 +23,7 @@ namespace {
 
 constexpr int kSettleMs = 700;           // lets a change paint before it is grabbed
 constexpr int kCompareTimeoutMs = 120000;
+constexpr int kFirstPicturesTimeoutMs = 120000;  // the two previews the tour waits for
 
 }  // namespace
 
@@ -34,6 +35,15 @@ ScreenshotTour::ScreenshotTour(ui::MainWindow& window, GuiController& controller
 void ScreenshotTour::start()
 {
     QDir().mkpath(folder_);
+    // A preview that never comes (a filter the image refuses, a failing device) ends the tour
+    // with an error instead of a wait without end.
+    QTimer::singleShot(kFirstPicturesTimeoutMs, this, [this] {
+        if (!started_) {
+            std::fprintf(stderr, "tessera: --screenshots: no preview within %d s%s%s\n", kFirstPicturesTimeoutMs / 1000,
+                         window_.lastError().isEmpty() ? "" : ": ", qPrintable(window_.lastError()));
+            QApplication::exit(1);
+        }
+    });
     // The first preview also loads the GPUs' kernels and lays the bands out; the pictures show
     // the second, as a user sees it once a slider moves.
     connect(&controller_, &GuiController::previewShown, this, [this] {
