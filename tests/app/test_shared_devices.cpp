@@ -41,6 +41,18 @@ cv::Mat randomImage(std::mt19937& random, int type)
     return image;
 }
 
+/// A batch of every TIFF in `in`, written as TIFF to `out`/results.
+BatchJob tiffJob(const test::TempFolder& in, const test::TempFolder& out, const filters::FilterChain& chain)
+{
+    BatchJob job;
+    job.inputs = {in.path().string()};
+    job.outputDir = out.file("results");
+    job.nameTemplate = "{stem}_out";
+    job.format = "tif";
+    job.chain = chain;
+    return job;
+}
+
 bool sharesDevice(const LeaseInterval& a, const LeaseInterval& b)
 {
     return std::ranges::any_of(a.request.devices,
@@ -74,12 +86,7 @@ void runAllTogether(const gpu::DeviceSnapshot& devices)
     for (int i = 0; i < 12; ++i) {
         cv::imwrite(in.file("f" + std::to_string(i) + ".tif"), randomImage(random, i % 2 ? CV_8UC3 : CV_8UC1));
     }
-    BatchJob job;
-    job.inputs = {in.path().string()};
-    job.outputDir = out.file("results");
-    job.nameTemplate = "{stem}_out";
-    job.format = "tif";
-    job.chain = chain;
+    BatchJob job = tiffJob(in, out, chain);
     job.jobs = 2;
     const BatchPlan plan = planBatch(job);
     const std::atomic<bool> never{false};
@@ -177,12 +184,7 @@ TEST(SharedDevices, BatchCancelledWhileWaitingForTheDevice)
     for (int i = 0; i < 3; ++i) {
         cv::imwrite(in.file("f" + std::to_string(i) + ".tif"), randomImage(random, CV_8UC1));
     }
-    BatchJob job;
-    job.inputs = {in.path().string()};
-    job.outputDir = out.file("results");
-    job.nameTemplate = "{stem}_out";
-    job.format = "tif";
-    job.chain = filters::FilterChain{{filters::makeBox(3)}};
+    BatchJob job = tiffJob(in, out, filters::FilterChain{{filters::makeBox(3)}});
     DeviceLease calibration = scheduler.acquire({{gpu::DeviceId::cpu()}, LeaseKind::Exclusive, 0, "calibration"});
     std::atomic<bool> cancel{false};
     std::atomic<bool> waited{false};
@@ -226,12 +228,7 @@ TEST(SharedDevices, PreviewLatencyDuringA200FileBatch)
         cv::randu(file, cv::Scalar::all(0), cv::Scalar::all(255));
         cv::imwrite(in.file("f" + std::to_string(1000 + i) + ".tif"), file);
     }
-    BatchJob job;
-    job.inputs = {in.path().string()};
-    job.outputDir = out.file("results");
-    job.nameTemplate = "{stem}_out";
-    job.format = "tif";
-    job.chain = chain;
+    BatchJob job = tiffJob(in, out, chain);
 
     cv::Mat image(2048, 2048, CV_8UC3);
     cv::randu(image, cv::Scalar::all(0), cv::Scalar::all(255));
