@@ -44,6 +44,23 @@ inline std::uint64_t baseSeed()
     return seed;
 }
 
+/// TESSERA_TEST_REDUCED=1 shrinks the images of the kernel grids for runs under a slow checking
+/// tool (compute-sanitizer's racecheck is about thirty times slower than a plain run). Every
+/// kernel shape, format, border and variant still runs: shared-memory hazards live inside one
+/// block's work, so a few blocks per launch find them as well as a thousand.
+inline bool reducedSizes()
+{
+    static const bool reduced = [] {
+        const char* env = std::getenv("TESSERA_TEST_REDUCED");
+        return env != nullptr && *env != '\0' && *env != '0';
+    }();
+    return reduced;
+}
+
+/// `extent` capped at `cap` under TESSERA_TEST_REDUCED, unchanged otherwise. The caps used are
+/// odd and not multiples of any block size, so partial blocks stay covered.
+inline int reducedExtent(int extent, int cap) { return reducedSizes() ? std::min(extent, cap) : extent; }
+
 inline std::string seedNote(std::uint64_t seed)
 {
     return "seed " + std::to_string(seed) + " (replay with TESSERA_TEST_SEED=" + std::to_string(seed) + ")";
