@@ -165,7 +165,7 @@ std::string presetToJson(const Preset& preset)
     return joinNumberArrays(doc.dump(2)) + "\n";
 }
 
-Preset loadPreset(const std::string& path, const FilterRegistry& registry)
+std::string readPresetFile(const std::string& path)
 {
     std::error_code ec;
     if (!fs::exists(path, ec)) {
@@ -191,7 +191,12 @@ Preset loadPreset(const std::string& path, const FilterRegistry& registry)
     if (in.bad()) {
         throw PresetError(path + ": cannot read the file");
     }
-    return parsePreset(text.str(), path, registry);
+    return text.str();
+}
+
+Preset loadPreset(const std::string& path, const FilterRegistry& registry)
+{
+    return parsePreset(readPresetFile(path), path, registry);
 }
 
 void savePreset(const Preset& preset, const std::string& path)

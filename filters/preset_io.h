@@ -45,8 +45,11 @@ Preset parsePreset(const std::string& jsonText, const std::string& source,
 /// The largest preset file loadPreset reads (far above any real stack of filters).
 inline constexpr std::uintmax_t kMaxPresetBytes = std::uintmax_t{4} << 20;
 
-/// Reads and parses a file; throws PresetError naming the file when missing, unreadable, not
-/// a regular file (a FIFO, a device) or larger than kMaxPresetBytes.
+/// The text of a preset file; throws PresetError naming the file when it is missing, unreadable,
+/// not a regular file (a FIFO, a device) or larger than kMaxPresetBytes. Nothing is parsed.
+std::string readPresetFile(const std::string& path);
+
+/// readPresetFile, then parsePreset: throws PresetError for either.
 Preset loadPreset(const std::string& path, const FilterRegistry& registry);
 /// Serialises to JSON that parsePreset reads back to an equal Preset.
 std::string presetToJson(const Preset& preset);

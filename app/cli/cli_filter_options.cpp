@@ -234,7 +234,15 @@ bool FilterOptionParser::consume(ArgumentReader& in)
     } else if (a == "--preset") {
         flush();
         const std::string& path = value();
-        const auto preset = filters::loadPreset(path, reg);
+        // As with --kernel @FILE: a file that cannot be read is a file error (1), contents that
+        // do not make a chain are a usage error (2).
+        const std::string text = filters::readPresetFile(path);
+        filters::Preset preset;
+        try {
+            preset = filters::parsePreset(text, path, reg);
+        } catch (const filters::PresetError& e) {
+            throw UsageError(std::string("--preset ") + e.what());
+        }
         for (const auto& ps : preset.steps) {
             o.steps.push_back({ps.spec, {{"id", ps.id}, {"preset", path}}});
         }

@@ -320,6 +320,27 @@ TEST(PresetValues, ABooleanForAnIntegerParameterIsRefusedNamingFileAndParameter)
     }
 }
 
+TEST(PresetFile, BadContentsAreAUsageErrorAndAnUnreadableFileAFileError)
+{
+    TempFolder dir("bad-preset");
+    smallImage(dir.file("in.png"));
+    writeBytes(dir.path() / "syntax.json", "{bad");
+    writeBytes(dir.path() / "unknown.json", R"({"filters": [{"id": "no-such-filter"}]})");
+    writeBytes(dir.path() / "type.json", R"({"filters": [{"id": "box", "params": {"size": true}}]})");
+    for (const std::string file : {"syntax.json", "unknown.json", "type.json", "missing.json"}) {
+        const std::string preset = " --preset " + quoted(dir.file(file));
+        const CliRun apply = cli(dir, "apply " + quoted(dir.file("in.png")) + " -o " + quoted(dir.file("o.png")) + preset);
+        const CliRun batch = cli(dir, "batch " + quoted(dir.file("in.png")) + " -o " + quoted(dir.file("out")) + preset);
+        const int expected = file == "missing.json" ? 1 : 2;
+        EXPECT_EQ(apply.code, expected) << file << ": " << apply.err;
+        EXPECT_EQ(batch.code, expected) << file << ": " << batch.err;
+        EXPECT_NE(apply.err.find(dir.file(file)), std::string::npos) << apply.err;
+        EXPECT_NE(batch.err.find(dir.file(file)), std::string::npos) << batch.err;
+        EXPECT_FALSE(fs::exists(dir.file("o.png"))) << file;
+        EXPECT_FALSE(fs::exists(dir.file("out"))) << file;
+    }
+}
+
 TEST(PresetValues, AnOverflowingWeightNamesTheFileNotTheJsonLibrary)
 {
     TempFolder dir("overflow");
