@@ -20,13 +20,14 @@ app_id=io.github.tessera.Tessera
 # none of either on this package. At --display-info it adds these, accepted:
 #   binary-has-unneeded-section .comment   CPack strips with plain `strip`, which keeps the
 #                                          compiler's version note; harmless.
-#   hardening-no-bindnow,                  the presets do not set Debian's hardening build flags
-#   hardening-no-fortify-functions         (-z now, _FORTIFY_SOURCE); a later build change.
+#   hardening-no-fortify-functions         the presets do not set _FORTIFY_SOURCE (a later build
+#                                          change); relro and bind-now are set.
 #   extra-license-file LICENSE             the Apache-2.0 text is shipped beside the copyright
 #                                          file on purpose, as the licence asks.
 #   package-contains-documentation-outside-usr-share-doc samples/SOURCES.md
 #                                          the samples' origins and licences stay with them.
-#   spelling-error-in-binary               strings of the statically linked CUDA runtime.
+#   spelling-error-in-binary               a message of the statically linked CUDA runtime
+#                                          ("occured") and chance letters in machine code.
 step() { echo "check-package: $*"; }
 fail() { echo "check-package: FAILED: $*" >&2; exit 1; }
 
