@@ -12,6 +12,7 @@ packages=(
     nlohmann-json3-dev
     xvfb xauth fonts-dejavu-core
     clang-14 libfuzzer-14-dev
+    help2man dpkg-dev fakeroot lintian appstream desktop-file-utils man-db
 )
 
 missing=()

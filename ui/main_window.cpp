@@ -358,6 +358,10 @@ void MainWindow::createMenus()
     tools->addAction(compareDevices);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    sampleMenu_ = help->addMenu(tr("Open &Sample Image"));
+    sampleMenu_->setObjectName(QStringLiteral("sampleMenu"));
+    sampleMenu_->setEnabled(false);
+    help->addSeparator();
     help->addAction(aboutAction_);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }

@@ -117,6 +117,9 @@ public slots:
     void setDocumentPath(const QString& path);
     /// Marks the open image as changed since it was opened or saved (title shows "*").
     void setDocumentModified(bool modified);
+    /// Lists the sample images (absolute paths) in Help > Open Sample Image; choosing one opens
+    /// it as Open Recent does, after the question about unsaved work. Empty disables the menu.
+    void setSampleImages(const QStringList& paths);
     /// Sets what Help > About shows.
     void setAboutInfo(const tessera::ui::AboutInfo& info);
     /// Sets the devices Edit > Preferences offers (Auto and CPU only are there from the start).
@@ -188,6 +191,7 @@ private:
     ProfilerDock* profilerDock_ = nullptr;
     QAction* showTilesAction_ = nullptr;
     QMenu* viewMenu_ = nullptr;
+    QMenu* sampleMenu_ = nullptr;
     DisplayMenu* displayMenu_ = nullptr;
     DocumentActions* documents_ = nullptr;
     RecentFiles* recent_ = nullptr;

@@ -3,10 +3,12 @@
 #include "ui/document_actions.h"
 #include "ui/recent_files.h"
 
+#include <QAction>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileInfo>
+#include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QUrl>
@@ -43,6 +45,17 @@ void MainWindow::setDocumentPath(const QString& path)
     if (!path.isEmpty()) {
         recent_->add(path);
     }
+}
+
+void MainWindow::setSampleImages(const QStringList& paths)
+{
+    sampleMenu_->clear();
+    for (const QString& path : paths) {
+        QAction* action = sampleMenu_->addAction(QFileInfo(path).fileName());
+        action->setToolTip(path);
+        connect(action, &QAction::triggered, this, [this, path] { requestOpen(path); });
+    }
+    sampleMenu_->setEnabled(!paths.isEmpty());
 }
 
 void MainWindow::setDocumentModified(bool modified)

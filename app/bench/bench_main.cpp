@@ -7,6 +7,7 @@
 #include "app/bench/bench_preview.h"
 #include "app/bench/bench_result.h"
 #include "app/bench/bench_runner.h"
+#include "app/build_config.h"
 #include "gpu/device_info.h"
 #include "values/device_selection.h"
 
@@ -84,6 +85,10 @@ int main(int argc, char** argv)
         options = bench::parseOptions(argc, argv);
         if (options.help) {
             std::cout << bench::usage();
+            return 0;
+        }
+        if (options.version) {
+            std::cout << "tessera-bench " << TESSERA_VERSION << "\n";
             return 0;
         }
         selection = bench::selectCases(options.cases, options.seed);

@@ -94,6 +94,8 @@ Options parseOptions(int argc, char** argv)
         };
         if (arg == "-h" || arg == "--help") {
             o.help = true;
+        } else if (arg == "--version") {
+            o.version = true;
         } else if (arg == "--devices") {
             o.devices.clear();
             for (const std::string& item : splitList(value())) {
@@ -165,6 +167,7 @@ Options:
   --seed N         seed of the random images and kernels (default 20261129)
   --no-check       skip the comparison with the CPU path
   --json-only      no table
+  --version        print the version and exit
   -h, --help       this text
 
 Exit status: 0 done, 1 no usable GPU or a failure, 2 bad arguments, 4 a result differed

@@ -32,6 +32,7 @@ struct Options {
     bool jsonOnly = false;
     bool check = true;
     bool help = false;
+    bool version = false;
 };
 
 /// Parses argv; throws std::invalid_argument with a message naming the bad option or value.

@@ -2,6 +2,7 @@
 
 #include "app/document/document.h"
 #include "app/document/qt_text.h"
+#include "app/io/data_dirs.h"
 #include "app/io/image_io.h"
 #include "app/document/kernel_preset.h"
 #include "app/gui/preview_controller.h"
@@ -15,7 +16,10 @@
 
 #include <QFileInfo>
 
+#include <QStringList>
+
 #include <exception>
+#include <filesystem>
 #include <optional>
 
 namespace tessera::app::gui {
@@ -47,6 +51,11 @@ DocumentController::DocumentController(ui::MainWindow& window, document::Documen
     ui::KernelEditor* editor = window_.kernelDock()->editor();
     connect(editor, &ui::KernelEditor::loadPresetRequested, this, &DocumentController::loadKernelPreset);
     connect(editor, &ui::KernelEditor::savePresetRequested, this, &DocumentController::saveKernelPreset);
+    QStringList samples;
+    for (const std::filesystem::path& sample : imageFilesIn(samplesDir())) {
+        samples.push_back(QString::fromStdString(sample.string()));
+    }
+    window_.setSampleImages(samples);
     showStack();
 }
 

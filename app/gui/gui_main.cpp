@@ -9,6 +9,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QGuiApplication>
+#include <QIcon>
 #include <QPixmap>
 #include <QTimer>
 
@@ -37,6 +39,16 @@ bool asksHelpOrVersion(int argc, char* argv[])
     return false;
 }
 
+/// The icon from the theme when Tessera is installed, else the copies built into the program.
+QIcon windowIcon()
+{
+    QIcon builtIn;
+    for (const int size : {16, 24, 32, 48, 64, 128, 256}) {
+        builtIn.addFile(QStringLiteral(":/icons/tessera-%1.png").arg(size), QSize(size, size));
+    }
+    return QIcon::fromTheme(QStringLiteral("io.github.tessera.Tessera"), builtIn);
+}
+
 }  // namespace
 
 int main(int argc, char* argv[])
@@ -49,6 +61,9 @@ int main(int argc, char* argv[])
     QApplication::setOrganizationName(QStringLiteral("Tessera"));
     QApplication::setApplicationName(QStringLiteral("Tessera"));
     QApplication::setApplicationVersion(QStringLiteral(TESSERA_VERSION));
+    // The id of the desktop file and the icon, so that Wayland compositors and task bars match
+    // the window to its launcher.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.tessera.Tessera"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Tessera: 2D image convolution on CUDA GPUs."));
@@ -113,6 +128,7 @@ int main(int argc, char* argv[])
         }
     }
 
+    QApplication::setWindowIcon(windowIcon());
     tessera::ui::MainWindow window;
     tessera::app::GuiController controller(window);
     const QString screenshot = parser.value(screenshotOption);

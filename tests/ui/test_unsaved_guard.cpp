@@ -1,6 +1,6 @@
 // Every way of replacing the open image (File > Open, Open Recent, a drop) asks before unsaved
 // changes are lost; Cancel keeps the image, the stack and Undo as they were, Discard opens the
-// other image, Save writes the open one first.
+// other image, Save writes the open one first. Help > Open Sample Image asks as well.
 
 #include "app/gui/gui_controller.h"
 #include "filters/factories.h"
@@ -163,6 +163,34 @@ TEST_F(UnsavedGuardTest, SaveWritesTheOpenImageBeforeOpeningTheOther)
     EXPECT_EQ(cv::norm(written, filtered, cv::NORM_INF), 0.0);
     EXPECT_TRUE(window_.currentPath().endsWith(QStringLiteral("camera.png")));
     QFile::remove(copy);
+}
+
+// Help > Open Sample Image lists the samples found beside the program (the source tree's, here)
+// and asks before unsaved work is lost, as Open does.
+TEST_F(UnsavedGuardTest, SampleMenuListsTheSamplesAndAsksFirst)
+{
+    auto* menu = window_.findChild<QMenu*>(QStringLiteral("sampleMenu"));
+    ASSERT_NE(menu, nullptr);
+    ASSERT_TRUE(menu->isEnabled());
+    QAction* camera = nullptr;
+    for (QAction* a : menu->actions()) {
+        if (a->text() == QStringLiteral("camera.png")) {
+            camera = a;
+        }
+    }
+    ASSERT_NE(camera, nullptr);
+
+    makeModifiedDocument();
+    answer(Answer::Cancel);
+    camera->trigger();
+    ASSERT_EQ(asked_.size(), 1);
+    EXPECT_TRUE(asked_[0].contains(QStringLiteral("camera.png"))) << asked_[0].toStdString();
+    EXPECT_TRUE(window_.currentPath().endsWith(QStringLiteral("coffee.png")));
+
+    answer(Answer::Discard);
+    camera->trigger();
+    EXPECT_TRUE(window_.currentPath().endsWith(QStringLiteral("camera.png")));
+    EXPECT_FALSE(window_.isWindowModified());
 }
 
 }  // namespace
