@@ -254,15 +254,20 @@ int ScopedTemporary::create(const fs::path& target)
     int err = EEXIST;
     for (int attempt = 0; attempt < 100 && err == EEXIST; ++attempt) {
         const fs::path candidate = folder / temporaryNameFor(target);
+        // Registered before it exists, so that a signal between the open and the registration
+        // cannot leave the file behind. Should the name be taken after all, what the signal
+        // handler might remove is a file named after this very process: a dead predecessor's
+        // temporary, never another program's file.
+        slot_ = registerLive(candidate);
         // O_EXCL makes the name ours; mode 0666 lets the umask decide as for any new file.
         const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0) {
             ::close(fd);
             path_ = candidate;
-            slot_ = registerLive(path_);
             return 0;
         }
         err = errno;
+        forget();
     }
     return err;
 }
