@@ -20,6 +20,7 @@ VersionInfo collectVersions(const gpu::DeviceSnapshot& snapshot)
     v.opencv = CV_VERSION;
     v.cudaRuntime = gpu::formatCudaVersion(snapshot.runtimeVersion);
     v.cudaDriver = gpu::formatCudaVersion(snapshot.driverVersion);
+    v.cufft = gpu::formatCufftVersion(snapshot.cufftVersion);
     v.cudaArchitectures = TESSERA_CUDA_ARCHITECTURES;
     return v;
 }

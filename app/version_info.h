@@ -13,6 +13,7 @@ struct VersionInfo {
     std::string opencv;        ///< cv::getVersionString()
     std::string cudaRuntime;   ///< e.g. "13.0"
     std::string cudaDriver;    ///< e.g. "13.0", or "none"
+    std::string cufft;         ///< cuFFT as opened at run time, e.g. "12.0.0", or "none"
     std::string cudaArchitectures;  ///< what the device code was built for, e.g. "90"
 };
 

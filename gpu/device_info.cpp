@@ -1,5 +1,7 @@
 #include "gpu/device_info.h"
 
+#include "gpu/cufft_loader.h"
+
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -101,6 +103,10 @@ DeviceInfo readDevice(int id, int count)
 DeviceSnapshot enumerateDevices()
 {
     DeviceSnapshot snap;
+    // cuFFT is opened on the first call and kept; later snapshots read what that found.
+    const detail::CufftLibrary& cufft = detail::cufftLibrary();
+    snap.cufftVersion = cufft.version();
+    snap.fft = cufft.describe();
     if (cudaDriverGetVersion(&snap.driverVersion) != cudaSuccess) {
         snap.driverVersion = 0;
         cudaGetLastError();

@@ -1,4 +1,5 @@
 #include "gpu/engine.h"
+#include "gpu/cufft_loader.h"
 
 #include "values/errors.h"
 #include "filters/cpu_executor.h"
@@ -51,6 +52,13 @@ void checkOptions(const RunOptions& options)
                 throw InvalidInput("resident placement keeps the image on GPUs; a CPU slot has no place in it");
             }
         }
+    }
+    // A forced method no GPU here can run is the caller's to hear about, not a device failure
+    // for the CPU path to hide.
+    const bool anyGpu = std::any_of(options.deviceSlots.begin(), options.deviceSlots.end(),
+                                    [](const DeviceSlot& s) { return !s.isCpu(); });
+    if (anyGpu) {
+        requireMethod(options.method);
     }
 }
 
@@ -124,6 +132,13 @@ struct Pipeline::State {
         report.wallMs = us / 1000.0;
     }
 };
+
+void requireMethod(Method method)
+{
+    if (method == Method::Fft) {
+        detail::cufftApi();
+    }
+}
 
 Pipeline::Pipeline(RunOptions options) : state_(std::make_unique<State>())
 {

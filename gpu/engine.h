@@ -54,7 +54,8 @@ struct RunOptions {
 class Pipeline {
 public:
     /// Throws InvalidInput (gpu/errors.h) when options has no slots, fewer than one stream per GPU,
-    /// or a CPU slot in a resident placement.
+    /// or a CPU slot in a resident placement; NotSupported when options.method is forced onto
+    /// GPU slots but cannot run here (requireMethod).
     explicit Pipeline(RunOptions options);
     ~Pipeline();
     Pipeline(const Pipeline&) = delete;
@@ -97,6 +98,10 @@ private:
 /// is not listed or not positive); every slot may hold `memoryLimit` bytes (0: from free memory).
 std::vector<DeviceSlot> slotsFor(const std::vector<DeviceId>& gpus, const DeviceSpeeds& speeds = {},
                                  std::size_t memoryLimit = 0);
+
+/// Throws NotSupported, with the reason, when `method` cannot run on any GPU of this machine:
+/// Method::Fft where cuFFT could not be opened. Never throws for the other methods.
+void requireMethod(Method method);
 
 /// One streamed run with a temporary pipeline: the result, or an empty Mat when cancelled.
 cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, RunOptions options,

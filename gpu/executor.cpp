@@ -101,6 +101,7 @@ struct Eligibility {
     Choice directTensor;
     Choice separable;
     Choice separableTensor;
+    Choice fft;                ///< refused, with the reason, where cuFFT is not installed
     bool canSeparate = false;  ///< some fp32 separable variant applies (the two-pass one at least)
     bool fused = false;        ///< ... and it is not the two-pass one
 };
@@ -112,6 +113,7 @@ Eligibility eligibility(const detail::ShapeQuery& q)
     e.directTensor = firstEligible(Method::Direct, true, q);
     e.separable = firstEligible(Method::Separable, false, q);
     e.separableTensor = firstEligible(Method::Separable, true, q);
+    e.fft = firstEligible(Method::Fft, false, q);
     e.canSeparate = static_cast<bool>(e.separable);
     e.fused = e.canSeparate && e.separable.entry->variant != KernelVariant::SeparableTwoPass;
     return e;
@@ -153,7 +155,7 @@ Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFor
     }
     t.directTensor = tensorCost(e.directTensor, false);
     t.separableTensor = tensorCost(e.separableTensor, true);
-    if (kw * kh >= detail::kFftMinTaps || !e.direct) {
+    if (e.fft && (kw * kh >= detail::kFftMinTaps || !e.direct)) {
         t.fft = cost.fft(pixels, channels, kw, kh);
     }
     return t;
@@ -167,7 +169,7 @@ struct Ranking {
 };
 
 /// The fastest estimate wins (separable on a tie, then direct over the FFT); a forced method
-/// stays. Throws NotSupported when TensorCores::On cannot be honoured.
+/// stays. Throws NotSupported when TensorCores::On cannot be honoured or no method can run.
 Ranking rank(const filters::FilterSpec& spec, const Estimates& t, Method force, TensorCores tensor,
              const Eligibility& e)
 {
@@ -176,6 +178,11 @@ Ranking rank(const filters::FilterSpec& spec, const Estimates& t, Method force, 
     if (force == Method::Auto) {
         const double tDirect = std::min(t.direct, t.directTensor);
         const double tSep = std::min(t.separable, t.separableTensor);
+        if (std::min({tDirect, tSep, t.fft}) >= kShownAsNever) {
+            // Only where no direct kernel fits either; the FFT usually takes these, when cuFFT is there.
+            throw NotSupported("no GPU method can run this filter: " + e.direct.refusal + "; " + e.separable.refusal +
+                               "; " + e.fft.refusal);
+        }
         if (tSep <= tDirect && tSep <= t.fft) {
             r.method = Method::Separable;
         } else if (t.fft < tDirect) {
@@ -211,11 +218,15 @@ Ranking rank(const filters::FilterSpec& spec, const Estimates& t, Method force, 
     return r;
 }
 
-/// The variant that carries out the ranking; throws NotSupported when the forced method has none.
+/// The variant that carries out the ranking; throws NotSupported when the forced method has none
+/// (for the FFT: cuFFT missing, or a kernel it cannot transform).
 const VariantEntry& chooseVariant(const Ranking& r, const Eligibility& e)
 {
     if (r.method == Method::Fft) {
-        return detail::variantEntry(KernelVariant::Fft);
+        if (!e.fft) {
+            throw NotSupported(e.fft.refusal);
+        }
+        return *e.fft.entry;
     }
     const bool separable = r.method == Method::Separable;
     const Choice& c = separable ? (r.tensorCores ? e.separableTensor : e.separable)

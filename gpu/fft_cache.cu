@@ -2,6 +2,7 @@
 
 #include "gpu/cuda_check.cuh"
 #include "gpu/cuda_error.h"
+#include "gpu/cufft_loader.h"
 
 #include <cstring>
 #include <string>
@@ -44,17 +45,19 @@ void throwCufftError(cufftResult r, const char* call, const char* file, int line
 
 FftPlanHandle FftPlanHandle::create()
 {
+    const CufftApi& fft = cufftApi();
     FftPlanHandle h;
-    TESSERA_CUFFT_CHECK(cufftCreate(&h.handle_));
+    TESSERA_CUFFT_CHECK(fft.cufftCreate(&h.handle_));
     h.valid_ = true;
-    TESSERA_CUFFT_CHECK(cufftSetAutoAllocation(h.handle_, 0));
+    TESSERA_CUFFT_CHECK(fft.cufftSetAutoAllocation(h.handle_, 0));
     return h;
 }
 
 void FftPlanHandle::reset() noexcept
 {
     if (valid_) {
-        cufftDestroy(handle_);
+        // A valid handle was made through the loaded library, which stays open.
+        cufftLibrary().api().cufftDestroy(handle_);
         valid_ = false;
     }
 }
@@ -122,6 +125,7 @@ void FftCache::releaseDevice() noexcept
 void FftCache::makePlans()
 {
     const auto& g = geometry_;
+    const detail::CufftApi& fft = detail::cufftApi();
     long long n[2] = {g.padH, g.padW};
     long long realEmbed[2] = {g.padH, g.padW};
     long long complexEmbed[2] = {g.padH, g.spectrumCols()};
@@ -129,12 +133,12 @@ void FftCache::makePlans()
 
     auto fwd = detail::FftPlanHandle::create();
     std::size_t fwdWork = 0;
-    TESSERA_CUFFT_CHECK(cufftMakePlanMany64(fwd.get(), 2, n, realEmbed, 1, g.planeFloats(), complexEmbed, 1,
-                                            g.planeComplex(), CUFFT_R2C, batch, &fwdWork));
+    TESSERA_CUFFT_CHECK(fft.cufftMakePlanMany64(fwd.get(), 2, n, realEmbed, 1, g.planeFloats(), complexEmbed, 1,
+                                                g.planeComplex(), CUFFT_R2C, batch, &fwdWork));
     auto inv = detail::FftPlanHandle::create();
     std::size_t invWork = 0;
-    TESSERA_CUFFT_CHECK(cufftMakePlanMany64(inv.get(), 2, n, complexEmbed, 1, g.planeComplex(), realEmbed, 1,
-                                            g.planeFloats(), CUFFT_C2R, batch, &invWork));
+    TESSERA_CUFFT_CHECK(fft.cufftMakePlanMany64(inv.get(), 2, n, complexEmbed, 1, g.planeComplex(), realEmbed, 1,
+                                                g.planeFloats(), CUFFT_C2R, batch, &invWork));
     const std::size_t need = fwdWork > invWork ? fwdWork : invWork;
     if (need > reservedWork_) {
         ownWork_ = RawDeviceBuffer(need, device_);
@@ -202,6 +206,7 @@ void FftCache::inverse(cudaStream_t stream, const Buffers& b)
 
 void FftCache::execute(bool forward, cudaStream_t stream, const Buffers& b)
 {
+    const detail::CufftApi& fft = detail::cufftLibrary().api();  // the plans exist: it is loaded
     const cufftHandle h = forward ? forward_.get() : inverse_.get();
     void* area = b.work;
     const bool own = ownWork_.data() != nullptr;
@@ -209,12 +214,12 @@ void FftCache::execute(bool forward, cudaStream_t stream, const Buffers& b)
         area = ownWork_.data();
         TESSERA_CUDA_CHECK(cudaStreamWaitEvent(stream, workFree_, 0));
     }
-    TESSERA_CUFFT_CHECK(cufftSetStream(h, stream));
-    TESSERA_CUFFT_CHECK(cufftSetWorkArea(h, area));
+    TESSERA_CUFFT_CHECK(fft.cufftSetStream(h, stream));
+    TESSERA_CUFFT_CHECK(fft.cufftSetWorkArea(h, area));
     if (forward) {
-        TESSERA_CUFFT_CHECK(cufftExecR2C(h, b.frames, b.spectra));
+        TESSERA_CUFFT_CHECK(fft.cufftExecR2C(h, b.frames, b.spectra));
     } else {
-        TESSERA_CUFFT_CHECK(cufftExecC2R(h, b.spectra, b.frames));
+        TESSERA_CUFFT_CHECK(fft.cufftExecC2R(h, b.spectra, b.frames));
     }
     if (own) {
         TESSERA_CUDA_CHECK(cudaEventRecord(workFree_, stream));

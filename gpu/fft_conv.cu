@@ -1,4 +1,5 @@
 #include "gpu/cuda_check.cuh"
+#include "gpu/cufft_loader.h"
 #include "values/errors.h"
 #include "gpu/fft_cache.cuh"
 #include "gpu/fft_layout.h"
@@ -198,7 +199,7 @@ float centreFor(PixelDepth depth)
 /// the plans' real needs on an H200, about one frame buffer). When it cannot tell (sizes past
 /// its 32-bit interface, no driver), one frame buffer's worth. The cache falls back to a work
 /// area of its own if the real plans turn out to need more.
-std::size_t estimateWorkArea(const FftGeometry& g)
+std::size_t estimateWorkArea(const CufftApi& fft, const FftGeometry& g)
 {
     const long long total = g.planeFloats() * g.channels;
     if (total <= INT_MAX) {
@@ -209,10 +210,10 @@ std::size_t estimateWorkArea(const FftGeometry& g)
         std::size_t inv = 0;
         const int realDist = static_cast<int>(g.planeFloats());
         const int complexDist = static_cast<int>(g.planeComplex());
-        if (cufftEstimateMany(2, n, realEmbed, 1, realDist, complexEmbed, 1, complexDist, CUFFT_R2C, g.channels,
-                              &fwd) == CUFFT_SUCCESS &&
-            cufftEstimateMany(2, n, complexEmbed, 1, complexDist, realEmbed, 1, realDist, CUFFT_C2R, g.channels,
-                              &inv) == CUFFT_SUCCESS) {
+        if (fft.cufftEstimateMany(2, n, realEmbed, 1, realDist, complexEmbed, 1, complexDist, CUFFT_R2C,
+                                  g.channels, &fwd) == CUFFT_SUCCESS &&
+            fft.cufftEstimateMany(2, n, complexEmbed, 1, complexDist, realEmbed, 1, realDist, CUFFT_C2R,
+                                  g.channels, &inv) == CUFFT_SUCCESS) {
             return std::max(fwd, inv);
         }
     }
@@ -223,6 +224,10 @@ std::size_t estimateWorkArea(const FftGeometry& g)
 
 Support canFft(const ShapeQuery& q)
 {
+    // Without cuFFT (it is opened at run time) the method is not there at all.
+    if (const CufftLibrary& library = cufftLibrary(); !library.available()) {
+        return Support::no(library.error());
+    }
     // Any size, depth and border; only a kernel whose weights do not fill it cannot be transformed.
     const auto& k = q.spec->kernel;
     if (k.weights.size() != static_cast<std::size_t>(k.width) * static_cast<std::size_t>(k.height)) {
@@ -242,6 +247,7 @@ LaunchShape fftShape(const ShapeQuery& /*q*/)
 
 std::size_t planFft(const Plan& plan, PlanData& data)
 {
+    const CufftApi& fft = cufftApi();
     const auto& spec = plan.spec;
     const auto anchor = spec.effectiveAnchor();
     const int kw = spec.kernel.width;
@@ -260,7 +266,7 @@ std::size_t planFft(const Plan& plan, PlanData& data)
     for (float t : data.taps) {
         tapSum += t;
     }
-    const std::size_t work = (estimateWorkArea(g) + 255) / 256 * 256;
+    const std::size_t work = (estimateWorkArea(fft, g) + 255) / 256 * 256;
     data.fft = std::make_shared<FftCache>(g, plan.device, std::move(scaled), tapSum, work);
     return g.workAreaOffset() + work;
 }

@@ -55,7 +55,8 @@ void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage
 void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, StreamView stream);
 /// Prepares the FFT method for plan (sizes, the cache that will hold the kernel spectrum and
 /// cuFFT plans) and returns the device workspace it needs per run (fft_conv.cu). Throws
-/// PreconditionError when the plan's taps do not match its kernel size.
+/// NotSupported when cuFFT could not be loaded, PreconditionError when the plan's taps do not
+/// match its kernel size.
 std::size_t planFft(const Plan& plan, PlanData& data);
 /// Converts between depths with rounding and saturation (used when a kernel cannot write the
 /// requested depth directly). Throws InvalidInput on images that differ in size or channels.

@@ -11,6 +11,7 @@ struct AboutInfo {
     QString opencv;
     QString cudaRuntime;
     QString cudaDriver;
+    QString cufft;
     QString devices;  ///< one line per device, or the reason there is none
 };
 

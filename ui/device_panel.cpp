@@ -179,7 +179,7 @@ void DevicePanel::setSnapshot(const gpu::DeviceSnapshot& snapshot)
 bool DevicePanel::sameDevices(const gpu::DeviceSnapshot& snapshot) const
 {
     if (snapshot.devices.size() != shown_.devices.size() || snapshot.reason != shown_.reason ||
-        snapshot.driverVersion != shown_.driverVersion || checks_.empty()) {
+        snapshot.driverVersion != shown_.driverVersion || snapshot.fft != shown_.fft || checks_.empty()) {
         return false;
     }
     for (std::size_t i = 0; i < snapshot.devices.size(); ++i) {
@@ -315,6 +315,13 @@ void DevicePanel::rebuild(const gpu::DeviceSnapshot& snapshot)
         label->setObjectName(QStringLiteral("deviceReason"));
         label->setWordWrap(true);
         sections_->addWidget(label);
+    }
+    if (!snapshot.fft.empty()) {
+        auto* fft = new QLabel(QString::fromStdString(snapshot.fft), content_);
+        fft->setObjectName(QStringLiteral("deviceFft"));
+        fft->setWordWrap(true);
+        fft->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        sections_->addWidget(fft);
     }
     for (const gpu::DeviceInfo& device : snapshot.devices) {
         sections_->addWidget(gpuSection(device, snapshot));

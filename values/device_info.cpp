@@ -4,6 +4,7 @@
 #include "values/device_info.h"
 
 #include <cstdio>
+#include <string>
 
 namespace tessera::gpu {
 
@@ -15,6 +16,15 @@ std::string formatCudaVersion(int version)
     char buf[32];
     std::snprintf(buf, sizeof buf, "%d.%d", version / 1000, (version % 1000) / 10);
     return buf;
+}
+
+std::string formatCufftVersion(int version)
+{
+    if (version <= 0) {
+        return "none";
+    }
+    return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 100) + "." +
+           std::to_string(version % 100);
 }
 
 double DeviceInfo::peakBandwidthGBs() const

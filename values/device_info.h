@@ -40,12 +40,19 @@ struct DeviceSnapshot {
     int driverVersion = 0;    ///< e.g. 13000; 0 when no driver is installed
     int runtimeVersion = 0;   ///< the CUDA runtime Tessera was built with, e.g. 13000
     std::string reason;       ///< empty when devices were found
+    int cufftVersion = 0;     ///< cuFFT as opened at run time, e.g. 12000; 0 when it could not be
+    /// One line on the FFT method: "FFT method: cuFFT 12.0.0 (<file>)", or why it is unavailable
+    /// ("FFT method unavailable: ..."); empty when nobody looked.
+    std::string fft;
 
     bool hasGpu() const { return !devices.empty(); }
+    bool fftAvailable() const { return cufftVersion > 0; }
 };
 
 
 /// "13.0" from 13000; "none" for 0.
 std::string formatCudaVersion(int version);
+/// "12.0.0" from cuFFT's 12000; "none" for 0.
+std::string formatCufftVersion(int version);
 
 }  // namespace tessera::gpu

@@ -28,6 +28,7 @@ nlohmann::ordered_json versionsJson(const VersionInfo& versions)
             {"opencv", versions.opencv},
             {"cuda_runtime", versions.cudaRuntime},
             {"cuda_driver", versions.cudaDriver},
+            {"cufft", versions.cufft},
             {"cuda_architectures", versions.cudaArchitectures}};
 }
 

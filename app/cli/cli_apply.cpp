@@ -118,6 +118,9 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     try {
         gpus = gpu::resolve(gpu::parseDeviceSelection(o.filters.device, gpu::kDeviceOption), gpu::enumerateDevices(),
                             note, gpu::kDeviceOption);
+        if (!gpus.empty()) {
+            gpu::requireMethod(o.filters.method);  // --method fft without cuFFT: said here, not per tile
+        }
     } catch (const std::invalid_argument& e) {
         err << "tessera-cli apply: " << e.what() << "\n";
         return kExitUsage;

@@ -11,6 +11,7 @@
 #include "app/cli/stderr_lines.h"
 #include "app/version_info.h"
 #include "gpu/device_info.h"
+#include "gpu/engine.h"
 #include "values/device_selection.h"
 
 #include <cstdio>
@@ -183,6 +184,9 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     try {
         gpus = gpu::resolve(gpu::parseDeviceSelection(o.filters.device, gpu::kDeviceOption), snapshot, note,
                             gpu::kDeviceOption);
+        if (!gpus.empty()) {
+            gpu::requireMethod(o.filters.method);  // --method fft without cuFFT: said once, not per file
+        }
     } catch (const std::invalid_argument& e) {
         err << "tessera-cli batch: " << e.what() << "\n";
         return kExitUsage;

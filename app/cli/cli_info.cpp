@@ -33,7 +33,8 @@ InfoRequest parseInfoOptions(const std::vector<std::string>& args, const char* c
         }
         if (a == "--help" || a == "-h") {
             out << usage << (std::string(command) == "devices"
-                                 ? "Lists every CUDA device (or why there is none); --json for a JSON object.\n"
+                                 ? "Lists every CUDA device (or why there is none) and whether the FFT method is\n"
+                                   "available (cuFFT is opened at run time); --json for a JSON object.\n"
                                  : "Lists the filters and their parameters; --json for a JSON array.\n");
             return InfoRequest::Help;
         }
@@ -111,12 +112,19 @@ int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ost
             {"devices", devices},
             {"reason", snap.reason.empty() ? json(nullptr) : json(snap.reason)},
             {"fallback", snap.hasGpu() ? "none" : "cpu"},
+            {"fft",
+             {{"available", snap.fftAvailable()},
+              {"cufft_version", snap.fftAvailable() ? json(gpu::formatCufftVersion(snap.cufftVersion)) : json(nullptr)},
+              {"detail", snap.fft}}},
         };
         out << doc.dump(2) << "\n";
         return kExitOk;
     }
     out << "CUDA driver " << gpu::formatCudaVersion(snap.driverVersion) << ", runtime "
         << gpu::formatCudaVersion(snap.runtimeVersion) << "\n";
+    if (!snap.fft.empty()) {
+        out << snap.fft << "\n";
+    }
     out << describeDevices(snap) << "\n";
     if (snap.hasGpu() && snap.devices.size() > 1) {
         out << "Peer access:\n";

@@ -37,6 +37,7 @@ void DeviceController::refreshDeviceInfo()
     about.opencv = qs(versions.opencv);
     about.cudaRuntime = qs(versions.cudaRuntime);
     about.cudaDriver = qs(versions.cudaDriver);
+    about.cufft = qs(versions.cufft);
     about.devices = qs(describeDevices(snapshot));
     window_.setAboutInfo(about);
     window_.setComputeSummary(qs(computeSummary(snapshot)));

@@ -28,6 +28,9 @@ TEST(VersionInfo, NamesEveryLibrary)
     EXPECT_EQ(v.opencv.substr(0, 2), "4.");
     EXPECT_EQ(v.cudaRuntime, "13.0");
     EXPECT_EQ(v.cudaDriver, "none");
+    EXPECT_EQ(v.cufft, "none") << "no cuFFT in the snapshot";
+    snap.cufftVersion = 11201;
+    EXPECT_EQ(collectVersions(snap).cufft, "11.2.1");
 }
 
 TEST(VersionInfo, SummaryWithoutGpuGivesTheReason)

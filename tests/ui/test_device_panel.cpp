@@ -106,6 +106,27 @@ TEST_F(DevicePanelTest, ListsEveryGpuOfTheSnapshotAndTheCpu)
                            QStringLiteral("gpu:3"), QStringLiteral("cpu")}));
 }
 
+TEST_F(DevicePanelTest, SaysWhetherTheFftMethodIsAvailable)
+{
+    DevicePanel panel;
+    DeviceSnapshot withFft = fourGpus();
+    withFft.cufftVersion = 12000;
+    withFft.fft = "FFT method: cuFFT 12.0.0 (/usr/local/cuda/lib64/libcufft.so.12)";
+    panel.setSnapshot(withFft);
+    EXPECT_EQ(text(panel, QStringLiteral("deviceFft")),
+              QStringLiteral("FFT method: cuFFT 12.0.0 (/usr/local/cuda/lib64/libcufft.so.12)"));
+    // The same devices, cuFFT gone: the line changes with them.
+    DeviceSnapshot without = fourGpus();
+    without.fft = "FFT method unavailable: libcufft.so.12 not found (tried /x/libcufft.so.12)";
+    panel.setSnapshot(without);
+    EXPECT_EQ(text(panel, QStringLiteral("deviceFft")),
+              QStringLiteral("FFT method unavailable: libcufft.so.12 not found (tried /x/libcufft.so.12)"));
+    EXPECT_NE(panel.findChild<QGroupBox*>(QStringLiteral("deviceSection_gpu0")), nullptr);
+    // Nobody looked (a snapshot made by hand): no line at all.
+    panel.setSnapshot(fourGpus());
+    EXPECT_EQ(panel.findChild<QLabel*>(QStringLiteral("deviceFft")), nullptr);
+}
+
 TEST_F(DevicePanelTest, WithoutAGpuSaysWhyAndListsTheCpu)
 {
     DevicePanel panel;

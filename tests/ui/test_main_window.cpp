@@ -203,9 +203,11 @@ TEST_F(MainWindowTest, AboutAndComputeSummary)
     info.opencv = QStringLiteral("4.6.0");
     info.cudaRuntime = QStringLiteral("12.4");
     info.cudaDriver = QStringLiteral("none");
+    info.cufft = QStringLiteral("11.2.1");
     info.devices = QStringLiteral("No GPU: <no driver>");
     window_->setAboutInfo(info);
     const QString about = window_->aboutText();
+    EXPECT_TRUE(about.contains(QStringLiteral("<td>cuFFT</td><td>&nbsp;&nbsp;11.2.1</td>"))) << about.toStdString();
     EXPECT_TRUE(about.contains(QString::fromLatin1(qVersion())));
     EXPECT_TRUE(about.contains(QStringLiteral("4.6.0")));
     EXPECT_TRUE(about.contains(QStringLiteral("&lt;no driver&gt;"))) << "device text is escaped";
