@@ -213,9 +213,15 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     // This run is the process: its scheduler keeps every file within the GPUs' memory budgets.
     DeviceScheduler scheduler;
     scheduler.adoptDevices(snapshot);
+    std::optional<CancelNotice> notice;
+    notice.emplace(guard.cancelFlag(), std::chrono::milliseconds(1500), [&err] {
+        err << "tessera-cli: stopping: waiting for the files being read, filtered or written to finish; "
+                     "press Ctrl+C again to stop at once (temporaries are removed)\n" << std::flush;
+    });
     BatchSummary summary = runBatch(plan, o.job,
                                     makeProcessors(gpus, scheduler, o.filters.method, o.filters.gpuMemoryLimit),
                                     guard.cancelFlag(), progress);
+    notice.reset();
     wholeLines.reset();  // the workers are joined: stderr is the process's own again
     summary.note = note;
     if (terminal) {

@@ -72,4 +72,31 @@ int InterruptGuard::received()
     return firstSignal.load();
 }
 
+CancelNotice::CancelNotice(const std::atomic<bool>& cancel, std::chrono::milliseconds delay,
+                           std::function<void()> say)
+{
+    watcher_ = std::thread([this, &cancel, delay, say = std::move(say)] {
+        constexpr auto poll = std::chrono::milliseconds(50);
+        std::unique_lock lock(mutex_);
+        // Wait for the cancel (or the end of the run), then for the delay (or the end).
+        while (!done_ && !cancel.load()) {
+            wake_.wait_for(lock, poll);
+        }
+        if (done_ || wake_.wait_for(lock, delay, [this] { return done_; })) {
+            return;
+        }
+        say();
+    });
+}
+
+CancelNotice::~CancelNotice()
+{
+    {
+        const std::lock_guard lock(mutex_);
+        done_ = true;
+    }
+    wake_.notify_all();
+    watcher_.join();
+}
+
 }  // namespace tessera::app
