@@ -89,6 +89,31 @@ size_of() { "$bin/tessera-cli" apply "$1" -o "$tmp/check.png" --filter identity 
 [[ $(size_of "$tmp/out.png") == "$(size_of "$sample")" ]] || fail "the output does not read back at the sample's size"
 rm -f "$tmp/check.png"
 
+step "without cuFFT: the programs start, say why the FFT method is missing, and filter"
+# Every CUDA toolkit folder is covered by an empty tmpfs in a private mount namespace, so neither
+# the loader's cache nor the toolkit's folders can give cuFFT: a user's machine without the
+# toolkit. Where no namespace can be made (not root), the override points at a missing file.
+no_cufft() {
+    local dirs=(/usr/local/cuda*)
+    if [[ -e ${dirs[0]} ]] && unshare -m true 2>/dev/null; then
+        local mounts=""
+        for d in "${dirs[@]}"; do
+            [[ -d $d && ! -L $d ]] && mounts+="mount -t tmpfs none '$d' && "
+        done
+        unshare -m sh -c "${mounts}exec \"\$@\"" sh env -u TESSERA_CUFFT_LIBRARY "$@"
+    else
+        env TESSERA_CUFFT_LIBRARY=/nonexistent/libcufft.so.12 "$@"
+    fi
+}
+devices=$(no_cufft "$bin/tessera-cli" devices 2>&1) || fail "tessera-cli devices without cuFFT: $devices"
+echo "$devices" | sed 's/^/  /'
+grep -q "FFT method unavailable" <<<"$devices" || fail "tessera-cli devices does not say the FFT method is unavailable"
+no_cufft "$bin/tessera-cli" apply "$sample" -o "$tmp/nofft.png" --filter box --device auto >/dev/null ||
+    fail "tessera-cli apply without cuFFT"
+[[ -s $tmp/nofft.png ]] || fail "no output written without cuFFT"
+no_cufft env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$bin/tessera" --version >/dev/null ||
+    fail "tessera --version without cuFFT"
+
 step "tessera --version with no display"
 env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$bin/tessera" --version
 
