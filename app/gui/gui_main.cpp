@@ -1,6 +1,7 @@
 #include "app/build_config.h"
 #include "app/cli/cli_filter_options.h"
 #include "app/gui/gui_controller.h"
+#include "app/io/temp_files.h"
 #include "app/tour/screenshot_tour.h"
 #include "filters/registry.h"
 #include "filters/filter_stack_model.h"
@@ -14,6 +15,7 @@
 #include <QPixmap>
 #include <QTimer>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -49,10 +51,28 @@ QIcon windowIcon()
     return QIcon::fromTheme(QStringLiteral("io.github.tessera.Tessera"), builtIn);
 }
 
+/// SIGTERM, SIGINT and SIGHUP end the window as they would by default (the exit status tells
+/// the signal: 143 for SIGTERM), but first remove the temporary of a save in flight, so that a
+/// session's logout or a Ctrl+C in the terminal leaves no half-written file behind.
+extern "C" void onTerminatingSignal(int signal)
+{
+    tessera::app::removeLiveTemporaries();
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
+void removeTemporariesOnTerminatingSignals()
+{
+    for (const int signal : {SIGTERM, SIGINT, SIGHUP}) {
+        std::signal(signal, onTerminatingSignal);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char* argv[])
 {
+    removeTemporariesOnTerminatingSignals();
     // --help and --version are answered without a window system, so that they work over SSH and
     // in scripts: Qt's parser prints them and exits before any widget exists.
     const std::unique_ptr<QCoreApplication> app = asksHelpOrVersion(argc, argv)
@@ -183,6 +203,9 @@ int main(int argc, char* argv[])
     }
 
     if (!screenshot.isEmpty()) {
+        // A start-up that failed (an unreadable image or preset) will never preview: the shot,
+        // with the error in the status bar, is taken at once and the exit status is 1.
+        previewing = previewing && window.lastError().isEmpty();
         auto takeShot = [&window, screenshot] {
             const bool saved = window.grab().save(screenshot, "PNG");
             if (!saved) {
