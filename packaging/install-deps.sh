@@ -13,6 +13,7 @@ packages=(
     xvfb xauth fonts-dejavu-core
     clang-14 libfuzzer-14-dev
     help2man dpkg-dev fakeroot lintian appstream desktop-file-utils man-db
+    slurmctld slurmd slurm-client munge
 )
 
 missing=()

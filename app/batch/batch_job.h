@@ -44,7 +44,9 @@ struct BatchJob {
 
 /// The outcome of one input.
 struct FileResult {
-    int index = 0;             ///< position in the expanded input list, from 1
+    int index = 0;             ///< the image's number in the expanded input list, from 1 ({index})
+    int position = 0;          ///< place in the whole expanded list, from 1, non-images included;
+                               ///< what shards split by and merged reports key files by
     std::string input;
     FileStatus status = FileStatus::Cancelled;
     std::string device;        ///< where it was filtered ("CPU", "GPU 0"); empty when not filtered

@@ -35,6 +35,7 @@ nlohmann::ordered_json versionsJson(const VersionInfo& versions)
 nlohmann::ordered_json fileResultJson(const FileResult& result)
 {
     return {{"index", result.index},
+            {"position", result.position},
             {"input", result.input},
             {"status", toString(result.status)},
             {"device", result.device},

@@ -163,6 +163,7 @@ BatchPlan planBatch(const BatchJob& job)
     for (size_t n = 0; n < inputs.size(); ++n) {
         const BatchInput& in = inputs[n];
         PlannedFile file;
+        file.position = static_cast<int>(n) + 1;
         file.input = in.path;
         if (!in.skipped.empty()) {
             file.status = FileStatus::Skipped;

@@ -19,6 +19,7 @@ public:
 /// decided before the run (error says why).
 struct PlannedFile {
     int index = 0;
+    int position = 0;  ///< place in the whole expanded list, from 1
     std::string input;
     std::string output;
     FileStatus status = FileStatus::Ok;

@@ -134,6 +134,7 @@ public:
         for (size_t i = 0; i < plan_.files.size(); ++i) {
             const PlannedFile& file = plan_.files[i];
             results_[i].index = file.index;
+            results_[i].position = file.position;
             results_[i].input = file.input;
             results_[i].output = file.output;
             if (file.status != FileStatus::Ok) {

@@ -18,6 +18,7 @@ void printUsage(std::ostream& os)
           "Commands:\n"
           "  apply INPUT -o OUTPUT [filter options]   filter one image\n"
           "  batch INPUT... -o OUTDIR [options]       filter many images (files, folders, patterns)\n"
+          "  batch-report merge -o OUT IN...          merge the reports of a batch's shards\n"
           "  bench INPUT [filter options] [options]   time the chain on each GPU, all GPUs and the CPU\n"
           "  filters [--json]                         list the filters and their parameters\n"
           "  devices [--json]                         list the CUDA devices (or why there are none)\n"
@@ -73,6 +74,9 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         }
         if (cmd == "batch") {
             return runBatchCommand(rest, out, err);
+        }
+        if (cmd == "batch-report") {
+            return runBatchReport(rest, out, err);
         }
         err << "tessera-cli: unknown command '" << cmd << "'\n\n";
         printUsage(err);

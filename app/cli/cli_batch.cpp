@@ -1,4 +1,6 @@
 #include "app/batch/batch_devices.h"
+#include "app/batch/batch_shard.h"
+#include "app/batch/input_list.h"
 #include "app/batch/batch_plan.h"
 #include "app/batch/batch_report.h"
 #include "app/batch/batch_manifest.h"
@@ -18,6 +20,7 @@
 #include <iostream>
 #include <optional>
 #include <ostream>
+#include <utility>
 
 #include <unistd.h>
 
@@ -30,12 +33,15 @@ struct BatchCliOptions {
     FilterOptions filters;
     std::string report;
     std::string csv;
+    std::vector<std::pair<std::size_t, std::string>> lists;  ///< --files-from: inputs before it, the list
+    std::optional<BatchShard> shard;
     bool help = false;
 };
 
 void printBatchUsage(std::ostream& os)
 {
     os << "Usage: tessera-cli batch INPUT... -o OUTDIR [filter options as for apply]\n"
+          "         [--files-from LIST] [--shard K/N]\n"
           "         [--template T] [--format EXT] [--depth keep|u8|u16|f32]\n"
           "         [--policy skip|rename|overwrite] [--recursive] [--jobs N]\n"
           "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--report FILE.json] [--csv FILE.csv]\n"
@@ -43,6 +49,12 @@ void printBatchUsage(std::ostream& os)
           "\n"
           "  INPUT              image files, folders and glob patterns (quote patterns); after\n"
           "                     \"--\" every argument is an input, even one starting with '-'\n"
+          "  --files-from LIST  read more inputs from LIST, one a line (\"-\": standard input), taken\n"
+          "                     where the option stands; blank lines are left out; at most 64 MiB\n"
+          "                     and 1,000,000 lines; may be given more than once\n"
+          "  --shard K/N        run only shard K of N (1 <= K <= N <= 100000): the files at\n"
+          "                     positions p (from 0) of the whole list with p mod N = K-1; names,\n"
+          "                     {index} and refusals are those of the whole list\n"
           "  -o OUTDIR          output folder (created when missing)\n"
           "  --template T       output name without extension (default {stem}-{filter});\n"
           "                     fields {stem} {ext} {filter} {index} {date}\n"
@@ -105,6 +117,14 @@ BatchCliOptions parseBatch(const std::vector<std::string>& args)
             o.report = value();
         } else if (a == "--csv") {
             o.csv = value();
+        } else if (a == "--files-from") {
+            o.lists.emplace_back(o.job.inputs.size(), value());
+        } else if (a == "--shard") {
+            try {
+                o.shard = parseShard(value());
+            } catch (const std::invalid_argument& e) {
+                throw UsageError(e.what());
+            }
         } else if (a == "--manifest") {
             o.job.manifest = true;
         } else {
@@ -115,6 +135,33 @@ BatchCliOptions parseBatch(const std::vector<std::string>& args)
     return o;
 }
 
+/// Puts the lines of every --files-from list among the command-line inputs where the option
+/// stood. Throws UsageError for standard input named twice, InputListError for a bad list.
+void readInputLists(BatchCliOptions& o)
+{
+    if (o.lists.empty()) {
+        return;
+    }
+    std::vector<std::string> inputs;
+    std::size_t taken = 0;
+    bool standardInput = false;
+    for (const auto& [before, list] : o.lists) {
+        if (list == "-") {
+            if (standardInput) {
+                throw UsageError("--files-from - is given twice; standard input can be read once");
+            }
+            standardInput = true;
+        }
+        inputs.insert(inputs.end(), o.job.inputs.begin() + static_cast<long>(taken),
+                      o.job.inputs.begin() + static_cast<long>(before));
+        taken = before;
+        std::vector<std::string> lines = readInputList(list);
+        inputs.insert(inputs.end(), std::make_move_iterator(lines.begin()), std::make_move_iterator(lines.end()));
+    }
+    inputs.insert(inputs.end(), o.job.inputs.begin() + static_cast<long>(taken), o.job.inputs.end());
+    o.job.inputs = std::move(inputs);
+}
+
 /// Refuses a batch whose side files (--report, --csv, the manifests) land on a file it reads
 /// (an input, the preset, the kernel file) or on another file it writes. Throws FilesOverlap.
 void refuseOverlaps(const BatchCliOptions& o, const BatchPlan& plan)
@@ -122,6 +169,11 @@ void refuseOverlaps(const BatchCliOptions& o, const BatchPlan& plan)
     FileRoles roles;
     for (const PlannedFile& f : plan.files) {
         roles.reads(f.input, "an input image");
+    }
+    for (const auto& list : o.lists) {
+        if (list.second != "-") {
+            roles.reads(list.second, "the --files-from list");
+        }
     }
     addFilterFiles(o.filters, roles);
     for (const PlannedFile& f : plan.files) {
@@ -153,8 +205,10 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
             printBatchUsage(out);
             return kExitOk;
         }
+        readInputLists(o);
         if (o.job.inputs.empty()) {
-            throw UsageError("no input given (files, folders or patterns)");
+            throw UsageError(o.lists.empty() ? "no input given (files, folders or patterns)"
+                                             : "no input given: the --files-from lists hold no path");
         }
         if (o.job.outputDir.empty()) {
             throw UsageError("no output folder given (-o OUTDIR)");
@@ -165,10 +219,13 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
         o.job.chain = chainFromOptions(o.filters);
         o.job.depth = o.filters.depth.value_or(filters::OutputDepth::Same);
         plan = planBatch(o.job);
-        refuseOverlaps(o, plan);
+        refuseOverlaps(o, plan);  // the whole list's: every shard refuses alike
     } catch (const UsageError& e) {
         err << "tessera-cli batch: " << e.what() << "\n\n";
         printBatchUsage(err);
+        return kExitUsage;
+    } catch (const InputListError& e) {
+        err << "tessera-cli batch: " << e.what() << "\nNothing was written.\n";
         return kExitUsage;
     } catch (const BatchRefused& e) {
         err << "tessera-cli batch: " << e.what() << "\nNothing was written.\n";
@@ -176,6 +233,19 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     } catch (const FilesOverlap& e) {
         err << "tessera-cli batch: " << e.what() << "\nNothing was written.\n";
         return kExitUsage;
+    }
+
+    ReportScope scope;
+    scope.shard = o.shard;
+    scope.listTotal = plan.files.size();
+    if (o.shard) {
+        std::vector<PlannedFile> mine;
+        for (std::size_t p = 0; p < plan.files.size(); ++p) {
+            if (o.shard->holds(p)) {
+                mine.push_back(std::move(plan.files[p]));
+            }
+        }
+        plan.files = std::move(mine);
     }
 
     const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
@@ -245,7 +315,9 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
                   summary.peakResidentMiB);
     out << summary.files.size() << " file(s): " << summary.ok << " written, " << summary.skipped << " skipped, "
         << summary.failed << " failed, " << summary.cancelled << " cancelled in " << wall
-        << (devices.empty() ? "" : " on " + devices) << "\n";
+        << (devices.empty() ? "" : " on " + devices)
+        << (o.shard ? " (shard " + o.shard->text() + " of a list of " + std::to_string(scope.listTotal) + ")" : "")
+        << "\n";
     if (!note.empty()) {
         err << "note: " << note << "\n";
     }
@@ -253,10 +325,10 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
         err << "interrupted: the files not yet filtered were left out; every output written is complete\n";
     }
     if (!o.report.empty()) {
-        saveTextFile(o.report, reportJson(summary, o.job, plan.chain, collectVersions(snapshot)));
+        saveTextFile(o.report, reportJson(summary, o.job, plan.chain, collectVersions(snapshot), scope));
     }
     if (!o.csv.empty()) {
-        saveTextFile(o.csv, resultsCsv(summary.files));
+        saveTextFile(o.csv, resultsCsv(summary.files, o.shard));
     }
     if (const int signal = InterruptGuard::received(); signal != 0) {
         return exitCodeForSignal(signal);

@@ -13,6 +13,7 @@ int runFilters(const std::vector<std::string>& args, std::ostream& out, std::ost
 int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runBatchReport(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 void printVersion(std::ostream& out);
 
 }  // namespace tessera::app

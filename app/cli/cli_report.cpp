@@ -1,0 +1,142 @@
+#include "app/batch/batch_report.h"
+#include "app/batch/report_merge.h"
+#include "app/cli/cli.h"
+#include "app/cli/cli_arguments.h"
+#include "app/cli/cli_commands.h"
+#include "app/io/file_roles.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace tessera::app {
+
+namespace {
+
+void printReportUsage(std::ostream& os)
+{
+    os << "Usage: tessera-cli batch-report merge -o REPORT.json IN.json...\n"
+          "\n"
+          "Merges the JSON reports (--report) of the shards of one batch (--shard K/N) into one\n"
+          "report that lists every file once, in the order of the whole input list, with the\n"
+          "counts recomputed. A file listed by several reports (a shard run again) takes the entry\n"
+          "of the report that finished last, except that a later \"skipped, the output exists\"\n"
+          "keeps the earlier entry that wrote that output. Positions of the list that no report\n"
+          "covers are counted as missing and listed under \"missing_positions\".\n"
+          "\n"
+          "  -o, --output FILE  the merged report, written through a temporary file and a rename;\n"
+          "                     it may not be one of the reports read\n"
+          "  IN.json            the shards' reports, any number, in any order\n"
+          "\n"
+          "Reports of different jobs (output folder, name template, format, filters or list size\n"
+          "differ) are refused. Exit codes: 0 merged, every file done or skipped; 1 merged, but a\n"
+          "file failed, was cancelled or is missing, or a report cannot be read; 2 a usage error\n"
+          "or reports of different jobs (nothing written).\n";
+}
+
+std::string readWhole(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw ReportUnreadable(path + ": cannot read the report: " + std::strerror(errno));
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        throw ReportUnreadable(path + ": cannot read the report");
+    }
+    return text.str();
+}
+
+int runMerge(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    std::string output;
+    std::vector<std::string> inputs;
+    bool help = false;
+    try {
+        ArgumentReader in(args);
+        while (in.next()) {
+            const std::string& a = in.current();
+            if (!in.isOption()) {
+                inputs.push_back(a);
+            } else if (a == "-h" || a == "--help") {
+                help = true;
+            } else if (a == "-o" || a == "--output") {
+                output = in.value();
+            } else {
+                in.unknownOption();
+            }
+        }
+        if (help) {
+            printReportUsage(out);
+            return kExitOk;
+        }
+        if (output.empty()) {
+            throw UsageError("no merged report given (-o REPORT.json)");
+        }
+        if (inputs.empty()) {
+            throw UsageError("no report to merge given");
+        }
+        FileRoles roles;
+        for (const std::string& report : inputs) {
+            roles.reads(report, "a report to merge");
+        }
+        roles.writes(output, "the merged report (-o)");
+        roles.check();
+    } catch (const UsageError& e) {
+        err << "tessera-cli batch-report merge: " << e.what() << "\n\n";
+        printReportUsage(err);
+        return kExitUsage;
+    } catch (const FilesOverlap& e) {
+        err << "tessera-cli batch-report merge: " << e.what() << "\nNothing was written.\n";
+        return kExitUsage;
+    }
+
+    MergedReport merged;
+    try {
+        std::vector<ReportText> reports;
+        for (const std::string& path : inputs) {
+            reports.push_back({path, readWhole(path)});
+        }
+        merged = mergeReports(reports);
+    } catch (const ReportsDisagree& e) {
+        err << "tessera-cli batch-report merge: " << e.what() << "\nNothing was written.\n";
+        return kExitUsage;
+    } catch (const ReportUnreadable& e) {
+        err << "tessera-cli batch-report merge: " << e.what() << "\nNothing was written.\n";
+        return kExitFailure;
+    }
+    saveTextFile(output, merged.json);
+    out << inputs.size() << " report(s) merged into " << output << ": " << merged.total << " file(s), " << merged.ok
+        << " written, " << merged.skipped << " skipped, " << merged.failed << " failed, " << merged.cancelled
+        << " cancelled, " << merged.missing << " missing\n";
+    return merged.failed == 0 && merged.cancelled == 0 && merged.missing == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+int runBatchReport(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    if (args.empty()) {
+        err << "tessera-cli batch-report: give a sub-command (merge)\n\n";
+        printReportUsage(err);
+        return kExitUsage;
+    }
+    const std::string& sub = args.front();
+    if (sub == "-h" || sub == "--help" || sub == "help") {
+        printReportUsage(out);
+        return kExitOk;
+    }
+    if (sub == "merge") {
+        return runMerge(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+    }
+    err << "tessera-cli batch-report: unknown sub-command '" << sub << "'\n\n";
+    printReportUsage(err);
+    return kExitUsage;
+}
+
+}  // namespace tessera::app
