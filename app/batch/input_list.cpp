@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -86,8 +87,10 @@ std::vector<std::string> readInputList(const std::string& path, const InputListL
 {
     const std::string name = inputListName(path);
     const bool standardInput = path == "-";
-    // A FIFO given by name is opened without waiting for a writer only to be checked; reading it
-    // then blocks as reading a pipe does.
+    // A name is first opened without waiting for a writer, only to be checked (a FIFO's open
+    // would block, a device's read might never end); a FIFO is then opened again, waiting for
+    // its writer as any reader of a pipe does: read from a FIFO that no writer has opened yet
+    // would give an empty list.
     const int opened = standardInput ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (opened < 0) {
         throw InputListError("cannot read the input list " + name + ": " + std::strerror(errno));
@@ -106,7 +109,20 @@ std::vector<std::string> readInputList(const std::string& path, const InputListL
     if (S_ISREG(info.st_mode) && static_cast<unsigned long long>(info.st_size) > limits.maxBytes) {
         throw InputListError("input list " + name + " is larger than " + mib(limits.maxBytes));
     }
-    if (!standardInput) {
+    int readFrom = fd.get();
+    std::optional<Descriptor> pipe;
+    if (!standardInput && S_ISFIFO(info.st_mode)) {
+        const int blocking = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (blocking < 0) {
+            throw InputListError("cannot read the input list " + name + ": " + std::strerror(errno));
+        }
+        pipe.emplace(blocking, true);
+        struct stat again {};
+        if (::fstat(blocking, &again) != 0 || again.st_dev != info.st_dev || again.st_ino != info.st_ino) {
+            throw InputListError("the input list " + name + " was replaced while it was opened");
+        }
+        readFrom = blocking;
+    } else if (!standardInput) {
         const int flags = ::fcntl(fd.get(), F_GETFL);
         if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK) != 0) {
             throw InputListError("cannot read the input list " + name + ": " + std::strerror(errno));
@@ -115,7 +131,7 @@ std::vector<std::string> readInputList(const std::string& path, const InputListL
     std::string text;
     char buffer[65536];
     for (;;) {
-        const ssize_t got = ::read(fd.get(), buffer, sizeof buffer);
+        const ssize_t got = ::read(readFrom, buffer, sizeof buffer);
         if (got < 0) {
             if (errno == EINTR) {
                 continue;

@@ -70,7 +70,8 @@ TEST(InputList, ReadsFilesAndFifosRefusesFoldersAndDevices)
 
     const std::string fifo = dir.file("fifo");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-    const std::string writer = "printf 'f1.png\\nf2.png\\n' > \"" + fifo + "\" &";
+    // The writer starts late: the reader must wait for it, as a reader of a pipe does.
+    const std::string writer = "(sleep 0.3; printf 'f1.png\\nf2.png\\n' > \"" + fifo + "\") &";
     ASSERT_EQ(std::system(writer.c_str()), 0);
     EXPECT_EQ(readInputList(fifo), (std::vector<std::string>{"f1.png", "f2.png"}));
 }
