@@ -13,6 +13,7 @@ packages=(
     xvfb xauth fonts-dejavu-core
     clang-14 libfuzzer-14-dev
     help2man dpkg-dev fakeroot lintian appstream desktop-file-utils man-db
+    python3-numpy python3-pytest python3-opencv
 )
 
 missing=()
