@@ -20,7 +20,8 @@ KERNEL_TEXT = ";".join(",".join(repr(float(v)) for v in row) for row in KERNEL)
 def run_cli(cli, tmp_path, image, args):
     src = str(tmp_path / "in.tif")
     dst = str(tmp_path / "out.tif")
-    assert cv2.imwrite(src, image)
+    # Uncompressed: OpenCV would store three float channels as lossy LogLuv otherwise.
+    assert cv2.imwrite(src, image, [cv2.IMWRITE_TIFF_COMPRESSION, 1])
     result = subprocess.run([cli, "apply", src, "-o", dst, "--device", "cpu", *args], capture_output=True,
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
