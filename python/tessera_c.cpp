@@ -223,24 +223,21 @@ cv::Mat wrap(const tessera_image& image)
                    static_cast<std::size_t>(image.row_stride));
 }
 
-/// Planned device chains by everything that shapes a plan, so repeated calls on the same
-/// images skip planning and keep each plan's data alive while its work may still be queued.
+/// Planned device chains by everything that shapes a plan (the chain's text as given, the
+/// options, the input's format and size, the GPU, the method), so repeated calls on images of
+/// one kind neither parse nor plan again, and each plan's data outlives the work queued with it.
 class PlanCache {
 public:
-    std::shared_ptr<const gpu::DeviceChain> get(const std::string& chainKey, const filters::FilterChain& chain,
-                                                gpu::PixelFormat format, int width, int height, gpu::DeviceId device,
-                                                gpu::Method method)
+    template <typename Make>
+    std::shared_ptr<const gpu::DeviceChain> get(const std::string& key, Make&& make)
     {
-        const std::string key = chainKey + '\n' + format.name() + ' ' + std::to_string(width) + 'x' +
-                                std::to_string(height) + ' ' + std::to_string(device.value()) + ' ' +
-                                gpu::toString(method);
         {
             std::lock_guard lock(mutex_);
             if (const auto it = plans_.find(key); it != plans_.end()) {
                 return it->second;
             }
         }
-        auto planned = std::make_shared<const gpu::DeviceChain>(chain, format, width, height, device, method);
+        std::shared_ptr<const gpu::DeviceChain> planned = make();
         std::lock_guard lock(mutex_);
         if (plans_.size() >= kMaxPlans) {
             plans_.clear();
@@ -261,16 +258,14 @@ PlanCache& planCache()
     return cache;
 }
 
-std::string optionsKey(const char* chainJson, const tessera_options* o)
+std::string optionsKey(const tessera_options* o)
 {
-    std::string key = chainJson;
-    if (o != nullptr) {
-        key += '\n' + text(o->border, "") + ' ' + text(o->depth, "") + ' ' +
-               (o->set_border_value ? std::to_string(o->border_value) : "-") + ' ' +
-               (o->set_scale ? std::to_string(o->scale) : "-") + ' ' +
-               (o->set_offset ? std::to_string(o->offset) : "-");
+    if (o == nullptr) {
+        return "-";
     }
-    return key;
+    return text(o->border, "") + ' ' + text(o->depth, "") + ' ' + text(o->device, "auto") + ' ' +
+           text(o->method, "auto") + ' ' + (o->set_border_value ? std::to_string(o->border_value) : "-") + ' ' +
+           (o->set_scale ? std::to_string(o->scale) : "-") + ' ' + (o->set_offset ? std::to_string(o->offset) : "-");
 }
 
 /// The device chain for a device image: the image's own GPU, checked against the device option.
@@ -278,20 +273,30 @@ std::shared_ptr<const gpu::DeviceChain> deviceChainFor(const tessera_image* src,
                                                        const tessera_options* options)
 {
     checkImage(src, "the input");
-    const filters::FilterChain chain = makeChain(chainJson, options);
+    if (chainJson == nullptr) {
+        fail("no chain given");
+    }
     const gpu::DeviceId device = gpu::deviceOfPointer(src->data);
-    const gpu::DeviceSelection selection =
-        gpu::parseDeviceSelection(text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
-    using Kind = gpu::DeviceSelection::Kind;
-    if (selection.kind() == Kind::Cpu) {
-        fail("device='cpu' takes host images; a device image runs on its own GPU (" + gpu::describe(device) + ")");
-    }
-    if (selection.kind() == Kind::Gpus && (selection.ids().size() != 1 || selection.ids().front() != device)) {
-        fail("device='" + gpu::toString(selection) + "' does not name the GPU that holds the image (" +
-             gpu::describe(device) + ")");
-    }
-    return planCache().get(optionsKey(chainJson, options), chain, formatOf(*src), static_cast<int>(src->width),
-                           static_cast<int>(src->height), device, methodOf(options));
+    const gpu::PixelFormat format = formatOf(*src);
+    const std::string key = std::string(chainJson) + '\n' + optionsKey(options) + '\n' + format.name() + ' ' +
+                            std::to_string(src->width) + 'x' + std::to_string(src->height) + ' ' +
+                            std::to_string(device.value());
+    return planCache().get(key, [&] {
+        const filters::FilterChain chain = makeChain(chainJson, options);
+        const gpu::DeviceSelection selection = gpu::parseDeviceSelection(
+            text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
+        using Kind = gpu::DeviceSelection::Kind;
+        if (selection.kind() == Kind::Cpu) {
+            fail("device='cpu' takes host images; a device image runs on its own GPU (" + gpu::describe(device) +
+                 ")");
+        }
+        if (selection.kind() == Kind::Gpus && (selection.ids().size() != 1 || selection.ids().front() != device)) {
+            fail("device='" + gpu::toString(selection) + "' does not name the GPU that holds the image (" +
+                 gpu::describe(device) + ")");
+        }
+        return std::make_shared<const gpu::DeviceChain>(chain, format, static_cast<int>(src->width),
+                                                        static_cast<int>(src->height), device, methodOf(options));
+    });
 }
 
 gpu::DeviceImage deviceImage(const tessera_image& image)
@@ -419,13 +424,26 @@ tessera_status tessera_apply_host(const tessera_image* src, const tessera_image*
     });
 }
 
-tessera_status tessera_device_scratch_bytes(const tessera_image* src, const char* chain_json,
-                                            const tessera_options* options, uint64_t* bytes)
+tessera_status tessera_device_prepare(const tessera_image* src, const char* chain_json,
+                                      const tessera_options* options, int32_t* output_depth, uint64_t* scratch_bytes)
 {
     return guarded([&] {
         const auto planned = deviceChainFor(src, chain_json, options);
-        if (bytes != nullptr) {
-            *bytes = planned->scratchBytes();
+        if (output_depth != nullptr) {
+            *output_depth = depthCodeOf(CV_MAT_DEPTH(gpu::toCvType(planned->output())));
+        }
+        if (scratch_bytes != nullptr) {
+            *scratch_bytes = planned->scratchBytes();
+        }
+    });
+}
+
+tessera_status tessera_pointer_device(const void* pointer, int32_t* device)
+{
+    return guarded([&] {
+        const gpu::DeviceId id = gpu::deviceOfPointer(pointer);
+        if (device != nullptr) {
+            *device = id.value();
         }
     });
 }

@@ -96,37 +96,45 @@ TESSERA_C_EXPORT const char* tessera_devices_json(void);
 /* Parses a chain with the options applied and sets *json_out to a JSON array describing its
  * steps (id, kernel size, anchor, border, scale, offset, depth, separable). */
 TESSERA_C_EXPORT tessera_status tessera_describe_chain(const char* chain_json, const tessera_options* options,
-                                      const char** json_out);
+                                                       const char** json_out);
 
 /* The depth the chain writes for an input of `input_depth`. */
 TESSERA_C_EXPORT tessera_status tessera_output_depth(const char* chain_json, const tessera_options* options,
-                                    int32_t input_depth, int32_t* output_depth);
+                                                     int32_t input_depth, int32_t* output_depth);
 
 /* Runs the chain over a host image into a host image the caller allocated (same size and
  * channels, depth from tessera_output_depth; it must not overlap src). Blocks until dst holds
  * the result. Where it ran ("cpu" or "gpu:0,1") and any note (a fallback to the CPU) go to
  * *where_out when where_out is not NULL. */
-TESSERA_C_EXPORT tessera_status tessera_apply_host(const tessera_image* src, const tessera_image* dst, const char* chain_json,
-                                  const tessera_options* options, const char** where_out);
+TESSERA_C_EXPORT tessera_status tessera_apply_host(const tessera_image* src, const tessera_image* dst,
+                                                   const char* chain_json, const tessera_options* options,
+                                                   const char** where_out);
 
-/* Device memory: the bytes of scratch tessera_apply_device needs for this image and chain, so
- * the caller can take them from its own allocator. src->data must be device memory (it names
- * the GPU). */
-TESSERA_C_EXPORT tessera_status tessera_device_scratch_bytes(const tessera_image* src, const char* chain_json,
-                                            const tessera_options* options, uint64_t* bytes);
+/* Device memory: plans the chain for this image (plans are kept, so later calls with the same
+ * chain text, options, format, size and GPU skip parsing and planning) and gives the depth it
+ * writes and the bytes of scratch tessera_apply_device needs, so the caller can take them
+ * from its own allocator. src->data must be device memory (it names the GPU). Either out
+ * pointer may be NULL. */
+TESSERA_C_EXPORT tessera_status tessera_device_prepare(const tessera_image* src, const char* chain_json,
+                                                       const tessera_options* options, int32_t* output_depth,
+                                                       uint64_t* scratch_bytes);
+
+/* The CUDA ordinal of the GPU that holds `pointer`; TESSERA_INVALID_ARGUMENT for host memory
+ * or memory CUDA does not know. */
+TESSERA_C_EXPORT tessera_status tessera_pointer_device(const void* pointer, int32_t* device);
 
 /* Runs the chain over a device image into a device image (same GPU, same size and channels,
- * depth from tessera_output_depth, not overlapping src), enqueued on `stream` (a cudaStream_t
+ * depth from tessera_device_prepare, not overlapping src), enqueued on `stream` (a cudaStream_t
  * of that GPU; NULL: the legacy default stream), and returns without waiting: the result is
  * there once the stream reaches this work, and work queued on the stream before the call is
- * complete before the input is read. `scratch` holds at least tessera_device_scratch_bytes()
- * bytes of device memory, aligned to 256 bytes, that nothing else uses before the stream
- * passes this work; NULL: taken from CUDA's stream-ordered allocator on `stream`. Pixels are
- * never copied through the host. Addresses and row strides must be multiples of the pixel size
- * for 4 channels and of the channel size otherwise. */
-TESSERA_C_EXPORT tessera_status tessera_apply_device(const tessera_image* src, const tessera_image* dst, const char* chain_json,
-                                    const tessera_options* options, void* stream, void* scratch,
-                                    uint64_t scratch_bytes);
+ * complete before the input is read. `scratch` holds at least the bytes tessera_device_prepare
+ * gives, in device memory aligned to 256 bytes that nothing else uses before the stream passes
+ * this work; NULL: taken from CUDA's stream-ordered allocator on `stream`. Pixels never go
+ * through the host. Addresses and row strides must be multiples of the pixel size for 4
+ * channels and of the channel size otherwise. */
+TESSERA_C_EXPORT tessera_status tessera_apply_device(const tessera_image* src, const tessera_image* dst,
+                                                     const char* chain_json, const tessera_options* options,
+                                                     void* stream, void* scratch, uint64_t scratch_bytes);
 
 /* Makes `stream` wait, on the device, for the work queued on `producer` so far (both
  * cudaStream_t handles of GPU `device`; 0x1 and 0x2 name the legacy and per-thread default

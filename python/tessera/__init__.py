@@ -85,6 +85,39 @@ def _number(name, value):
     return value
 
 
+_CHAIN_TEXTS = {}  # the JSON of recent one-filter calls, so a loop does not rebuild and recheck it
+
+
+def _cache_key(filter, kernel, anchor, params):
+    try:
+        weights = None
+        if kernel is not None:
+            k = np.asarray(kernel)
+            weights = (k.shape, k.dtype.str, k.tobytes())
+        values = tuple((k, type(v).__name__, v) for k, v in sorted(params.items()))
+        key = (filter, weights, tuple(anchor) if anchor is not None else None, values)
+        hash(key)
+        return key
+    except TypeError:
+        return None
+
+
+def _chain_text(filter, kernel, anchor, params):
+    if isinstance(filter, Chain):
+        if params or anchor is not None or kernel is not None:
+            _chain_of(filter, kernel, anchor, params)  # raises the TypeError that says why
+        return filter.to_json()
+    key = _cache_key(filter, kernel, anchor, params) if isinstance(filter, (str, type(None))) else None
+    if key is not None and key in _CHAIN_TEXTS:
+        return _CHAIN_TEXTS[key]
+    text = _chain_of(filter, kernel, anchor, params).to_json()
+    if key is not None:
+        if len(_CHAIN_TEXTS) >= 256:
+            _CHAIN_TEXTS.clear()
+        _CHAIN_TEXTS[key] = text
+    return text
+
+
 def _chain_of(filter, kernel, anchor, params):
     if kernel is not None:
         if filter is not None:
@@ -150,13 +183,12 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
     presets, MemoryError when memory runs out and TesseraError (a RuntimeError) when the
     machine cannot do what was asked (device="gpu" without a GPU, a CUDA failure).
     """
-    chain = _chain_of(filter, kernel, anchor, params)
+    text = _chain_text(filter, kernel, anchor, params)
     options = _lib.make_options(
         border=_choice("border", border, _BORDERS), border_value=_number("border_value", border_value),
         scale=_number("scale", scale), offset=_number("offset", offset), depth=_choice("depth", depth, _DEPTHS),
         device=device if isinstance(device, str) else _type_error("device", device),
         method=_choice("method", method, _METHODS) or "auto", gpu_memory_limit=gpu_memory_limit)
-    text = chain.to_json()
     if _arrays.is_device_array(image):
         return _device.apply_device(image, text, options, out, stream)
     if stream is not None:

@@ -124,7 +124,11 @@ class Chain:
             raise ValueError("a chain needs at least one filter")
         self._entries = entries
         self.name = name
-        self._steps = _lib.describe_chain(self.to_json(), _lib.make_options())
+        doc = {"filters": entries}
+        if name:
+            doc["name"] = name
+        self._json = json.dumps(doc)
+        self._steps = _lib.describe_chain(self._json, _lib.make_options())
 
     def entries(self):
         """The steps as preset JSON entries."""
@@ -132,10 +136,7 @@ class Chain:
 
     def to_json(self):
         """The chain as preset JSON text (what ``tessera-cli apply --preset`` reads)."""
-        doc = {"filters": self._entries}
-        if self.name:
-            doc["name"] = self.name
-        return json.dumps(doc)
+        return self._json
 
     def save(self, path):
         """Writes the chain as a preset file."""

@@ -73,8 +73,12 @@ def _device_index(obj, layout):
         return layout.device
     if _arrays.is_torch(obj):
         return obj.device.index
-    import cupy  # any other __cuda_array_interface__ object: ask CUDA through CuPy
-    return cupy.cuda.runtime.pointerGetAttributes(layout.data).device
+    return _lib.pointer_device(layout.data)  # any other __cuda_array_interface__ object
+
+
+def _same_stream(a, b):
+    """Whether two cudaStream_t values name one stream (0 and 1 both mean the legacy default)."""
+    return (a if a != 1 else 0) == (b if b != 1 else 0)
 
 
 def apply_device(image, chain_json, options, out, stream):
@@ -91,10 +95,10 @@ def apply_device(image, chain_json, options, out, stream):
         handle = allocator.default_stream() if like is not None else int(producer or 0)
     allocator.stream = handle
     # The interface's producer stream (CuPy, Numba): make our stream wait for it first.
-    if producer is not None and int(producer) != handle:
+    if producer is not None and not _same_stream(int(producer), handle):
         _lib.stream_wait(device, handle, int(producer))
 
-    depth = _lib.output_depth(chain_json, options, src.depth)
+    depth, needed = _lib.device_prepare(src.image(), chain_json, options)
     dtype = _arrays.dtype_of(depth)
     if out is None:
         out = allocator.empty(src.shape(), dtype)
@@ -108,7 +112,6 @@ def apply_device(image, chain_json, options, out, stream):
     if s0 < e1 and s1 < e0:
         raise ValueError("out overlaps the image; give an output array of its own")
 
-    needed = _lib.device_scratch_bytes(src.image(), chain_json, options)
     scratch = None
     pointer = None
     if needed > 0 and like is not None:

@@ -97,8 +97,11 @@ _lib.tessera_output_depth.restype = ctypes.c_int
 _lib.tessera_output_depth.argtypes = [ctypes.c_char_p, _P(_Options), ctypes.c_int32, _P(ctypes.c_int32)]
 _lib.tessera_apply_host.restype = ctypes.c_int
 _lib.tessera_apply_host.argtypes = [_P(_Image), _P(_Image), ctypes.c_char_p, _P(_Options), _P(ctypes.c_char_p)]
-_lib.tessera_device_scratch_bytes.restype = ctypes.c_int
-_lib.tessera_device_scratch_bytes.argtypes = [_P(_Image), ctypes.c_char_p, _P(_Options), _P(ctypes.c_uint64)]
+_lib.tessera_device_prepare.restype = ctypes.c_int
+_lib.tessera_device_prepare.argtypes = [_P(_Image), ctypes.c_char_p, _P(_Options), _P(ctypes.c_int32),
+                                        _P(ctypes.c_uint64)]
+_lib.tessera_pointer_device.restype = ctypes.c_int
+_lib.tessera_pointer_device.argtypes = [ctypes.c_void_p, _P(ctypes.c_int32)]
 _lib.tessera_apply_device.restype = ctypes.c_int
 _lib.tessera_apply_device.argtypes = [
     _P(_Image), _P(_Image), ctypes.c_char_p, _P(_Options), ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64,
@@ -189,11 +192,25 @@ def apply_host(src, dst, chain_json, options):
     return where.value.decode()
 
 
+def device_prepare(src, chain_json, options):
+    """(output depth code, scratch bytes) for a device image; plans once per kind of call."""
+    depth = ctypes.c_int32()
+    scratch = ctypes.c_uint64()
+    _check(_lib.tessera_device_prepare(ctypes.byref(src), chain_json.encode(), ctypes.byref(options),
+                                       ctypes.byref(depth), ctypes.byref(scratch)))
+    return depth.value, scratch.value
+
+
 def device_scratch_bytes(src, chain_json, options):
-    out = ctypes.c_uint64()
-    _check(_lib.tessera_device_scratch_bytes(ctypes.byref(src), chain_json.encode(), ctypes.byref(options),
-                                             ctypes.byref(out)))
-    return out.value
+    """The scratch bytes apply_device needs for this image and chain."""
+    return device_prepare(src, chain_json, options)[1]
+
+
+def pointer_device(pointer):
+    """The CUDA ordinal of the GPU holding a device pointer."""
+    device = ctypes.c_int32()
+    _check(_lib.tessera_pointer_device(ctypes.c_void_p(pointer), ctypes.byref(device)))
+    return device.value
 
 
 def apply_device(src, dst, chain_json, options, stream, scratch, scratch_bytes):
