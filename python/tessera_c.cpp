@@ -9,6 +9,7 @@
 #include "gpu/device_chain.h"
 #include "gpu/device_info.h"
 #include "gpu/engine.h"
+#include "python/c_chain.h"
 #include "python/c_info.h"
 #include "values/device_selection.h"
 #include "values/errors.h"
@@ -28,21 +29,11 @@
 namespace {
 
 using namespace tessera;
+using namespace tessera::python;
 using nlohmann::json;
 
 thread_local std::string lastError;
 thread_local std::string lastText;
-
-/// A failure with the status it maps to, for the checks of this file.
-struct Failure : std::runtime_error {
-    Failure(tessera_status s, const std::string& message) : std::runtime_error(message), status(s) {}
-    tessera_status status;
-};
-
-[[noreturn]] void fail(const std::string& message, tessera_status status = TESSERA_INVALID_ARGUMENT)
-{
-    throw Failure(status, message);
-}
 
 /// Runs body, turning every exception into a status and the thread's last error.
 template <typename Body>
@@ -89,63 +80,6 @@ tessera_status guarded(Body&& body) noexcept
 constexpr gpu::SelectionContext kDeviceArgument{
     "device", gpu::DeviceForm::Auto | gpu::DeviceForm::Cpu | gpu::DeviceForm::AllGpus | gpu::DeviceForm::OneGpu |
                   gpu::DeviceForm::GpuList | gpu::DeviceForm::All};
-
-std::string text(const char* s, const char* fallback)
-{
-    return (s == nullptr || *s == '\0') ? std::string(fallback) : std::string(s);
-}
-
-double finite(double v, const char* name)
-{
-    if (!std::isfinite(v)) {
-        fail(std::string(name) + " must be a finite number");
-    }
-    return v;
-}
-
-/// The chain the JSON and the options make, as `tessera-cli apply --preset` with options.
-filters::FilterChain makeChain(const char* chainJson, const tessera_options* options)
-{
-    if (chainJson == nullptr) {
-        fail("no chain given");
-    }
-    const filters::Preset preset = filters::parsePreset(chainJson, "chain", filters::builtinRegistry());
-    filters::FilterChain chain = preset.chain();
-    if (chain.steps.empty()) {
-        fail("the chain has no filter");
-    }
-    if (options == nullptr) {
-        return chain;
-    }
-    const tessera_options& o = *options;
-    if (o.border != nullptr && *o.border != '\0') {
-        const filters::Border border = filters::parseBorder(o.border);
-        for (auto& s : chain.steps) {
-            s.border = border;
-        }
-    }
-    if (o.set_border_value != 0) {
-        const double v = finite(o.border_value, "border_value");
-        for (auto& s : chain.steps) {
-            s.borderValue = v;
-        }
-    }
-    auto& last = chain.steps.back();
-    if (o.set_scale != 0) {
-        last.scale = finite(o.scale, "scale");
-    }
-    if (o.set_offset != 0) {
-        last.offset = finite(o.offset, "offset");
-    }
-    if (o.depth != nullptr && *o.depth != '\0') {
-        const std::string d = o.depth;
-        last.depth = filters::parseOutputDepth(d == "keep" ? std::string("same") : d);
-    }
-    for (const auto& s : chain.steps) {
-        filters::validateSpec(s);
-    }
-    return chain;
-}
 
 gpu::Method methodOf(const tessera_options* options)
 {
@@ -258,16 +192,6 @@ PlanCache& planCache()
     return cache;
 }
 
-std::string optionsKey(const tessera_options* o)
-{
-    if (o == nullptr) {
-        return "-";
-    }
-    return text(o->border, "") + ' ' + text(o->depth, "") + ' ' + text(o->device, "auto") + ' ' +
-           text(o->method, "auto") + ' ' + (o->set_border_value ? std::to_string(o->border_value) : "-") + ' ' +
-           (o->set_scale ? std::to_string(o->scale) : "-") + ' ' + (o->set_offset ? std::to_string(o->offset) : "-");
-}
-
 /// The device chain for a device image: the image's own GPU, checked against the device option.
 std::shared_ptr<const gpu::DeviceChain> deviceChainFor(const tessera_image* src, const char* chainJson,
                                                        const tessera_options* options)
@@ -282,7 +206,8 @@ std::shared_ptr<const gpu::DeviceChain> deviceChainFor(const tessera_image* src,
                             std::to_string(src->width) + 'x' + std::to_string(src->height) + ' ' +
                             std::to_string(device.value());
     return planCache().get(key, [&] {
-        const filters::FilterChain chain = makeChain(chainJson, options);
+        const auto held = chainFor(chainJson, options);
+        const filters::FilterChain& chain = *held;
         const gpu::DeviceSelection selection = gpu::parseDeviceSelection(
             text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
         using Kind = gpu::DeviceSelection::Kind;
@@ -372,7 +297,8 @@ tessera_status tessera_output_depth(const char* chain_json, const tessera_option
                                     int32_t* output_depth)
 {
     return guarded([&] {
-        const filters::FilterChain chain = makeChain(chain_json, options);
+        const auto held = chainFor(chain_json, options);
+        const filters::FilterChain& chain = *held;
         const int type = gpu::chainOutputType(chain, CV_MAKETYPE(cvDepthOf(input_depth), 1));
         if (output_depth != nullptr) {
             *output_depth = depthCodeOf(CV_MAT_DEPTH(type));
@@ -385,7 +311,8 @@ tessera_status tessera_apply_host(const tessera_image* src, const tessera_image*
 {
     return guarded([&] {
         checkImage(src, "the input");
-        const filters::FilterChain chain = makeChain(chain_json, options);
+        const auto held = chainFor(chain_json, options);
+        const filters::FilterChain& chain = *held;
         const cv::Mat in = wrap(*src);
         const int outType = gpu::chainOutputType(chain, in.type());
         checkOutput(src, dst, CV_MAT_DEPTH(outType));

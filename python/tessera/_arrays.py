@@ -88,6 +88,9 @@ def _layout(shape, strides, itemsize, role):
 
 def host_layout(array, role="the image"):
     """The Layout of a NumPy array, checked: dtype, shape, strides and alignment."""
+    if is_torch(array):
+        raise TypeError(f"{role} is a PyTorch tensor on {array.device}: pass tensor.numpy() (no copy) or a "
+                        "CUDA tensor")
     if not isinstance(array, np.ndarray):
         raise TypeError(f"{role} must be a numpy.ndarray, a CuPy array or a PyTorch tensor, "
                         f"not {type(array).__name__}")

@@ -62,9 +62,12 @@ def max_diff(a, b):
     return float(np.abs(np.asarray(a, np.float64) - np.asarray(b, np.float64)).max())
 
 
-def allowed(dtype, image, kernel_abs_sum=4.0):
-    # GPU and CPU accumulate in float32 in different orders: one step for integers.
-    return 1.0 if dtype != np.float32 else 1e-4 * kernel_abs_sum * max(1.0, float(np.abs(image).max()))
+def allowed(dtype, image, kernel_abs_sum=4.0, steps=1):
+    # GPU and CPU accumulate in float32 in different orders: one step for integers, which a
+    # later step of a chain may scale by the sum of its weights' magnitudes.
+    if dtype != np.float32:
+        return 1.0 if steps == 1 else 1.0 + kernel_abs_sum
+    return 1e-4 * kernel_abs_sum * max(1.0, float(np.abs(image).max())) * steps
 
 
 CASES = [
@@ -92,20 +95,22 @@ def parity(rng):
             for name, case in CASES:
                 ref = run(host, case, device="cpu")
                 label = f"{np.dtype(dtype).name} x{channels} {name}"
+                steps = len(case["filter"]) if isinstance(case.get("filter"), tessera.Chain) else 1
+                tol = allowed(dtype, host, 13.0 if "custom" in name else 9.0, steps)
                 if has_gpu:
                     d = max_diff(run(host, case, device="gpu"), ref)
-                    check(f"numpy on GPU = CPU: {label}", d <= allowed(dtype, host), f"max diff {d:g}")
+                    check(f"numpy on GPU = CPU: {label}", d <= tol, f"max diff {d:g}")
                 if cp is not None:
                     got = run(cp.asarray(host), case)
                     ok = isinstance(got, cp.ndarray) and got.shape == ref.shape and got.dtype == ref.dtype
                     d = max_diff(cp.asnumpy(got), ref) if ok else float("inf")
-                    check(f"cupy = numpy: {label}", ok and d <= allowed(dtype, host), f"max diff {d:g}")
+                    check(f"cupy = numpy: {label}", ok and d <= tol, f"max diff {d:g}")
                 if torch is not None and (dtype != np.uint16 or hasattr(torch, "uint16")):
                     t = torch.from_numpy(host).cuda()
                     got = run(t, case)
                     ok = isinstance(got, torch.Tensor) and got.is_cuda and tuple(got.shape) == ref.shape
                     d = max_diff(got.cpu().numpy(), ref) if ok else float("inf")
-                    check(f"torch = numpy: {label}", ok and d <= allowed(dtype, host), f"max diff {d:g}")
+                    check(f"torch = numpy: {label}", ok and d <= tol, f"max diff {d:g}")
     if cp is not None:
         # A crop of a device array (row pitch larger than the row) is read in place.
         big = cp.asarray(random_image(rng, (300, 400, 4), np.uint8))
@@ -124,7 +129,7 @@ def memory(rng):
         cp.cuda.get_current_stream().synchronize()
         attrs = cp.cuda.runtime.pointerGetAttributes(out.data.ptr)
         check("cupy output is device memory of the input's GPU",
-              attrs.type == cp.cuda.runtime.memoryTypeDevice and attrs.device == image.device.id,
+              attrs.type == getattr(cp.cuda.runtime, "memoryTypeDevice", 2) and attrs.device == image.device.id,
               f"type {attrs.type}, device {attrs.device}")
         fresh = tessera.apply(image, "box")
         check("cupy output is a new cupy array", isinstance(fresh, cp.ndarray) and fresh.data.ptr != image.data.ptr)
@@ -233,7 +238,7 @@ def streams(rng):
         s = torch.cuda.Stream()
         x = torch.zeros(shape, dtype=torch.uint8, device="cuda")
         torch.cuda.synchronize()
-        kernel((132,), (256,), (x.data_ptr(), np.int64(x.numel()), np.int64(cycles), np.uint8(3)),
+        kernel((132,), (256,), (cp.asarray(x), np.int64(x.numel()), np.int64(cycles), np.uint8(3)),
                stream=cp.cuda.ExternalStream(s.cuda_stream))
         with torch.cuda.stream(s):
             out = tessera.apply(x, "gaussian", sigma=2.0)
@@ -254,6 +259,31 @@ def events_ms(fn, stream, runs):
         end.synchronize()
         times.append(cp.cuda.get_elapsed_time(start, end))
     return statistics.median(times), min(times), max(times)
+
+
+def pipelined_ms(fn, stream, runs):
+    """Mean per call of `runs` calls queued back to back between two events: the host's own
+    time per call hides behind the GPU's when the GPU is the slower of the two."""
+    fn()
+    start, end = cp.cuda.Event(), cp.cuda.Event()
+    start.record(stream)
+    for _ in range(runs):
+        fn()
+    end.record(stream)
+    end.synchronize()
+    return cp.cuda.get_elapsed_time(start, end) / runs
+
+
+def host_us(fn, runs):
+    """Host microseconds per call (the Python and C overhead the GPU's time may hide)."""
+    fn()
+    cp.cuda.get_current_stream().synchronize()
+    t0 = time.perf_counter()
+    for _ in range(runs):
+        fn()
+    t1 = time.perf_counter()
+    cp.cuda.get_current_stream().synchronize()
+    return (t1 - t0) / runs * 1e6
 
 
 def torch_ms(fn, runs):
@@ -303,6 +333,8 @@ def timings(size, runs):
         else:
             call = lambda: tessera.apply(image, kernel=spec["kernel"], out=out)  # noqa: E731
         row["tessera_ms"], row["tessera_min_ms"], row["tessera_max_ms"] = events_ms(call, stream, runs)
+        row["tessera_back_to_back_ms"] = pipelined_ms(call, stream, runs)
+        row["tessera_host_us_per_call"] = host_us(call, runs)
         # CuPy: correlate per channel over an HxWxC array with a kernel of one channel's extent.
         k3 = cp.asarray(kernel[:, :, None].astype(np.float32))
         try:
@@ -341,14 +373,17 @@ def table():
     for b in RESULTS["bench"]:
         if "case" in b and "ms_median" in b:
             bench_by_case.setdefault(b["case"], []).append(b)
-    print(f"\n{'case':18} {'tessera ms':>11} {'bench ms':>9} {'py/bench':>9} {'cupy ms':>9} {'x':>6} "
-          f"{'torch ms':>9} {'x':>6}")
+    print("\ntessera ms: CUDA events on the caller's stream around each call (median); b2b: calls queued "
+          "back to back (mean); host us: the call's own host time")
+    print(f"{'case':18} {'tessera ms':>11} {'b2b ms':>8} {'host us':>8} {'bench ms':>9} {'py/bench':>9} "
+          f"{'cupy ms':>9} {'x':>6} {'torch ms':>9} {'x':>6}")
     for r in RESULTS["timings"]:
         best = min((b["ms_median"] for b in bench_by_case.get(r["case"], [])), default=None)
         r["bench_ms"] = best
         ratio = r["tessera_ms"] / best if best else None
         r["python_over_bench"] = ratio
-        print(f"{r['case']:18} {r['tessera_ms']:11.3f} {best if best else float('nan'):9.3f} "
+        print(f"{r['case']:18} {r['tessera_ms']:11.3f} {r['tessera_back_to_back_ms']:8.3f} "
+              f"{r['tessera_host_us_per_call']:8.1f} {best if best else float('nan'):9.3f} "
               f"{ratio if ratio else float('nan'):9.3f} {r.get('cupy_ms', float('nan')):9.3f} "
               f"{r.get('cupy_ratio', float('nan')):6.1f} {r.get('torch_ms', float('nan')):9.3f} "
               f"{r.get('torch_ratio', float('nan')):6.1f}")
@@ -366,6 +401,10 @@ def main():
     print("devices:", json.dumps([d["name"] for d in tessera.devices()["devices"]]))
     print("cupy", getattr(cp, "__version__", None), "torch", getattr(torch, "__version__", None), "numpy",
           np.__version__)
+    check("a CUDA device is visible to tessera", tessera.devices()["device_count"] > 0,
+          str(tessera.devices().get("reason")))
+    check("cupy imports", cp is not None)
+    check("torch imports with CUDA", torch is not None and torch.cuda.is_available())
     rng = np.random.default_rng()
     skip = set(a.skip.split(","))
     for name, step in (("parity", lambda: parity(rng)), ("memory", lambda: memory(rng)),
