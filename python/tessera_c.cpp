@@ -321,7 +321,11 @@ tessera_status tessera_apply_host(const tessera_image* src, const tessera_image*
         std::string note;
         const auto selection =
             gpu::parseDeviceSelection(text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
-        const std::vector<gpu::DeviceId> gpus = gpu::resolve(selection, gpu::enumerateDevices(), note, kDeviceArgument);
+        // The CPU asked for by name: no need to ask CUDA about devices.
+        const std::vector<gpu::DeviceId> gpus =
+            selection.kind() == gpu::DeviceSelection::Kind::Cpu
+                ? std::vector<gpu::DeviceId>{}
+                : gpu::resolve(selection, gpu::enumerateDevices(), note, kDeviceArgument);
         std::string where = "cpu";
         if (gpus.empty()) {
             filters::applyCpu(in, chain).copyTo(target);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds libtessera_c.so (sm_90), tessera-bench and tessera-cli here and packs them with the
+# Builds libtessera_c.so (sm_90) and tessera-bench here and packs them with the
 # shared libraries they load (OpenCV and its dependencies; the CUDA runtime is linked in
 # statically and cuFFT is opened at run time from the GPU machine's toolkit) into a folder git
 # ignores, next to the pure-Python package and the GPU check. On the GPU machine:
@@ -18,7 +18,7 @@ out=${1:-.gpu-py}
 grep -qxF "/$out/" .git/info/exclude 2>/dev/null || echo "/$out/" >> "$(git rev-parse --git-path info/exclude)"
 
 cmake --preset dev >/dev/null
-nice cmake --build --preset dev -j2 --target tessera_c tessera-bench tessera-cli
+nice cmake --build --preset dev -j2 --target tessera_c tessera-bench
 
 lib=build/dev/python/tessera/libtessera_c.so
 echo "== what libtessera_c.so needs (no libcudart, no libcufft, no Qt):"
@@ -32,17 +32,17 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 strip -o "$stage/libtessera_c.so" "$lib"
 chmod +x "$stage/libtessera_c.so"
-strip -o "$stage/tessera-bench" build/dev/app/bench/tessera-bench 2>/dev/null || strip -o "$stage/tessera-bench" "$(find build/dev -name tessera-bench -type f -perm -u+x | head -1)"
-strip -o "$stage/tessera-cli" build/dev/app/tessera-cli
+strip -o "$stage/tessera-bench" build/dev/app/tessera-bench
 chmod +x "$stage"/*
-"$root/../shared/tools/gpu-bundle" "$out" "$stage/libtessera_c.so" "$stage/tessera-bench" "$stage/tessera-cli"
+# tessera-cli stays out: it brings most of Qt Core's dependencies and the check does not need it.
+"$root/../shared/tools/gpu-bundle" "$out" "$stage/libtessera_c.so" "$stage/tessera-bench"
 
 cat > "$out/gpu_python" <<'SH'
 #!/usr/bin/env bash
 # python3 with the bundle's libraries and libtessera_c.so; arguments go to python3.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-"$here/run" tessera-cli --version >/dev/null      # unpacks the bundle once
+"$here/run" tessera-bench --version >/dev/null    # unpacks the bundle once
 dest=/tmp/gpu-bundle-$(cksum < "$here/bundle.tar.xz" | cut -d' ' -f1)
 cuda=""
 for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do [[ -d $d ]] && cuda="$cuda:$d"; done
