@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds libtessera_c.so (sm_90) and tessera-bench here and packs them with the
+# Builds libtessera_c.so (sm_90), tessera-bench and the GPU test binary here and packs them with the
 # shared libraries they load (OpenCV and its dependencies; the CUDA runtime is linked in
 # statically and cuFFT is opened at run time from the GPU machine's toolkit) into a folder git
 # ignores, next to the pure-Python package and the GPU check. On the GPU machine:
 #
 #   .gpu-py/gpu_python python/tests/gpu_check.py --bench ".gpu-py/run tessera-bench" --json gpu_check.json
+#   .gpu-py/run tessera_gpu_tests --gtest_filter='DeviceChain*'
 #
 # gpu_python unpacks the bundle once, then runs python3 with LD_LIBRARY_PATH on the packed
 # libraries, TESSERA_C_LIBRARY on the packed libtessera_c.so and PYTHONPATH on python/ of the
@@ -18,7 +19,7 @@ out=${1:-.gpu-py}
 grep -qxF "/$out/" .git/info/exclude 2>/dev/null || echo "/$out/" >> "$(git rev-parse --git-path info/exclude)"
 
 cmake --preset dev >/dev/null
-nice cmake --build --preset dev -j2 --target tessera_c tessera-bench
+nice cmake --build --preset dev -j2 --target tessera_c tessera-bench tessera_gpu_tests
 
 lib=build/dev/python/tessera/libtessera_c.so
 echo "== what libtessera_c.so needs (no libcudart, no libcufft, no Qt):"
@@ -33,9 +34,10 @@ trap 'rm -rf "$stage"' EXIT
 strip -o "$stage/libtessera_c.so" "$lib"
 chmod +x "$stage/libtessera_c.so"
 strip -o "$stage/tessera-bench" build/dev/app/tessera-bench
+strip -o "$stage/tessera_gpu_tests" build/dev/tests/gpu/tessera_gpu_tests
 chmod +x "$stage"/*
 # tessera-cli stays out: it brings most of Qt Core's dependencies and the check does not need it.
-"$root/../shared/tools/gpu-bundle" "$out" "$stage/libtessera_c.so" "$stage/tessera-bench"
+"$root/../shared/tools/gpu-bundle" "$out" "$stage/libtessera_c.so" "$stage/tessera-bench" "$stage/tessera_gpu_tests"
 
 cat > "$out/gpu_python" <<'SH'
 #!/usr/bin/env bash
@@ -56,3 +58,4 @@ du -sh "$out"
 echo "On the GPU machine, from the repository root:"
 echo "  $out/gpu_python -c 'import tessera; print(tessera.devices())'"
 echo "  $out/gpu_python python/tests/gpu_check.py --bench \"$out/run tessera-bench\" --json gpu_check.json"
+echo "  $out/run tessera_gpu_tests --gtest_filter='DeviceChain*'"
