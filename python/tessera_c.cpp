@@ -18,6 +18,7 @@
 #include <opencv2/core.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -25,6 +26,11 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+
+// The layouts the Python package (and any other caller) rebuilds field by field.
+static_assert(sizeof(tessera_image) == 40 && offsetof(tessera_image, channels) == 32);
+static_assert(sizeof(tessera_options) == 80 && offsetof(tessera_options, border_value) == 48 &&
+              offsetof(tessera_options, gpu_memory_limit) == 72);
 
 namespace {
 

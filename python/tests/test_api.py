@@ -32,6 +32,14 @@ def test_version_and_library_path():
     assert tessera.LIBRARY_PATH.endswith("libtessera_c.so")
 
 
+def test_structures_match_the_c_header():
+    import ctypes
+    from tessera import _lib
+    assert ctypes.sizeof(_lib._Image) == 40 and _lib._Image.channels.offset == 32
+    assert ctypes.sizeof(_lib._Options) == 80
+    assert _lib._Options.border_value.offset == 48 and _lib._Options.gpu_memory_limit.offset == 72
+
+
 def test_help_reads_well():
     for item in (tessera, tessera.apply, tessera.filters, tessera.devices, tessera.Chain, tessera.Filter,
                  tessera.load_preset, tessera.last_run):
