@@ -1,0 +1,201 @@
+#include "gpu/device_chain.h"
+
+#include "gpu/cuda_check.cuh"
+#include "gpu/device_info.h"
+#include "gpu/engine.h"
+#include "values/errors.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+namespace tessera::gpu {
+
+namespace {
+
+constexpr std::size_t kScratchAlignment = 256;
+
+std::size_t alignUp(std::size_t bytes)
+{
+    return (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
+}
+
+/// The devices as first seen: plans need each GPU's limits, which do not change while the
+/// process runs (free memory does, but planning one step does not depend on it).
+const DeviceSnapshot& devices()
+{
+    static const DeviceSnapshot snapshot = enumerateDevices();
+    return snapshot;
+}
+
+/// The alignment the kernels' pixel loads need: whole 4-channel pixels are read as one vector,
+/// other formats one channel at a time.
+std::size_t pixelAlignment(PixelFormat format)
+{
+    return format.channels == 4 ? format.bytesPerPixel() : format.bytesPerChannel();
+}
+
+void checkImage(const DeviceImage& image, PixelFormat format, int width, int height, const char* role)
+{
+    const std::string name(role);
+    if (image.data == nullptr) {
+        throw InvalidInput(name + " image has no data pointer");
+    }
+    if (image.width != width || image.height != height || !(image.format == format)) {
+        throw InvalidInput(name + " image is " + std::to_string(image.width) + " x " + std::to_string(image.height) +
+                           " " + image.format.name() + "; the chain was planned for " + std::to_string(width) + " x " +
+                           std::to_string(height) + " " + format.name());
+    }
+    if (image.pitch < static_cast<std::size_t>(width) * format.bytesPerPixel()) {
+        throw InvalidInput(name + " image's row pitch " + std::to_string(image.pitch) + " is shorter than a row");
+    }
+    const std::size_t align = pixelAlignment(format);
+    if (reinterpret_cast<std::uintptr_t>(image.data) % align != 0 || image.pitch % align != 0) {
+        throw InvalidInput(name + " image's address and row pitch must be multiples of " + std::to_string(align) +
+                           " bytes for " + format.name() + " pixels");
+    }
+}
+
+/// The bytes an image spans, from its first pixel to the end of its last row.
+std::pair<std::uintptr_t, std::uintptr_t> span(const DeviceImage& image)
+{
+    const auto begin = reinterpret_cast<std::uintptr_t>(image.data);
+    const std::size_t rowBytes = static_cast<std::size_t>(image.width) * image.format.bytesPerPixel();
+    return {begin, begin + image.pitch * static_cast<std::size_t>(image.height - 1) + rowBytes};
+}
+
+}  // namespace
+
+DeviceChain::DeviceChain(const filters::FilterChain& chain, PixelFormat input, int width, int height, DeviceId device,
+                         Method method)
+    : input_(input), output_(input), width_(width), height_(height), device_(device)
+{
+    if (chain.steps.empty()) {
+        throw InvalidInput("the chain has no filter");
+    }
+    const DeviceSnapshot& snap = devices();
+    const auto info = std::find_if(snap.devices.begin(), snap.devices.end(),
+                                   [device](const DeviceInfo& d) { return d.id == device; });
+    if (device.isCpu() || info == snap.devices.end()) {
+        throw InvalidInput(gpu::describe(device) + " is not a CUDA device of this machine");
+    }
+    if (method != Method::Auto) {
+        requireMethod(method);
+    }
+    PixelFormat format = input;
+    std::size_t largestImage = 0;
+    for (std::size_t i = 0; i < chain.steps.size(); ++i) {
+        const auto& spec = chain.steps[i];
+        Plan plan;
+        try {
+            plan = makePlan(spec, format, width, height, *info, method);
+        } catch (const NotSupported&) {
+            if (method == Method::Auto) {
+                throw;
+            }
+            plan = makePlan(spec, format, width, height, *info, Method::Auto);
+        }
+        workspaceBytes_ = std::max(workspaceBytes_, alignUp(plan.workspaceBytes));
+        format = plan.output;
+        if (i + 1 < chain.steps.size()) {
+            largestImage = std::max(largestImage, alignUp(static_cast<std::size_t>(width) * format.bytesPerPixel()));
+        }
+        plans_.push_back(std::move(plan));
+    }
+    output_ = format;
+    bufferPitch_ = largestImage;
+    bufferBytes_ = alignUp(bufferPitch_ * static_cast<std::size_t>(height));
+    const std::size_t buffers = std::min<std::size_t>(plans_.size() - 1, 2);
+    scratchBytes_ = workspaceBytes_ + buffers * bufferBytes_;
+}
+
+std::vector<std::string> DeviceChain::describe() const
+{
+    std::vector<std::string> lines;
+    for (const auto& p : plans_) {
+        lines.push_back(p.describe());
+    }
+    return lines;
+}
+
+void DeviceChain::run(const DeviceImage& src, const DeviceImage& dst, void* scratch, StreamView stream) const
+{
+    checkImage(src, input_, width_, height_, "the input");
+    checkImage(dst, output_, width_, height_, "the output");
+    const auto [srcBegin, srcEnd] = span(src);
+    const auto [dstBegin, dstEnd] = span(dst);
+    if (srcBegin < dstEnd && dstBegin < srcEnd) {
+        throw InvalidInput("the output overlaps the input: give an output array of its own");
+    }
+    if (stream.device() != device_) {
+        throw InvalidInput("the stream's device differs from the images' (" + gpu::describe(stream.device()) +
+                           ", " + gpu::describe(device_) + ")");
+    }
+    ScopedDevice on(device_);
+    const cudaStream_t s = detail::cudaStreamOf(stream);
+    char* base = static_cast<char*>(scratch);
+    const bool ownScratch = base == nullptr && scratchBytes_ > 0;
+    if (ownScratch) {
+        void* p = nullptr;
+        TESSERA_CUDA_CHECK(cudaMallocAsync(&p, scratchBytes_, s));
+        base = static_cast<char*>(p);
+    }
+    try {
+        void* workspace = workspaceBytes_ > 0 ? base : nullptr;
+        DeviceImage from = src;
+        for (std::size_t i = 0; i < plans_.size(); ++i) {
+            const Plan& plan = plans_[i];
+            DeviceImage to = dst;
+            if (i + 1 < plans_.size()) {
+                to.data = base + workspaceBytes_ + (i % 2) * bufferBytes_;
+                to.pitch = bufferPitch_;
+                to.width = width_;
+                to.height = height_;
+                to.format = plan.output;
+            }
+            gpu::run(plan, from, to, workspace, stream);
+            from = to;
+        }
+    } catch (...) {
+        if (ownScratch) {
+            cudaFreeAsync(base, s);
+        }
+        throw;
+    }
+    if (ownScratch) {
+        TESSERA_CUDA_CHECK(cudaFreeAsync(base, s));
+    }
+}
+
+void streamWaits(DeviceId device, void* waiting, void* producer)
+{
+    if (waiting == producer) {
+        return;
+    }
+    ScopedDevice on(device);
+    cudaEvent_t event = nullptr;
+    TESSERA_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    const cudaError_t recorded = cudaEventRecord(event, static_cast<cudaStream_t>(producer));
+    const cudaError_t waited =
+        recorded == cudaSuccess ? cudaStreamWaitEvent(static_cast<cudaStream_t>(waiting), event, 0) : recorded;
+    // Destroying an event that work still waits on is allowed: CUDA frees it once done.
+    cudaEventDestroy(event);
+    TESSERA_CUDA_CHECK(waited);
+}
+
+DeviceId deviceOfPointer(const void* pointer)
+{
+    cudaPointerAttributes attributes{};
+    const cudaError_t err = cudaPointerGetAttributes(&attributes, pointer);
+    if (err == cudaErrorInvalidValue) {
+        cudaGetLastError();
+        throw InvalidInput("the pointer is not memory CUDA knows");
+    }
+    TESSERA_CUDA_CHECK(err);
+    if (attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged) {
+        return DeviceId(attributes.device);
+    }
+    throw InvalidInput("the pointer is host memory, not device memory");
+}
+
+}  // namespace tessera::gpu

@@ -1,0 +1,15 @@
+#pragma once
+
+#include <string>
+
+namespace tessera::python {
+
+/// The built-in filters with their parameters, as one JSON object {"filters": [...]}.
+/// Throws only bad_alloc.
+std::string filtersJson();
+
+/// The CUDA devices and versions, as one JSON object; no GPU is a normal answer. Throws only
+/// bad_alloc.
+std::string devicesJson();
+
+}  // namespace tessera::python

@@ -1,0 +1,196 @@
+"""Filters and chains as values, and preset files: what apply() runs, written as the preset
+JSON the library (and ``tessera-cli apply --preset``) reads."""
+
+import json
+import os
+
+import numpy as np
+
+from . import _lib
+
+# The largest preset file read (as the C++ side's limit).
+_MAX_PRESET_BYTES = 4 << 20
+_STEP_OPTIONS = ("border", "border_value", "scale", "offset", "depth")
+
+
+def _kernel_entry(kernel, anchor):
+    weights = np.asarray(kernel, dtype=np.float64)
+    if weights.ndim == 1:
+        weights = weights.reshape(1, -1)
+    if weights.ndim != 2 or weights.size == 0:
+        raise ValueError(f"a kernel must be a non-empty 2-D array of weights, got shape {weights.shape}")
+    if not np.all(np.isfinite(weights)):
+        raise ValueError("a kernel's weights must be finite numbers")
+    entry = {"id": "custom", "size": [int(weights.shape[1]), int(weights.shape[0])],
+             "weights": [float(v) for v in weights.ravel()]}
+    if anchor is not None:
+        entry["anchor"] = _anchor(anchor)
+    return entry
+
+
+def _anchor(anchor):
+    try:
+        x, y = anchor
+        return [int(x), int(y)]
+    except (TypeError, ValueError):
+        raise ValueError(f"anchor must be a pair (x, y) of integers, got {anchor!r}") from None
+
+
+def _param_value(key, value):
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return float(value) if isinstance(value, (float, np.floating)) else int(value)
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"parameter {key!r} must be a number, a bool or a choice name, not {type(value).__name__}")
+
+
+class Filter:
+    """One filter of a chain: a registry filter by id with its parameters, or a custom kernel.
+
+    ``Filter("gaussian", sigma=2.0)``, ``Filter("sobel", dx=1, dy=0)``,
+    ``Filter(kernel=np.ones((3, 3)) / 9, anchor=(0, 0))``. Parameters are those that
+    ``tessera.filters()`` lists for the id; values may be numbers, bools or choice names.
+    ``border``, ``border_value``, ``scale``, ``offset`` and ``depth`` set this step's own
+    values (apply()'s options of the same name override them for the whole chain).
+    """
+
+    def __init__(self, id=None, *, kernel=None, anchor=None, border=None, border_value=None, scale=None,
+                 offset=None, depth=None, **params):
+        if kernel is not None:
+            if id not in (None, "custom"):
+                raise TypeError(f"give either a filter id ({id!r}) or kernel=, not both")
+            if params:
+                raise TypeError(f"a custom kernel takes no parameters (got {', '.join(sorted(params))})")
+            self._entry = _kernel_entry(kernel, anchor)
+        else:
+            if not isinstance(id, str) or not id:
+                raise TypeError("a filter needs an id (see tessera.filters()) or kernel=")
+            self._entry = {"id": id}
+            if params:
+                self._entry["params"] = {k: _param_value(k, v) for k, v in params.items()}
+            if anchor is not None:
+                self._entry["anchor"] = _anchor(anchor)
+        for key, value in (("border", border), ("border_value", border_value), ("scale", scale),
+                           ("offset", offset), ("depth", depth)):
+            if value is not None:
+                self._entry[key] = value if isinstance(value, str) else float(value)
+
+    @property
+    def id(self):
+        """The registry id ("custom" for a kernel)."""
+        return self._entry["id"]
+
+    def entries(self):
+        """This step as preset JSON entries (a list of one dict)."""
+        return [dict(self._entry)]
+
+    def __repr__(self):
+        return f"tessera.Filter({json.dumps(self._entry)[:120]})"
+
+
+def _entries_of(item):
+    if isinstance(item, (Filter, Chain)):
+        return item.entries()
+    if isinstance(item, str):
+        return [{"id": item}]
+    if isinstance(item, dict):
+        return [dict(item)]
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], dict):
+        return Filter(item[0], **item[1]).entries()
+    if isinstance(item, (np.ndarray, list)):
+        return [_kernel_entry(item, None)]
+    raise TypeError(f"a chain takes filter ids, tessera.Filter, (id, params) pairs, preset entries (dict), "
+                    f"kernels (2-D arrays) or chains, not {type(item).__name__}")
+
+
+class Chain:
+    """Filters run one after another in one call, each reading the previous one's output.
+
+    ``Chain(["box", Filter("gaussian", sigma=3), ("sobel", {"dx": 1}), np.ones((3, 3)) / 9])``.
+    Items may be filter ids, Filter objects, (id, params) pairs, preset entries as dicts, 2-D
+    kernels or other chains (a loaded preset, say). A chain is checked when it is made: an
+    unknown filter, a bad parameter or a kernel that does not fit raise ValueError.
+    """
+
+    def __init__(self, steps, *, name=None):
+        if isinstance(steps, (str, Filter, Chain, dict)):
+            steps = [steps]
+        entries = []
+        for item in steps:
+            entries.extend(_entries_of(item))
+        if not entries:
+            raise ValueError("a chain needs at least one filter")
+        self._entries = entries
+        self.name = name
+        doc = {"filters": entries}
+        if name:
+            doc["name"] = name
+        self._json = json.dumps(doc)
+        self._steps = _lib.describe_chain(self._json, _lib.make_options())
+
+    def entries(self):
+        """The steps as preset JSON entries."""
+        return [dict(e) for e in self._entries]
+
+    def to_json(self):
+        """The chain as preset JSON text (what ``tessera-cli apply --preset`` reads)."""
+        return self._json
+
+    def save(self, path):
+        """Writes the chain as a preset file."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json())
+
+    @property
+    def steps(self):
+        """One dict per step as the library built it: id, kernel_size, anchor, border,
+        border_value, scale, offset, depth, separable."""
+        return [dict(s) for s in self._steps]
+
+    def __len__(self):
+        return len(self._entries)
+
+    def __repr__(self):
+        ids = ", ".join(e.get("id", "custom") for e in self._entries)
+        return f"tessera.Chain([{ids}]{', name=' + repr(self.name) if self.name else ''})"
+
+
+def _preset_entries(doc):
+    """A preset document's steps with the document's defaults written into each."""
+    if not isinstance(doc, dict):
+        raise ValueError("a preset must be a JSON object")
+    if "filters" in doc:
+        entries = []
+        for entry in doc["filters"] if isinstance(doc["filters"], list) else []:
+            entry = dict(entry) if isinstance(entry, dict) else entry
+            if isinstance(entry, dict):
+                for key in ("border", "border_value", "depth"):
+                    if key in doc and key not in entry:
+                        entry[key] = doc[key]
+            entries.append(entry)
+        return entries
+    entry = {k: v for k, v in doc.items() if k not in ("name", "description")}
+    entry.setdefault("id", "custom")
+    return [entry]
+
+
+def load_preset(path):
+    """Reads a preset file (the JSON the window saves and ``tessera-cli apply --preset`` reads)
+    into a Chain. Raises OSError when the file cannot be read and ValueError when its contents
+    are not a valid preset (the message names the file and the field)."""
+    path = os.fspath(path)
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise ValueError(f"{path}: not a regular file (a preset is JSON text)")
+    if os.path.getsize(path) > _MAX_PRESET_BYTES:
+        raise ValueError(f"{path}: larger than {_MAX_PRESET_BYTES} bytes; not a preset")
+    with open(path, "rb") as f:
+        text = f.read().decode("utf-8", errors="replace")
+    # The library reads the file's own text first, so its messages name the file and field.
+    _lib.describe_chain_text(text, path)
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: {e}") from None
+    return Chain(_preset_entries(doc), name=doc.get("name") if isinstance(doc.get("name"), str) else None)

@@ -1,0 +1,234 @@
+"""Loading libtessera_c.so and calling it: the one module that speaks ctypes.
+
+The library is looked for, in order, at the path in the ``TESSERA_C_LIBRARY`` environment
+variable, next to this file, and then by the dynamic loader's own search. ctypes releases the
+GIL for the length of every call, so other Python threads run while an image is filtered.
+"""
+
+import ctypes
+import json
+import os
+import threading
+
+_U8, _U16, _F32 = 0, 1, 2
+
+_OK = 0
+_INVALID_ARGUMENT = 1
+_NOT_SUPPORTED = 2
+_OUT_OF_MEMORY = 3
+_RUNTIME_ERROR = 4
+
+API_VERSION = 1
+
+
+class TesseraError(RuntimeError):
+    """A failure inside the library that is not the caller's doing (a CUDA error, say)."""
+
+
+class _Image(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("width", ctypes.c_int64),
+        ("height", ctypes.c_int64),
+        ("row_stride", ctypes.c_int64),
+        ("channels", ctypes.c_int32),
+        ("depth", ctypes.c_int32),
+    ]
+
+
+class _Options(ctypes.Structure):
+    _fields_ = [
+        ("border", ctypes.c_char_p),
+        ("depth", ctypes.c_char_p),
+        ("device", ctypes.c_char_p),
+        ("method", ctypes.c_char_p),
+        ("set_border_value", ctypes.c_int32),
+        ("set_scale", ctypes.c_int32),
+        ("set_offset", ctypes.c_int32),
+        ("reserved", ctypes.c_int32),
+        ("border_value", ctypes.c_double),
+        ("scale", ctypes.c_double),
+        ("offset", ctypes.c_double),
+        ("gpu_memory_limit", ctypes.c_uint64),
+    ]
+
+
+def _candidates():
+    env = os.environ.get("TESSERA_C_LIBRARY")
+    if env:
+        yield env
+    yield os.path.join(os.path.dirname(os.path.abspath(__file__)), "libtessera_c.so")
+    yield "libtessera_c.so"
+
+
+def _load():
+    errors = []
+    for path in _candidates():
+        if os.sep in path and not os.path.exists(path):
+            errors.append(f"{path}: no such file")
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            errors.append(str(e))
+            continue
+        return lib, path
+    raise ImportError(
+        "tessera: cannot load libtessera_c.so (set TESSERA_C_LIBRARY to its path):\n  " + "\n  ".join(errors)
+    )
+
+
+_lib, LIBRARY_PATH = _load()
+
+_P = ctypes.POINTER
+_lib.tessera_version.restype = ctypes.c_char_p
+_lib.tessera_version.argtypes = []
+_lib.tessera_api_version.restype = ctypes.c_int
+_lib.tessera_api_version.argtypes = []
+_lib.tessera_last_error.restype = ctypes.c_char_p
+_lib.tessera_last_error.argtypes = []
+_lib.tessera_filters_json.restype = ctypes.c_char_p
+_lib.tessera_filters_json.argtypes = []
+_lib.tessera_devices_json.restype = ctypes.c_char_p
+_lib.tessera_devices_json.argtypes = []
+_lib.tessera_describe_chain.restype = ctypes.c_int
+_lib.tessera_describe_chain.argtypes = [ctypes.c_char_p, _P(_Options), _P(ctypes.c_char_p)]
+_lib.tessera_output_depth.restype = ctypes.c_int
+_lib.tessera_output_depth.argtypes = [ctypes.c_char_p, _P(_Options), ctypes.c_int32, _P(ctypes.c_int32)]
+_lib.tessera_apply_host.restype = ctypes.c_int
+_lib.tessera_apply_host.argtypes = [_P(_Image), _P(_Image), ctypes.c_char_p, _P(_Options), _P(ctypes.c_char_p)]
+_lib.tessera_device_prepare.restype = ctypes.c_int
+_lib.tessera_device_prepare.argtypes = [_P(_Image), ctypes.c_char_p, _P(_Options), _P(ctypes.c_int32),
+                                        _P(ctypes.c_uint64)]
+_lib.tessera_pointer_device.restype = ctypes.c_int
+_lib.tessera_pointer_device.argtypes = [ctypes.c_void_p, _P(ctypes.c_int32)]
+_lib.tessera_apply_device.restype = ctypes.c_int
+_lib.tessera_apply_device.argtypes = [
+    _P(_Image), _P(_Image), ctypes.c_char_p, _P(_Options), ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64,
+]
+
+_lib.tessera_stream_wait.restype = ctypes.c_int
+_lib.tessera_stream_wait.argtypes = [ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p]
+
+if _lib.tessera_api_version() != API_VERSION:
+    raise ImportError(
+        f"tessera: {LIBRARY_PATH} speaks C API version {_lib.tessera_api_version()}, "
+        f"this package version {API_VERSION}"
+    )
+
+VERSION = _lib.tessera_version().decode()
+_filters_cache = None
+_lock = threading.Lock()
+
+
+def _check(status):
+    if status == _OK:
+        return
+    message = _lib.tessera_last_error().decode(errors="replace")
+    if status == _INVALID_ARGUMENT:
+        raise ValueError(message)
+    if status == _OUT_OF_MEMORY:
+        raise MemoryError(message)
+    if status == _NOT_SUPPORTED:
+        raise TesseraError(message)
+    raise TesseraError(message)
+
+
+def _text(value):
+    return None if value is None else str(value).encode()
+
+
+def make_options(border=None, border_value=None, scale=None, offset=None, depth=None, device="auto",
+                 method="auto", gpu_memory_limit=0):
+    """The C options structure for the keyword arguments of apply()."""
+    o = _Options()
+    o.border = _text(border)
+    o.depth = _text(depth)
+    o.device = _text(device)
+    o.method = _text(method)
+    if border_value is not None:
+        o.set_border_value, o.border_value = 1, float(border_value)
+    if scale is not None:
+        o.set_scale, o.scale = 1, float(scale)
+    if offset is not None:
+        o.set_offset, o.offset = 1, float(offset)
+    o.gpu_memory_limit = int(gpu_memory_limit or 0)
+    return o
+
+
+def make_image(data, width, height, row_stride, channels, depth):
+    """The C image structure (depth: 0 u8, 1 u16, 2 f32)."""
+    return _Image(data, width, height, row_stride, channels, depth)
+
+
+def filters_json():
+    global _filters_cache
+    with _lock:
+        if _filters_cache is None:
+            _filters_cache = json.loads(_lib.tessera_filters_json().decode())["filters"]
+    return _filters_cache
+
+
+def devices_json():
+    return json.loads(_lib.tessera_devices_json().decode())
+
+
+def describe_chain(chain_json, options):
+    out = ctypes.c_char_p()
+    _check(_lib.tessera_describe_chain(chain_json.encode(), ctypes.byref(options), ctypes.byref(out)))
+    return json.loads(out.value.decode())
+
+
+def output_depth(chain_json, options, input_depth):
+    out = ctypes.c_int32()
+    _check(_lib.tessera_output_depth(chain_json.encode(), ctypes.byref(options), input_depth, ctypes.byref(out)))
+    return out.value
+
+
+def apply_host(src, dst, chain_json, options):
+    where = ctypes.c_char_p()
+    _check(_lib.tessera_apply_host(ctypes.byref(src), ctypes.byref(dst), chain_json.encode(), ctypes.byref(options),
+                                   ctypes.byref(where)))
+    return where.value.decode()
+
+
+def device_prepare(src, chain_json, options):
+    """(output depth code, scratch bytes) for a device image; plans once per kind of call."""
+    depth = ctypes.c_int32()
+    scratch = ctypes.c_uint64()
+    _check(_lib.tessera_device_prepare(ctypes.byref(src), chain_json.encode(), ctypes.byref(options),
+                                       ctypes.byref(depth), ctypes.byref(scratch)))
+    return depth.value, scratch.value
+
+
+def device_scratch_bytes(src, chain_json, options):
+    """The scratch bytes apply_device needs for this image and chain."""
+    return device_prepare(src, chain_json, options)[1]
+
+
+def pointer_device(pointer):
+    """The CUDA ordinal of the GPU holding a device pointer."""
+    device = ctypes.c_int32()
+    _check(_lib.tessera_pointer_device(ctypes.c_void_p(pointer), ctypes.byref(device)))
+    return device.value
+
+
+def apply_device(src, dst, chain_json, options, stream, scratch, scratch_bytes):
+    _check(_lib.tessera_apply_device(ctypes.byref(src), ctypes.byref(dst), chain_json.encode(),
+                                     ctypes.byref(options), ctypes.c_void_p(stream or None),
+                                     ctypes.c_void_p(scratch or None), scratch_bytes))
+
+
+def stream_wait(device, stream, producer):
+    _check(_lib.tessera_stream_wait(device, ctypes.c_void_p(stream or None), ctypes.c_void_p(producer or None)))
+
+
+def describe_chain_text(text, source):
+    """describe_chain on a preset's own text, its messages naming `source` (a file)."""
+    try:
+        return describe_chain(text, make_options())
+    except ValueError as e:
+        message = str(e)
+        if message.startswith("chain: "):
+            message = message[len("chain: "):]
+        raise ValueError(f"{source}: {message}") from None

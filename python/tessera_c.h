@@ -1,0 +1,148 @@
+/* Tessera's C interface: the filters, the devices and a filter chain run on images in host or
+ * device memory. Plain C, no Python and no C++ types, so any language with a foreign function
+ * interface can load libtessera_c.so (the Python package does, with ctypes).
+ *
+ * Conventions
+ *  - Every function that can fail returns a tessera_status; TESSERA_OK (0) is success. On
+ *    failure tessera_last_error() returns the message for the calling thread, valid until the
+ *    thread's next call into the library. Nothing is ever thrown across this interface.
+ *  - Strings returned as const char* belong to the library: the filter list lives as long as
+ *    the process, the other texts until the calling thread's next call.
+ *  - A chain is given as preset JSON, the format of `tessera-cli apply --preset`: a chain
+ *    {"filters": [{"id": ..., "params": {...}}, {"id": "custom", "size": [w, h], ...}], ...}
+ *    or a single kernel object {"size": [w, h], "weights": [...], ...}.
+ *  - Options apply as `tessera-cli apply` applies them: border and border value to every step,
+ *    scale, offset and output depth to the last step; unset ones leave the preset's values.
+ *  - Every function is safe to call from several threads at once. Calls block only for the
+ *    host path; the device path enqueues and returns.
+ */
+#ifndef TESSERA_C_H
+#define TESSERA_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TESSERA_C_API_VERSION 1
+
+/* The library exports these functions and nothing else. */
+#if defined(__GNUC__)
+#define TESSERA_C_EXPORT __attribute__((visibility("default")))
+#else
+#define TESSERA_C_EXPORT
+#endif
+
+typedef enum tessera_status {
+    TESSERA_OK = 0,
+    TESSERA_INVALID_ARGUMENT = 1, /* malformed input: image, chain, option or preset */
+    TESSERA_NOT_SUPPORTED = 2,    /* well formed, but this machine cannot do it (no GPU, no cuFFT) */
+    TESSERA_OUT_OF_MEMORY = 3,    /* host or device memory ran out */
+    TESSERA_RUNTIME_ERROR = 4     /* anything else: a CUDA failure, an internal error */
+} tessera_status;
+
+typedef enum tessera_depth {
+    TESSERA_U8 = 0,  /* unsigned 8-bit channels */
+    TESSERA_U16 = 1, /* unsigned 16-bit channels */
+    TESSERA_F32 = 2  /* 32-bit float channels */
+} tessera_depth;
+
+/* An image the caller owns, in host or device memory: `height` rows of `width` pixels of
+ * `channels` (1, 3 or 4) interleaved channels of `depth`; row y starts at
+ * data + y * row_stride bytes (row_stride >= width * channels * bytes per channel). */
+typedef struct tessera_image {
+    void* data;
+    int64_t width;
+    int64_t height;
+    int64_t row_stride;
+    int32_t channels;
+    int32_t depth; /* a tessera_depth */
+} tessera_image;
+
+/* How to run. Zero-initialise, then set what you need: a NULL string or a set_* flag of 0
+ * leaves the default (the chain's own value, "auto" for device and method). */
+typedef struct tessera_options {
+    const char* border; /* "reflect101", "reflect", "replicate", "constant", "wrap" */
+    const char* depth;  /* output depth of the last step: "same", "u8", "u16", "f32" */
+    const char* device; /* host images: "auto", "cpu", "gpu", "gpu:N[,M...]"; device images:
+                           "auto", "gpu" or "gpu:N" naming the images' own GPU */
+    const char* method; /* GPU method: "auto", "direct", "separable", "fft" */
+    int32_t set_border_value;
+    int32_t set_scale;
+    int32_t set_offset;
+    int32_t reserved;
+    double border_value; /* for the constant border */
+    double scale;        /* result = scale * sum + offset */
+    double offset;
+    uint64_t gpu_memory_limit; /* host images on GPUs: bytes each GPU may use; 0: from its free memory */
+} tessera_options;
+
+/* The library's version, e.g. "0.1.0". Never fails. */
+TESSERA_C_EXPORT const char* tessera_version(void);
+/* TESSERA_C_API_VERSION as the library was built. Never fails. */
+TESSERA_C_EXPORT int tessera_api_version(void);
+/* The last failure's message on the calling thread ("" when none). Never fails. */
+TESSERA_C_EXPORT const char* tessera_last_error(void);
+
+/* The built-in filters and their parameters as JSON (the shape of `tessera-cli filters --json`).
+ * Never fails. */
+TESSERA_C_EXPORT const char* tessera_filters_json(void);
+/* The CUDA devices, driver and runtime versions and cuFFT's state as JSON (the shape of
+ * `tessera-cli devices --json`). Never fails; no GPU is a normal answer. */
+TESSERA_C_EXPORT const char* tessera_devices_json(void);
+
+/* Parses a chain with the options applied and sets *json_out to a JSON array describing its
+ * steps (id, kernel size, anchor, border, scale, offset, depth, separable). */
+TESSERA_C_EXPORT tessera_status tessera_describe_chain(const char* chain_json, const tessera_options* options,
+                                                       const char** json_out);
+
+/* The depth the chain writes for an input of `input_depth`. */
+TESSERA_C_EXPORT tessera_status tessera_output_depth(const char* chain_json, const tessera_options* options,
+                                                     int32_t input_depth, int32_t* output_depth);
+
+/* Runs the chain over a host image into a host image the caller allocated (same size and
+ * channels, depth from tessera_output_depth; it must not overlap src). Blocks until dst holds
+ * the result. Where it ran ("cpu" or "gpu:0,1") and any note (a fallback to the CPU) go to
+ * *where_out when where_out is not NULL. */
+TESSERA_C_EXPORT tessera_status tessera_apply_host(const tessera_image* src, const tessera_image* dst,
+                                                   const char* chain_json, const tessera_options* options,
+                                                   const char** where_out);
+
+/* Device memory: plans the chain for this image (plans are kept, so later calls with the same
+ * chain text, options, format, size and GPU skip parsing and planning) and gives the depth it
+ * writes and the bytes of scratch tessera_apply_device needs, so the caller can take them
+ * from its own allocator. src->data must be device memory (it names the GPU). Either out
+ * pointer may be NULL. */
+TESSERA_C_EXPORT tessera_status tessera_device_prepare(const tessera_image* src, const char* chain_json,
+                                                       const tessera_options* options, int32_t* output_depth,
+                                                       uint64_t* scratch_bytes);
+
+/* The CUDA ordinal of the GPU that holds `pointer`; TESSERA_INVALID_ARGUMENT for host memory
+ * or memory CUDA does not know. */
+TESSERA_C_EXPORT tessera_status tessera_pointer_device(const void* pointer, int32_t* device);
+
+/* Runs the chain over a device image into a device image (same GPU, same size and channels,
+ * depth from tessera_device_prepare, not overlapping src), enqueued on `stream` (a cudaStream_t
+ * of that GPU; NULL: the legacy default stream), and returns without waiting: the result is
+ * there once the stream reaches this work, and work queued on the stream before the call is
+ * complete before the input is read. `scratch` holds at least the bytes tessera_device_prepare
+ * gives, in device memory aligned to 256 bytes that nothing else uses before the stream passes
+ * this work; NULL: taken from CUDA's stream-ordered allocator on `stream`. Pixels never go
+ * through the host. Addresses and row strides must be multiples of the pixel size for 4
+ * channels and of the channel size otherwise. */
+TESSERA_C_EXPORT tessera_status tessera_apply_device(const tessera_image* src, const tessera_image* dst,
+                                                     const char* chain_json, const tessera_options* options,
+                                                     void* stream, void* scratch, uint64_t scratch_bytes);
+
+/* Makes `stream` wait, on the device, for the work queued on `producer` so far (both
+ * cudaStream_t handles of GPU `device`; 0x1 and 0x2 name the legacy and per-thread default
+ * streams). The host does not block. For consumers of __cuda_array_interface__'s "stream". */
+TESSERA_C_EXPORT tessera_status tessera_stream_wait(int32_t device, void* stream, void* producer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
