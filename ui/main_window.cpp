@@ -9,6 +9,7 @@
 #include "ui/make_action.h"
 #include "ui/profiler_dock.h"
 #include "ui/recent_files.h"
+#include "ui/wheel_guard.h"
 #include "ui/window_status.h"
 
 #include <QAction>
@@ -53,6 +54,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(view_, &ImageView::zoomChanged, this, &MainWindow::updateZoomLabel);
     updateViewActions();
     restoreWindowState();
+    new WheelGuard(this);
 }
 
 MainWindow::~MainWindow() = default;

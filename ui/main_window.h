@@ -88,6 +88,22 @@ public:
     /// unsaved, the user discarded it, or it was saved.
     bool mayDiscardDocument(const QString& action);
 
+    /// What Save writes when enabled filters are in the stack.
+    enum class SaveChoice {
+        Result,    ///< apply the filters (one undoable step) and write the result
+        Original,  ///< write the image as it is; the stack stays for later
+        Cancel     ///< write nothing
+    };
+    /// Replaces the question Save asks when the stack holds enabled filters (tests; an empty
+    /// function restores the box). It gets the file's name and the enabled filters' titles.
+    /// Without modal dialogs and without a prompt, Save writes the original image.
+    void setSaveChoicePrompt(std::function<SaveChoice(const QString& file, const QStringList& filters)> prompt)
+    {
+        saveChoicePrompt_ = std::move(prompt);
+    }
+    /// Asks whether Save to path applies the enabled filters (titles in filters) first.
+    SaveChoice askSaveChoice(const QString& path, const QStringList& filters);
+
 public slots:
     /// Shows image for the file at path; description names the pixel format (e.g. "u8x3").
     void showImage(const QImage& image, const QString& path, const QString& description);
@@ -157,6 +173,8 @@ signals:
     void enabledDevicesChanged(const QStringList& keys);
     /// The user asked to read the devices again (Devices dock, Refresh).
     void deviceRefreshRequested();
+    /// The window accepted a close: the last moment to keep what the session built.
+    void closing();
     /// The user asked for the batch dialog (Batch > Run Batch).
     void batchRequested();
     /// The user asked for the device comparison (Tools > Compare Devices).
@@ -215,6 +233,7 @@ private:
     QString lastError_;
     bool modalDialogs_ = true;
     std::function<UnsavedAnswer(const QString&)> unsavedPrompt_;
+    std::function<SaveChoice(const QString&, const QStringList&)> saveChoicePrompt_;
     bool profilerSawDevices_ = false;  ///< setDevices() has passed a snapshot to the profiler
 };
 

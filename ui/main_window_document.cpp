@@ -11,6 +11,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QUrl>
 
 // The document's life in the window: its path and modified mark, the question before unsaved
@@ -90,6 +91,32 @@ bool MainWindow::mayDiscardDocument(const QString& action)
     return false;
 }
 
+MainWindow::SaveChoice MainWindow::askSaveChoice(const QString& path, const QStringList& filters)
+{
+    if (saveChoicePrompt_) {
+        return saveChoicePrompt_(QFileInfo(path).fileName(), filters);
+    }
+    if (!modalDialogs_) {
+        return SaveChoice::Original;
+    }
+    QMessageBox box(QMessageBox::Question, tr("Save %1").arg(QFileInfo(path).fileName()),
+                    (filters.size() == 1 ? tr("The filter stack has 1 enabled filter: %1.")
+                                         : tr("The filter stack has %1 enabled filters: %2.").arg(filters.size()))
+                        .arg(filters.join(QStringLiteral(", "))),
+                    QMessageBox::NoButton, this);
+    box.setInformativeText(tr("The preview shows them, the image itself does not have them yet. Applying them is "
+                              "one step in Edit > Undo, which brings the stack back."));
+    QPushButton* result = box.addButton(tr("Apply the Filters and Save the Result"), QMessageBox::AcceptRole);
+    QPushButton* original = box.addButton(tr("Save the Original Image"), QMessageBox::ActionRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(result);
+    box.exec();
+    if (box.clickedButton() == result) {
+        return SaveChoice::Result;
+    }
+    return box.clickedButton() == original ? SaveChoice::Original : SaveChoice::Cancel;
+}
+
 void MainWindow::requestOpen(const QString& path)
 {
     if (mayDiscardDocument(tr("open %1").arg(QFileInfo(path).fileName()))) {
@@ -103,6 +130,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    emit closing();
     saveWindowState();
     QMainWindow::closeEvent(event);
 }

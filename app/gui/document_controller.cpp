@@ -15,9 +15,11 @@
 #include "ui/main_window.h"
 
 #include <QFileInfo>
+#include <QSettings>
 
 #include <QStringList>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <optional>
@@ -26,6 +28,20 @@ namespace tessera::app::gui {
 
 using document::Document;
 
+namespace {
+
+// The stack left on an image when the window closed, and that image's path.
+const QString kKeptStackImage = QStringLiteral("lastStack/image");
+const QString kKeptStack = QStringLiteral("lastStack/preset");
+
+/// "1 filter", "3 filters".
+QString countOf(qsizetype filters)
+{
+    return filters == 1 ? QObject::tr("1 filter") : QObject::tr("%1 filters").arg(filters);
+}
+
+}  // namespace
+
 DocumentController::DocumentController(ui::MainWindow& window, document::Document& document, PreviewController& previews,
                                        QObject* parent)
     : QObject(parent), window_(window), document_(document), previews_(previews)
@@ -33,6 +49,7 @@ DocumentController::DocumentController(ui::MainWindow& window, document::Documen
     connect(&window_, &ui::MainWindow::openRequested, this, &DocumentController::openImage);
     connect(&window_, &ui::MainWindow::saveRequested, this, &DocumentController::saveImage);
     connect(&window_, &ui::MainWindow::exportRequested, this, &DocumentController::exportImage);
+    connect(&window_, &ui::MainWindow::closing, this, &DocumentController::keepStack);
     window_.filterDock()->setFilters(document_.registry().all());
     window_.setUndoStack(&document_.undoStack());
     ui::FilterStack* stack = window_.filterStack();
@@ -69,6 +86,7 @@ void DocumentController::openImage(const QString& path)
     try {
         document_.setImage(readImage(absolute.toStdString()));
         previews_.showOpenedImage(absolute);
+        restoreKeptStack(absolute);
     } catch (const ImageError& e) {
         // ImageError's text already starts with the path.
         window_.showError(title, qs(e.what()));
@@ -82,6 +100,31 @@ void DocumentController::saveImage(const QString& path)
     if (document_.image().empty()) {
         return;
     }
+    QStringList filters;
+    for (const filters::StackEntry& entry : document_.stack().entries) {
+        if (entry.enabled) {
+            filters.push_back(document_.titleOf(entry.choice.id));
+        }
+    }
+    QString what = tr("the image");
+    if (!filters.isEmpty()) {
+        switch (window_.askSaveChoice(path, filters)) {
+        case ui::MainWindow::SaveChoice::Cancel:
+            window_.showMessage(tr("Nothing saved"));
+            return;
+        case ui::MainWindow::SaveChoice::Result:
+            previews_.applyPreview();
+            if (std::any_of(document_.stack().entries.begin(), document_.stack().entries.end(),
+                            [](const filters::StackEntry& e) { return e.enabled; })) {
+                return;  // Apply failed and said why; nothing is written
+            }
+            what = tr("the image with %1 applied (%2)").arg(countOf(filters.size()), filters.join(QStringLiteral(", ")));
+            break;
+        case ui::MainWindow::SaveChoice::Original:
+            what = tr("the original image, without the %1 of the stack").arg(countOf(filters.size()));
+            break;
+        }
+    }
     try {
         writeImage(path.toStdString(), document_.image());
         document_.markSaved();
@@ -89,7 +132,7 @@ void DocumentController::saveImage(const QString& path)
             window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
         }
         window_.setDocumentModified(false);
-        window_.showMessage(tr("Saved %1").arg(path));
+        window_.showMessage(tr("Saved %1 to %2 (%3)").arg(what, path, qs(describeFormat(document_.image()))));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot save image"), QString::fromUtf8(e.what()));
     }
@@ -108,6 +151,45 @@ void DocumentController::exportImage(const QString& path)
         window_.showMessage(tr("Exported %1 (%2)").arg(path, qs(describeFormat(result))));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(path, e)));
+    }
+}
+
+void DocumentController::keepStack()
+{
+    QSettings settings;
+    const filters::StackState& stack = document_.stack();
+    const bool anyEnabled = std::any_of(stack.entries.begin(), stack.entries.end(),
+                                        [](const filters::StackEntry& e) { return e.enabled; });
+    if (document_.image().empty() || window_.currentPath().isEmpty() || !anyEnabled) {
+        settings.remove(kKeptStackImage);
+        settings.remove(kKeptStack);
+        return;
+    }
+    try {
+        const filters::Preset preset = presetFromStack(stack, "last stack", document_.registry());
+        settings.setValue(kKeptStackImage, window_.currentPath());
+        settings.setValue(kKeptStack, qs(filters::presetToJson(preset)));
+    } catch (const std::exception&) {
+        settings.remove(kKeptStack);  // a stack that does not build is not worth keeping
+    }
+}
+
+void DocumentController::restoreKeptStack(const QString& path)
+{
+    QSettings settings;
+    if (!document_.stack().entries.empty() || settings.value(kKeptStackImage).toString() != path) {
+        return;
+    }
+    const QString json = settings.value(kKeptStack).toString();
+    settings.remove(kKeptStackImage);
+    settings.remove(kKeptStack);
+    try {
+        const filters::Preset preset = filters::parsePreset(json.toStdString(), "last stack", document_.registry());
+        document_.replaceEntries(entriesFromPreset(preset), tr("Restore the last stack"));
+        window_.showMessage(
+            tr("Restored the %1 you left on this image; Edit > Undo removes them").arg(countOf(preset.steps.size())));
+    } catch (const std::exception&) {
+        // A filter this version no longer knows: the image opens with an empty stack.
     }
 }
 

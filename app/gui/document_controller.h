@@ -49,8 +49,14 @@ public slots:
     /// Writes the kernel editor's kernel as a preset to path; errors name the file. Never throws.
     void saveKernelPreset(const QString& path);
 
+    /// Remembers the enabled filters of the stack with the open image's path (the window is
+    /// closing), so that opening that image again brings them back; an empty stack forgets.
+    void keepStack();
+
 private:
     void showStack();
+    /// After path opened with an empty stack: the stack kept for path, as one undoable step.
+    void restoreKeptStack(const QString& path);
 
     ui::MainWindow& window_;
     document::Document& document_;
