@@ -112,6 +112,7 @@ struct Item {
     size_t slot = 0;  // position in the plan
     cv::Mat image;
     std::string inputSha256;
+    ImageMetadata metadata;
 };
 
 class Pipeline {
@@ -193,10 +194,11 @@ private:
                 continue;
             }
             started(i);
-            Item item{i, {}, {}};
+            Item item{i, {}, {}, {}};
             const auto begin = Clock::now();
             try {
-                item.image = readImage(plan_.files[i].input);
+                item.image = readImage(plan_.files[i].input, {}, &item.metadata);
+                results_[i].orientation = describeOrientation(item.metadata.orientation);
                 if (job_.manifest) {
                     item.inputSha256 = sha256File(plan_.files[i].input);
                 }
@@ -257,7 +259,10 @@ private:
             }
             const auto begin = Clock::now();
             try {
-                writeImage(output, item->image);
+                const bool keep = !job_.stripMetadata && !item->metadata.empty() &&
+                                  formatHoldsMetadata(fs::path(output).extension().string());
+                writeImage(output, item->image, keep ? &item->metadata : nullptr);
+                results_[i].metadata = keep ? item->metadata.summary() : "none";
                 results_[i].encodeMs = msSince(begin);
                 if (manifest_) {
                     writeManifest(*manifest_, results_[i], item->inputSha256);

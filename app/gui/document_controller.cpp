@@ -84,8 +84,14 @@ void DocumentController::openImage(const QString& path)
     // Absolute, so the title, the recent list and later saves do not depend on the working folder.
     const QString absolute = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
     try {
-        document_.setImage(readImage(absolute.toStdString()));
+        ImageMetadata metadata;
+        document_.setImage(readImage(absolute.toStdString(), {}, &metadata));
+        metadata_ = std::move(metadata);
         previews_.showOpenedImage(absolute);
+        if (metadata_.orientation != 1) {
+            window_.showMessage(tr("Opened %1, %2 as its EXIF orientation asks")
+                                    .arg(absolute, qs(describeOrientation(metadata_.orientation))));
+        }
         restoreKeptStack(absolute);
     } catch (const ImageError& e) {
         // ImageError's text already starts with the path.
@@ -126,13 +132,15 @@ void DocumentController::saveImage(const QString& path)
         }
     }
     try {
-        writeImage(path.toStdString(), document_.image());
+        const bool keep = writesMetadata(path);
+        writeImage(path.toStdString(), document_.image(), keep ? &metadata_ : nullptr);
         document_.markSaved();
         if (QFileInfo(path).absoluteFilePath() != QFileInfo(window_.currentPath()).absoluteFilePath()) {
             window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
         }
         window_.setDocumentModified(false);
-        window_.showMessage(tr("Saved %1 to %2 (%3)").arg(what, path, qs(describeFormat(document_.image()))));
+        window_.showMessage(tr("Saved %1 to %2 (%3%4)")
+                                .arg(what, path, qs(describeFormat(document_.image())), metadataNote(keep)));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot save image"), QString::fromUtf8(e.what()));
     }
@@ -147,11 +155,22 @@ void DocumentController::exportImage(const QString& path)
         const cv::Mat result = previews_.currentResult();
         // writeImage() refuses a format that cannot hold the depth or the alpha channel and names
         // the formats that can; nothing is converted behind the user's back.
-        writeImage(path.toStdString(), result);
-        window_.showMessage(tr("Exported %1 (%2)").arg(path, qs(describeFormat(result))));
+        const bool keep = writesMetadata(path);
+        writeImage(path.toStdString(), result, keep ? &metadata_ : nullptr);
+        window_.showMessage(tr("Exported %1 (%2%3)").arg(path, qs(describeFormat(result)), metadataNote(keep)));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(path, e)));
     }
+}
+
+bool DocumentController::writesMetadata(const QString& path) const
+{
+    return !metadata_.empty() && formatHoldsMetadata(QFileInfo(path).suffix().prepend(QLatin1Char('.')).toStdString());
+}
+
+QString DocumentController::metadataNote(bool kept) const
+{
+    return kept ? tr("; kept %1").arg(qs(metadata_.summary())) : QString();
 }
 
 void DocumentController::keepStack()

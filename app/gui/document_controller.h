@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/io/image_metadata.h"
+
 #include <QObject>
 #include <QString>
 
@@ -55,12 +57,17 @@ public slots:
 
 private:
     void showStack();
+    /// True when a file written to path carries the open image's metadata.
+    bool writesMetadata(const QString& path) const;
+    /// "; kept EXIF, ICC profile" for a status message; empty when nothing was kept.
+    QString metadataNote(bool kept) const;
     /// After path opened with an empty stack: the stack kept for path, as one undoable step.
     void restoreKeptStack(const QString& path);
 
     ui::MainWindow& window_;
     document::Document& document_;
     PreviewController& previews_;
+    ImageMetadata metadata_;  ///< what the open image's file carried besides pixels
 };
 
 }  // namespace tessera::app::gui
