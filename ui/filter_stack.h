@@ -29,6 +29,8 @@ public:
 
     /// Filters offered by Add, grouped by category, and used for the entries' titles.
     void setFilters(std::vector<filters::FilterDesc> filters);
+    /// The Add menu (also Filters > Add Filter in the main window).
+    QMenu* addMenu() const { return addMenu_; }
     /// The stack as shown.
     const filters::StackState& state() const { return state_; }
     /// Shows state (the document's); emits currentChanged().

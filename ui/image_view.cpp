@@ -4,6 +4,7 @@
 #include "ui/preview_patch.h"
 #include "ui/split_overlay.h"
 #include "ui/tile_overlay.h"
+#include "ui/view_navigation.h"
 
 #include <QGraphicsPixmapItem>
 #include <QGraphicsScene>
@@ -49,7 +50,10 @@ ImageView::ImageView(QWidget* parent)
     setBackgroundBrush(QColor(0x30, 0x30, 0x30));
     // Drops belong to the main window, which owns the "open this file" decision.
     setAcceptDrops(false);
-    setToolTip(tr("Ctrl+wheel zooms around the cursor; drag to pan"));
+    setToolTip(tr("Ctrl+wheel zooms around the cursor; drag (or middle-drag) to pan; Shift+wheel scrolls "
+                  "sideways; + and - zoom, 1 shows actual size, 0 fits the window"));
+    setFocusPolicy(Qt::StrongFocus);
+    new ViewNavigation(this);
 }
 
 void ImageView::setImage(const QImage& image)

@@ -52,6 +52,7 @@ MainWindow::MainWindow(QWidget* parent)
     createDeviceDock();
     createProfilerDock();
     connect(view_, &ImageView::zoomChanged, this, &MainWindow::updateZoomLabel);
+    createHabits();
     updateViewActions();
     restoreWindowState();
     new WheelGuard(this);

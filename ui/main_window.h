@@ -6,6 +6,7 @@
 #include "ui/preferences_dialog.h"
 
 #include <QMainWindow>
+#include <QUrl>
 
 #include <functional>
 
@@ -71,6 +72,8 @@ public:
     QString aboutText() const;
     /// Status text of the last preview shown.
     QString previewStatus() const;
+    /// Help > Keyboard Shortcuts as rows of (what it does, keys).
+    QList<QPair<QString, QString>> shortcutList() const;
     /// Text of the last showError() message, for tests and logs.
     QString lastError() const { return lastError_; }
     /// When false, errors and About go to the status bar and lastError() only, without modal
@@ -147,6 +150,10 @@ public slots:
     void setComputeSummary(const QString& summary);
     /// Shows the About box.
     void showAbout();
+    /// Shows Help > Keyboard Shortcuts (not blocking).
+    void showShortcuts();
+    /// Where Help > User Guide leads (the README's "Using it").
+    void setUserGuide(const QUrl& url) { userGuide_ = url; }
     /// Shows snapshot's devices in the Devices dock and names them in the Profiler.
     void setDevices(const tessera::gpu::DeviceSnapshot& snapshot);
     /// Shows a run's timing records in the Profiler dock (unless frozen) and its tiles in the
@@ -196,6 +203,7 @@ private:
     void createFilterDock();
     void createDeviceDock();
     void createProfilerDock();
+    void createHabits();
     void restoreWindowState();
     void saveWindowState() const;
     void updateZoomLabel(double factor);
@@ -229,6 +237,7 @@ private:
     std::vector<DeviceOption> deviceOptions_;
 
     AboutInfo about_;
+    QUrl userGuide_{QStringLiteral("https://github.com/tessera/tessera#using-it")};
     QString currentPath_;
     QString lastError_;
     bool modalDialogs_ = true;
