@@ -8,6 +8,7 @@
 #include "app/gui/preview_controller.h"
 #include "app/document/stack_chain.h"
 #include "filters/preset_io.h"
+#include "ui/file_dialogs.h"
 #include "ui/filter_dock.h"
 #include "ui/filter_stack.h"
 #include "ui/kernel_dock.h"
@@ -73,6 +74,7 @@ DocumentController::DocumentController(ui::MainWindow& window, document::Documen
         samples.push_back(QString::fromStdString(sample.string()));
     }
     window_.setSampleImages(samples);
+    ui::setBundledPresetFolder(QString::fromStdString(presetsDir().string()));
     showStack();
 }
 
