@@ -152,7 +152,7 @@ public slots:
     void showAbout();
     /// Shows Help > Keyboard Shortcuts (not blocking).
     void showShortcuts();
-    /// Where Help > User Guide leads (the README's "Using it").
+    /// Where Help > User Guide leads (the README; the project's page until set).
     void setUserGuide(const QUrl& url) { userGuide_ = url; }
     /// Shows snapshot's devices in the Devices dock and names them in the Profiler.
     void setDevices(const tessera::gpu::DeviceSnapshot& snapshot);
@@ -237,7 +237,7 @@ private:
     std::vector<DeviceOption> deviceOptions_;
 
     AboutInfo about_;
-    QUrl userGuide_{QStringLiteral("https://github.com/tessera/tessera#using-it")};
+    QUrl userGuide_{QStringLiteral("https://github.com/tessera/tessera#readme")};
     QString currentPath_;
     QString lastError_;
     bool modalDialogs_ = true;

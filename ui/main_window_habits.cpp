@@ -96,7 +96,7 @@ void MainWindow::createHabits()
                                QKeySequence(Qt::CTRL | Qt::Key_F1), tr("Every key Tessera answers to"));
     connect(keys, &QAction::triggered, this, &MainWindow::showShortcuts);
     QAction* guide = makeAction(this, tr("&User Guide"), QStringLiteral("actionUserGuide"), QKeySequence::HelpContents,
-                                tr("Open the user guide (the README's \"Using it\")"));
+                                tr("Open the user guide (the README)"));
     connect(guide, &QAction::triggered, this, [this] { QDesktopServices::openUrl(userGuide_); });
     QAction* firstHelp = help->actions().value(0);
     help->insertAction(firstHelp, guide);
