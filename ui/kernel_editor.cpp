@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QToolTip>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -313,13 +314,16 @@ void KernelEditor::finishEdit(const QString& note)
 
 void KernelEditor::onWeightRefused(int x, int y, const QString& text)
 {
-    setMessage(tr("\u201c%1\u201d is not a number; cell (%2, %3) keeps %4. Type a number such "
-                  "as 0.25, -1e-3 or 1/16.")
-                   .arg(text)
-                   .arg(x)
-                   .arg(y)
-                   .arg(formatWeight(model_->kernel().at(x, y))),
-               true);
+    const QString message = tr("\u201c%1\u201d is not a number; cell (%2, %3) keeps %4. Type a number such "
+                               "as 0.25, -1e-3 or 1/16.")
+                                .arg(text)
+                                .arg(x)
+                                .arg(y)
+                                .arg(formatWeight(model_->kernel().at(x, y)));
+    setMessage(message, true);
+    // Said at the cell as well: the message line may be scrolled out of the dock.
+    const QRect cell = grid_->visualRect(model_->index(y, x));
+    QToolTip::showText(grid_->viewport()->mapToGlobal(cell.bottomLeft()), message, grid_->viewport(), cell, 8000);
 }
 
 void KernelEditor::clearCells()
