@@ -33,8 +33,9 @@ FilterDock::FilterDock(QWidget* parent) : QDockWidget(tr("Filter"), parent)
     pages_->addWidget(scroll);
     splitter->addWidget(stack_);
     splitter->addWidget(pages_);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 3);
+    // The parameters get the height; the stack keeps room for a few entries.
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
     setWidget(splitter);
 
     connect(stack_, &FilterStack::currentChanged, this, &FilterDock::showCurrentEntry);

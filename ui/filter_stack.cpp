@@ -115,6 +115,14 @@ FilterStack::FilterStack(QWidget* parent) : QWidget(parent)
 
 FilterStack::~FilterStack() = default;
 
+QSize FilterStack::sizeHint() const
+{
+    const int rows = std::clamp(list_->count() + 1, 3, 8);
+    const int rowHeight = list_->fontMetrics().height() + 6;
+    const int height = rows * rowHeight + 2 * list_->frameWidth() + addButton_->sizeHint().height() + 6;
+    return {QWidget::sizeHint().width(), height};
+}
+
 void FilterStack::setFilters(std::vector<filters::FilterDesc> filters)
 {
     filters_ = std::move(filters);
