@@ -167,6 +167,7 @@ void ImageView::setSplitEnabled(bool enabled)
         draggingDivider_ = false;
         showDividerCursor(false);
     }
+    keepDividerInView();
     viewport()->update();
     emit splitEnabledChanged(on);
 }
@@ -343,6 +344,7 @@ bool ImageView::viewportEvent(QEvent* event)
 void ImageView::scrollContentsBy(int dx, int dy)
 {
     QGraphicsView::scrollContentsBy(dx, dy);
+    keepDividerInView();
     // The handle sits mid-way down the visible part of the divider, so a scrolled copy of the
     // old frame would show it twice.
     if (split_) {
@@ -378,6 +380,7 @@ void ImageView::applyZoom(double factor)
         patch_->setTransformationMode(item_->transformationMode());
     }
     setTransform(QTransform::fromScale(clamped, clamped));
+    keepDividerInView();
     updateHover();
     emit visibleAreaChanged();
     if (clamped != zoom_) {
@@ -433,12 +436,21 @@ double ImageView::dividerViewX() const
 
 bool ImageView::isNearDivider(QPointF viewPos) const
 {
-    if (!split_) {
-        return false;
+    // Only the handle: a left drag anywhere else pans, as it does without the divider.
+    const QRectF shown = imageViewRect().intersected(QRectF(viewport()->rect()));
+    return split_ && !shown.isEmpty() && splitHandleGrabRect(dividerViewX(), shown).contains(viewPos);
+}
+
+void ImageView::keepDividerInView()
+{
+    const QRectF shown = imageViewRect().intersected(QRectF(viewport()->rect()));
+    if (!split_ || draggingDivider_ || shown.width() < 4 * kDividerGrab) {
+        return;
     }
-    const QRectF image = imageViewRect();
-    return std::abs(viewPos.x() - dividerViewX()) <= kDividerGrab && viewPos.y() >= image.top()
-           && viewPos.y() <= image.bottom();
+    const double x = dividerViewX();
+    if (x < shown.left() + kDividerGrab || x > shown.right() - kDividerGrab) {
+        setSplitPosition(mapToScene(shown.center().toPoint()).x() / imageSize().width());
+    }
 }
 
 void ImageView::showDividerCursor(bool show)
