@@ -24,7 +24,10 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
+
+#include <algorithm>
 
 namespace tessera::ui {
 
@@ -395,7 +398,15 @@ void MainWindow::restoreWindowState()
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
         resize(1200, 800);
     }
-    restoreState(settings.value(kStateKey).toByteArray());
+    if (!restoreState(settings.value(kStateKey).toByteArray())) {
+        // First start: docks wide enough for their rows, the parameters given more height than
+        // the kernel. Once the window is laid out, so that the sizes apply.
+        QTimer::singleShot(0, this, [this] {
+            resizeDocks({filterDock_}, {std::clamp(width() / 3, 400, 480)}, Qt::Horizontal);
+            const int docks = filterDock_->height() + kernelDock_->height();
+            resizeDocks({filterDock_, kernelDock_}, {docks * 11 / 20, docks * 9 / 20}, Qt::Vertical);
+        });
+    }
 }
 
 void MainWindow::saveWindowState() const

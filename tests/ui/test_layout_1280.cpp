@@ -15,6 +15,8 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
+#include <QStatusBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -158,6 +160,20 @@ TEST_F(Layout1280, ProfilerOpensAtAModestHeight)
     EXPECT_GE(window_.filterPanel()->visibleRegion().boundingRect().height(), 150);
     expectWhole("param_sigma_spin");
     shot(QStringLiteral("editor-profiler-cpu.png"));
+}
+
+TEST_F(Layout1280, LongStatusTextsAreElidedWithTheWholeTextInTheirTooltips)
+{
+    const QString summary = QStringLiteral("CPU path (no NVIDIA driver is installed (libcuda.so was not found)) ") +
+                            QString(200, QLatin1Char('x'));
+    window_.setComputeSummary(summary);
+    auto* compute = window_.findChild<QLabel*>(QStringLiteral("computeLabel"));
+    ASSERT_NE(compute, nullptr);
+    EXPECT_LE(compute->sizeHint().width(), 300);
+    EXPECT_EQ(compute->toolTip(), summary);
+    EXPECT_NE(compute->text(), summary);
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/astronaut.png"));
+    EXPECT_TRUE(window_.statusBar()->toolTip().contains(QStringLiteral("astronaut.png")));
 }
 
 }  // namespace
