@@ -16,6 +16,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 // What people bring from other image editors: Ctrl+Y for Redo, the common actions on the
 // toolbar with their shortcuts in the tooltips, Filters > Add Filter, and Help's list of keys
 // and its link to the user guide.

@@ -194,10 +194,18 @@ QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping, std::st
     case CV_32F: {
         // The range is needed either way: without stretch it says whether the data is signed.
         const Range r = colourRange<float>(img, false);
-        const auto stretched = mapping.stretch ? stretchMap<float>(img, r, mapping.signedMode) : std::nullopt;
+        // Float data well beyond [-1, 1] (a filtered 8- or 16-bit image kept in float) would be
+        // all white or black over the type's range: it is shown by its own range instead.
+        constexpr double kSlack = 1e-3;
+        const bool beyondType = r.valid() && (r.high > 1.0 + kSlack || r.low < -1.0 - kSlack);
+        const auto stretched =
+            mapping.stretch || beyondType ? stretchMap<float>(img, r, mapping.signedMode) : std::nullopt;
         const LinearMap map = stretched.value_or(fullRangeMap(r, 1.0, mapping.signedMode));
         if (shown != nullptr) {
             *shown = describe(map, stretched.has_value());
+            if (!mapping.stretch && stretched) {
+                *shown += " (values beyond the float range [0, 1])";
+            }
         }
         return render<float>(img, map, LinearMap{0.0, 1.0, false});
     }
