@@ -436,7 +436,8 @@ TEST_F(KernelEditorTest, LargeKernelsScrollInSmallCells)
     showEditor();
     EXPECT_EQ(grid()->model()->columnCount(), 31);
     EXPECT_LE(grid()->columnWidth(0), 80);
-    EXPECT_EQ(grid()->columnWidth(30), grid()->columnWidth(0));
+    // Cells share the width the grid has (a pixel left over goes to some of them).
+    EXPECT_NEAR(grid()->columnWidth(30), grid()->columnWidth(0), 1);
     EXPECT_GT(grid()->horizontalScrollBar()->maximum(), 0);
     EXPECT_GT(grid()->verticalScrollBar()->maximum(), 0);
     EXPECT_EQ(find<QSpinBox>("widthSpin")->value(), 31);

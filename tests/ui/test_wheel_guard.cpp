@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QScrollArea>
@@ -26,7 +27,16 @@ void wheelDown(QWidget* w)
     QApplication::sendEvent(w, &event);
 }
 
-class WheelGuardTest : public tessera::test::WindowFixture {};
+class WheelGuardTest : public tessera::test::WindowFixture {
+protected:
+    void SetUp() override
+    {
+        WindowFixture::SetUp();
+        // A filter in the stack, so that its parameters are on screen.
+        window_.findChild<QAction*>(QStringLiteral("stackAdd_gaussian"))->trigger();
+        QTest::qWait(50);
+    }
+};
 
 TEST_F(WheelGuardTest, AnUnfocusedComboKeepsItsValueAndThePanelScrolls)
 {
