@@ -259,10 +259,9 @@ private:
             }
             const auto begin = Clock::now();
             try {
-                const bool keep = !job_.stripMetadata && !item->metadata.empty() &&
-                                  formatHoldsMetadata(fs::path(output).extension().string());
-                writeImage(output, item->image, keep ? &item->metadata : nullptr);
-                results_[i].metadata = keep ? item->metadata.summary() : "none";
+                const std::optional<ImageMetadata> kept = keptMetadata(item->metadata, output, job_.stripMetadata);
+                writeImage(output, item->image, kept ? &*kept : nullptr);
+                results_[i].metadata = kept ? kept->summary() : "none";
                 results_[i].encodeMs = msSince(begin);
                 if (manifest_) {
                     writeManifest(*manifest_, results_[i], item->inputSha256);

@@ -17,7 +17,6 @@
 #include <opencv2/core/utility.hpp>
 
 #include <chrono>
-#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <ostream>
@@ -191,8 +190,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
     }
     const auto t2 = Clock::now();
-    const bool keepMetadata = !o.stripMetadata && !metadata.empty() && formatHoldsMetadata(std::filesystem::path(o.output).extension().string());
-    writeImage(o.output, dst, keepMetadata ? &metadata : nullptr);
+    const std::optional<ImageMetadata> kept = keptMetadata(metadata, o.output, o.stripMetadata);
+    writeImage(o.output, dst, kept ? &*kept : nullptr);
     if (!o.trace.empty()) {
         writeTrace(QString::fromStdString(o.trace), TraceFormat::ChromeTrace, gpuReport.records,
                    gpus.empty() ? gpu::DeviceSnapshot{} : gpu::enumerateDevices());
@@ -229,7 +228,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
                     {"milliseconds", ms(t1, t2)},
                     {"read_milliseconds", ms(t0, t1)},
                     {"write_milliseconds", ms(t2, t3)},
-                    {"metadata", keepMetadata ? metadata.summary() : "none"}};
+                    {"metadata", kept ? kept->summary() : "none"}};
         if (metadata.orientation != 1) {
             doc["orientation_applied"] = describeOrientation(metadata.orientation);
         }
@@ -267,8 +266,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (metadata.orientation != 1) {
             out << ", " << describeOrientation(metadata.orientation) << " to stand upright";
         }
-        if (keepMetadata) {
-            out << ", kept " << metadata.summary();
+        if (kept) {
+            out << ", kept " << kept->summary();
         }
         out << "\n";
         if (!note.empty()) {

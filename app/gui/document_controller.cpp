@@ -134,15 +134,15 @@ void DocumentController::saveImage(const QString& path)
         }
     }
     try {
-        const bool keep = writesMetadata(path);
-        writeImage(path.toStdString(), document_.image(), keep ? &metadata_ : nullptr);
+        const std::optional<ImageMetadata> kept = keptMetadata(metadata_, path.toStdString());
+        writeImage(path.toStdString(), document_.image(), kept ? &*kept : nullptr);
         document_.markSaved();
         if (QFileInfo(path).absoluteFilePath() != QFileInfo(window_.currentPath()).absoluteFilePath()) {
             window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
         }
         window_.setDocumentModified(false);
         window_.showMessage(tr("Saved %1 to %2 (%3%4)")
-                                .arg(what, path, qs(describeFormat(document_.image())), metadataNote(keep)));
+                                .arg(what, path, qs(describeFormat(document_.image())), metadataNote(kept)));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot save image"), QString::fromUtf8(e.what()));
     }
@@ -157,22 +157,17 @@ void DocumentController::exportImage(const QString& path)
         const cv::Mat result = previews_.currentResult();
         // writeImage() refuses a format that cannot hold the depth or the alpha channel and names
         // the formats that can; nothing is converted behind the user's back.
-        const bool keep = writesMetadata(path);
-        writeImage(path.toStdString(), result, keep ? &metadata_ : nullptr);
-        window_.showMessage(tr("Exported %1 (%2%3)").arg(path, qs(describeFormat(result)), metadataNote(keep)));
+        const std::optional<ImageMetadata> kept = keptMetadata(metadata_, path.toStdString());
+        writeImage(path.toStdString(), result, kept ? &*kept : nullptr);
+        window_.showMessage(tr("Exported %1 (%2%3)").arg(path, qs(describeFormat(result)), metadataNote(kept)));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(path, e)));
     }
 }
 
-bool DocumentController::writesMetadata(const QString& path) const
+QString DocumentController::metadataNote(const std::optional<ImageMetadata>& kept)
 {
-    return !metadata_.empty() && formatHoldsMetadata(QFileInfo(path).suffix().prepend(QLatin1Char('.')).toStdString());
-}
-
-QString DocumentController::metadataNote(bool kept) const
-{
-    return kept ? tr("; kept %1").arg(qs(metadata_.summary())) : QString();
+    return kept ? tr("; kept %1").arg(qs(kept->summary())) : QString();
 }
 
 void DocumentController::keepStack()

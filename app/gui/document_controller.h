@@ -5,6 +5,8 @@
 #include <QObject>
 #include <QString>
 
+#include <optional>
+
 namespace tessera::ui {
 class MainWindow;
 }
@@ -57,10 +59,8 @@ public slots:
 
 private:
     void showStack();
-    /// True when a file written to path carries the open image's metadata.
-    bool writesMetadata(const QString& path) const;
     /// "; kept EXIF, ICC profile" for a status message; empty when nothing was kept.
-    QString metadataNote(bool kept) const;
+    static QString metadataNote(const std::optional<ImageMetadata>& kept);
     /// After path opened with an empty stack: the stack kept for path, as one undoable step.
     void restoreKeptStack(const QString& path);
 

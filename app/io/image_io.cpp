@@ -300,7 +300,10 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
     checkLimits(path, img.cols, img.rows, limits);
     cv::Mat read = normalise(path, std::move(img));
     ImageMetadata found = readMetadata(path);
-    read = applyOrientation(read, found.orientation);
+    // OpenCV's TIFF decoder turns the pixels itself (through libtiff); other decoders do not.
+    if (header.format != "tiff") {
+        read = applyOrientation(read, found.orientation);
+    }
     if (metadata != nullptr) {
         *metadata = std::move(found);
     }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <filesystem>
 #include <limits>
 #include <mutex>
 #include <string_view>
@@ -149,6 +150,19 @@ bool formatHoldsMetadata(const std::string& ext)
 {
     const std::string e = lower(ext);
     return e == ".jpg" || e == ".jpeg" || e == ".png" || e == ".tif" || e == ".tiff" || e == ".webp";
+}
+
+std::optional<ImageMetadata> keptMetadata(const ImageMetadata& metadata, const std::string& path, bool strip)
+{
+    const std::string ext = lower(std::filesystem::path(path).extension().string());
+    if (strip || metadata.empty() || !formatHoldsMetadata(ext)) {
+        return std::nullopt;
+    }
+    ImageMetadata kept = metadata;
+    if (ext == ".webp") {
+        kept.icc.clear();  // Exiv2 0.27 does not write ICC profiles into WebP
+    }
+    return kept.empty() ? std::nullopt : std::optional<ImageMetadata>(std::move(kept));
 }
 
 bool embedMetadata(std::vector<unsigned char>& encoded, const ImageMetadata& metadata, int width, int height)

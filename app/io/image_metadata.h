@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@ std::string describeOrientation(int orientation);
 /// dimensions set to width x height. Structure tags of the source file (strips, tiles, bit
 /// depths, thumbnails) are never carried over. Never throws; false when nothing was written.
 bool embedMetadata(std::vector<unsigned char>& encoded, const ImageMetadata& metadata, int width, int height);
+
+/// What an output at path keeps of metadata: nothing (nullopt) when strip is set, the format
+/// holds no metadata or there is none; otherwise the parts its format holds (WebP: EXIF and XMP,
+/// no ICC profile), so that summary() says what the file will carry.
+std::optional<ImageMetadata> keptMetadata(const ImageMetadata& metadata, const std::string& path, bool strip = false);
 
 /// True when the file format of extension ext (".jpg", ".png", ...) holds metadata that
 /// embedMetadata() writes.

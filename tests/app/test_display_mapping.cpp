@@ -175,7 +175,8 @@ TEST(DisplayMapping, SaysWhatBlackAndWhiteStandFor) {
     EXPECT_EQ(shown, "data min-max [-2, 2], 0 at mid-grey");
     toDisplayImage(img, mapping(true, SignedMode::Absolute), &shown);
     EXPECT_EQ(shown, "data min-max |v| [0, 2]");
-    toDisplayImage(img, mapping(false), &shown);
+    // Signed data within the type's range keeps it (data far beyond it shows its own range).
+    toDisplayImage(floatRow({-0.5f, 0.f, 0.25f}), mapping(false), &shown);
     EXPECT_EQ(shown, "full range [-1, 1], 0 at mid-grey");
     cv::Mat wide(1, 2, CV_16UC1);
     wide.at<std::uint16_t>(0, 0) = 100;
