@@ -41,6 +41,8 @@ const QString kStateKey = QStringLiteral("mainWindow/state");
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), view_(new ImageView(this))
 {
+    // Before any dock exists: the guard sees every field as it is first polished.
+    new WheelGuard(this);
     setWindowTitle(QStringLiteral("Tessera"));
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
@@ -58,7 +60,6 @@ MainWindow::MainWindow(QWidget* parent)
     createHabits();
     updateViewActions();
     restoreWindowState();
-    new WheelGuard(this);
 }
 
 MainWindow::~MainWindow() = default;

@@ -99,6 +99,7 @@ protected:
     {
         const QString dir = qEnvironmentVariable("TESSERA_SCREENSHOT_DIR");
         if (!dir.isEmpty()) {
+            QTest::qWait(300);  // the status bar lays out its new texts
             QDir().mkpath(dir);
             const QImage image = window_.grab().toImage();
             EXPECT_EQ(image.size(), QSize(1280, 800));
