@@ -24,7 +24,6 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
-#include <QTimer>
 #include <QToolBar>
 
 #include <algorithm>
@@ -401,12 +400,10 @@ void MainWindow::restoreWindowState()
     }
     if (!restoreState(settings.value(kStateKey).toByteArray())) {
         // First start: docks wide enough for their rows, the parameters given more height than
-        // the kernel. Once the window is laid out, so that the sizes apply.
-        QTimer::singleShot(0, this, [this] {
-            resizeDocks({filterDock_}, {std::clamp(width() / 3, 400, 480)}, Qt::Horizontal);
-            const int docks = filterDock_->height() + kernelDock_->height();
-            resizeDocks({filterDock_, kernelDock_}, {docks * 11 / 20, docks * 9 / 20}, Qt::Vertical);
-        });
+        // the kernel. Set before the first layout, so that nothing moves once an image is shown.
+        const int docks = std::max(400, height() - 110);
+        resizeDocks({filterDock_}, {std::clamp(width() / 3, 400, 480)}, Qt::Horizontal);
+        resizeDocks({filterDock_, kernelDock_}, {docks * 11 / 20, docks * 9 / 20}, Qt::Vertical);
     }
 }
 

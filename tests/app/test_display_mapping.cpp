@@ -149,10 +149,10 @@ TEST(DisplayMapping, FloatRangeIgnoresNonFinite) {
 
 TEST(DisplayMapping, FloatWithoutStretchShowsTheTypesRange) {
     // [0, 1] for data without negatives; signed data puts 0 at mid-grey ([-1, 1]) or folds.
-    // A sample a rounding step over 1 is clamped.
-    EXPECT_EQ(grays(toDisplayImage(floatRow({0.f, 0.5f, 1.f, 1.0005f}), mapping(false))),
+    // An overshoot (up to twice the range) is clamped; data far beyond it is not (next test).
+    EXPECT_EQ(grays(toDisplayImage(floatRow({0.f, 0.5f, 1.f, 1.5f}), mapping(false))),
               (std::vector<int>{0, 128, 255, 255}));
-    const cv::Mat img = floatRow({-1.f, 0.f, 0.5f, 1.f, 1.0005f});
+    const cv::Mat img = floatRow({-1.f, 0.f, 0.5f, 1.f, 2.f});
     EXPECT_EQ(grays(toDisplayImage(img, mapping(false))), (std::vector<int>{0, 128, 191, 255, 255}));
     EXPECT_EQ(grays(toDisplayImage(img, mapping(false, SignedMode::Absolute))),
               (std::vector<int>{255, 0, 128, 255, 255}));
@@ -175,8 +175,7 @@ TEST(DisplayMapping, SaysWhatBlackAndWhiteStandFor) {
     EXPECT_EQ(shown, "data min-max [-2, 2], 0 at mid-grey");
     toDisplayImage(img, mapping(true, SignedMode::Absolute), &shown);
     EXPECT_EQ(shown, "data min-max |v| [0, 2]");
-    // Signed data within the type's range keeps it (data far beyond it shows its own range).
-    toDisplayImage(floatRow({-0.5f, 0.f, 0.25f}), mapping(false), &shown);
+    toDisplayImage(img, mapping(false), &shown);
     EXPECT_EQ(shown, "full range [-1, 1], 0 at mid-grey");
     cv::Mat wide(1, 2, CV_16UC1);
     wide.at<std::uint16_t>(0, 0) = 100;
