@@ -107,6 +107,22 @@ public:
     /// Asks whether Save to path applies the enabled filters (titles in filters) first.
     SaveChoice askSaveChoice(const QString& path, const QStringList& filters);
 
+    /// The way out of an Export whose format cannot hold the result.
+    enum class ExportFix {
+        OtherFormat,  ///< write the same name in a format that can (TIFF)
+        Convert8Bit,  ///< convert the result to 8 bits and keep the chosen format
+        Cancel        ///< write nothing
+    };
+    /// Replaces the question (tests; an empty function restores the box). It gets the reason,
+    /// the path in a format that can hold the result, and whether converting to 8 bits would do.
+    /// Without modal dialogs and without a prompt, nothing is written.
+    void setExportFixPrompt(std::function<ExportFix(const QString& problem, const QString& other, bool canConvert)> prompt)
+    {
+        exportFixPrompt_ = std::move(prompt);
+    }
+    /// Asks how to export a result the chosen format cannot hold (problem says why).
+    ExportFix askExportFix(const QString& problem, const QString& other, bool canConvert);
+
 public slots:
     /// Shows image for the file at path; description names the pixel format (e.g. "u8x3").
     void showImage(const QImage& image, const QString& path, const QString& description);
@@ -243,6 +259,7 @@ private:
     bool modalDialogs_ = true;
     std::function<UnsavedAnswer(const QString&)> unsavedPrompt_;
     std::function<SaveChoice(const QString&, const QStringList&)> saveChoicePrompt_;
+    std::function<ExportFix(const QString&, const QString&, bool)> exportFixPrompt_;
     bool profilerSawDevices_ = false;  ///< setDevices() has passed a snapshot to the profiler
 };
 

@@ -117,6 +117,27 @@ MainWindow::SaveChoice MainWindow::askSaveChoice(const QString& path, const QStr
     return box.clickedButton() == original ? SaveChoice::Original : SaveChoice::Cancel;
 }
 
+MainWindow::ExportFix MainWindow::askExportFix(const QString& problem, const QString& other, bool canConvert)
+{
+    if (exportFixPrompt_) {
+        return exportFixPrompt_(problem, other, canConvert);
+    }
+    if (!modalDialogs_) {
+        return ExportFix::Cancel;
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Export"), tr("The chosen format cannot hold this result: %1.").arg(problem),
+                    QMessageBox::NoButton, this);
+    QPushButton* otherFormat = box.addButton(tr("Save as %1").arg(QFileInfo(other).fileName()), QMessageBox::AcceptRole);
+    QPushButton* convert = canConvert ? box.addButton(tr("Convert to 8-bit"), QMessageBox::ActionRole) : nullptr;
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(otherFormat);
+    box.exec();
+    if (box.clickedButton() == otherFormat) {
+        return ExportFix::OtherFormat;
+    }
+    return convert != nullptr && box.clickedButton() == convert ? ExportFix::Convert8Bit : ExportFix::Cancel;
+}
+
 void MainWindow::requestOpen(const QString& path)
 {
     if (mayDiscardDocument(tr("open %1").arg(QFileInfo(path).fileName()))) {

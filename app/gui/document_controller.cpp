@@ -15,10 +15,13 @@
 #include "ui/kernel_editor.h"
 #include "ui/main_window.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QSettings>
 
 #include <QStringList>
+
+#include <opencv2/core.hpp>
 
 #include <algorithm>
 #include <exception>
@@ -34,6 +37,23 @@ namespace {
 // The stack left on an image when the window closed, and that image's path.
 const QString kKeptStackImage = QStringLiteral("lastStack/image");
 const QString kKeptStack = QStringLiteral("lastStack/preset");
+
+/// img in 8 bits: 16-bit samples keep their high byte, float samples of [0, 1] are scaled to
+/// [0, 255] and float data beyond that range is saturated as it is.
+cv::Mat toEightBit(const cv::Mat& img)
+{
+    cv::Mat out;
+    double high = 0.0;
+    switch (img.depth()) {
+    case CV_16U: img.convertTo(out, CV_8U, 1.0 / 257.0); break;
+    case CV_32F:
+        cv::minMaxLoc(img.reshape(1), nullptr, &high);
+        img.convertTo(out, CV_8U, high <= 1.0 + 1e-3 ? 255.0 : 1.0);
+        break;
+    default: out = img; break;
+    }
+    return out;
+}
 
 /// "1 filter", "3 filters".
 QString countOf(qsizetype filters)
@@ -153,15 +173,37 @@ void DocumentController::exportImage(const QString& path)
     if (document_.image().empty()) {
         return;
     }
+    QString target = path;
     try {
-        const cv::Mat result = previews_.currentResult();
-        // writeImage() refuses a format that cannot hold the depth or the alpha channel and names
-        // the formats that can; nothing is converted behind the user's back.
-        const std::optional<ImageMetadata> kept = keptMetadata(metadata_, path.toStdString());
-        writeImage(path.toStdString(), result, kept ? &*kept : nullptr);
-        window_.showMessage(tr("Exported %1 (%2%3)").arg(path, qs(describeFormat(result)), metadataNote(kept)));
+        cv::Mat result = previews_.currentResult();
+        QString converted;
+        // A format that cannot hold the depth or the alpha channel: the user chooses TIFF (which
+        // holds them all) under the same name, a conversion to 8 bits, or nothing. Nothing is
+        // converted without asking.
+        if (const std::string problem = outputFormatProblem(path.toStdString(), result.depth(), result.channels());
+            !problem.empty()) {
+            const QFileInfo info(path);
+            const QString tiff = info.dir().filePath(info.completeBaseName() + QStringLiteral(".tif"));
+            const bool canConvert = outputFormatProblem(path.toStdString(), CV_8U, result.channels()).empty();
+            switch (window_.askExportFix(qs(problem), tiff, canConvert)) {
+            case ui::MainWindow::ExportFix::Cancel:
+                window_.showNotice(tr("Nothing exported: %1: %2").arg(path, qs(problem)));
+                return;
+            case ui::MainWindow::ExportFix::OtherFormat:
+                target = tiff;
+                break;
+            case ui::MainWindow::ExportFix::Convert8Bit:
+                converted = tr(", converted from %1").arg(qs(describeFormat(result)));
+                result = toEightBit(result);
+                break;
+            }
+        }
+        const std::optional<ImageMetadata> kept = keptMetadata(metadata_, target.toStdString());
+        writeImage(target.toStdString(), result, kept ? &*kept : nullptr);
+        window_.showMessage(
+            tr("Exported %1 (%2%3%4)").arg(target, qs(describeFormat(result)), converted, metadataNote(kept)));
     } catch (const std::exception& e) {
-        window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(path, e)));
+        window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(target, e)));
     }
 }
 
