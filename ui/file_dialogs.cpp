@@ -19,7 +19,18 @@ const QString kPresets = QStringLiteral("Tessera presets (*.json);;All files (*)
 
 QString settingsKey(FolderRole role)
 {
-    return role == FolderRole::Open ? QStringLiteral("lastOpenDir") : QStringLiteral("lastSaveDir");
+    switch (role) {
+    case FolderRole::Open: return QStringLiteral("lastOpenDir");
+    case FolderRole::Save: return QStringLiteral("lastSaveDir");
+    case FolderRole::Preset: return QStringLiteral("lastPresetDir");
+    }
+    return {};
+}
+
+QString& bundledPresets()
+{
+    static QString folder;
+    return folder;
 }
 
 QString tr(const char* text)
@@ -27,11 +38,11 @@ QString tr(const char* text)
     return QCoreApplication::translate("FileDialogs", text);
 }
 
-QString askToOpen(QWidget* parent, const QString& title, const QString& filter)
+QString askToOpen(QWidget* parent, const QString& title, const QString& filter, FolderRole role = FolderRole::Open)
 {
-    const QString path = QFileDialog::getOpenFileName(parent, title, lastFolder(FolderRole::Open), filter);
+    const QString path = QFileDialog::getOpenFileName(parent, title, lastFolder(role), filter);
     if (!path.isEmpty()) {
-        rememberFolder(FolderRole::Open, path);
+        rememberFolder(role, path);
     }
     return path;
 }
@@ -56,6 +67,9 @@ QString lastFolder(FolderRole role)
     const QString folder = QSettings().value(settingsKey(role)).toString();
     if (!folder.isEmpty() && QFileInfo(folder).isDir()) {
         return folder;
+    }
+    if (role == FolderRole::Preset && QFileInfo(bundledPresets()).isDir()) {
+        return bundledPresets();
     }
     return QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
 }
@@ -82,9 +96,14 @@ QString askImageToExport(QWidget* parent, const QString& currentPath)
     return askToSave(parent, tr("Export Image"), name, kWritableImages);
 }
 
+void setBundledPresetFolder(const QString& folder)
+{
+    bundledPresets() = folder;
+}
+
 QString askPresetToLoad(QWidget* parent)
 {
-    return askToOpen(parent, tr("Load Preset"), kPresets);
+    return askToOpen(parent, tr("Load Preset"), kPresets, FolderRole::Preset);
 }
 
 QString askPresetToSave(QWidget* parent)

@@ -6,17 +6,22 @@ class QWidget;
 
 namespace tessera::ui {
 
-/// Which folder a file dialog starts in: the last one a file was opened from (images, presets)
-/// or the last one a file was written to (Save As, Export, presets). Kept in QSettings.
-enum class FolderRole { Open, Save };
+/// Which folder a file dialog starts in: the last one an image was opened from, the last one a
+/// file was written to (Save As, Export, Save Stack as Preset), or the last one a preset was
+/// loaded from. Kept in QSettings.
+enum class FolderRole { Open, Save, Preset };
 
-/// The folder remembered for role, or the user's Pictures folder when none is (or it is gone).
+/// The folder remembered for role, or (none remembered, or it is gone) the bundled presets for
+/// Preset and the user's Pictures folder otherwise.
 QString lastFolder(FolderRole role);
 /// Remembers the folder of filePath for role.
 void rememberFolder(FolderRole role, const QString& filePath);
 
 // The dialogs below start in the folder of their role and remember the folder chosen; each
 // returns an empty string when cancelled.
+
+/// The presets that come with Tessera, where Load Preset starts the first time.
+void setBundledPresetFolder(const QString& folder);
 
 /// File > Open: an image to read.
 QString askImageToOpen(QWidget* parent);

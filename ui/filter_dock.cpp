@@ -3,8 +3,12 @@
 #include "ui/filter_panel.h"
 #include "ui/filter_stack.h"
 
+#include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QVBoxLayout>
 
 namespace tessera::ui {
 
@@ -22,10 +26,16 @@ FilterDock::FilterDock(QWidget* parent) : QDockWidget(tr("Filter"), parent)
     scroll->setFrameShape(QFrame::NoFrame);
     panel_ = new FilterPanel(scroll);
     scroll->setWidget(panel_);
+    // An empty stack shows how to start rather than the parameters of no filter.
+    pages_ = new QStackedWidget(splitter);
+    pages_->setObjectName(QStringLiteral("filterPages"));
+    pages_->addWidget(makeEmptyPage());
+    pages_->addWidget(scroll);
     splitter->addWidget(stack_);
-    splitter->addWidget(scroll);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 3);
+    splitter->addWidget(pages_);
+    // The parameters get the height; the stack keeps room for a few entries.
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
     setWidget(splitter);
 
     connect(stack_, &FilterStack::currentChanged, this, &FilterDock::showCurrentEntry);
@@ -38,6 +48,31 @@ FilterDock::FilterDock(QWidget* parent) : QDockWidget(tr("Filter"), parent)
     });
 }
 
+bool FilterDock::showsEmptyState() const
+{
+    return pages_->currentIndex() == 0;
+}
+
+QWidget* FilterDock::makeEmptyPage()
+{
+    auto* page = new QWidget;
+    page->setObjectName(QStringLiteral("emptyStackPage"));
+    auto* text = new QLabel(tr("<b>No filter yet.</b><br>The image shows as it is. Add a filter with "
+                               "<i>Add</i> above or <i>Filters › Add Filter</i>; its settings then "
+                               "show here."),
+                            page);
+    text->setObjectName(QStringLiteral("emptyStackText"));
+    text->setWordWrap(true);
+    auto* add = new QPushButton(tr("Add a Filter"), page);
+    add->setObjectName(QStringLiteral("emptyStackAddButton"));
+    add->setMenu(stack_->addMenu());
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(text);
+    layout->addWidget(add, 0, Qt::AlignLeft);
+    layout->addStretch(1);
+    return page;
+}
+
 void FilterDock::setFilters(const std::vector<filters::FilterDesc>& filters)
 {
     stack_->setFilters(filters);
@@ -48,6 +83,7 @@ void FilterDock::setFilters(const std::vector<filters::FilterDesc>& filters)
 void FilterDock::showCurrentEntry()
 {
     // With an empty stack the panel keeps what it shows: its next edit starts a new stack.
+    pages_->setCurrentIndex(stack_->state().entries.empty() ? 0 : 1);
     if (editing_) {
         return;
     }

@@ -6,6 +6,8 @@
 
 #include <vector>
 
+class QStackedWidget;
+
 namespace tessera::ui {
 
 class FilterPanel;
@@ -28,11 +30,16 @@ public:
     /// Offers these filters in the stack's Add menu and the panel's filter list.
     void setFilters(const std::vector<filters::FilterDesc>& filters);
 
+    /// True while the dock shows the empty stack's page instead of the parameters.
+    bool showsEmptyState() const;
+
 private:
     void showCurrentEntry();
+    QWidget* makeEmptyPage();
 
     FilterStack* stack_ = nullptr;
     FilterPanel* panel_ = nullptr;
+    QStackedWidget* pages_ = nullptr;  ///< the empty stack's page, then the parameters
     bool editing_ = false;  ///< true while a panel edit goes to the document
 };
 

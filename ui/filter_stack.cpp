@@ -1,5 +1,7 @@
 #include "ui/filter_stack.h"
 
+#include <QAction>
+
 #include <QAbstractItemModel>
 #include <QHBoxLayout>
 #include <QListWidget>
@@ -83,6 +85,13 @@ FilterStack::FilterStack(QWidget* parent) : QWidget(parent)
     layout->addLayout(buttons);
 
     connect(removeButton_, &QToolButton::clicked, this, &FilterStack::removeCurrent);
+    // Delete in the list removes the selected filter; elsewhere (the kernel grid) it does not.
+    auto* remove = new QAction(tr("Remove Filter"), list_);
+    remove->setObjectName(QStringLiteral("stackRemoveKey"));
+    remove->setShortcuts({QKeySequence(QKeySequence::Delete), QKeySequence(Qt::Key_Backspace)});
+    remove->setShortcutContext(Qt::WidgetShortcut);
+    list_->addAction(remove);
+    connect(remove, &QAction::triggered, this, &FilterStack::removeCurrent);
     connect(upButton_, &QToolButton::clicked, this, [this] { moveCurrent(-1); });
     connect(downButton_, &QToolButton::clicked, this, [this] { moveCurrent(1); });
     connect(list_, &QListWidget::currentRowChanged, this, [this](int row) {
@@ -105,6 +114,14 @@ FilterStack::FilterStack(QWidget* parent) : QWidget(parent)
 }
 
 FilterStack::~FilterStack() = default;
+
+QSize FilterStack::sizeHint() const
+{
+    const int rows = std::clamp(list_->count() + 1, 3, 8);
+    const int rowHeight = list_->fontMetrics().height() + 6;
+    const int height = rows * rowHeight + 2 * list_->frameWidth() + addButton_->sizeHint().height() + 6;
+    return {QWidget::sizeHint().width(), height};
+}
 
 void FilterStack::setFilters(std::vector<filters::FilterDesc> filters)
 {

@@ -29,6 +29,10 @@ public:
 
     /// Filters offered by Add, grouped by category, and used for the entries' titles.
     void setFilters(std::vector<filters::FilterDesc> filters);
+    /// Room for a few entries and the buttons; the list grows only when the dock has room.
+    QSize sizeHint() const override;
+    /// The Add menu (also Filters > Add Filter in the main window).
+    QMenu* addMenu() const { return addMenu_; }
     /// The stack as shown.
     const filters::StackState& state() const { return state_; }
     /// Shows state (the document's); emits currentChanged().

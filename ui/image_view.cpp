@@ -4,6 +4,7 @@
 #include "ui/preview_patch.h"
 #include "ui/split_overlay.h"
 #include "ui/tile_overlay.h"
+#include "ui/view_navigation.h"
 
 #include <QGraphicsPixmapItem>
 #include <QGraphicsScene>
@@ -49,7 +50,10 @@ ImageView::ImageView(QWidget* parent)
     setBackgroundBrush(QColor(0x30, 0x30, 0x30));
     // Drops belong to the main window, which owns the "open this file" decision.
     setAcceptDrops(false);
-    setToolTip(tr("Ctrl+wheel zooms around the cursor; drag to pan"));
+    setToolTip(tr("Ctrl+wheel zooms around the cursor; drag (or middle-drag) to pan; Shift+wheel scrolls "
+                  "sideways; + and - zoom, 1 shows actual size, 0 fits the window"));
+    setFocusPolicy(Qt::StrongFocus);
+    new ViewNavigation(this);
 }
 
 void ImageView::setImage(const QImage& image)
@@ -163,6 +167,7 @@ void ImageView::setSplitEnabled(bool enabled)
         draggingDivider_ = false;
         showDividerCursor(false);
     }
+    keepDividerInView();
     viewport()->update();
     emit splitEnabledChanged(on);
 }
@@ -339,6 +344,7 @@ bool ImageView::viewportEvent(QEvent* event)
 void ImageView::scrollContentsBy(int dx, int dy)
 {
     QGraphicsView::scrollContentsBy(dx, dy);
+    keepDividerInView();
     // The handle sits mid-way down the visible part of the divider, so a scrolled copy of the
     // old frame would show it twice.
     if (split_) {
@@ -374,6 +380,7 @@ void ImageView::applyZoom(double factor)
         patch_->setTransformationMode(item_->transformationMode());
     }
     setTransform(QTransform::fromScale(clamped, clamped));
+    keepDividerInView();
     updateHover();
     emit visibleAreaChanged();
     if (clamped != zoom_) {
@@ -429,12 +436,21 @@ double ImageView::dividerViewX() const
 
 bool ImageView::isNearDivider(QPointF viewPos) const
 {
-    if (!split_) {
-        return false;
+    // Only the handle: a left drag anywhere else pans, as it does without the divider.
+    const QRectF shown = imageViewRect().intersected(QRectF(viewport()->rect()));
+    return split_ && !shown.isEmpty() && splitHandleGrabRect(dividerViewX(), shown).contains(viewPos);
+}
+
+void ImageView::keepDividerInView()
+{
+    const QRectF shown = imageViewRect().intersected(QRectF(viewport()->rect()));
+    if (!split_ || draggingDivider_ || shown.width() < 4 * kDividerGrab) {
+        return;
     }
-    const QRectF image = imageViewRect();
-    return std::abs(viewPos.x() - dividerViewX()) <= kDividerGrab && viewPos.y() >= image.top()
-           && viewPos.y() <= image.bottom();
+    const double x = dividerViewX();
+    if (x < shown.left() + kDividerGrab || x > shown.right() - kDividerGrab) {
+        setSplitPosition(mapToScene(shown.center().toPoint()).x() / imageSize().width());
+    }
 }
 
 void ImageView::showDividerCursor(bool show)

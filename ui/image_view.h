@@ -130,6 +130,8 @@ private:
     double dividerViewX() const;
     bool isNearDivider(QPointF viewPos) const;
     void showDividerCursor(bool show);
+    /// Moves the divider to the middle of what is shown when zooming or scrolling took it out.
+    void keepDividerInView();
     void updateHover();
 
     QGraphicsScene* scene_ = nullptr;

@@ -4,7 +4,9 @@
 #include "ui/filter_stack.h"
 #include "ui/kernel_editor.h"
 
+#include <QLabel>
 #include <QScrollArea>
+#include <QStackedWidget>
 
 #include <exception>
 
@@ -20,14 +22,31 @@ KernelDock::KernelDock(FilterStack* stack, QWidget* parent)
     scroll->setFrameShape(QFrame::NoFrame);
     editor_ = new KernelEditor(scroll);
     scroll->setWidget(editor_);
-    setWidget(scroll);
+    pages_ = new QStackedWidget(this);
+    pages_->setObjectName(QStringLiteral("kernelPages"));
+    auto* empty = new QLabel(tr("The kernel of the selected filter shows here. Add a <i>Custom kernel</i> "
+                                "filter to draw your own."),
+                             pages_);
+    empty->setObjectName(QStringLiteral("emptyKernelText"));
+    empty->setWordWrap(true);
+    empty->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    empty->setMargin(9);
+    pages_->addWidget(empty);
+    pages_->addWidget(scroll);
+    setWidget(pages_);
     connect(stack_, &FilterStack::currentChanged, this, &KernelDock::showCurrentEntry);
     connect(editor_, &KernelEditor::kernelEdited, this, &KernelDock::kernelEdited);
+}
+
+bool KernelDock::showsEmptyState() const
+{
+    return pages_->currentIndex() == 0;
 }
 
 void KernelDock::showCurrentEntry()
 {
     const filters::StackEntry* entry = stack_->currentEntry();
+    pages_->setCurrentIndex(stack_->state().entries.empty() ? 0 : 1);
     if (editing_ || entry == nullptr) {
         return;  // the editor already shows the edit; with an empty stack it keeps what it has
     }

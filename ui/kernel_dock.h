@@ -6,6 +6,8 @@
 
 #include <optional>
 
+class QStackedWidget;
+
 namespace tessera::ui {
 
 class FilterStack;
@@ -25,6 +27,8 @@ public:
 
     /// The editor in the dock.
     KernelEditor* editor() const { return editor_; }
+    /// True while the dock says the stack is empty instead of showing the editor.
+    bool showsEmptyState() const;
 
 private:
     void showCurrentEntry();
@@ -32,6 +36,7 @@ private:
 
     FilterStack* stack_;
     KernelEditor* editor_ = nullptr;
+    QStackedWidget* pages_ = nullptr;  ///< the empty stack's note, then the editor
     bool editing_ = false;  ///< true while the editor's own edit goes into the stack
 };
 

@@ -9,6 +9,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QToolTip>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -103,8 +104,9 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent)
     for (QDoubleSpinBox* spin : {scaleSpin_, offsetSpin_}) {
         spin->setKeyboardTracking(false);
     }
-    normaliseButton_ = named(new QPushButton(tr("Nor&malise"), this), "normaliseButton",
-                             tr("Divide every weight by the sum so that they add up to 1"));
+    normaliseButton_ = named(new QPushButton(tr("Divide by Su&m"), this), "normaliseButton",
+                             tr("Divide every weight by their sum once, so that they add up to 1 (the custom filter's "
+                                "Normalize parameter instead divides at every run and leaves the weights as they are)"));
     loadButton_ = named(new QPushButton(tr("&Load\u2026"), this), "loadButton",
                         tr("Open a kernel preset (JSON)"));
     saveButton_ = named(new QPushButton(tr("&Save\u2026"), this), "saveButton",
@@ -119,16 +121,18 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent)
     offsetLabel->setBuddy(offsetSpin_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(title_);
+    // Rows short enough for a dock of about 400 pixels: nothing is cut off at the right.
     layout->addLayout(rowOf({new QLabel(tr("Size:"), this), widthSpin_,
-                             new QLabel(QStringLiteral("\u00d7"), this), heightSpin_, nullptr,
-                             pickAnchorButton_, centreAnchorButton_}));
+                             new QLabel(QStringLiteral("\u00d7"), this), heightSpin_, nullptr}));
+    layout->addLayout(rowOf({pickAnchorButton_, centreAnchorButton_, nullptr}));
     layout->addWidget(grid_, 1);
-    layout->addLayout(rowOf({sumLabel_, nullptr, anchorLabel_}));
+    layout->addWidget(sumLabel_);
+    layout->addWidget(anchorLabel_);
     layout->addWidget(separableLabel_);
     layout->addWidget(message_);
-    layout->addLayout(rowOf({scaleLabel, scaleSpin_, offsetLabel, offsetSpin_, nullptr,
-                             normaliseButton_}));
-    layout->addLayout(rowOf({loadButton_, saveButton_, nullptr, copyButton_}));
+    layout->addLayout(rowOf({scaleLabel, scaleSpin_, offsetLabel, offsetSpin_, nullptr}));
+    layout->addLayout(rowOf({normaliseButton_, nullptr, copyButton_}));
+    layout->addLayout(rowOf({loadButton_, saveButton_, nullptr}));
 
     connect(widthSpin_, &QSpinBox::valueChanged, this, &KernelEditor::onSizeEdited);
     connect(heightSpin_, &QSpinBox::valueChanged, this, &KernelEditor::onSizeEdited);
@@ -313,13 +317,16 @@ void KernelEditor::finishEdit(const QString& note)
 
 void KernelEditor::onWeightRefused(int x, int y, const QString& text)
 {
-    setMessage(tr("\u201c%1\u201d is not a number; cell (%2, %3) keeps %4. Type a number such "
-                  "as 0.25, -1e-3 or 1/16.")
-                   .arg(text)
-                   .arg(x)
-                   .arg(y)
-                   .arg(formatWeight(model_->kernel().at(x, y))),
-               true);
+    const QString message = tr("\u201c%1\u201d is not a number; cell (%2, %3) keeps %4. Type a number such "
+                               "as 0.25, -1e-3 or 1/16.")
+                                .arg(text)
+                                .arg(x)
+                                .arg(y)
+                                .arg(formatWeight(model_->kernel().at(x, y)));
+    setMessage(message, true);
+    // Said at the cell as well: the message line may be scrolled out of the dock.
+    const QRect cell = grid_->visualRect(model_->index(y, x));
+    QToolTip::showText(grid_->viewport()->mapToGlobal(cell.bottomLeft()), message, grid_->viewport(), cell, 8000);
 }
 
 void KernelEditor::clearCells()

@@ -53,6 +53,10 @@ KernelGridView::KernelGridView(QWidget* parent) : QTableView(parent)
     }
     horizontalHeader()->setDefaultSectionSize(cellWidth);
     verticalHeader()->setDefaultSectionSize(cellHeight);
+    // Columns share the width the dock gives; they shrink down to the width of "-0.00" (longer
+    // numbers are elided, the tooltip holds them) before the grid scrolls sideways.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    horizontalHeader()->setMinimumSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("-0.00")) + 8);
     setWordWrap(false);
     setTabKeyNavigation(false);
     setSelectionMode(QAbstractItemView::ExtendedSelection);

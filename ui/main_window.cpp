@@ -9,6 +9,7 @@
 #include "ui/make_action.h"
 #include "ui/profiler_dock.h"
 #include "ui/recent_files.h"
+#include "ui/wheel_guard.h"
 #include "ui/window_status.h"
 
 #include <QAction>
@@ -25,6 +26,8 @@
 #include <QStatusBar>
 #include <QToolBar>
 
+#include <algorithm>
+
 namespace tessera::ui {
 
 namespace {
@@ -37,6 +40,8 @@ const QString kStateKey = QStringLiteral("mainWindow/state");
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), view_(new ImageView(this))
 {
+    // Before any dock exists: the guard sees every field as it is first polished.
+    new WheelGuard(this);
     setWindowTitle(QStringLiteral("Tessera"));
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
@@ -51,6 +56,7 @@ MainWindow::MainWindow(QWidget* parent)
     createDeviceDock();
     createProfilerDock();
     connect(view_, &ImageView::zoomChanged, this, &MainWindow::updateZoomLabel);
+    createHabits();
     updateViewActions();
     restoreWindowState();
 }
@@ -392,7 +398,13 @@ void MainWindow::restoreWindowState()
     if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) {
         resize(1200, 800);
     }
-    restoreState(settings.value(kStateKey).toByteArray());
+    if (!restoreState(settings.value(kStateKey).toByteArray())) {
+        // First start: docks wide enough for their rows, the parameters given more height than
+        // the kernel. Set before the first layout, so that nothing moves once an image is shown.
+        const int docks = std::max(400, height() - 110);
+        resizeDocks({filterDock_}, {std::clamp(width() / 3, 400, 480)}, Qt::Horizontal);
+        resizeDocks({filterDock_, kernelDock_}, {docks * 11 / 20, docks * 9 / 20}, Qt::Vertical);
+    }
 }
 
 void MainWindow::saveWindowState() const

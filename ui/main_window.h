@@ -6,6 +6,7 @@
 #include "ui/preferences_dialog.h"
 
 #include <QMainWindow>
+#include <QUrl>
 
 #include <functional>
 
@@ -71,6 +72,8 @@ public:
     QString aboutText() const;
     /// Status text of the last preview shown.
     QString previewStatus() const;
+    /// Help > Keyboard Shortcuts as rows of (what it does, keys).
+    QList<QPair<QString, QString>> shortcutList() const;
     /// Text of the last showError() message, for tests and logs.
     QString lastError() const { return lastError_; }
     /// When false, errors and About go to the status bar and lastError() only, without modal
@@ -87,6 +90,38 @@ public:
     /// saves to the open file. True when the document may be replaced or closed: nothing was
     /// unsaved, the user discarded it, or it was saved.
     bool mayDiscardDocument(const QString& action);
+
+    /// What Save writes when enabled filters are in the stack.
+    enum class SaveChoice {
+        Result,    ///< apply the filters (one undoable step) and write the result
+        Original,  ///< write the image as it is; the stack stays for later
+        Cancel     ///< write nothing
+    };
+    /// Replaces the question Save asks when the stack holds enabled filters (tests; an empty
+    /// function restores the box). It gets the file's name and the enabled filters' titles.
+    /// Without modal dialogs and without a prompt, Save writes the original image.
+    void setSaveChoicePrompt(std::function<SaveChoice(const QString& file, const QStringList& filters)> prompt)
+    {
+        saveChoicePrompt_ = std::move(prompt);
+    }
+    /// Asks whether Save to path applies the enabled filters (titles in filters) first.
+    SaveChoice askSaveChoice(const QString& path, const QStringList& filters);
+
+    /// The way out of an Export whose format cannot hold the result.
+    enum class ExportFix {
+        OtherFormat,  ///< write the same name in a format that can (TIFF)
+        Convert8Bit,  ///< convert the result to 8 bits and keep the chosen format
+        Cancel        ///< write nothing
+    };
+    /// Replaces the question (tests; an empty function restores the box). It gets the reason,
+    /// the path in a format that can hold the result, and whether converting to 8 bits would do.
+    /// Without modal dialogs and without a prompt, nothing is written.
+    void setExportFixPrompt(std::function<ExportFix(const QString& problem, const QString& other, bool canConvert)> prompt)
+    {
+        exportFixPrompt_ = std::move(prompt);
+    }
+    /// Asks how to export a result the chosen format cannot hold (problem says why).
+    ExportFix askExportFix(const QString& problem, const QString& other, bool canConvert);
 
 public slots:
     /// Shows image for the file at path; description names the pixel format (e.g. "u8x3").
@@ -131,6 +166,10 @@ public slots:
     void setComputeSummary(const QString& summary);
     /// Shows the About box.
     void showAbout();
+    /// Shows Help > Keyboard Shortcuts (not blocking).
+    void showShortcuts();
+    /// Where Help > User Guide leads (the README; the project's page until set).
+    void setUserGuide(const QUrl& url) { userGuide_ = url; }
     /// Shows snapshot's devices in the Devices dock and names them in the Profiler.
     void setDevices(const tessera::gpu::DeviceSnapshot& snapshot);
     /// Shows a run's timing records in the Profiler dock (unless frozen) and its tiles in the
@@ -157,6 +196,8 @@ signals:
     void enabledDevicesChanged(const QStringList& keys);
     /// The user asked to read the devices again (Devices dock, Refresh).
     void deviceRefreshRequested();
+    /// The window accepted a close: the last moment to keep what the session built.
+    void closing();
     /// The user asked for the batch dialog (Batch > Run Batch).
     void batchRequested();
     /// The user asked for the device comparison (Tools > Compare Devices).
@@ -178,6 +219,7 @@ private:
     void createFilterDock();
     void createDeviceDock();
     void createProfilerDock();
+    void createHabits();
     void restoreWindowState();
     void saveWindowState() const;
     void updateZoomLabel(double factor);
@@ -211,10 +253,13 @@ private:
     std::vector<DeviceOption> deviceOptions_;
 
     AboutInfo about_;
+    QUrl userGuide_{QStringLiteral("https://github.com/tessera/tessera#readme")};
     QString currentPath_;
     QString lastError_;
     bool modalDialogs_ = true;
     std::function<UnsavedAnswer(const QString&)> unsavedPrompt_;
+    std::function<SaveChoice(const QString&, const QStringList&)> saveChoicePrompt_;
+    std::function<ExportFix(const QString&, const QString&, bool)> exportFixPrompt_;
     bool profilerSawDevices_ = false;  ///< setDevices() has passed a snapshot to the profiler
 };
 

@@ -11,6 +11,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPushButton>
 #include <QUrl>
 
 // The document's life in the window: its path and modified mark, the question before unsaved
@@ -90,6 +91,53 @@ bool MainWindow::mayDiscardDocument(const QString& action)
     return false;
 }
 
+MainWindow::SaveChoice MainWindow::askSaveChoice(const QString& path, const QStringList& filters)
+{
+    if (saveChoicePrompt_) {
+        return saveChoicePrompt_(QFileInfo(path).fileName(), filters);
+    }
+    if (!modalDialogs_) {
+        return SaveChoice::Original;
+    }
+    QMessageBox box(QMessageBox::Question, tr("Save %1").arg(QFileInfo(path).fileName()),
+                    (filters.size() == 1 ? tr("The filter stack has 1 enabled filter: %1.")
+                                         : tr("The filter stack has %1 enabled filters: %2.").arg(filters.size()))
+                        .arg(filters.join(QStringLiteral(", "))),
+                    QMessageBox::NoButton, this);
+    box.setInformativeText(tr("The preview shows them, the image itself does not have them yet. Applying them is "
+                              "one step in Edit > Undo, which brings the stack back."));
+    QPushButton* result = box.addButton(tr("Apply the Filters and Save the Result"), QMessageBox::AcceptRole);
+    QPushButton* original = box.addButton(tr("Save the Original Image"), QMessageBox::ActionRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(result);
+    box.exec();
+    if (box.clickedButton() == result) {
+        return SaveChoice::Result;
+    }
+    return box.clickedButton() == original ? SaveChoice::Original : SaveChoice::Cancel;
+}
+
+MainWindow::ExportFix MainWindow::askExportFix(const QString& problem, const QString& other, bool canConvert)
+{
+    if (exportFixPrompt_) {
+        return exportFixPrompt_(problem, other, canConvert);
+    }
+    if (!modalDialogs_) {
+        return ExportFix::Cancel;
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Export"), tr("The chosen format cannot hold this result: %1.").arg(problem),
+                    QMessageBox::NoButton, this);
+    QPushButton* otherFormat = box.addButton(tr("Save as %1").arg(QFileInfo(other).fileName()), QMessageBox::AcceptRole);
+    QPushButton* convert = canConvert ? box.addButton(tr("Convert to 8-bit"), QMessageBox::ActionRole) : nullptr;
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(otherFormat);
+    box.exec();
+    if (box.clickedButton() == otherFormat) {
+        return ExportFix::OtherFormat;
+    }
+    return convert != nullptr && box.clickedButton() == convert ? ExportFix::Convert8Bit : ExportFix::Cancel;
+}
+
 void MainWindow::requestOpen(const QString& path)
 {
     if (mayDiscardDocument(tr("open %1").arg(QFileInfo(path).fileName()))) {
@@ -103,6 +151,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    emit closing();
     saveWindowState();
     QMainWindow::closeEvent(event);
 }

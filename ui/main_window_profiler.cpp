@@ -8,6 +8,8 @@
 
 #include <QMenu>
 
+#include <algorithm>
+
 namespace tessera::ui {
 
 void MainWindow::createProfilerDock()
@@ -22,9 +24,17 @@ void MainWindow::createProfilerDock()
     viewMenu_->insertAction(compare >= 0 && compare + 1 < actions.size() ? actions[compare + 1] : nullptr, showTilesAction_);
 
     profilerDock_ = new ProfilerDock(this);
-    // The timeline wants width: below the image, out of the way until asked for.
+    // The timeline wants width: below the image, out of the way until asked for. The right-hand
+    // docks keep the window's full height, so the profiler never covers the parameters.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, profilerDock_);
     profilerDock_->hide();
+    // Opened for the first time, a modest height: a third of the window at most.
+    connect(profilerDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && !profilerDock_->isFloating() && profilerDock_->height() > height() / 3) {
+            resizeDocks({profilerDock_}, {std::max(180, height() / 3)}, Qt::Vertical);
+        }
+    });
     profilerDock_->toggleViewAction()->setObjectName(QStringLiteral("actionShowProfiler"));
     viewMenu_->addAction(profilerDock_->toggleViewAction());
 }

@@ -1,11 +1,14 @@
 #include "ui/param_row.h"
 
+#include "ui/clamping_spin.h"
+
 #include "ui/filter_panel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QLocale>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -80,13 +83,13 @@ QWidget* buildNumericField(ParamRow& row, QWidget* parent)
 
     QAbstractSpinBox* spin = nullptr;
     if (d.type == ParamType::Int) {
-        row.intSpin = new QSpinBox(holder);
+        row.intSpin = new ClampingSpinBox(holder);
         row.intSpin->setRange(static_cast<int>(std::lround(d.minValue)),
                               static_cast<int>(std::lround(d.maxValue)));
         row.intSpin->setSingleStep(static_cast<int>(scale.delta));
         spin = row.intSpin;
     } else {
-        row.doubleSpin = new QDoubleSpinBox(holder);
+        row.doubleSpin = new ClampingDoubleSpinBox(holder);
         row.doubleSpin->setDecimals(decimalsFor(d.step));
         row.doubleSpin->setRange(d.minValue, d.maxValue);
         row.doubleSpin->setSingleStep(d.step);
@@ -97,7 +100,11 @@ QWidget* buildNumericField(ParamRow& row, QWidget* parent)
     // immediately.
     spin->setKeyboardTracking(false);
     spin->setAccelerated(true);
-    const QString tip = QString::fromStdString(d.tooltip);
+    spin->setCorrectionMode(QAbstractSpinBox::CorrectToNearestValue);
+    // The range in the tooltip: a number typed outside it is clamped to its nearest end.
+    const QString range = QStringLiteral("%1 \u2013 %2").arg(QLocale().toString(d.minValue), QLocale().toString(d.maxValue));
+    const QString tip = d.tooltip.empty() ? QObject::tr("Range %1").arg(range)
+                                          : QObject::tr("%1 (range %2)").arg(QString::fromStdString(d.tooltip), range);
     const std::string name = "param_" + d.key;
     row.slider->setObjectName(QString::fromLatin1((name + "_slider").c_str()));
     row.slider->setToolTip(tip);

@@ -28,8 +28,11 @@ private:
     QGraphicsPixmapItem* originalItem_ = nullptr;
 };
 
-/// Draws the divider line and its grab handle at viewport x over `shown`, the visible part of the
-/// image; the painter must be in viewport coordinates.
+/// Draws the divider line, its grab handle and the "Before" / "After" labels of its sides at
+/// viewport x over `shown`, the visible part of the image; the painter must be in viewport
+/// coordinates.
 void paintSplitDivider(QPainter& painter, double x, const QRectF& shown);
+/// Where the divider at viewport x can be grabbed: its handle, with a margin for the hand.
+QRectF splitHandleGrabRect(double x, const QRectF& shown);
 
 }  // namespace tessera::ui

@@ -8,6 +8,9 @@ namespace tessera::ui {
 namespace {
 
 constexpr int kMessageMs = 15000;
+/// The widest a long field (where the preview ran, the compute summary) may be before it is
+/// elided; its tooltip keeps the whole text. Leaves room for passing messages on a 1280 screen.
+constexpr int kLongFieldWidth = 240;
 
 }  // namespace
 
@@ -40,9 +43,12 @@ WindowStatus::WindowStatus(QStatusBar* bar) : QObject(bar), bar_(bar)
 void WindowStatus::set(Field field, const QString& text)
 {
     QLabel* label = labels_[static_cast<size_t>(field)];
-    label->setText(text);
+    texts_[static_cast<size_t>(field)] = text;
     if (field == Preview || field == Compute) {
+        label->setText(label->fontMetrics().elidedText(text, Qt::ElideRight, kLongFieldWidth));
         label->setToolTip(text);
+    } else {
+        label->setText(text);
     }
     if (field == Pixel || field == Display) {
         label->setVisible(!text.isEmpty());
@@ -51,12 +57,14 @@ void WindowStatus::set(Field field, const QString& text)
 
 QString WindowStatus::text(Field field) const
 {
-    return labels_[static_cast<size_t>(field)]->text();
+    return texts_[static_cast<size_t>(field)];
 }
 
 void WindowStatus::showMessage(const QString& message)
 {
     bar_->showMessage(message, kMessageMs);
+    // A message longer than the room left beside the fields is cut; the bar's tooltip holds it.
+    bar_->setToolTip(message);
 }
 
 }  // namespace tessera::ui

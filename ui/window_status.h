@@ -33,6 +33,7 @@ public:
 private:
     QStatusBar* bar_;
     std::array<QLabel*, kFieldCount> labels_{};
+    std::array<QString, kFieldCount> texts_{};  ///< the whole texts; labels may show them elided
 };
 
 }  // namespace tessera::ui

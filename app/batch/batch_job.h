@@ -40,6 +40,7 @@ struct BatchJob {
     int jobs = 0;                          ///< decode and encode threads each; 0: from the CPU count
     int maxInFlight = 0;                   ///< images held at once; 0: from jobs and processors
     bool manifest = false;                 ///< write a reproducibility sidecar beside each output
+    bool stripMetadata = false;            ///< write no EXIF, XMP or ICC profile into the outputs
 };
 
 /// The outcome of one input.
@@ -55,6 +56,8 @@ struct FileResult {
     double encodeMs = 0.0;
     std::string output;        ///< the file written (or the one that made it skip)
     std::string error;         ///< why it failed or was skipped; names the file
+    std::string metadata;      ///< what the output carries from the input ("EXIF, ICC profile", "none")
+    std::string orientation;   ///< how the input was turned upright; empty when it was
 };
 
 /// A snapshot of a run for progress displays. Called on worker threads, one call at a time.

@@ -36,6 +36,10 @@ void writeManifest(const ManifestContext& context, const FileResult& result, con
     doc["filters"] = chainJson(context.chain);
     doc["border"] = context.chain.steps.empty() ? std::string() : filters::toString(context.chain.steps.front().border);
     doc["device"] = result.device;
+    doc["metadata_kept"] = result.metadata;
+    if (!result.orientation.empty()) {
+        doc["orientation_applied"] = result.orientation;
+    }
     doc["timings_ms"] = {{"decode", result.decodeMs}, {"compute", result.computeMs}, {"encode", result.encodeMs}};
     doc["name_template"] = context.nameTemplate;
     doc["policy"] = context.policy;

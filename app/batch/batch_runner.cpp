@@ -112,6 +112,7 @@ struct Item {
     size_t slot = 0;  // position in the plan
     cv::Mat image;
     std::string inputSha256;
+    ImageMetadata metadata;
 };
 
 class Pipeline {
@@ -194,10 +195,11 @@ private:
                 continue;
             }
             started(i);
-            Item item{i, {}, {}};
+            Item item{i, {}, {}, {}};
             const auto begin = Clock::now();
             try {
-                item.image = readImage(plan_.files[i].input);
+                item.image = readImage(plan_.files[i].input, {}, &item.metadata);
+                results_[i].orientation = describeOrientation(item.metadata.orientation);
                 if (job_.manifest) {
                     item.inputSha256 = sha256File(plan_.files[i].input);
                 }
@@ -258,7 +260,9 @@ private:
             }
             const auto begin = Clock::now();
             try {
-                writeImage(output, item->image);
+                const std::optional<ImageMetadata> kept = keptMetadata(item->metadata, output, job_.stripMetadata);
+                writeImage(output, item->image, kept ? &*kept : nullptr);
+                results_[i].metadata = kept ? kept->summary() : "none";
                 results_[i].encodeMs = msSince(begin);
                 if (manifest_) {
                     writeManifest(*manifest_, results_[i], item->inputSha256);

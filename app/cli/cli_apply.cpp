@@ -36,6 +36,7 @@ struct ApplyOptions {
     std::string trace;  ///< Chrome trace of the run's timing records
     bool json = false;
     bool help = false;
+    bool stripMetadata = false;
 };
 
 void printApplyUsage(std::ostream& os)
@@ -44,7 +45,7 @@ void printApplyUsage(std::ostream& os)
           "         [--kernel SPEC|@FILE] [--preset FILE] [--border MODE] [--border-value V]\n"
           "         [--scale S] [--offset O] [--depth same|u8|u16|f32]\n"
           "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--method auto|direct|separable|fft]\n"
-          "         [--gpu-memory-limit BYTES] [--tile WxH] [--trace FILE] [--json]\n"
+          "         [--gpu-memory-limit BYTES] [--tile WxH] [--trace FILE] [--strip-metadata] [--json]\n"
           "\n"
           "  --filter ID        add a filter to the chain (see 'tessera-cli filters')\n"
           "  --param KEY=VALUE  set a parameter of the --filter before it\n"
@@ -60,9 +61,12 @@ void printApplyUsage(std::ostream& os)
        << kGpuOptionsHelp
        << "  --trace FILE       write the run's timeline (every tile's upload, kernels, download)\n"
           "                     as Chrome trace JSON, for Perfetto or chrome://tracing\n"
+          "  --strip-metadata   write no EXIF, XMP or ICC profile (by default they are carried\n"
+          "                     from the input to JPEG, PNG, TIFF and WebP outputs)\n"
           "  --json             print one JSON object describing the run\n"
           "  --                 end of options: what follows is the input, even if it starts with '-'\n"
-          "Filters run in the order given; the output is written to a temporary file and renamed.\n";
+          "Filters run in the order given; the output is written to a temporary file and renamed.\n"
+          "A photo's EXIF orientation is applied on reading, so the output is upright.\n";
 }
 
 ApplyOptions parseApply(const std::vector<std::string>& args)
@@ -80,6 +84,8 @@ ApplyOptions parseApply(const std::vector<std::string>& args)
             o.trace = in.value();
         } else if (a == "--json") {
             o.json = true;
+        } else if (a == "--strip-metadata") {
+            o.stripMetadata = true;
         } else {
             return false;
         }
@@ -153,7 +159,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     refuseSameFile(o.input, o.output);
-    const cv::Mat src = readImage(o.input);
+    ImageMetadata metadata;
+    const cv::Mat src = readImage(o.input, {}, &metadata);
     const auto t1 = Clock::now();
     cv::Mat dst;
     gpu::RunReport gpuReport;
@@ -183,7 +190,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
     }
     const auto t2 = Clock::now();
-    writeImage(o.output, dst);
+    const std::optional<ImageMetadata> kept = keptMetadata(metadata, o.output, o.stripMetadata);
+    writeImage(o.output, dst, kept ? &*kept : nullptr);
     if (!o.trace.empty()) {
         writeTrace(QString::fromStdString(o.trace), TraceFormat::ChromeTrace, gpuReport.records,
                    gpus.empty() ? gpu::DeviceSnapshot{} : gpu::enumerateDevices());
@@ -219,7 +227,11 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
                     {"threads", cv::getNumThreads()},
                     {"milliseconds", ms(t1, t2)},
                     {"read_milliseconds", ms(t0, t1)},
-                    {"write_milliseconds", ms(t2, t3)}};
+                    {"write_milliseconds", ms(t2, t3)},
+                    {"metadata", kept ? kept->summary() : "none"}};
+        if (metadata.orientation != 1) {
+            doc["orientation_applied"] = describeOrientation(metadata.orientation);
+        }
         if (!gpus.empty()) {
             double phase[4] = {0, 0, 0, 0};
             for (const auto& r : gpuReport.records) {
@@ -250,7 +262,14 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         out << o.output << ": " << src.cols << " x " << src.rows << " " << describeFormat(src)
             << " -> " << describeFormat(dst) << ", " << chain.steps.size() << " filter(s) on "
             << ranOn << " in "
-            << ms(t1, t2) << " ms\n";
+            << ms(t1, t2) << " ms";
+        if (metadata.orientation != 1) {
+            out << ", " << describeOrientation(metadata.orientation) << " to stand upright";
+        }
+        if (kept) {
+            out << ", kept " << kept->summary();
+        }
+        out << "\n";
         if (!note.empty()) {
             err << "note: " << note << "\n";
         }

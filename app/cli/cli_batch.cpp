@@ -45,7 +45,7 @@ void printBatchUsage(std::ostream& os)
           "         [--template T] [--format EXT] [--depth keep|u8|u16|f32]\n"
           "         [--policy skip|rename|overwrite] [--recursive] [--jobs N]\n"
           "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--report FILE.json] [--csv FILE.csv]\n"
-          "         [--method M] [--gpu-memory-limit BYTES] [--tile WxH] [--manifest]\n"
+          "         [--method M] [--gpu-memory-limit BYTES] [--tile WxH] [--manifest] [--strip-metadata]\n"
           "\n"
           "  INPUT              image files, folders and glob patterns (quote patterns); after\n"
           "                     \"--\" every argument is an input, even one starting with '-'\n"
@@ -72,7 +72,10 @@ void printBatchUsage(std::ostream& os)
           "  --report FILE      write a JSON report of the run\n"
           "  --csv FILE         write the per-file results as CSV\n"
           "  --manifest         write OUTPUT.json beside each output: input SHA-256, every filter\n"
-          "                     setting, device, versions and timings\n"
+          "                     setting, device, versions, timings and the metadata kept\n"
+          "  --strip-metadata   write no EXIF, XMP or ICC profile (by default they go from each\n"
+          "                     input to its JPEG, PNG, TIFF or WebP output; photos are always\n"
+          "                     turned upright from their EXIF orientation)\n"
           "Every output is written to a temporary file and renamed; a bad file is reported and the\n"
           "batch goes on. Exit codes: 0 all files done or skipped, 1 a file failed, 2 a usage error,\n"
           "130/143 interrupted by SIGINT/SIGTERM (the report still lists every file).\n";
@@ -127,6 +130,8 @@ BatchCliOptions parseBatch(const std::vector<std::string>& args)
             }
         } else if (a == "--manifest") {
             o.job.manifest = true;
+        } else if (a == "--strip-metadata") {
+            o.job.stripMetadata = true;
         } else {
             return false;
         }

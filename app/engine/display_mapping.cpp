@@ -194,10 +194,19 @@ QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping, std::st
     case CV_32F: {
         // The range is needed either way: without stretch it says whether the data is signed.
         const Range r = colourRange<float>(img, false);
-        const auto stretched = mapping.stretch ? stretchMap<float>(img, r, mapping.signedMode) : std::nullopt;
+        // Float data far beyond [-1, 1] (a filtered 8- or 16-bit image kept in float, 0 to 255 or
+        // 65535) would be all white over the type's range: it is shown by its own range instead.
+        // An overshoot of a [0, 1] image (a sharpened edge, up to twice the range) stays clamped.
+        constexpr double kFarBeyond = 2.0;
+        const bool beyondType = r.valid() && (r.high > kFarBeyond || r.low < -kFarBeyond);
+        const auto stretched =
+            mapping.stretch || beyondType ? stretchMap<float>(img, r, mapping.signedMode) : std::nullopt;
         const LinearMap map = stretched.value_or(fullRangeMap(r, 1.0, mapping.signedMode));
         if (shown != nullptr) {
             *shown = describe(map, stretched.has_value());
+            if (!mapping.stretch && stretched) {
+                *shown += " (values beyond the float range [0, 1])";
+            }
         }
         return render<float>(img, map, LinearMap{0.0, 1.0, false});
     }

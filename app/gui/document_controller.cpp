@@ -8,16 +8,22 @@
 #include "app/gui/preview_controller.h"
 #include "app/document/stack_chain.h"
 #include "filters/preset_io.h"
+#include "ui/file_dialogs.h"
 #include "ui/filter_dock.h"
 #include "ui/filter_stack.h"
 #include "ui/kernel_dock.h"
 #include "ui/kernel_editor.h"
 #include "ui/main_window.h"
 
+#include <QDir>
 #include <QFileInfo>
+#include <QSettings>
 
 #include <QStringList>
 
+#include <opencv2/core.hpp>
+
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <optional>
@@ -26,6 +32,37 @@ namespace tessera::app::gui {
 
 using document::Document;
 
+namespace {
+
+// The stack left on an image when the window closed, and that image's path.
+const QString kKeptStackImage = QStringLiteral("lastStack/image");
+const QString kKeptStack = QStringLiteral("lastStack/preset");
+
+/// img in 8 bits: 16-bit samples keep their high byte, float samples of [0, 1] are scaled to
+/// [0, 255] and float data beyond that range is saturated as it is.
+cv::Mat toEightBit(const cv::Mat& img)
+{
+    cv::Mat out;
+    double high = 0.0;
+    switch (img.depth()) {
+    case CV_16U: img.convertTo(out, CV_8U, 1.0 / 257.0); break;
+    case CV_32F:
+        cv::minMaxLoc(img.reshape(1), nullptr, &high);
+        img.convertTo(out, CV_8U, high <= 1.0 + 1e-3 ? 255.0 : 1.0);
+        break;
+    default: out = img; break;
+    }
+    return out;
+}
+
+/// "1 filter", "3 filters".
+QString countOf(qsizetype filters)
+{
+    return filters == 1 ? QObject::tr("1 filter") : QObject::tr("%1 filters").arg(filters);
+}
+
+}  // namespace
+
 DocumentController::DocumentController(ui::MainWindow& window, document::Document& document, PreviewController& previews,
                                        QObject* parent)
     : QObject(parent), window_(window), document_(document), previews_(previews)
@@ -33,6 +70,7 @@ DocumentController::DocumentController(ui::MainWindow& window, document::Documen
     connect(&window_, &ui::MainWindow::openRequested, this, &DocumentController::openImage);
     connect(&window_, &ui::MainWindow::saveRequested, this, &DocumentController::saveImage);
     connect(&window_, &ui::MainWindow::exportRequested, this, &DocumentController::exportImage);
+    connect(&window_, &ui::MainWindow::closing, this, &DocumentController::keepStack);
     window_.filterDock()->setFilters(document_.registry().all());
     window_.setUndoStack(&document_.undoStack());
     ui::FilterStack* stack = window_.filterStack();
@@ -56,6 +94,7 @@ DocumentController::DocumentController(ui::MainWindow& window, document::Documen
         samples.push_back(QString::fromStdString(sample.string()));
     }
     window_.setSampleImages(samples);
+    ui::setBundledPresetFolder(QString::fromStdString(presetsDir().string()));
     showStack();
 }
 
@@ -67,8 +106,15 @@ void DocumentController::openImage(const QString& path)
     // Absolute, so the title, the recent list and later saves do not depend on the working folder.
     const QString absolute = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
     try {
-        document_.setImage(readImage(absolute.toStdString()));
+        ImageMetadata metadata;
+        document_.setImage(readImage(absolute.toStdString(), {}, &metadata));
+        metadata_ = std::move(metadata);
         previews_.showOpenedImage(absolute);
+        if (metadata_.orientation != 1) {
+            window_.showMessage(tr("Opened %1, %2 as its EXIF orientation asks")
+                                    .arg(absolute, qs(describeOrientation(metadata_.orientation))));
+        }
+        restoreKeptStack(absolute);
     } catch (const ImageError& e) {
         // ImageError's text already starts with the path.
         window_.showError(title, qs(e.what()));
@@ -82,14 +128,41 @@ void DocumentController::saveImage(const QString& path)
     if (document_.image().empty()) {
         return;
     }
+    QStringList filters;
+    for (const filters::StackEntry& entry : document_.stack().entries) {
+        if (entry.enabled) {
+            filters.push_back(document_.titleOf(entry.choice.id));
+        }
+    }
+    QString what = tr("the image");
+    if (!filters.isEmpty()) {
+        switch (window_.askSaveChoice(path, filters)) {
+        case ui::MainWindow::SaveChoice::Cancel:
+            window_.showMessage(tr("Nothing saved"));
+            return;
+        case ui::MainWindow::SaveChoice::Result:
+            previews_.applyPreview();
+            if (std::any_of(document_.stack().entries.begin(), document_.stack().entries.end(),
+                            [](const filters::StackEntry& e) { return e.enabled; })) {
+                return;  // Apply failed and said why; nothing is written
+            }
+            what = tr("the image with %1 applied (%2)").arg(countOf(filters.size()), filters.join(QStringLiteral(", ")));
+            break;
+        case ui::MainWindow::SaveChoice::Original:
+            what = tr("the original image, without the %1 of the stack").arg(countOf(filters.size()));
+            break;
+        }
+    }
     try {
-        writeImage(path.toStdString(), document_.image());
+        const std::optional<ImageMetadata> kept = keptMetadata(metadata_, path.toStdString());
+        writeImage(path.toStdString(), document_.image(), kept ? &*kept : nullptr);
         document_.markSaved();
         if (QFileInfo(path).absoluteFilePath() != QFileInfo(window_.currentPath()).absoluteFilePath()) {
             window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
         }
         window_.setDocumentModified(false);
-        window_.showMessage(tr("Saved %1").arg(path));
+        window_.showMessage(tr("Saved %1 to %2 (%3%4)")
+                                .arg(what, path, qs(describeFormat(document_.image())), metadataNote(kept)));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot save image"), QString::fromUtf8(e.what()));
     }
@@ -100,14 +173,81 @@ void DocumentController::exportImage(const QString& path)
     if (document_.image().empty()) {
         return;
     }
+    QString target = path;
     try {
-        const cv::Mat result = previews_.currentResult();
-        // writeImage() refuses a format that cannot hold the depth or the alpha channel and names
-        // the formats that can; nothing is converted behind the user's back.
-        writeImage(path.toStdString(), result);
-        window_.showMessage(tr("Exported %1 (%2)").arg(path, qs(describeFormat(result))));
+        cv::Mat result = previews_.currentResult();
+        QString converted;
+        // A format that cannot hold the depth or the alpha channel: the user chooses TIFF (which
+        // holds them all) under the same name, a conversion to 8 bits, or nothing. Nothing is
+        // converted without asking.
+        if (const std::string problem = outputFormatProblem(path.toStdString(), result.depth(), result.channels());
+            !problem.empty()) {
+            const QFileInfo info(path);
+            const QString tiff = info.dir().filePath(info.completeBaseName() + QStringLiteral(".tif"));
+            const bool canConvert = outputFormatProblem(path.toStdString(), CV_8U, result.channels()).empty();
+            switch (window_.askExportFix(qs(problem), tiff, canConvert)) {
+            case ui::MainWindow::ExportFix::Cancel:
+                window_.showNotice(tr("Nothing exported: %1: %2").arg(path, qs(problem)));
+                return;
+            case ui::MainWindow::ExportFix::OtherFormat:
+                target = tiff;
+                break;
+            case ui::MainWindow::ExportFix::Convert8Bit:
+                converted = tr(", converted from %1").arg(qs(describeFormat(result)));
+                result = toEightBit(result);
+                break;
+            }
+        }
+        const std::optional<ImageMetadata> kept = keptMetadata(metadata_, target.toStdString());
+        writeImage(target.toStdString(), result, kept ? &*kept : nullptr);
+        window_.showMessage(
+            tr("Exported %1 (%2%3%4)").arg(target, qs(describeFormat(result)), converted, metadataNote(kept)));
     } catch (const std::exception& e) {
-        window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(path, e)));
+        window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(target, e)));
+    }
+}
+
+QString DocumentController::metadataNote(const std::optional<ImageMetadata>& kept)
+{
+    return kept ? tr("; kept %1").arg(qs(kept->summary())) : QString();
+}
+
+void DocumentController::keepStack()
+{
+    QSettings settings;
+    const filters::StackState& stack = document_.stack();
+    const bool anyEnabled = std::any_of(stack.entries.begin(), stack.entries.end(),
+                                        [](const filters::StackEntry& e) { return e.enabled; });
+    if (document_.image().empty() || window_.currentPath().isEmpty() || !anyEnabled) {
+        settings.remove(kKeptStackImage);
+        settings.remove(kKeptStack);
+        return;
+    }
+    try {
+        const filters::Preset preset = presetFromStack(stack, "last stack", document_.registry());
+        settings.setValue(kKeptStackImage, window_.currentPath());
+        settings.setValue(kKeptStack, qs(filters::presetToJson(preset)));
+    } catch (const std::exception&) {
+        settings.remove(kKeptStack);  // a stack that does not build is not worth keeping
+    }
+}
+
+void DocumentController::restoreKeptStack(const QString& path)
+{
+    QSettings settings;
+    if (!document_.stack().entries.empty() || settings.value(kKeptStackImage).toString() != path) {
+        return;
+    }
+    const QString json = settings.value(kKeptStack).toString();
+    settings.remove(kKeptStackImage);
+    settings.remove(kKeptStack);
+    try {
+        const filters::Preset preset = filters::parsePreset(json.toStdString(), "last stack", document_.registry());
+        document_.replaceEntries(entriesFromPreset(preset), tr("Restore the last stack"));
+        window_.showMessage(
+            tr("Restored the %1 you left on this image; Edit > Undo removes them").arg(countOf(preset.steps.size())));
+    } catch (const std::exception&) {
+        // A filter this version no longer knows: the image opens with an empty stack.
     }
 }
 

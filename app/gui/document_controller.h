@@ -1,7 +1,11 @@
 #pragma once
 
+#include "app/io/image_metadata.h"
+
 #include <QObject>
 #include <QString>
+
+#include <optional>
 
 namespace tessera::ui {
 class MainWindow;
@@ -49,12 +53,21 @@ public slots:
     /// Writes the kernel editor's kernel as a preset to path; errors name the file. Never throws.
     void saveKernelPreset(const QString& path);
 
+    /// Remembers the enabled filters of the stack with the open image's path (the window is
+    /// closing), so that opening that image again brings them back; an empty stack forgets.
+    void keepStack();
+
 private:
     void showStack();
+    /// "; kept EXIF, ICC profile" for a status message; empty when nothing was kept.
+    static QString metadataNote(const std::optional<ImageMetadata>& kept);
+    /// After path opened with an empty stack: the stack kept for path, as one undoable step.
+    void restoreKeptStack(const QString& path);
 
     ui::MainWindow& window_;
     document::Document& document_;
     PreviewController& previews_;
+    ImageMetadata metadata_;  ///< what the open image's file carried besides pixels
 };
 
 }  // namespace tessera::app::gui

@@ -10,6 +10,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
+#include <QUrl>
 #include <QGuiApplication>
 #include <QIcon>
 #include <QPixmap>
@@ -151,6 +153,10 @@ int main(int argc, char* argv[])
     QApplication::setWindowIcon(windowIcon());
     tessera::ui::MainWindow window;
     tessera::app::GuiController controller(window);
+    // Run from the build folder, the guide is the source tree's README; installed, the project page.
+    if (const QFileInfo readme(QStringLiteral(TESSERA_SOURCE_RESOURCES "/../README.md")); readme.isFile()) {
+        window.setUserGuide(QUrl::fromLocalFile(readme.absoluteFilePath()));
+    }
     const QString screenshot = parser.value(screenshotOption);
     // A headless check must never wait on a modal box; errors still reach the status bar.
     window.setModalDialogsEnabled(screenshot.isEmpty() && !parser.isSet(screenshotsOption));

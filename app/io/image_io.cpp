@@ -199,7 +199,7 @@ int writeAll(const fs::path& path, const std::vector<uchar>& bytes) {
 ImageError::ImageError(const std::string& path, const std::string& reason)
     : std::runtime_error(path + ": " + reason), path_(path), reason_(reason) {}
 
-cv::Mat readImage(const std::string& path, const ImageLimits& limits) {
+cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetadata* metadata) {
     enableCodecs();
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
@@ -298,10 +298,19 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits) {
     // Formats the sniffer does not parse are checked once decoded; OpenCV's own size guard
     // (1 Gpixel by default) bounds what that decode may allocate.
     checkLimits(path, img.cols, img.rows, limits);
-    return normalise(path, std::move(img));
+    cv::Mat read = normalise(path, std::move(img));
+    ImageMetadata found = readMetadata(path);
+    // OpenCV's TIFF decoder turns the pixels itself (through libtiff); other decoders do not.
+    if (header.format != "tiff") {
+        read = applyOrientation(read, found.orientation);
+    }
+    if (metadata != nullptr) {
+        *metadata = std::move(found);
+    }
+    return read;
 }
 
-void writeImage(const std::string& path, const cv::Mat& img) {
+void writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata* metadata) {
     enableCodecs();
     if (img.empty()) {
         throw ImageError(path, "nothing to write: the image is empty");
@@ -379,6 +388,9 @@ void writeImage(const std::string& path, const cv::Mat& img) {
     if (!ok) {
         throw ImageError(path, "cannot encode " + describeFormat(img) + " as " + std::string(format->name) +
                                    ": " + detail);
+    }
+    if (!direct && metadata != nullptr && formatHoldsMetadata(ext)) {
+        embedMetadata(encoded, *metadata, img.cols, img.rows);
     }
     if (const int err = direct ? syncWritten(temp.path()) : writeAll(temp.path(), encoded); err != 0) {
         throw ImageError(path, err == ENOSPC || err == EFBIG || err == EDQUOT

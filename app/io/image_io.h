@@ -1,5 +1,7 @@
 #pragma once
 
+#include "app/io/image_metadata.h"
+
 #include <opencv2/core/mat.hpp>
 
 #include <cstdint>
@@ -41,11 +43,12 @@ struct ImageHeader {
 /// header of a known format gives that format with 0 x 0.
 ImageHeader sniffImageHeader(const std::string& path);
 
-/// Reads with cv::IMREAD_UNCHANGED. Returns CV_8U, CV_16U or CV_32F with 1, 3 or 4 channels
+/// Reads with cv::IMREAD_UNCHANGED and turns the pixels upright from the file's EXIF
+/// orientation (metadata, when given, receives what the file carries). Returns CV_8U, CV_16U or CV_32F with 1, 3 or 4 channels
 /// (2-channel gray+alpha becomes BGRA; other depths are refused). Throws ImageError for: file not
 /// found, a directory, unreadable (permissions), empty file, not an image / corrupt, unsupported
 /// depth or channels, dimensions over the limits.
-cv::Mat readImage(const std::string& path, const ImageLimits& limits = {});
+cv::Mat readImage(const std::string& path, const ImageLimits& limits = {}, ImageMetadata* metadata = nullptr);
 
 /// Writes img to path, keeping depth and channels where the format allows (PNG 8/16, TIFF
 /// 8/16/32f, JPEG/BMP/WebP 8-bit, EXR float). Writes to a temporary file in the same folder and
@@ -53,8 +56,9 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits = {});
 /// the folder is missing or not writable, or encoding fails; never leaves a partial file.
 /// 4-channel images are refused for JPEG and BMP (no alpha there) rather than losing alpha;
 /// gray to WebP is stored as three equal channels and WebP loses the colour of pixels whose
-/// alpha is 0. An existing target keeps its permissions.
-void writeImage(const std::string& path, const cv::Mat& img);
+/// alpha is 0. An existing target keeps its permissions. metadata, when given, goes into the
+/// file before it is synced and renamed (JPEG, PNG, TIFF and WebP; see embedMetadata()).
+void writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata* metadata = nullptr);
 
 /// Empty when writeImage() can store an image of cvDepth (and channels, 0 for any) under path's
 /// extension; otherwise the reason it would refuse, without the path. Never throws.

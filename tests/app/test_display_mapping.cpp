@@ -149,11 +149,21 @@ TEST(DisplayMapping, FloatRangeIgnoresNonFinite) {
 
 TEST(DisplayMapping, FloatWithoutStretchShowsTheTypesRange) {
     // [0, 1] for data without negatives; signed data puts 0 at mid-grey ([-1, 1]) or folds.
-    EXPECT_EQ(grays(toDisplayImage(floatRow({0.f, 0.5f, 1.f, 7.f}), mapping(false))), (std::vector<int>{0, 128, 255, 255}));
-    const cv::Mat img = floatRow({-1.f, 0.f, 0.5f, 1.f, 7.f});
+    // An overshoot (up to twice the range) is clamped; data far beyond it is not (next test).
+    EXPECT_EQ(grays(toDisplayImage(floatRow({0.f, 0.5f, 1.f, 1.5f}), mapping(false))),
+              (std::vector<int>{0, 128, 255, 255}));
+    const cv::Mat img = floatRow({-1.f, 0.f, 0.5f, 1.f, 2.f});
     EXPECT_EQ(grays(toDisplayImage(img, mapping(false))), (std::vector<int>{0, 128, 191, 255, 255}));
     EXPECT_EQ(grays(toDisplayImage(img, mapping(false, SignedMode::Absolute))),
               (std::vector<int>{255, 0, 128, 255, 255}));
+}
+
+TEST(DisplayMapping, FloatFarBeyondTheTypesRangeShowsItsDataRange) {
+    // A 16-bit image filtered into float (0 to 65535) is not all white under the type's range.
+    const cv::Mat img = floatRow({0.f, 32767.5f, 65535.f});
+    std::string shown;
+    EXPECT_EQ(grays(toDisplayImage(img, mapping(false), &shown)), (std::vector<int>{0, 128, 255}));
+    EXPECT_EQ(shown, "data min-max [0, 65535] (values beyond the float range [0, 1])");
 }
 
 TEST(DisplayMapping, SaysWhatBlackAndWhiteStandFor) {

@@ -151,6 +151,18 @@ TEST_F(SettingsTest, FoldersOfTheFileDialogsAreKept)
     EXPECT_EQ(tessera::ui::lastFolder(FolderRole::Open), QFileInfo(QStringLiteral(TESSERA_SAMPLE_DIR)).absoluteFilePath());
 }
 
+// Load Preset starts in the presets that come with Tessera until the user loads one elsewhere.
+TEST_F(SettingsTest, PresetDialogsStartInTheBundledPresets)
+{
+    using tessera::ui::FolderRole;
+    const QString bundled = QFileInfo(QStringLiteral(TESSERA_SAMPLE_DIR "/../presets")).absoluteFilePath();
+    ASSERT_TRUE(QFileInfo(bundled).isDir()) << bundled.toStdString();
+    tessera::ui::setBundledPresetFolder(bundled);
+    EXPECT_EQ(tessera::ui::lastFolder(FolderRole::Preset), bundled);
+    tessera::ui::rememberFolder(FolderRole::Preset, QDir::temp().filePath(QStringLiteral("mine.json")));
+    EXPECT_EQ(tessera::ui::lastFolder(FolderRole::Preset), QFileInfo(QDir::tempPath()).absoluteFilePath());
+}
+
 /// Opens Edit > Preferences, picks key in the device list and presses OK.
 void choosePreviewDevice(tessera::ui::MainWindow& window, const QString& key)
 {

@@ -1,0 +1,183 @@
+// Navigation by habit: Ctrl+Y redoes; with the image view focused, plain + - 1 0 zoom; the
+// middle button pans and Shift+wheel scrolls sideways; Delete in the filter list removes the
+// selected filter (in the kernel grid it still clears cells); Filters > Add Filter; the
+// toolbar's common actions name their shortcuts; Help lists the keys and links the guide.
+
+#include "gui_test_support.h"
+#include "ui/filter_stack.h"
+#include "ui/image_view.h"
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QDialog>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QScrollBar>
+#include <QTableView>
+#include <QTest>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QWheelEvent>
+
+namespace {
+
+const QString kCoffee = QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png");
+
+class HabitsTest : public tessera::test::WindowFixture {
+protected:
+    void SetUp() override
+    {
+        WindowFixture::SetUp();
+        window_.resize(1280, 800);
+        window_.activateWindow();
+        ASSERT_TRUE(QTest::qWaitForWindowActive(&window_));
+        controller_.openImage(kCoffee);
+    }
+
+    void add(const char* id)
+    {
+        window_.findChild<QAction*>(QStringLiteral("stackAdd_") + QLatin1String(id))->trigger();
+    }
+
+    QMenu* menu(const QString& title)
+    {
+        for (QAction* a : window_.menuBar()->actions()) {
+            if (a->text() == title) {
+                return a->menu();
+            }
+        }
+        return nullptr;
+    }
+};
+
+TEST_F(HabitsTest, CtrlYRedoes)
+{
+    add("box");
+    ASSERT_EQ(window_.filterStack()->state().entries.size(), 1u);
+    controller_.undoStack().undo();
+    ASSERT_TRUE(window_.filterStack()->state().entries.empty());
+    QTest::keyClick(&window_, Qt::Key_Y, Qt::ControlModifier);
+    EXPECT_EQ(window_.filterStack()->state().entries.size(), 1u);
+}
+
+TEST_F(HabitsTest, PlainKeysZoomWhenTheViewHasFocus)
+{
+    auto* view = window_.imageView();
+    view->setFocus();
+    ASSERT_TRUE(view->hasFocus());
+    view->actualSize();
+    QTest::keyClick(view, Qt::Key_Plus);
+    EXPECT_GT(view->zoomFactor(), 1.0);
+    QTest::keyClick(view, Qt::Key_Minus);
+    QTest::keyClick(view, Qt::Key_Minus);
+    EXPECT_LT(view->zoomFactor(), 1.0);
+    QTest::keyClick(view, Qt::Key_1);
+    EXPECT_DOUBLE_EQ(view->zoomFactor(), 1.0);
+    QTest::keyClick(view, Qt::Key_0);
+    EXPECT_TRUE(view->isFitToWindow());
+    QTest::keyClick(view, Qt::Key_Equal);
+    EXPECT_FALSE(view->isFitToWindow());
+
+    // Typed into another field, the same keys are text.
+    const double zoom = view->zoomFactor();
+    window_.filterStack()->findChild<QListWidget*>(QStringLiteral("stackList"))->setFocus();
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_1);
+    EXPECT_DOUBLE_EQ(view->zoomFactor(), zoom);
+}
+
+TEST_F(HabitsTest, MiddleDragPansAndShiftWheelScrollsSideways)
+{
+    auto* view = window_.imageView();
+    view->setZoom(4.0);
+    QWidget* port = view->viewport();
+    QScrollBar* h = view->horizontalScrollBar();
+    QScrollBar* v = view->verticalScrollBar();
+    ASSERT_GT(h->maximum(), 0);
+    h->setValue(h->maximum() / 2);
+    v->setValue(v->maximum() / 2);
+    const int x0 = h->value();
+    const int y0 = v->value();
+    QTest::mousePress(port, Qt::MiddleButton, Qt::NoModifier, QPoint(200, 200));
+    QMouseEvent move(QEvent::MouseMove, QPointF(150, 170), port->mapToGlobal(QPointF(150, 170)), Qt::NoButton,
+                     Qt::MiddleButton, Qt::NoModifier);
+    QApplication::sendEvent(port, &move);
+    QTest::mouseRelease(port, Qt::MiddleButton, Qt::NoModifier, QPoint(150, 170));
+    EXPECT_EQ(h->value(), x0 + 50);
+    EXPECT_EQ(v->value(), y0 + 30);
+
+    const int x1 = h->value();
+    const int y1 = v->value();
+    const QPointF at(100, 100);
+    QWheelEvent wheel(at, port->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::ShiftModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(port, &wheel);
+    EXPECT_GT(h->value(), x1);
+    EXPECT_EQ(v->value(), y1);
+    EXPECT_DOUBLE_EQ(view->zoomFactor(), 4.0);
+}
+
+TEST_F(HabitsTest, DeleteRemovesTheSelectedFilterOnlyFromTheList)
+{
+    add("box");
+    add("custom");
+    ASSERT_EQ(window_.filterStack()->state().entries.size(), 2u);
+    // In the kernel grid Delete clears cells and leaves the stack alone.
+    auto* grid = window_.findChild<QTableView*>(QStringLiteral("kernelGrid"));
+    if (grid != nullptr && grid->isVisible()) {
+        grid->setFocus();
+        grid->setCurrentIndex(grid->model()->index(0, 0));
+        QTest::keyClick(grid, Qt::Key_Delete);
+        EXPECT_EQ(window_.filterStack()->state().entries.size(), 2u);
+    }
+    auto* list = window_.filterStack()->findChild<QListWidget*>(QStringLiteral("stackList"));
+    list->setFocus();
+    ASSERT_TRUE(list->hasFocus());
+    QTest::keyClick(list, Qt::Key_Delete);
+    ASSERT_EQ(window_.filterStack()->state().entries.size(), 1u);
+    EXPECT_EQ(window_.filterStack()->state().entries[0].choice.id, "box");
+}
+
+TEST_F(HabitsTest, FiltersMenuToolbarAndHelp)
+{
+    QMenu* filters = menu(QStringLiteral("F&ilters"));
+    ASSERT_NE(filters, nullptr);
+    QAction* addFilter = window_.findChild<QAction*>(QStringLiteral("actionAddFilter"));
+    ASSERT_NE(addFilter, nullptr);
+    EXPECT_TRUE(filters->actions().contains(addFilter));
+    ASSERT_NE(addFilter->menu(), nullptr);
+    EXPECT_FALSE(addFilter->menu()->actions().isEmpty());
+
+    auto* bar = window_.findChild<QToolBar*>(QStringLiteral("mainToolBar"));
+    QStringList names;
+    for (QAction* a : bar->actions()) {
+        names << a->objectName();
+    }
+    for (const char* name : {"actionOpen", "actionSave", "actionExport", "actionUndo", "actionRedo", "actionCompare"}) {
+        EXPECT_TRUE(names.contains(QLatin1String(name))) << name;
+    }
+    const auto tip = [&](const char* name) { return window_.findChild<QAction*>(QLatin1String(name))->toolTip(); };
+    EXPECT_TRUE(tip("actionSave").contains(QKeySequence(QKeySequence::Save).toString(QKeySequence::NativeText)))
+        << tip("actionSave").toStdString();
+    EXPECT_TRUE(tip("actionRedo").contains(QStringLiteral("Ctrl+Y"))) << tip("actionRedo").toStdString();
+    EXPECT_TRUE(tip("actionCompare").contains(QStringLiteral("Ctrl+B"))) << tip("actionCompare").toStdString();
+
+    QMenu* help = menu(QStringLiteral("&Help"));
+    ASSERT_NE(help, nullptr);
+    EXPECT_TRUE(help->actions().contains(window_.findChild<QAction*>(QStringLiteral("actionShortcuts"))));
+    EXPECT_TRUE(help->actions().contains(window_.findChild<QAction*>(QStringLiteral("actionUserGuide"))));
+    bool redoListed = false;
+    bool zoomKeysListed = false;
+    for (const auto& [what, keys] : window_.shortcutList()) {
+        redoListed |= what.startsWith(QStringLiteral("Redo")) && keys.contains(QStringLiteral("Ctrl+Y"));
+        zoomKeysListed |= keys == QStringLiteral("1 / 0");
+    }
+    EXPECT_TRUE(redoListed);
+    EXPECT_TRUE(zoomKeysListed);
+    window_.showShortcuts();
+    EXPECT_NE(window_.findChild<QDialog*>(QStringLiteral("shortcutsDialog")), nullptr);
+}
+
+}  // namespace

@@ -1,0 +1,194 @@
+// The window laid out for a 1280 x 800 screen: every control of the Filter and Kernel docks is
+// within its dock without sideways scrolling, the kernel grid's cells share the dock's width,
+// and the profiler opens at a modest height below the image, leaving the parameters in view.
+// With TESSERA_SCREENSHOT_DIR set, the test also saves the window at each step (1280 x 800).
+
+#include "gui_test_support.h"
+#include "ui/filter_panel.h"
+#include "ui/image_view.h"
+#include "ui/kernel_dock.h"
+#include "ui/kernel_editor.h"
+#include "ui/profiler_dock.h"
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QLabel>
+#include <QStatusBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableView>
+
+namespace {
+
+QAbstractScrollArea* scrollAreaOf(QWidget* w)
+{
+    for (QWidget* p = w->parentWidget(); p != nullptr; p = p->parentWidget()) {
+        if (auto* area = qobject_cast<QScrollArea*>(p)) {
+            return area;
+        }
+    }
+    return nullptr;
+}
+
+QWidget* dockOf(QWidget* w)
+{
+    for (QWidget* p = w->parentWidget(); p != nullptr; p = p->parentWidget()) {
+        if (auto* dock = qobject_cast<QDockWidget*>(p)) {
+            return dock;
+        }
+    }
+    return nullptr;
+}
+
+class Layout1280 : public tessera::test::WindowFixture {
+protected:
+    void SetUp() override
+    {
+        WindowFixture::SetUp();
+        window_.resize(1280, 800);
+        QTest::qWait(100);
+        ASSERT_EQ(window_.size(), QSize(1280, 800));
+    }
+
+    void openAndAdd(const char* id)
+    {
+        controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/astronaut.png"));
+        window_.findChild<QAction*>(QStringLiteral("stackAdd_") + QLatin1String(id))->trigger();
+        waitForPreview();
+    }
+
+    void waitForPreview()
+    {
+        QSignalSpy shown(&controller_, &tessera::app::GuiController::previewShown);
+        for (int i = 0; i < 50 && controller_.isPreviewPending(); ++i) {
+            shown.wait(200);
+        }
+        QTest::qWait(100);
+    }
+
+    /// w is shown whole, at least as wide as it asks, inside its dock's scrolling area, and
+    /// that area does not scroll sideways.
+    void expectWhole(const char* name)
+    {
+        auto* w = window_.findChild<QWidget*>(QLatin1String(name));
+        ASSERT_NE(w, nullptr) << name;
+        ASSERT_TRUE(w->isVisible()) << name;
+        // Within the dock's scrolling area when there is one, else within the dock itself.
+        QAbstractScrollArea* area = scrollAreaOf(w);
+        QWidget* frame = area != nullptr ? area->viewport() : dockOf(w);
+        ASSERT_NE(frame, nullptr) << name;
+        if (area != nullptr) {
+            EXPECT_EQ(area->horizontalScrollBar()->maximum(), 0) << name << ": its dock scrolls sideways";
+        }
+        const QRect r(w->mapTo(frame, QPoint(0, 0)), w->size());
+        EXPECT_GE(r.left(), 0) << name;
+        EXPECT_LE(r.right(), frame->width()) << name << " ends at " << r.right() << " of " << frame->width();
+        if (qobject_cast<QPushButton*>(w) != nullptr) {
+            EXPECT_GE(w->width(), w->sizeHint().width()) << name << " is squeezed";
+        }
+    }
+
+    void shot(const QString& name)
+    {
+        const QString dir = qEnvironmentVariable("TESSERA_SCREENSHOT_DIR");
+        if (!dir.isEmpty()) {
+            QTest::qWait(300);  // the status bar lays out its new texts
+            QDir().mkpath(dir);
+            const QImage image = window_.grab().toImage();
+            EXPECT_EQ(image.size(), QSize(1280, 800));
+            EXPECT_TRUE(image.save(QDir(dir).filePath(name)));
+        }
+    }
+};
+
+TEST_F(Layout1280, EmptyStack)
+{
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/astronaut.png"));
+    expectWhole("emptyStackText");
+    expectWhole("emptyStackAddButton");
+    shot(QStringLiteral("editor-empty-stack-cpu.png"));
+}
+
+TEST_F(Layout1280, GaussianShowsEveryControl)
+{
+    openAndAdd("gaussian");
+    for (const char* name : {"filterCombo", "param_sigma_spin", "param_size_spin", "borderCombo", "depthCombo",
+                             "resetButton", "kernelGrid", "setAnchorButton", "centreAnchorButton", "normaliseButton",
+                             "copyToCustomButton", "scaleSpin", "offsetSpin"}) {
+        expectWhole(name);
+    }
+    auto* grid = window_.findChild<QTableView*>(QStringLiteral("kernelGrid"));
+    EXPECT_EQ(grid->horizontalScrollBar()->maximum(), 0);
+    shot(QStringLiteral("editor-gaussian-cpu.png"));
+}
+
+TEST_F(Layout1280, CustomKernel7x7)
+{
+    openAndAdd("custom");
+    auto* editor = window_.kernelDock()->editor();
+    editor->findChild<QSpinBox*>(QStringLiteral("widthSpin"))->setValue(7);
+    editor->findChild<QSpinBox*>(QStringLiteral("heightSpin"))->setValue(7);
+    waitForPreview();
+    auto* grid = window_.findChild<QTableView*>(QStringLiteral("kernelGrid"));
+    ASSERT_EQ(grid->model()->columnCount(), 7);
+    EXPECT_EQ(grid->horizontalScrollBar()->maximum(), 0);
+    for (const char* name : {"kernelGrid", "widthSpin", "heightSpin", "setAnchorButton", "centreAnchorButton",
+                             "normaliseButton", "scaleSpin", "offsetSpin", "loadButton", "saveButton"}) {
+        expectWhole(name);
+    }
+    shot(QStringLiteral("editor-kernel-7x7-cpu.png"));
+}
+
+TEST_F(Layout1280, CompareZoomedIn)
+{
+    openAndAdd("gaussian");
+    window_.imageView()->setSplitEnabled(true);
+    window_.imageView()->setZoom(3.0);
+    waitForPreview();
+    shot(QStringLiteral("editor-compare-zoomed-cpu.png"));
+}
+
+TEST_F(Layout1280, FloatResult)
+{
+    openAndAdd("sobel");
+    auto* depth = window_.findChild<QComboBox*>(QStringLiteral("depthCombo"));
+    depth->setCurrentIndex(depth->findText(QStringLiteral("32-bit float")));
+    waitForPreview();
+    ASSERT_EQ(controller_.previewData().depth(), CV_32F);
+    shot(QStringLiteral("editor-float-result-cpu.png"));
+}
+
+TEST_F(Layout1280, ProfilerOpensAtAModestHeight)
+{
+    openAndAdd("gaussian");
+    window_.profilerDock()->show();
+    QTest::qWait(200);
+    EXPECT_LE(window_.profilerDock()->height(), 800 / 3 + 10);
+    // The parameters stay in view beside it: the Filter dock keeps the window's height.
+    EXPECT_GE(window_.filterPanel()->visibleRegion().boundingRect().height(), 150);
+    expectWhole("param_sigma_spin");
+    shot(QStringLiteral("editor-profiler-cpu.png"));
+}
+
+TEST_F(Layout1280, LongStatusTextsAreElidedWithTheWholeTextInTheirTooltips)
+{
+    const QString summary = QStringLiteral("CPU path (no NVIDIA driver is installed (libcuda.so was not found)) ") +
+                            QString(200, QLatin1Char('x'));
+    window_.setComputeSummary(summary);
+    auto* compute = window_.findChild<QLabel*>(QStringLiteral("computeLabel"));
+    ASSERT_NE(compute, nullptr);
+    EXPECT_LE(compute->sizeHint().width(), 300);
+    EXPECT_EQ(compute->toolTip(), summary);
+    EXPECT_NE(compute->text(), summary);
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/astronaut.png"));
+    EXPECT_TRUE(window_.statusBar()->toolTip().contains(QStringLiteral("astronaut.png")));
+}
+
+}  // namespace
