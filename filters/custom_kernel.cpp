@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "filters/custom_kernel.h"
 
 #include "filters/filter_stack_model.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "filters/filter_stack_model.h"
 
 namespace tessera::filters {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "filters/preset_io.h"
 
 #include <nlohmann/json.hpp>

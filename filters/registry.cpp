@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "filters/registry.h"
 
 #include "filters/text_util.h"

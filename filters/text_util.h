@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Small text helpers shared by the filters library's messages and parsers (not installed API).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Inside gpu/: a few threads that start the same job on several GPUs at once, so that the host

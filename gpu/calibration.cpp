@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/calibration.h"
 
 #include "filters/cpu_executor.h"

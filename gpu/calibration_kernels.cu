@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/calibration_kernels.cuh"
 #include "gpu/cuda_check.cuh"
 

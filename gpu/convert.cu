@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/cuda_check.cuh"
 #include "values/errors.h"
 #include "gpu/kernel_common.cuh"

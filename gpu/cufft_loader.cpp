@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/cufft_loader.h"
 
 #include "values/device_info.h"

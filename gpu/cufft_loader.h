@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Private to gpu/: cuFFT opened at run time (dlopen) rather than linked, so that every program

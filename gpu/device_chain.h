@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // A chain run on images that already live in device memory, on a stream the caller owns: what

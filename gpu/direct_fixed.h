@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Private to gpu/: geometry of the direct kernels whose size is fixed at compile time. Shared by

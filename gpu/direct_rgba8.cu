@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/async_copy.cuh"
 #include "gpu/cuda_check.cuh"
 #include "gpu/direct_rgba8.h"

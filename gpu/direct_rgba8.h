@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Private to gpu/: the walking direct kernel for small centred kernels on 8-bit RGBA images

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The face of gpu/ that the rest of Tessera uses: the devices, a chain run on an image with a

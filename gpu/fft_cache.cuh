@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Private to gpu/: the device state the FFT method keeps per plan, and cuFFT error checks.

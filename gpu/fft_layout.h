@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Private to gpu/: sizes and memory layout of the FFT method. Pure host code, no CUDA types, so

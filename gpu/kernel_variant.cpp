@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/kernel_variant.h"
 
 #include "values/errors.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The names of what the GPU planner can choose: a method (the algorithm family a user may

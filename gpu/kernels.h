@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The kernel-level face of gpu/, for the benchmark and the tests that time or check one kernel

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Private to gpu/: the tensor-core product both 8-bit tensor kernels use.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/naive_conv.h"
 
 #include "gpu/cuda_check.cuh"

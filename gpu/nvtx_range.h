@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Inside gpu/: a named NVTX range for the scope, so Nsight Systems shows Tessera's phases by

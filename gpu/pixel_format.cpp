@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/pixel_format.h"
 
 #include "values/errors.h"

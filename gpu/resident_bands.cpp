@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/resident_bands.h"
 
 #include "values/errors.h"

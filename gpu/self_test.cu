@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/self_test.h"
 
 #include <cuda_runtime.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/cuda_check.cuh"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Private to gpu/: the walking separable kernel for one-channel float images (separable_walk.cu).

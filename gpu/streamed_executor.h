@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Inside gpu/: the streamed placement of a Pipeline (gpu/engine.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Private to gpu/: what the tensor-core direct and separable kernels share: the tile and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/tensor_common.cuh"
 #include "gpu/tensor_conv.h"
 #include "gpu/tensor_walk.h"

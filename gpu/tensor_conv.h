@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Private to gpu/: the tensor-core forms of the direct and separable methods for 8-bit images.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "gpu/cuda_check.cuh"
 #include "gpu/tensor_common.cuh"
 #include "gpu/tensor_conv.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Private to gpu/: the walking tensor-core separable kernel for 8-bit RGBA (tensor_walk.cu).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Inside gpu/: the per-slot workers of runStreamed and the host-side tile helpers they share.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "filters/cpu_executor.h"
 #include "gpu/cuda_error.h"
 #include "gpu/tile_worker.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the Debian package from a configured and built folder and checks it as a user would get
 # it, without installing anything:
 #   packaging/check-package.sh BUILD_DIR     (CI: build/dev)

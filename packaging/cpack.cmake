@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Packages: a Debian package (tessera_VERSION_ARCH.deb) and a tarball of the same install tree.
 # Release packages come from the release preset (every GPU architecture); CI checks one built
 # from the dev preset. `cpack -G DEB` in the build folder makes the .deb.

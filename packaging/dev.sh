@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # One entry point for a fresh Debian machine:
 #   packaging/dev.sh run    install what is missing, build, start Tessera on a sample image
 #   packaging/dev.sh test   install what is missing, build, run the whole test suite
@@ -13,7 +14,7 @@ build_dir=build/$preset
 sample=$root/resources/samples/astronaut.png
 
 usage() {
-    sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '3,7p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs every Debian package Tessera needs to build, run and test. Safe to run again: it
 # only calls apt-get when something is missing. Checks for the CUDA toolkit, which is not a
 # Debian package here, and explains how to get it when it is absent.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The chain and options of a C call: preset JSON parsed, the options applied as
 // `tessera-cli apply` applies them, and recent results remembered.
 #include "python/c_chain.h"

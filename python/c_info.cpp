@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JSON texts of tessera_filters_json and tessera_devices_json: the shapes that
 // `tessera-cli filters --json` and `tessera-cli devices --json` print.
 #include "python/c_info.h"

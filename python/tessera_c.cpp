@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The C interface of tessera_c.h over the filter model, the CPU executor and the GPU engine.
 // Every entry point catches everything: C callers (and ctypes) cannot take a C++ exception.
 #include "python/tessera_c.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* Tessera's C interface: the filters, the devices and a filter chain run on images in host or
  * device memory. Plain C, no Python and no C++ types, so any language with a foreign function
  * interface can load libtessera_c.so (the Python package does, with ctypes).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/compare_dialog.h"
 
 #include "ui/compare_charts.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/device_panel.h"
 
 #include "values/device_selection.h"

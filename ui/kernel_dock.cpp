@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/kernel_dock.h"
 
 #include "ui/filter_panel.h"

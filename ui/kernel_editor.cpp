@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/kernel_editor.h"
 
 #include "ui/separability_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/kernel_grid.h"
 
 #include "ui/kernel_grid_model.h"

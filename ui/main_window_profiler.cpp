@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // MainWindow, the profiling part: the Profiler dock and View > Show Tiles, kept apart so that
 // main_window.cpp stays about the window's frame.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/param_row.h"
 
 #include "ui/clamping_spin.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/profiler_dock.h"
 
 #include "values/timing_stats.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/tile_overlay.h"
 
 #include "ui/timing_format.h"

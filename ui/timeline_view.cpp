@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/timeline_view.h"
 
 #include "ui/timing_format.h"

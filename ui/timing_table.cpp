@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/timing_table.h"
 
 #include "ui/timing_format.h"

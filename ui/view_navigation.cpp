@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "ui/view_navigation.h"
 
 #include "ui/image_view.h"

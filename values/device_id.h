@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // <cstddef> first: Qt 6.4's moc, reading a header that reaches <compare> before any other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The three kinds of failure gpu/ reports besides CUDA's own (gpu/cuda_error.h). They derive

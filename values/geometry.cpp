@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "values/geometry.h"
 
 namespace tessera::gpu {

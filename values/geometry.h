@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Rectangles and tiles in image coordinates: what the planner cuts and a run report lists.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The GPU methods a user may ask for and the tensor-core switch: names shared by the planner,

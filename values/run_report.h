@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // What a run of a chain did, whichever placement ran it: plain values, no CUDA, no OpenCV.

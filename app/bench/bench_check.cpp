@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/bench/bench_check.h"
 
 #include "filters/cpu_executor.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/bench/bench_runner.h"
 
 #include "gpu/kernels.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tessera-bench: the benchmark contract of PERFORMANCE.md (cases, JSON lines, closing table).
 
 #include "app/bench/bench_cases.h"

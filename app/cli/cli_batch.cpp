@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/batch/batch_devices.h"
 #include "app/batch/batch_shard.h"
 #include "app/batch/input_list.h"

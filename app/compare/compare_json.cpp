@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/compare/compare_json.h"
 
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/compare/compare_runner.h"
 
 #include "app/devices/device_scheduler.h"

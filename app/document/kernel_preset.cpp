@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/document/kernel_preset.h"
 
 #include "app/document/qt_text.h"

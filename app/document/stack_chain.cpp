@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/document/stack_chain.h"
 
 namespace tessera::app {

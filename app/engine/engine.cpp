@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/engine/engine.h"
 
 #include "app/devices/device_scheduler.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/gui/compare_controller.h"
 
 #include "gpu/engine.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/gui/device_controller.h"
 
 #include "app/compare/calibration_cache.h"

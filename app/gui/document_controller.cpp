@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/gui/document_controller.h"
 
 #include "app/document/document.h"

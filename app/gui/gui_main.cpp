@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/build_config.h"
 #include "app/cli/cli_filter_options.h"
 #include "app/gui/gui_controller.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/gui/pixel_readout.h"
 
 #include <QStringList>

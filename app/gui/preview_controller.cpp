@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/gui/preview_controller.h"
 
 #include "app/engine/display_mapping.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/gui/profiler_wiring.h"
 
 #include "app/io/trace_export.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/gui/view_regions.h"
 
 #include "ui/image_view.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/io/data_dirs.h"
 
 #include "app/build_config.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/io/image_io.h"
 
 #include "filters/cpu_executor.h"

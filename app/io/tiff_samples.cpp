@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/io/tiff_samples.h"
 
 #include <array>

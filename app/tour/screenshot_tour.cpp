@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/tour/screenshot_tour.h"
 
 #include "app/gui/calibration_controller.h"

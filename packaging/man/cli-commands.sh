@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Writes a help2man include file with a COMMANDS section: the --help text of every tessera-cli
 # sub-command, so that tessera-cli(1) documents them all and never drifts from the program.
 #   cli-commands.sh TESSERA_CLI OUTPUT

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Tessera's image convolution engine for NumPy, CuPy and PyTorch arrays.
 
 The filters, presets and results are those of ``tessera-cli apply`` (cv::filter2D rules:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What an image argument is and how its memory is laid out: NumPy arrays on the host, CuPy
 arrays, PyTorch CUDA tensors and other ``__cuda_array_interface__`` objects on a GPU."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Filters and chains as values, and preset files: what apply() runs, written as the preset
 JSON the library (and ``tessera-cli apply --preset``) reads."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The device path: CuPy arrays and PyTorch CUDA tensors filtered where they are, on the
 caller's stream, with the output and the scratch taken from the caller's own allocator."""
 

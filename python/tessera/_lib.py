@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Loading libtessera_c.so and calling it: the one module that speaks ctypes.
 
 The library is looked for, in order, at the path in the ``TESSERA_C_LIBRARY`` environment

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds libtessera_c.so (sm_90), tessera-bench and the GPU test binary here and packs them with the
 # shared libraries they load (OpenCV and its dependencies; the CUDA runtime is linked in
 # statically and cuFFT is opened at run time from the GPU machine's toolkit) into a folder git

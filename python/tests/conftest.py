@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Fixtures for the tessera package's tests: the CLI to compare with and random images."""
 
 import os

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Checks and times the tessera package on a GPU machine with CuPy and PyTorch.
 
     python3 gpu_check.py [--json results.json] [--size 8192] [--runs 20] [--bench PATH-OR-COMMAND]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A float64 NumPy reference for the cv::filter2D rules: correlation with the kernel placed
 at its anchor, the border made up by the named rule, then scale, offset, rounding to nearest
 and saturation into the output depth."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """tessera.apply gives what `tessera-cli apply` writes, pixel for pixel, for every dtype,
 channel count and border, and for presets; both run the CPU path here."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The package's face: filters(), devices(), Filter/Chain/load_preset, views, out= and every
 error an argument can raise."""
 

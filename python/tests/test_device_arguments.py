@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the device path checks before it reaches a GPU, with stand-ins for CUDA arrays (objects
 that only carry __cuda_array_interface__), so it runs on machines without CuPy or a GPU."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """tessera.apply against a float64 NumPy implementation of the cv::filter2D rules."""
 
 import numpy as np

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Renders the hicolor PNGs from the SVG after the drawing changes (needs rsvg-convert, Debian
 # package librsvg2-bin). The PNGs are kept in the repository, so building needs neither.
 set -eu

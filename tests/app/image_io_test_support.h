@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Helpers of the image I/O tests: a temporary folder, files of raw bytes, PNGs built by hand,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Writes test photos that carry EXIF (with an orientation), XMP and an ICC profile, and reads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/batch/batch_inputs.h"
 #include "app/batch/batch_naming.h"
 #include "app/batch/batch_plan.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The note a batch prints when Ctrl+C does not stop it at once: a decode or encode in hand runs
 // to its end, and the person is told why they wait and how to stop at once.
 #include "app/cli/interrupt.h"

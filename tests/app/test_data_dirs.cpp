@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where an installed or a built program finds its samples and presets.
 
 #include "app/io/data_dirs.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/engine/display_mapping.h"
 
 #include <gtest/gtest.h>

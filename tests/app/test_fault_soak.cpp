@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fault suite's soak: a batch of 1,000 files with failures injected all through it, against
 // one of 100 files. One input in ten cannot be decoded (cut short, empty, text), one in twenty
 // fails while its output is written (a file-size limit makes write() fail with EFBIG, as a full

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fault suite's folders and neighbours, against the real tessera-cli: an output folder nobody
 // may write to (the immutable attribute for root, permission bits for anyone else, and for root
 // also a run as an unprivileged user where setpriv can drop to one), a read-only input folder,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A disk that fills up while an output is written: every encoder's output goes through checked
 // writes, so the run fails with the file's name and the reason, a file already at the output
 // name is left as it was, no temporary is left behind, and a batch counts the file as failed.

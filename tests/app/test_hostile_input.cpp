@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the attack run of issue 19 found in names, folders and files given to tessera-cli: long
 // legal names, the output folder however spelt, files a batch cannot read.
 #include "app/batch/batch_inputs.h"

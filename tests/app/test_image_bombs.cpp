@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Hostile image headers: every legal spelling of the dimensions is read before decoding, what
 // cannot be read is refused, and a JPEG's scan count is bounded.
 #include "app/io/image_header.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Photos keep what they carry: the EXIF orientation is applied on reading (the pixels stand
 // upright), and EXIF, XMP and the ICC profile go on into what apply and batch write, with the
 // orientation set to upright and the dimensions of the output; --strip-metadata leaves them out.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // No file a run reads is ever written, and no file is written twice: side outputs (--trace,
 // --report, --csv, manifests) and outputs pointed at inputs, presets, kernel files or each other
 // are refused before anything is written, whatever the spelling (./, ../, symbolic and hard links).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Interrupted runs (SIGINT, SIGTERM) of the real tessera-cli, and the temporaries that killed runs
 // leave: what a later run may remove and what it must leave.
 #include "app/io/image_io.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Warnings that libraries print from batch worker threads in pieces (libpng writes its text and
 // then the newline) reach stderr as whole lines, never run together.
 #include "app/cli/stderr_lines.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/io/trace_export.h"
 #include "values/timing_stats.h"
 #include "tests/timing_fixtures.h"

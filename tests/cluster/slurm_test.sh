@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A real Slurm cluster of one node, started for this test alone (munged, slurmctld, slurmd under
 # a temporary folder, on free ports, no systemd), running packaging/slurm/tessera-batch.sbatch:
 #   1. 200 images, a 4-task array into one output folder: every output once, byte for byte what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every built-in filter (defaults and a few other settings) against the reference convolution,
 // over every depth, channel count and border mode, on an odd-sized image and on one smaller
 // than most kernels.

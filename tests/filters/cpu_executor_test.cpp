@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The CPU executor on the awkward cases: tiny images, even and huge kernels, anchors, output
 // depths, scale/offset, chains, agreement with OpenCV's own blurs, and rejected formats.
 

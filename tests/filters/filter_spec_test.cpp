@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Names, inline kernels, separability, halos and spec validation.
 
 #include "filters/factories.h"

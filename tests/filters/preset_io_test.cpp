@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Presets: JSON and file round trips, the single-kernel form, chain-level settings, and every
 // validation message.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The registry's descriptions, parameter parsing and range checks, and the factories' kernels
 // and error messages.
 

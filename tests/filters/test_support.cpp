@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "test_support.h"
 
 #include <opencv2/core.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The filter, chain and device options apply, batch and the GUI share. The input is split at
 // NUL bytes into an argument list and parsed as the commands do; parsing only: values that
 // name files (--preset FILE, --kernel @FILE) are dropped, so no file is read or written and no

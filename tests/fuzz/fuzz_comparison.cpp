@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Saved device comparisons (the compare dialog's Load): the file is written to a scratch folder
 // and read with loadComparison(), which promises std::runtime_error naming the file for anything
 // it cannot use; what loads is saved again and must load again.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The header sniffer and the JPEG marker walk read the first bytes of every image file before
 // any decoder does: they must never crash, hang or report a negative size.
 #include "app/io/image_header.h"

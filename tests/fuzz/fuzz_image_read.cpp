@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The real reader: the fuzz input is written to a file in a scratch folder and read with
 // readImage(), sniffer, limits and OpenCV's decoders together. Small limits keep each run
 // cheap; what matters is that a hostile file gives an ImageError, never a crash.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Batch input lists (--files-from), shard specifications (--shard K/N) and shard reports
 // (batch-report merge). The first byte picks what the rest is: 's' a shard, 'm' reports split at
 // NUL bytes, anything else an input list (parsed from memory and read back from a file).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Custom kernels: the inline text of --kernel SPEC and the file of --kernel @FILE (text rows or
 // a JSON kernel), through the CLI's own option parser. Only the documented exceptions may come
 // out; a kernel that parses has finite weights and a size matching its weight count.

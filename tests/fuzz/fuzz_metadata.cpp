@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The metadata reader sees every input's EXIF, XMP and ICC profile before the outputs carry
 // them on: it must never crash or hang, must keep each part within its bound, and whatever it
 // returns must go into an output (here a small PNG) without a crash.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Batch output name templates (--name): the first NUL-separated part is the template, the
 // others fill {stem}, {ext} and {filter}. Only std::invalid_argument may come out, and a template
 // checkNameTemplate() accepts must expand for ordinary fields.

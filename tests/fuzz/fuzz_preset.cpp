@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Preset JSON, as --preset, the GUI's preset menu and kernel files in JSON read it: only
 // PresetError may come out, and what parses must survive a save and a reload unchanged.
 #include "filters/preset_io.h"

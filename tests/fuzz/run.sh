@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the libFuzzer targets with clang into BUILD_DIR (default build/fuzz), replays the seed
 # corpus and the kept regressions, then fuzzes each target for FUZZ_SECONDS (default 30).
 # Prints each target's executions and coverage, and exits non-zero on any finding.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Shared helpers of the GPU test suite: a fixture that skips without a device, reproducible

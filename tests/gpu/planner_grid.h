@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // The grid of plans the planner tests walk: every format Tessera takes (u8, u16, f32 with 1, 3

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The run-time loader of cuFFT, each case with a loader object of its own (the process-wide
 // one is not touched here): what it finds, what it says when it finds nothing, and where it
 // looks. No GPU needed; the case that loads the real library skips where the toolkit has none.

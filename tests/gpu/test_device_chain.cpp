@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DeviceChain runs a chain on device images on the caller's stream: the results of the CPU
 // path for every format, with the scratch given or taken stream-ordered, on crops of larger
 // images, and the refusals of images that do not fit the plan.

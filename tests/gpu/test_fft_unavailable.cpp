@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A process in which cuFFT cannot be opened (TESSERA_CUFFT_LIBRARY names a file that is not
 // there, set before anything asks for cuFFT): the FFT method is reported unavailable with the
 // reason, the planner never picks it, forcing it throws NotSupported with that reason, and every

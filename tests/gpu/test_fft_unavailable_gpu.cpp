@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // On a GPU, in a process where cuFFT cannot be opened (TESSERA_CUFFT_LIBRARY names a missing
 // file, set before anything asks for cuFFT): a run forced onto the FFT refuses with the reason
 // instead of failing over to the CPU, and an automatic run of a filter the FFT would take runs

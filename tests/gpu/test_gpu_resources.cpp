@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The RAII owners of CUDA handles and the typed errors. The runtime is queried directly (the
 // current device) only to observe what the wrappers did.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work on two streams of one device at the same time must give exactly the bytes that the same
 // work gives one stream after the other: plans are shared values and every run has its own
 // images and workspace.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every GPU method against the CPU path (filters::applyCpu, i.e. cv::filter2D semantics) over a
 // covering grid. The full cross product (3 depths x 3 channel counts x 5 borders x 11 kernel
 // sizes x 4 image sizes x 3 methods) is far too slow, so each method runs:

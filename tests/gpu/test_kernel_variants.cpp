@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernel-variant table and each variant's canImplement, asked about described devices (no
 // GPU needed): every variant says yes where it applies and, where it does not, says why.
 

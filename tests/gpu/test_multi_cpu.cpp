@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The multi-device executor with virtual devices on the CPU path: tiled runs across several
 // slots equal the untiled CPU run bit for bit; memory limits stream the image through small
 // tiles; injected faults hand tiles back and the job still completes exactly.

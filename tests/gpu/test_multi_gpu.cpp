@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The multi-GPU executor on real devices: streamed tiles over 1, 2 and every GPU (and several
 // virtual slots on one GPU) equal the untiled run bit for bit; a memory limit streams an image
 // four times its size; injected faults still give the exact image; resident bands answer whole

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Plans made for a described device (no GPU needed): which kernel a plan picks and how its grid
 // spreads over the SMs.
 

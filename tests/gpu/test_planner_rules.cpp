@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What makePlan chooses over a grid of formats and kernels on a described H200 (no GPU needed):
 // the rules that hold for every plan, and the choices the benchmark's performance rests on.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tile planner without a GPU: random requests checked for exact cover, halos, edge flags
 // and budgets; hand-picked edge cases; band plans; periodic input pieces.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tiles computed one by one on the CPU path, each from its own input, must give the untiled
 // result bit for bit: real neighbours inside the image, the border rule only at its edges, and
 // wrap borders handled by the edge modes.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fails when a source under app/ or ui/ includes a gpu/ header other than its public face:
 # gpu/engine.h (pipeline and runs), gpu/device_info.h (the device query) and gpu/kernels.h (the
 # benchmark only). The values they share live in values/; ui/ includes nothing from gpu/.

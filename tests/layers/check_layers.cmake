@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The layering the build relies on, checked on the sources and on tessera-cli's link line. Fails
 #   - when a ui/ file includes a gpu/ header, OpenCV or the CPU executor (ui/ shows values from
 #     values/ and filters/' model; pixels reach it as Qt images);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Fails when ui/ reaches up into app/, reads or writes files, or defines a value of the document
 # (the filter choice, a stack entry, the stack state: they live in filters/filter_stack_model.h,
 # and app::Document holds them). Run as: cmake -DSOURCE_DIR=<repo> -P check_ui_widgets_only.cmake

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes COUNT RGB PNG images for the batch measurement, with nothing but the Python standard
 library (the GPU machine has no imaging packages): smooth gradients with a fine texture, so the
 PNG codec has real work to do. Sizes alternate between 2000 x 1500 and 3000 x 2000; a few

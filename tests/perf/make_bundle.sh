@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Packs tessera-bench and the shared libraries it needs (OpenCV and its dependencies) into a
 # folder that can travel to the GPU machine. Left out: the C library family, libstdc++/libgcc
 # (the GPU machine's are newer and compatible) and the CUDA libraries (cuFFT is hundreds of MB;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NPP peer for tessera-bench: the same cases with nppiFilterBorder* (2D) and
 // nppiFilterRowBorder* + nppiFilterColumnBorder* (separable), image resident on the GPU, timed
 // with CUDA events on one stream. NPP offers only the replicate border for these functions and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Times library peers on tessera-bench's cases and prints the side-by-side table.
 
 Peers: CuPy ``cupyx.scipy.ndimage.correlate`` (correlate1d twice for the separable cases) and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The batch measurement of the batch issue, run on the GPU machine:
 #   tests/perf/run_batch_bench.sh CLI OUTDIR [COUNT] [JOBS]
 # CLI is a tessera-cli (or a wrapper that starts the bundled one). Writes COUNT PNG images

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the whole comparison on the GPU machine in one go, without network:
 #   1. tessera-bench from the bundle (tests/perf/make_bundle.sh made it),
 #   2. the Python peers (CuPy, PyTorch) with tests/perf/peers.py,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs GPU tests one by one under compute-sanitizer and writes one summary line per test.
 #
 #   tests/sanitizers/compute-sanitizer.sh TOOL GTEST_FILTER OUTDIR [SECONDS_PER_TEST]

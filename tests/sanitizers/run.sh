@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds the asan preset (AddressSanitizer + UBSan on all host code) and runs the whole CPU test
 # suite under it; see tests/sanitizers/README.md. Prints the wall time of the build and the test
 # step; exits non-zero when the configure, the build or any test fails.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/gui/batch_controller.h"
 #include "app/devices/device_scheduler.h"
 #include "app/io/image_io.h"

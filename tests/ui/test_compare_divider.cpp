@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Before/after compare: the divider stays in view when zooming or scrolling would take it out,
 // and only its handle drags it; a left drag anywhere else pans as it does without the divider.
 

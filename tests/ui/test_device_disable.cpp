@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Devices dock's check boxes reach the previews: with every GPU enabled the preview's timing
 // records (what the Profiler shows) name every GPU; unchecking one removes it from the next
 // preview's records. Needs two GPUs or more (the GPU machine); skips elsewhere.

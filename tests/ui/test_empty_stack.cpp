@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An empty filter stack says how to add a filter instead of showing the parameters of a
 // Gaussian and an editable identity kernel that belong to no filter.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Export to a format that cannot hold the result is no dead end: the user may write the same
 // name as TIFF, convert the result to 8 bits in the chosen format, or write nothing.
 

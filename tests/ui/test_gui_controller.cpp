@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "app/gui/gui_controller.h"
 #include "gui_test_support.h"
 #include "filters/cpu_executor.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Navigation by habit: Ctrl+Y redoes; with the image view focused, plain + - 1 0 zoom; the
 // middle button pans and Shift+wheel scrolls sideways; Delete in the filter list removes the
 // selected filter (in the kernel grid it still clears cells); Filters > Add Filter; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window laid out for a 1280 x 800 screen: every control of the Filter and Kernel docks is
 // within its dock without sideways scrolling, the kernel grid's cells share the dock's width,
 // and the profiler opens at a modest height below the image, leaving the parameters in view.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A number typed above a field's maximum is clamped to the maximum where it can be seen, not
 // cut to its first digits ("50" used to become 5 when the maximum was 20); tooltips give ranges.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window opens a photo upright from its EXIF orientation and says so; Save and Export carry
 // its EXIF, XMP and ICC profile into what they write.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "tests/timing_fixtures.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Save with enabled filters in the stack asks what to write: the result (the filters applied
 // as one undoable step), the original image (the stack stays), or nothing. The status bar says
 // what was written. A stack left on an image when the window closes comes back with that image.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every way of replacing the open image (File > Open, Open Recent, a drop) asks before unsaved
 // changes are lost; Cancel keeps the image, the stack and Undo as they were, Discard opens the
 // other image, Save writes the open one first. Help > Open Sample Image asks as well.

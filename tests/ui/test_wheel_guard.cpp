@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The wheel over the scrolling Filter panel scrolls it: a combo box, spin box or slider that
 // the pointer passes over keeps its value until it has focus.
 
