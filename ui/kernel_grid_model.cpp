@@ -30,9 +30,10 @@ std::optional<double> parseNumber(const QString& text)
     return value;
 }
 
-// Cell text that fits a narrow column (at most "-0.00123" wide): three significant digits,
-// and a compact exponent ("1.67e-4") for very small or large magnitudes. Full precision is in
-// the tooltip and the editor.
+// Cell text that fits a narrow column (about "0.0131" wide): three significant digits, and for
+// very small or large magnitudes two digits and a compact exponent ("1.7e-4"), which fits as
+// well: an elided "1.67..." would read as a weight of 1.67. Full precision is in the tooltip and
+// the editor.
 QString compactWeight(double value)
 {
     const double magnitude = std::abs(value);
@@ -40,12 +41,13 @@ QString compactWeight(double value)
         return QStringLiteral("0");
     }
     if (magnitude >= 1e-3 && magnitude < 1e3) {
-        return QString::number(value, 'g', 3);
+        // Below 0.01 two digits, so that "0.0029" fits where "0.00292" would be cut to "0.00...".
+        return QString::number(value, 'g', magnitude < 1e-2 ? 2 : 3);
     }
     if (magnitude >= 1e3 && magnitude < 1e5) {
         return QString::number(value, 'f', 0);
     }
-    const QString text = QString::number(value, 'e', 2);
+    const QString text = QString::number(value, 'e', 1);
     const qsizetype e = text.indexOf(QLatin1Char('e'));
     QString mantissa = text.left(e);
     while (mantissa.endsWith(QLatin1Char('0'))) {

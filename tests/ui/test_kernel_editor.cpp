@@ -129,6 +129,29 @@ TEST_F(KernelEditorTest, StartsAsAnEditableIdentity)
     EXPECT_FALSE(grid()->tabKeyNavigation());  // Tab leaves the grid
 }
 
+// A tiny weight is shown with its exponent, short enough for the column: elided to "1.97..." it
+// would read as a weight near 2.
+TEST_F(KernelEditorTest, TinyWeightsKeepTheirExponentInNarrowCells)
+{
+    editor_.resize(400, 480);
+    editor_.show();
+    Kernel2D k{7, 7, std::vector<double>(49, 0.0131)};
+    k.weights[0] = 1.97e-5;
+    k.weights[1] = -2.39e-4;
+    k.weights[2] = 123456.0;
+    k.weights[3] = 0.00292;
+    editor_.setKernel(k);
+    QCoreApplication::processEvents();
+    const QFontMetrics metrics(grid()->font());
+    const std::pair<int, const char*> shown[] = {{0, "2e-5"}, {1, "-2.4e-4"}, {2, "1.2e5"}, {3, "0.0029"}};
+    for (const auto& [x, want] : shown) {
+        const QString text = cell(x, 0).data(Qt::DisplayRole).toString();
+        EXPECT_EQ(text, QString::fromLatin1(want));
+        // Fits the column beside the usual "0.0131" (cell margins take a few pixels).
+        EXPECT_LE(metrics.horizontalAdvance(text), metrics.horizontalAdvance(QStringLiteral("-0.0131")) + 2) << want;
+    }
+}
+
 TEST_F(KernelEditorTest, TypingIntoACellEmitsTheNewWeight)
 {
     showEditor();
