@@ -115,7 +115,10 @@ CufftLibrary::CufftLibrary(const CufftSearch& search)
     std::vector<Attempt> failed;
     for (const auto& [file, what] : tries) {
         dlerror();
-        void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+        // RTLD_NODELETE: a closed cuFFT stays mapped. Unloading it would buy nothing (the
+        // process loads it again on the next plan) and would strand what its static initialisers
+        // allocated (its own C++ runtime's exception pool), which leak checkers then report.
+        void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
         if (handle == nullptr) {
             failed.push_back({what, lastDlError(file)});
             continue;

@@ -10,10 +10,10 @@
 
 namespace tessera::ui {
 
-ViewNavigation::ViewNavigation(ImageView* view) : QObject(view), view_(view)
+ViewNavigation::ViewNavigation(ImageView* view) : QObject(view), view_(view), viewport_(view->viewport())
 {
     view_->installEventFilter(this);
-    view_->viewport()->installEventFilter(this);
+    viewport_->installEventFilter(this);
 }
 
 bool ViewNavigation::eventFilter(QObject* watched, QEvent* event)
@@ -21,7 +21,7 @@ bool ViewNavigation::eventFilter(QObject* watched, QEvent* event)
     if (watched == view_ && event->type() == QEvent::KeyPress) {
         return keyPressed(event);
     }
-    if (watched == view_->viewport()) {
+    if (watched == viewport_) {
         return viewportEvent(event);
     }
     return false;

@@ -28,6 +28,9 @@ private:
     bool viewportEvent(QEvent* event);
 
     ImageView* view_;
+    /// Kept from the start: while the view is being destroyed it is no longer an ImageView (nor a
+    /// scroll area), and asking it for its viewport then would be undefined.
+    QObject* viewport_ = nullptr;
     bool panning_ = false;
     QPoint lastPan_;
 };

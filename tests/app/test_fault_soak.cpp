@@ -214,6 +214,12 @@ TEST(FaultSoak, ThousandFilesWithInjectedFailuresStayExactAndFlat)
     // Device faults really were injected, and were survived.
     EXPECT_GT(hundred.faultsThrown, 0);
     EXPECT_GT(thousand.faultsThrown, 10 * hundred.faultsThrown / 2);
+#if defined(__SANITIZE_ADDRESS__)
+    // AddressSanitizer keeps freed memory in quarantine (256 MiB by default) and adds its shadow:
+    // resident memory says nothing about the runner here. Exactness and the reports still count.
+    std::cout << "peak memory not compared under AddressSanitizer\n";
+    return;
+#endif
     // Holding every image of the larger batch would add over 100 MiB; the bound allows noise.
     EXPECT_LT(thousand.peakMiB, hundred.peakMiB + 32.0)
         << "peak memory grew with the number of files: " << hundred.peakMiB << " MiB for 100, " << thousand.peakMiB
