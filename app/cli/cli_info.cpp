@@ -4,9 +4,9 @@
 #include "app/cli/cli_commands.h"
 #include "app/version_info.h"
 #include "filters/registry.h"
+#include "filters/registry_json.h"
 #include "gpu/device_info.h"
-
-#include <nlohmann/json.hpp>
+#include "values/device_json.h"
 
 #include <iomanip>
 #include <ostream>
@@ -14,8 +14,6 @@
 namespace tessera::app {
 
 namespace {
-
-using nlohmann::json;
 
 /// What the options of `devices` and `filters` ask for.
 enum class InfoRequest { Text, Json, Help, Bad };
@@ -49,45 +47,6 @@ InfoRequest parseInfoOptions(const std::vector<std::string>& args, const char* c
     return request;
 }
 
-json deviceJson(const gpu::DeviceInfo& d)
-{
-    json peers = json::array();
-    for (size_t j = 0; j < d.peerAccess.size(); ++j) {
-        if (d.peerAccess[j]) {
-            peers.push_back(static_cast<int>(j));
-        }
-    }
-    return {
-        {"id", d.id.value()},
-        {"name", d.name},
-        {"compute_capability", std::to_string(d.ccMajor) + "." + std::to_string(d.ccMinor)},
-        {"sm_count", d.smCount},
-        {"memory_total_bytes", d.memoryTotal},
-        {"memory_free_bytes", d.memoryFree},
-        {"l2_cache_bytes", d.l2CacheBytes},
-        {"shared_mem_per_block_bytes", d.sharedMemPerBlock},
-        {"shared_mem_per_block_optin_bytes", d.sharedMemPerBlockOptin},
-        {"shared_mem_per_sm_bytes", d.sharedMemPerSm},
-        {"clock_mhz", d.clockKHz / 1000},
-        {"memory_clock_mhz", d.memoryClockKHz / 1000},
-        {"memory_bus_width_bits", d.memoryBusWidthBits},
-        {"peak_bandwidth_gbs", d.peakBandwidthGBs()},
-        {"pci_bus_id", d.pciBusId},
-        {"peer_access", peers},
-    };
-}
-
-std::string paramTypeName(filters::ParamType t)
-{
-    switch (t) {
-    case filters::ParamType::Int: return "int";
-    case filters::ParamType::Double: return "double";
-    case filters::ParamType::Bool: return "bool";
-    case filters::ParamType::Choice: return "choice";
-    }
-    return "unknown";
-}
-
 }  // namespace
 
 int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -102,23 +61,7 @@ int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ost
     const bool asJson = request == InfoRequest::Json;
     const auto snap = gpu::enumerateDevices();
     if (asJson) {
-        json devices = json::array();
-        for (const auto& d : snap.devices) {
-            devices.push_back(deviceJson(d));
-        }
-        json doc = {
-            {"driver_version", gpu::formatCudaVersion(snap.driverVersion)},
-            {"runtime_version", gpu::formatCudaVersion(snap.runtimeVersion)},
-            {"device_count", snap.devices.size()},
-            {"devices", devices},
-            {"reason", snap.reason.empty() ? json(nullptr) : json(snap.reason)},
-            {"fallback", snap.hasGpu() ? "none" : "cpu"},
-            {"fft",
-             {{"available", snap.fftAvailable()},
-              {"cufft_version", snap.fftAvailable() ? json(gpu::formatCufftVersion(snap.cufftVersion)) : json(nullptr)},
-              {"detail", snap.fft}}},
-        };
-        out << doc.dump(2) << "\n";
+        out << gpu::devicesJson(snap, 2) << "\n";
         return kExitOk;
     }
     out << "CUDA driver " << gpu::formatCudaVersion(snap.driverVersion) << ", runtime "
@@ -152,32 +95,13 @@ int runFilters(const std::vector<std::string>& args, std::ostream& out, std::ost
     const bool asJson = request == InfoRequest::Json;
     const auto& reg = filters::builtinRegistry();
     if (asJson) {
-        json list = json::array();
-        for (const auto& f : reg.all()) {
-            json params = json::array();
-            for (const auto& p : f.params) {
-                json pj = {{"key", p.key},        {"label", p.label},
-                           {"type", paramTypeName(p.type)}, {"min", p.minValue},
-                           {"max", p.maxValue},   {"default", p.defaultValue},
-                           {"step", p.step},      {"tooltip", p.tooltip}};
-                if (p.type == filters::ParamType::Choice) {
-                    pj["choices"] = p.choices;
-                }
-                params.push_back(pj);
-            }
-            list.push_back({{"id", f.id},
-                            {"title", f.title},
-                            {"category", f.category},
-                            {"description", f.description},
-                            {"params", params}});
-        }
-        out << json{{"filters", list}}.dump(2) << "\n";
+        out << filters::registryJson(reg, 2) << "\n";
         return kExitOk;
     }
     for (const auto& f : reg.all()) {
         out << std::left << std::setw(12) << f.id << ' ' << f.title << " — " << f.description << "\n";
         for (const auto& p : f.params) {
-            out << "    " << std::setw(10) << p.key << ' ' << paramTypeName(p.type);
+            out << "    " << std::setw(10) << p.key << ' ' << filters::paramTypeName(p.type);
             if (p.type == filters::ParamType::Choice) {
                 out << " {";
                 for (size_t i = 0; i < p.choices.size(); ++i) {
