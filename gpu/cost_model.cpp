@@ -24,9 +24,10 @@ double CostModel::direct(double pixels, int channels, int taps, double bytes) co
     return std::max(pixels * channels * taps / fmaPerMs_, bytes / bytesPerMs_);
 }
 
-double CostModel::separable(double pixels, int channels, int kw, int kh, double bytes) const
+double CostModel::separable(double pixels, int channels, int kw, int kh, double bytes, double bandwidthShare) const
 {
-    return std::max(pixels * channels * (kw + kh) * kSeparableTapOverhead / fmaPerMs_, bytes / bytesPerMs_);
+    return std::max(pixels * channels * (kw + kh) * kSeparableTapOverhead / fmaPerMs_,
+                    bytes / (bytesPerMs_ * bandwidthShare));
 }
 
 double CostModel::fft(double pixels, int channels, int kw, int kh) const

@@ -36,6 +36,10 @@ public:
     std::size_t scratchBytes() const { return scratchBytes_; }
     /// Never throws.
     DeviceId device() const { return device_; }
+    /// The planned input format and size. Never throw.
+    PixelFormat input() const { return input_; }
+    int width() const { return width_; }
+    int height() const { return height_; }
     /// One line per step: the plan's description. Never throws but for bad_alloc.
     std::vector<std::string> describe() const;
 

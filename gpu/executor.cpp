@@ -152,7 +152,11 @@ Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFor
         t.direct = cost.direct(pixels, channels, kw * kh, bytes);
     }
     if (e.canSeparate) {
-        t.separable = cost.separable(pixels, channels, kw, kh, bytes) * (e.fused ? 1.0 : detail::kTwoPassPenalty);
+        const double share = e.separable.entry->variant == KernelVariant::SeparableTiled
+                                 ? detail::kSeparableTiledBandwidthShare
+                                 : detail::kSeparableBandwidthShare;
+        t.separable =
+            cost.separable(pixels, channels, kw, kh, bytes, share) * (e.fused ? 1.0 : detail::kTwoPassPenalty);
     }
     t.directTensor = tensorCost(e.directTensor, false);
     t.separableTensor = tensorCost(e.separableTensor, true);

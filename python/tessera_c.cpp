@@ -414,4 +414,64 @@ tessera_status tessera_stream_wait(int32_t device, void* stream, void* producer)
     });
 }
 
+struct tessera_device_plan {
+    std::shared_ptr<const tessera::gpu::DeviceChain> chain;
+};
+
+tessera_status tessera_device_plan_create(const tessera_image* src, const char* chain_json,
+                                          const tessera_options* options, tessera_device_plan** plan,
+                                          int32_t* output_depth, uint64_t* scratch_bytes)
+{
+    return guarded([&] {
+        if (plan == nullptr) {
+            fail("no place for the plan given");
+        }
+        *plan = nullptr;
+        auto made = std::make_unique<tessera_device_plan>();
+        made->chain = deviceChainFor(src, chain_json, options);
+        if (output_depth != nullptr) {
+            *output_depth = depthCodeOf(CV_MAT_DEPTH(gpu::toCvType(made->chain->output())));
+        }
+        if (scratch_bytes != nullptr) {
+            *scratch_bytes = made->chain->scratchBytes();
+        }
+        *plan = made.release();
+    });
+}
+
+tessera_status tessera_device_plan_run(const tessera_device_plan* plan, const void* src, int64_t src_row_stride,
+                                       void* dst, int64_t dst_row_stride, void* stream, void* scratch,
+                                       uint64_t scratch_bytes)
+{
+    return guarded([&] {
+        if (plan == nullptr || !plan->chain) {
+            fail("no plan given");
+        }
+        const gpu::DeviceChain& chain = *plan->chain;
+        if (src == nullptr || dst == nullptr) {
+            fail(src == nullptr ? "the input image is missing" : "the output image is missing");
+        }
+        if (src_row_stride <= 0 || dst_row_stride <= 0) {
+            fail("row strides must be positive");
+        }
+        if (gpu::deviceOfPointer(src) != chain.device() || gpu::deviceOfPointer(dst) != chain.device()) {
+            fail("the images must live on the GPU the chain was planned for (" + gpu::describe(chain.device()) + ")");
+        }
+        if (scratch != nullptr && scratch_bytes < chain.scratchBytes()) {
+            fail("the scratch holds " + std::to_string(scratch_bytes) + " bytes; the chain needs " +
+                 std::to_string(chain.scratchBytes()));
+        }
+        const gpu::DeviceImage in{const_cast<void*>(src), static_cast<std::size_t>(src_row_stride), chain.width(),
+                                  chain.height(), chain.input()};
+        const gpu::DeviceImage out{dst, static_cast<std::size_t>(dst_row_stride), chain.width(), chain.height(),
+                                   chain.output()};
+        chain.run(in, out, scratch, gpu::StreamView(stream, chain.device()));
+    });
+}
+
+void tessera_device_plan_free(tessera_device_plan* plan)
+{
+    delete plan;
+}
+
 }  // extern "C"

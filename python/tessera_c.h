@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define TESSERA_C_API_VERSION 1
+#define TESSERA_C_API_VERSION 2
 
 /* The library exports these functions and nothing else. */
 #if defined(__GNUC__)
@@ -141,6 +141,28 @@ TESSERA_C_EXPORT tessera_status tessera_apply_device(const tessera_image* src, c
  * cudaStream_t handles of GPU `device`; 0x1 and 0x2 name the legacy and per-thread default
  * streams). The host does not block. For consumers of __cuda_array_interface__'s "stream". */
 TESSERA_C_EXPORT tessera_status tessera_stream_wait(int32_t device, void* stream, void* producer);
+
+/* A chain planned once for device images of one kind (format, size, GPU), to run many times
+ * with the least host work per call: no chain text, no option structure, no plan lookup. It
+ * holds the plan alive; free it with tessera_device_plan_free once no call uses it (work
+ * already queued does not need it). */
+typedef struct tessera_device_plan tessera_device_plan;
+
+/* Plans like tessera_device_prepare and returns the plan in *plan (never NULL on success), the
+ * depth it writes and the scratch bytes it needs (either may be NULL). */
+TESSERA_C_EXPORT tessera_status tessera_device_plan_create(const tessera_image* src, const char* chain_json,
+                                                           const tessera_options* options, tessera_device_plan** plan,
+                                                           int32_t* output_depth, uint64_t* scratch_bytes);
+
+/* tessera_apply_device for a planned chain: src and dst are the first pixels of images of the
+ * planned size and channels (dst in the planned output depth) with the given row strides in
+ * bytes, on the plan's GPU; stream and scratch as there. */
+TESSERA_C_EXPORT tessera_status tessera_device_plan_run(const tessera_device_plan* plan, const void* src,
+                                                        int64_t src_row_stride, void* dst, int64_t dst_row_stride,
+                                                        void* stream, void* scratch, uint64_t scratch_bytes);
+
+/* Releases a plan; NULL is allowed. */
+TESSERA_C_EXPORT void tessera_device_plan_free(tessera_device_plan* plan);
 
 #ifdef __cplusplus
 }

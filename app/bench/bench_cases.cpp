@@ -34,6 +34,10 @@ constexpr CaseDef kCases[] = {
     {"rgba8-gaussian31", "rgba8", CV_8UC4, 31, true, 0.25},
     {"f32c1-gaussian31", "f32c1", CV_32FC1, 31, true, 0.2},
     // Other sizes of the specialised kernels, to watch them beside the table's cases.
+    {"rgba8-gaussian3", "rgba8", CV_8UC4, 3, true, 0.0, true},
+    {"f32c1-gaussian3", "f32c1", CV_32FC1, 3, true, 0.0, true},
+    {"rgba8-gaussian5", "rgba8", CV_8UC4, 5, true, 0.0, true},
+    {"f32c1-gaussian5", "f32c1", CV_32FC1, 5, true, 0.0, true},
     {"rgba8-custom5", "rgba8", CV_8UC4, 5, false, 0.0, true},
     {"rgba8-gaussian15", "rgba8", CV_8UC4, 15, true, 0.0, true},
     {"f32c1-gaussian15", "f32c1", CV_32FC1, 15, true, 0.0, true},

@@ -157,8 +157,8 @@ Options:
                              view, not in all); multi (resident RGBA8 31x31 and 3x3
                              on 1, 2, 4 and all of --devices' GPUs with the speed-up,
                              and host-to-host RGBA8 3x3 next to a pinned copy; not in all);
-                             extra (rgba8-custom5, rgba8-gaussian15, f32c1-gaussian15:
-                             no target, not in all)
+                             extra (rgba8-gaussian3, -5, -15, f32c1-gaussian3,
+                             -5, -15, rgba8-custom5: no target, not in all)
                      cases:  f32c1-custom3 f32c1-custom15 f32c1-custom31
                              rgba8-custom3 rgba8-custom15 rgba8-custom31
                              rgba8-gaussian31 f32c1-gaussian31

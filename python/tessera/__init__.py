@@ -27,7 +27,7 @@ The GIL is released while an image is filtered.
 
 import numpy as np
 
-from . import _arrays, _device, _lib
+from . import _arrays, _device, _fast, _lib
 from ._chain import Chain, Filter, load_preset
 from ._lib import LIBRARY_PATH, TesseraError
 
@@ -185,13 +185,25 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
     machine cannot do what was asked (device="gpu" without a GPU, a CUDA failure).
     """
     text = _chain_text(filter, kernel, anchor, params)
+    remembered = None
+    if out is None or not isinstance(out, np.ndarray):
+        remembered = _fast.key(text, image, out, (border, border_value, scale, offset, depth, device, method,
+                                                  gpu_memory_limit))
+        prepared = _fast.lookup(remembered)
+        if prepared is not None:
+            result = _fast.run(prepared, image, out, stream)
+            if result is not None:
+                return result
     options = _lib.make_options(
         border=_choice("border", border, _BORDERS), border_value=_number("border_value", border_value),
         scale=_number("scale", scale), offset=_number("offset", offset), depth=_choice("depth", depth, _DEPTHS),
         device=device if isinstance(device, str) else _type_error("device", device),
         method=_choice("method", method, _METHODS) or "auto", gpu_memory_limit=gpu_memory_limit)
     if _arrays.is_device_array(image):
-        return _device.apply_device(image, text, options, out, stream)
+        result = _device.apply_device(image, text, options, out, stream)
+        if remembered is not None:
+            _fast.remember(remembered, image, result, text, options)
+        return result
     if stream is not None:
         raise TypeError("stream= is for CuPy arrays and PyTorch CUDA tensors; a NumPy image runs synchronously")
     src = _arrays.host_layout(image, "the image")

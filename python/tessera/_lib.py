@@ -19,7 +19,7 @@ _NOT_SUPPORTED = 2
 _OUT_OF_MEMORY = 3
 _RUNTIME_ERROR = 4
 
-API_VERSION = 1
+API_VERSION = 2
 
 
 class TesseraError(RuntimeError):
@@ -108,6 +108,14 @@ _lib.tessera_apply_device.argtypes = [
     _P(_Image), _P(_Image), ctypes.c_char_p, _P(_Options), ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64,
 ]
 
+_lib.tessera_device_plan_create.restype = ctypes.c_int
+_lib.tessera_device_plan_create.argtypes = [_P(_Image), ctypes.c_char_p, _P(_Options), _P(ctypes.c_void_p),
+                                            _P(ctypes.c_int32), _P(ctypes.c_uint64)]
+_lib.tessera_device_plan_run.restype = ctypes.c_int
+_lib.tessera_device_plan_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
+                                         ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64]
+_lib.tessera_device_plan_free.restype = None
+_lib.tessera_device_plan_free.argtypes = [ctypes.c_void_p]
 _lib.tessera_stream_wait.restype = ctypes.c_int
 _lib.tessera_stream_wait.argtypes = [ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p]
 
@@ -218,6 +226,26 @@ def apply_device(src, dst, chain_json, options, stream, scratch, scratch_bytes):
     _check(_lib.tessera_apply_device(ctypes.byref(src), ctypes.byref(dst), chain_json.encode(),
                                      ctypes.byref(options), ctypes.c_void_p(stream or None),
                                      ctypes.c_void_p(scratch or None), scratch_bytes))
+
+
+def device_plan_create(src, chain_json, options):
+    """(plan handle, output depth code, scratch bytes) for device images like src."""
+    handle = ctypes.c_void_p()
+    depth = ctypes.c_int32()
+    scratch = ctypes.c_uint64()
+    _check(_lib.tessera_device_plan_create(ctypes.byref(src), chain_json.encode(), ctypes.byref(options),
+                                           ctypes.byref(handle), ctypes.byref(depth), ctypes.byref(scratch)))
+    return handle.value, depth.value, scratch.value
+
+
+def device_plan_run(handle, src, src_stride, dst, dst_stride, stream, scratch, scratch_bytes):
+    _check(_lib.tessera_device_plan_run(handle, src, src_stride, dst, dst_stride, stream or None, scratch or None,
+                                        scratch_bytes if scratch else 0))
+
+
+def device_plan_free(handle):
+    if handle:
+        _lib.tessera_device_plan_free(handle)
 
 
 def stream_wait(device, stream, producer):
