@@ -104,24 +104,33 @@ def run(prepared, image, out, stream):
         if cupy.cuda.runtime.getDevice() != prepared.device:
             return None
         # What the array interface names as the producer: the current device's current stream.
-        producer = cupy.cuda.get_current_stream().ptr
+        current = producer = cupy.cuda.get_current_stream().ptr
         if handle is None:
             handle = producer
-    elif handle is None:
+    else:
         import torch
-        handle = torch.cuda.current_stream(prepared.device).cuda_stream
+        current = torch.cuda.current_stream(prepared.device).cuda_stream
+        if handle is None:
+            handle = current
     if producer is not None and not _device._same_stream(producer, handle):
         _lib.stream_wait(prepared.device, handle, producer)
-    allocator = None
-    if out is None or prepared.scratch > 0:
-        allocator = _device._Allocator(image, prepared.device, handle)
+    # On the current stream of the current device the library's own allocator already takes
+    # memory in that stream's order; elsewhere the full path's allocator switches to it first.
+    if kind == "cupy" and handle == current:
+        def empty(shape, dtype):
+            return cupy.empty(shape, dtype)
+    elif kind == "torch" and handle == current:
+        def empty(shape, dtype):
+            return torch.empty(shape, dtype=getattr(torch, str(dtype)), device=image.device)
+    else:
+        empty = _device._Allocator(image, prepared.device, handle).empty
     if out is None:
-        out = allocator.empty(prepared.shape, prepared.dtype)
+        out = empty(prepared.shape, prepared.dtype)
     scratch = None
     if prepared.scratch > 0:
         # Taken on the stream the work runs on, and given back when this returns: the pool
         # hands it out again only in that stream's order.
-        scratch = allocator.empty((prepared.scratch + 256,), "uint8")
+        scratch = empty((prepared.scratch + 256,), "uint8")
         base = _pointer(scratch, kind)
         scratch = (base + 255) // 256 * 256
     global hits
