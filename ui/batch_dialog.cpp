@@ -284,6 +284,23 @@ void BatchDialog::setSummary(const QString& text)
     progress_->setSummary(text, running_);
 }
 
+void BatchDialog::showRefusal(const QString& reason)
+{
+    progress_->reset();
+    QStringList files = request().inputs;
+    if (files.isEmpty()) {
+        files << tr("(no inputs)");
+    }
+    for (const QString& file : files) {
+        progress_->addResult({file, QStringLiteral("refused"), QString(), 0.0, QString(), reason});
+    }
+    running_ = false;
+    start_->setEnabled(true);
+    cancel_->setEnabled(false);
+    saveCsv_->setEnabled(true);
+    setSummary(tr("Not started: %1").arg(reason));
+}
+
 int BatchDialog::resultCount() const
 {
     return progress_->resultCount();

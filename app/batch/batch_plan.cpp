@@ -127,8 +127,6 @@ BatchPlan planBatch(const BatchJob& job)
     } catch (const std::invalid_argument& e) {
         throw BatchRefused(e.what());
     }
-    checkFormat(normalFormat(job.format), job.depth);
-
     BatchPlan plan;
     plan.outputDir = job.outputDir;
     plan.date = todayDate();
@@ -136,6 +134,17 @@ BatchPlan planBatch(const BatchJob& job)
     if (job.depth != filters::OutputDepth::Same) {
         plan.chain.steps.back().depth = job.depth;
     }
+    // The depth the outputs get: the last one a step names (the job's own choice, or a depth
+    // set in the stack, such as float for a signed edge filter); Same when every step keeps the
+    // input's, which only the files themselves can tell.
+    filters::OutputDepth outputDepth = filters::OutputDepth::Same;
+    for (auto step = plan.chain.steps.rbegin(); step != plan.chain.steps.rend(); ++step) {
+        if (step->depth != filters::OutputDepth::Same) {
+            outputDepth = step->depth;
+            break;
+        }
+    }
+    checkFormat(normalFormat(job.format), outputDepth);
 
     const std::vector<BatchInput> inputs = expandInputs(job.inputs, job.recursive, job.outputDir);
     if (inputs.empty()) {
@@ -196,7 +205,7 @@ BatchPlan planBatch(const BatchJob& job)
             throw BatchRefused("the inputs " + it->second + " and " + file.input + " would both be written to " +
                                file.output + "; add {index} or {ext} to the name template");
         }
-        if (const int cvDepth = cvDepthOf(job.depth); cvDepth >= 0) {
+        if (const int cvDepth = cvDepthOf(outputDepth); cvDepth >= 0) {
             if (const std::string problem = outputFormatProblem(file.output, cvDepth); !problem.empty()) {
                 file.status = FileStatus::Failed;
                 file.error = file.input + ": cannot write the output " + file.output + ": " + problem;

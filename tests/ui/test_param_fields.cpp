@@ -4,14 +4,18 @@
 
 #include "filters/registry.h"
 #include "ui/filter_panel.h"
+#include "ui/param_row.h"
 
 #include <gtest/gtest.h>
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QSlider>
 #include <QSpinBox>
 #include <QTest>
+
+#include <cmath>
 
 namespace {
 
@@ -61,6 +65,54 @@ TEST_F(ParamFieldsTest, ATypedSizeAboveTheMaximumIsClampedToIt)
     ASSERT_NE(size, nullptr);
     type(size, QString::number(size->maximum() * 10));
     EXPECT_EQ(size->value(), size->maximum());
+}
+
+TEST_F(ParamFieldsTest, SmallSigmasGetAGoodPartOfTheSliderTravel)
+{
+    auto* slider = panel_.findChild<QSlider*>(QStringLiteral("param_sigma_slider"));
+    auto* sigma = panel_.findChild<QDoubleSpinBox*>(QStringLiteral("param_sigma_spin"));
+    ASSERT_NE(slider, nullptr);
+    ASSERT_NE(sigma, nullptr);
+    const auto positionFor = [&](double value) {
+        sigma->setValue(value);
+        return slider->value();
+    };
+    const int travel = slider->maximum() - slider->minimum();
+    const int small = positionFor(3.0) - positionFor(0.3);
+    EXPECT_GT(small, travel * 3 / 10) << "0.3 to 3 takes " << small << " of " << travel;
+    // Equal ratios take equal travel, and the ends still reach the range's ends.
+    EXPECT_NEAR(positionFor(30.0) - positionFor(3.0), small, 2);
+    slider->setValue(slider->minimum());
+    EXPECT_DOUBLE_EQ(sigma->value(), sigma->minimum());
+    slider->setValue(slider->maximum());
+    EXPECT_DOUBLE_EQ(sigma->value(), sigma->maximum());
+    // One arrow step at the bottom of the range moves sigma by about its step, not by a jump.
+    slider->setValue(slider->minimum());
+    slider->triggerAction(QAbstractSlider::SliderSingleStepAdd);
+    EXPECT_GT(sigma->value(), sigma->minimum());
+    EXPECT_LE(sigma->value(), sigma->minimum() + 2.0 * sigma->singleStep());
+}
+
+TEST(ParamSliderScale, RatioScaleOnlyForWidePositiveDecimalRanges)
+{
+    const auto& registry = tessera::filters::builtinRegistry();
+    const auto paramOf = [&](const char* filter, const char* key) {
+        for (const auto& p : registry.get(filter).params) {
+            if (p.key == key) {
+                return p;
+            }
+        }
+        ADD_FAILURE() << filter << "." << key;
+        return tessera::filters::ParamDesc{};
+    };
+    const auto sigma = paramOf("gaussian", "sigma");
+    EXPECT_TRUE(tessera::ui::usesLogScale(sigma));
+    EXPECT_NEAR(tessera::ui::sliderValueAt(sigma, FilterPanel::kDoubleSliderSteps / 2),
+                std::sqrt(sigma.minValue * sigma.maxValue), 1e-9);
+    // Ranges from 0 or through 0 keep equal steps.
+    EXPECT_FALSE(tessera::ui::usesLogScale(paramOf("unsharp", "amount")));
+    EXPECT_FALSE(tessera::ui::usesLogScale(paramOf("emboss", "angle")));
+    EXPECT_NEAR(tessera::ui::sliderValueAt(paramOf("emboss", "angle"), FilterPanel::kDoubleSliderSteps / 2), 0.0, 1e-9);
 }
 
 }  // namespace
