@@ -4,6 +4,7 @@
 #include "app/batch/batch_inputs.h"
 #include "app/batch/batch_naming.h"
 #include "app/io/image_io.h"
+#include "app/io/sample_depth.h"
 #include "filters/cpu_executor.h"
 
 #include <opencv2/core/hal/interface.h>
@@ -12,6 +13,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -83,6 +85,45 @@ void checkFormat(const std::string& format, filters::OutputDepth depth)
         }
     }
     throw BatchRefused("output format " + format + ": " + outputFormatProblem(probe, CV_8U));
+}
+
+// With every depth kept, each input's own depth must fit the chosen format. The depth is read
+// from the file's header, so that a 16-bit PNG bound for JPEG stops the batch before anything
+// is written; a header that does not say is left to the run, which fails that file with the
+// reason.
+void checkKeptDepths(const std::string& format, const std::vector<PlannedFile>& files)
+{
+    std::vector<std::string> misfits;
+    std::string problem;
+    for (const PlannedFile& file : files) {
+        if (file.status != FileStatus::Ok) {
+            continue;
+        }
+        const std::optional<int> depth = sniffSampleDepth(file.input);
+        if (!depth) {
+            continue;
+        }
+        if (std::string p = outputFormatProblem(file.output, *depth); !p.empty()) {
+            if (problem.empty()) {
+                problem = std::move(p);
+            }
+            misfits.push_back(fs::path(file.input).filename().string() + " (" + filters::cvDepthName(*depth) + ")");
+        }
+    }
+    if (misfits.empty()) {
+        return;
+    }
+    constexpr std::size_t kNamed = 3;
+    std::string names;
+    for (std::size_t i = 0; i < std::min(kNamed, misfits.size()); ++i) {
+        names += (i == 0 ? "" : ", ") + misfits[i];
+    }
+    if (misfits.size() > kNamed) {
+        names += " and " + std::to_string(misfits.size() - kNamed) + " more";
+    }
+    throw BatchRefused("output format " + format + ": " + problem + " (the depth is kept, and " +
+                       std::to_string(misfits.size()) + (misfits.size() == 1 ? " input has it: " : " inputs have it: ") +
+                       names + "); choose a depth the format holds, or another format");
 }
 
 std::string withSuffix(const fs::path& path, int n)
@@ -212,6 +253,10 @@ BatchPlan planBatch(const BatchJob& job)
             }
         }
         plan.files.push_back(std::move(file));
+    }
+
+    if (const std::string format = normalFormat(job.format); outputDepth == filters::OutputDepth::Same && !format.empty()) {
+        checkKeptDepths(format, plan.files);
     }
 
     std::set<std::string> taken;

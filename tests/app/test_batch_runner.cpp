@@ -239,6 +239,31 @@ TEST_F(BatchRunner, AFloatDepthSetInTheStackIsCheckedAgainstTheFormatToo)
     EXPECT_NO_THROW(planBatch(job_));
 }
 
+TEST_F(BatchRunner, AKeptInputDepthTheFormatCannotHoldIsRefusedBeforeTheRun)
+{
+    // Every depth kept, into PNG: the float TIFFs among the inputs cannot go there, which their
+    // headers tell before anything is decoded or written.
+    job_.format = "png";
+    job_.depth = filters::OutputDepth::Same;
+    try {
+        planBatch(job_);
+        FAIL() << "expected a refusal";
+    } catch (const BatchRefused& e) {
+        const std::string why = e.what();
+        EXPECT_NE(why.find("PNG cannot hold f32"), std::string::npos) << why;
+        EXPECT_NE(why.find(".tif (f32)"), std::string::npos) << why;
+        EXPECT_NE(why.find("the depth is kept"), std::string::npos) << why;
+    }
+    EXPECT_FALSE(fs::exists(job_.outputDir));
+    // Converted to 16 bits, the same inputs fit PNG.
+    job_.depth = filters::OutputDepth::U16;
+    EXPECT_NO_THROW(planBatch(job_));
+    // Kept in their own formats, each input's depth fits by nature.
+    job_.format.clear();
+    job_.depth = filters::OutputDepth::Same;
+    EXPECT_NO_THROW(planBatch(job_));
+}
+
 TEST_F(BatchRunner, KeptFormatThatCannotHoldTheInputDepthFailsThatFile)
 {
     job_.format.clear();

@@ -206,6 +206,28 @@ TEST_F(BatchDialogTest, AFormatThatCannotHoldTheDepthIsRefusedBeforeAnythingIsWr
     }
 }
 
+TEST_F(BatchDialogTest, AKeptSixteenBitDepthBoundForJpegIsRefusedWithTheFilesNamed)
+{
+    // pic1 and pic3 are 16-bit PNGs; kept at their depth they cannot become JPEGs.
+    dialog_.addInputs({in()});
+    child<QLineEdit>("batchOutputFolder")->setText(out());
+    auto* format = child<QComboBox>("batchFormat");
+    format->setCurrentIndex(format->findData(QStringLiteral("jpg")));
+    auto* depth = child<QComboBox>("batchDepth");
+    depth->setCurrentIndex(depth->findData(QStringLiteral("keep")));
+    QSignalSpy finished(&controller_, &app::BatchController::finished);
+    child<QPushButton>("batchStart")->click();
+    ASSERT_EQ(finished.count(), 1);
+    auto* table = child<QTableWidget>("batchResults");
+    ASSERT_EQ(table->rowCount(), 1);
+    EXPECT_EQ(table->item(0, 1)->text(), QStringLiteral("refused"));
+    const QString why = table->item(0, 5)->text();
+    EXPECT_TRUE(why.contains(QStringLiteral("JPEG cannot hold u16"))) << why.toStdString();
+    EXPECT_TRUE(why.contains(QStringLiteral("pic1.png (u16)"))) << why.toStdString();
+    EXPECT_TRUE(why.contains(QStringLiteral("pic3.png (u16)"))) << why.toStdString();
+    EXPECT_FALSE(QDir(out()).exists() && !QDir(out()).isEmpty());
+}
+
 TEST_F(BatchDialogTest, DevicesUseTheWordsOfPreferences)
 {
     auto* device = child<QComboBox>("batchDevice");
