@@ -5,6 +5,7 @@
 // status bar with the whole text in its tooltip.
 
 #include "filters/registry.h"
+#include "ui/file_dialogs.h"
 #include "ui/kernel_editor.h"
 #include "ui/preferences_dialog.h"
 #include "ui/window_status.h"
@@ -12,6 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
 #include <QLabel>
 #include <QPushButton>
 #include <QStatusBar>
@@ -69,6 +73,29 @@ TEST(Vocabulary, ALongDisplayTextIsElidedWithTheWholeTextInItsTooltip)
     EXPECT_LT(label->sizeHint().width(), label->fontMetrics().horizontalAdvance(longText));
     EXPECT_TRUE(label->toolTip().contains(longText));
     EXPECT_EQ(status.text(tessera::ui::WindowStatus::Display), longText);
+}
+
+TEST(Vocabulary, EveryFileDialogStartsInTheFolderShownOrTheLastOneUsed)
+{
+    using tessera::ui::FolderRole;
+    QSettings().clear();
+    const QString bundled = QFileInfo(QStringLiteral(TESSERA_SAMPLE_DIR "/../presets")).absoluteFilePath();
+    ASSERT_TRUE(QFileInfo(bundled).isDir()) << bundled.toStdString();
+    tessera::ui::setBundledPresetFolder(bundled);
+    // Nothing shown, nothing used yet: presets start in the bundled ones.
+    EXPECT_EQ(tessera::ui::startFolder(FolderRole::Preset), bundled);
+    EXPECT_EQ(tessera::ui::startFolder(FolderRole::Preset, QStringLiteral("  ")), bundled);
+    // A field that names a file or a folder starts there.
+    const QString temp = QFileInfo(QDir::tempPath()).absoluteFilePath();
+    EXPECT_EQ(tessera::ui::startFolder(FolderRole::Preset, QDir(temp).filePath(QStringLiteral("not-there.json"))), temp);
+    EXPECT_EQ(tessera::ui::startFolder(FolderRole::Save, temp), temp);
+    // A field naming a folder that is gone falls back to the last one used.
+    tessera::ui::rememberFolder(FolderRole::Save, QDir(temp).filePath(QStringLiteral("out.png")));
+    EXPECT_EQ(tessera::ui::startFolder(FolderRole::Save, QStringLiteral("/nonexistent-tessera/a/b.png")), temp);
+    EXPECT_EQ(tessera::ui::suggestedSavePath(QStringLiteral("comparison.json")),
+              QDir(temp).filePath(QStringLiteral("comparison.json")));
+    EXPECT_EQ(tessera::ui::suggestedSavePath(QStringLiteral("/x/y.json")), QStringLiteral("/x/y.json"));
+    QSettings().clear();
 }
 
 }  // namespace
