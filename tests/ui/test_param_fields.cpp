@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QLocale>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTest>
@@ -91,6 +92,29 @@ TEST_F(ParamFieldsTest, SmallSigmasGetAGoodPartOfTheSliderTravel)
     slider->triggerAction(QAbstractSlider::SliderSingleStepAdd);
     EXPECT_GT(sigma->value(), sigma->minimum());
     EXPECT_LE(sigma->value(), sigma->minimum() + 2.0 * sigma->singleStep());
+}
+
+TEST_F(ParamFieldsTest, EveryNumericFieldGivesItsRangeInItsTooltip)
+{
+    auto* combo = panel_.findChild<QComboBox*>(QStringLiteral("filterCombo"));
+    ASSERT_NE(combo, nullptr);
+    int checked = 0;
+    for (int i = 0; i < combo->count(); ++i) {
+        combo->setCurrentIndex(i);
+        const std::string id = combo->itemData(i).toString().toStdString();
+        for (const auto& p : tessera::filters::builtinRegistry().get(id).params) {
+            if (p.type != tessera::filters::ParamType::Int && p.type != tessera::filters::ParamType::Double) {
+                continue;
+            }
+            auto* spin = panel_.findChild<QAbstractSpinBox*>(QString::fromStdString("param_" + p.key + "_spin"));
+            ASSERT_NE(spin, nullptr) << id << "." << p.key;
+            const QString range = QStringLiteral("%1 \u2013 %2").arg(QLocale().toString(p.minValue), QLocale().toString(p.maxValue));
+            EXPECT_TRUE(spin->toolTip().contains(range, Qt::CaseInsensitive))
+                << id << "." << p.key << ": " << spin->toolTip().toStdString();
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 5);
 }
 
 TEST(ParamSliderScale, RatioScaleOnlyForWidePositiveDecimalRanges)
