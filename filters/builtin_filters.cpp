@@ -192,7 +192,8 @@ void registerBuiltinFilters(FilterRegistry& registry)
               {"custom", "Custom kernel", "Custom",
                "Any kernel up to 255 x 255, with an optional anchor.",
                {boolParam("normalize", "Normalize", false,
-                          "Divide by the sum of the weights (skipped when it is 0)")},
+                          "Divide by the sum of the weights at every run, leaving the weights as they are "
+                          "(skipped when the sum is 0); the editor's Divide by Sum instead changes the weights once")},
                {}},
               [](const Args& a) {
                   const Kernel2D kernel = a.values().kernel.value_or(Kernel2D{});

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/batch_dialog.h"
 
+#include "ui/file_dialogs.h"
+
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -284,6 +286,23 @@ void BatchDialog::setSummary(const QString& text)
     progress_->setSummary(text, running_);
 }
 
+void BatchDialog::showRefusal(const QString& reason)
+{
+    progress_->reset();
+    QStringList files = request().inputs;
+    if (files.isEmpty()) {
+        files << tr("(no inputs)");
+    }
+    for (const QString& file : files) {
+        progress_->addResult({file, QStringLiteral("refused"), QString(), 0.0, QString(), reason});
+    }
+    running_ = false;
+    start_->setEnabled(true);
+    cancel_->setEnabled(false);
+    saveCsv_->setEnabled(true);
+    setSummary(tr("Not started: %1").arg(reason));
+}
+
 int BatchDialog::resultCount() const
 {
     return progress_->resultCount();
@@ -349,7 +368,7 @@ void BatchDialog::chooseFiles()
 {
     QSettings s;
     const QStringList files = QFileDialog::getOpenFileNames(
-        this, tr("Add Images"), s.value(kGroup + QStringLiteral("inputFolder")).toString(),
+        this, tr("Add Images"), startFolder(FolderRole::Open, s.value(kGroup + QStringLiteral("inputFolder")).toString()),
         tr("Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.webp *.exr);;All files (*)"));
     if (!files.isEmpty()) {
         s.setValue(kGroup + QStringLiteral("inputFolder"), QFileInfo(files.front()).absolutePath());
@@ -360,8 +379,8 @@ void BatchDialog::chooseFiles()
 void BatchDialog::chooseFolder()
 {
     QSettings s;
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Add Folder"),
-                                                             s.value(kGroup + QStringLiteral("inputFolder")).toString());
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Add Folder"), startFolder(FolderRole::Open, s.value(kGroup + QStringLiteral("inputFolder")).toString()));
     if (!folder.isEmpty()) {
         s.setValue(kGroup + QStringLiteral("inputFolder"), folder);
         addInputs({folder});
@@ -370,16 +389,18 @@ void BatchDialog::chooseFolder()
 
 void BatchDialog::choosePreset()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Choose Preset"), preset_->text(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Choose Preset"), startFolder(FolderRole::Preset, preset_->text()),
                                                       tr("Presets (*.json);;All files (*)"));
     if (!path.isEmpty()) {
+        rememberFolder(FolderRole::Preset, path);
         preset_->setText(path);
     }
 }
 
 void BatchDialog::chooseOutputFolder()
 {
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Output Folder"), outputDir_->text());
+    const QString folder =
+        QFileDialog::getExistingDirectory(this, tr("Output Folder"), startFolder(FolderRole::Save, outputDir_->text()));
     if (!folder.isEmpty()) {
         outputDir_->setText(folder);
     }

@@ -64,6 +64,9 @@ public:
     void addResult(const BatchResultRow& row);
     /// Shows the run's summary line (also used for refusals before the run).
     void setSummary(const QString& text);
+    /// The batch was refused before it started: the table holds one row per listed input with
+    /// status "refused" and reason (nothing was written), and the summary says "Not started".
+    void showRefusal(const QString& reason);
     /// Number of rows in the results table.
     int resultCount() const;
     /// Skips file pickers and message boxes (tests).

@@ -72,12 +72,19 @@ BatchProgress::BatchProgress(QWidget* parent) : QWidget(parent)
 
 void BatchProgress::begin()
 {
+    reset();
+    clock_.start();
+}
+
+void BatchProgress::reset()
+{
     results_->setRowCount(0);
     overall_->setValue(0);
     file_->setValue(0);
+    current_->clear();
     summary_->clear();
     timing_->clear();
-    clock_.start();
+    clock_.invalidate();
 }
 
 void BatchProgress::end()
@@ -115,7 +122,7 @@ void BatchProgress::addResult(const BatchResultRow& row)
         auto* item = new QTableWidgetItem(cells[c]);
         item->setToolTip(tips[c]);
         item->setData(Qt::UserRole, tips[c]);
-        if (c == 1 && row.status == QLatin1String("failed")) {
+        if (c == 1 && (row.status == QLatin1String("failed") || row.status == QLatin1String("refused"))) {
             item->setForeground(QColor(0xb0, 0x00, 0x20));
         }
         results_->setItem(r, c, item);

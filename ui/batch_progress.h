@@ -14,7 +14,7 @@ namespace tessera::ui {
 /// One row of the results table.
 struct BatchResultRow {
     QString file;
-    QString status;   ///< "ok", "skipped", "failed", "cancelled"
+    QString status;   ///< "ok", "skipped", "failed", "cancelled", "refused" (before the run)
     QString device;
     double milliseconds = 0.0;
     QString output;
@@ -31,6 +31,8 @@ public:
 
     /// A run starts: empties the table and the bars and starts the clock.
     void begin();
+    /// Empties the table, the bars and the texts, with no clock running (a refused run).
+    void reset();
     /// The run ended: the file bar full, the current file cleared.
     void end();
     /// done of total files finished; fileFraction (0..1) of the current one.

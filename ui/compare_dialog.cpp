@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/compare_dialog.h"
+#include "ui/file_dialogs.h"
 
 #include "ui/compare_charts.h"
 
@@ -105,9 +106,10 @@ CompareDialog::CompareDialog(QWidget* parent)
     save_->setObjectName(QStringLiteral("compareSave"));
     save_->setToolTip(tr("Write these results, the devices and their calibration as JSON"));
     connect(save_, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save Comparison"), QStringLiteral("comparison.json"),
-                                                          tr("JSON (*.json)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Comparison"),
+                                                          suggestedSavePath(QStringLiteral("comparison.json")), tr("JSON (*.json)"));
         if (!path.isEmpty()) {
+            rememberFolder(FolderRole::Save, path);
             emit saveRequested(path);
         }
     });
@@ -115,7 +117,8 @@ CompareDialog::CompareDialog(QWidget* parent)
     load_->setObjectName(QStringLiteral("compareLoad"));
     load_->setToolTip(tr("Show a saved comparison (from this or another machine) beside these results"));
     connect(load_, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Load Comparison"), QString(), tr("JSON (*.json)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Load Comparison"), lastFolder(FolderRole::Save), tr("JSON (*.json)"));
         if (!path.isEmpty()) {
             emit loadRequested(path);
         }

@@ -51,10 +51,7 @@ QString askToOpen(QWidget* parent, const QString& title, const QString& filter, 
 // suggested: a bare name placed in the last save folder, or a full path used as it is.
 QString askToSave(QWidget* parent, const QString& title, const QString& suggested, const QString& filter)
 {
-    const QString start = QFileInfo(suggested).isAbsolute()
-                              ? suggested
-                              : QDir(lastFolder(FolderRole::Save)).filePath(suggested);
-    const QString path = QFileDialog::getSaveFileName(parent, title, start, filter);
+    const QString path = QFileDialog::getSaveFileName(parent, title, suggestedSavePath(suggested), filter);
     if (!path.isEmpty()) {
         rememberFolder(FolderRole::Save, path);
     }
@@ -78,6 +75,25 @@ QString lastFolder(FolderRole role)
 void rememberFolder(FolderRole role, const QString& filePath)
 {
     QSettings().setValue(settingsKey(role), QFileInfo(filePath).absolutePath());
+}
+
+QString startFolder(FolderRole role, const QString& shown)
+{
+    if (!shown.trimmed().isEmpty()) {
+        const QFileInfo info(shown);
+        if (info.isDir()) {
+            return info.absoluteFilePath();
+        }
+        if (QFileInfo(info.absolutePath()).isDir()) {
+            return info.absolutePath();
+        }
+    }
+    return lastFolder(role);
+}
+
+QString suggestedSavePath(const QString& name)
+{
+    return QFileInfo(name).isAbsolute() ? name : QDir(lastFolder(FolderRole::Save)).filePath(name);
 }
 
 QString askImageToOpen(QWidget* parent)
@@ -110,6 +126,20 @@ QString askPresetToLoad(QWidget* parent)
 QString askPresetToSave(QWidget* parent)
 {
     return askToSave(parent, tr("Save Stack as Preset"), QStringLiteral("stack.json"), kPresets);
+}
+
+QString askKernelPresetToLoad(QWidget* parent)
+{
+    return askToOpen(parent, tr("Load Kernel Preset"), kPresets, FolderRole::Preset);
+}
+
+QString askKernelPresetToSave(QWidget* parent)
+{
+    QString path = askToSave(parent, tr("Save Kernel Preset"), QStringLiteral("kernel.json"), kPresets);
+    if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty()) {
+        path += QStringLiteral(".json");
+    }
+    return path;
 }
 
 }  // namespace tessera::ui

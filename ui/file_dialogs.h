@@ -17,6 +17,11 @@ enum class FolderRole { Open, Save, Preset };
 QString lastFolder(FolderRole role);
 /// Remembers the folder of filePath for role.
 void rememberFolder(FolderRole role, const QString& filePath);
+/// Where a dialog of role starts that may already show a path (a field's text): that path when
+/// it is a folder, its folder when that exists, otherwise lastFolder(role).
+QString startFolder(FolderRole role, const QString& shown = QString());
+/// A bare file name placed in the last folder written to; a full path is kept as it is.
+QString suggestedSavePath(const QString& name);
 
 // The dialogs below start in the folder of their role and remember the folder chosen; each
 // returns an empty string when cancelled.
@@ -34,5 +39,9 @@ QString askImageToExport(QWidget* parent, const QString& currentPath);
 QString askPresetToLoad(QWidget* parent);
 /// Filters > Save Stack as Preset: where to write one.
 QString askPresetToSave(QWidget* parent);
+/// The kernel editor's Load: a kernel preset to read (starts where presets do).
+QString askKernelPresetToLoad(QWidget* parent);
+/// The kernel editor's Save: where to write a kernel preset (".json" added when left out).
+QString askKernelPresetToSave(QWidget* parent);
 
 }  // namespace tessera::ui

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/kernel_editor.h"
 
+#include "ui/file_dialogs.h"
 #include "ui/separability_text.h"
 #include "ui/kernel_grid.h"
 #include "ui/kernel_grid_model.h"
 
 #include <QDoubleSpinBox>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QToolTip>
@@ -228,26 +227,19 @@ QString KernelEditor::message() const { return message_->text(); }
 
 void KernelEditor::openLoadDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Load kernel preset"), lastFolder_, tr("Kernel presets (*.json);;All files (*)"));
+    const QString path = askKernelPresetToLoad(this);
     if (path.isEmpty()) {
         return;
     }
-    lastFolder_ = QFileInfo(path).absolutePath();
     emit loadPresetRequested(path);
 }
 
 void KernelEditor::openSaveDialog()
 {
-    QFileDialog dialog(this, tr("Save kernel preset"), lastFolder_,
-                       tr("Kernel presets (*.json);;All files (*)"));
-    dialog.setAcceptMode(QFileDialog::AcceptSave);
-    dialog.setDefaultSuffix(QStringLiteral("json"));
-    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) {
+    const QString path = askKernelPresetToSave(this);
+    if (path.isEmpty()) {
         return;
     }
-    const QString path = dialog.selectedFiles().constFirst();
-    lastFolder_ = QFileInfo(path).absolutePath();
     emit savePresetRequested(path);
 }
 

@@ -104,7 +104,6 @@ private:
 
     KernelGridModel* model_ = nullptr;
     KernelGridView* grid_ = nullptr;
-    QString lastFolder_;
 
     QLabel* title_ = nullptr;
     QSpinBox* widthSpin_ = nullptr;

@@ -12,6 +12,7 @@
 #include "ui/recent_files.h"
 #include "ui/wheel_guard.h"
 #include "ui/window_status.h"
+#include "ui/zoom_field.h"
 
 #include <QAction>
 #include <QSignalBlocker>
@@ -385,6 +386,10 @@ void MainWindow::createToolBar()
     bar->addAction(zoomInAction_);
     bar->addAction(fitAction_);
     bar->addAction(actualSizeAction_);
+    zoomField_ = new ZoomField(bar);
+    bar->addWidget(zoomField_);
+    connect(view_, &ImageView::zoomChanged, zoomField_, &ZoomField::showZoom);
+    connect(zoomField_, &ZoomField::zoomRequested, view_, &ImageView::setZoom);
 }
 
 void MainWindow::createStatusBar()
@@ -425,6 +430,12 @@ void MainWindow::updateViewActions()
     const bool image = view_->hasImage();
     for (QAction* action : {zoomInAction_, zoomOutAction_, fitAction_, actualSizeAction_, applyAction_}) {
         action->setEnabled(image);
+    }
+    zoomField_->setEnabled(image);
+    if (image) {
+        zoomField_->showZoom(view_->zoomFactor());
+    } else {
+        zoomField_->clear();
     }
     documents_->setImageOpen(image);
 }

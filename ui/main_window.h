@@ -29,6 +29,7 @@ class KernelDock;
 class ProfilerDock;
 class RecentFiles;
 class WindowStatus;
+class ZoomField;
 
 /// The Tessera main window: menus, the image view as central widget (docks go around it), and a
 /// status bar with zoom, image size and format, and where filters run. It never reads files:
@@ -171,6 +172,8 @@ public slots:
     void showShortcuts();
     /// Where Help > User Guide leads (the README; the project's page until set).
     void setUserGuide(const QUrl& url) { userGuide_ = url; }
+    /// Where Help > User Guide leads.
+    QUrl userGuide() const { return userGuide_; }
     /// Shows snapshot's devices in the Devices dock and names them in the Profiler.
     void setDevices(const tessera::gpu::DeviceSnapshot& snapshot);
     /// Shows a run's timing records in the Profiler dock (unless frozen) and its tiles in the
@@ -239,6 +242,7 @@ private:
     DocumentActions* documents_ = nullptr;
     RecentFiles* recent_ = nullptr;
     WindowStatus* status_ = nullptr;
+    ZoomField* zoomField_ = nullptr;
 
     QAction* quitAction_ = nullptr;
     QAction* undoAction_ = nullptr;

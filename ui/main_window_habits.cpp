@@ -124,6 +124,7 @@ QList<QPair<QString, QString>> MainWindow::shortcutList() const
     rows.append({tr("Zoom in / out (image view focused)"), QStringLiteral("+ / \u2212")});
     rows.append({tr("Actual size / fit to window (image view focused)"), QStringLiteral("1 / 0")});
     rows.append({tr("Zoom around the pointer"), tr("Ctrl+wheel")});
+    rows.append({tr("Zoom to a typed percentage"), tr("Zoom field in the toolbar, Enter")});
     rows.append({tr("Pan"), tr("Drag, or middle-drag")});
     rows.append({tr("Scroll sideways"), tr("Shift+wheel")});
     rows.append({tr("Scroll a panel without changing its fields"), tr("Wheel over a field without focus")});

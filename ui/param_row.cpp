@@ -20,18 +20,22 @@
 
 namespace tessera::ui {
 
-namespace {
-
 using filters::ParamDesc;
 using filters::ParamType;
 
+namespace {
+
 // Translates between slider positions and parameter values. An Int slider moves in whole steps
 // from the minimum, so a drag can only land on allowed values (odd apertures skip the even
-// ones); a Double slider cuts its range into FilterPanel::kDoubleSliderSteps equal parts.
+// ones). A Double slider cuts its range into FilterPanel::kDoubleSliderSteps parts: equal
+// parts of the value, or, for a positive range spanning two decades or more (sigma 0.1 to 40),
+// equal ratios, so that the small values where a change shows most get as much travel as the
+// large ones (sigma 0.3 to 3 takes over a third of the slider instead of 7 %).
 struct SliderScale {
     double origin = 0.0;
     double delta = 0.0;
     int positions = 0;
+    bool logarithmic = false;
 
     explicit SliderScale(const ParamDesc& d) : origin(d.minValue)
     {
@@ -42,17 +46,39 @@ struct SliderScale {
             positions = static_cast<int>(std::max(0L, (std::lround(d.maxValue) -
                                                        std::lround(d.minValue)) / step));
         } else if (d.maxValue > d.minValue) {
-            delta = (d.maxValue - d.minValue) / FilterPanel::kDoubleSliderSteps;
             positions = FilterPanel::kDoubleSliderSteps;
+            logarithmic = usesLogScale(d);
+            if (logarithmic) {
+                origin = std::log(d.minValue);
+                delta = (std::log(d.maxValue) - origin) / positions;
+            } else {
+                delta = (d.maxValue - d.minValue) / positions;
+            }
         }
     }
-    double valueAt(int pos) const { return origin + pos * delta; }
+    double valueAt(int pos) const
+    {
+        return logarithmic ? std::exp(origin + pos * delta) : origin + pos * delta;
+    }
     int positionOf(double value) const
     {
         if (delta <= 0.0) {
             return 0;
         }
-        return std::clamp(static_cast<int>(std::lround((value - origin) / delta)), 0, positions);
+        const double along = logarithmic ? std::log(std::max(value, 1e-300)) - origin : value - origin;
+        return std::clamp(static_cast<int>(std::lround(along / delta)), 0, positions);
+    }
+    // Slider positions an arrow key moves: one step of the parameter, or on a ratio scale a
+    // hundredth of the travel (about 6 % of the value for sigma), fine at either end.
+    int stepPositions(double step) const
+    {
+        if (delta <= 0.0) {
+            return 1;
+        }
+        if (logarithmic) {
+            return std::max(1, positions / 100);
+        }
+        return std::max(1, static_cast<int>(std::lround(step / delta)));
     }
 };
 
@@ -78,8 +104,7 @@ QWidget* buildNumericField(ParamRow& row, QWidget* parent)
     holderLayout->setContentsMargins(0, 0, 0, 0);
     row.slider = new QSlider(Qt::Horizontal, holder);
     row.slider->setRange(0, scale.positions);
-    row.slider->setSingleStep(
-        scale.delta > 0.0 ? std::max(1, static_cast<int>(std::lround(d.step / scale.delta))) : 1);
+    row.slider->setSingleStep(scale.stepPositions(d.step));
     row.slider->setPageStep(std::max(1, scale.positions / 10));
 
     QAbstractSpinBox* spin = nullptr;
@@ -108,7 +133,7 @@ QWidget* buildNumericField(ParamRow& row, QWidget* parent)
                                           : QObject::tr("%1 (range %2)").arg(QString::fromStdString(d.tooltip), range);
     const std::string name = "param_" + d.key;
     row.slider->setObjectName(QString::fromLatin1((name + "_slider").c_str()));
-    row.slider->setToolTip(tip);
+    row.slider->setToolTip(scale.logarithmic ? QObject::tr("%1; the slider moves by equal ratios, finer at small values").arg(tip) : tip);
     spin->setObjectName(QString::fromLatin1((name + "_spin").c_str()));
     spin->setToolTip(tip);
     holderLayout->addWidget(row.slider, 1);
@@ -117,6 +142,17 @@ QWidget* buildNumericField(ParamRow& row, QWidget* parent)
 }
 
 }  // namespace
+
+bool usesLogScale(const ParamDesc& desc)
+{
+    constexpr double kDecades = 100.0;
+    return desc.type == ParamType::Double && desc.minValue > 0.0 && desc.maxValue >= kDecades * desc.minValue;
+}
+
+double sliderValueAt(const ParamDesc& desc, int pos)
+{
+    return SliderScale(desc).valueAt(pos);
+}
 
 double paramValue(const ParamRow& row)
 {

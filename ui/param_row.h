@@ -23,6 +23,11 @@ struct ParamRow {
     QComboBox* combo = nullptr;
 };
 
+/// True when the slider of a parameter moves along a ratio (logarithmic) scale: decimal
+/// parameters whose range is positive and spans a factor of 100 or more, such as sigma.
+bool usesLogScale(const filters::ParamDesc& desc);
+/// The value that slider position pos of desc's slider stands for.
+double sliderValueAt(const filters::ParamDesc& desc, int pos);
 /// The value the row's controls show now, in the parameter's own units.
 double paramValue(const ParamRow& row);
 /// Shows value in every control of the row with their signals blocked; Int values snap to the

@@ -25,7 +25,7 @@ QString keyOf(const gpu::DeviceSelection& selection)
 
 std::vector<DeviceOption> PreferencesDialog::basicDeviceOptions()
 {
-    return {{keyOf(gpu::DeviceSelection::automatic()), tr("Auto (the first GPU, else the CPU)")},
+    return {{keyOf(gpu::DeviceSelection::automatic()), tr("Auto (every GPU, else the CPU)")},
             {keyOf(gpu::DeviceSelection::cpu()), tr("CPU only")}};
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/profiler_dock.h"
+#include "ui/file_dialogs.h"
 
 #include "values/timing_stats.h"
 #include "ui/timeline_view.h"
@@ -180,7 +181,11 @@ void ProfilerDock::chooseExportPath(ExportFormat format)
     const QString name = format == ExportFormat::Csv ? QStringLiteral("tessera-timing.csv")
                        : format == ExportFormat::Json ? QStringLiteral("tessera-timing.json")
                                                       : QStringLiteral("tessera-trace.json");
-    exportTo(format, QFileDialog::getSaveFileName(this, tr("Export %1").arg(formatTitle(format)), name, filter));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(formatTitle(format)), suggestedSavePath(name), filter);
+    if (!path.isEmpty()) {
+        rememberFolder(FolderRole::Save, path);
+    }
+    exportTo(format, path);
 }
 
 void ProfilerDock::refresh()

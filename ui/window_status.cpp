@@ -12,6 +12,9 @@ constexpr int kMessageMs = 15000;
 /// The widest a long field (where the preview ran, the compute summary) may be before it is
 /// elided; its tooltip keeps the whole text. Leaves room for passing messages on a 1280 screen.
 constexpr int kLongFieldWidth = 240;
+/// The display mapping's text is wider ("data min-max [-3.5, 3.5], 0 at mid-grey") and is read
+/// more often, so it gets more room before it is elided.
+constexpr int kDisplayFieldWidth = 380;
 
 }  // namespace
 
@@ -32,6 +35,9 @@ WindowStatus::WindowStatus(QStatusBar* bar) : QObject(bar), bar_(bar)
         auto* label = new QLabel(bar);
         label->setObjectName(QString::fromLatin1(fields[i].name));
         label->setToolTip(fields[i].tip);
+        if (i == Display) {
+            displayTip_ = fields[i].tip;
+        }
         label->setContentsMargins(8, 0, 8, 0);
         bar->addPermanentWidget(label);
         labels_[static_cast<size_t>(i)] = label;
@@ -48,6 +54,9 @@ void WindowStatus::set(Field field, const QString& text)
     if (field == Preview || field == Compute) {
         label->setText(label->fontMetrics().elidedText(text, Qt::ElideRight, kLongFieldWidth));
         label->setToolTip(text);
+    } else if (field == Display) {
+        label->setText(label->fontMetrics().elidedText(text, Qt::ElideRight, kDisplayFieldWidth));
+        label->setToolTip(text.isEmpty() ? displayTip_ : text + QLatin1Char('\n') + displayTip_);
     } else {
         label->setText(text);
     }

@@ -23,8 +23,8 @@ public:
     /// Adds the fields to bar (owned by the caller, outlives this object).
     explicit WindowStatus(QStatusBar* bar);
 
-    /// Shows text in field, also as its tooltip where the field may be cut short; Pixel and
-    /// Display hide while empty.
+    /// Shows text in field, also in its tooltip where the field may be cut short (Display,
+    /// Preview, Compute); Pixel and Display hide while empty.
     void set(Field field, const QString& text);
     /// What field shows.
     QString text(Field field) const;
@@ -34,7 +34,8 @@ public:
 private:
     QStatusBar* bar_;
     std::array<QLabel*, kFieldCount> labels_{};
-    std::array<QString, kFieldCount> texts_{};  ///< the whole texts; labels may show them elided
+    std::array<QString, kFieldCount> texts_{};
+    QString displayTip_;  ///< what the Display field is, below its whole text in its tooltip  ///< the whole texts; labels may show them elided
 };
 
 }  // namespace tessera::ui

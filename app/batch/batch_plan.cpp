@@ -4,6 +4,7 @@
 #include "app/batch/batch_inputs.h"
 #include "app/batch/batch_naming.h"
 #include "app/io/image_io.h"
+#include "app/io/sample_depth.h"
 #include "filters/cpu_executor.h"
 
 #include <opencv2/core/hal/interface.h>
@@ -12,6 +13,7 @@
 #include <cctype>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -85,6 +87,45 @@ void checkFormat(const std::string& format, filters::OutputDepth depth)
     throw BatchRefused("output format " + format + ": " + outputFormatProblem(probe, CV_8U));
 }
 
+// With every depth kept, each input's own depth must fit the chosen format. The depth is read
+// from the file's header, so that a 16-bit PNG bound for JPEG stops the batch before anything
+// is written; a header that does not say is left to the run, which fails that file with the
+// reason.
+void checkKeptDepths(const std::string& format, const std::vector<PlannedFile>& files)
+{
+    std::vector<std::string> misfits;
+    std::string problem;
+    for (const PlannedFile& file : files) {
+        if (file.status != FileStatus::Ok) {
+            continue;
+        }
+        const std::optional<int> depth = sniffSampleDepth(file.input);
+        if (!depth) {
+            continue;
+        }
+        if (std::string p = outputFormatProblem(file.output, *depth); !p.empty()) {
+            if (problem.empty()) {
+                problem = std::move(p);
+            }
+            misfits.push_back(fs::path(file.input).filename().string() + " (" + filters::cvDepthName(*depth) + ")");
+        }
+    }
+    if (misfits.empty()) {
+        return;
+    }
+    constexpr std::size_t kNamed = 3;
+    std::string names;
+    for (std::size_t i = 0; i < std::min(kNamed, misfits.size()); ++i) {
+        names += (i == 0 ? "" : ", ") + misfits[i];
+    }
+    if (misfits.size() > kNamed) {
+        names += " and " + std::to_string(misfits.size() - kNamed) + " more";
+    }
+    throw BatchRefused("output format " + format + ": " + problem + " (the depth is kept, and " +
+                       std::to_string(misfits.size()) + (misfits.size() == 1 ? " input has it: " : " inputs have it: ") +
+                       names + "); choose a depth the format holds, or another format");
+}
+
 std::string withSuffix(const fs::path& path, int n)
 {
     return (path.parent_path() / (path.stem().string() + "-" + std::to_string(n) + path.extension().string()))
@@ -127,8 +168,6 @@ BatchPlan planBatch(const BatchJob& job)
     } catch (const std::invalid_argument& e) {
         throw BatchRefused(e.what());
     }
-    checkFormat(normalFormat(job.format), job.depth);
-
     BatchPlan plan;
     plan.outputDir = job.outputDir;
     plan.date = todayDate();
@@ -136,6 +175,17 @@ BatchPlan planBatch(const BatchJob& job)
     if (job.depth != filters::OutputDepth::Same) {
         plan.chain.steps.back().depth = job.depth;
     }
+    // The depth the outputs get: the last one a step names (the job's own choice, or a depth
+    // set in the stack, such as float for a signed edge filter); Same when every step keeps the
+    // input's, which only the files themselves can tell.
+    filters::OutputDepth outputDepth = filters::OutputDepth::Same;
+    for (auto step = plan.chain.steps.rbegin(); step != plan.chain.steps.rend(); ++step) {
+        if (step->depth != filters::OutputDepth::Same) {
+            outputDepth = step->depth;
+            break;
+        }
+    }
+    checkFormat(normalFormat(job.format), outputDepth);
 
     const std::vector<BatchInput> inputs = expandInputs(job.inputs, job.recursive, job.outputDir);
     if (inputs.empty()) {
@@ -196,13 +246,17 @@ BatchPlan planBatch(const BatchJob& job)
             throw BatchRefused("the inputs " + it->second + " and " + file.input + " would both be written to " +
                                file.output + "; add {index} or {ext} to the name template");
         }
-        if (const int cvDepth = cvDepthOf(job.depth); cvDepth >= 0) {
+        if (const int cvDepth = cvDepthOf(outputDepth); cvDepth >= 0) {
             if (const std::string problem = outputFormatProblem(file.output, cvDepth); !problem.empty()) {
                 file.status = FileStatus::Failed;
                 file.error = file.input + ": cannot write the output " + file.output + ": " + problem;
             }
         }
         plan.files.push_back(std::move(file));
+    }
+
+    if (const std::string format = normalFormat(job.format); outputDepth == filters::OutputDepth::Same && !format.empty()) {
+        checkKeptDepths(format, plan.files);
     }
 
     std::set<std::string> taken;

@@ -57,7 +57,7 @@ void printApplyUsage(std::ostream& os)
           "  --border-value V   value outside the image for --border constant\n"
           "  --scale, --offset  result = scale * sum + offset (last step)\n"
           "  --depth D          output depth of the last step (default: same as input)\n"
-          "  --device D         where to run (default auto: GPUs when present, else CPU)\n"
+          "  --device D         where to run (default auto: every GPU, else the CPU)\n"
           "  --method M         GPU method (default auto: chosen per filter by a cost model)\n"
        << kGpuOptionsHelp
        << "  --trace FILE       write the run's timeline (every tile's upload, kernels, download)\n"

@@ -78,8 +78,8 @@ void BatchController::refresh()
     const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
     // The keys are the selections' own spelling, as `tessera-cli batch --device` takes them.
     const auto key = [](const gpu::DeviceSelection& selection) { return qs(gpu::toString(selection)); };
-    std::vector<ui::DeviceOption> options{{key(gpu::DeviceSelection::automatic()), tr("Auto (every GPU, else the CPU)")},
-                                          {key(gpu::DeviceSelection::cpu()), tr("CPU")}};
+    // The same words for Auto and the CPU as Preferences uses.
+    std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
     for (const gpu::DeviceInfo& d : snapshot.devices) {
         options.push_back({key(gpu::DeviceSelection::gpu(d.id)), tr("GPU %1: %2").arg(d.id.value()).arg(qs(d.name))});
     }
@@ -152,8 +152,7 @@ void BatchController::start(const ui::BatchRequest& request)
         processors = makeProcessors(gpu::resolve(device, snapshot, note, gpu::kDeviceOption), scheduler_,
                                     gpu::Method::Auto, 0, waiting);
     } catch (const std::exception& e) {
-        dialog_.setRunning(false);
-        dialog_.setSummary(tr("Not started: %1").arg(qs(e.what())));
+        dialog_.showRefusal(qs(e.what()));
         emit finished();
         return;
     }

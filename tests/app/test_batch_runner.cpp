@@ -216,6 +216,54 @@ TEST_F(BatchRunner, FormatThatCannotHoldTheDepthIsRefused)
     EXPECT_THROW(planBatch(job_), BatchRefused);
 }
 
+TEST_F(BatchRunner, AFloatDepthSetInTheStackIsCheckedAgainstTheFormatToo)
+{
+    // The job keeps the stack's depths; the stack's first step writes float and the last keeps
+    // it, so JPEG cannot hold the outputs and nothing starts.
+    job_.format = "jpg";
+    job_.depth = filters::OutputDepth::Same;
+    ASSERT_GE(job_.chain.steps.size(), 1u);
+    job_.chain.steps.front().depth = filters::OutputDepth::F32;
+    for (size_t i = 1; i < job_.chain.steps.size(); ++i) {
+        job_.chain.steps[i].depth = filters::OutputDepth::Same;
+    }
+    try {
+        planBatch(job_);
+        FAIL() << "expected a refusal";
+    } catch (const BatchRefused& e) {
+        EXPECT_NE(std::string(e.what()).find("JPEG cannot hold f32"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(job_.outputDir));
+    // A later step back to 8 bits makes JPEG fine again.
+    job_.chain.steps.back().depth = filters::OutputDepth::U8;
+    EXPECT_NO_THROW(planBatch(job_));
+}
+
+TEST_F(BatchRunner, AKeptInputDepthTheFormatCannotHoldIsRefusedBeforeTheRun)
+{
+    // Every depth kept, into PNG: the float TIFFs among the inputs cannot go there, which their
+    // headers tell before anything is decoded or written.
+    job_.format = "png";
+    job_.depth = filters::OutputDepth::Same;
+    try {
+        planBatch(job_);
+        FAIL() << "expected a refusal";
+    } catch (const BatchRefused& e) {
+        const std::string why = e.what();
+        EXPECT_NE(why.find("PNG cannot hold f32"), std::string::npos) << why;
+        EXPECT_NE(why.find(".tif (f32)"), std::string::npos) << why;
+        EXPECT_NE(why.find("the depth is kept"), std::string::npos) << why;
+    }
+    EXPECT_FALSE(fs::exists(job_.outputDir));
+    // Converted to 16 bits, the same inputs fit PNG.
+    job_.depth = filters::OutputDepth::U16;
+    EXPECT_NO_THROW(planBatch(job_));
+    // Kept in their own formats, each input's depth fits by nature.
+    job_.format.clear();
+    job_.depth = filters::OutputDepth::Same;
+    EXPECT_NO_THROW(planBatch(job_));
+}
+
 TEST_F(BatchRunner, KeptFormatThatCannotHoldTheInputDepthFailsThatFile)
 {
     job_.format.clear();

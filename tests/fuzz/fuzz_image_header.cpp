@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The header sniffer and the JPEG marker walk read the first bytes of every image file before
-// any decoder does: they must never crash, hang or report a negative size.
+// The header sniffer, the sample-depth sniffer and the JPEG marker walk read the first bytes of
+// every image file before any decoder does: they must never crash, hang or report a negative
+// size or a depth readImage() cannot give.
 #include "app/io/image_header.h"
+#include "app/io/sample_depth.h"
+
+#include <opencv2/core/hal/interface.h>
 
 #include <cstdlib>
 #include <sstream>
@@ -24,5 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::abort();
     }
     tessera::app::jpegIsComplete(in);
+    if (const std::optional<int> depth = tessera::app::sniffSampleDepth(in);
+        depth && *depth != CV_8U && *depth != CV_16U && *depth != CV_32F) {
+        std::abort();
+    }
     return 0;
 }

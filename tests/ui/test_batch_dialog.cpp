@@ -162,7 +162,78 @@ TEST_F(BatchDialogTest, RefusalIsShownAndNothingRuns)
     child<QPushButton>("batchStart")->click();
     EXPECT_EQ(finished.count(), 1);
     EXPECT_TRUE(child<QLabel>("batchSummary")->text().contains(QStringLiteral("would replace the input")));
-    EXPECT_EQ(child<QTableWidget>("batchResults")->rowCount(), 0);
+    // The table says why as well: one row for the listed folder, refused, with the reason.
+    auto* table = child<QTableWidget>("batchResults");
+    ASSERT_EQ(table->rowCount(), 1);
+    EXPECT_EQ(table->item(0, 1)->text(), QStringLiteral("refused"));
+    EXPECT_TRUE(table->item(0, 5)->text().contains(QStringLiteral("would replace the input")));
+    EXPECT_EQ(controller_.lastSummary().files.size(), 0u);
+}
+
+TEST_F(BatchDialogTest, AFormatThatCannotHoldTheDepthIsRefusedBeforeAnythingIsWritten)
+{
+    dialog_.addInputs({QDir(in()).filePath(QStringLiteral("pic0.png")), QDir(in()).filePath(QStringLiteral("pic1.png"))});
+    child<QLineEdit>("batchOutputFolder")->setText(out());
+    auto* format = child<QComboBox>("batchFormat");
+    format->setCurrentIndex(format->findData(QStringLiteral("jpg")));
+    auto* depth = child<QComboBox>("batchDepth");
+    depth->setCurrentIndex(depth->findData(QStringLiteral("f32")));
+    QSignalSpy finished(&controller_, &app::BatchController::finished);
+    child<QPushButton>("batchStart")->click();
+    ASSERT_EQ(finished.count(), 1);  // at once: nothing was started
+    const QString summary = child<QLabel>("batchSummary")->text();
+    EXPECT_TRUE(summary.startsWith(QStringLiteral("Not started"))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral("JPEG cannot hold f32"))) << summary.toStdString();
+    auto* table = child<QTableWidget>("batchResults");
+    ASSERT_EQ(table->rowCount(), 2);
+    for (int r = 0; r < 2; ++r) {
+        EXPECT_EQ(table->item(r, 1)->text(), QStringLiteral("refused"));
+        EXPECT_TRUE(table->item(r, 5)->text().contains(QStringLiteral("JPEG cannot hold f32")))
+            << table->item(r, 5)->text().toStdString();
+    }
+    EXPECT_TRUE(child<QPushButton>("batchStart")->isEnabled());
+    EXPECT_FALSE(QDir(out()).exists() && !QDir(out()).isEmpty());
+
+    // With 8 bits the same set-up runs, and the refusal rows give way to the files' rows.
+    depth->setCurrentIndex(depth->findData(QStringLiteral("u8")));
+    auto* device = child<QComboBox>("batchDevice");
+    device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+    child<QPushButton>("batchStart")->click();
+    ASSERT_TRUE(finished.count() == 2 || finished.wait(20000));
+    ASSERT_EQ(table->rowCount(), 2);
+    for (int r = 0; r < 2; ++r) {
+        EXPECT_EQ(table->item(r, 1)->text(), QStringLiteral("ok")) << table->item(r, 5)->text().toStdString();
+    }
+}
+
+TEST_F(BatchDialogTest, AKeptSixteenBitDepthBoundForJpegIsRefusedWithTheFilesNamed)
+{
+    // pic1 and pic3 are 16-bit PNGs; kept at their depth they cannot become JPEGs.
+    dialog_.addInputs({in()});
+    child<QLineEdit>("batchOutputFolder")->setText(out());
+    auto* format = child<QComboBox>("batchFormat");
+    format->setCurrentIndex(format->findData(QStringLiteral("jpg")));
+    auto* depth = child<QComboBox>("batchDepth");
+    depth->setCurrentIndex(depth->findData(QStringLiteral("keep")));
+    QSignalSpy finished(&controller_, &app::BatchController::finished);
+    child<QPushButton>("batchStart")->click();
+    ASSERT_EQ(finished.count(), 1);
+    auto* table = child<QTableWidget>("batchResults");
+    ASSERT_EQ(table->rowCount(), 1);
+    EXPECT_EQ(table->item(0, 1)->text(), QStringLiteral("refused"));
+    const QString why = table->item(0, 5)->text();
+    EXPECT_TRUE(why.contains(QStringLiteral("JPEG cannot hold u16"))) << why.toStdString();
+    EXPECT_TRUE(why.contains(QStringLiteral("pic1.png (u16)"))) << why.toStdString();
+    EXPECT_TRUE(why.contains(QStringLiteral("pic3.png (u16)"))) << why.toStdString();
+    EXPECT_FALSE(QDir(out()).exists() && !QDir(out()).isEmpty());
+}
+
+TEST_F(BatchDialogTest, DevicesUseTheWordsOfPreferences)
+{
+    auto* device = child<QComboBox>("batchDevice");
+    ASSERT_GE(device->count(), 2);
+    EXPECT_EQ(device->itemText(0), QStringLiteral("Auto (every GPU, else the CPU)"));
+    EXPECT_EQ(device->itemText(0), ui::PreferencesDialog::basicDeviceOptions().front().label);
 }
 
 TEST_F(BatchDialogTest, BadTemplateShowsWhyAndChoicesAreRemembered)

@@ -95,9 +95,10 @@ TEST_F(FilterPanelTest, SigmaSliderDrivesSpinBoxAndEmitsOncePerMove)
     EXPECT_EQ(slider->maximum(), FilterPanel::kDoubleSliderSteps);
     QSignalSpy spy(&panel_, &FilterPanel::choiceChanged);
 
+    // Sigma's slider runs on a ratio scale: its middle is the geometric mean of 0.1 and 40.
     slider->setValue(500);
     EXPECT_EQ(spy.count(), 1);
-    EXPECT_NEAR(spin->value(), 0.1 + 0.5 * (40.0 - 0.1), 0.01);
+    EXPECT_NEAR(spin->value(), std::sqrt(0.1 * 40.0), 0.01);
     EXPECT_DOUBLE_EQ(panel_.currentChoice().values.get("sigma", -1.0), spin->value());
 
     slider->setValue(501);
@@ -109,7 +110,7 @@ TEST_F(FilterPanelTest, SigmaSliderDrivesSpinBoxAndEmitsOncePerMove)
     // The other direction: the spin box moves the slider, still one signal.
     spin->setValue(20.0);
     EXPECT_EQ(spy.count(), 4);
-    EXPECT_NEAR(slider->value(), (20.0 - 0.1) / 39.9 * 1000.0, 1.0);
+    EXPECT_NEAR(slider->value(), std::log(20.0 / 0.1) / std::log(400.0) * 1000.0, 1.0);
     EXPECT_DOUBLE_EQ(panel_.currentChoice().values.get("sigma", -1.0), 20.0);
 }
 
@@ -165,7 +166,7 @@ TEST_F(FilterPanelTest, ResetRestoresDefaults)
     EXPECT_EQ(choice.borderValue, 0.0);
     EXPECT_EQ(choice.depth, OutputDepth::Same);
     EXPECT_EQ(find<QSlider>("param_sigma_slider")->value(),
-              std::lround((1.0 - 0.1) / 39.9 * FilterPanel::kDoubleSliderSteps));
+              std::lround(std::log(1.0 / 0.1) / std::log(400.0) * FilterPanel::kDoubleSliderSteps));
 }
 
 TEST_F(FilterPanelTest, SetChoiceRoundTripsWithoutEmitting)

@@ -7,12 +7,15 @@
 #include "gui_test_support.h"
 #include "ui/filter_stack.h"
 #include "ui/image_view.h"
+#include "ui/main_window.h"
+#include "ui/zoom_field.h"
 
 #include <gtest/gtest.h>
 
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -169,6 +172,8 @@ TEST_F(HabitsTest, FiltersMenuToolbarAndHelp)
     ASSERT_NE(help, nullptr);
     EXPECT_TRUE(help->actions().contains(window_.findChild<QAction*>(QStringLiteral("actionShortcuts"))));
     EXPECT_TRUE(help->actions().contains(window_.findChild<QAction*>(QStringLiteral("actionUserGuide"))));
+    EXPECT_TRUE(window_.userGuide().toString().contains(QStringLiteral("readme"), Qt::CaseInsensitive))
+        << window_.userGuide().toString().toStdString();
     bool redoListed = false;
     bool zoomKeysListed = false;
     for (const auto& [what, keys] : window_.shortcutList()) {
@@ -179,6 +184,71 @@ TEST_F(HabitsTest, FiltersMenuToolbarAndHelp)
     EXPECT_TRUE(zoomKeysListed);
     window_.showShortcuts();
     EXPECT_NE(window_.findChild<QDialog*>(QStringLiteral("shortcutsDialog")), nullptr);
+}
+
+TEST_F(HabitsTest, TheZoomFieldFollowsTheViewAndAppliesATypedPercentage)
+{
+    using tessera::ui::ImageView;
+    auto* view = window_.imageView();
+    auto* bar = window_.findChild<QToolBar*>(QStringLiteral("mainToolBar"));
+    auto* field = bar->findChild<QLineEdit*>(QStringLiteral("zoomField"));
+    ASSERT_NE(field, nullptr);
+    EXPECT_TRUE(field->isEnabled());
+    EXPECT_TRUE(field->isVisible());
+    view->setZoom(2.0);
+    EXPECT_EQ(field->text(), QStringLiteral("200%"));
+    view->zoomOut();
+    EXPECT_EQ(field->text(), QStringLiteral("160%"));
+
+    const auto type = [&](const QString& text, Qt::Key key = Qt::Key_Return) {
+        field->setFocus();
+        field->selectAll();
+        QTest::keyClicks(field, text);
+        QTest::keyClick(field, key);
+    };
+    type(QStringLiteral("150"));
+    EXPECT_DOUBLE_EQ(view->zoomFactor(), 1.5);
+    EXPECT_EQ(field->text(), QStringLiteral("150%"));
+    type(QStringLiteral("12.5 %"));
+    EXPECT_DOUBLE_EQ(view->zoomFactor(), 0.125);
+    EXPECT_EQ(field->text(), QStringLiteral("12.5%"));
+
+    // Text that is no zoom is refused: the view stays, the field shows the zoom again and says why.
+    for (const char* bad : {"abc", "0", "-50", "%"}) {
+        type(QString::fromLatin1(bad));
+        EXPECT_DOUBLE_EQ(view->zoomFactor(), 0.125) << bad;
+        EXPECT_EQ(field->text(), QStringLiteral("12.5%")) << bad;
+    }
+    EXPECT_TRUE(field->toolTip().contains(QStringLiteral("not a zoom"))) << field->toolTip().toStdString();
+
+    // Beyond the view's limit the zoom is clamped, and the field shows the value taken.
+    type(QStringLiteral("100000"));
+    EXPECT_DOUBLE_EQ(view->zoomFactor(), ImageView::kMaxZoom);
+    EXPECT_EQ(field->text(), tessera::ui::ZoomField::formatPercent(ImageView::kMaxZoom));
+
+    // Escape puts the current zoom back without applying; typing digits here never zooms.
+    type(QStringLiteral("50"), Qt::Key_Escape);
+    EXPECT_DOUBLE_EQ(view->zoomFactor(), ImageView::kMaxZoom);
+    EXPECT_EQ(field->text(), tessera::ui::ZoomField::formatPercent(ImageView::kMaxZoom));
+
+    // Without an image there is nothing to zoom.
+    tessera::ui::MainWindow empty;
+    auto* emptyField = empty.findChild<QLineEdit*>(QStringLiteral("zoomField"));
+    ASSERT_NE(emptyField, nullptr);
+    EXPECT_FALSE(emptyField->isEnabled());
+    EXPECT_TRUE(emptyField->text().isEmpty());
+}
+
+TEST(ZoomFieldParse, PercentagesAndNothingElse)
+{
+    using tessera::ui::ZoomField;
+    EXPECT_EQ(ZoomField::parsePercent(QStringLiteral("150%")), 1.5);
+    EXPECT_EQ(ZoomField::parsePercent(QStringLiteral(" 25 ")), 0.25);
+    EXPECT_FALSE(ZoomField::parsePercent(QStringLiteral("")).has_value());
+    EXPECT_FALSE(ZoomField::parsePercent(QStringLiteral("1e999")).has_value());
+    EXPECT_FALSE(ZoomField::parsePercent(QStringLiteral("nan")).has_value());
+    EXPECT_FALSE(ZoomField::parsePercent(QStringLiteral("x2")).has_value());
+    EXPECT_EQ(ZoomField::formatPercent(1.0 / 3.0), QStringLiteral("33.3%"));
 }
 
 }  // namespace
