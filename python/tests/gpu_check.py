@@ -389,10 +389,11 @@ def timings(size, runs):
         else:
             call = lambda: tessera.apply(image, kernel=spec["kernel"], out=out)  # noqa: E731
         from tessera import _fast
+        call()  # the first call of a case plans; the ones timed below find its plan
         hits = _fast.hits
         row["tessera_queued_ms"] = queued_events_ms(call, stream, runs)
         row["fast_path_calls"] = _fast.hits - hits
-        check(f"{name}: every timed call took the remembered plan", row["fast_path_calls"] == runs + 3,
+        check(f"{name}: every call after the first took the remembered plan", row["fast_path_calls"] == runs + 3,
               f"{row['fast_path_calls']} of {runs + 3}")
         row["tessera_ms"], row["tessera_min_ms"], row["tessera_max_ms"] = events_ms(call, stream, runs)
         row["tessera_back_to_back_ms"] = pipelined_ms(call, stream, runs)
