@@ -2,6 +2,7 @@
 #include "app/io/sample_depth.h"
 
 #include "app/io/image_header.h"
+#include "app/io/tiff_samples.h"
 
 #include <opencv2/core/hal/interface.h>
 
@@ -34,65 +35,24 @@ std::optional<int> pngDepth(std::istream& in)
     return bits >= 1 && bits <= 8 ? std::optional<int>(CV_8U) : std::nullopt;
 }
 
-// BitsPerSample (258) and SampleFormat (339) of a classic TIFF's first IFD; a tag that is absent
-// takes its default (1 bit, unsigned integer). Of several samples the first stands for all, as
-// for the decoder.
+// BitsPerSample (258) and SampleFormat (339) of a classic TIFF's first IFD, SHORT fields; a tag
+// that is absent takes its default (1 bit, unsigned integer). Of several samples the first stands
+// for all, as for the decoder.
 std::optional<int> tiffDepth(std::istream& in)
 {
-    std::array<unsigned char, 8> head{};
-    if (!readAt(in, 0, head.data(), head.size())) {
+    constexpr std::uint16_t kBitsPerSample = 258;
+    constexpr std::uint16_t kSampleFormat = 339;
+    const auto fields = tiffFirstFields(in, {kBitsPerSample, kSampleFormat});
+    if (!fields) {
         return std::nullopt;
     }
-    const bool little = head[0] == 'I' && head[1] == 'I';
-    const auto u16 = [little](const unsigned char* p) {
-        return static_cast<std::uint32_t>(little ? p[0] | (p[1] << 8) : (p[0] << 8) | p[1]);
-    };
-    const auto u32 = [little](const unsigned char* p) {
-        return little ? std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
-                            std::uint32_t(p[3]) << 24
-                      : std::uint32_t(p[3]) | std::uint32_t(p[2]) << 8 | std::uint32_t(p[1]) << 16 |
-                            std::uint32_t(p[0]) << 24;
-    };
-    if (u16(head.data() + 2) != 42) {
-        return std::nullopt;
-    }
-    const std::uint32_t ifd = u32(head.data() + 4);
-    std::array<unsigned char, 2> countBytes{};
-    if (!readAt(in, ifd, countBytes.data(), countBytes.size())) {
-        return std::nullopt;
-    }
-    // The first value of a SHORT field: inline when the values fit in four bytes, otherwise at
-    // the offset the entry holds.
-    const auto firstShort = [&](const unsigned char* entry) -> std::optional<std::uint32_t> {
-        if (u16(entry + 2) != 3) {
-            return std::nullopt;
-        }
-        const std::uint32_t count = u32(entry + 4);
-        if (count <= 2) {
-            return u16(entry + 8);
-        }
-        std::array<unsigned char, 2> value{};
-        if (!readAt(in, u32(entry + 8), value.data(), value.size())) {
-            return std::nullopt;
-        }
-        return u16(value.data());
-    };
     std::uint32_t bits = 1;
     std::uint32_t sampleFormat = 1;
-    const std::uint32_t count = u16(countBytes.data());
-    for (std::uint32_t i = 0; i < count; ++i) {
-        std::array<unsigned char, 12> entry{};
-        if (!readAt(in, ifd + 2 + 12ULL * i, entry.data(), entry.size())) {
+    for (const auto& [tag, field] : *fields) {
+        if (field.type != 3 || !field.first) {
             return std::nullopt;
         }
-        const std::uint32_t tag = u16(entry.data());
-        if (tag == 258 || tag == 339) {
-            const std::optional<std::uint32_t> value = firstShort(entry.data());
-            if (!value) {
-                return std::nullopt;
-            }
-            (tag == 258 ? bits : sampleFormat) = *value;
-        }
+        (tag == kBitsPerSample ? bits : sampleFormat) = *field.first;
     }
     if (sampleFormat == 3) {
         return bits == 32 ? std::optional<int>(CV_32F) : std::nullopt;
