@@ -194,6 +194,7 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
             result = _fast.run(prepared, image, out, stream)
             if result is not None:
                 return result
+            remembered = None  # kept already (the caller's current GPU is another): no replanning
     options = _lib.make_options(
         border=_choice("border", border, _BORDERS), border_value=_number("border_value", border_value),
         scale=_number("scale", scale), offset=_number("offset", offset), depth=_choice("depth", depth, _DEPTHS),
