@@ -36,6 +36,8 @@ namespace {
 constexpr int kBlockX = 32;
 constexpr int kBlockY = 8;
 constexpr int kMaxGridY = 65535;
+constexpr int kCols = 4;  // frame columns per thread in the pad and extract passes (one float4)
+static_assert(kCols == 4, "the pad and extract passes move frame columns as float4");
 
 /// Frame geometry as the kernels need it.
 struct FrameParams {
@@ -55,43 +57,64 @@ struct FrameParams {
 };
 
 /// Writes frame (u, v) of every channel: the border-extended image pixel at (u - anchorX,
-/// v - anchorY) minus the centre inside the extent, zero outside it.
+/// v - anchorY) minus the centre inside the extent, zero outside it. Each thread writes kCols
+/// adjacent frame columns of a row, as one 16-byte store per channel where the rows allow it
+/// (padW a multiple of kCols), so the pass runs near the copy rate instead of at half of it.
 template <typename T, int C>
 __global__ void __launch_bounds__(kBlockX * kBlockY)
     padKernel(const void* src, std::size_t srcPitch, float* frames, const FrameParams p)
 {
-    const int u = blockIdx.x * blockDim.x + threadIdx.x;
-    if (u >= p.padW) {
+    const int u0 = (blockIdx.x * blockDim.x + threadIdx.x) * kCols;
+    if (u0 >= p.padW) {
         return;
     }
-    const bool colInside = u < p.extentW;
-    const int sx = colInside ? mapBorder(u - p.anchorX, p.width, p.border) : -1;
+    const bool vectors = p.padW % kCols == 0 && reinterpret_cast<std::uintptr_t>(frames) % 16 == 0;
+    int sx[kCols];
+#pragma unroll
+    for (int j = 0; j < kCols; ++j) {
+        const int u = u0 + j;
+        sx[j] = u < p.extentW ? mapBorder(u - p.anchorX, p.width, p.border) : -1;
+    }
     for (int v = blockIdx.y * blockDim.y + threadIdx.y; v < p.padH; v += gridDim.y * blockDim.y) {
-        float val[C];
-        if (colInside && v < p.extentH) {
-            const int sy = mapBorder(v - p.anchorY, p.height, p.border);
-            if (sx < 0 || sy < 0) {
+        const bool rowInside = v < p.extentH;
+        const int sy = rowInside ? mapBorder(v - p.anchorY, p.height, p.border) : -1;
+        float val[kCols][C];
+#pragma unroll
+        for (int j = 0; j < kCols; ++j) {
+            if (!rowInside || u0 + j >= p.extentW) {
 #pragma unroll
                 for (int c = 0; c < C; ++c) {
-                    val[c] = p.borderValue;
+                    val[j][c] = 0.0f;
+                }
+                continue;
+            }
+            if (sx[j] < 0 || sy < 0) {
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                    val[j][c] = p.borderValue;
                 }
             } else {
-                loadPixel<T, C>(rowPtr<T>(src, srcPitch, sy), sx, val);
+                loadPixel<T, C>(rowPtr<T>(src, srcPitch, sy), sx[j], val[j]);
             }
 #pragma unroll
             for (int c = 0; c < C; ++c) {
-                val[c] -= p.centre;
-            }
-        } else {
-#pragma unroll
-            for (int c = 0; c < C; ++c) {
-                val[c] = 0.0f;
+                val[j][c] -= p.centre;
             }
         }
-        float* out = frames + static_cast<long long>(v) * p.padW + u;
+        float* out = frames + static_cast<long long>(v) * p.padW + u0;
 #pragma unroll
         for (int c = 0; c < C; ++c) {
-            out[c * p.planeFloats] = val[c];
+            float* plane = out + c * p.planeFloats;
+            if (vectors) {
+                *reinterpret_cast<float4*>(plane) = make_float4(val[0][c], val[1][c], val[2][c], val[3][c]);
+            } else {
+#pragma unroll
+                for (int j = 0; j < kCols; ++j) {
+                    if (u0 + j < p.padW) {
+                        plane[j] = val[j][c];
+                    }
+                }
+            }
         }
     }
 }
@@ -116,23 +139,37 @@ __global__ void __launch_bounds__(256)
 }
 
 /// Reads the W x H window at the frames' origin, adds the offset and the centre's share back
-/// and stores the channels interleaved, rounded and saturated into T.
+/// and stores the channels interleaved, rounded and saturated into T. Each thread takes kCols
+/// adjacent pixels of a row: one 16-byte load per channel where the rows allow it, one store.
 template <typename T, int C>
 __global__ void __launch_bounds__(kBlockX * kBlockY)
     extractKernel(const float* frames, void* dst, std::size_t dstPitch, const FrameParams p)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    if (x >= p.width) {
+    const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kCols;
+    if (x0 >= p.width) {
         return;
     }
+    const bool vectors = p.padW % kCols == 0 && reinterpret_cast<std::uintptr_t>(frames) % 16 == 0;
     for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < p.height; y += gridDim.y * blockDim.y) {
-        const float* in = frames + static_cast<long long>(y) * p.padW + x;
-        float v[C];
+        const float* in = frames + static_cast<long long>(y) * p.padW + x0;
+        float v[kCols][C];
 #pragma unroll
         for (int c = 0; c < C; ++c) {
-            v[c] = in[c * p.planeFloats] + p.addBack;
+            const float* plane = in + c * p.planeFloats;
+            if (vectors) {
+                const float4 q = *reinterpret_cast<const float4*>(plane);
+                v[0][c] = q.x;
+                v[1][c] = q.y;
+                v[2][c] = q.z;
+                v[3][c] = q.w;
+            } else {
+#pragma unroll
+                for (int j = 0; j < kCols; ++j) {
+                    v[j][c] = x0 + j < p.width ? plane[j] : 0.0f;
+                }
+            }
         }
-        storePixel<T, C>(rowPtr<T>(dst, dstPitch, y), x, v);
+        storeStrip<T, C, kCols>(rowPtr<T>(dst, dstPitch, y), x0, p.width, p.addBack, v);
     }
 }
 
@@ -145,7 +182,7 @@ dim3 gridFor(int w, int h)
 template <typename T>
 void launchPad(const DeviceImage& src, float* frames, const FrameParams& p, int channels, cudaStream_t s)
 {
-    const dim3 grid = gridFor(p.padW, p.padH);
+    const dim3 grid = gridFor((p.padW + kCols - 1) / kCols, p.padH);
     const dim3 block(kBlockX, kBlockY);
     switch (channels) {
     case 1: padKernel<T, 1><<<grid, block, 0, s>>>(src.data, src.pitch, frames, p); break;
@@ -160,7 +197,7 @@ template <typename T>
 void launchExtract(const float* frames, const DeviceImage& dst, const FrameParams& p, int channels,
                    cudaStream_t s)
 {
-    const dim3 grid = gridFor(p.width, p.height);
+    const dim3 grid = gridFor((p.width + kCols - 1) / kCols, p.height);
     const dim3 block(kBlockX, kBlockY);
     switch (channels) {
     case 1: extractKernel<T, 1><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p); break;
