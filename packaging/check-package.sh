@@ -8,7 +8,7 @@
 # 3. lintian finds no error (accepted warnings are listed below);
 # 4. the package is unpacked into a temporary root and run from there: versions, a filter
 #    applied to an installed sample and read back, the window's --version without a display,
-#    and every man page rendered.
+#    every man page rendered, and the Python module imported and run on a NumPy image.
 # Any failure exits non-zero with the step that failed.
 set -euo pipefail
 
@@ -114,6 +114,25 @@ no_cufft "$bin/tessera-cli" apply "$sample" -o "$tmp/nofft.png" --filter box --d
 [[ -s $tmp/nofft.png ]] || fail "no output written without cuFFT"
 no_cufft env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$bin/tessera" --version >/dev/null ||
     fail "tessera --version without cuFFT"
+
+step "the Python package: import tessera and filter a NumPy image"
+pydir=$tmp/root/usr/lib/python3/dist-packages
+[[ -f $pydir/tessera/__init__.py && -f $pydir/tessera/libtessera_c.so ]] || fail "the Python package is not installed"
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+    env -u TESSERA_C_LIBRARY PYTHONPATH="$pydir" /usr/bin/python3 - "$pydir" <<'PY' || fail "import tessera from the package"
+import os, sys
+import numpy as np
+import tessera
+assert os.path.realpath(tessera.LIBRARY_PATH).startswith(os.path.realpath(sys.argv[1])), tessera.LIBRARY_PATH
+image = np.zeros((9, 11), np.uint8)
+image[4, 5] = 90
+out = tessera.apply(image, "box", size=3, device="cpu")
+assert out.shape == image.shape and out.dtype == np.uint8 and out[4, 5] == 10 and out[0, 0] == 0, out
+print("  tessera", tessera.__version__, "from", tessera.LIBRARY_PATH, "-", len(tessera.filters()), "filters")
+PY
+else
+    echo "  skipped: no NumPy for /usr/bin/python3"
+fi
 
 step "tessera --version with no display"
 env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$bin/tessera" --version

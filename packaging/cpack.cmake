@@ -25,8 +25,9 @@ computed with CUDA on every NVIDIA GPU of the machine, or with OpenCV on
 the CPU when there is none.
 
 The package holds the window (tessera), a command-line tool for single
-images and batches (tessera-cli) and a benchmark (tessera-bench), with
-sample photographs and presets.
+images and batches (tessera-cli), a benchmark (tessera-bench) and the
+Python module tessera (NumPy arrays, and CuPy and PyTorch arrays on the
+GPU), with sample photographs and presets.
 
 The FFT method needs cuFFT (libcufft.so.12) from the NVIDIA CUDA toolkit
 at run time; without it the other methods are used.")
@@ -39,6 +40,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${CUDAToolkit_LIBRARY_DIR})
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
 # The Qt platform plugin for X11 and Wayland lives in its own package, which no library pulls in.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core")
+# The Python package needs an interpreter and NumPy; the programs need neither.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core, python3, python3-numpy")
 
 include(CPack)
