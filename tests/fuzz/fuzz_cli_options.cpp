@@ -15,14 +15,17 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::vector<std::string> raw = tessera::fuzz::splitAtNul(data, size);
+    // Dropping a pair can bring two others side by side ("--kernel --preset X @F" leaves
+    // "--kernel @F"), so each argument is judged against the list kept so far: what reaches the
+    // parser has no "--preset" with a value after it and no "--kernel" before an "@" value.
     std::vector<std::string> args;
-    for (std::size_t i = 0; i < raw.size(); ++i) {
-        const bool namesFile = i + 1 < raw.size() && (raw[i] == "--preset" || (raw[i] == "--kernel" && !raw[i + 1].empty() && raw[i + 1].front() == '@'));
+    for (const std::string& a : raw) {
+        const bool namesFile = !args.empty() && (args.back() == "--preset" || (args.back() == "--kernel" && !a.empty() && a.front() == '@'));
         if (namesFile) {
-            ++i;
+            args.pop_back();
             continue;
         }
-        args.push_back(raw[i]);
+        args.push_back(a);
     }
     tessera::app::FilterOptionParser parser;
     tessera::app::FilterOptions options;
