@@ -15,6 +15,7 @@ CostModel CostModel::forDevice(const DeviceInfo& d)
     m.bytesPerMs_ = kAchievedBytesPerMs * bw;
     m.fftMsPerMpix_ = kFftMsPerMpix / bw;
     m.mmaPerMs_ = kMmaPerMs * scale;
+    m.fftRowsUnitsPerMs_ = kFftRowsUnitsPerMs * scale;
     m.valueMs_ = kTensorValueMs / scale;
     return m;
 }
@@ -34,6 +35,16 @@ double CostModel::fft(double pixels, int channels, int kw, int kh) const
 {
     const double padded = pixels * (1.0 + (kw + kh) * kFftPaddingPerTap);
     return channels * padded / 1e6 * fftMsPerMpix_ + kFftFixedMs;
+}
+
+double CostModel::fftRows(double pixels, int channels, int kw, int kh, double bytes) const
+{
+    // Per 128-sample segment: kh x 64 complex multiply-adds (4 FMAs each) for each output row,
+    // one forward transform per input row (1 + (kh - 1) / 64 per output row) and one inverse;
+    // the segment keeps 129 - kw outputs.
+    const double perSegment = 256.0 * kh + kFftRowsTransformUnits * (2.0 + (kh - 1) / 64.0);
+    const double units = pixels * channels * perSegment / (129.0 - std::min(kw, 64));
+    return std::max(units / fftRowsUnitsPerMs_, bytes / bytesPerMs_);
 }
 
 double CostModel::tensor(double mmaCount, double values, double bytes) const

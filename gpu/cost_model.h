@@ -44,6 +44,11 @@ inline constexpr double kTwoPassPenalty = 4.0;
 inline constexpr double kMmaPerMs = 1.0e8;
 /// Staging and converting one pixel channel of a tensor-core window on the reference, ms.
 inline constexpr double kTensorValueMs = 1.2e-9;
+/// Row-spectrum FFT (fft-rows): work units per ms on the reference. A unit is one FMA of the
+/// vertical sums (256 per kernel row and 64-sample segment) or one of the about 1600
+/// instructions that transform a 128-sample row forward or back.
+inline constexpr double kFftRowsUnitsPerMs = 1.4e10;
+inline constexpr double kFftRowsTransformUnits = 1600.0;
 /// Below this many taps the direct kernels always beat the FFT; it is not even estimated.
 inline constexpr int kFftMinTaps = 64;
 
@@ -61,6 +66,8 @@ public:
     double separable(double pixels, int channels, int kw, int kh, double bytes, double bandwidthShare) const;
     /// The FFT method.
     double fft(double pixels, int channels, int kw, int kh) const;
+    /// The row-spectrum FFT variant: its vertical sums and transforms, or the bytes moved.
+    double fftRows(double pixels, int channels, int kw, int kh, double bytes) const;
     /// Tensor-core kernels: mma.sync count plus window staging, or the bytes moved.
     double tensor(double mmaCount, double values, double bytes) const;
 
@@ -69,6 +76,7 @@ private:
     double bytesPerMs_ = kAchievedBytesPerMs;
     double fftMsPerMpix_ = kFftMsPerMpix;
     double mmaPerMs_ = kMmaPerMs;
+    double fftRowsUnitsPerMs_ = kFftRowsUnitsPerMs;
     double valueMs_ = kTensorValueMs;
 };
 

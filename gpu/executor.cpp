@@ -161,7 +161,8 @@ Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFor
     t.directTensor = tensorCost(e.directTensor, false);
     t.separableTensor = tensorCost(e.separableTensor, true);
     if (e.fft && (kw * kh >= detail::kFftMinTaps || !e.direct)) {
-        t.fft = cost.fft(pixels, channels, kw, kh);
+        t.fft = e.fft.entry->variant == KernelVariant::FftRows ? cost.fftRows(pixels, channels, kw, kh, bytes)
+                                                                : cost.fft(pixels, channels, kw, kh);
     }
     return t;
 }
@@ -271,6 +272,9 @@ std::size_t layoutWorkspace(Plan& plan, PlanData& data)
         workspace += floatImage;
         plan.reason += plan.reason.empty() ? "two-pass" : "; two-pass";
         break;
+    case KernelVariant::FftRows:
+        data.deviceTaps = std::make_shared<DeviceTaps>();
+        break;
     case KernelVariant::Fft:
         data.fftWorkspaceOffset = workspace;
         data.fftWorkspaceBytes = alignUp(detail::planFft(plan, data));
@@ -292,8 +296,11 @@ std::size_t layoutWorkspace(Plan& plan, PlanData& data)
 
 }  // namespace
 
-Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
-              Method force, TensorCores tensor)
+namespace {
+
+/// makePlan's steps; `variant`, when given, replaces the ranking.
+Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
+             Method force, TensorCores tensor, const KernelVariant* variant)
 {
     if (width < 1 || height < 1) {
         throw InvalidInput("cannot plan a filter for an empty image");
@@ -315,22 +322,47 @@ Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, in
     // The query keeps pointers: to the plan's own copy of the spec, which stays put from here.
     const detail::ShapeQuery query =
         detail::makeShapeQuery(plan.spec, format, data->kernelOutput, width, height, device);
-    if (force == Method::Separable) {
-        if (Support s = detail::separableSpec(query); !s) {
-            throw NotSupported(s.reason);
+    if (variant != nullptr) {
+        const detail::VariantEntry& entry = detail::variantEntry(*variant);
+        if (Support s = entry.canImplement(query); !s) {
+            throw NotSupported(std::string(entry.name) + ": " + s.reason);
         }
+        plan.method = entry.method;
+        plan.tensorCores = entry.tensorCores;
+        plan.reason = "forced variant";
+        plan.shape = entry.shape(query);
+    } else {
+        if (force == Method::Separable) {
+            if (Support s = detail::separableSpec(query); !s) {
+                throw NotSupported(s.reason);
+            }
+        }
+        const Eligibility e = eligibility(query);
+        const Estimates times = estimate(spec, format, plan.output, width, height, device, tensor, e);
+        Ranking r = rank(spec, times, force, tensor, e);
+        const VariantEntry& chosen = chooseVariant(r, e);
+        plan.method = r.method;
+        plan.tensorCores = r.tensorCores;
+        plan.reason = std::move(r.reason);
+        plan.shape = chosen.shape(query);
     }
-    const Eligibility e = eligibility(query);
-    const Estimates times = estimate(spec, format, plan.output, width, height, device, tensor, e);
-    Ranking r = rank(spec, times, force, tensor, e);
-    const VariantEntry& variant = chooseVariant(r, e);
-    plan.method = r.method;
-    plan.tensorCores = r.tensorCores;
-    plan.reason = std::move(r.reason);
-    plan.shape = variant.shape(query);
     plan.data = data;  // planFft reads the plan's taps through it
     plan.workspaceBytes = layoutWorkspace(plan, *data);
     return plan;
+}
+
+}  // namespace
+
+Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
+              Method force, TensorCores tensor)
+{
+    return planFor(spec, format, width, height, device, force, tensor, nullptr);
+}
+
+Plan makePlanForVariant(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
+                        const DeviceInfo& device, KernelVariant variant)
+{
+    return planFor(spec, format, width, height, device, Method::Auto, TensorCores::Auto, &variant);
 }
 
 void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, const Stream& stream,
@@ -398,6 +430,9 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
     case KernelVariant::SeparableTensorWalk:
     case KernelVariant::SeparableTensor:
         detail::launchTensorSeparable(plan, src, target, stream);
+        break;
+    case KernelVariant::FftRows:
+        detail::launchFftRows(plan, src, target, stream);
         break;
     case KernelVariant::Fft:
         detail::launchFft(plan, src, target, ws + data.fftWorkspaceOffset, stream);

@@ -59,6 +59,12 @@ struct Plan {
 Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
               const DeviceInfo& device, Method force = Method::Auto, TensorCores tensor = TensorCores::Auto);
 
+/// As makePlan, with the kernel variant named instead of chosen (the tests and the benchmark
+/// compare the variants of one method). Throws NotSupported, with the variant's own reason,
+/// when `variant` cannot implement the spec.
+Plan makePlanForVariant(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
+                        const DeviceInfo& device, KernelVariant variant);
+
 /// Output rows a caller needs, [first, first + count); count < 0: through the last row.
 struct RowSpan {
     int first = 0;

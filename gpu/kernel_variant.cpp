@@ -17,7 +17,7 @@ using V = KernelVariant;
 // The one list of kernels. Order matters: within a method and a tensor-core setting the planner
 // takes the first row whose canImplement says yes, so the specialised kernels come before the
 // general ones they beat.
-constexpr std::array<VariantEntry, 12> kVariants{{
+constexpr std::array<VariantEntry, 13> kVariants{{
     {V::DirectRgba8Walk, "direct-rgba8-walk", Method::Direct, false, detail::canDirectRgba8Walk,
      detail::directRgba8WalkShape},
     {V::DirectFixed, "direct-fixed", Method::Direct, false, detail::canDirectFixed, detail::directFixedShape},
@@ -37,6 +37,7 @@ constexpr std::array<VariantEntry, 12> kVariants{{
      detail::separableTensorWalkShape},
     {V::SeparableTensor, "separable-tensor", Method::Separable, true, detail::canSeparableTensor,
      detail::separableTensorShape},
+    {V::FftRows, "fft-rows", Method::Fft, false, detail::canFftRows, detail::fftRowsShape},
     {V::Fft, "fft", Method::Fft, false, detail::canFft, detail::fftShape},
 }};
 

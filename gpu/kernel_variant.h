@@ -27,6 +27,7 @@ enum class KernelVariant {
     SeparableTwoPass,        ///< window too large to fuse: two passes via a float intermediate
     SeparableTensorWalk,     ///< tensor cores, RGBA8 up to 33 taps per side, walking strips
     SeparableTensor,         ///< tensor cores, fused tile; compiledSize = the width class
+    FftRows,                 ///< row spectra on chip, vertical taps summed in frequency; up to 64 per side
     Fft,                     ///< cuFFT product of spectra; compiledSize = 0
 };
 

@@ -52,6 +52,8 @@ void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& d
                   StreamView stream);
 void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch,
                      StreamView stream);
+/// The row-spectrum FFT; uploads the kernel rows' spectra to data.deviceTaps at the first run.
+void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, StreamView stream);
 /// `workspace` is the FFT's own part of the plan workspace (data.fftWorkspaceBytes bytes).
 void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, StreamView stream);
 /// Prepares the FFT method for plan (sizes, the cache that will hold the kernel spectrum and

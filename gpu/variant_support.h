@@ -85,6 +85,8 @@ Support canSeparableTensorWalk(const ShapeQuery& q);
 LaunchShape separableTensorWalkShape(const ShapeQuery& q);
 Support canSeparableTensor(const ShapeQuery& q);
 LaunchShape separableTensorShape(const ShapeQuery& q);
+Support canFftRows(const ShapeQuery& q);
+LaunchShape fftRowsShape(const ShapeQuery& q);
 Support canFft(const ShapeQuery& q);
 LaunchShape fftShape(const ShapeQuery& q);
 

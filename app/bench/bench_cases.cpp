@@ -41,6 +41,13 @@ constexpr CaseDef kCases[] = {
     {"rgba8-custom5", "rgba8", CV_8UC4, 5, false, 0.0, true},
     {"rgba8-gaussian15", "rgba8", CV_8UC4, 15, true, 0.0, true},
     {"f32c1-gaussian15", "f32c1", CV_32FC1, 15, true, 0.0, true},
+    // Where the direct kernels hand over to the FFT's: the sizes on either side.
+    {"f32c1-custom7", "f32c1", CV_32FC1, 7, false, 0.0, true},
+    {"f32c1-custom9", "f32c1", CV_32FC1, 9, false, 0.0, true},
+    {"f32c1-custom11", "f32c1", CV_32FC1, 11, false, 0.0, true},
+    {"f32c1-custom21", "f32c1", CV_32FC1, 21, false, 0.0, true},
+    {"f32c1-custom63", "f32c1", CV_32FC1, 63, false, 0.0, true},
+    {"rgba8-custom9", "rgba8", CV_8UC4, 9, false, 0.0, true},
 };
 
 /// A random full-rank kernel normalised to unit sum: mostly positive weights with some negative

@@ -10,7 +10,9 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace tessera::gpu::vs_cpu {
@@ -34,6 +36,7 @@ struct GridPoint {
 struct Case {
     Method method = Method::Direct;
     TensorCores tensor = TensorCores::Off;
+    std::optional<KernelVariant> variant;  ///< planned with makePlanForVariant when set
     PixelFormat format;
     int width = 1;
     int height = 1;
@@ -45,7 +48,8 @@ struct Case {
 
 inline std::string describe(const Case& c)
 {
-    return toString(c.method) + (c.tensor == TensorCores::On ? " (tensor cores)" : "") + " " + c.format.name() + " " + std::to_string(c.width) + "x" +
+    return toString(c.method) + (c.variant ? " [" + toString(*c.variant) + "]" : "") +
+           (c.tensor == TensorCores::On ? " (tensor cores)" : "") + " " + c.format.name() + " " + std::to_string(c.width) + "x" +
            std::to_string(c.height) + " " + test::describeSpec(c.spec) + (c.padded ? " padded pitch" : " tight pitch") +
            (c.sampled ? " sampled rows" : "");
 }
@@ -114,12 +118,14 @@ protected:
         const cv::Mat src = test::randomImage(c.height, c.width, c.format, rng);
         Plan plan;
         try {
-            plan = makePlan(c.spec, c.format, c.width, c.height, device_, c.method, c.tensor);
+            plan = c.variant ? makePlanForVariant(c.spec, c.format, c.width, c.height, device_, *c.variant)
+                             : makePlan(c.spec, c.format, c.width, c.height, device_, c.method, c.tensor);
         } catch (const std::exception& e) {
             ADD_FAILURE() << "makePlan threw: " << e.what();
             return result;
         }
-        if (plan.method != c.method || plan.tensorCores != (c.tensor == TensorCores::On)) {
+        if (plan.method != c.method || plan.tensorCores != (c.tensor == TensorCores::On) ||
+            (c.variant && plan.shape.variant != *c.variant)) {
             ADD_FAILURE() << "forced method not honoured: " << plan.describe();
             return result;
         }
@@ -169,13 +175,15 @@ protected:
     /// Runs every grid point; gives up after a few failing cases so one broken path does not
     /// bury the log.
     void runGrid(Method method, const std::vector<GridPoint>& points, std::uint64_t salt,
-                 TensorCores tensor = TensorCores::Off)
+                 TensorCores tensor = TensorCores::Off, std::optional<KernelVariant> variant = std::nullopt)
     {
         SCOPED_TRACE(test::seedNote(seed_));
         int failures = 0;
         for (std::size_t i = 0; i < points.size(); ++i) {
             auto rng = test::caseRng(seed_, salt, i);
-            if (!check(realise(method, tensor, points[i], rng), rng, i).ok && ++failures >= 10) {
+            Case c = realise(method, tensor, points[i], rng);
+            c.variant = variant;
+            if (!check(c, rng, i).ok && ++failures >= 10) {
                 ADD_FAILURE() << "stopped after " << failures << " failing cases of " << points.size();
                 return;
             }
@@ -260,6 +268,13 @@ inline std::vector<GridPoint> largeImageGrid(Method method)
         points.push_back({{test::kDepths[i % 3], test::kChannels[i / 3]}, 1920, 1080, k.width, k.height,
                           test::kBorders[(i + offset) % 5], i, std::max(k.width, k.height) > 15});
     }
+    return points;
+}
+
+/// The points of `points` whose kernel has at most `side` taps per side.
+inline std::vector<GridPoint> withSidesUpTo(std::vector<GridPoint> points, int side)
+{
+    std::erase_if(points, [side](const GridPoint& p) { return p.kw > side || p.kh > side; });
     return points;
 }
 

@@ -10,6 +10,8 @@
 //   - 1920x1080 once per depth x channels (9 cases), kernel shape and border rotating; kernels
 //     above 15 taps per side compare a sample of rows with a double-precision reference
 //     computed here, and the whole f32 output is scanned for poison.
+// The FFT method's two variants also run the grids alone (forced with makePlanForVariant): the
+// row-spectrum kernel on the points with at most 64 taps per side, cuFFT on all of them.
 // Within each grid the anchor (centred or random), scale/offset, constant border value, row
 // pitch (tight or padded) and, for Separable, the kernel family (Gaussian, box, random rank 1)
 // rotate with the case index. Inputs and weights are random and fresh each run; the seed is in
@@ -20,10 +22,14 @@
 
 #include "gpu_vs_cpu_fixture.h"
 
+#include "gpu/fft_rows.h"
+
 namespace tessera::gpu {
 namespace {
 
 using namespace vs_cpu;
+
+constexpr int kFftRowsSide = detail::kFftRowsMaxSide;
 
 TEST_F(GpuVsCpu, DirectFormatGrid) { runGrid(Method::Direct, formatGrid(), 11); }
 TEST_F(GpuVsCpu, DirectKernelSizeGrid) { runGrid(Method::Direct, kernelSizeGrid(), 12); }
@@ -111,6 +117,30 @@ TEST_F(GpuVsCpu, WalkingKernelsOverManySteps)
 TEST_F(GpuVsCpu, FftFormatGrid) { runGrid(Method::Fft, formatGrid(), 31); }
 TEST_F(GpuVsCpu, FftKernelSizeGrid) { runGrid(Method::Fft, kernelSizeGrid(), 32); }
 TEST_F(GpuVsCpu, FftLargeImage) { runGrid(Method::Fft, largeImageGrid(Method::Fft), 33); }
+
+// Each FFT variant on its own: the method takes the row-spectrum kernel up to 64 taps per side
+// and cuFFT above, so the grids above alone would leave cuFFT's small kernels unchecked.
+TEST_F(GpuVsCpu, FftRowsFormatGrid)
+{
+    runGrid(Method::Fft, formatGrid(), 34, TensorCores::Off, KernelVariant::FftRows);
+}
+TEST_F(GpuVsCpu, FftRowsKernelSizeGrid)
+{
+    runGrid(Method::Fft, withSidesUpTo(kernelSizeGrid(), kFftRowsSide), 35, TensorCores::Off, KernelVariant::FftRows);
+}
+TEST_F(GpuVsCpu, FftRowsLargeImage)
+{
+    runGrid(Method::Fft, withSidesUpTo(largeImageGrid(Method::Fft), kFftRowsSide), 36, TensorCores::Off,
+            KernelVariant::FftRows);
+}
+TEST_F(GpuVsCpu, FftWholeFormatGrid)
+{
+    runGrid(Method::Fft, formatGrid(), 37, TensorCores::Off, KernelVariant::Fft);
+}
+TEST_F(GpuVsCpu, FftWholeKernelSizeGrid)
+{
+    runGrid(Method::Fft, kernelSizeGrid(), 38, TensorCores::Off, KernelVariant::Fft);
+}
 
 }  // namespace
 }  // namespace tessera::gpu

@@ -75,7 +75,7 @@ FilterSpec withConstantBorder(FilterSpec s, double value)
 TEST(KernelVariants, TableNamesEveryVariantOnceInEnumOrder)
 {
     const auto all = allKernelVariants();
-    ASSERT_EQ(all.size(), 12u);
+    ASSERT_EQ(all.size(), 13u);
     std::set<std::string> names;
     for (std::size_t i = 0; i < all.size(); ++i) {
         EXPECT_EQ(static_cast<std::size_t>(all[i]), i);
@@ -88,6 +88,7 @@ TEST(KernelVariants, TableNamesEveryVariantOnceInEnumOrder)
     EXPECT_EQ(toString(V::DirectRgba8Walk), "direct-rgba8-walk");
     EXPECT_EQ(toString(V::SeparableTwoPass), "separable-two-pass");
     EXPECT_EQ(toString(V::Fft), "fft");
+    EXPECT_EQ(toString(V::FftRows), "fft-rows");
 }
 
 TEST(KernelVariants, MethodAndTensorCoresOfEachVariant)
@@ -100,6 +101,7 @@ TEST(KernelVariants, MethodAndTensorCoresOfEachVariant)
         EXPECT_EQ(methodOf(v), Method::Separable) << toString(v);
     }
     EXPECT_EQ(methodOf(V::Fft), Method::Fft);
+    EXPECT_EQ(methodOf(V::FftRows), Method::Fft);
     const std::set<V> tensor{V::DirectTensor, V::DirectTensorPersistent, V::SeparableTensorWalk, V::SeparableTensor};
     for (V v : allKernelVariants()) {
         EXPECT_EQ(usesTensorCores(v), tensor.count(v) == 1) << toString(v);
@@ -233,6 +235,23 @@ TEST(CanImplement, Fft)
     FilterSpec torn = test::denseSpec(5);
     torn.kernel.weights.pop_back();
     expectRefused(ask(V::Fft, torn, kF32x1), "weights");
+}
+
+TEST(CanImplement, FftRows)
+{
+    expectAccepted(ask(V::FftRows, test::denseSpec(1), kU8x1));
+    expectAccepted(ask(V::FftRows, test::denseSpec(31), kF32x1));
+    expectAccepted(ask(V::FftRows, offCentre(test::denseSpec(15)), kU8x4));
+    expectAccepted(ask(V::FftRows, withConstantBorder(test::denseSpec(63), 100.3), kF32x4));
+    FilterSpec wide = test::denseSpec(64);
+    expectAccepted(ask(V::FftRows, wide, kF32x1));
+    expectRefused(ask(V::FftRows, test::denseSpec(65), kF32x1), "at most 64 taps per side");
+    // 31 kernel rows need 79 KiB of shared memory; without opting in a block has 48.
+    expectRefused(ask(V::FftRows, test::denseSpec(31), kF32x1, describedTuring()), "shared memory");
+    expectAccepted(ask(V::FftRows, test::denseSpec(9), kF32x1, describedTuring()));
+    FilterSpec torn = test::denseSpec(5);
+    torn.kernel.weights.pop_back();
+    expectRefused(ask(V::FftRows, torn, kF32x1), "weights");
 }
 
 }  // namespace
