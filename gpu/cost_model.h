@@ -44,11 +44,14 @@ inline constexpr double kTwoPassPenalty = 4.0;
 inline constexpr double kMmaPerMs = 1.0e8;
 /// Staging and converting one pixel channel of a tensor-core window on the reference, ms.
 inline constexpr double kTensorValueMs = 1.2e-9;
-/// Row-spectrum FFT (fft-rows): work units per ms on the reference. A unit is one FMA of the
-/// vertical sums (256 per kernel row and 64-sample segment) or one of the about 1600
-/// instructions that transform a 128-sample row forward or back.
-inline constexpr double kFftRowsUnitsPerMs = 1.4e10;
-inline constexpr double kFftRowsTransformUnits = 1600.0;
+/// Row-spectrum FFT (fft-rows). Per 128-sample segment of an output row it does 256 FMAs per
+/// kernel row plus the two transforms, which cost like kFftRowsTransformUnits FMAs each: fitted
+/// to the H200 at 8192^2 f32 (0.383, 0.423, 0.464, 0.534, 0.678 ms for 7, 11, 15, 21, 31 taps
+/// per side). The rate is set on the direct estimate's scale, which reads the fixed-size direct
+/// kernels about 1.7 times too slow (0.396 ms at 11 x 11, 0.735 at 15 x 15), so that the two
+/// cross where they do on the device: between 11 and 13 taps per side.
+inline constexpr double kFftRowsUnitsPerMs = 1.57e10;
+inline constexpr double kFftRowsTransformUnits = 8700.0;
 /// Below this many taps the direct kernels always beat the FFT; it is not even estimated.
 inline constexpr int kFftMinTaps = 64;
 

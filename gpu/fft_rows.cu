@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "gpu/async_copy.cuh"
 #include "gpu/cuda_check.cuh"
 #include "gpu/cufft_loader.h"
 #include "values/errors.h"
@@ -11,6 +12,7 @@
 #include <complex>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 // The row-spectrum FFT method ("fft-rows"): overlap-save along x, direct along y, all in one
@@ -40,6 +42,10 @@ namespace {
 
 constexpr int kLen = kFftRowsLength;  // real samples per transformed row
 constexpr int kSlots = kLen / 2;      // float2 per row spectrum
+// Rows sit 68 float2 apart: the four rows a warp transforms at once then start 8 banks apart
+// instead of on the same bank.
+constexpr int kRowStride = kSlots + 4;
+constexpr int kLoadBatch = 16;  // window loads a thread issues before storing any
 constexpr int kTile = kFftRowsTile;   // output rows per block
 constexpr int kThreads = 256;
 constexpr int kRowsPerThread = kTile * kSlots / kThreads;  // vertical sums per thread (16)
@@ -95,14 +101,17 @@ __device__ __forceinline__ float2 twiddle(const float2* table, int e)
 }
 
 /// The 64-point complex FFT's two radix-8 steps for lane t of a row's eight threads: on entry
-/// v[n] holds element t + 8 n, on exit output t + 8 k. `row` (64 float2) is the exchange area.
+/// v[n] holds element t + 8 n, on exit output t + 8 k. `row` (64 float2) is the exchange area;
+/// `tw64[k * 8 + t]` is exp(-2 pi i t k / 64), laid out so a group's eight lanes read eight
+/// neighbouring entries.
 template <int S>
-__device__ __forceinline__ void fft64(float2 (&v)[8], float2* row, const float2* table, int t, unsigned mask)
+__device__ __forceinline__ void fft64(float2 (&v)[8], float2* row, const float2* tw64, int t, unsigned mask)
 {
     dft8<S>(v);
 #pragma unroll
     for (int k = 1; k < 8; ++k) {
-        v[k] = cmul(v[k], twiddle<S>(table, 2 * t * k));  // W64^(t k)
+        const float2 w = tw64[k * 8 + t];
+        v[k] = cmul(v[k], S < 0 ? w : conjf2(w));
     }
     __syncwarp(mask);  // every lane has read its inputs from row
 #pragma unroll
@@ -119,14 +128,14 @@ __device__ __forceinline__ void fft64(float2 (&v)[8], float2* row, const float2*
 
 /// Forward transform of one row in place: 128 floats in, 64 spectrum slots out (slot 0: bin 0
 /// in x, bin 64 in y; slot k: bin k), each bin twice its true value.
-__device__ __forceinline__ void forwardRow(float2* row, const float2* table, int t, unsigned mask)
+__device__ __forceinline__ void forwardRow(float2* row, const float2* table, const float2* tw64, int t, unsigned mask)
 {
     float2 v[8];
 #pragma unroll
     for (int n = 0; n < 8; ++n) {
         v[n] = row[t + 8 * n];  // (x[2m], x[2m + 1]) with m = t + 8 n
     }
-    fft64<-1>(v, row, table, t, mask);
+    fft64<-1>(v, row, tw64, t, mask);
     __syncwarp(mask);
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
@@ -157,7 +166,8 @@ __device__ __forceinline__ void forwardRow(float2* row, const float2* table, int
 
 /// Inverse of forwardRow for a product spectrum (its factors folded into the kernel spectrum):
 /// on exit lane t holds outputs 2 (t + 8 k) and 2 (t + 8 k) + 1 in out[k].x and out[k].y.
-__device__ __forceinline__ void inverseRow(float2* row, const float2* table, int t, unsigned mask, float2 (&v)[8])
+__device__ __forceinline__ void inverseRow(float2* row, const float2* table, const float2* tw64, int t, unsigned mask,
+                                           float2 (&v)[8])
 {
 #pragma unroll
     for (int n = 0; n < 8; ++n) {
@@ -173,7 +183,7 @@ __device__ __forceinline__ void inverseRow(float2* row, const float2* table, int
         }
         v[n] = make_float2(e.x - o.y, e.y + o.x);  // E + i O
     }
-    fft64<1>(v, row, table, t, mask);
+    fft64<1>(v, row, tw64, t, mask);
 }
 
 /// One channel of pixel (x, y) through the border rule, centred: value - centre.
@@ -189,14 +199,62 @@ __device__ __forceinline__ float fetchChannel(const ConvParams& p, int x, int y,
     return static_cast<float>(row[static_cast<std::size_t>(gx) * C + c]) - centre;
 }
 
+/// Loads the block's input window, rows x kLen values of channel c through the border rule and
+/// centred, into rows of 2 kRowStride floats. Each thread keeps one column (256 threads, 128
+/// columns: rows r0, r0 + 2, ...), so the column's border mapping and address are worked out
+/// once. A float image inside the border is copied with cp.async, everything in flight at
+/// once; the rest goes through registers in batches, every load of a batch before its stores.
+template <typename Tin, int C>
+__device__ __forceinline__ void loadWindowRows(const ConvParams& p, float* flat, int ox, int oy, int rows, int c,
+                                               bool inside, float centre)
+{
+    const int n = threadIdx.x & (kLen - 1);
+    const int r0 = threadIdx.x / kLen;
+    float* column = flat + n;
+    if constexpr (std::is_same_v<Tin, float> && C == 1) {
+        if (inside) {
+            const char* from = reinterpret_cast<const char*>(rowPtr<float>(p.src, p.srcPitch, oy) + ox + n);
+            for (int r = r0; r < rows; r += 2) {
+                copyAsync4(column + r * (2 * kRowStride), from + static_cast<std::size_t>(r) * p.srcPitch);
+            }
+            commitAsync();
+            waitAsync();
+            return;
+        }
+    }
+    const int gx = inside ? ox + n : mapBorder(ox + n, p.width, p.border);
+    const std::size_t element = static_cast<std::size_t>(gx) * C + c;
+    const float outside = p.borderValue - centre;
+    for (int rb = r0; rb < rows; rb += 2 * kLoadBatch) {
+        float v[kLoadBatch];
+#pragma unroll
+        for (int u = 0; u < kLoadBatch; ++u) {
+            const int r = rb + 2 * u;
+            if (r < rows) {
+                const int gy = inside ? oy + r : mapBorder(oy + r, p.height, p.border);
+                v[u] = gx < 0 || gy < 0 ? outside
+                                        : static_cast<float>(rowPtr<Tin>(p.src, p.srcPitch, gy)[element]) - centre;
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kLoadBatch; ++u) {
+            const int r = rb + 2 * u;
+            if (r < rows) {
+                column[r * (2 * kRowStride)] = v[u];
+            }
+        }
+    }
+}
+
 template <typename Tin, typename Tout, int C>
-__global__ void __launch_bounds__(kThreads) fftRowsKernel(const ConvParams p, const float4* __restrict__ spectrum,
+__global__ void __launch_bounds__(kThreads, 2) fftRowsKernel(const ConvParams p, const float2* __restrict__ spectrum,
                                                           float centre)
 {
     extern __shared__ float4 sharedArea[];
     float2* table = reinterpret_cast<float2*>(sharedArea);  // kLen twiddles
-    float4* kernelSpec = sharedArea + kLen / 2;             // kh x kSlots
-    float2* rows = reinterpret_cast<float2*>(kernelSpec + p.kh * kSlots);  // (kTile + kh - 1) x kSlots
+    float2* tw64 = table + kLen;                             // 64 twiddles of the 8 x 8 steps
+    float2* kernelSpec = tw64 + 64;                          // kh x kSlots
+    float2* rows = kernelSpec + p.kh * kSlots;               // (kTile + kh - 1) x kRowStride
     const int tid = threadIdx.x;
     const int c = blockIdx.z;
     const int strip = kLen + 1 - p.kw;
@@ -208,20 +266,20 @@ __global__ void __launch_bounds__(kThreads) fftRowsKernel(const ConvParams p, co
         float s, co;
         sincospif(-static_cast<float>(tid) / (kLen / 2), &s, &co);
         table[tid] = make_float2(co, s);
+    } else if (tid < kLen + 64) {
+        const int k = (tid - kLen) >> 3;
+        const int lane8 = tid & 7;
+        float s, co;
+        sincospif(-static_cast<float>(lane8 * k) / 32.0f, &s, &co);
+        tw64[k * 8 + lane8] = make_float2(co, s);
     }
     for (int i = tid; i < p.kh * kSlots; i += kThreads) {
         kernelSpec[i] = spectrum[i];
     }
-    // The input window: inRows x kLen values of channel c, through the border rule.
     const int ox = x0 - p.anchorX;
     const int oy = y0 - p.anchorY;
     const bool inside = ox >= 0 && oy >= 0 && ox + kLen <= p.width && oy + inRows <= p.height;
-    float* flat = reinterpret_cast<float*>(rows);
-    for (int i = tid; i < inRows * kLen; i += kThreads) {
-        const int r = i / kLen;
-        const int n = i - r * kLen;
-        flat[i] = fetchChannel<Tin, C>(p, ox + n, oy + r, c, inside, centre);
-    }
+    loadWindowRows<Tin, C>(p, reinterpret_cast<float*>(rows), ox, oy, inRows, c, inside, centre);
     __syncthreads();
 
     // Forward transforms, eight threads per row.
@@ -229,7 +287,7 @@ __global__ void __launch_bounds__(kThreads) fftRowsKernel(const ConvParams p, co
     const int t = tid & 7;
     const unsigned mask = 0xFFu << (lane & ~7);
     for (int r = tid >> 3; r < inRows; r += kThreads / 8) {
-        forwardRow(rows + r * kSlots, table, t, mask);
+        forwardRow(rows + r * kRowStride, table, tw64, t, mask);
     }
     __syncthreads();
 
@@ -237,6 +295,9 @@ __global__ void __launch_bounds__(kThreads) fftRowsKernel(const ConvParams p, co
     // spectra sliding down by one row per tap (the ring index keeps the registers in place).
     const int s = tid & (kSlots - 1);
     const int firstRow = (tid / kSlots) * kRowsPerThread;
+    // Slot s of a kernel row is the complex factor (a, b): re += x a - y b, im += x b + y a. Slot 0
+    // holds two real factors instead, bin 0's for x and bin 64's for y: re += x a, im += y b.
+    const bool packed = s == 0;
     float2 acc[kRowsPerThread];
     float2 w[kRowsPerThread];
 #pragma unroll
@@ -245,21 +306,23 @@ __global__ void __launch_bounds__(kThreads) fftRowsKernel(const ConvParams p, co
     }
 #pragma unroll
     for (int j = 0; j + 1 < kRowsPerThread; ++j) {
-        w[j] = rows[(firstRow + j) * kSlots + s];
+        w[j] = rows[(firstRow + j) * kRowStride + s];
     }
     for (int kb = 0; kb < p.kh; kb += kRowsPerThread) {
 #pragma unroll
         for (int u = 0; u < kRowsPerThread; ++u) {
             const int ky = kb + u;
             if (ky < p.kh) {
-                w[(u + kRowsPerThread - 1) % kRowsPerThread] = rows[(firstRow + ky + kRowsPerThread - 1) * kSlots + s];
-                // Slot s of kernel row ky as (P, Q, R, S): re += x P + y Q, im += x R + y S.
-                const float4 k = kernelSpec[ky * kSlots + s];
+                w[(u + kRowsPerThread - 1) % kRowsPerThread] =
+                    rows[(firstRow + ky + kRowsPerThread - 1) * kRowStride + s];
+                const float2 k = kernelSpec[ky * kSlots + s];
+                const float cross = packed ? 0.0f : k.y;  // multiplies the other part
+                const float own = packed ? k.y : k.x;     // multiplies y into im
 #pragma unroll
                 for (int j = 0; j < kRowsPerThread; ++j) {
                     const float2 x = w[(u + j) % kRowsPerThread];
-                    acc[j].x = fmaf(x.x, k.x, fmaf(x.y, k.y, acc[j].x));
-                    acc[j].y = fmaf(x.x, k.z, fmaf(x.y, k.w, acc[j].y));
+                    acc[j].x = fmaf(x.x, k.x, fmaf(-x.y, cross, acc[j].x));
+                    acc[j].y = fmaf(x.x, cross, fmaf(x.y, own, acc[j].y));
                 }
             }
         }
@@ -267,7 +330,7 @@ __global__ void __launch_bounds__(kThreads) fftRowsKernel(const ConvParams p, co
     __syncthreads();  // every thread is done with the input spectra
 #pragma unroll
     for (int j = 0; j < kRowsPerThread; ++j) {
-        rows[(firstRow + j) * kSlots + s] = acc[j];
+        rows[(firstRow + j) * kRowStride + s] = acc[j];
     }
     __syncthreads();
 
@@ -275,7 +338,7 @@ __global__ void __launch_bounds__(kThreads) fftRowsKernel(const ConvParams p, co
     const float offset = p.offset;
     for (int r = tid >> 3; r < kTile; r += kThreads / 8) {
         float2 v[8];
-        inverseRow(rows + r * kSlots, table, t, mask, v);
+        inverseRow(rows + r * kRowStride, table, tw64, t, mask, v);
         const int y = y0 + r;
         if (y >= p.height) {
             continue;
@@ -309,16 +372,17 @@ float centreOf(PixelDepth d)
 
 std::size_t fftRowsSharedBytes(int kh)
 {
-    return static_cast<std::size_t>(kLen / 2) * sizeof(float4) + static_cast<std::size_t>(kh) * kSlots * sizeof(float4) +
-           static_cast<std::size_t>(kTile + kh - 1) * kSlots * sizeof(float2);
+    return (static_cast<std::size_t>(kLen + 64) + static_cast<std::size_t>(kh) * kSlots +
+            static_cast<std::size_t>(kTile + kh - 1) * kRowStride) *
+           sizeof(float2);
 }
 
 std::vector<float> fftRowsSpectrum(const std::vector<float>& taps, int kw, int kh)
 {
     // Slot k of kernel row ky: conj(G[k]) / 256 for the row g zero-padded to 128 (the forward
-    // transform yields twice each bin, the inverse 64 times each sample), stored as the 2 x 2
-    // real matrix (P, Q, R, S) that multiplies (x, y); slot 0 holds bins 0 and 64 apart.
-    std::vector<float> out(static_cast<std::size_t>(kh) * kSlots * 4);
+    // transform yields twice each bin, the inverse 64 times each sample); slot 0 holds the real
+    // factors of bins 0 and 64.
+    std::vector<float> out(static_cast<std::size_t>(kh) * kSlots * 2);
     constexpr double kPi = 3.14159265358979323846;
     for (int ky = 0; ky < kh; ++ky) {
         std::complex<double> bins[kSlots + 1];
@@ -331,20 +395,12 @@ std::vector<float> fftRowsSpectrum(const std::vector<float>& taps, int kw, int k
             }
             bins[k] = std::conj(sum) / 256.0;
         }
-        float* row = out.data() + static_cast<std::size_t>(ky) * kSlots * 4;
-        for (int k = 0; k < kSlots; ++k) {
-            float* m = row + 4 * k;
-            if (k == 0) {
-                m[0] = static_cast<float>(bins[0].real());
-                m[1] = 0.0f;
-                m[2] = 0.0f;
-                m[3] = static_cast<float>(bins[kSlots].real());
-            } else {
-                m[0] = static_cast<float>(bins[k].real());
-                m[1] = static_cast<float>(-bins[k].imag());
-                m[2] = static_cast<float>(bins[k].imag());
-                m[3] = static_cast<float>(bins[k].real());
-            }
+        float* row = out.data() + static_cast<std::size_t>(ky) * kSlots * 2;
+        row[0] = static_cast<float>(bins[0].real());
+        row[1] = static_cast<float>(bins[kSlots].real());
+        for (int k = 1; k < kSlots; ++k) {
+            row[2 * k] = static_cast<float>(bins[k].real());
+            row[2 * k + 1] = static_cast<float>(bins[k].imag());
         }
     }
     return out;
@@ -413,7 +469,7 @@ void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& 
         tapSum += v;
     }
     p.offset = static_cast<float>(plan.spec.offset + centre * tapSum);
-    const auto* spectrum = static_cast<const float4*>(onDevice.buffer.data());
+    const auto* spectrum = static_cast<const float2*>(onDevice.buffer.data());
     const cudaStream_t s = cudaStreamOf(stream);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY),
                     static_cast<unsigned>(plan.input.channels));

@@ -18,8 +18,8 @@ inline constexpr int kFftRowsMaxSide = 64;
 
 /// Dynamic shared memory of one block for a kernel kh rows tall. Never throws.
 std::size_t fftRowsSharedBytes(int kh);
-/// The kernel rows' spectra as the kernel reads them: kh x 64 slots of four floats (the 2 x 2
-/// real form of a complex factor), with the transforms' scale folded in. `taps` is kw x kh,
+/// The kernel rows' spectra as the kernel reads them: kh x 64 slots of two floats (a complex
+/// factor; slot 0 the real factors of bins 0 and 64), with the transforms' scale folded in. `taps` is kw x kh,
 /// row-major. Never throws beyond std::bad_alloc.
 std::vector<float> fftRowsSpectrum(const std::vector<float>& taps, int kw, int kh);
 

@@ -48,6 +48,8 @@ constexpr CaseDef kCases[] = {
     {"f32c1-custom21", "f32c1", CV_32FC1, 21, false, 0.0, true},
     {"f32c1-custom63", "f32c1", CV_32FC1, 63, false, 0.0, true},
     {"rgba8-custom9", "rgba8", CV_8UC4, 9, false, 0.0, true},
+    {"f32c4-custom15", "f32c4", CV_32FC4, 15, false, 0.0, true},
+    {"u16c3-custom15", "u16c3", CV_16UC3, 15, false, 0.0, true},
 };
 
 /// A random full-rank kernel normalised to unit sum: mostly positive weights with some negative

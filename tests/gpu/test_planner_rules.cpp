@@ -108,7 +108,9 @@ struct GridRow {
 // Method::Auto, TensorCores::Auto. A 1 x 1 kernel is rank 1 even when made as a dense one.
 // Short rank-1 kernels go to the direct kernels: where bytes decide, the separable ones move them
 // more slowly (an H200 at 8192^2, 3 taps: RGBA8 0.224 ms direct against 0.660 separable, f32
-// 0.137 against 0.180).
+// 0.137 against 0.180). Dense u16 and float kernels from 15 taps per side go to the row-spectrum
+// FFT (f32 at 8192^2: 0.464 ms at 15 x 15 against 0.735 direct; 0.678 at 31 x 31 against the
+// whole-image cuFFT's 1.99); 8-bit ones stay on tensor cores.
 const GridRow kAutoChoices[] = {
     {{PixelDepth::U8, 1}, false,
      {V::DirectTiled, V::DirectFixed, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
@@ -124,27 +126,27 @@ const GridRow kAutoChoices[] = {
      {V::DirectTiled, V::DirectRgba8Walk, V::SeparableTensorWalk, V::SeparableTensorWalk, V::SeparableTensorWalk,
       V::SeparableTensorWalk}},
     {{PixelDepth::U16, 1}, false,
-     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
     {{PixelDepth::U16, 1}, true,
      {V::DirectTiled, V::DirectFixed, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle}},
     {{PixelDepth::U16, 3}, false,
-     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
     {{PixelDepth::U16, 3}, true,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::SeparableTiled, V::SeparableTiled}},
     {{PixelDepth::U16, 4}, false,
-     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
     {{PixelDepth::U16, 4}, true,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::SeparableTiled, V::SeparableTiled}},
     {{PixelDepth::F32, 1}, false,
-     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
     {{PixelDepth::F32, 1}, true,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::SeparableWalk, V::SeparableWalk, V::SeparableWalk}},
     {{PixelDepth::F32, 3}, false,
-     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
     {{PixelDepth::F32, 3}, true,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::SeparableTiled, V::SeparableTiled}},
     {{PixelDepth::F32, 4}, false,
-     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::Fft}},
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
     {{PixelDepth::F32, 4}, true,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::SeparableTiled, V::SeparableTiled}},
 };
@@ -223,8 +225,10 @@ TEST(PlannerRules, BenchmarkCasesTakeTheirKernels)
     const PixelFormat rgba8{PixelDepth::U8, 4};
     const PixelFormat f32x1{PixelDepth::F32, 1};
     EXPECT_EQ(variantOf(test::denseSpec(3), f32x1), V::DirectFixed);
-    EXPECT_EQ(variantOf(test::denseSpec(15), f32x1), V::DirectFixed);
-    EXPECT_EQ(variantOf(test::denseSpec(31), f32x1), V::Fft) << "31 x 31 dense f32 goes through the FFT";
+    EXPECT_EQ(variantOf(test::denseSpec(11), f32x1), V::DirectFixed);
+    EXPECT_EQ(variantOf(test::denseSpec(15), f32x1), V::FftRows) << "15 x 15 dense f32 takes the row spectra";
+    EXPECT_EQ(variantOf(test::denseSpec(31), f32x1), V::FftRows) << "31 x 31 dense f32 takes the row spectra";
+    EXPECT_EQ(variantOf(test::denseSpec(65), f32x1), V::Fft) << "above 64 taps per side, cuFFT";
     EXPECT_EQ(variantOf(test::denseSpec(3), rgba8), V::DirectRgba8Walk) << "RGBA8 3 x 3 walks its byte window";
     EXPECT_EQ(variantOf(test::denseSpec(15), rgba8), V::DirectTensor);
     EXPECT_EQ(variantOf(test::denseSpec(31), rgba8), V::DirectTensorPersistent);
