@@ -13,7 +13,7 @@ enum class Method {
     Auto,       ///< let the planner choose
     Direct,     ///< shared-memory tiles, all taps per output
     Separable,  ///< row then column pass, fused in one kernel (rank-1 specs only)
-    Fft,        ///< cuFFT: product of spectra on a border-padded copy
+    Fft,        ///< products of spectra: row spectra on chip up to 64 taps per side, else cuFFT on a border-padded copy
 };
 
 /// Whether the direct and separable methods may run on tensor cores (8-bit images only: fp16
