@@ -37,13 +37,14 @@ double CostModel::fft(double pixels, int channels, int kw, int kh) const
     return channels * padded / 1e6 * fftMsPerMpix_ + kFftFixedMs;
 }
 
-double CostModel::fftRows(double pixels, int channels, int kw, int kh, double bytes) const
+double CostModel::fftRows(double pixels, int channels, int bytesPerSample, int kw, int kh, double bytes) const
 {
     // Per 128-sample segment: kh x 64 complex multiply-adds (4 FMAs each) for each output row,
     // one forward transform per input row (1 + (kh - 1) / 64 per output row) and one inverse;
     // the segment keeps 129 - kw outputs. (kw is at most 64 where this variant is eligible.)
     const double perSegment = 256.0 * kh + kFftRowsTransformUnits * (2.0 + (kh - 1) / 64.0);
-    const double units = pixels * channels * perSegment / (129.0 - std::min(kw, 64));
+    const double interleave = 1.0 + (channels - 1) * bytesPerSample / kFftRowsInterleaveBytes;
+    const double units = pixels * channels * interleave * perSegment / (129.0 - std::min(kw, 64));
     return std::max(units / fftRowsUnitsPerMs_, bytes / bytesPerMs_);
 }
 

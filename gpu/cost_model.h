@@ -52,6 +52,11 @@ inline constexpr double kTensorValueMs = 1.2e-9;
 /// cross where they do on the device: between 11 and 13 taps per side.
 inline constexpr double kFftRowsUnitsPerMs = 1.57e10;
 inline constexpr double kFftRowsTransformUnits = 8700.0;
+/// fft-rows runs one channel per block and so reads every other channel's bytes of its window
+/// too: each channel costs 1 + (C - 1) x (bytes per sample) / kFftRowsInterleaveBytes times one
+/// channel alone. Fitted to f32 4-channel 15 x 15 (5.63 ms, 3.0 x four 0.464) and u16 3-channel
+/// (2.73 ms, 2.0 x three).
+inline constexpr double kFftRowsInterleaveBytes = 6.0;
 /// Below this many taps the direct kernels always beat the FFT; it is not even estimated.
 inline constexpr int kFftMinTaps = 64;
 
@@ -70,7 +75,7 @@ public:
     /// The FFT method.
     double fft(double pixels, int channels, int kw, int kh) const;
     /// The row-spectrum FFT variant: its vertical sums and transforms, or the bytes moved.
-    double fftRows(double pixels, int channels, int kw, int kh, double bytes) const;
+    double fftRows(double pixels, int channels, int bytesPerSample, int kw, int kh, double bytes) const;
     /// Tensor-core kernels: mma.sync count plus window staging, or the bytes moved.
     double tensor(double mmaCount, double values, double bytes) const;
 

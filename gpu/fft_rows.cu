@@ -456,10 +456,7 @@ void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& 
     DeviceTaps& onDevice = *data.deviceTaps;
     std::call_once(onDevice.once, [&] {
         const std::vector<float> spectrum = fftRowsSpectrum(data.taps, kw, kh);
-        RawDeviceBuffer buffer(spectrum.size() * sizeof(float), plan.device);
-        check(cudaMemcpy(buffer.data(), spectrum.data(), spectrum.size() * sizeof(float), cudaMemcpyHostToDevice),
-              what, __FILE__, __LINE__);
-        onDevice.buffer = std::move(buffer);
+        onDevice.buffer = uploadNow(spectrum.data(), spectrum.size() * sizeof(float), plan.device);
     });
     ConvParams p = makeConvParams(plan.spec, src, dst);
     const float centre = centreOf(plan.input.depth);

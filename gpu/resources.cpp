@@ -3,6 +3,7 @@
 
 #include "gpu/cuda_check.cuh"
 
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -137,6 +138,20 @@ RawDeviceBuffer::RawDeviceBuffer(std::size_t bytes, DeviceId device) : bytes_(by
     }
     ScopedDevice on(device);
     TESSERA_CUDA_CHECK(cudaMalloc(&data_, bytes));
+}
+
+RawDeviceBuffer uploadNow(const void* host, std::size_t bytes, DeviceId device)
+{
+    RawDeviceBuffer buffer(bytes, device);
+    if (bytes == 0) {
+        return buffer;
+    }
+    RawPinnedBuffer staging(bytes);
+    std::memcpy(staging.data(), host, bytes);
+    ScopedDevice on(device);
+    // From page-locked memory cudaMemcpy returns only once the copy is done.
+    TESSERA_CUDA_CHECK(cudaMemcpy(buffer.data(), staging.data(), bytes, cudaMemcpyHostToDevice));
+    return buffer;
 }
 
 RawDeviceBuffer::~RawDeviceBuffer()

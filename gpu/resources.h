@@ -194,6 +194,12 @@ private:
     std::size_t bytes_ = 0;
 };
 
+/// A device copy of `bytes` bytes at `host`, complete when this returns: the bytes go through a
+/// page-locked staging buffer, because a copy from pageable memory may return before its DMA has
+/// landed, and a kernel on a non-blocking stream could then read the buffer too early. Throws
+/// CudaError, OutOfDeviceMemory.
+RawDeviceBuffer uploadNow(const void* host, std::size_t bytes, DeviceId device);
+
 template <typename T>
 class PinnedBuffer {
 public:

@@ -193,10 +193,7 @@ void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceIm
     std::call_once(onDevice.once, [&] {
         std::vector<float> padded(static_cast<std::size_t>(kw) * static_cast<std::size_t>(p.kh), 0.0f);
         fillTaps(padded.data());
-        RawDeviceBuffer buffer(padded.size() * sizeof(float), plan.device);
-        check(cudaMemcpy(buffer.data(), padded.data(), padded.size() * sizeof(float), cudaMemcpyHostToDevice), what,
-              __FILE__, __LINE__);
-        onDevice.buffer = std::move(buffer);
+        onDevice.buffer = uploadNow(padded.data(), padded.size() * sizeof(float), plan.device);
     });
     const auto* taps = static_cast<const float*>(onDevice.buffer.data());
     p.kw = kw;

@@ -108,9 +108,10 @@ struct GridRow {
 // Method::Auto, TensorCores::Auto. A 1 x 1 kernel is rank 1 even when made as a dense one.
 // Short rank-1 kernels go to the direct kernels: where bytes decide, the separable ones move them
 // more slowly (an H200 at 8192^2, 3 taps: RGBA8 0.224 ms direct against 0.660 separable, f32
-// 0.137 against 0.180). Dense u16 and float kernels from 15 taps per side go to the row-spectrum
-// FFT (f32 at 8192^2: 0.464 ms at 15 x 15 against 0.735 direct; 0.678 at 31 x 31 against the
-// whole-image cuFFT's 1.99); 8-bit ones stay on tensor cores.
+// 0.137 against 0.180). Dense one-channel u16 and float kernels from 15 taps per side go to the
+// row-spectrum FFT (f32 at 8192^2: 0.464 ms at 15 x 15 against 0.735 direct; 0.678 at 31 x 31
+// against the whole-image cuFFT's 1.99), with 3 or 4 channels from 31 (at 15 x 15 the direct
+// kernel wins there: f32 4-channel 2.94 ms against 5.63); 8-bit ones stay on tensor cores.
 const GridRow kAutoChoices[] = {
     {{PixelDepth::U8, 1}, false,
      {V::DirectTiled, V::DirectFixed, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
@@ -130,11 +131,11 @@ const GridRow kAutoChoices[] = {
     {{PixelDepth::U16, 1}, true,
      {V::DirectTiled, V::DirectFixed, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle, V::SeparableSingle}},
     {{PixelDepth::U16, 3}, false,
-     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows}},
     {{PixelDepth::U16, 3}, true,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::SeparableTiled, V::SeparableTiled}},
     {{PixelDepth::U16, 4}, false,
-     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows}},
     {{PixelDepth::U16, 4}, true,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::SeparableTiled, V::SeparableTiled}},
     {{PixelDepth::F32, 1}, false,
@@ -142,11 +143,11 @@ const GridRow kAutoChoices[] = {
     {{PixelDepth::F32, 1}, true,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::SeparableWalk, V::SeparableWalk, V::SeparableWalk}},
     {{PixelDepth::F32, 3}, false,
-     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows}},
     {{PixelDepth::F32, 3}, true,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::SeparableTiled, V::SeparableTiled}},
     {{PixelDepth::F32, 4}, false,
-     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
+     {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows}},
     {{PixelDepth::F32, 4}, true,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::SeparableTiled, V::SeparableTiled}},
 };
