@@ -109,6 +109,9 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(outputBox);
     layout->addWidget(resetButton_, 0, Qt::AlignRight);
     layout->addStretch(1);
+    // The panel is never made shorter than its rows need: in a short dock the scroll area around
+    // it then scrolls instead of squeezing the fields below their height.
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
 
     connect(filterCombo_, &QComboBox::currentIndexChanged, this, &FilterPanel::onFilterSelected);
     connect(borderCombo_, &QComboBox::currentIndexChanged, this, [this] {

@@ -57,7 +57,6 @@ MainWindow::MainWindow(QWidget* parent)
     createFilterDock();
     createDeviceDock();
     createProfilerDock();
-    connect(view_, &ImageView::zoomChanged, this, &MainWindow::updateZoomLabel);
     createHabits();
     updateViewActions();
     restoreWindowState();
@@ -145,7 +144,6 @@ void MainWindow::showImage(const QImage& image, const QString& path, const QStri
     setWindowTitle(name.isEmpty() ? QStringLiteral("Tessera") : QStringLiteral("%1[*] \u2014 Tessera").arg(name));
     setWindowModified(false);
     status_->set(WindowStatus::ImageInfo, QStringLiteral("%1 \u00d7 %2 px \u00b7 %3").arg(image.width()).arg(image.height()).arg(description));
-    updateZoomLabel(view_->zoomFactor());
     updateViewActions();
     if (!path.isEmpty()) {
         recent_->add(path);
@@ -395,7 +393,6 @@ void MainWindow::createToolBar()
 void MainWindow::createStatusBar()
 {
     status_ = new WindowStatus(statusBar());
-    updateZoomLabel(view_->zoomFactor());
 }
 
 void MainWindow::restoreWindowState()
@@ -418,11 +415,6 @@ void MainWindow::saveWindowState() const
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
-}
-
-void MainWindow::updateZoomLabel(double factor)
-{
-    status_->set(WindowStatus::Zoom, view_->hasImage() ? tr("Zoom %1%").arg(qRound(factor * 1000.0) / 10.0) : QString());
 }
 
 void MainWindow::updateViewActions()

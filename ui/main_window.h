@@ -226,7 +226,6 @@ private:
     void createHabits();
     void restoreWindowState();
     void saveWindowState() const;
-    void updateZoomLabel(double factor);
     void updateViewActions();
 
     ImageView* view_ = nullptr;

@@ -13,8 +13,10 @@
 #include <QHeaderView>
 #include <QMenu>
 #include <QMenuBar>
+#include <QStyle>
 #include <QTableWidget>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -82,8 +84,17 @@ void MainWindow::createHabits()
     for (QAction* action : bar->actions()) {
         action->setToolTip(tipWithShortcut(action));
     }
-    undoAction_->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo")));
-    redoAction_->setIcon(QIcon::fromTheme(QStringLiteral("edit-redo")));
+    // The style's arrows where the desktop has no icon theme: the toolbar shows Undo and Redo as
+    // icons alone, since their text names the step ("Undo Add Box blur") and would push the
+    // buttons after them off a 1024-pixel bar. The tooltip and the Edit menu keep the text.
+    undoAction_->setIcon(QIcon::fromTheme(QStringLiteral("edit-undo"), style()->standardIcon(QStyle::SP_ArrowBack)));
+    redoAction_->setIcon(
+        QIcon::fromTheme(QStringLiteral("edit-redo"), style()->standardIcon(QStyle::SP_ArrowForward)));
+    for (QAction* action : {undoAction_, redoAction_}) {
+        if (auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(action))) {
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+        }
+    }
     // The Undo text names the step ("Undo Add Box blur"); its tooltip follows it.
     for (QAction* action : {undoAction_, redoAction_}) {
         connect(action, &QAction::changed, this, [action] {

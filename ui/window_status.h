@@ -13,12 +13,13 @@ namespace tessera::ui {
 
 /// The permanent fields of the main window's status bar, left to right, and its passing
 /// messages. Each field is a QLabel named for tests (pixelLabel, imageInfoLabel, displayLabel,
-/// zoomLabel, previewLabel, computeLabel). GUI thread only.
+/// previewLabel, computeLabel). The zoom is in the toolbar's zoom field, not here. GUI thread
+/// only.
 class WindowStatus : public QObject {
     Q_OBJECT
 
 public:
-    enum Field { Pixel, ImageInfo, Display, Zoom, Preview, Compute, kFieldCount };
+    enum Field { Pixel, ImageInfo, Display, Preview, Compute, kFieldCount };
 
     /// Adds the fields to bar (owned by the caller, outlives this object).
     explicit WindowStatus(QStatusBar* bar);

@@ -15,6 +15,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDialog>
+#include <QDir>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
@@ -23,6 +24,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QWheelEvent>
 
@@ -65,6 +67,44 @@ TEST_F(HabitsTest, CtrlYRedoes)
     ASSERT_TRUE(window_.filterStack()->state().entries.empty());
     QTest::keyClick(&window_, Qt::Key_Y, Qt::ControlModifier);
     EXPECT_EQ(window_.filterStack()->state().entries.size(), 1u);
+}
+
+TEST_F(HabitsTest, UndoAndRedoAreIconsSoTheToolbarFitsA1024Window)
+{
+    window_.resize(1024, 700);
+    add("log");  // "Add Laplacian of Gaussian": the longest step name of the built-in filters
+    QCoreApplication::processEvents();
+    auto* bar = window_.findChild<QToolBar*>(QStringLiteral("mainToolBar"));
+    auto* undo = window_.findChild<QAction*>(QStringLiteral("actionUndo"));
+    auto* compare = window_.findChild<QAction*>(QStringLiteral("actionCompare"));
+    ASSERT_TRUE(undo->text().contains(QStringLiteral("Laplacian of Gaussian"))) << undo->text().toStdString();
+    EXPECT_TRUE(undo->toolTip().contains(QStringLiteral("Laplacian of Gaussian"))) << undo->toolTip().toStdString();
+    for (const char* name : {"actionUndo", "actionRedo"}) {
+        auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(window_.findChild<QAction*>(QLatin1String(name))));
+        ASSERT_NE(button, nullptr) << name;
+        EXPECT_EQ(button->toolButtonStyle(), Qt::ToolButtonIconOnly) << name;
+        EXPECT_FALSE(button->icon().isNull()) << name;
+        EXPECT_LT(button->width(), 60) << name;
+    }
+    // Not pushed into the toolbar's overflow menu, where its button would be hidden.
+    QWidget* compareButton = bar->widgetForAction(compare);
+    ASSERT_NE(compareButton, nullptr);
+    EXPECT_TRUE(compareButton->isVisible());
+    EXPECT_LE(compareButton->geometry().right(), bar->width());
+
+    // A short dock scrolls the filter's fields; it does not squeeze them below their height.
+    for (const char* name : {"borderCombo", "depthCombo", "borderValueSpin"}) {
+        auto* field = window_.findChild<QWidget*>(QLatin1String(name));
+        ASSERT_NE(field, nullptr) << name;
+        EXPECT_GE(field->height(), field->sizeHint().height()) << name;
+    }
+
+    // Optional: a picture of the window at this size, to look at (once the status bar has laid
+    // out the preview's text).
+    if (const QByteArray shots = qgetenv("TESSERA_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QTest::qWait(100);
+        window_.grab().save(QDir(QString::fromLocal8Bit(shots)).filePath(QStringLiteral("editor-1024-cpu.png")));
+    }
 }
 
 TEST_F(HabitsTest, PlainKeysZoomWhenTheViewHasFocus)
