@@ -213,6 +213,23 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
             sink(r);
         }
     }
+
+    for (const std::string& name : options.variants) {
+        Result r = baseResult(c, input, device, "variant:" + name);
+        try {
+            const gpu::Plan plan = gpu::makePlanForVariant(c.spec, img.src.format, input.cols, input.rows, device,
+                                                           gpu::parseKernelVariant(name));
+            r.chosen = name;
+            r.plan = plan.describe();
+            r.workspaceBytes = plan.workspaceBytes;
+            gpu::RawDeviceBuffer workspace(plan.workspaceBytes, device.id);
+            measure(r, [&] { gpu::run(plan, img.src, img.dst, workspace.data(), stream); });
+        } catch (const std::exception& e) {
+            r.error = e.what();
+            r.naiveMs = naiveMs;
+            sink(r);
+        }
+    }
 }
 
 }  // namespace tessera::app::bench

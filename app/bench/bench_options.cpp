@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/bench/bench_options.h"
 
+#include "gpu/engine.h"
+
 #include <algorithm>
 #include <charconv>
 #include <sstream>
@@ -125,6 +127,19 @@ Options parseOptions(int argc, char** argv)
             o.warmup = parseInt(arg, value(), 0, 1000);
         } else if (arg == "--method" || arg == "--methods") {
             parseMethods(value(), o);
+        } else if (arg == "--variant" || arg == "--variants") {
+            o.variants.clear();
+            for (const std::string& name : splitList(value())) {
+                try {
+                    gpu::parseKernelVariant(name);
+                } catch (const std::exception& e) {
+                    throw std::invalid_argument(std::string("--variant: ") + e.what());
+                }
+                o.variants.push_back(name);
+            }
+            if (o.variants.empty()) {
+                throw std::invalid_argument("--variant: empty list");
+            }
         } else if (arg == "--seed") {
             o.seed = static_cast<unsigned>(parseInt(arg, value(), 0, 2147483647));
         } else if (arg == "--json-only") {
@@ -158,12 +173,17 @@ Options:
                              on 1, 2, 4 and all of --devices' GPUs with the speed-up,
                              and host-to-host RGBA8 3x3 next to a pinned copy; not in all);
                              extra (rgba8-gaussian3, -5, -15, f32c1-gaussian3,
-                             -5, -15, rgba8-custom5: no target, not in all)
+                             -5, -15, rgba8-custom5, -9, f32c1-custom7, -9, -11,
+                             -21, -63, f32c4-custom15, u16c3-custom15: no
+                             target, not in all)
                      cases:  f32c1-custom3 f32c1-custom15 f32c1-custom31
                              rgba8-custom3 rgba8-custom15 rgba8-custom31
                              rgba8-gaussian31 f32c1-gaussian31
   --method LIST    auto, direct, separable, fft, naive or all (default all); a method that
                    does not apply to a case (separable on a full-rank kernel) is skipped
+  --variant LIST   also time these kernel variants, each planned by name (for example
+                   fft-rows,fft to set the FFT method's two forms side by side); a
+                   variant that cannot run a case gives a line with its reason
   --runs N         timed runs per line (default 20), after --warmup N untimed (default 3)
   --seed N         seed of the random images and kernels (default 20261129)
   --no-check       skip the comparison with the CPU path

@@ -27,6 +27,8 @@ struct Options {
     int height = 8192;
     std::vector<std::string> cases{"all"};
     std::vector<std::string> methods{"auto", "direct", "separable", "fft", "naive"};
+    /// Kernel variants to time as well, each planned by name (none unless asked for).
+    std::vector<std::string> variants;
     int runs = 20;
     int warmup = 3;
     unsigned seed = 20261129;
