@@ -55,6 +55,7 @@ std::shared_ptr<PlanData> prepareTaps(const filters::FilterSpec& spec, PixelForm
     data->taps.reserve(spec.kernel.weights.size());
     for (double w : spec.kernel.weights) {
         data->taps.push_back(static_cast<float>(w * scale));
+        data->tapSum += data->taps.back();
     }
     if (spec.separable) {
         for (double w : spec.separable->row) {

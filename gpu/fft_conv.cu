@@ -222,16 +222,6 @@ void launchMultiply(float2* spectra, const float2* kernel, long long planeComple
     TESSERA_LAUNCH_CHECK("fft multiplyKernel");
 }
 
-/// Middle of the integer ranges; see the accuracy note above.
-float centreFor(PixelDepth depth)
-{
-    switch (depth) {
-    case PixelDepth::U8: return 128.0f;
-    case PixelDepth::U16: return 32768.0f;
-    case PixelDepth::F32: return 0.0f;
-    }
-    return 0.0f;
-}
 
 /// cuFFT's own estimate of the larger work area of the two transforms, host-only (it matched
 /// the plans' real needs on an H200, about one frame buffer). When it cannot tell (sizes past
@@ -300,12 +290,8 @@ std::size_t planFft(const Plan& plan, PlanData& data)
     std::vector<float> scaled(data.taps.size());
     std::transform(data.taps.begin(), data.taps.end(), scaled.begin(),
                    [norm](float t) { return static_cast<float>(t * norm); });
-    double tapSum = 0.0;
-    for (float t : data.taps) {
-        tapSum += t;
-    }
     const std::size_t work = (estimateWorkArea(fft, g) + 255) / 256 * 256;
-    data.fft = std::make_shared<FftCache>(g, plan.device, std::move(scaled), tapSum, work);
+    data.fft = std::make_shared<FftCache>(g, plan.device, std::move(scaled), data.tapSum, work);
     return g.workAreaOffset() + work;
 }
 
@@ -340,7 +326,7 @@ void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst,
     p.anchorY = g.anchorY;
     p.border = borderCode(spec.border);
     p.borderValue = static_cast<float>(spec.borderValue);
-    p.centre = centreFor(in);
+    p.centre = fftCentre(in);
     p.addBack = static_cast<float>(spec.offset + static_cast<double>(p.centre) * cache.tapSum());
 
     const cudaStream_t s = cudaStreamOf(stream);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu/async_copy.cuh"
 #include "gpu/cuda_check.cuh"
-#include "gpu/cufft_loader.h"
 #include "values/errors.h"
+#include "gpu/fft_layout.h"
 #include "gpu/fft_rows.h"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
@@ -358,16 +358,6 @@ __global__ void __launch_bounds__(kThreads, 2) fftRowsKernel(const ConvParams p,
     }
 }
 
-/// The value integer inputs are centred on (the middle of their range); 0 for float.
-float centreOf(PixelDepth d)
-{
-    switch (d) {
-    case PixelDepth::U8: return 128.0f;
-    case PixelDepth::U16: return 32768.0f;
-    default: return 0.0f;
-    }
-}
-
 }  // namespace
 
 std::size_t fftRowsSharedBytes(int kh)
@@ -384,14 +374,18 @@ std::vector<float> fftRowsSpectrum(const std::vector<float>& taps, int kw, int k
     // factors of bins 0 and 64.
     std::vector<float> out(static_cast<std::size_t>(kh) * kSlots * 2);
     constexpr double kPi = 3.14159265358979323846;
+    // exp(-2 pi i j / 128) for every j: the sums below index it, not sin and cos per tap.
+    std::complex<double> roots[kLen];
+    for (int j = 0; j < kLen; ++j) {
+        const double a = -2.0 * kPi * j / kLen;
+        roots[j] = {std::cos(a), std::sin(a)};
+    }
     for (int ky = 0; ky < kh; ++ky) {
         std::complex<double> bins[kSlots + 1];
         for (int k = 0; k <= kSlots; ++k) {
             std::complex<double> sum = 0.0;
             for (int n = 0; n < kw; ++n) {
-                const double a = -2.0 * kPi * static_cast<double>((k * n) % kLen) / kLen;
-                sum += static_cast<double>(taps[static_cast<std::size_t>(ky * kw + n)]) *
-                       std::complex<double>(std::cos(a), std::sin(a));
+                sum += static_cast<double>(taps[static_cast<std::size_t>(ky * kw + n)]) * roots[(k * n) % kLen];
             }
             bins[k] = std::conj(sum) / 256.0;
         }
@@ -408,15 +402,11 @@ std::vector<float> fftRowsSpectrum(const std::vector<float>& taps, int kw, int k
 
 Support canFftRows(const ShapeQuery& q)
 {
-    // This kernel does not call cuFFT, but the FFT method stays one switch for users: it is
-    // there exactly when cuFFT is (requireMethod and --method fft say so up front).
-    if (const CufftLibrary& library = cufftLibrary(); !library.available()) {
-        return Support::no(library.error());
-    }
-    const auto& k = q.spec->kernel;
-    if (k.weights.size() != static_cast<std::size_t>(k.width) * static_cast<std::size_t>(k.height)) {
-        return Support::no("the FFT method needs the kernel's weights to fill its " + std::to_string(k.width) + " x " +
-                           std::to_string(k.height) + " size");
+    // First what the whole method needs. This kernel does not call cuFFT, but the FFT method
+    // stays one switch for users: it is there exactly when cuFFT is (requireMethod and --method
+    // fft say so up front).
+    if (Support s = canFft(q); !s) {
+        return s;
     }
     if (q.kw > kFftRowsMaxSide || q.kh > kFftRowsMaxSide) {
         return Support::no("row-spectrum FFT kernels take at most " + std::to_string(kFftRowsMaxSide) +
@@ -459,13 +449,9 @@ void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& 
         onDevice.buffer = uploadNow(spectrum.data(), spectrum.size() * sizeof(float), plan.device);
     });
     ConvParams p = makeConvParams(plan.spec, src, dst);
-    const float centre = centreOf(plan.input.depth);
+    const float centre = fftCentre(plan.input.depth);
     // What centring took out comes back as a constant: centre x sum of the (scaled) taps.
-    double tapSum = 0.0;
-    for (float v : data.taps) {
-        tapSum += v;
-    }
-    p.offset = static_cast<float>(plan.spec.offset + centre * tapSum);
+    p.offset = static_cast<float>(plan.spec.offset + centre * data.tapSum);
     const auto* spectrum = static_cast<const float2*>(onDevice.buffer.data());
     const cudaStream_t s = cudaStreamOf(stream);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY),

@@ -23,6 +23,7 @@ struct DeviceTaps {
 
 struct PlanData {
     std::vector<float> taps;     ///< kernel * scale, row-major (direct)
+    double tapSum = 0.0;         ///< sum of taps: what the FFT methods' centring takes out
     std::vector<float> rowTaps;  ///< separable: horizontal taps, scale folded in
     std::vector<float> colTaps;  ///< separable: vertical taps
     /// Direct kernels too large for the launch parameters read their taps from the start of

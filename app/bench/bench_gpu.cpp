@@ -191,6 +191,22 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
         }
     }
 
+    // Plans with makePlanFor (a method's or a variant's), runs and times; a plan or run that
+    // throws gives a line with the reason.
+    auto timePlanned = [&](Result r, auto makePlanFor) {
+        try {
+            const gpu::Plan plan = makePlanFor();
+            r.chosen = r.chosen.empty() ? gpu::toString(plan.method) : r.chosen;
+            r.plan = plan.describe();
+            r.workspaceBytes = plan.workspaceBytes;
+            gpu::RawDeviceBuffer workspace(plan.workspaceBytes, device.id);
+            measure(r, [&] { gpu::run(plan, img.src, img.dst, workspace.data(), stream); });
+        } catch (const std::exception& e) {
+            r.error = e.what();
+            r.naiveMs = naiveMs;
+            sink(r);
+        }
+    };
     for (const char* name : {"auto", "direct", "separable", "fft"}) {
         if (!selected(options, name)) {
             continue;
@@ -199,36 +215,17 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
         if (method == gpu::Method::Separable && !c.spec.separable) {
             continue;  // does not apply to a full-rank kernel
         }
-        Result r = baseResult(c, input, device, name);
-        try {
-            const gpu::Plan plan = gpu::makePlan(c.spec, img.src.format, input.cols, input.rows, device, method);
-            r.chosen = gpu::toString(plan.method);
-            r.plan = plan.describe();
-            r.workspaceBytes = plan.workspaceBytes;
-            gpu::RawDeviceBuffer workspace(plan.workspaceBytes, device.id);
-            measure(r, [&] { gpu::run(plan, img.src, img.dst, workspace.data(), stream); });
-        } catch (const std::exception& e) {
-            r.error = e.what();
-            r.naiveMs = naiveMs;
-            sink(r);
-        }
+        timePlanned(baseResult(c, input, device, name), [&] {
+            return gpu::makePlan(c.spec, img.src.format, input.cols, input.rows, device, method);
+        });
     }
-
     for (const std::string& name : options.variants) {
         Result r = baseResult(c, input, device, "variant:" + name);
-        try {
-            const gpu::Plan plan = gpu::makePlanForVariant(c.spec, img.src.format, input.cols, input.rows, device,
-                                                           gpu::parseKernelVariant(name));
-            r.chosen = name;
-            r.plan = plan.describe();
-            r.workspaceBytes = plan.workspaceBytes;
-            gpu::RawDeviceBuffer workspace(plan.workspaceBytes, device.id);
-            measure(r, [&] { gpu::run(plan, img.src, img.dst, workspace.data(), stream); });
-        } catch (const std::exception& e) {
-            r.error = e.what();
-            r.naiveMs = naiveMs;
-            sink(r);
-        }
+        r.chosen = name;
+        timePlanned(std::move(r), [&] {
+            return gpu::makePlanForVariant(c.spec, img.src.format, input.cols, input.rows, device,
+                                           gpu::parseKernelVariant(name));
+        });
     }
 }
 

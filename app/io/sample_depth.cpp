@@ -14,14 +14,6 @@ namespace tessera::app {
 
 namespace {
 
-// Reads n bytes at offset; false when the stream holds fewer.
-bool readAt(std::istream& in, std::uint64_t offset, unsigned char* out, std::size_t n)
-{
-    in.clear();
-    in.seekg(static_cast<std::streamoff>(offset));
-    return static_cast<bool>(in.read(reinterpret_cast<char*>(out), static_cast<std::streamsize>(n)));
-}
-
 std::optional<int> pngDepth(std::istream& in)
 {
     // Signature (8), IHDR length and type (8), width and height (8), then the bit depth.

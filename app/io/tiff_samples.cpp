@@ -6,17 +6,12 @@
 
 namespace tessera::app {
 
-namespace {
-
-// Reads n bytes at offset; false when the stream holds fewer.
 bool readAt(std::istream& in, std::uint64_t offset, unsigned char* out, std::size_t n)
 {
     in.clear();
     in.seekg(static_cast<std::streamoff>(offset));
     return static_cast<bool>(in.read(reinterpret_cast<char*>(out), static_cast<std::streamsize>(n)));
 }
-
-}  // namespace
 
 std::optional<std::map<std::uint16_t, TiffField>> tiffFirstFields(std::istream& in,
                                                                    std::initializer_list<std::uint16_t> tags)

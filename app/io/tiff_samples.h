@@ -9,6 +9,10 @@
 
 namespace tessera::app {
 
+/// Reads n bytes at offset of in (clearing its state first); false when in holds fewer. Never
+/// throws.
+bool readAt(std::istream& in, std::uint64_t offset, unsigned char* out, std::size_t n);
+
 /// A field of a TIFF directory: its type code and its first value, read for SHORT (3) and LONG
 /// (4) fields, inline or at the offset the entry gives; nothing for other types or a value that
 /// cannot be read.
