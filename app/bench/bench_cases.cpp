@@ -50,6 +50,8 @@ constexpr CaseDef kCases[] = {
     {"rgba8-custom9", "rgba8", CV_8UC4, 9, false, 0.0, true},
     {"f32c4-custom15", "f32c4", CV_32FC4, 15, false, 0.0, true},
     {"u16c3-custom15", "u16c3", CV_16UC3, 15, false, 0.0, true},
+    {"f32c3-custom31", "f32c3", CV_32FC3, 31, false, 0.0, true},
+    {"f32c4-custom31", "f32c4", CV_32FC4, 31, false, 0.0, true},
 };
 
 /// A random full-rank kernel normalised to unit sum: mostly positive weights with some negative

@@ -174,8 +174,9 @@ Options:
                              and host-to-host RGBA8 3x3 next to a pinned copy; not in all);
                              extra (rgba8-gaussian3, -5, -15, f32c1-gaussian3,
                              -5, -15, rgba8-custom5, -9, f32c1-custom7, -9, -11,
-                             -21, -63, f32c4-custom15, u16c3-custom15: no
-                             target, not in all)
+                             -21, -63, f32c4-custom15, u16c3-custom15,
+                             f32c3-custom31, f32c4-custom31: no target, not
+                             in all)
                      cases:  f32c1-custom3 f32c1-custom15 f32c1-custom31
                              rgba8-custom3 rgba8-custom15 rgba8-custom31
                              rgba8-gaussian31 f32c1-gaussian31
