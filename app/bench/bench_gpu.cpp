@@ -2,11 +2,13 @@
 #include "app/bench/bench_runner.h"
 
 #include "gpu/kernels.h"
+#include "values/errors.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace tessera::app::bench {
@@ -192,10 +194,22 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
     }
 
     // Plans with makePlanFor (a method's or a variant's), runs and times; a plan or run that
-    // throws gives a line with the reason.
-    auto timePlanned = [&](Result r, auto makePlanFor) {
+    // throws gives a line with the reason. A named variant that cannot take the case (a
+    // fixed-size kernel asked for 31x31) gives a skipped line, which does not fail the run.
+    auto timePlanned = [&](Result r, auto makePlanFor, bool unsupportedIsSkip = false) {
         try {
-            const gpu::Plan plan = makePlanFor();
+            std::optional<gpu::Plan> planned;
+            try {
+                planned.emplace(makePlanFor());
+            } catch (const gpu::NotSupported& e) {
+                if (!unsupportedIsSkip) {
+                    throw;
+                }
+                r.skipped = e.what();
+                sink(r);
+                return;
+            }
+            const gpu::Plan& plan = *planned;
             r.chosen = r.chosen.empty() ? gpu::toString(plan.method) : r.chosen;
             r.plan = plan.describe();
             r.workspaceBytes = plan.workspaceBytes;
@@ -225,7 +239,7 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
         timePlanned(std::move(r), [&] {
             return gpu::makePlanForVariant(c.spec, img.src.format, input.cols, input.rows, device,
                                            gpu::parseKernelVariant(name));
-        });
+        }, /*unsupportedIsSkip=*/true);
     }
 }
 

@@ -75,6 +75,10 @@ nlohmann::ordered_json toJson(const Result& r)
                    : r.gpus.empty() ? nlohmann::ordered_json::array({r.device})
                                     : nlohmann::ordered_json(r.gpus);
     j["device_name"] = r.deviceName;
+    if (!r.skipped.empty()) {
+        j["skipped"] = r.skipped;
+        return j;
+    }
     if (!r.error.empty()) {
         j["error"] = r.error;
         return j;
@@ -149,6 +153,12 @@ std::string formatTable(const std::vector<Result>& results)
         std::string method = r.method;
         if (r.method == "auto" && !r.chosen.empty()) {
             method += "=" + r.chosen;
+        }
+        if (!r.skipped.empty()) {
+            std::snprintf(line, sizeof line, "%-18s %-5s %-16s skipped: %.60s\n", r.caseName.c_str(), dev.c_str(),
+                          method.c_str(), r.skipped.c_str());
+            out += line;
+            continue;
         }
         if (!r.error.empty()) {
             std::snprintf(line, sizeof line, "%-18s %-5s %-16s error: %.60s\n", r.caseName.c_str(), dev.c_str(),

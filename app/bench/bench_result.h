@@ -36,6 +36,7 @@ struct Result {
     std::optional<double> naiveMs;     ///< median of the naive line of the same case and device
     std::optional<double> ceilingGBs;  ///< measured copy bandwidth on the same device
     std::string error;           ///< set when the line could not be measured
+    std::string skipped;         ///< set when a named variant does not apply to the case (not an error)
     std::vector<int> gpus;       ///< multi-GPU lines: every GPU the run used (device is the first)
     std::optional<double> speedup;      ///< multi-GPU lines: one GPU's median / this median
     std::optional<double> baselineMs;   ///< host-to-host lines: the pinned copy of the same bytes
