@@ -2,6 +2,7 @@
 #include "gpu/async_copy.cuh"
 #include "gpu/cuda_check.cuh"
 #include "gpu/direct_rgba8.h"
+#include "gpu/direct_rgba8_bound.h"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
 
@@ -9,13 +10,16 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 // Direct correlation of 8-bit RGBA images with a small centred kernel (3 x 3, 5 x 5), where the
 // work per pixel is so small that instruction count, not bandwidth, decides. The window stays in
 // bytes: cp.async copies it to shared memory untouched (no registers, no conversion on the way)
 // and a byte becomes a float at use in two full-rate instructions (a logic op writes it under the
 // exponent of 2^23, a subtraction removes 2^23) where an integer-to-float conversion runs at an
-// eighth of the FMA rate. Each thread owns 4 x 4 pixels, so each window row it reads (three
+// eighth of the FMA rate. Where the kernel's weights allow, it takes one instruction: a byte
+// permute writes 1 + b / 2^15 and the taps and the sums' start make up for the 1 and the scale
+// (direct_rgba8_bound.h has the arithmetic and its error bound). Each thread owns 4 x 4 pixels, so each window row it reads (three
 // 16-byte loads) feeds up to 4 x 4 x K x 4 FMAs whose taps are uniform operands. A block walks
 // down a 128-pixel column strip 32 rows at a time with two window buffers: the next step's rows
 // are in flight while the current one is computed. The offset starts the sums; stores round,
@@ -69,6 +73,18 @@ __device__ __forceinline__ float channel(unsigned px, unsigned high, unsigned ex
     constexpr unsigned kMask = C % 2 == 0 ? 0xFFu : 0xFF00u;
     const unsigned bits = ((C < 2 ? px : high) & kMask) | exponentWord;
     return __uint_as_float(bits) - 8388608.0f;
+}
+
+/// Channel C of a packed RGBA8 pixel as 1 + b / 2^15, exactly, in one byte permute: the byte goes
+/// to bits 8..15 of the mantissa under the exponent of 1 (`unitWord` = 0x3F800000, whose bytes
+/// fill the rest).
+template <int C>
+__device__ __forceinline__ float biasedChannel(unsigned px, unsigned unitWord)
+{
+    constexpr unsigned kSelect = 0x7604u | (static_cast<unsigned>(C) << 4);
+    unsigned bits;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(bits) : "r"(px), "r"(unitWord), "n"(kSelect));
+    return __uint_as_float(bits);
 }
 
 /// Bytes a, b, c, d (each in the low byte of its word) packed into one word, a lowest.
@@ -128,17 +144,22 @@ __device__ __forceinline__ void loadWindow(const ConvParams& p, unsigned* raw, i
     }
 }
 
-/// Adds one window row's contribution to the accumulators of channel C.
-template <int K, int C>
+/// Adds one window row's contribution to the accumulators of channel C. BIASED: the values are
+/// 1 + b / 2^15 and the taps scaled to match (one instruction per byte); otherwise b exactly.
+template <int K, int C, bool BIASED>
 __device__ __forceinline__ void addRow(const unsigned (&px)[12], const unsigned (&high)[12], unsigned exponentWord,
                                        const Rgba8Taps<K>& taps, int r, float (&acc)[kOY][kOX][4])
 {
     constexpr int kHalf = K / 2;
-    const float* w = C % 2 == 0 ? taps.w : taps.w256;
+    const float* w = C % 2 == 0 || BIASED ? taps.w : taps.w256;
     float f[kOX + K - 1];
 #pragma unroll
     for (int i = 0; i < kOX + K - 1; ++i) {
-        f[i] = channel<C>(px[kLead - kHalf + i], high[kLead - kHalf + i], exponentWord);
+        if constexpr (BIASED) {
+            f[i] = biasedChannel<C>(px[kLead - kHalf + i], exponentWord);
+        } else {
+            f[i] = channel<C>(px[kLead - kHalf + i], high[kLead - kHalf + i], exponentWord);
+        }
     }
 #pragma unroll
     for (int o = 0; o < kOY; ++o) {
@@ -155,7 +176,7 @@ __device__ __forceinline__ void addRow(const unsigned (&px)[12], const unsigned 
     }
 }
 
-template <int K>
+template <int K, bool BIASED>
 __device__ __forceinline__ void computeStep(const ConvParams& p, const unsigned* raw, const Rgba8Taps<K>& taps, int x0,
                                             int y, int yEnd, unsigned exponentWord)
 {
@@ -180,15 +201,17 @@ __device__ __forceinline__ void computeStep(const ConvParams& p, const unsigned*
         const uint4 b = row[1];
         const uint4 d = row[2];
         const unsigned px[12] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, d.x, d.y, d.z, d.w};
-        unsigned high[12];
+        unsigned high[12] = {};
+        if constexpr (!BIASED) {
 #pragma unroll
-        for (int i = 0; i < 12; ++i) {
-            high[i] = px[i] >> 16;
+            for (int i = 0; i < 12; ++i) {
+                high[i] = px[i] >> 16;
+            }
         }
-        addRow<K, 0>(px, high, exponentWord, taps, r, acc);
-        addRow<K, 1>(px, high, exponentWord, taps, r, acc);
-        addRow<K, 2>(px, high, exponentWord, taps, r, acc);
-        addRow<K, 3>(px, high, exponentWord, taps, r, acc);
+        addRow<K, 0, BIASED>(px, high, exponentWord, taps, r, acc);
+        addRow<K, 1, BIASED>(px, high, exponentWord, taps, r, acc);
+        addRow<K, 2, BIASED>(px, high, exponentWord, taps, r, acc);
+        addRow<K, 3, BIASED>(px, high, exponentWord, taps, r, acc);
     }
     const int x = x0 + cx;
 #pragma unroll
@@ -216,7 +239,7 @@ __device__ __forceinline__ void computeStep(const ConvParams& p, const unsigned*
     }
 }
 
-template <int K>
+template <int K, bool BIASED>
 __global__ void __launch_bounds__(kThreads, blocksPerSm(K))
     directRgba8Kernel(const ConvParams p, const __grid_constant__ Rgba8Taps<K> taps, int segmentRows,
                       unsigned borderPixel, unsigned exponentWord)
@@ -244,28 +267,38 @@ __global__ void __launch_bounds__(kThreads, blocksPerSm(K))
             loadWindow<K>(p, buffers + (1 - current) * kRows * kRawCols, ox, y + kStep - K / 2, vectors, borderPixel);
             commitAsync();
         }
-        computeStep<K>(p, buffers + current * kRows * kRawCols, taps, x0, y, yEnd, exponentWord);
+        computeStep<K, BIASED>(p, buffers + current * kRows * kRawCols, taps, x0, y, yEnd, exponentWord);
         // The next turn's barrier comes before its load into the buffer just read.
         current = 1 - current;
     }
 }
 
 template <int K>
-void launchK(const Plan& plan, const ConvParams& p, cudaStream_t stream)
+void launchK(const Plan& plan, ConvParams p, cudaStream_t stream)
 {
+    const std::vector<float>& w = plan.data->taps;
+    const bool biased = rgba8BiasedErrorBound(w, p.offset) <= kRgba8BiasedErrorLimit;
     Rgba8Taps<K> taps{};
+    double tapSum = 0.0;
     for (int i = 0; i < K * K; ++i) {
-        taps.w[i] = plan.data->taps[static_cast<std::size_t>(i)];
-        taps.w256[i] = taps.w[i] / 256.0f;
+        const float t = w[static_cast<std::size_t>(i)];
+        tapSum += t;
+        taps.w[i] = biased ? t * kRgba8BiasedScale : t;  // a power of two: exact
+        taps.w256[i] = t / 256.0f;
+    }
+    if (biased) {
+        // Each value is 1 + b / 2^15 against taps scaled by 2^15: the sums start that much lower.
+        p.offset = static_cast<float>(static_cast<double>(p.offset) - kRgba8BiasedScale * tapSum);
     }
     const unsigned borderPixel = borderPixelRgba8(p.borderValue);
-    auto kernel = directRgba8Kernel<K>;
+    auto kernel = biased ? directRgba8Kernel<K, true> : directRgba8Kernel<K, false>;
     constexpr std::size_t shared = sharedBytes<K>();
     allowShared(kernel, shared);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
     // The exponent word goes in as an argument: as a compile-time constant it would be folded
     // into a second logic op per channel value (one immediate per instruction).
-    kernel<<<grid, dim3(32, 8), shared, stream>>>(p, taps, plan.shape.tileHeight, borderPixel, 0x4B000000u);
+    const unsigned exponentWord = biased ? 0x3F800000u : 0x4B000000u;
+    kernel<<<grid, dim3(32, 8), shared, stream>>>(p, taps, plan.shape.tileHeight, borderPixel, exponentWord);
     TESSERA_LAUNCH_CHECK("directRgba8Kernel");
 }
 

@@ -307,5 +307,38 @@ TEST_F(MethodChoice, AutoPlansAreRunnable)
     }
 }
 
+// The walking RGBA8 kernel converts bytes in one instruction where the bound of
+// direct_rgba8_bound.h allows and in two (exactly) where it does not: both routes, both sizes,
+// against the CPU path within 1. The strong kernel (centre 41, the rest -5) sends its sums far
+// past 2^15 and must take the exact route; the mild ones (random unit-sum, box) the fast one.
+TEST_F(GpuVsCpu, Rgba8WalkBothByteConversions)
+{
+    SCOPED_TRACE(test::seedNote(seed_));
+    std::size_t index = 0;
+    for (const int side : {3, 5}) {
+        filters::Kernel2D strong{side, side, std::vector<double>(static_cast<std::size_t>(side) * side, -5.0)};
+        strong.weights[strong.weights.size() / 2] = 5.0 * (side * side - 1) + 1.0;
+        auto rng = test::caseRng(seed_, 75, index);
+        const FilterSpec specs[] = {test::randomDenseSpec(side, side, rng), filters::makeBox(side),
+                                    filters::makeCustom(strong)};
+        for (const FilterSpec& spec : specs) {
+            auto caseRng = test::caseRng(seed_, 76, index);
+            Case c;
+            c.method = Method::Direct;
+            c.variant = KernelVariant::DirectRgba8Walk;
+            c.format = {PixelDepth::U8, 4};
+            c.width = test::reducedExtent(333, 131);
+            c.height = test::reducedExtent(261, 97);
+            c.spec = spec;
+            c.spec.border = test::kBorders[index % 5];
+            c.spec.borderValue = test::borderValueFor(PixelDepth::U8, index);
+            c.spec.offset = index % 2 == 0 ? 0.0 : 3.5;
+            c.padded = index % 2 == 1;
+            check(c, caseRng, index);
+            ++index;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace tessera::gpu
