@@ -13,7 +13,8 @@
 #include <stdexcept>
 
 // Separable correlation of RGBA8 images on tensor cores, one warp per 16-column strip walking
-// down the image 16 rows at a time, with no shared memory and no barrier.
+// down the image 16 rows at a time. Shared memory holds only the taps' fragments (3 KB, written
+// once per block before its one barrier); the pixels go straight to registers.
 //
 // Row pass: 16 window rows x 16 output columns are two m16n8k16 products per 16-column chunk of
 // input (A = pixels, B = the Toeplitz block of the row taps, B[k][n] = w[16 s + k - 8 t - n]);
@@ -145,8 +146,46 @@ struct BandFragments {
     std::uint32_t b[2][4][2];
 };
 
+/// Four words at a shared-memory address; volatile so that the compiler neither hoists nor merges
+/// the read: its result lives only as long as the product that uses it.
+__device__ __forceinline__ uint4 sharedWords(const std::uint32_t* at)
+{
+    uint4 v;
+    const auto address = static_cast<unsigned>(__cvta_generic_to_shared(at));
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(address));
+    return v;
+}
+
+/// The Toeplitz fragments, built once per block in shared memory ([kChunks][32 lanes][4] row-pass
+/// B, then the same of column-pass A) and read where each product needs them. Held in registers
+/// instead they took 24 of each lane's 148, and three blocks fitted an SM; read from shared
+/// memory the kernel needs 128 and four fit (8192^2, Gaussian 31: 0.376 -> 0.335 ms).
+struct TapFragments {
+    const std::uint32_t* shared;
+    int lane;
+
+    __device__ __forceinline__ void rowB(int s, std::uint32_t (&b)[2][2]) const
+    {
+        const uint4 v = sharedWords(shared + (s * 32 + lane) * 4);
+        b[0][0] = v.x;
+        b[0][1] = v.y;
+        b[1][0] = v.z;
+        b[1][1] = v.w;
+    }
+    __device__ __forceinline__ void colA(int s, std::uint32_t (&a)[4]) const
+    {
+        const uint4 v = sharedWords(shared + ((kChunks + s) * 32 + lane) * 4);
+        a[0] = v.x;
+        a[1] = v.y;
+        a[2] = v.z;
+        a[3] = v.w;
+    }
+};
+
+constexpr int kTapWords = 2 * kChunks * 32 * 4;
+
 /// Row pass of one band: pixels -> B fragments of the column pass.
-__device__ __forceinline__ void rowPass(const BandPixels& px, const std::uint32_t (&bRow)[kChunks][2][2], float bias,
+__device__ __forceinline__ void rowPass(const BandPixels& px, const TapFragments& taps, float bias,
                                         unsigned exponentPair, BandFragments& out)
 {
 #pragma unroll
@@ -154,12 +193,14 @@ __device__ __forceinline__ void rowPass(const BandPixels& px, const std::uint32_
         float d[2][4] = {{bias, bias, bias, bias}, {bias, bias, bias, bias}};
 #pragma unroll
         for (int s = 0; s < kChunks; ++s) {
+            std::uint32_t bRow[2][2];
+            taps.rowB(s, bRow);
             const std::uint32_t a[4] = {channelPair(px.v[s][0][0].x, px.v[s][0][0].y, c, exponentPair),
                                         channelPair(px.v[s][1][0].x, px.v[s][1][0].y, c, exponentPair),
                                         channelPair(px.v[s][0][1].x, px.v[s][0][1].y, c, exponentPair),
                                         channelPair(px.v[s][1][1].x, px.v[s][1][1].y, c, exponentPair)};
-            mma(d[0], a, bRow[s][0]);
-            mma(d[1], a, bRow[s][1]);
+            mma(d[0], a, bRow[0]);
+            mma(d[1], a, bRow[1]);
         }
 #pragma unroll
         for (int t = 0; t < 2; ++t) {
@@ -171,10 +212,11 @@ __device__ __forceinline__ void rowPass(const BandPixels& px, const std::uint32_
 
 /// Column pass of one output band from three consecutive bands; stores rows y0 + g, y0 + g + 8.
 __device__ __forceinline__ void columnPass(const ConvParams& p, const BandFragments& b0, const BandFragments& b1,
-                                           const BandFragments& b2, const std::uint32_t (&aCol)[kChunks][4], Lane l,
+                                           const BandFragments& b2, const TapFragments& taps, Lane l,
                                            int x, int y0, int yEnd)
 {
-    unsigned words[2][2][2];  // [group][row half][pixel]
+    // Each group's 8 columns are stored as soon as they are done: their words hold no registers
+    // while the other group's products run.
 #pragma unroll
     for (int t = 0; t < 2; ++t) {
         float acc[4][4];
@@ -187,41 +229,37 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const BandFragme
 #pragma unroll
             for (int s = 0; s < kChunks; ++s) {
                 const BandFragments& band = s == 0 ? b0 : s == 1 ? b1 : b2;
-                mma(acc[c], aCol[s], band.b[t][c]);
+                std::uint32_t aCol[4];
+                taps.colA(s, aCol);
+                mma(acc[c], aCol, band.b[t][c]);
             }
         }
         // acc[c][2h + j]: row g + 8h, column 8t + 2q + j.
+        const int xx = x + 8 * t + 2 * l.q;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
+            unsigned words[2];
 #pragma unroll
             for (int j = 0; j < 2; ++j) {
                 const unsigned r = Saturate<std::uint8_t>::from(acc[0][2 * h + j]);
                 const unsigned g = Saturate<std::uint8_t>::from(acc[1][2 * h + j]);
                 const unsigned b = Saturate<std::uint8_t>::from(acc[2][2 * h + j]);
                 const unsigned a = Saturate<std::uint8_t>::from(acc[3][2 * h + j]);
-                words[t][h][j] = __byte_perm(__byte_perm(r, g, 0x0040), __byte_perm(b, a, 0x0040), 0x5410);
+                words[j] = __byte_perm(__byte_perm(r, g, 0x0040), __byte_perm(b, a, 0x0040), 0x5410);
             }
-        }
-    }
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        const int y = y0 + l.g + 8 * h;
-        if (y >= yEnd) {
-            continue;
-        }
-        unsigned* row = rowPtr<unsigned>(p.dst, p.dstPitch, y);
-#pragma unroll
-        for (int t = 0; t < 2; ++t) {
-            const int xx = x + 8 * t + 2 * l.q;
-            unsigned* at = row + xx;
+            const int y = y0 + l.g + 8 * h;
+            if (y >= yEnd) {
+                continue;
+            }
+            unsigned* at = rowPtr<unsigned>(p.dst, p.dstPitch, y) + xx;
             if (xx + 2 <= p.width && reinterpret_cast<std::uintptr_t>(at) % 8 == 0) {
-                *reinterpret_cast<uint2*>(at) = make_uint2(words[t][h][0], words[t][h][1]);
+                *reinterpret_cast<uint2*>(at) = make_uint2(words[0], words[1]);
             } else {
                 if (xx < p.width) {
-                    at[0] = words[t][h][0];
+                    at[0] = words[0];
                 }
                 if (xx + 1 < p.width) {
-                    at[1] = words[t][h][1];
+                    at[1] = words[1];
                 }
             }
         }
@@ -230,38 +268,45 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const BandFragme
 
 /// p.anchorX is even (the row taps were padded on the left to make it so); bias is -1024 times
 /// the sum of the fp16 row taps (see channelPair).
-__global__ void __launch_bounds__(kThreads, 3)
+__global__ void __launch_bounds__(kThreads, 4)
     tensorWalkKernel(const ConvParams p, const __grid_constant__ WalkTaps taps, int segmentRows, unsigned borderPixel,
                      unsigned exponentPair, float bias)
 {
+    __shared__ alignas(16) std::uint32_t sharedTaps[kTapWords];
     const int warp = threadIdx.x >> 5;
     const int lane = threadIdx.x & 31;
     const Lane l{lane >> 2, lane & 3};
     const int x = blockIdx.x * kStripW + 16 * warp;  // the warp's first output column
     const int yBegin = blockIdx.y * segmentRows;
     const int yEnd = min(yBegin + segmentRows, p.height);
-    if (x >= p.width || yBegin >= yEnd) {
+    if (yBegin >= yEnd) {
+        return;  // the whole block: every warp that stays reaches the barrier below
+    }
+
+    // Toeplitz fragments, built once by the first warp: row pass B[s][t], column pass A[s].
+    if (warp == 0) {
+#pragma unroll
+        for (int s = 0; s < kChunks; ++s) {
+            std::uint32_t* b = sharedTaps + (s * 32 + lane) * 4;
+#pragma unroll
+            for (int t = 0; t < 2; ++t) {
+                const int d = 16 * s - 8 * t - l.g + 2 * l.q;
+                b[2 * t] = half2Bits(tapAt(taps.row, d), tapAt(taps.row, d + 1));
+                b[2 * t + 1] = half2Bits(tapAt(taps.row, d + 8), tapAt(taps.row, d + 9));
+            }
+            std::uint32_t* a = sharedTaps + ((kChunks + s) * 32 + lane) * 4;
+            const int d = 16 * s + 2 * l.q - l.g;
+            a[0] = half2Bits(tapAt(taps.col, d), tapAt(taps.col, d + 1));
+            a[1] = half2Bits(tapAt(taps.col, d - 8), tapAt(taps.col, d - 7));
+            a[2] = half2Bits(tapAt(taps.col, d + 8), tapAt(taps.col, d + 9));
+            a[3] = half2Bits(tapAt(taps.col, d), tapAt(taps.col, d + 1));
+        }
+    }
+    __syncthreads();
+    if (x >= p.width) {
         return;
     }
-
-    // Toeplitz fragments, built once: row pass B[s][t], column pass A[s].
-    std::uint32_t bRow[kChunks][2][2];
-    std::uint32_t aCol[kChunks][4];
-#pragma unroll
-    for (int s = 0; s < kChunks; ++s) {
-#pragma unroll
-        for (int t = 0; t < 2; ++t) {
-            const int d = 16 * s - 8 * t - l.g + 2 * l.q;
-            bRow[s][t][0] = half2Bits(tapAt(taps.row, d), tapAt(taps.row, d + 1));
-            bRow[s][t][1] = half2Bits(tapAt(taps.row, d + 8), tapAt(taps.row, d + 9));
-        }
-        const int d = 16 * s + 2 * l.q - l.g;
-        aCol[s][0] = half2Bits(tapAt(taps.col, d), tapAt(taps.col, d + 1));
-        aCol[s][1] = half2Bits(tapAt(taps.col, d - 8), tapAt(taps.col, d - 7));
-        aCol[s][2] = half2Bits(tapAt(taps.col, d + 8), tapAt(taps.col, d + 9));
-        aCol[s][3] = half2Bits(tapAt(taps.col, d), tapAt(taps.col, d + 1));
-    }
-
+    const TapFragments source{sharedTaps, lane};
     const bool vectors = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) % 8) == 0;
     const int xw = x - p.anchorX;
     const int yw = yBegin - p.anchorY;  // window row of band 0
@@ -270,17 +315,17 @@ __global__ void __launch_bounds__(kThreads, 3)
     BandPixels px;
     BandFragments ring[3];
     loadBand(p, px, l, xw, yw, vectors, borderPixel);
-    rowPass(px, bRow, bias, exponentPair, ring[0]);
+    rowPass(px, source, bias, exponentPair, ring[0]);
     loadBand(p, px, l, xw, yw + kBand, vectors, borderPixel);
-    rowPass(px, bRow, bias, exponentPair, ring[1]);
+    rowPass(px, source, bias, exponentPair, ring[1]);
     loadBand(p, px, l, xw, yw + 2 * kBand, vectors, borderPixel);
     // Step i: row pass of band i + 2 (its pixels already loaded), request band i + 3, column
     // pass of output band i, then the ring moves on by one (32 register moves; unrolling the
     // loop by three instead triples the code, and instruction-cache misses cost more).
     for (int i = 0; i < bands; ++i) {
-        rowPass(px, bRow, bias, exponentPair, ring[2]);
+        rowPass(px, source, bias, exponentPair, ring[2]);
         loadBand(p, px, l, xw, yw + (i + 3) * kBand, vectors, borderPixel);
-        columnPass(p, ring[0], ring[1], ring[2], aCol, l, x, yBegin + i * kBand, yEnd);
+        columnPass(p, ring[0], ring[1], ring[2], source, l, x, yBegin + i * kBand, yEnd);
         ring[0] = ring[1];
         ring[1] = ring[2];
     }
