@@ -20,8 +20,8 @@
 // input (A = pixels, B = the Toeplitz block of the row taps, B[k][n] = w[16 s + k - 8 t - n]);
 // three chunks (48 input columns) cover up to 33 taps. A fragments come straight from global
 // memory: each lane loads the pixel pairs its fragment holds (8 bytes, all four channels) and
-// turns one channel of a pair into an exact half2 of 1024 + byte with a byte permute and a
-// mask-or; the sums start at -1024 x sum(taps) to take the 1024s back out. The fp32 results are
+// regroups each pair by channel (two byte permutes) and makes each channel's exact half2 of
+// 1024 + byte with one more; the sums start at -1024 x sum(taps) to take the 1024s back out. The fp32 results are
 // rounded to fp16 and transposed in registers (movmatrix), which is exactly the B fragment
 // layout the column pass needs.
 // Column pass: out = A x B with A the Toeplitz block of the column taps (A[m][k] = w[16 s + k
@@ -61,14 +61,23 @@ __device__ __forceinline__ std::uint32_t half2Bits(float lo, float hi)
 
 __device__ __forceinline__ float tapAt(const float* w, int i) { return i >= 0 && i < 16 * kChunks ? w[i] : 0.0f; }
 
-/// Channel c of two pixels as an exact half2 of 1024 + byte (0x6400 | byte in fp16): a byte
-/// permute and one mask-or with the exponent pair 0x64006400 from a register (the logic op takes
-/// one immediate). The 1024s are not subtracted here: the row pass starts its sums at -1024
-/// times the sum of its fp16 taps instead.
-__device__ __forceinline__ std::uint32_t channelPair(unsigned a, unsigned b, int c, unsigned exponentPair)
+/// Two pixels a, b (x and x + 1) regrouped by channel: lo = [a.R, b.R, a.G, b.G], hi = [a.B,
+/// b.B, a.A, b.A]. Two byte permutes per pair, shared by the four channels.
+__device__ __forceinline__ uint2 byChannel(uint2 pair)
 {
-    const unsigned t = __byte_perm(a, b, static_cast<unsigned>(c | ((c + 4) << 8)));
-    return (t & 0x00FF00FFu) | exponentPair;
+    return make_uint2(__byte_perm(pair.x, pair.y, 0x5140u), __byte_perm(pair.x, pair.y, 0x7362u));
+}
+
+/// Channel C of a regrouped pair as an exact half2 of 1024 + byte (0x64bb in fp16): one byte
+/// permute that takes the two bytes and two exponent bytes of `exponents` (0x64646464, from a
+/// register). The 1024s are not subtracted here: the row pass starts its sums at -1024 times the
+/// sum of its fp16 taps instead. Two permutes per pair and one per channel: six instructions
+/// for a pair's four channels, where a permute and a mask-or per channel took eight.
+template <int C>
+__device__ __forceinline__ std::uint32_t channelPair(uint2 grouped, unsigned exponents)
+{
+    constexpr unsigned kSelect = C % 2 == 0 ? 0x4140u : 0x4342u;
+    return __byte_perm(C < 2 ? grouped.x : grouped.y, exponents, kSelect);
 }
 
 __device__ __forceinline__ std::uint32_t transpose8x8(std::uint32_t v)
@@ -184,30 +193,48 @@ struct TapFragments {
 
 constexpr int kTapWords = 2 * kChunks * 32 * 4;
 
+template <int C>
+__device__ __forceinline__ void rowPassChannel(const BandPixels& grouped, const TapFragments& taps, float bias,
+                                               unsigned exponentPair, BandFragments& out)
+{
+    float d[2][4] = {{bias, bias, bias, bias}, {bias, bias, bias, bias}};
+#pragma unroll
+    for (int s = 0; s < kChunks; ++s) {
+        std::uint32_t bRow[2][2];
+        taps.rowB(s, bRow);
+        const std::uint32_t a[4] = {channelPair<C>(grouped.v[s][0][0], exponentPair),
+                                    channelPair<C>(grouped.v[s][1][0], exponentPair),
+                                    channelPair<C>(grouped.v[s][0][1], exponentPair),
+                                    channelPair<C>(grouped.v[s][1][1], exponentPair)};
+        mma(d[0], a, bRow[0]);
+        mma(d[1], a, bRow[1]);
+    }
+#pragma unroll
+    for (int t = 0; t < 2; ++t) {
+        out.b[t][C][0] = transpose8x8(half2Bits(d[t][0], d[t][1]));
+        out.b[t][C][1] = transpose8x8(half2Bits(d[t][2], d[t][3]));
+    }
+}
+
 /// Row pass of one band: pixels -> B fragments of the column pass.
 __device__ __forceinline__ void rowPass(const BandPixels& px, const TapFragments& taps, float bias,
                                         unsigned exponentPair, BandFragments& out)
 {
+    BandPixels grouped;
 #pragma unroll
-    for (int c = 0; c < 4; ++c) {
-        float d[2][4] = {{bias, bias, bias, bias}, {bias, bias, bias, bias}};
+    for (int s = 0; s < kChunks; ++s) {
 #pragma unroll
-        for (int s = 0; s < kChunks; ++s) {
-            std::uint32_t bRow[2][2];
-            taps.rowB(s, bRow);
-            const std::uint32_t a[4] = {channelPair(px.v[s][0][0].x, px.v[s][0][0].y, c, exponentPair),
-                                        channelPair(px.v[s][1][0].x, px.v[s][1][0].y, c, exponentPair),
-                                        channelPair(px.v[s][0][1].x, px.v[s][0][1].y, c, exponentPair),
-                                        channelPair(px.v[s][1][1].x, px.v[s][1][1].y, c, exponentPair)};
-            mma(d[0], a, bRow[0]);
-            mma(d[1], a, bRow[1]);
-        }
+        for (int h = 0; h < 2; ++h) {
 #pragma unroll
-        for (int t = 0; t < 2; ++t) {
-            out.b[t][c][0] = transpose8x8(half2Bits(d[t][0], d[t][1]));
-            out.b[t][c][1] = transpose8x8(half2Bits(d[t][2], d[t][3]));
+            for (int e = 0; e < 2; ++e) {
+                grouped.v[s][h][e] = byChannel(px.v[s][h][e]);
+            }
         }
     }
+    rowPassChannel<0>(grouped, taps, bias, exponentPair, out);
+    rowPassChannel<1>(grouped, taps, bias, exponentPair, out);
+    rowPassChannel<2>(grouped, taps, bias, exponentPair, out);
+    rowPassChannel<3>(grouped, taps, bias, exponentPair, out);
 }
 
 /// Column pass of one output band from three consecutive bands; stores rows y0 + g, y0 + g + 8.
@@ -356,7 +383,7 @@ LaunchShape tensorWalkShape(int width, int height)
     s.tileHeight = kSegmentRows;
     s.gridX = (width + kStripW - 1) / kStripW;
     s.gridY = (height + s.tileHeight - 1) / s.tileHeight;
-    s.sharedBytes = 0;
+    s.sharedBytes = kTapWords * sizeof(std::uint32_t);  // static: the taps' fragments
     s.variant = KernelVariant::SeparableTensorWalk;
     return s;
 }
@@ -382,7 +409,7 @@ void launchTensorWalk(const ConvParams& params, const std::vector<float>& rowTap
     }
     const dim3 grid(static_cast<unsigned>(shape.gridX), static_cast<unsigned>(shape.gridY));
     tensorWalkKernel<<<grid, kThreads, 0, cudaStreamOf(stream)>>>(
-        p, taps, shape.tileHeight, borderPixelRgba8(p.borderValue), 0x64006400u, -1024.0f * tapSum);
+        p, taps, shape.tileHeight, borderPixelRgba8(p.borderValue), 0x64646464u, -1024.0f * tapSum);
     TESSERA_LAUNCH_CHECK("tensorWalkKernel");
 }
 
