@@ -277,7 +277,7 @@ template <int K>
 void launchK(const Plan& plan, ConvParams p, cudaStream_t stream)
 {
     const std::vector<float>& w = plan.data->taps;
-    const bool biased = rgba8BiasedErrorBound(w, p.offset) <= kRgba8BiasedErrorLimit;
+    const bool biased = rgba8TakesBiasedBytes(w, p.offset);
     Rgba8Taps<K> taps{};
     double tapSum = 0.0;
     for (int i = 0; i < K * K; ++i) {

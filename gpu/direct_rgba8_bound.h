@@ -43,4 +43,11 @@ inline double rgba8BiasedErrorBound(const std::vector<float>& taps, float offset
     return static_cast<double>(taps.size() + 1) * largest * 0x1p-24;
 }
 
+/// Whether the walking RGBA8 kernel takes the one-instruction conversion for these taps (scale
+/// folded in) and offset: the launch and the plan's description both ask this.
+inline bool rgba8TakesBiasedBytes(const std::vector<float>& taps, float offset)
+{
+    return rgba8BiasedErrorBound(taps, offset) <= kRgba8BiasedErrorLimit;
+}
+
 }  // namespace tessera::gpu::detail

@@ -3,6 +3,7 @@
 
 #include "gpu/cost_model.h"
 #include "gpu/cuda_check.cuh"
+#include "gpu/direct_rgba8_bound.h"
 #include "values/errors.h"
 #include "gpu/plan_data.h"
 #include "gpu/tensor_conv.h"
@@ -24,6 +25,17 @@ std::string Plan::describe() const
     std::string text = buf;
     if (shape.compiledSize > 0) {
         text += ", compiled for " + std::to_string(shape.compiledSize);
+    }
+    if (shape.variant == KernelVariant::DirectRgba8Walk && data) {
+        // The launch makes the same choice from the same taps and offset.
+        const float offset = static_cast<float>(spec.offset);
+        if (detail::rgba8TakesBiasedBytes(data->taps, offset)) {
+            std::snprintf(buf, sizeof buf, ", bytes as 1 + b/2^15 (rounding within %.2g of an output step)",
+                          detail::rgba8BiasedErrorBound(data->taps, offset));
+            text += buf;
+        } else {
+            text += ", bytes converted exactly (sum |w| too large for the one-instruction form)";
+        }
     }
     return text + (tensorCores ? ", tensor cores" : "") + (reason.empty() ? "" : " (" + reason + ")");
 }

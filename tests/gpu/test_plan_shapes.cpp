@@ -44,6 +44,26 @@ TEST(PlanShapes, Rgba8ThreeByThreeWalksOneStripPerColumnOfBlocks)
     EXPECT_EQ(plan.shape.gridY, 128);
 }
 
+// The byte walk states which byte conversion it takes and, for the one-instruction form, the
+// rounding bound of direct_rgba8_bound.h; a kernel with a large sum |w| keeps the exact form.
+TEST(PlanShapes, Rgba8WalkStatesItsByteConversion)
+{
+    const auto mild = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 640, 480, describedH200(),
+                                             Method::Direct, TensorCores::Off);
+    ASSERT_EQ(mild.shape.variant, KernelVariant::DirectRgba8Walk);
+    EXPECT_NE(mild.describe().find("bytes as 1 + b/2^15 (rounding within 0.0"), std::string::npos) << mild.describe();
+    filters::FilterSpec strong;
+    strong.kernel = filters::Kernel2D{3, 3, {-5, -5, -5, -5, 41, -5, -5, -5, -5}};
+    const auto exact = tessera::gpu::makePlan(strong, PixelFormat{PixelDepth::U8, 4}, 640, 480, describedH200(),
+                                              Method::Direct, TensorCores::Off);
+    ASSERT_EQ(exact.shape.variant, KernelVariant::DirectRgba8Walk);
+    EXPECT_NE(exact.describe().find("bytes converted exactly"), std::string::npos) << exact.describe();
+    // Other variants say nothing of it.
+    const auto f32 = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::F32, 1}, 640, 480, describedH200(),
+                                            Method::Direct, TensorCores::Off);
+    EXPECT_EQ(f32.describe().find("bytes"), std::string::npos) << f32.describe();
+}
+
 TEST(PlanShapes, WalkingRgba8KernelOnlyWhereItApplies)
 {
     const DeviceInfo d = describedH200();
