@@ -19,11 +19,11 @@
 // exponent of 2^23, a subtraction removes 2^23) where an integer-to-float conversion runs at an
 // eighth of the FMA rate. Where the kernel's weights allow, it takes one instruction: a byte
 // permute writes 1 + b / 2^15 and the taps and the sums' start make up for the 1 and the scale
-// (direct_rgba8_bound.h has the arithmetic and its error bound). Each thread owns 4 x 4 pixels, so each window row it reads (three
-// 16-byte loads) feeds up to 4 x 4 x K x 4 FMAs whose taps are uniform operands. A block walks
-// down a 128-pixel column strip 32 rows at a time with two window buffers: the next step's rows
-// are in flight while the current one is computed. The offset starts the sums; stores round,
-// saturate and pack four pixels into one 16-byte write.
+// (direct_rgba8_bound.h has the arithmetic and its error bound). Each thread owns 4 x 4 pixels,
+// so each window row it reads (three 16-byte loads) feeds up to 4 x 4 x K x 4 FMAs whose taps
+// are uniform operands. A block walks down a 128-pixel column strip 32 rows at a time with two
+// window buffers: the next step's rows are in flight while the current one is computed. The
+// offset starts the sums; stores round, saturate and pack four pixels into one 16-byte write.
 
 namespace tessera::gpu::detail {
 

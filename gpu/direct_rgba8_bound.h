@@ -38,8 +38,8 @@ inline double rgba8BiasedErrorBound(const std::vector<float>& taps, float offset
     for (float t : taps) {
         absSum += std::abs(static_cast<double>(t));
     }
-    const double largest =
-        std::abs(static_cast<double>(offset)) + static_cast<double>(kRgba8BiasedScale) * absSum * (2.0 + 255.0 / 32768.0);
+    const double scale = kRgba8BiasedScale;
+    const double largest = std::abs(static_cast<double>(offset)) + scale * absSum * (2.0 + 255.0 / scale);
     return static_cast<double>(taps.size() + 1) * largest * 0x1p-24;
 }
 

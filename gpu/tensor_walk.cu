@@ -19,11 +19,11 @@
 // Row pass: 16 window rows x 16 output columns are two m16n8k16 products per 16-column chunk of
 // input (A = pixels, B = the Toeplitz block of the row taps, B[k][n] = w[16 s + k - 8 t - n]);
 // three chunks (48 input columns) cover up to 33 taps. A fragments come straight from global
-// memory: each lane loads the pixel pairs its fragment holds (8 bytes, all four channels) and
+// memory: each lane loads the pixel pairs its fragment holds (8 bytes, all four channels),
 // regroups each pair by channel (two byte permutes) and makes each channel's exact half2 of
-// 1024 + byte with one more; the sums start at -1024 x sum(taps) to take the 1024s back out. The fp32 results are
-// rounded to fp16 and transposed in registers (movmatrix), which is exactly the B fragment
-// layout the column pass needs.
+// 1024 + byte with one more; the sums start at -1024 x sum(taps) to take the 1024s back out.
+// The fp32 results are rounded to fp16 and transposed in registers (movmatrix), which is
+// exactly the B fragment layout the column pass needs.
 // Column pass: out = A x B with A the Toeplitz block of the column taps (A[m][k] = w[16 s + k
 // - m]) and B the row-pass results of three consecutive 16-row bands, kept in a ring of
 // registers. A step computes the row pass of band i + 2 and the column pass of band i, so every
@@ -168,7 +168,8 @@ __device__ __forceinline__ uint4 sharedWords(const std::uint32_t* at)
 /// The Toeplitz fragments, built once per block in shared memory ([kChunks][32 lanes][4] row-pass
 /// B, then the same of column-pass A) and read where each product needs them. Held in registers
 /// instead they took 24 of each lane's 148, and three blocks fitted an SM; read from shared
-/// memory the kernel needs 128 and four fit (8192^2, Gaussian 31: 0.376 -> 0.335 ms).
+/// memory the kernel needs at most 128 and four fit (8192^2, Gaussian 31, the two builds side by
+/// side on one H200: 0.376 -> 0.335 ms).
 struct TapFragments {
     const std::uint32_t* shared;
     int lane;
@@ -195,17 +196,17 @@ constexpr int kTapWords = 2 * kChunks * 32 * 4;
 
 template <int C>
 __device__ __forceinline__ void rowPassChannel(const BandPixels& grouped, const TapFragments& taps, float bias,
-                                               unsigned exponentPair, BandFragments& out)
+                                               unsigned exponentBytes, BandFragments& out)
 {
     float d[2][4] = {{bias, bias, bias, bias}, {bias, bias, bias, bias}};
 #pragma unroll
     for (int s = 0; s < kChunks; ++s) {
         std::uint32_t bRow[2][2];
         taps.rowB(s, bRow);
-        const std::uint32_t a[4] = {channelPair<C>(grouped.v[s][0][0], exponentPair),
-                                    channelPair<C>(grouped.v[s][1][0], exponentPair),
-                                    channelPair<C>(grouped.v[s][0][1], exponentPair),
-                                    channelPair<C>(grouped.v[s][1][1], exponentPair)};
+        const std::uint32_t a[4] = {channelPair<C>(grouped.v[s][0][0], exponentBytes),
+                                    channelPair<C>(grouped.v[s][1][0], exponentBytes),
+                                    channelPair<C>(grouped.v[s][0][1], exponentBytes),
+                                    channelPair<C>(grouped.v[s][1][1], exponentBytes)};
         mma(d[0], a, bRow[0]);
         mma(d[1], a, bRow[1]);
     }
@@ -218,7 +219,7 @@ __device__ __forceinline__ void rowPassChannel(const BandPixels& grouped, const 
 
 /// Row pass of one band: pixels -> B fragments of the column pass.
 __device__ __forceinline__ void rowPass(const BandPixels& px, const TapFragments& taps, float bias,
-                                        unsigned exponentPair, BandFragments& out)
+                                        unsigned exponentBytes, BandFragments& out)
 {
     BandPixels grouped;
 #pragma unroll
@@ -231,10 +232,10 @@ __device__ __forceinline__ void rowPass(const BandPixels& px, const TapFragments
             }
         }
     }
-    rowPassChannel<0>(grouped, taps, bias, exponentPair, out);
-    rowPassChannel<1>(grouped, taps, bias, exponentPair, out);
-    rowPassChannel<2>(grouped, taps, bias, exponentPair, out);
-    rowPassChannel<3>(grouped, taps, bias, exponentPair, out);
+    rowPassChannel<0>(grouped, taps, bias, exponentBytes, out);
+    rowPassChannel<1>(grouped, taps, bias, exponentBytes, out);
+    rowPassChannel<2>(grouped, taps, bias, exponentBytes, out);
+    rowPassChannel<3>(grouped, taps, bias, exponentBytes, out);
 }
 
 /// Column pass of one output band from three consecutive bands; stores rows y0 + g, y0 + g + 8.
@@ -297,7 +298,7 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const BandFragme
 /// the sum of the fp16 row taps (see channelPair).
 __global__ void __launch_bounds__(kThreads, 4)
     tensorWalkKernel(const ConvParams p, const __grid_constant__ WalkTaps taps, int segmentRows, unsigned borderPixel,
-                     unsigned exponentPair, float bias)
+                     unsigned exponentBytes, float bias)
 {
     __shared__ alignas(16) std::uint32_t sharedTaps[kTapWords];
     const int warp = threadIdx.x >> 5;
@@ -342,15 +343,15 @@ __global__ void __launch_bounds__(kThreads, 4)
     BandPixels px;
     BandFragments ring[3];
     loadBand(p, px, l, xw, yw, vectors, borderPixel);
-    rowPass(px, source, bias, exponentPair, ring[0]);
+    rowPass(px, source, bias, exponentBytes, ring[0]);
     loadBand(p, px, l, xw, yw + kBand, vectors, borderPixel);
-    rowPass(px, source, bias, exponentPair, ring[1]);
+    rowPass(px, source, bias, exponentBytes, ring[1]);
     loadBand(p, px, l, xw, yw + 2 * kBand, vectors, borderPixel);
     // Step i: row pass of band i + 2 (its pixels already loaded), request band i + 3, column
     // pass of output band i, then the ring moves on by one (32 register moves; unrolling the
     // loop by three instead triples the code, and instruction-cache misses cost more).
     for (int i = 0; i < bands; ++i) {
-        rowPass(px, source, bias, exponentPair, ring[2]);
+        rowPass(px, source, bias, exponentBytes, ring[2]);
         loadBand(p, px, l, xw, yw + (i + 3) * kBand, vectors, borderPixel);
         columnPass(p, ring[0], ring[1], ring[2], source, l, x, yBegin + i * kBand, yEnd);
         ring[0] = ring[1];
