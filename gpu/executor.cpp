@@ -174,8 +174,10 @@ Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFor
     t.directTensor = tensorCost(e.directTensor, false);
     t.separableTensor = tensorCost(e.separableTensor, true);
     if (e.fft && (kw * kh >= detail::kFftMinTaps || !e.direct)) {
-        t.fft = e.fft.entry->variant == KernelVariant::FftRows ? cost.fftRows(pixels, channels, format.bytesPerPixel() / channels, kw, kh, bytes)
-                                                                : cost.fft(pixels, channels, kw, kh);
+        const int bytesPerSample = format.bytesPerPixel() / channels;
+        t.fft = e.fft.entry->variant == KernelVariant::FftRows
+                    ? cost.fftRows(pixels, channels, bytesPerSample, kw, kh, bytes)
+                    : cost.fft(pixels, channels, kw, kh);
     }
     return t;
 }

@@ -222,7 +222,6 @@ void launchMultiply(float2* spectra, const float2* kernel, long long planeComple
     TESSERA_LAUNCH_CHECK("fft multiplyKernel");
 }
 
-
 /// cuFFT's own estimate of the larger work area of the two transforms, host-only (it matched
 /// the plans' real needs on an H200, about one frame buffer). When it cannot tell (sizes past
 /// its 32-bit interface, no driver), one frame buffer's worth. The cache falls back to a work

@@ -22,9 +22,9 @@
 // sums kh products of input-row spectrum and kernel-row spectrum for every output row (the
 // vertical taps, as complex multiply-adds), transforms the sums back and keeps the 129 - kw
 // columns that did not wrap. Each input pixel is read about (1 + kh / 64) x 128 / (129 - kw)
-// times and each output written once, against the whole-image FFT's five passes over a padded frame; the
-// arithmetic per output is 256 kh / (129 - kw) FMAs plus two short transforms, against kw kh
-// for the direct kernels.
+// times and each output written once, against the whole-image FFT's five passes over a padded
+// frame; the arithmetic per output is 256 kh / (129 - kw) FMAs plus two short transforms,
+// against kw kh for the direct kernels.
 //
 // The 128-point real FFT is a 64-point complex FFT of (even, odd) pairs, done by eight threads
 // as 8 x 8 (two radix-8 steps with one exchange through shared memory), then split into the
