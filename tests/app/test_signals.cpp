@@ -51,6 +51,20 @@ public:
         }
     }
     void signal(int s) const { ::kill(pid_, s); }
+    /// Whether signal s is still waiting for one of the process's threads to take it (the
+    /// process-wide pending set, ShdPnd in /proc/PID/status); false once it was delivered or the
+    /// process is gone.
+    bool pending(int s) const
+    {
+        std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+        for (std::string line; std::getline(status, line);) {
+            if (line.rfind("ShdPnd:", 0) == 0) {
+                const unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);
+                return ((mask >> (s - 1)) & 1ULL) != 0;
+            }
+        }
+        return false;
+    }
     /// False when the process is still running.
     bool exited()
     {
@@ -207,7 +221,11 @@ TEST(BatchSignalTwice, TheSecondSignalEndsTheRunAtOnceLeavingNoTemporary)
     const bool writing = waitFor(p, [&] { return fs::exists(out) && !temporariesIn(out).empty(); });
     ASSERT_TRUE(writing) << "the batch ended before a temporary was seen: " << p.err();
     p.signal(SIGTERM);
-    // Sent together, the kernel would deliver SIGINT first (lower number): let SIGTERM land first.
+    // Both pending at once, the kernel would deliver SIGINT first (lower number): SIGTERM must
+    // have been taken before SIGINT is sent. On a loaded machine (the sanitizer stage) a fixed
+    // 30 ms was not always enough, so wait for its delivery, then leave the handler its moment.
+    const bool delivered = waitFor(p, [&] { return !p.pending(SIGTERM); });
+    ASSERT_TRUE(delivered) << "SIGTERM was still pending: " << p.err();
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     const bool forced = !p.exited();
     p.signal(SIGINT);
