@@ -15,6 +15,7 @@ CostModel CostModel::forDevice(const DeviceInfo& d)
     m.bytesPerMs_ = kAchievedBytesPerMs * bw;
     m.fftMsPerMpix_ = kFftMsPerMpix / bw;
     m.mmaPerMs_ = kMmaPerMs * scale;
+    m.tf32MmaPerMs_ = kTf32MmaPerMs * scale;
     m.fftRowsUnitsPerMs_ = kFftRowsUnitsPerMs * scale;
     m.valueMs_ = kTensorValueMs / scale;
     return m;
@@ -51,6 +52,11 @@ double CostModel::fftRows(double pixels, int channels, int bytesPerSample, int k
 double CostModel::tensor(double mmaCount, double values, double bytes) const
 {
     return std::max(mmaCount / mmaPerMs_ + values * valueMs_, bytes / bytesPerMs_);
+}
+
+double CostModel::tf32(double mmaCount, double bytes, double bandwidthShare) const
+{
+    return std::max(mmaCount / tf32MmaPerMs_, bytes / (bytesPerMs_ * bandwidthShare));
 }
 
 }  // namespace tessera::gpu::detail

@@ -42,6 +42,11 @@ inline constexpr double kTwoPassPenalty = 4.0;
 /// Sustained m16n8k16 fp16 tensor-core operations on the reference, per ms. Measured on an
 /// H200 with RGBA8 8192^2 (0.47 ms at 3x3, 0.83 at 15x15, 2.1 at 31x31).
 inline constexpr double kMmaPerMs = 1.0e8;
+/// m16n8k8 TF32 operations of the TF32 walking separable kernel on the reference, per ms, set
+/// on the separable estimate's scale so that the two rank as measured on an H200 at 8192^2
+/// f32 Gaussians: 31 taps 0.270 ms against the FMA walk's 0.287 (estimates 0.42 and 0.45),
+/// 15 taps 0.218 against 0.208 (estimates 0.24 and 0.22).
+inline constexpr double kTf32MmaPerMs = 4.0e7;
 /// Staging and converting one pixel channel of a tensor-core window on the reference, ms.
 inline constexpr double kTensorValueMs = 1.2e-9;
 /// Row-spectrum FFT (fft-rows). Per 128-sample segment of an output row it does 256 FMAs per
@@ -78,12 +83,16 @@ public:
     double fftRows(double pixels, int channels, int bytesPerSample, int kw, int kh, double bytes) const;
     /// Tensor-core kernels: mma.sync count plus window staging, or the bytes moved.
     double tensor(double mmaCount, double values, double bytes) const;
+    /// The TF32 walking separable kernel: its m16n8k8 count, or the bytes moved at
+    /// `bandwidthShare` of the direct kernels' rate (it stages like the FMA walk).
+    double tf32(double mmaCount, double bytes, double bandwidthShare) const;
 
 private:
     double fmaPerMs_ = kDirectFmaPerMs;
     double bytesPerMs_ = kAchievedBytesPerMs;
     double fftMsPerMpix_ = kFftMsPerMpix;
     double mmaPerMs_ = kMmaPerMs;
+    double tf32MmaPerMs_ = kTf32MmaPerMs;
     double fftRowsUnitsPerMs_ = kFftRowsUnitsPerMs;
     double valueMs_ = kTensorValueMs;
 };

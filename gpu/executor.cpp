@@ -6,6 +6,7 @@
 #include "gpu/direct_rgba8_bound.h"
 #include "values/errors.h"
 #include "gpu/plan_data.h"
+#include "gpu/separable_tf32.h"
 #include "gpu/tensor_conv.h"
 #include "gpu/variant_support.h"
 
@@ -156,6 +157,10 @@ Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFor
         if (tensor == TensorCores::Off || !c) {
             return kNever;
         }
+        if (c.entry->variant == KernelVariant::SeparableTf32Walk) {
+            const int anchorX = spec.effectiveAnchor().x;
+            return cost.tf32(detail::tf32WalkMmaCount(kw, kh, anchorX, pixels), bytes, detail::kSeparableBandwidthShare);
+        }
         return cost.tensor(detail::tensorMmaCount(spec, channels, width, height, separable), pixels * channels,
                            bytes);
     };
@@ -180,6 +185,28 @@ Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFor
                     : cost.fft(pixels, channels, kw, kh);
     }
     return t;
+}
+
+/// What a tensor-core plan's reason says of its error: fp16 taps and an absolute bound for the
+/// 8-bit kernels; the TF32 split and a bound relative to the output's scale for float.
+std::string tf32Note(const filters::FilterSpec& spec)
+{
+    char note[160];
+    std::snprintf(note, sizeof note,
+                  "; three TF32 products per tap, error at most %.2g x (|scale| sum|row| sum|column| max|in| + "
+                  "|offset|)",
+                  detail::tf32WalkRelativeBound(spec.kernel.width, spec.kernel.height, spec.effectiveAnchor().x));
+    return note;
+}
+
+std::string tensorBoundNote(const filters::FilterSpec& spec, bool separable, const Eligibility& e)
+{
+    if (separable && e.separableTensor && e.separableTensor.entry->variant == KernelVariant::SeparableTf32Walk) {
+        return tf32Note(spec);
+    }
+    char note[96];
+    std::snprintf(note, sizeof note, "; fp16 taps, error at most %.2g", detail::tensorErrorBound(spec, separable));
+    return note;
 }
 
 /// The method, whether it runs on tensor cores, and why.
@@ -230,10 +257,7 @@ Ranking rank(const filters::FilterSpec& spec, const Estimates& t, Method force, 
             r.tensorCores = separable ? t.separableTensor < t.separable : t.directTensor < t.direct;
         }
         if (r.tensorCores) {
-            char bound[96];
-            std::snprintf(bound, sizeof bound, "; fp16 taps, error at most %.2g",
-                          detail::tensorErrorBound(spec, separable));
-            r.reason += bound;
+            r.reason += tensorBoundNote(spec, separable, e);
         }
     }
     return r;
@@ -296,6 +320,7 @@ std::size_t layoutWorkspace(Plan& plan, PlanData& data)
         workspace += data.fftWorkspaceBytes;
         break;
     case KernelVariant::SeparableWalk:
+    case KernelVariant::SeparableTf32Walk:
     case KernelVariant::SeparableSingle:
     case KernelVariant::SeparableTiled:
     case KernelVariant::SeparableTensorWalk:
@@ -345,6 +370,9 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
         plan.method = entry.method;
         plan.tensorCores = entry.tensorCores;
         plan.reason = "forced variant";
+        if (entry.variant == KernelVariant::SeparableTf32Walk) {
+            plan.reason += tf32Note(spec);
+        }
         plan.shape = entry.shape(query);
     } else {
         if (force == Method::Separable) {
@@ -437,6 +465,7 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
         break;
     }
     case KernelVariant::SeparableWalk:
+    case KernelVariant::SeparableTf32Walk:
     case KernelVariant::SeparableSingle:
     case KernelVariant::SeparableTiled:
     case KernelVariant::SeparableTwoPass:

@@ -17,7 +17,7 @@ using V = KernelVariant;
 // The one list of kernels. Order matters: within a method and a tensor-core setting the planner
 // takes the first row whose canImplement says yes, so the specialised kernels come before the
 // general ones they beat.
-constexpr std::array<VariantEntry, 13> kVariants{{
+constexpr std::array<VariantEntry, 14> kVariants{{
     {V::DirectRgba8Walk, "direct-rgba8-walk", Method::Direct, false, detail::canDirectRgba8Walk,
      detail::directRgba8WalkShape},
     {V::DirectFixed, "direct-fixed", Method::Direct, false, detail::canDirectFixed, detail::directFixedShape},
@@ -33,6 +33,8 @@ constexpr std::array<VariantEntry, 13> kVariants{{
      detail::separableTiledShape},
     {V::SeparableTwoPass, "separable-two-pass", Method::Separable, false, detail::canSeparableTwoPass,
      detail::separableTwoPassShape},
+    {V::SeparableTf32Walk, "separable-tf32-walk", Method::Separable, true, detail::canSeparableTf32Walk,
+     detail::separableTf32WalkShape},
     {V::SeparableTensorWalk, "separable-tensor-walk", Method::Separable, true, detail::canSeparableTensorWalk,
      detail::separableTensorWalkShape},
     {V::SeparableTensor, "separable-tensor", Method::Separable, true, detail::canSeparableTensor,

@@ -25,6 +25,7 @@ enum class KernelVariant {
     SeparableSingle,         ///< one channel, fused row and column pass; compiledSize = 0
     SeparableTiled,          ///< any format, fused in a shared-memory tile; compiledSize = 0
     SeparableTwoPass,        ///< window too large to fuse: two passes via a float intermediate
+    SeparableTf32Walk,       ///< tensor cores, f32 one channel in three TF32 products; compiledSize = 16 or 32
     SeparableTensorWalk,     ///< tensor cores, RGBA8 up to 33 taps per side, walking strips
     SeparableTensor,         ///< tensor cores, fused tile; compiledSize = the width class
     FftRows,                 ///< row spectra on chip, vertical taps summed in frequency; up to 64 per side

@@ -341,6 +341,7 @@ void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage
     p.scratch = static_cast<float*>(scratch);
     switch (plan.shape.variant) {
     case KernelVariant::SeparableWalk: return launchSeparableWalk(plan, p, stream);
+    case KernelVariant::SeparableTf32Walk: return launchSeparableTf32Walk(plan, p, stream);
     case KernelVariant::SeparableSingle: return launchSeparableSingle(plan, p, stream);
     case KernelVariant::SeparableTiled:
     case KernelVariant::SeparableTwoPass: break;

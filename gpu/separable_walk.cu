@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/async_copy.cuh"
 #include "gpu/cuda_check.cuh"
+#include "gpu/float_walk_common.cuh"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
 #include "gpu/plan_data.h"
@@ -30,23 +30,13 @@ namespace tessera::gpu::detail {
 
 namespace {
 
-constexpr int kStripW = 128;  // output columns per block
-constexpr int kStep = 64;     // output rows per step
-constexpr int kThreads = 256;
-constexpr int kGroup = 8;      // row-pass outputs per item, column-pass rows per item
-constexpr int kMaxTaps = 32;
-constexpr int kBlocksPerSm = 2;
-// At most this many rows per block. Longer segments save halo rows but leave the blocks'
-// finishing times far apart (8192^2, 31 taps: 0.52 ms at 2048 rows, 0.31 at 256).
-constexpr int kSegmentRows = 256;
+using namespace float_walk;
 
-constexpr int roundUp(int v, int m) { return (v + m - 1) / m * m; }
+constexpr int kGroup = 8;  // row-pass outputs per item, column-pass rows per item
 
 /// A multiple of 4 floats that is 4 more than a multiple of 32: 16-byte accesses of lanes on
 /// consecutive rows land in distinct banks.
 constexpr int strideFor(int cols) { return roundUp(cols - 4, 32) + 4; }
-
-int leftPad(int anchorX) { return (4 - anchorX % 4) % 4; }
 
 template <int KP>
 struct WalkTaps {
@@ -63,44 +53,6 @@ struct Layout {
     static constexpr std::size_t sharedBytes =
         (static_cast<std::size_t>(kStep) * rawStride + static_cast<std::size_t>(midRows) * midStride) * sizeof(float);
 };
-
-/// Starts loading `rows` window rows from image row oy (columns ox .. ox + rawCols - 1) into
-/// raw. Quads whose four pixels lie inside the image's columns go by cp.async from the row the
-/// border rule picks; the rest (image edges, constant border rows) are filled value by value.
-template <int KP, int ROWS>
-__device__ __forceinline__ void loadRows(const ConvParams& p, float* raw, int ox, int oy, bool vectors)
-{
-    using L = Layout<KP>;
-    constexpr int kQuads = L::rawCols / 4;
-    constexpr int kCount = ROWS * kQuads;
-    if (vectors && ox >= 0 && oy >= 0 && ox + L::rawCols <= p.width && oy + ROWS <= p.height) {
-        // Whole window inside: nothing to map, every quad one cp.async.
-        const char* first = reinterpret_cast<const char*>(rowPtr<float>(p.src, p.srcPitch, oy) + ox);
-        for (int i = threadIdx.x; i < kCount; i += kThreads) {
-            const int r = i / kQuads;
-            const int q = i - r * kQuads;
-            copyAsync16(raw + r * L::rawStride + 4 * q,
-                        reinterpret_cast<const float*>(first + static_cast<std::size_t>(r) * p.srcPitch) + 4 * q);
-        }
-        return;
-    }
-    for (int i = threadIdx.x; i < kCount; i += kThreads) {
-        const int r = i / kQuads;
-        const int q = i - r * kQuads;
-        const int x = ox + 4 * q;
-        const int gy = mapBorder(oy + r, p.height, p.border);
-        float* to = raw + r * L::rawStride + 4 * q;
-        if (gy >= 0 && vectors && x >= 0 && x + 4 <= p.width) {
-            copyAsync16(to, rowPtr<float>(p.src, p.srcPitch, gy) + x);
-            continue;
-        }
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            const int gx = mapBorder(x + k, p.width, p.border);
-            to[k] = gy >= 0 && gx >= 0 ? rowPtr<float>(p.src, p.srcPitch, gy)[gx] : p.borderValue;
-        }
-    }
-}
 
 /// Row pass over ROWS window rows: item i is row i % ROWS (so lanes take consecutive rows),
 /// outputs 8 (i / ROWS) .. + 7 of the strip, written to mid.
@@ -214,13 +166,13 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     const bool vectors = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) % 16) == 0;
 
     // The first KP intermediate rows (input rows yBegin - anchorY ...).
-    loadRows<KP, KP>(p, raw, ox, yBegin - p.anchorY, vectors);
+    loadRows<L::rawCols, L::rawStride, KP>(p, raw, ox, yBegin - p.anchorY, vectors);
     commitAsync();
     waitAsync();
     __syncthreads();
     rowPass<KP, KP>(raw, mid, taps);
     __syncthreads();
-    loadRows<KP, kStep>(p, raw, ox, yBegin - p.anchorY + KP, vectors);
+    loadRows<L::rawCols, L::rawStride, kStep>(p, raw, ox, yBegin - p.anchorY + KP, vectors);
     commitAsync();
 
     for (int y = yBegin; y < yEnd; y += kStep) {
@@ -229,25 +181,19 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
         rowPass<KP, kStep>(raw, mid + KP * L::midStride, taps);
         __syncthreads();
         if (y + kStep < yEnd) {
-            loadRows<KP, kStep>(p, raw, ox, y + kStep - p.anchorY + KP, vectors);
+            loadRows<L::rawCols, L::rawStride, kStep>(p, raw, ox, y + kStep - p.anchorY + KP, vectors);
             commitAsync();
         }
         columnPass<KP>(p, mid, taps, x0, y, yEnd);
         __syncthreads();
         // Intermediate rows kStep .. kStep + KP - 1 are the next step's first KP rows.
-        constexpr int kMoves = KP * (kStripW / 4);
-        for (int i = threadIdx.x; i < kMoves; i += kThreads) {
-            const int r = i / (kStripW / 4);
-            const int q = i - r * (kStripW / 4);
-            reinterpret_cast<float4*>(mid + r * L::midStride)[q] =
-                reinterpret_cast<const float4*>(mid + (kStep + r) * L::midStride)[q];
-        }
+        keepLastRows<KP, L::midStride>(mid);
     }
 }
 
 int paddedTaps(int kw, int kh, int anchorX)
 {
-    return roundUp(std::max(kw + leftPad(anchorX), kh), kGroup);
+    return float_walk::paddedTaps(kw, kh, anchorX, kGroup);
 }
 
 template <int KP>
@@ -303,21 +249,7 @@ Support canSeparableWalk(const ShapeQuery& q)
 
 LaunchShape separableWalkShape(const ShapeQuery& q)
 {
-    LaunchShape s;
-    s.blockX = kThreads;
-    s.blockY = 1;
-    s.tileWidth = kStripW;
-    s.gridX = (q.width + kStripW - 1) / kStripW;
-    // As many row segments as fill every SM's block slots (each at least one step), at most
-    // kSegmentRows rows each.
-    const int slots = std::max(1, q.smCount) * kBlocksPerSm;
-    const int maxSegments = (q.height + kStep - 1) / kStep;
-    const int segments = std::clamp(slots / s.gridX, 1, maxSegments);
-    s.tileHeight = std::min((q.height + segments - 1) / segments, kSegmentRows);
-    s.gridY = (q.height + s.tileHeight - 1) / s.tileHeight;
-    s.sharedBytes = sharedFor(paddedTaps(q.kw, q.kh, q.anchorX));
-    s.variant = KernelVariant::SeparableWalk;
-    return s;
+    return walkShape(q, KernelVariant::SeparableWalk, sharedFor(paddedTaps(q.kw, q.kh, q.anchorX)));
 }
 
 void launchSeparableWalk(const Plan& plan, const ConvParams& params, StreamView stream)

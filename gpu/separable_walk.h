@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Private to gpu/: the walking separable kernel for one-channel float images (separable_walk.cu).
+// Private to gpu/: the walking separable kernels for one-channel float images, on FMAs
+// (separable_walk.cu) and on tensor cores with a TF32 split (separable_tf32.cu).
 
 #include "gpu/executor.h"
 #include "gpu/kernel_common.cuh"
@@ -11,5 +12,9 @@ namespace tessera::gpu::detail {
 /// Enqueues KernelVariant::SeparableWalk (canSeparableWalk, separableWalkShape in
 /// variant_support.h say when and how); throws CudaError.
 void launchSeparableWalk(const Plan& plan, const ConvParams& params, StreamView stream);
+
+/// Enqueues KernelVariant::SeparableTf32Walk (canSeparableTf32Walk, separableTf32WalkShape);
+/// throws CudaError.
+void launchSeparableTf32Walk(const Plan& plan, const ConvParams& params, StreamView stream);
 
 }  // namespace tessera::gpu::detail

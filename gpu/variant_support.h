@@ -81,6 +81,8 @@ Support canSeparableTiled(const ShapeQuery& q);
 LaunchShape separableTiledShape(const ShapeQuery& q);
 Support canSeparableTwoPass(const ShapeQuery& q);
 LaunchShape separableTwoPassShape(const ShapeQuery& q);
+Support canSeparableTf32Walk(const ShapeQuery& q);
+LaunchShape separableTf32WalkShape(const ShapeQuery& q);
 Support canSeparableTensorWalk(const ShapeQuery& q);
 LaunchShape separableTensorWalkShape(const ShapeQuery& q);
 Support canSeparableTensor(const ShapeQuery& q);

@@ -303,4 +303,27 @@ inline std::vector<GridPoint> tensorGrid()
     return points;
 }
 
+// The TF32 walking separable kernel (f32 one channel, 2 to 32 taps per side after the row
+// taps' alignment): every border, row sides up to 29 (so any anchor fits) and column sides up
+// to 32, square, wide and tall, even and odd, on images from 1x1 (every kernel larger than the
+// image) to 1920x1080 (sampled rows above 15 taps).
+inline std::vector<GridPoint> tf32WalkGrid()
+{
+    constexpr int kRowSides[] = {2, 3, 4, 5, 7, 8, 9, 13, 15, 16, 17, 24, 29};
+    constexpr int kColumnSides[] = {2, 5, 9, 16, 17, 31, 32};
+    const cv::Size images[] = {{1, 1}, {17, 13}, {333, 197}, {1920, 1080}};
+    std::vector<GridPoint> points;
+    for (const cv::Size image : images) {
+        const bool large = image.width > 1000;
+        for (std::size_t i = 0; i < std::size(kRowSides); i += large ? 3 : 1) {
+            const std::size_t n = points.size();
+            const int kw = kRowSides[i];
+            const int kh = n % 3 == 0 ? std::min(kw, 32) : kColumnSides[(i + n) % std::size(kColumnSides)];
+            points.push_back({{PixelDepth::F32, 1}, image.width, image.height, kw, kh, test::kBorders[n % 5], n,
+                              large && std::max(kw, kh) > 15});
+        }
+    }
+    return points;
+}
+
 }  // namespace tessera::gpu::vs_cpu

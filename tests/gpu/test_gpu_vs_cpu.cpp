@@ -40,9 +40,13 @@ TEST_F(GpuVsCpu, SeparableLargeImage) { runGrid(Method::Separable, largeImageGri
 
 TEST_F(GpuVsCpu, TensorDirectGrid) { runGrid(Method::Direct, tensorGrid(), 41, TensorCores::On); }
 TEST_F(GpuVsCpu, TensorSeparableGrid) { runGrid(Method::Separable, tensorGrid(), 42, TensorCores::On); }
+TEST_F(GpuVsCpu, Tf32WalkGrid)
+{
+    runGrid(Method::Separable, tf32WalkGrid(), 43, TensorCores::On, KernelVariant::SeparableTf32Walk);
+}
 
-// The walking kernels (RGBA8 3x3 / 5x5 direct, f32 one-channel separable up to 32 taps, RGBA8
-// separable on tensor cores up to 33 taps) walk
+// The walking kernels (RGBA8 3x3 / 5x5 direct, f32 one-channel separable up to 32 taps on FMAs
+// and on tensor cores, RGBA8 separable on tensor cores up to 33 taps) walk
 // down column strips in steps and split the height into segments by the SM count: tall images
 // whose height is no multiple of a step or a segment, widths no multiple of a strip, every border.
 TEST_F(GpuVsCpu, WalkingKernelsOverManySteps)
@@ -61,6 +65,8 @@ TEST_F(GpuVsCpu, WalkingKernelsOverManySteps)
         {Method::Separable, {PixelDepth::F32, 1}, 31, 31, 1003, 2459},
         {Method::Separable, {PixelDepth::F32, 1}, 9, 17, 130, 4099},
         {Method::Separable, {PixelDepth::F32, 1}, 24, 5, 515, 1201},
+        {Method::Separable, {PixelDepth::F32, 1}, 29, 31, 1003, 2459, TensorCores::On},
+        {Method::Separable, {PixelDepth::F32, 1}, 9, 13, 259, 1201, TensorCores::On},
         {Method::Separable, {PixelDepth::U8, 4}, 31, 31, 1001, 1301, TensorCores::On},
         {Method::Separable, {PixelDepth::U8, 4}, 16, 33, 203, 1500, TensorCores::On},
         {Method::Separable, {PixelDepth::U8, 4}, 7, 2, 77, 611, TensorCores::On},

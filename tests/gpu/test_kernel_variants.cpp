@@ -75,7 +75,7 @@ FilterSpec withConstantBorder(FilterSpec s, double value)
 TEST(KernelVariants, TableNamesEveryVariantOnceInEnumOrder)
 {
     const auto all = allKernelVariants();
-    ASSERT_EQ(all.size(), 13u);
+    ASSERT_EQ(all.size(), 14u);
     std::set<std::string> names;
     for (std::size_t i = 0; i < all.size(); ++i) {
         EXPECT_EQ(static_cast<std::size_t>(all[i]), i);
@@ -96,13 +96,14 @@ TEST(KernelVariants, MethodAndTensorCoresOfEachVariant)
     for (V v : {V::DirectRgba8Walk, V::DirectFixed, V::DirectTiled, V::DirectTensor, V::DirectTensorPersistent}) {
         EXPECT_EQ(methodOf(v), Method::Direct) << toString(v);
     }
-    for (V v : {V::SeparableWalk, V::SeparableSingle, V::SeparableTiled, V::SeparableTwoPass, V::SeparableTensorWalk,
-                V::SeparableTensor}) {
+    for (V v : {V::SeparableWalk, V::SeparableSingle, V::SeparableTiled, V::SeparableTwoPass, V::SeparableTf32Walk,
+                V::SeparableTensorWalk, V::SeparableTensor}) {
         EXPECT_EQ(methodOf(v), Method::Separable) << toString(v);
     }
     EXPECT_EQ(methodOf(V::Fft), Method::Fft);
     EXPECT_EQ(methodOf(V::FftRows), Method::Fft);
-    const std::set<V> tensor{V::DirectTensor, V::DirectTensorPersistent, V::SeparableTensorWalk, V::SeparableTensor};
+    const std::set<V> tensor{V::DirectTensor, V::DirectTensorPersistent, V::SeparableTf32Walk, V::SeparableTensorWalk,
+                             V::SeparableTensor};
     for (V v : allKernelVariants()) {
         EXPECT_EQ(usesTensorCores(v), tensor.count(v) == 1) << toString(v);
     }
@@ -181,6 +182,22 @@ TEST(CanImplement, SeparableWalk)
     expectRefused(ask(V::SeparableWalk, test::separableSpec(13), kF32x4), "one-channel");
     expectRefused(ask(V::SeparableWalk, test::separableSpec(49), kF32x1), "32");
     expectRefused(ask(V::SeparableWalk, test::denseSpec(5), kF32x1), "rank-1");
+}
+
+TEST(CanImplement, SeparableTf32Walk)
+{
+    expectAccepted(ask(V::SeparableTf32Walk, test::separableSpec(13), kF32x1));
+    expectAccepted(ask(V::SeparableTf32Walk, test::separableSpec(31), kF32x1));
+    expectRefused(ask(V::SeparableTf32Walk, test::separableSpec(13), kU8x1), "f32");
+    expectRefused(ask(V::SeparableTf32Walk, test::separableSpec(13), kF32x4), "one-channel");
+    expectRefused(ask(V::SeparableTf32Walk, test::separableSpec(49), kF32x1), "32");
+    // 31 row taps anchored at column 1 need 3 zero taps in front to align: 34 in all.
+    FilterSpec anchoredAt1 = test::separableSpec(31);
+    anchoredAt1.anchor = filters::Point{1, 15};
+    expectRefused(ask(V::SeparableTf32Walk, anchoredAt1, kF32x1), "32");
+    expectAccepted(ask(V::SeparableTf32Walk, offCentre(test::separableSpec(31)), kF32x1));
+    expectRefused(ask(V::SeparableTf32Walk, test::separableSpec(13), kF32x1, describedTuring()), "8.0");
+    expectRefused(ask(V::SeparableTf32Walk, test::denseSpec(5), kF32x1), "rank-1");
 }
 
 TEST(CanImplement, SeparableSingle)

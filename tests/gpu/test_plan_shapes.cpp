@@ -116,6 +116,34 @@ TEST(PlanShapes, FloatGaussianSeparableWalks)
     EXPECT_EQ(bytes.shape.variant, KernelVariant::SeparableSingle) << bytes.describe();
 }
 
+TEST(PlanShapes, FloatGaussian31TakesTheTf32WalkAndStatesItsBound)
+{
+    const PixelFormat f32x1{PixelDepth::F32, 1};
+    const auto plan =
+        tessera::gpu::makePlan(filters::makeGaussian(5.0, 31), f32x1, 8192, 8192, describedH200(), Method::Auto);
+    ASSERT_EQ(plan.shape.variant, KernelVariant::SeparableTf32Walk) << plan.describe();
+    EXPECT_TRUE(plan.tensorCores);
+    EXPECT_EQ(plan.shape.compiledSize, 32);
+    EXPECT_EQ(plan.shape.gridX, 64);
+    EXPECT_EQ(plan.shape.gridY, 32);
+    // 2 x (4 + 3 x 5) x 2^-22 + 2^-24 of S.
+    EXPECT_NE(plan.describe().find("three TF32 products per tap, error at most 9.1e-06 x"), std::string::npos)
+        << plan.describe();
+    // A forced plan states it too; 15 taps pad to 16 (three blocks of taps per pass).
+    const auto forced = tessera::gpu::makePlanForVariant(filters::makeGaussian(3.0, 15), f32x1, 8192, 8192,
+                                                         describedH200(), KernelVariant::SeparableTf32Walk);
+    EXPECT_EQ(forced.shape.compiledSize, 16);
+    EXPECT_NE(forced.describe().find("error at most 6.3e-06 x"), std::string::npos) << forced.describe();
+    // Where the FMA walk is faster (15 taps) or tensor cores are off, the FMA walk.
+    EXPECT_EQ(tessera::gpu::makePlan(filters::makeGaussian(3.0, 15), f32x1, 8192, 8192, describedH200(), Method::Auto)
+                  .shape.variant,
+              KernelVariant::SeparableWalk);
+    EXPECT_EQ(tessera::gpu::makePlan(filters::makeGaussian(5.0, 31), f32x1, 8192, 8192, describedH200(), Method::Auto,
+                                     TensorCores::Off)
+                  .shape.variant,
+              KernelVariant::SeparableWalk);
+}
+
 TEST(PlanShapes, SmallImagesStillCoverEveryRow)
 {
     const DeviceInfo d = describedH200();
