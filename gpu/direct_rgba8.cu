@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu/async_copy.cuh"
+#include "gpu/window_loader.cuh"
 #include "gpu/cuda_check.cuh"
 #include "gpu/direct_rgba8.h"
 #include "gpu/direct_rgba8_bound.h"
@@ -38,7 +39,6 @@ constexpr int kThreads = 256;
 constexpr int blocksPerSm(int k) { return k == 3 ? 3 : 2; }
 constexpr int kLead = 4;                       // window starts 4 pixels left of the strip
 constexpr int kRawCols = kStripW + 2 * kLead;  // 136 pixels, 34 quads
-constexpr int kQuads = kRawCols / 4;
 // Rows per block. Long segments leave the blocks' finishing times far apart (with about one
 // block per SM slot, none is left to take over an SM that finishes early). 8192^2, 3 x 3:
 // 0.23 ms at 128 rows, 0.224 at 64; an earlier build took 0.49 at 2048 and 0.29 at 512.
@@ -104,44 +104,14 @@ __device__ __forceinline__ unsigned toByte(float v)
     return Saturate<std::uint8_t>::from(v);
 }
 
-/// Starts loading window rows oy .. oy + rows - 1, pixels ox .. ox + kRawCols - 1, into raw.
-/// Quads inside the image's columns go by cp.async from the row the border rule picks; the rest
-/// are assembled pixel by pixel (constant border: the border byte in every channel).
+/// Starts loading window rows oy .. oy + rawRows - 1, pixels ox .. ox + kRawCols - 1, into raw
+/// (loadWindowRows; constant border: the border byte in every channel).
 template <int K>
 __device__ __forceinline__ void loadWindow(const ConvParams& p, unsigned* raw, int ox, int oy, bool vectors,
                                            unsigned borderPixel)
 {
-    constexpr int kRows = rawRows<K>();
-    constexpr int kCount = kRows * kQuads;
-    const int tid = threadIdx.y * 32 + threadIdx.x;
-    if (vectors && ox >= 0 && oy >= 0 && ox + kRawCols <= p.width && oy + kRows <= p.height) {
-        // Whole window inside: nothing to map, every quad one cp.async.
-        const unsigned* first = rowPtr<unsigned>(p.src, p.srcPitch, oy) + ox;
-        for (int i = tid; i < kCount; i += kThreads) {
-            const int r = i / kQuads;
-            const int q = i - r * kQuads;
-            copyAsync16(raw + 4 * i, reinterpret_cast<const unsigned*>(reinterpret_cast<const char*>(first) +
-                                                                        static_cast<std::size_t>(r) * p.srcPitch) +
-                                         4 * q);
-        }
-        return;
-    }
-    for (int i = tid; i < kCount; i += kThreads) {
-        const int r = i / kQuads;
-        const int q = i - r * kQuads;
-        const int x = ox + 4 * q;
-        const int gy = mapBorder(oy + r, p.height, p.border);
-        unsigned* to = raw + r * kRawCols + 4 * q;
-        if (gy >= 0 && vectors && x >= 0 && x + 4 <= p.width) {
-            copyAsync16(to, rowPtr<unsigned>(p.src, p.srcPitch, gy) + x);
-            continue;
-        }
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            const int gx = mapBorder(x + k, p.width, p.border);
-            to[k] = gy >= 0 && gx >= 0 ? rowPtr<unsigned>(p.src, p.srcPitch, gy)[gx] : borderPixel;
-        }
-    }
+    loadWindowRows<unsigned, kRawCols, kRawCols, rawRows<K>(), kThreads>(p, raw, ox, oy, vectors, borderPixel,
+                                                                       threadIdx.y * 32 + threadIdx.x);
 }
 
 /// Adds one window row's contribution to the accumulators of channel C. BIASED: the values are

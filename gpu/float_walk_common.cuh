@@ -6,9 +6,10 @@
 // that aligns the window, the window loader and the launch geometry of a block walking down a
 // column strip in row segments.
 
-#include "gpu/async_copy.cuh"
 #include "gpu/kernel_common.cuh"
+#include "gpu/plan_data.h"
 #include "gpu/variant_support.h"
+#include "gpu/window_loader.cuh"
 
 #include <algorithm>
 #include <cstdint>
@@ -36,46 +37,60 @@ inline int paddedTaps(int kw, int kh, int anchorX, int multiple)
     return roundUp(std::max(kw + leftPad(anchorX), kh), multiple);
 }
 
-/// Starts loading ROWS window rows from image row oy (columns ox .. ox + COLS - 1) into raw, a
-/// row every STRIDE floats. Quads whose four pixels lie inside the image's columns go by
-/// cp.async from the row the border rule picks; the rest (image edges, constant border rows) are
-/// filled value by value. ox is a multiple of 4.
+/// A walking kernel's taps, passed by value: the row taps after the alignment padding, the
+/// column taps from 0, zeros up to KP.
+template <int KP>
+struct WalkTaps {
+    float row[KP];
+    float col[KP];
+};
+
+template <int KP>
+WalkTaps<KP> walkTaps(const PlanData& data, int pad)
+{
+    WalkTaps<KP> taps{};
+    for (std::size_t i = 0; i < data.rowTaps.size(); ++i) {
+        taps.row[static_cast<std::size_t>(pad) + i] = data.rowTaps[i];
+    }
+    for (std::size_t i = 0; i < data.colTaps.size(); ++i) {
+        taps.col[i] = data.colTaps[i];
+    }
+    return taps;
+}
+
+/// What a walking block owns: columns x0 .. x0 + stripW - 1 of rows yBegin .. yEnd - 1 (empty
+/// when yBegin >= yEnd); its window starts at column ox, a multiple of 4 (the padded anchor is),
+/// so `vectors` (16-byte aligned source rows) gives aligned quads.
+struct WalkSegment {
+    int x0;
+    int yBegin;
+    int yEnd;
+    int ox;
+    bool vectors;
+};
+
+__device__ __forceinline__ WalkSegment walkSegment(const ConvParams& p, int stripW, int segmentRows)
+{
+    WalkSegment s;
+    s.x0 = static_cast<int>(blockIdx.x) * stripW;
+    s.yBegin = static_cast<int>(blockIdx.y) * segmentRows;
+    s.yEnd = min(s.yBegin + segmentRows, p.height);
+    s.ox = s.x0 - p.anchorX;
+    s.vectors = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) % 16) == 0;
+    return s;
+}
+
+/// Starts loading ROWS window rows of the float image from row oy (columns ox .. ox + COLS - 1)
+/// into raw, a row every STRIDE floats (loadWindowRows; the constant border's value outside).
 template <int COLS, int STRIDE, int ROWS>
 __device__ __forceinline__ void loadRows(const ConvParams& p, float* raw, int ox, int oy, bool vectors)
 {
-    constexpr int kQuads = COLS / 4;
-    constexpr int kCount = ROWS * kQuads;
-    if (vectors && ox >= 0 && oy >= 0 && ox + COLS <= p.width && oy + ROWS <= p.height) {
-        // Whole window inside: nothing to map, every quad one cp.async.
-        const char* first = reinterpret_cast<const char*>(rowPtr<float>(p.src, p.srcPitch, oy) + ox);
-        for (int i = threadIdx.x; i < kCount; i += kThreads) {
-            const int r = i / kQuads;
-            const int q = i - r * kQuads;
-            copyAsync16(raw + r * STRIDE + 4 * q,
-                        reinterpret_cast<const float*>(first + static_cast<std::size_t>(r) * p.srcPitch) + 4 * q);
-        }
-        return;
-    }
-    for (int i = threadIdx.x; i < kCount; i += kThreads) {
-        const int r = i / kQuads;
-        const int q = i - r * kQuads;
-        const int x = ox + 4 * q;
-        const int gy = mapBorder(oy + r, p.height, p.border);
-        float* to = raw + r * STRIDE + 4 * q;
-        if (gy >= 0 && vectors && x >= 0 && x + 4 <= p.width) {
-            copyAsync16(to, rowPtr<float>(p.src, p.srcPitch, gy) + x);
-            continue;
-        }
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            const int gx = mapBorder(x + k, p.width, p.border);
-            to[k] = gy >= 0 && gx >= 0 ? rowPtr<float>(p.src, p.srcPitch, gy)[gx] : p.borderValue;
-        }
-    }
+    loadWindowRows<float, COLS, STRIDE, ROWS, kThreads>(p, raw, ox, oy, vectors, p.borderValue,
+                                                         static_cast<int>(threadIdx.x));
 }
 
-/// Copies intermediate rows kStep .. kStep + KP - 1 to rows 0 .. KP - 1 (the next step's
-/// first KP rows); STRIDE is a multiple of 4.
+/// Copies intermediate rows kStep .. kStep + KP - 1 (kStripW floats each) to rows 0 .. KP - 1
+/// (the next step's first KP rows); STRIDE is a multiple of 4.
 template <int KP, int STRIDE>
 __device__ __forceinline__ void keepLastRows(float* mid)
 {

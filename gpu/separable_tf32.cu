@@ -3,6 +3,7 @@
 #include "gpu/float_walk_common.cuh"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
+#include "gpu/mma_sync.cuh"
 #include "gpu/plan_data.h"
 #include "gpu/separable_tf32.h"
 #include "gpu/separable_walk.h"
@@ -38,6 +39,7 @@ using namespace float_walk;
 /// column pass's A loads (lanes over 4 rows x 8 columns) each touch every bank once.
 template <int KP>
 struct Tf32Layout {
+    static constexpr int warps = kThreads / 32;
     static constexpr int rawCols = kStripW + KP;
     static constexpr int rawStride = roundUp(rawCols - 4, 32) + 4;
     static constexpr int midStride = kStripW + 8;
@@ -46,12 +48,6 @@ struct Tf32Layout {
     static constexpr std::size_t sharedBytes =
         (static_cast<std::size_t>(kStep) * rawStride + static_cast<std::size_t>(midRows) * midStride + 2 * tapTable) *
         sizeof(float);
-};
-
-template <int KP>
-struct Tf32Taps {
-    float row[KP];
-    float col[KP];
 };
 
 /// x as TF32, rounded to nearest (ties away from zero): the low 13 bits of the word are zero.
@@ -72,25 +68,6 @@ __device__ __forceinline__ void split(float x, std::uint32_t& hi, std::uint32_t&
 {
     hi = toTf32(x);
     lo = toTf32(x - __uint_as_float(hi));
-}
-
-/// d += A (16 x 8, row-major TF32) x B (8 x 8, column-major TF32) in fp32, with mma.sync's
-/// fragment layouts (lane g = lane / 4, q = lane % 4: a = A[g][q], A[g + 8][q], A[g][q + 4],
-/// A[g + 8][q + 4]; b = B[q][g], B[q + 4][g]; d = D[g][2q], D[g][2q + 1], D[g + 8][2q],
-/// D[g + 8][2q + 1]). Compute capability 8.0 and later; the planner never chooses it below.
-__device__ __forceinline__ void mmaTf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2])
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#else
-    (void)d;
-    (void)a;
-    (void)b;
-    __trap();
-#endif
 }
 
 /// One pass's B fragments: block d holds taps 8d + q - g and 8d + q + 4 - g of this lane (zero
@@ -147,19 +124,19 @@ __device__ __forceinline__ void productsOf(int j, float (&acc)[KOUT][4], const s
 #pragma unroll
     for (int o = 0; o < KOUT; ++o) {
         if (j - o >= 0 && j - o < NB) {
-            mmaTf32(acc[o], alo, bhi[j - o]);
+            mmaSync<MmaInput::Tf32>(acc[o], alo, bhi[j - o]);
         }
     }
 #pragma unroll
     for (int o = 0; o < KOUT; ++o) {
         if (j - o >= 0 && j - o < NB) {
-            mmaTf32(acc[o], ahi, blo[j - o]);
+            mmaSync<MmaInput::Tf32>(acc[o], ahi, blo[j - o]);
         }
     }
 #pragma unroll
     for (int o = 0; o < KOUT; ++o) {
         if (j - o >= 0 && j - o < NB) {
-            mmaTf32(acc[o], ahi, bhi[j - o]);
+            mmaSync<MmaInput::Tf32>(acc[o], ahi, bhi[j - o]);
         }
     }
 }
@@ -173,8 +150,8 @@ __device__ __forceinline__ void rowPass(const float* raw, float* mid, const TapF
     using L = Tf32Layout<KP>;
     constexpr int kBlocks = TapFragments<KP>::kBlocks;
     constexpr int kGroups = ROWS / 16;
-    static_assert(ROWS % 16 == 0 && 8 % kGroups == 0, "rows in groups of 16, at most 8 groups");
-    constexpr int kParts = 8 / kGroups;
+    static_assert(ROWS % 16 == 0 && L::warps % kGroups == 0, "rows in groups of 16, at most one per warp");
+    constexpr int kParts = L::warps / kGroups;
     constexpr int kOut = kStripW / 8 / kParts;  // output blocks per warp
     const int warp = threadIdx.x / 32;
     const int g = (threadIdx.x % 32) / 4;
@@ -213,7 +190,7 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
     using L = Tf32Layout<KP>;
     constexpr int kBlocks = TapFragments<KP>::kBlocks;
     constexpr int kOut = kStep / 8;
-    static_assert(kStripW / 16 == kThreads / 32, "one 16-column group per warp");
+    static_assert(kStripW / 16 == L::warps, "one 16-column group per warp");
     const int warp = threadIdx.x / 32;
     const int g = (threadIdx.x % 32) / 4;
     const int q = threadIdx.x % 4;
@@ -265,7 +242,7 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
 /// p.anchorX is already shifted by the alignment padding (a multiple of 4 away from x0).
 template <int KP>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
-    separableTf32Kernel(const ConvParams p, const __grid_constant__ Tf32Taps<KP> taps, int segmentRows)
+    separableTf32Kernel(const ConvParams p, const __grid_constant__ WalkTaps<KP> taps, int segmentRows)
 {
     using L = Tf32Layout<KP>;
     extern __shared__ float4 tf32Shared[];
@@ -274,14 +251,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     float* rowTable = mid + L::midRows * L::midStride;
     float* colTable = rowTable + L::tapTable;
 
-    const int x0 = blockIdx.x * kStripW;
-    const int yBegin = blockIdx.y * segmentRows;
-    const int yEnd = min(yBegin + segmentRows, p.height);
+    const auto [x0, yBegin, yEnd, ox, vectors] = walkSegment(p, kStripW, segmentRows);
     if (yBegin >= yEnd) {
         return;
     }
-    const int ox = x0 - p.anchorX;
-    const bool vectors = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) % 16) == 0;
 
     // The first KP intermediate rows (input rows yBegin - anchorY ...).
     loadRows<L::rawCols, L::rawStride, KP>(p, raw, ox, yBegin - p.anchorY, vectors);
@@ -333,13 +306,7 @@ std::size_t tf32SharedFor(int kp)
 template <int KP>
 void launchTf32(const Plan& plan, ConvParams p, int pad, cudaStream_t stream)
 {
-    Tf32Taps<KP> taps{};
-    for (std::size_t i = 0; i < plan.data->rowTaps.size(); ++i) {
-        taps.row[static_cast<std::size_t>(pad) + i] = plan.data->rowTaps[i];
-    }
-    for (std::size_t i = 0; i < plan.data->colTaps.size(); ++i) {
-        taps.col[i] = plan.data->colTaps[i];
-    }
+    const WalkTaps<KP> taps = walkTaps<KP>(*plan.data, pad);
     p.anchorX += pad;
     auto kernel = separableTf32Kernel<KP>;
     constexpr std::size_t shared = Tf32Layout<KP>::sharedBytes;

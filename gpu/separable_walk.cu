@@ -39,12 +39,6 @@ constexpr int kGroup = 8;  // row-pass outputs per item, column-pass rows per it
 constexpr int strideFor(int cols) { return roundUp(cols - 4, 32) + 4; }
 
 template <int KP>
-struct WalkTaps {
-    float row[KP];
-    float col[KP];
-};
-
-template <int KP>
 struct Layout {
     static constexpr int rawCols = kStripW + KP;  // window columns (a multiple of 8)
     static constexpr int rawStride = strideFor(rawCols);
@@ -155,15 +149,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     float* raw = reinterpret_cast<float*>(walkShared);
     float* mid = raw + kStep * L::rawStride;
 
-    const int x0 = blockIdx.x * kStripW;
-    const int yBegin = blockIdx.y * segmentRows;
-    const int yEnd = min(yBegin + segmentRows, p.height);
+    const auto [x0, yBegin, yEnd, ox, vectors] = walkSegment(p, kStripW, segmentRows);
     if (yBegin >= yEnd) {
         return;
     }
-    const int ox = x0 - p.anchorX;
-    // ox is a multiple of 4 (the padded anchor is), so aligned rows give aligned quads.
-    const bool vectors = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) % 16) == 0;
 
     // The first KP intermediate rows (input rows yBegin - anchorY ...).
     loadRows<L::rawCols, L::rawStride, KP>(p, raw, ox, yBegin - p.anchorY, vectors);
@@ -199,13 +188,7 @@ int paddedTaps(int kw, int kh, int anchorX)
 template <int KP>
 void launchWalk(const Plan& plan, ConvParams p, int pad, cudaStream_t stream)
 {
-    WalkTaps<KP> taps{};
-    for (std::size_t i = 0; i < plan.data->rowTaps.size(); ++i) {
-        taps.row[static_cast<std::size_t>(pad) + i] = plan.data->rowTaps[i];
-    }
-    for (std::size_t i = 0; i < plan.data->colTaps.size(); ++i) {
-        taps.col[i] = plan.data->colTaps[i];
-    }
+    const WalkTaps<KP> taps = walkTaps<KP>(*plan.data, pad);
     p.anchorX += pad;
     auto kernel = separableWalkKernel<KP>;
     constexpr std::size_t shared = Layout<KP>::sharedBytes;

@@ -8,7 +8,7 @@
 #include "gpu/cuda_check.cuh"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
-#include "gpu/mma_f16.cuh"
+#include "gpu/mma_sync.cuh"
 #include "gpu/plan_data.h"
 
 #include <cuda_fp16.h>

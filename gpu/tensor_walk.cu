@@ -2,7 +2,7 @@
 #include "gpu/cuda_check.cuh"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
-#include "gpu/mma_f16.cuh"
+#include "gpu/mma_sync.cuh"
 #include "gpu/tensor_walk.h"
 
 #include <cuda_fp16.h>
