@@ -159,7 +159,8 @@ Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFor
         }
         if (c.entry->variant == KernelVariant::SeparableTf32Walk) {
             const int anchorX = spec.effectiveAnchor().x;
-            return cost.tf32(detail::tf32WalkMmaCount(kw, kh, anchorX, pixels), bytes, detail::kSeparableBandwidthShare);
+            return cost.tf32(detail::tf32WalkMmaCount(kw, kh, anchorX, pixels), bytes,
+                             detail::kSeparableBandwidthShare);
         }
         return cost.tensor(detail::tensorMmaCount(spec, channels, width, height, separable), pixels * channels,
                            bytes);
@@ -187,8 +188,7 @@ Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFor
     return t;
 }
 
-/// What a tensor-core plan's reason says of its error: fp16 taps and an absolute bound for the
-/// 8-bit kernels; the TF32 split and a bound relative to the output's scale for float.
+/// The TF32 walk's note in a plan's reason: its split and its error bound relative to S.
 std::string tf32Note(const filters::FilterSpec& spec)
 {
     char note[160];
@@ -199,6 +199,8 @@ std::string tf32Note(const filters::FilterSpec& spec)
     return note;
 }
 
+/// What a tensor-core plan's reason says of its error: fp16 taps and an absolute bound for the
+/// 8-bit kernels; the TF32 split and a bound relative to the output's scale for float.
 std::string tensorBoundNote(const filters::FilterSpec& spec, bool separable, const Eligibility& e)
 {
     if (separable && e.separableTensor && e.separableTensor.entry->variant == KernelVariant::SeparableTf32Walk) {
