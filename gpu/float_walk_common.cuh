@@ -7,12 +7,15 @@
 // column strip in row segments.
 
 #include "gpu/kernel_common.cuh"
+#include "gpu/launch_common.cuh"
 #include "gpu/plan_data.h"
 #include "gpu/variant_support.h"
 #include "gpu/window_loader.cuh"
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 namespace tessera::gpu::detail::float_walk {
 
@@ -100,6 +103,78 @@ __device__ __forceinline__ void keepLastRows(float* mid)
         const int q = i - r * kQuads;
         reinterpret_cast<float4*>(mid + r * STRIDE)[q] = reinterpret_cast<const float4*>(mid + (kStep + r) * STRIDE)[q];
     }
+}
+
+/// The walk of one block over its segment, for a kernel whose window (raw: kStep rows of COLS
+/// floats, STRIDE apart) feeds an intermediate (mid: KP + kStep rows, MID_STRIDE apart):
+///   - the first KP intermediate rows (input rows yBegin - anchorY ...);
+///   - per step of kStep output rows: the row pass over the window loaded a column pass
+///     earlier, the next window's load started, the column pass, and the intermediate's last KP
+///     rows moved to the top for the next step.
+/// rowPass(std::integral_constant<int, ROWS>, to) runs the row pass over ROWS window rows into
+/// mid rows starting at `to`; columnPass(y) the column pass of output rows y .. y + kStep - 1.
+template <int KP, int COLS, int STRIDE, int MID_STRIDE, class RowPass, class ColumnPass>
+__device__ __forceinline__ void walkStrip(const ConvParams& p, const WalkSegment& s, float* raw, float* mid,
+                                          RowPass rowPass, ColumnPass columnPass)
+{
+    loadRows<COLS, STRIDE, KP>(p, raw, s.ox, s.yBegin - p.anchorY, s.vectors);
+    commitAsync();
+    waitAsync();
+    __syncthreads();
+    rowPass(std::integral_constant<int, KP>{}, mid);
+    __syncthreads();
+    loadRows<COLS, STRIDE, kStep>(p, raw, s.ox, s.yBegin - p.anchorY + KP, s.vectors);
+    commitAsync();
+
+    for (int y = s.yBegin; y < s.yEnd; y += kStep) {
+        waitAsync();
+        __syncthreads();
+        rowPass(std::integral_constant<int, kStep>{}, mid + KP * MID_STRIDE);
+        __syncthreads();
+        if (y + kStep < s.yEnd) {
+            loadRows<COLS, STRIDE, kStep>(p, raw, s.ox, y + kStep - p.anchorY + KP, s.vectors);
+            commitAsync();
+        }
+        columnPass(y);
+        __syncthreads();
+        keepLastRows<KP, MID_STRIDE>(mid);
+    }
+}
+
+/// Enqueues a walking kernel(params, taps, segment rows) on the plan's grid, with kThreads
+/// threads and `sharedBytes` of shared memory: the row taps after `pad` zeros, the anchor moved
+/// by as much. The caller checks the launch.
+template <int KP, class Kernel>
+void launchWalkKernel(Kernel kernel, std::size_t sharedBytes, const Plan& plan, ConvParams p, int pad,
+                      cudaStream_t stream)
+{
+    const WalkTaps<KP> taps = walkTaps<KP>(*plan.data, pad);
+    p.anchorX += pad;
+    allowShared(kernel, sharedBytes);
+    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
+    kernel<<<grid, kThreads, sharedBytes, stream>>>(p, taps, plan.shape.tileHeight);
+}
+
+/// Whether a walking float kernel (`name` in its refusals) can take the query: rank 1, one
+/// channel f32 in and out, 2 to kMaxTaps taps per side once padded to `paddedTaps`, its
+/// `sharedBytes` within the device's limit.
+inline Support walkSupport(const ShapeQuery& q, const std::string& name, int paddedTaps, std::size_t sharedBytes)
+{
+    if (Support spec = separableSpec(q); !spec) {
+        return spec;
+    }
+    if (q.input.channels != 1 || q.input.depth != PixelDepth::F32 || q.kernelOutput.depth != PixelDepth::F32) {
+        return Support::no(name + " takes one-channel f32 in and out only");
+    }
+    if (q.kw < 2 || q.kh < 2 || paddedTaps > kMaxTaps) {
+        return Support::no(name + " takes 2 to " + std::to_string(kMaxTaps) +
+                           " taps per side (row taps counted after aligning the anchor)");
+    }
+    if (sharedBytes > q.sharedLimit) {
+        return Support::no(name + " needs " + std::to_string(sharedBytes) + " bytes of shared memory, the device has " +
+                           std::to_string(q.sharedLimit));
+    }
+    return Support::yes();
 }
 
 /// The grid of a walking kernel: one block per strip and row segment, as many segments as fill

@@ -251,20 +251,15 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     float* rowTable = mid + L::midRows * L::midStride;
     float* colTable = rowTable + L::tapTable;
 
-    const auto [x0, yBegin, yEnd, ox, vectors] = walkSegment(p, kStripW, segmentRows);
-    if (yBegin >= yEnd) {
+    const WalkSegment seg = walkSegment(p, kStripW, segmentRows);
+    if (seg.yBegin >= seg.yEnd) {
         return;
     }
-
-    // The first KP intermediate rows (input rows yBegin - anchorY ...).
-    loadRows<L::rawCols, L::rawStride, KP>(p, raw, ox, yBegin - p.anchorY, vectors);
-    commitAsync();
     for (int i = threadIdx.x; i < L::tapTable; i += kThreads) {
         const int t = i - 8;
         rowTable[i] = t >= 0 && t < KP ? taps.row[t] : 0.0f;
         colTable[i] = t >= 0 && t < KP ? taps.col[t] : 0.0f;
     }
-    waitAsync();
     __syncthreads();
     const int g = (threadIdx.x % 32) / 4;
     const int q = threadIdx.x % 4;
@@ -272,24 +267,9 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     TapFragments<KP> colTaps;
     rowTaps.load(rowTable, g, q);
     colTaps.load(colTable, g, q);
-    rowPass<KP, KP>(raw, mid, rowTaps);
-    __syncthreads();
-    loadRows<L::rawCols, L::rawStride, kStep>(p, raw, ox, yBegin - p.anchorY + KP, vectors);
-    commitAsync();
-
-    for (int y = yBegin; y < yEnd; y += kStep) {
-        waitAsync();
-        __syncthreads();
-        rowPass<KP, kStep>(raw, mid + KP * L::midStride, rowTaps);
-        __syncthreads();
-        if (y + kStep < yEnd) {
-            loadRows<L::rawCols, L::rawStride, kStep>(p, raw, ox, y + kStep - p.anchorY + KP, vectors);
-            commitAsync();
-        }
-        columnPass<KP>(p, mid, colTaps, x0, y, yEnd);
-        __syncthreads();
-        keepLastRows<KP, L::midStride>(mid);
-    }
+    walkStrip<KP, L::rawCols, L::rawStride, L::midStride>(
+        p, seg, raw, mid, [&](auto rows, float* to) { rowPass<KP, decltype(rows)::value>(raw, to, rowTaps); },
+        [&](int y) { columnPass<KP>(p, mid, colTaps, seg.x0, y, seg.yEnd); });
 }
 
 /// Padded taps per side: 16 or 32 (the row pass takes the KP halo rows in groups of 16).
@@ -304,15 +284,9 @@ std::size_t tf32SharedFor(int kp)
 }
 
 template <int KP>
-void launchTf32(const Plan& plan, ConvParams p, int pad, cudaStream_t stream)
+void launchTf32(const Plan& plan, const ConvParams& p, int pad, cudaStream_t stream)
 {
-    const WalkTaps<KP> taps = walkTaps<KP>(*plan.data, pad);
-    p.anchorX += pad;
-    auto kernel = separableTf32Kernel<KP>;
-    constexpr std::size_t shared = Tf32Layout<KP>::sharedBytes;
-    allowShared(kernel, shared);
-    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
-    kernel<<<grid, kThreads, shared, stream>>>(p, taps, plan.shape.tileHeight);
+    launchWalkKernel<KP>(separableTf32Kernel<KP>, Tf32Layout<KP>::sharedBytes, plan, p, pad, stream);
     TESSERA_LAUNCH_CHECK("separableTf32Kernel");
 }
 
@@ -332,25 +306,11 @@ double tf32WalkRelativeBound(int kw, int kh, int anchorX)
 
 Support canSeparableTf32Walk(const ShapeQuery& q)
 {
-    if (Support spec = separableSpec(q); !spec) {
-        return spec;
-    }
     if (q.device != nullptr && q.device->ccMajor < 8) {
         return Support::no("TF32 tensor-core kernels need compute capability 8.0 or later");
     }
-    if (q.input.channels != 1 || q.input.depth != PixelDepth::F32 || q.kernelOutput.depth != PixelDepth::F32) {
-        return Support::no("the TF32 walking separable kernel takes one-channel f32 in and out only");
-    }
-    if (q.kw < 2 || q.kh < 2 || tf32Taps(q.kw, q.kh, q.anchorX) > kMaxTaps) {
-        return Support::no("the TF32 walking separable kernel takes 2 to " + std::to_string(kMaxTaps) +
-                           " taps per side (row taps counted after aligning the anchor)");
-    }
-    const std::size_t bytes = tf32SharedFor(tf32Taps(q.kw, q.kh, q.anchorX));
-    if (bytes > q.sharedLimit) {
-        return Support::no("the TF32 walking separable kernel needs " + std::to_string(bytes) +
-                           " bytes of shared memory, the device has " + std::to_string(q.sharedLimit));
-    }
-    return Support::yes();
+    const int kp = tf32Taps(q.kw, q.kh, q.anchorX);
+    return walkSupport(q, "the TF32 walking separable kernel", kp, tf32SharedFor(kp));
 }
 
 LaunchShape separableTf32WalkShape(const ShapeQuery& q)

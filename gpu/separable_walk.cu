@@ -149,35 +149,13 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     float* raw = reinterpret_cast<float*>(walkShared);
     float* mid = raw + kStep * L::rawStride;
 
-    const auto [x0, yBegin, yEnd, ox, vectors] = walkSegment(p, kStripW, segmentRows);
-    if (yBegin >= yEnd) {
+    const WalkSegment seg = walkSegment(p, kStripW, segmentRows);
+    if (seg.yBegin >= seg.yEnd) {
         return;
     }
-
-    // The first KP intermediate rows (input rows yBegin - anchorY ...).
-    loadRows<L::rawCols, L::rawStride, KP>(p, raw, ox, yBegin - p.anchorY, vectors);
-    commitAsync();
-    waitAsync();
-    __syncthreads();
-    rowPass<KP, KP>(raw, mid, taps);
-    __syncthreads();
-    loadRows<L::rawCols, L::rawStride, kStep>(p, raw, ox, yBegin - p.anchorY + KP, vectors);
-    commitAsync();
-
-    for (int y = yBegin; y < yEnd; y += kStep) {
-        waitAsync();
-        __syncthreads();
-        rowPass<KP, kStep>(raw, mid + KP * L::midStride, taps);
-        __syncthreads();
-        if (y + kStep < yEnd) {
-            loadRows<L::rawCols, L::rawStride, kStep>(p, raw, ox, y + kStep - p.anchorY + KP, vectors);
-            commitAsync();
-        }
-        columnPass<KP>(p, mid, taps, x0, y, yEnd);
-        __syncthreads();
-        // Intermediate rows kStep .. kStep + KP - 1 are the next step's first KP rows.
-        keepLastRows<KP, L::midStride>(mid);
-    }
+    walkStrip<KP, L::rawCols, L::rawStride, L::midStride>(
+        p, seg, raw, mid, [&](auto rows, float* to) { rowPass<KP, decltype(rows)::value>(raw, to, taps); },
+        [&](int y) { columnPass<KP>(p, mid, taps, seg.x0, y, seg.yEnd); });
 }
 
 int paddedTaps(int kw, int kh, int anchorX)
@@ -186,15 +164,9 @@ int paddedTaps(int kw, int kh, int anchorX)
 }
 
 template <int KP>
-void launchWalk(const Plan& plan, ConvParams p, int pad, cudaStream_t stream)
+void launchWalk(const Plan& plan, const ConvParams& p, int pad, cudaStream_t stream)
 {
-    const WalkTaps<KP> taps = walkTaps<KP>(*plan.data, pad);
-    p.anchorX += pad;
-    auto kernel = separableWalkKernel<KP>;
-    constexpr std::size_t shared = Layout<KP>::sharedBytes;
-    allowShared(kernel, shared);
-    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
-    kernel<<<grid, kThreads, shared, stream>>>(p, taps, plan.shape.tileHeight);
+    launchWalkKernel<KP>(separableWalkKernel<KP>, Layout<KP>::sharedBytes, plan, p, pad, stream);
     TESSERA_LAUNCH_CHECK("separableWalkKernel");
 }
 
@@ -212,22 +184,8 @@ std::size_t sharedFor(int kp)
 
 Support canSeparableWalk(const ShapeQuery& q)
 {
-    if (Support spec = separableSpec(q); !spec) {
-        return spec;
-    }
-    if (q.input.channels != 1 || q.input.depth != PixelDepth::F32 || q.kernelOutput.depth != PixelDepth::F32) {
-        return Support::no("the walking separable kernel takes one-channel f32 in and out only");
-    }
-    if (q.kw < 2 || q.kh < 2 || paddedTaps(q.kw, q.kh, q.anchorX) > kMaxTaps) {
-        return Support::no("the walking separable kernel takes 2 to " + std::to_string(kMaxTaps) +
-                           " taps per side (row taps counted after aligning the anchor)");
-    }
-    const std::size_t bytes = sharedFor(paddedTaps(q.kw, q.kh, q.anchorX));
-    if (bytes > q.sharedLimit) {
-        return Support::no("the walking separable kernel needs " + std::to_string(bytes) +
-                           " bytes of shared memory, the device has " + std::to_string(q.sharedLimit));
-    }
-    return Support::yes();
+    const int kp = paddedTaps(q.kw, q.kh, q.anchorX);
+    return walkSupport(q, "the walking separable kernel", kp, sharedFor(kp));
 }
 
 LaunchShape separableWalkShape(const ShapeQuery& q)
