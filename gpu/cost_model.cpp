@@ -16,6 +16,7 @@ CostModel CostModel::forDevice(const DeviceInfo& d)
     m.fftMsPerMpix_ = kFftMsPerMpix / bw;
     m.mmaPerMs_ = kMmaPerMs * scale;
     m.tf32MmaPerMs_ = kTf32MmaPerMs * scale;
+    m.immaPerMs_ = kImmaPerMs * scale;
     m.fftRowsUnitsPerMs_ = kFftRowsUnitsPerMs * scale;
     m.valueMs_ = kTensorValueMs / scale;
     return m;
@@ -57,6 +58,11 @@ double CostModel::tensor(double mmaCount, double values, double bytes) const
 double CostModel::tf32(double mmaCount, double bytes, double bandwidthShare) const
 {
     return std::max(mmaCount / tf32MmaPerMs_, bytes / (bytesPerMs_ * bandwidthShare));
+}
+
+double CostModel::imma(double mmaCount, double bytes) const
+{
+    return std::max(mmaCount / immaPerMs_, bytes / bytesPerMs_);
 }
 
 }  // namespace tessera::gpu::detail

@@ -47,6 +47,10 @@ inline constexpr double kMmaPerMs = 1.0e8;
 /// f32 Gaussians: 31 taps 0.270 ms against the FMA walk's 0.287 (estimates 0.42 and 0.45),
 /// 15 taps 0.218 against 0.208 (estimates 0.24 and 0.22).
 inline constexpr double kTf32MmaPerMs = 4.0e7;
+/// m16n8k32 integer operations of the integer RGBA8 kernel (direct-rgba8-imma) on the reference,
+/// per ms: K / 16 of them per pixel for a K x K kernel. Set from 5 x 5 on an H200 at 8192^2
+/// (0.265 ms for 21 million); at 3 x 3 (0.199 ms) the bytes decide the estimate.
+inline constexpr double kImmaPerMs = 7.9e7;
 /// Staging and converting one pixel channel of a tensor-core window on the reference, ms.
 inline constexpr double kTensorValueMs = 1.2e-9;
 /// Row-spectrum FFT (fft-rows). Per 128-sample segment of an output row it does 256 FMAs per
@@ -86,6 +90,8 @@ public:
     /// The TF32 walking separable kernel: its m16n8k8 count, or the bytes moved at
     /// `bandwidthShare` of the direct kernels' rate (it stages like the FMA walk).
     double tf32(double mmaCount, double bytes, double bandwidthShare) const;
+    /// The integer RGBA8 kernel: its m16n8k32 count, or the bytes moved.
+    double imma(double mmaCount, double bytes) const;
 
 private:
     double fmaPerMs_ = kDirectFmaPerMs;
@@ -93,6 +99,7 @@ private:
     double fftMsPerMpix_ = kFftMsPerMpix;
     double mmaPerMs_ = kMmaPerMs;
     double tf32MmaPerMs_ = kTf32MmaPerMs;
+    double immaPerMs_ = kImmaPerMs;
     double fftRowsUnitsPerMs_ = kFftRowsUnitsPerMs;
     double valueMs_ = kTensorValueMs;
 };

@@ -207,6 +207,7 @@ void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& d
     p.globalTaps = plan.data->taps.size() > kMaxInlineTaps ? globalTaps : nullptr;
     switch (plan.shape.variant) {
     case KernelVariant::DirectRgba8Walk: return launchDirectRgba8(plan, p, stream);
+    case KernelVariant::DirectRgba8Imma: return launchDirectRgba8Imma(plan, p, stream);
     case KernelVariant::DirectFixed: return launchDirectFixed(plan, p, stream);
     case KernelVariant::DirectTiled: break;
     default: throw PreconditionError("launchDirect: a " + toString(plan.shape.variant) + " plan");

@@ -4,6 +4,7 @@
 #include "gpu/cost_model.h"
 #include "gpu/cuda_check.cuh"
 #include "gpu/direct_rgba8_bound.h"
+#include "gpu/direct_rgba8_fixed.h"
 #include "values/errors.h"
 #include "gpu/plan_data.h"
 #include "gpu/separable_tf32.h"
@@ -157,6 +158,9 @@ Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFor
         if (tensor == TensorCores::Off || !c) {
             return kNever;
         }
+        if (c.entry->variant == KernelVariant::DirectRgba8Imma) {
+            return cost.imma(detail::rgba8ImmaCount(kw, pixels), bytes);
+        }
         if (c.entry->variant == KernelVariant::SeparableTf32Walk) {
             const int anchorX = spec.effectiveAnchor().x;
             return cost.tf32(detail::tf32WalkMmaCount(kw, kh, anchorX, pixels), bytes,
@@ -199,12 +203,25 @@ std::string tf32Note(const filters::FilterSpec& spec)
     return note;
 }
 
+/// The integer RGBA8 kernel's note in a plan's reason: its fixed-point taps and their error bound.
+std::string rgba8FixedNote(const filters::FilterSpec& spec)
+{
+    const detail::Rgba8FixedTaps fixed = detail::rgba8FixedTaps(spec);
+    char note[128];
+    std::snprintf(note, sizeof note, "; integer products of 16-bit taps (2^-%d), error at most %.2g of an output step",
+                  fixed.shift, fixed.errorBound);
+    return note;
+}
+
 /// What a tensor-core plan's reason says of its error: fp16 taps and an absolute bound for the
 /// 8-bit kernels; the TF32 split and a bound relative to the output's scale for float.
 std::string tensorBoundNote(const filters::FilterSpec& spec, bool separable, const Eligibility& e)
 {
     if (separable && e.separableTensor && e.separableTensor.entry->variant == KernelVariant::SeparableTf32Walk) {
         return tf32Note(spec);
+    }
+    if (!separable && e.directTensor && e.directTensor.entry->variant == KernelVariant::DirectRgba8Imma) {
+        return rgba8FixedNote(spec);
     }
     char note[96];
     std::snprintf(note, sizeof note, "; fp16 taps, error at most %.2g", detail::tensorErrorBound(spec, separable));
@@ -299,6 +316,7 @@ std::size_t layoutWorkspace(Plan& plan, PlanData& data)
         workspace += detail::tensorDirectCounterBytes;
         break;
     case KernelVariant::DirectRgba8Walk:
+    case KernelVariant::DirectRgba8Imma:
     case KernelVariant::DirectFixed:
     case KernelVariant::DirectTiled:
         if (data.taps.size() > kMaxInlineDirectTaps) {
@@ -449,6 +467,7 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
     }
     switch (plan.shape.variant) {
     case KernelVariant::DirectRgba8Walk:
+    case KernelVariant::DirectRgba8Imma:
     case KernelVariant::DirectFixed:
     case KernelVariant::DirectTiled: {
         const float* globalTaps = nullptr;

@@ -17,11 +17,13 @@ using V = KernelVariant;
 // The one list of kernels. Order matters: within a method and a tensor-core setting the planner
 // takes the first row whose canImplement says yes, so the specialised kernels come before the
 // general ones they beat.
-constexpr std::array<VariantEntry, 14> kVariants{{
+constexpr std::array<VariantEntry, 15> kVariants{{
     {V::DirectRgba8Walk, "direct-rgba8-walk", Method::Direct, false, detail::canDirectRgba8Walk,
      detail::directRgba8WalkShape},
     {V::DirectFixed, "direct-fixed", Method::Direct, false, detail::canDirectFixed, detail::directFixedShape},
     {V::DirectTiled, "direct-tiled", Method::Direct, false, detail::canDirectTiled, detail::directTiledShape},
+    {V::DirectRgba8Imma, "direct-rgba8-imma", Method::Direct, true, detail::canDirectRgba8Imma,
+     detail::directRgba8ImmaShape},
     {V::DirectTensor, "direct-tensor", Method::Direct, true, detail::canDirectTensor, detail::directTensorShape},
     {V::DirectTensorPersistent, "direct-tensor-persistent", Method::Direct, true, detail::canDirectTensorPersistent,
      detail::directTensorShape},

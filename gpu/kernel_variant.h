@@ -19,6 +19,7 @@ enum class KernelVariant {
     DirectRgba8Walk,         ///< RGBA8 3x3 / 5x5 window walking down a strip; compiledSize = K
     DirectFixed,             ///< square odd 3..15, fully unrolled; compiledSize = K
     DirectTiled,             ///< any size, shared-memory tile per block; compiledSize = 0
+    DirectRgba8Imma,         ///< integer tensor cores, RGBA8 3x3 / 5x5 with 16-bit fixed-point taps; compiledSize = K
     DirectTensor,            ///< tensor cores, width class 8 or 16 taps; compiledSize = the class
     DirectTensorPersistent,  ///< tensor cores, persistent blocks, width class 32 or 64 taps
     SeparableWalk,           ///< f32 one channel, at most 32 taps, walking strips; compiledSize = 0

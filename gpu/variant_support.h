@@ -70,6 +70,8 @@ Support canDirectFixed(const ShapeQuery& q);
 LaunchShape directFixedShape(const ShapeQuery& q);
 Support canDirectTiled(const ShapeQuery& q);
 LaunchShape directTiledShape(const ShapeQuery& q);
+Support canDirectRgba8Imma(const ShapeQuery& q);
+LaunchShape directRgba8ImmaShape(const ShapeQuery& q);
 Support canDirectTensor(const ShapeQuery& q);
 Support canDirectTensorPersistent(const ShapeQuery& q);
 LaunchShape directTensorShape(const ShapeQuery& q);

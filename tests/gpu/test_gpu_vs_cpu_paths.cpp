@@ -254,8 +254,9 @@ TEST_F(MethodChoice, TensorCoresRefuseWithTheReason)
     FilterSpec widened = dense;
     widened.depth = OutputDepth::F32;
     EXPECT_NE(refusal(widened, {PixelDepth::U8, 3}, Method::Direct).find("8-bit"), std::string::npos);
-    // Sharpen's taps sum to 9 in absolute value: fp16 could move a result by more than 0.5.
-    EXPECT_NE(refusal(filters::makeSharpen(1.0), {PixelDepth::U8, 4}, Method::Direct).find("fp16"), std::string::npos);
+    // Sharpen's taps sum to 9 in absolute value: fp16 could move a result by more than 0.5. (On
+    // RGBA8 the integer kernel takes it exactly, as the last lines check.)
+    EXPECT_NE(refusal(filters::makeSharpen(1.0), {PixelDepth::U8, 3}, Method::Direct).find("fp16"), std::string::npos);
     EXPECT_NE(refusal(test::randomDenseSpec(65, 3, rng), {PixelDepth::U8, 1}, Method::Direct).find("64 taps"),
               std::string::npos);
     FilterSpec oddBorder = dense;
@@ -265,6 +266,7 @@ TEST_F(MethodChoice, TensorCoresRefuseWithTheReason)
     if (device_.ccMajor >= 8) {
         EXPECT_EQ(refusal(dense, {PixelDepth::U8, 4}, Method::Direct), "");
         EXPECT_EQ(refusal(filters::makeGaussian(2.0, 9), {PixelDepth::U8, 3}, Method::Separable), "");
+        EXPECT_EQ(refusal(filters::makeSharpen(1.0), {PixelDepth::U8, 4}, Method::Direct), "");
     }
 }
 
@@ -335,6 +337,44 @@ TEST_F(GpuVsCpu, Rgba8WalkBothByteConversions)
             c.spec.offset = index % 2 == 0 ? 0.0 : 3.5;
             c.padded = index % 2 == 1;
             check(c, caseRng, index);
+            ++index;
+        }
+    }
+}
+
+// The integer tensor-core RGBA8 kernel (direct-rgba8-imma): both sizes, random unit-sum, box,
+// sharpen and the strong kernel (integer taps, sums far outside 0..255), offsets, every border;
+// images smaller than the kernel, narrower than a strip, no multiple of a strip's 128 columns
+// (strips start 2 pixels left) or of a step's 32 lines, tall ones over many steps, tight and
+// padded pitches; the output poisoned first. Within 1 of the CPU path.
+TEST_F(GpuVsCpu, Rgba8ImmaGrid)
+{
+    SCOPED_TRACE(test::seedNote(seed_));
+    const cv::Size images[] = {{1, 1}, {2, 3}, {4, 5}, {7, 2}, {126, 33}, {131, 97}, {333, 261}, {1001, 1307}};
+    std::size_t index = 0;
+    for (const int side : {3, 5}) {
+        filters::Kernel2D strong{side, side, std::vector<double>(static_cast<std::size_t>(side) * side, -5.0)};
+        strong.weights[strong.weights.size() / 2] = 5.0 * (side * side - 1) + 1.0;
+        for (const cv::Size image : images) {
+            auto rng = test::caseRng(seed_, 77, index);
+            const FilterSpec specs[] = {test::randomDenseSpec(side, side, rng), filters::makeBox(side),
+                                        filters::makeSharpen(1.5), filters::makeCustom(strong)};
+            Case c;
+            c.method = Method::Direct;
+            c.tensor = TensorCores::On;
+            c.variant = KernelVariant::DirectRgba8Imma;
+            c.format = {PixelDepth::U8, 4};
+            c.width = image.width;
+            c.height = image.height;
+            c.spec = specs[index % 4];
+            if (c.spec.kernel.width != side) {
+                c.spec = test::randomDenseSpec(side, side, rng);  // sharpen is 3 x 3 only
+            }
+            c.spec.border = test::kBorders[index % 5];
+            c.spec.borderValue = test::borderValueFor(PixelDepth::U8, index);
+            c.spec.offset = index % 3 == 0 ? 0.0 : index % 3 == 1 ? 3.5 : -7.25;
+            c.padded = index % 2 == 1;
+            check(c, rng, index);
             ++index;
         }
     }

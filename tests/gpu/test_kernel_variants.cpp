@@ -75,7 +75,7 @@ FilterSpec withConstantBorder(FilterSpec s, double value)
 TEST(KernelVariants, TableNamesEveryVariantOnceInEnumOrder)
 {
     const auto all = allKernelVariants();
-    ASSERT_EQ(all.size(), 14u);
+    ASSERT_EQ(all.size(), 15u);
     std::set<std::string> names;
     for (std::size_t i = 0; i < all.size(); ++i) {
         EXPECT_EQ(static_cast<std::size_t>(all[i]), i);
@@ -86,6 +86,7 @@ TEST(KernelVariants, TableNamesEveryVariantOnceInEnumOrder)
         EXPECT_EQ(detail::variantEntry(all[i]).variant, all[i]);
     }
     EXPECT_EQ(toString(V::DirectRgba8Walk), "direct-rgba8-walk");
+    EXPECT_EQ(toString(V::DirectRgba8Imma), "direct-rgba8-imma");
     EXPECT_EQ(toString(V::SeparableTwoPass), "separable-two-pass");
     EXPECT_EQ(toString(V::Fft), "fft");
     EXPECT_EQ(toString(V::FftRows), "fft-rows");
@@ -93,7 +94,8 @@ TEST(KernelVariants, TableNamesEveryVariantOnceInEnumOrder)
 
 TEST(KernelVariants, MethodAndTensorCoresOfEachVariant)
 {
-    for (V v : {V::DirectRgba8Walk, V::DirectFixed, V::DirectTiled, V::DirectTensor, V::DirectTensorPersistent}) {
+    for (V v : {V::DirectRgba8Walk, V::DirectFixed, V::DirectTiled, V::DirectRgba8Imma, V::DirectTensor,
+                V::DirectTensorPersistent}) {
         EXPECT_EQ(methodOf(v), Method::Direct) << toString(v);
     }
     for (V v : {V::SeparableWalk, V::SeparableSingle, V::SeparableTiled, V::SeparableTwoPass, V::SeparableTf32Walk,
@@ -102,7 +104,7 @@ TEST(KernelVariants, MethodAndTensorCoresOfEachVariant)
     }
     EXPECT_EQ(methodOf(V::Fft), Method::Fft);
     EXPECT_EQ(methodOf(V::FftRows), Method::Fft);
-    const std::set<V> tensor{V::DirectTensor, V::DirectTensorPersistent, V::SeparableTf32Walk, V::SeparableTensorWalk,
+    const std::set<V> tensor{V::DirectRgba8Imma, V::DirectTensor, V::DirectTensorPersistent, V::SeparableTf32Walk, V::SeparableTensorWalk,
                              V::SeparableTensor};
     for (V v : allKernelVariants()) {
         EXPECT_EQ(usesTensorCores(v), tensor.count(v) == 1) << toString(v);
@@ -132,6 +134,23 @@ TEST(CanImplement, DirectRgba8Walk)
     expectRefused(ask(V::DirectRgba8Walk, test::denseSpec(3), kU8x3), "RGBA");
     expectRefused(ask(V::DirectRgba8Walk, offCentre(test::denseSpec(3)), kU8x4), "centred anchor");
     expectRefused(ask(V::DirectRgba8Walk, withConstantBorder(test::denseSpec(3), 100.3), kU8x4), "byte");
+}
+
+TEST(CanImplement, DirectRgba8Imma)
+{
+    expectAccepted(ask(V::DirectRgba8Imma, test::denseSpec(3), kU8x4));
+    expectAccepted(ask(V::DirectRgba8Imma, filters::makeBox(5), kU8x4));
+    expectAccepted(ask(V::DirectRgba8Imma, filters::makeSharpen(1.0), kU8x4));
+    expectRefused(ask(V::DirectRgba8Imma, test::denseSpec(7), kU8x4), "3 x 3 and 5 x 5");
+    expectRefused(ask(V::DirectRgba8Imma, test::denseSpec(3), kU8x3), "RGBA");
+    expectRefused(ask(V::DirectRgba8Imma, test::denseSpec(3), kF32x4), "RGBA");
+    expectRefused(ask(V::DirectRgba8Imma, offCentre(test::denseSpec(3)), kU8x4), "centred anchor");
+    expectRefused(ask(V::DirectRgba8Imma, withConstantBorder(test::denseSpec(3), 100.3), kU8x4), "byte");
+    expectRefused(ask(V::DirectRgba8Imma, test::denseSpec(3), kU8x4, describedTuring()), "compute capability");
+    // Taps of about 50 leave 9 bits below the point: their rounding alone is over the limit.
+    FilterSpec coarse = test::denseSpec(3);
+    coarse.scale = 150.3;
+    expectRefused(ask(V::DirectRgba8Imma, coarse, kU8x4), "16-bit taps");
 }
 
 TEST(CanImplement, DirectFixed)

@@ -64,6 +64,34 @@ TEST(PlanShapes, Rgba8WalkStatesItsByteConversion)
     EXPECT_EQ(f32.describe().find("bytes"), std::string::npos) << f32.describe();
 }
 
+// With tensor cores allowed, RGBA8 3 x 3 goes to the integer tensor cores: strips start 2 pixels
+// left so that 8192 columns take 65 of them, and the reason states the taps' fixed point and bound.
+TEST(PlanShapes, Rgba8ThreeByThreeTakesTheIntegerTensorCores)
+{
+    const auto plan = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
+                                             Method::Auto, TensorCores::Auto);
+    ASSERT_EQ(plan.shape.variant, KernelVariant::DirectRgba8Imma) << plan.describe();
+    EXPECT_EQ(plan.method, Method::Direct);
+    EXPECT_TRUE(plan.tensorCores);
+    EXPECT_EQ(plan.shape.compiledSize, 3);
+    EXPECT_EQ(plan.shape.gridX, 65);
+    EXPECT_EQ(plan.shape.tileHeight, 64);
+    EXPECT_EQ(plan.shape.gridY, 128);
+    // 0.2 is a multiple of 2^-17 only approximately: the taps round at 2^-17.
+    EXPECT_NE(plan.describe().find("integer products of 16-bit taps (2^-17), error at most"), std::string::npos)
+        << plan.describe();
+    // Tensor cores off keeps the byte walk.
+    const auto off = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
+                                            Method::Auto, TensorCores::Off);
+    EXPECT_EQ(off.shape.variant, KernelVariant::DirectRgba8Walk) << off.describe();
+    // Taps whose 16-bit form rounds too much keep the byte walk too.
+    filters::FilterSpec coarse = dense3();
+    coarse.scale = 201.37;
+    const auto kept = tessera::gpu::makePlan(coarse, PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
+                                             Method::Auto, TensorCores::Auto);
+    EXPECT_EQ(kept.shape.variant, KernelVariant::DirectRgba8Walk) << kept.describe();
+}
+
 TEST(PlanShapes, WalkingRgba8KernelOnlyWhereItApplies)
 {
     const DeviceInfo d = describedH200();
