@@ -45,7 +45,8 @@ constexpr int kStep = 32;                    // output lines per step: two group
 constexpr int kThreads = 256;
 constexpr int kQuadsPerWarp = 8;             // 4 warps x 8 quads = the strip's 32 quads
 // Rows per block. Short segments keep the resident blocks on neighbouring rows; on an H200 at
-// 8192^2 (3 x 3, 5 x 5 ms): 64 rows 0.199, 0.265; 128 rows 0.209, 0.270; 256 rows 0.232, 0.288.
+// 8192^2 (3 x 3, 5 x 5 ms): 32 rows 0.202, 0.272; 64 rows 0.199, 0.265; 96 rows 0.204, 0.265;
+// 128 rows 0.209, 0.270; 256 rows 0.232, 0.288.
 constexpr int kSegmentRows = 64;
 /// Resident blocks per SM the registers are budgeted for: four for 3 x 3 (64 registers: 0.199 ms
 /// against 0.211 with three and 0.235 with two), three for 5 x 5 (0.265; four would spill).
@@ -110,33 +111,31 @@ struct BFragments {
 constexpr int kStageStride = 36;
 constexpr int kStageWords = 16 * kStageStride;
 
-/// Writes the warp's staged 16 x 32 pixels to the image: lane l copies lines l / 8 + 4 i, pixels
-/// 4 (l % 8) .. + 3, as two 8-byte stores (a strip's outputs start 2 pixels off a 16-byte
-/// boundary); edges and unaligned rows go pixel by pixel.
+/// Writes the warp's staged 16 x 32 pixels to the image, two lines per instruction: each half of
+/// the warp writes one line's 128 bytes, lane l pixels 2 (l % 16) and 2 (l % 16) + 1 as one
+/// 8-byte store (a strip's outputs start 2 pixels off a 16-byte boundary, so 8 bytes is the
+/// widest aligned store); edges and unaligned rows go pixel by pixel.
 __device__ __forceinline__ void storeStaged(const ConvParams& p, const unsigned* stage, int x0, int line0, int yEnd,
                                             int lane)
 {
-    const int chunk = lane & 7;
-    const int x = x0 + 4 * chunk;
+    const int x = x0 + 2 * (lane & 15);
 #pragma unroll
-    for (int i = 0; i < 4; ++i) {
-        const int r = (lane >> 3) + 4 * i;
+    for (int i = 0; i < 8; ++i) {
+        const int r = 2 * i + (lane >> 4);
         const int y = line0 + r;
-        const uint4 v = *reinterpret_cast<const uint4*>(stage + r * kStageStride + 4 * chunk);
+        const uint2 v = *reinterpret_cast<const uint2*>(stage + r * kStageStride + 2 * (lane & 15));
         if (y >= yEnd) {
             continue;
         }
         unsigned* out = rowPtr<unsigned>(p.dst, p.dstPitch, y) + x;
-        if (x >= 0 && x + 4 <= p.width && reinterpret_cast<std::uintptr_t>(out) % 8 == 0) {
-            *reinterpret_cast<uint2*>(out) = make_uint2(v.x, v.y);
-            *reinterpret_cast<uint2*>(out + 2) = make_uint2(v.z, v.w);
+        if (x >= 0 && x + 2 <= p.width && reinterpret_cast<std::uintptr_t>(out) % 8 == 0) {
+            *reinterpret_cast<uint2*>(out) = v;
         } else {
-            const unsigned words[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                if (x + j >= 0 && x + j < p.width) {
-                    out[j] = words[j];
-                }
+            if (x >= 0 && x < p.width) {
+                out[0] = v.x;
+            }
+            if (x + 1 >= 0 && x + 1 < p.width) {
+                out[1] = v.y;
             }
         }
     }
