@@ -22,17 +22,6 @@ __device__ __forceinline__ void copyAsync16(void* toShared, const void* fromGlob
 #endif
 }
 
-/// Starts copying 8 bytes (both addresses 8-byte aligned); visible as with copyAsync16.
-__device__ __forceinline__ void copyAsync8(void* toShared, const void* fromGlobal)
-{
-#if __CUDA_ARCH__ >= 800
-    const auto s = static_cast<unsigned>(__cvta_generic_to_shared(toShared));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(s), "l"(fromGlobal));
-#else
-    *static_cast<uint2*>(toShared) = *static_cast<const uint2*>(fromGlobal);
-#endif
-}
-
 /// Starts copying 4 bytes (both addresses 4-byte aligned); visible as with copyAsync16.
 __device__ __forceinline__ void copyAsync4(void* toShared, const void* fromGlobal)
 {

@@ -5,7 +5,7 @@
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
 #include "gpu/mma_sync.cuh"
-#include "gpu/async_copy.cuh"
+#include "gpu/window_loader.cuh"
 
 #include <cstdint>
 #include <string>
@@ -25,21 +25,22 @@
 // 32-bit integers, so a 3 x 3 kernel costs 12 products per 64 outputs.
 //
 // The walk. A block of 8 warps walks down a 128-pixel strip 32 lines at a time, the next step's
-// window in flight by cp.async while the current one is computed (like the byte walk). The window
-// starts 2 pixels left of the strip, so every quad's 8-pixel window starts on a 16-byte boundary
-// in shared memory (ldmatrix's rule); in the image it starts on an 8-byte one, so it comes in
-// 8-byte copies, and the outputs stay 16-byte aligned. Each warp owns 16 lines x 8 quads.
+// window in flight by cp.async while the current one is computed (like the byte walk). Strips
+// start 2 pixels left of a multiple of 128, so that every 8-pixel window starts on a 16-byte
+// boundary in shared memory (ldmatrix's rule) and in the image (cp.async's). Each warp owns 16
+// lines x 8 quads of outputs.
 //
 // The results. Lane (g, t) ends with two channels of one pixel on lines g and g + 8; it rounds
-// (the bias and a shift), saturates and packs them into its warp's staging rows in shared memory,
-// from which the warp writes whole 128-byte lines, one 16-byte store per lane.
+// (the bias and a shift), saturates and packs them, trades half with its neighbour (lane t ^ 1,
+// the other two channels of the same pixels), and stores one whole pixel per line.
 
 namespace tessera::gpu::detail {
 
 namespace {
 
 constexpr int kStripW = 128;                 // output pixels per block, horizontally
-constexpr int kRawCols = kStripW + 4;        // window from 128 bx - 2: 132 words a row (4 mod 32 banks)
+constexpr int kStripShift = 2;               // a strip's first output: 128 bx - 2
+constexpr int kRawCols = kStripW + 4;        // window from 128 bx - 4: 33 quads, 132 words (4 mod 32 banks)
 constexpr int kStep = 32;                    // output lines per step: two groups of 16
 constexpr int kThreads = 256;
 constexpr int kQuadsPerWarp = 8;             // 4 warps x 8 quads = the strip's 32 quads
@@ -111,8 +112,11 @@ constexpr int kStageStride = 36;
 constexpr int kStageWords = 16 * kStageStride;
 
 /// Writes the warp's staged 16 x 32 pixels to the image: lane l copies lines l / 8 + 4 i, pixels
-/// 4 (l % 8) .. + 3, as one 16-byte store, so that each instruction writes four whole 128-byte
-/// lines; edges and unaligned rows go pixel by pixel.
+/// 4 (l % 8) .. + 3, as two 8-byte stores (a strip's outputs start 2 pixels off a 16-byte
+/// boundary); edges and unaligned rows go pixel by pixel. Measured on an H200 at 8192^2, 3 x 3:
+/// 0.199 ms. Not kept: each half-warp writing one whole line in 8-byte pieces (0.203), and strips
+/// on 16-byte boundaries with 16-byte stores, the window then coming in 8-byte copies (0.217);
+/// stores of single pixels straight from the fragments, before the staging rows, took 0.364.
 __device__ __forceinline__ void storeStaged(const ConvParams& p, const unsigned* stage, int x0, int line0, int yEnd,
                                             int lane)
 {
@@ -127,54 +131,17 @@ __device__ __forceinline__ void storeStaged(const ConvParams& p, const unsigned*
             continue;
         }
         unsigned* out = rowPtr<unsigned>(p.dst, p.dstPitch, y) + x;
-        if (x + 4 <= p.width && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
-            *reinterpret_cast<uint4*>(out) = v;
+        if (x >= 0 && x + 4 <= p.width && reinterpret_cast<std::uintptr_t>(out) % 8 == 0) {
+            *reinterpret_cast<uint2*>(out) = make_uint2(v.x, v.y);
+            *reinterpret_cast<uint2*>(out + 2) = make_uint2(v.z, v.w);
         } else {
             const unsigned words[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
-                if (x + j < p.width) {
+                if (x + j >= 0 && x + j < p.width) {
                     out[j] = words[j];
                 }
             }
-        }
-    }
-}
-
-/// Starts loading window rows oy .. oy + ROWS - 1, pixels ox .. ox + kRawCols - 1 (ox = a strip's
-/// start - 2: 8-byte aligned where the rows are), into raw: pairs of pixels by cp.async where both
-/// lie inside the image's columns, from the row the border rule picks; the rest pixel by pixel,
-/// `borderPixel` outside.
-template <int ROWS>
-__device__ __forceinline__ void loadWindowPairs(const ConvParams& p, unsigned* raw, int ox, int oy, bool pairs,
-                                                unsigned borderPixel, int tid)
-{
-    constexpr int kPairs = kRawCols / 2;
-    constexpr int kCount = ROWS * kPairs;
-    if (pairs && ox >= 0 && oy >= 0 && ox + kRawCols <= p.width && oy + ROWS <= p.height) {
-        const char* first = reinterpret_cast<const char*>(rowPtr<unsigned>(p.src, p.srcPitch, oy) + ox);
-        for (int i = tid; i < kCount; i += kThreads) {
-            const int r = i / kPairs;
-            const int q = i - r * kPairs;
-            copyAsync8(raw + r * kRawCols + 2 * q,
-                       reinterpret_cast<const unsigned*>(first + static_cast<std::size_t>(r) * p.srcPitch) + 2 * q);
-        }
-        return;
-    }
-    for (int i = tid; i < kCount; i += kThreads) {
-        const int r = i / kPairs;
-        const int q = i - r * kPairs;
-        const int x = ox + 2 * q;
-        const int gy = mapBorder(oy + r, p.height, p.border);
-        unsigned* to = raw + r * kRawCols + 2 * q;
-        if (gy >= 0 && pairs && x >= 0 && x + 2 <= p.width) {
-            copyAsync8(to, rowPtr<unsigned>(p.src, p.srcPitch, gy) + x);
-            continue;
-        }
-#pragma unroll
-        for (int k = 0; k < 2; ++k) {
-            const int gx = mapBorder(x + k, p.width, p.border);
-            to[k] = gy >= 0 && gx >= 0 ? rowPtr<unsigned>(p.src, p.srcPitch, gy)[gx] : borderPixel;
         }
     }
 }
@@ -244,17 +211,17 @@ __global__ void __launch_bounds__(kThreads, blocksPerSm(K))
     extern __shared__ uint4 immaShared[];
     unsigned* buffers = reinterpret_cast<unsigned*>(immaShared);
 
-    const int xs = blockIdx.x * kStripW;
+    const int xs = blockIdx.x * kStripW - kStripShift;
     const int ox = xs - 2;
     const int yBegin = blockIdx.y * segmentRows;
     const int yEnd = min(yBegin + segmentRows, p.height);
     if (yBegin >= yEnd) {
         return;
     }
-    const bool pairs = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) % 8) == 0;
+    const bool vectors = ((reinterpret_cast<std::uintptr_t>(p.src) | p.srcPitch) % 16) == 0;
     const int tid = threadIdx.x;
     auto load = [&](unsigned* to, int oy) {
-        loadWindowPairs<kRows>(p, to, ox, oy, pairs, borderPixel, tid);
+        loadWindowRows<unsigned, kRawCols, kRawCols, kRows, kThreads>(p, to, ox, oy, vectors, borderPixel, tid);
     };
     load(buffers, yBegin - K / 2);
     commitAsync();
@@ -362,7 +329,7 @@ LaunchShape directRgba8ImmaShape(const ShapeQuery& q)
     s.blockX = kThreads;
     s.blockY = 1;
     s.tileWidth = kStripW;
-    s.gridX = (q.width + kStripW - 1) / kStripW;
+    s.gridX = (q.width + kStripShift + kStripW - 1) / kStripW;
     s.tileHeight = kSegmentRows;
     s.gridY = (q.height + s.tileHeight - 1) / s.tileHeight;
     s.sharedBytes = q.kw == 3 ? sharedBytes<3>() : sharedBytes<5>();

@@ -64,8 +64,8 @@ TEST(PlanShapes, Rgba8WalkStatesItsByteConversion)
     EXPECT_EQ(f32.describe().find("bytes"), std::string::npos) << f32.describe();
 }
 
-// With tensor cores allowed, RGBA8 3 x 3 goes to the integer tensor cores, one 128-column strip
-// per column of blocks, and the reason states the taps' fixed point and bound.
+// With tensor cores allowed, RGBA8 3 x 3 goes to the integer tensor cores: strips start 2 pixels
+// left so that 8192 columns take 65 of them, and the reason states the taps' fixed point and bound.
 TEST(PlanShapes, Rgba8ThreeByThreeTakesTheIntegerTensorCores)
 {
     const auto plan = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
@@ -74,7 +74,7 @@ TEST(PlanShapes, Rgba8ThreeByThreeTakesTheIntegerTensorCores)
     EXPECT_EQ(plan.method, Method::Direct);
     EXPECT_TRUE(plan.tensorCores);
     EXPECT_EQ(plan.shape.compiledSize, 3);
-    EXPECT_EQ(plan.shape.gridX, 64);
+    EXPECT_EQ(plan.shape.gridX, 65);
     EXPECT_EQ(plan.shape.tileHeight, 64);
     EXPECT_EQ(plan.shape.gridY, 128);
     // 0.2 is a multiple of 2^-17 only approximately: the taps round at 2^-17.
