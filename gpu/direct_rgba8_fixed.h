@@ -48,7 +48,8 @@ inline Rgba8FixedTaps rgba8FixedTaps(const std::vector<float>& taps, float offse
     if (!std::isfinite(offset) || taps.empty()) {
         return f;
     }
-    // q = 256 hi + lo with hi, lo in [-128, 127] reaches every integer in [-32768 + 128, 32639].
+    // Every q from -32639 to 32639 splits into hi = q / 256 rounded to nearest (-127 to 127) and
+    // lo = q - 256 hi (-128 to 127).
     constexpr double kLargestQ = 32639.0;
     for (int s = 24; s >= 1; --s) {
         const double unit = std::ldexp(1.0, s);

@@ -31,8 +31,8 @@
 // lines x 8 quads of outputs.
 //
 // The results. Lane (g, t) ends with two channels of one pixel on lines g and g + 8; it rounds
-// (the bias and a shift), saturates and packs them, trades half with its neighbour (lane t ^ 1,
-// the other two channels of the same pixels), and stores one whole pixel per line.
+// (the bias and a shift), saturates and packs them into its warp's staging rows in shared memory,
+// from which the warp writes whole lines (storeStaged).
 
 namespace tessera::gpu::detail {
 
@@ -61,11 +61,18 @@ constexpr int rawRows()
     return kStep + K - 1;
 }
 
-/// Two window buffers, then each warp's staging rows (computeStep).
+/// Each warp stages its results (16 lines x 32 pixels) in shared memory so that they leave in
+/// whole lines: lines kStageStride words apart (36: the lanes' two-byte writes of one instruction
+/// fall in distinct banks).
+constexpr int kStageStride = 36;
+constexpr int kStageWords = 16 * kStageStride;
+
+/// Two window buffers, then each warp's staging rows.
 template <int K>
 constexpr std::size_t sharedBytes()
 {
-    return (2u * static_cast<std::size_t>(rawRows<K>()) * kRawCols + 8u * 16u * 36u) * sizeof(unsigned);
+    return (2u * static_cast<std::size_t>(rawRows<K>()) * kRawCols + (kThreads / 32u) * kStageWords) *
+           sizeof(unsigned);
 }
 
 template <int K>
@@ -98,18 +105,11 @@ __device__ __forceinline__ std::uint32_t packSat(int a, int b, std::uint32_t c)
     return d;
 }
 
-
 template <int K>
 struct BFragments {
     std::uint32_t hi[K][2][2];  ///< [ky][output pair][register]
     std::uint32_t lo[K][2][2];
 };
-
-/// Stages a warp's results (16 lines x 32 pixels) in shared memory so that they leave in whole
-/// rows: lines kStageStride words apart (36: the lanes' two-byte writes of one instruction fall in
-/// distinct banks).
-constexpr int kStageStride = 36;
-constexpr int kStageWords = 16 * kStageStride;
 
 /// Writes the warp's staged 16 x 32 pixels to the image: lane l copies lines l / 8 + 4 i, pixels
 /// 4 (l % 8) .. + 3, as two 8-byte stores (a strip's outputs start 2 pixels off a 16-byte
