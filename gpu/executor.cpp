@@ -392,6 +392,8 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
         plan.reason = "forced variant";
         if (entry.variant == KernelVariant::SeparableTf32Walk) {
             plan.reason += tf32Note(spec);
+        } else if (entry.variant == KernelVariant::DirectRgba8Imma) {
+            plan.reason += rgba8FixedNote(spec);
         }
         plan.shape = entry.shape(query);
     } else {

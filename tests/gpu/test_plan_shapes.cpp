@@ -80,6 +80,11 @@ TEST(PlanShapes, Rgba8ThreeByThreeTakesTheIntegerTensorCores)
     // 0.2 is a multiple of 2^-17 only approximately: the taps round at 2^-17.
     EXPECT_NE(plan.describe().find("integer products of 16-bit taps (2^-17), error at most"), std::string::npos)
         << plan.describe();
+    // Forced by name, the plan states the same.
+    const auto forced = tessera::gpu::makePlanForVariant(dense3(), PixelFormat{PixelDepth::U8, 4}, 640, 480,
+                                                         describedH200(), KernelVariant::DirectRgba8Imma);
+    EXPECT_NE(forced.describe().find("forced variant; integer products of 16-bit taps (2^-17)"), std::string::npos)
+        << forced.describe();
     // Tensor cores off keeps the byte walk.
     const auto off = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
                                             Method::Auto, TensorCores::Off);
