@@ -274,28 +274,33 @@ void launchK(const Plan& plan, ConvParams p, cudaStream_t stream)
 
 }  // namespace
 
-Support canDirectRgba8Walk(const ShapeQuery& q)
+Support smallRgba8Support(const ShapeQuery& q, const std::string& kernel, std::size_t shared3, std::size_t shared5)
 {
     const int k = q.kw;
     if (q.kh != k || (k != 3 && k != 5)) {
-        return Support::no("the walking RGBA8 kernel is compiled for 3 x 3 and 5 x 5 only, not " +
-                           std::to_string(q.kw) + " x " + std::to_string(q.kh));
+        return Support::no(kernel + " is compiled for 3 x 3 and 5 x 5 only, not " + std::to_string(q.kw) + " x " +
+                           std::to_string(q.kh));
     }
     if (q.anchorX != k / 2 || q.anchorY != k / 2) {
-        return Support::no("the walking RGBA8 kernel needs the centred anchor");
+        return Support::no(kernel + " needs the centred anchor");
     }
     if (q.input.depth != PixelDepth::U8 || q.input.channels != 4 || q.kernelOutput.depth != PixelDepth::U8) {
-        return Support::no("the walking RGBA8 kernel takes 8-bit RGBA in and 8-bit out only");
+        return Support::no(kernel + " takes 8-bit RGBA in and 8-bit out only");
     }
     if (!borderFitsByte(q.border, q.borderValue)) {
-        return Support::no("the walking RGBA8 kernel fills a constant border with a whole byte value only");
+        return Support::no(kernel + " fills a constant border with a whole byte value only");
     }
-    const std::size_t bytes = k == 3 ? sharedBytes<3>() : sharedBytes<5>();
+    const std::size_t bytes = k == 3 ? shared3 : shared5;
     if (bytes > q.sharedLimit) {
-        return Support::no("the walking RGBA8 kernel needs " + std::to_string(bytes) +
-                           " bytes of shared memory, the device has " + std::to_string(q.sharedLimit));
+        return Support::no(kernel + " needs " + std::to_string(bytes) + " bytes of shared memory, the device has " +
+                           std::to_string(q.sharedLimit));
     }
     return Support::yes();
+}
+
+Support canDirectRgba8Walk(const ShapeQuery& q)
+{
+    return smallRgba8Support(q, "the walking RGBA8 kernel", sharedBytes<3>(), sharedBytes<5>());
 }
 
 LaunchShape directRgba8WalkShape(const ShapeQuery& q)

@@ -6,8 +6,17 @@
 
 #include "gpu/kernel_common.cuh"
 #include "gpu/plan_data.h"
+#include "gpu/variant_support.h"
+
+#include <cstddef>
+#include <string>
 
 namespace tessera::gpu::detail {
+
+/// What both kernels ask of a plan: a centred 3 x 3 or 5 x 5 kernel, RGBA8 in and out, a constant
+/// border that is a byte, and shared3 / shared5 bytes of shared memory for the size; `kernel`
+/// names the kernel in the reason. Never throws.
+Support smallRgba8Support(const ShapeQuery& q, const std::string& kernel, std::size_t shared3, std::size_t shared5);
 
 /// Enqueues KernelVariant::DirectRgba8Walk (canDirectRgba8Walk, directRgba8WalkShape in
 /// variant_support.h say when and how); throws CudaError, PreconditionError for another size.

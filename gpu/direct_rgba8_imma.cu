@@ -296,30 +296,12 @@ Support canDirectRgba8Imma(const ShapeQuery& q)
     if (q.device != nullptr && q.device->ccMajor < 8) {
         return Support::no("integer tensor-core kernels need compute capability 8.0 or later");
     }
-    const int k = q.kw;
-    if (q.kh != k || (k != 3 && k != 5)) {
-        return Support::no("the integer RGBA8 kernel is compiled for 3 x 3 and 5 x 5 only, not " +
-                           std::to_string(q.kw) + " x " + std::to_string(q.kh));
+    if (Support s = smallRgba8Support(q, "the integer RGBA8 kernel", sharedBytes<3>(), sharedBytes<5>()); !s) {
+        return s;
     }
-    if (q.anchorX != k / 2 || q.anchorY != k / 2) {
-        return Support::no("the integer RGBA8 kernel needs the centred anchor");
-    }
-    if (q.input.depth != PixelDepth::U8 || q.input.channels != 4 || q.kernelOutput.depth != PixelDepth::U8) {
-        return Support::no("the integer RGBA8 kernel takes 8-bit RGBA in and 8-bit out only");
-    }
-    if (!borderFitsByte(q.border, q.borderValue)) {
-        return Support::no("the integer RGBA8 kernel fills a constant border with a whole byte value only");
-    }
-    if (q.spec != nullptr) {
-        if (!rgba8FixedTaps(*q.spec).ok) {
-            return Support::no("the integer RGBA8 kernel's 16-bit taps would round the result by more than " +
-                               std::to_string(kRgba8FixedErrorLimit) + " of an output step");
-        }
-    }
-    const std::size_t bytes = k == 3 ? sharedBytes<3>() : sharedBytes<5>();
-    if (bytes > q.sharedLimit) {
-        return Support::no("the integer RGBA8 kernel needs " + std::to_string(bytes) +
-                           " bytes of shared memory, the device has " + std::to_string(q.sharedLimit));
+    if (q.spec != nullptr && !rgba8FixedTaps(*q.spec).ok) {
+        return Support::no("the integer RGBA8 kernel's 16-bit taps would round the result by more than " +
+                           std::to_string(kRgba8FixedErrorLimit) + " of an output step");
     }
     return Support::yes();
 }

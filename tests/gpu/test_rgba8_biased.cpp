@@ -6,6 +6,7 @@
 // kernels on this route and send strong ones to the exact conversion.
 
 #include "gpu/direct_rgba8_bound.h"
+#include "rgba8_taps.h"
 
 #include <gtest/gtest.h>
 
@@ -49,22 +50,7 @@ double worstError(const std::vector<float>& taps, float offset, int windows, std
     return worst;
 }
 
-/// Weights like the benchmark's: uniform in [-0.25, 1), normalised to unit sum.
-std::vector<float> randomNormalised(int side, std::mt19937& rng)
-{
-    std::uniform_real_distribution<double> dist(-0.25, 1.0);
-    std::vector<double> w(static_cast<std::size_t>(side) * side);
-    double sum = 0.0;
-    for (double& v : w) {
-        v = dist(rng);
-        sum += v;
-    }
-    std::vector<float> taps;
-    for (double v : w) {
-        taps.push_back(static_cast<float>(v / sum));
-    }
-    return taps;
-}
+using test::randomNormalisedTaps;
 
 TEST(Rgba8Biased, ValueIsOnePlusTheByteOver32768)
 {
@@ -79,7 +65,7 @@ TEST(Rgba8Biased, ResultsStayWithinTheBoundAndUsualKernelsTakeTheRoute)
     for (int side : {3, 5}) {
         for (float offset : {0.0f, 3.5f, -40.0f}) {
             for (int k = 0; k < 20; ++k) {
-                const std::vector<float> taps = randomNormalised(side, rng);
+                const std::vector<float> taps = randomNormalisedTaps(side, rng);
                 const double bound = rgba8BiasedErrorBound(taps, offset);
                 EXPECT_LE(bound, kRgba8BiasedErrorLimit) << "side " << side << ": a usual kernel must take the route";
                 const double worst = worstError(taps, offset, 4000, rng);

@@ -6,6 +6,7 @@
 // rounded one, and the bound must keep usual kernels on this route and refuse what it cannot hold.
 
 #include "gpu/direct_rgba8_fixed.h"
+#include "rgba8_taps.h"
 
 #include "filters/factories.h"
 
@@ -60,22 +61,7 @@ Worst follow(const std::vector<float>& taps, float offset, const Rgba8FixedTaps&
     return worst;
 }
 
-/// Weights like the benchmark's: uniform in [-0.25, 1), normalised to unit sum.
-std::vector<float> randomNormalised(int side, std::mt19937& rng)
-{
-    std::uniform_real_distribution<double> dist(-0.25, 1.0);
-    std::vector<double> w(static_cast<std::size_t>(side) * side);
-    double sum = 0.0;
-    for (double& v : w) {
-        v = dist(rng);
-        sum += v;
-    }
-    std::vector<float> taps;
-    for (double v : w) {
-        taps.push_back(static_cast<float>(v / sum));
-    }
-    return taps;
-}
+using test::randomNormalisedTaps;
 
 void expectHolds(const std::vector<float>& taps, float offset, std::mt19937& rng)
 {
@@ -100,7 +86,7 @@ TEST(Rgba8Fixed, RandomKernelsHoldTheirBound)
     for (const int side : {3, 5}) {
         for (int n = 0; n < 20; ++n) {
             SCOPED_TRACE("side " + std::to_string(side) + ", kernel " + std::to_string(n));
-            const std::vector<float> taps = randomNormalised(side, rng);
+            const std::vector<float> taps = randomNormalisedTaps(side, rng);
             expectHolds(taps, n % 3 == 0 ? 0.0f : n % 3 == 1 ? 3.5f : -20.25f, rng);
             const Rgba8FixedTaps f = rgba8FixedTaps(taps, 0.0f);
             // Unit-sum taps under 1 in magnitude take at least 15 bits.
