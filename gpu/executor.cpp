@@ -3,8 +3,8 @@
 
 #include "gpu/cost_model.h"
 #include "gpu/cuda_check.cuh"
-#include "gpu/direct_rgba8_bound.h"
 #include "gpu/direct_rgba8_fixed.h"
+#include "gpu/plan_notes.h"
 #include "values/errors.h"
 #include "gpu/plan_data.h"
 #include "gpu/separable_tf32.h"
@@ -15,32 +15,6 @@
 #include <cstdio>
 
 namespace tessera::gpu {
-
-std::string Plan::describe() const
-{
-    char buf[320];
-    std::snprintf(buf, sizeof buf,
-                  "%s %dx%d %s->%s, variant %s, block %dx%d, tile %dx%d, grid %dx%d, smem %zu B, workspace %zu B",
-                  toString(method).c_str(), spec.kernel.width, spec.kernel.height, input.name().c_str(),
-                  output.name().c_str(), toString(shape.variant).c_str(), shape.blockX, shape.blockY, shape.tileWidth,
-                  shape.tileHeight, shape.gridX, shape.gridY, shape.sharedBytes, workspaceBytes);
-    std::string text = buf;
-    if (shape.compiledSize > 0) {
-        text += ", compiled for " + std::to_string(shape.compiledSize);
-    }
-    if (shape.variant == KernelVariant::DirectRgba8Walk && data) {
-        // The launch makes the same choice from the same taps and offset.
-        const float offset = static_cast<float>(spec.offset);
-        if (detail::rgba8TakesBiasedBytes(data->taps, offset)) {
-            std::snprintf(buf, sizeof buf, ", bytes as 1 + b/2^15 (rounding within %.2g of an output step)",
-                          detail::rgba8BiasedErrorBound(data->taps, offset));
-            text += buf;
-        } else {
-            text += ", bytes converted exactly (sum |w| too large for the one-instruction form)";
-        }
-    }
-    return text + (tensorCores ? ", tensor cores" : "") + (reason.empty() ? "" : " (" + reason + ")");
-}
 
 namespace {
 
@@ -192,36 +166,15 @@ Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFor
     return t;
 }
 
-/// The TF32 walk's note in a plan's reason: its split and its error bound relative to S.
-std::string tf32Note(const filters::FilterSpec& spec)
-{
-    char note[160];
-    std::snprintf(note, sizeof note,
-                  "; three TF32 products per tap, error at most %.2g x (|scale| sum|row| sum|column| max|in| + "
-                  "|offset|)",
-                  detail::tf32WalkRelativeBound(spec.kernel.width, spec.kernel.height, spec.effectiveAnchor().x));
-    return note;
-}
-
-/// The integer RGBA8 kernel's note in a plan's reason: its fixed-point taps and their error bound.
-std::string rgba8FixedNote(const filters::FilterSpec& spec)
-{
-    const detail::Rgba8FixedTaps fixed = detail::rgba8FixedTaps(spec);
-    char note[128];
-    std::snprintf(note, sizeof note, "; integer products of 16-bit taps (2^-%d), error at most %.2g of an output step",
-                  fixed.shift, fixed.errorBound);
-    return note;
-}
-
 /// What a tensor-core plan's reason says of its error: fp16 taps and an absolute bound for the
 /// 8-bit kernels; the TF32 split and a bound relative to the output's scale for float.
 std::string tensorBoundNote(const filters::FilterSpec& spec, bool separable, const Eligibility& e)
 {
     if (separable && e.separableTensor && e.separableTensor.entry->variant == KernelVariant::SeparableTf32Walk) {
-        return tf32Note(spec);
+        return detail::tf32Note(spec);
     }
     if (!separable && e.directTensor && e.directTensor.entry->variant == KernelVariant::DirectRgba8Imma) {
-        return rgba8FixedNote(spec);
+        return detail::rgba8FixedNote(spec);
     }
     char note[96];
     std::snprintf(note, sizeof note, "; fp16 taps, error at most %.2g", detail::tensorErrorBound(spec, separable));
@@ -391,9 +344,9 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
         plan.tensorCores = entry.tensorCores;
         plan.reason = "forced variant";
         if (entry.variant == KernelVariant::SeparableTf32Walk) {
-            plan.reason += tf32Note(spec);
+            plan.reason += detail::tf32Note(spec);
         } else if (entry.variant == KernelVariant::DirectRgba8Imma) {
-            plan.reason += rgba8FixedNote(spec);
+            plan.reason += detail::rgba8FixedNote(spec);
         }
         plan.shape = entry.shape(query);
     } else {
