@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu/resources.h"
 
+#include "gpu/calibration_kernels.cuh"
 #include "gpu/cuda_check.cuh"
+#include "values/errors.h"
 
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -239,6 +242,17 @@ void copy2DAsync(void* dst, std::size_t dstPitch, const void* src, std::size_t s
     ScopedDevice on(stream.device());
     TESSERA_CUDA_CHECK(cudaMemcpy2DAsync(dst, dstPitch, src, srcPitch, widthBytes, rows, cudaMemcpyDefault,
                                          static_cast<cudaStream_t>(stream.handle())));
+}
+
+void copyOnDeviceAsync(void* dst, const void* src, std::size_t bytes, StreamView stream)
+{
+    if ((reinterpret_cast<std::uintptr_t>(dst) | reinterpret_cast<std::uintptr_t>(src)) % 16 != 0) {
+        throw PreconditionError("copyOnDeviceAsync: both buffers must start on 16-byte boundaries");
+    }
+    ScopedDevice on(stream.device());
+    int sms = 0;
+    TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, stream.device().value()));
+    detail::launchCopy(dst, src, bytes, sms, static_cast<cudaStream_t>(stream.handle()));
 }
 
 bool isPinnedHost(const void* p)

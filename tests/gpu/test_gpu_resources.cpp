@@ -12,6 +12,7 @@
 
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -332,6 +333,39 @@ TEST_F(GpuResources, Copy2DRoundTripWithPitches)
             ASSERT_EQ(devB[y * kDevPitchB + x], 0x22) << "device padding written, row " << y;
         }
     }
+}
+
+// The copy kernel behind the bench's floor and the calibration's copy rate: sizes around its
+// rounds of four 16-byte words per thread and with a byte tail, nothing past the end written, and
+// unaligned ends refused.
+TEST_F(GpuResources, CopyOnDeviceCopiesEveryByteAndNoMore)
+{
+    constexpr std::size_t kSlack = 64;
+    auto rng = test::caseRng(seed_, 92, 0);
+    for (const std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{16},
+                                    std::size_t{17}, std::size_t{4096 * 16 - 3}, std::size_t{3'000'011},
+                                    std::size_t{64} << 20}) {
+        SCOPED_TRACE("bytes " + std::to_string(bytes));
+        std::vector<std::uint8_t> host(bytes);
+        for (auto& b : host) {
+            b = static_cast<std::uint8_t>(rng());
+        }
+        RawDeviceBuffer from(bytes + kSlack, device_.id);
+        RawDeviceBuffer to(bytes + kSlack, device_.id);
+        from.fillAsync(0x5A, stream());
+        to.fillAsync(0xC3, stream());
+        copy2DAsync(from.data(), bytes, host.data(), bytes, bytes, 1, stream());
+        copyOnDeviceAsync(to.data(), from.data(), bytes, stream());
+        const auto out = contents(to, stream());
+        ASSERT_EQ(std::memcmp(out.data(), host.data(), bytes), 0);
+        for (std::size_t i = bytes; i < out.size(); ++i) {
+            ASSERT_EQ(out[i], 0xC3) << "written past the end at " << i;
+        }
+    }
+    RawDeviceBuffer a(256, device_.id);
+    RawDeviceBuffer b(256, device_.id);
+    EXPECT_THROW(copyOnDeviceAsync(static_cast<char*>(b.data()) + 4, a.data(), 64, stream()), PreconditionError);
+    EXPECT_THROW(copyOnDeviceAsync(b.data(), static_cast<char*>(a.data()) + 8, 64, stream()), PreconditionError);
 }
 
 }  // namespace
