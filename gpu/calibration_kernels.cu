@@ -2,8 +2,11 @@
 #include "gpu/calibration_kernels.cuh"
 #include "gpu/cuda_check.cuh"
 
+#include "values/errors.h"
+
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 
 namespace tessera::gpu::detail {
 
@@ -34,45 +37,52 @@ __global__ void fmaBurn(float* out, int iterations, float m, float k)
     out[tid] = sum;  // stored so the compiler keeps the loop
 }
 
-/// Copies `quads` 16-byte words, four per thread per round so that four loads are in flight
-/// before the first store, then the `tail` bytes after them one by one.
-__global__ void copyQuads(const uint4* __restrict__ from, uint4* __restrict__ to, std::size_t quads,
-                          std::size_t tail)
+/// Copies `quads` 16-byte words, kCopyQuads per thread: block b takes words kCopyQuads * 256 * b
+/// onwards, its threads side by side, so that every load of a warp is one run of 512 bytes and a
+/// thread's loads are all in flight before its first store. Then the `tail` bytes one by one.
+constexpr int kCopyThreads = 256;
+constexpr int kCopyQuads = 4;
+
+__global__ void __launch_bounds__(kCopyThreads) copyQuads(const uint4* __restrict__ from, uint4* __restrict__ to,
+                                                          std::size_t quads, std::size_t tail)
 {
-    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-    std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    for (; i + 3 * stride < quads; i += 4 * stride) {
-        const uint4 a = from[i];
-        const uint4 b = from[i + stride];
-        const uint4 c = from[i + 2 * stride];
-        const uint4 d = from[i + 3 * stride];
-        to[i] = a;
-        to[i + stride] = b;
-        to[i + 2 * stride] = c;
-        to[i + 3 * stride] = d;
+    const std::size_t first = static_cast<std::size_t>(blockIdx.x) * kCopyThreads * kCopyQuads + threadIdx.x;
+    uint4 v[kCopyQuads];
+#pragma unroll
+    for (int k = 0; k < kCopyQuads; ++k) {
+        const std::size_t i = first + static_cast<std::size_t>(k) * kCopyThreads;
+        if (i < quads) {
+            v[k] = from[i];
+        }
     }
-    for (; i < quads; i += stride) {
-        to[i] = from[i];
+#pragma unroll
+    for (int k = 0; k < kCopyQuads; ++k) {
+        const std::size_t i = first + static_cast<std::size_t>(k) * kCopyThreads;
+        if (i < quads) {
+            to[i] = v[k];
+        }
     }
-    const std::size_t t = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (t < tail) {
-        reinterpret_cast<unsigned char*>(to + quads)[t] = reinterpret_cast<const unsigned char*>(from + quads)[t];
+    if (blockIdx.x == 0 && threadIdx.x < tail) {
+        reinterpret_cast<unsigned char*>(to + quads)[threadIdx.x] =
+            reinterpret_cast<const unsigned char*>(from + quads)[threadIdx.x];
     }
 }
 
 }  // namespace
 
-void launchCopy(void* to, const void* from, std::size_t bytes, int sms, cudaStream_t stream)
+void launchCopy(void* to, const void* from, std::size_t bytes, cudaStream_t stream)
 {
     if (bytes == 0) {
         return;
     }
-    constexpr int threads = 256;
     const std::size_t quads = bytes / 16;
-    const std::size_t tail = bytes % 16;
-    const std::size_t wanted = (quads + 4 * threads - 1) / (4 * threads);
-    const int blocks = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(wanted, 8u * std::max(sms, 1))));
-    copyQuads<<<blocks, threads, 0, stream>>>(static_cast<const uint4*>(from), static_cast<uint4*>(to), quads, tail);
+    const std::size_t perBlock = static_cast<std::size_t>(kCopyThreads) * kCopyQuads;
+    const std::size_t blocks = std::max<std::size_t>(1, (quads + perBlock - 1) / perBlock);
+    if (blocks > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+        throw PreconditionError("launchCopy: more than 2^31 blocks of 16 KB");
+    }
+    copyQuads<<<static_cast<unsigned>(blocks), kCopyThreads, 0, stream>>>(static_cast<const uint4*>(from),
+                                                                         static_cast<uint4*>(to), quads, bytes % 16);
     TESSERA_LAUNCH_CHECK("copyQuads");
 }
 

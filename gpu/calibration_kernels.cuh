@@ -15,9 +15,9 @@ namespace tessera::gpu::detail {
 double launchFmaBurn(float* out, int blocks, int threads, int iterations, cudaStream_t stream);
 
 /// Enqueues a copy of `bytes` from `from` to `to` (device memory of the current device, both
-/// 16-byte aligned) by a kernel on the SMs, as the convolution kernels move their bytes; `sms`
-/// sizes the grid (eight blocks per SM at most). Checks the launch.
-void launchCopy(void* to, const void* from, std::size_t bytes, int sms, cudaStream_t stream);
+/// 16-byte aligned) by a kernel on the SMs, as the convolution kernels move their bytes: one block
+/// per 16 KB. Checks the launch.
+void launchCopy(void* to, const void* from, std::size_t bytes, cudaStream_t stream);
 
 /// Independent dependency chains per thread in launchFmaBurn: enough to hide the FMA latency.
 constexpr int kFmaChains = 8;

@@ -250,9 +250,7 @@ void copyOnDeviceAsync(void* dst, const void* src, std::size_t bytes, StreamView
         throw PreconditionError("copyOnDeviceAsync: both buffers must start on 16-byte boundaries");
     }
     ScopedDevice on(stream.device());
-    int sms = 0;
-    TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, stream.device().value()));
-    detail::launchCopy(dst, src, bytes, sms, static_cast<cudaStream_t>(stream.handle()));
+    detail::launchCopy(dst, src, bytes, static_cast<cudaStream_t>(stream.handle()));
 }
 
 bool isPinnedHost(const void* p)
