@@ -18,7 +18,9 @@ struct Result {
     std::string caseName;
     std::string format;
     std::string kernel;
-    std::string method;          ///< requested: auto, direct, separable, fft, naive, opencv, memcpy (CPU copy), copy-kernel (GPU copy)
+    /// Requested: auto, direct, separable, fft, naive, opencv; memcpy (the CPU's copy line),
+    /// copy-kernel (a GPU's copy line).
+    std::string method;
     std::string chosen;          ///< what ran (the planner's pick for auto)
     std::string plan;            ///< Plan::describe() or a short description
     int width = 0;
