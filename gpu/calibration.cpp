@@ -61,7 +61,7 @@ double median(std::vector<double> values)
 
 /// Copy bandwidth: one untimed copy, then `repeats` back to back between two events, by a copy
 /// kernel (the rate the convolution kernels can reach; cudaMemcpy's engine path is much slower
-/// on an H200: 1.68 against 4.2 TB/s).
+/// on an H200: 1.68 against 4.02 TB/s).
 double measureCopy(DeviceId device, const Stream& stream, std::size_t bytes, int repeats)
 {
     RawDeviceBuffer from(bytes, device);
