@@ -44,6 +44,12 @@ TEST_F(GpuVsCpu, Tf32WalkGrid)
 {
     runGrid(Method::Separable, tf32WalkGrid(), 43, TensorCores::On, KernelVariant::SeparableTf32Walk);
 }
+// The FMA walk, forced, over the same points as the TF32 walk: 2 to 32 taps per side, kernels
+// larger than the image, odd sizes, every border, poisoned outputs.
+TEST_F(GpuVsCpu, SeparableWalkGrid)
+{
+    runGrid(Method::Separable, tf32WalkGrid(), 44, TensorCores::Off, KernelVariant::SeparableWalk);
+}
 
 // The walking kernels (RGBA8 3x3 / 5x5 direct, f32 one-channel separable up to 32 taps on FMAs
 // and on tensor cores, RGBA8 separable on tensor cores up to 33 taps) walk
