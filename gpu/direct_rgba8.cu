@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,6 +26,12 @@
 // are uniform operands. A block walks down a 128-pixel column strip 32 rows at a time with two
 // window buffers: the next step's rows are in flight while the current one is computed. The
 // offset starts the sums; stores round, saturate and pack four pixels into one 16-byte write.
+//
+// 3 x 3 kernels whose fp16 error bound allows it (direct_rgba8_bound.h: mild taps such as a box
+// or a unit-sum blur) sum in fp16 instead, two channels per instruction: one byte permute writes
+// two bytes as 1024 + b in fp16 and one subtraction leaves b, exactly; 18 half2 FMAs per pixel
+// where the float form takes 36; and the stores round by adding 1024 (whose fp16 spacing is 1),
+// clamp to 1024 .. 1279 and keep the low bytes, with no float-to-integer conversion.
 
 namespace tessera::gpu::detail {
 
@@ -37,6 +44,8 @@ constexpr int kStep = 8 * kOY; // output rows per step (blocks are 32 x 8 thread
 constexpr int kThreads = 256;
 /// Resident blocks per SM the registers are budgeted for (3 x 3: 80 registers, three blocks).
 constexpr int blocksPerSm(int k) { return k == 3 ? 3 : 2; }
+/// The fp16 form's sums take half the registers: four blocks (64 registers).
+constexpr int kHalfBlocksPerSm = 4;
 constexpr int kLead = 4;                       // window starts 4 pixels left of the strip
 constexpr int kRawCols = kStripW + 2 * kLead;  // 136 pixels, 34 quads
 // Rows per block. Long segments leave the blocks' finishing times far apart (with about one
@@ -102,6 +111,22 @@ __device__ __forceinline__ unsigned packBytes(unsigned a, unsigned b, unsigned c
 __device__ __forceinline__ unsigned toByte(float v)
 {
     return Saturate<std::uint8_t>::from(v);
+}
+
+/// Four packed output pixels at (x, y): one 16-byte store where the row allows it.
+__device__ __forceinline__ void storeQuad(const ConvParams& p, const unsigned (&words)[kOX], int x, int y)
+{
+    unsigned* out = rowPtr<unsigned>(p.dst, p.dstPitch, y) + x;
+    if (x + kOX <= p.width && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+        *reinterpret_cast<uint4*>(out) = make_uint4(words[0], words[1], words[2], words[3]);
+    } else {
+#pragma unroll
+        for (int j = 0; j < kOX; ++j) {
+            if (x + j < p.width) {
+                out[j] = words[j];
+            }
+        }
+    }
 }
 
 /// Starts loading window rows oy .. oy + rawRows - 1, pixels ox .. ox + kRawCols - 1, into raw
@@ -195,24 +220,124 @@ __device__ __forceinline__ void computeStep(const ConvParams& p, const unsigned*
         for (int j = 0; j < kOX; ++j) {
             words[j] = packBytes(toByte(acc[o][j][0]), toByte(acc[o][j][1]), toByte(acc[o][j][2]), toByte(acc[o][j][3]));
         }
-        unsigned* out = rowPtr<unsigned>(p.dst, p.dstPitch, yy) + x;
-        if (x + kOX <= p.width && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
-            *reinterpret_cast<uint4*>(out) = make_uint4(words[0], words[1], words[2], words[3]);
-        } else {
+        storeQuad(p, words, x, yy);
+    }
+}
+
+/// fp16 pairs in 32-bit words, as the f16x2 instructions take them.
+__device__ __forceinline__ unsigned fmaHalf2(unsigned a, unsigned b, unsigned c)
+{
+    unsigned d;
+    asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+
+__device__ __forceinline__ unsigned subHalf2(unsigned a, unsigned b)
+{
+    unsigned d;
+    asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(b));
+    return d;
+}
+
+/// Channels 0 and 2 of a pixel (kRgba8HalfEvenSelect) or 1 and 3 (kRgba8HalfOddSelect) as an
+/// fp16 pair, exactly: the permute puts each byte under 0x64 (fp16 1024 + b), the subtraction of
+/// `bias` (1024, 1024) removes the 1024. The same word supplies the 0x64 bytes.
+template <unsigned SELECT>
+__device__ __forceinline__ unsigned halfPair(unsigned px, unsigned bias)
+{
+    unsigned bits;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(bits) : "r"(px), "r"(bias), "n"(SELECT));
+    return subHalf2(bits, bias);
+}
+
+/// An fp16 pair of sums as two rounded, saturated bytes in bytes 0 and 2 of the word: adding 1024
+/// rounds to an integer (the fp16 spacing from 1024 to 2048 is 1), the clamp to 1024 .. 1279
+/// saturates, and the low byte of each half is the result.
+__device__ __forceinline__ unsigned halfSumsToBytes(unsigned sums, unsigned bias, unsigned top)
+{
+    unsigned v;
+    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(v) : "r"(sums), "r"(bias));
+    asm("max.f16x2 %0, %1, %2;" : "=r"(v) : "r"(v), "r"(bias));
+    asm("min.f16x2 %0, %1, %2;" : "=r"(v) : "r"(v), "r"(top));
+    return v;
+}
+
+/// The fp16 form's taps: each as a pair (w, w), for both channel pairs alike.
+template <int K>
+struct Rgba8HalfTaps {
+    unsigned w[K * K];
+};
+
+/// One step of the fp16 form (3 x 3 only): as computeStep, with channels 0 and 2 and channels 1
+/// and 3 of each pixel summed in fp16 pairs; the sums start at the offset (`start`, an fp16 pair).
+template <int K>
+__device__ __forceinline__ void computeStepHalf(const ConvParams& p, const unsigned* raw, const Rgba8HalfTaps<K>& taps,
+                                                int x0, int y, int yEnd, unsigned start, unsigned bias, unsigned top)
+{
+    constexpr int kHalf = K / 2;
+    const int cx = threadIdx.x * kOX;
+    const int ry = threadIdx.y * kOY;
+    unsigned acc[kOY][kOX][2];
 #pragma unroll
-            for (int j = 0; j < kOX; ++j) {
-                if (x + j < p.width) {
-                    out[j] = words[j];
+    for (int o = 0; o < kOY; ++o) {
+#pragma unroll
+        for (int j = 0; j < kOX; ++j) {
+            acc[o][j][0] = start;
+            acc[o][j][1] = start;
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < kOY + K - 1; ++r) {
+        const uint4* row = reinterpret_cast<const uint4*>(raw + (ry + r) * kRawCols + cx);
+        const uint4 a = row[0];
+        const uint4 b = row[1];
+        const uint4 d = row[2];
+        const unsigned px[12] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, d.x, d.y, d.z, d.w};
+        unsigned lo[kOX + K - 1];
+        unsigned hi[kOX + K - 1];
+#pragma unroll
+        for (int i = 0; i < kOX + K - 1; ++i) {
+            lo[i] = halfPair<kRgba8HalfEvenSelect>(px[kLead - kHalf + i], bias);
+            hi[i] = halfPair<kRgba8HalfOddSelect>(px[kLead - kHalf + i], bias);
+        }
+#pragma unroll
+        for (int o = 0; o < kOY; ++o) {
+            const int ky = r - o;
+            if (ky >= 0 && ky < K) {
+#pragma unroll
+                for (int kx = 0; kx < K; ++kx) {
+                    const unsigned w = taps.w[ky * K + kx];
+#pragma unroll
+                    for (int j = 0; j < kOX; ++j) {
+                        acc[o][j][0] = fmaHalf2(w, lo[j + kx], acc[o][j][0]);
+                        acc[o][j][1] = fmaHalf2(w, hi[j + kx], acc[o][j][1]);
+                    }
                 }
             }
         }
     }
+    const int x = x0 + cx;
+#pragma unroll
+    for (int o = 0; o < kOY; ++o) {
+        const int yy = y + ry + o;
+        if (yy >= yEnd) {
+            break;
+        }
+        unsigned words[kOX];
+#pragma unroll
+        for (int j = 0; j < kOX; ++j) {
+            const unsigned even = halfSumsToBytes(acc[o][j][0], bias, top);
+            const unsigned odd = halfSumsToBytes(acc[o][j][1], bias, top);
+            asm("prmt.b32 %0, %1, %2, %3;" : "=r"(words[j]) : "r"(even), "r"(odd), "n"(kRgba8HalfPackSelect));
+        }
+        storeQuad(p, words, x, yy);
+    }
 }
 
-template <int K, bool BIASED>
-__global__ void __launch_bounds__(kThreads, blocksPerSm(K))
-    directRgba8Kernel(const ConvParams p, const __grid_constant__ Rgba8Taps<K> taps, int segmentRows,
-                      unsigned borderPixel, unsigned exponentWord)
+/// The walk of one block down its segment of the strip, with two window buffers: the next step's
+/// rows are in flight while step(window, y) computes output rows y .. y + kStep - 1.
+template <int K, class Step>
+__device__ __forceinline__ void walkSegment(const ConvParams& p, int segmentRows, unsigned borderPixel, Step step)
 {
     constexpr int kRows = rawRows<K>();
     extern __shared__ uint4 rgbaShared[];
@@ -237,16 +362,74 @@ __global__ void __launch_bounds__(kThreads, blocksPerSm(K))
             loadWindow<K>(p, buffers + (1 - current) * kRows * kRawCols, ox, y + kStep - K / 2, vectors, borderPixel);
             commitAsync();
         }
-        computeStep<K, BIASED>(p, buffers + current * kRows * kRawCols, taps, x0, y, yEnd, exponentWord);
+        step(buffers + current * kRows * kRawCols, x0, y, yEnd);
         // The next turn's barrier comes before its load into the buffer just read.
         current = 1 - current;
     }
+}
+
+template <int K, bool BIASED>
+__global__ void __launch_bounds__(kThreads, blocksPerSm(K))
+    directRgba8Kernel(const ConvParams p, const __grid_constant__ Rgba8Taps<K> taps, int segmentRows,
+                      unsigned borderPixel, unsigned exponentWord)
+{
+    walkSegment<K>(p, segmentRows, borderPixel, [&](const unsigned* raw, int x0, int y, int yEnd) {
+        computeStep<K, BIASED>(p, raw, taps, x0, y, yEnd, exponentWord);
+    });
+}
+
+/// The fp16 form. `start` is the offset as an fp16 pair; `bias` (1024, 1024) and `top` (1279,
+/// 1279) come in as arguments so that they sit in registers, not in every instruction.
+template <int K>
+__global__ void __launch_bounds__(kThreads, kHalfBlocksPerSm)
+    directRgba8HalfKernel(const ConvParams p, const __grid_constant__ Rgba8HalfTaps<K> taps, int segmentRows,
+                          unsigned borderPixel, unsigned start, unsigned bias, unsigned top)
+{
+    walkSegment<K>(p, segmentRows, borderPixel, [&](const unsigned* raw, int x0, int y, int yEnd) {
+        computeStepHalf<K>(p, raw, taps, x0, y, yEnd, start, bias, top);
+    });
+}
+
+/// Whether a launch of side K takes the fp16 form (3 x 3 only). TESSERA_RGBA8_FORM=float turns it
+/// off, for timing the two forms side by side.
+bool takesHalfSums(int k, const std::vector<float>& taps, float offset)
+{
+    static const bool off = [] {
+        const char* v = std::getenv("TESSERA_RGBA8_FORM");
+        return v != nullptr && std::string(v) == "float";
+    }();
+    return k == 3 && !off && rgba8TakesHalfSums(taps, offset);
+}
+
+/// fp16 bits of v in both halves of a word.
+unsigned halfPairBits(double v)
+{
+    const unsigned h = halfBits(roundToHalf(v));
+    return h | (h << 16);
+}
+
+void launchHalf3(const Plan& plan, const ConvParams& p, cudaStream_t stream)
+{
+    Rgba8HalfTaps<3> taps{};
+    for (int i = 0; i < 9; ++i) {
+        taps.w[i] = halfPairBits(plan.data->taps[static_cast<std::size_t>(i)]);
+    }
+    auto kernel = directRgba8HalfKernel<3>;
+    constexpr std::size_t shared = sharedBytes<3>();
+    allowShared(kernel, shared);
+    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
+    kernel<<<grid, dim3(32, 8), shared, stream>>>(p, taps, plan.shape.tileHeight, borderPixelRgba8(p.borderValue),
+                                                  halfPairBits(p.offset), halfPairBits(1024.0), halfPairBits(1279.0));
+    TESSERA_LAUNCH_CHECK("directRgba8HalfKernel");
 }
 
 template <int K>
 void launchK(const Plan& plan, ConvParams p, cudaStream_t stream)
 {
     const std::vector<float>& w = plan.data->taps;
+    if (takesHalfSums(K, w, p.offset)) {
+        return launchHalf3(plan, p, stream);
+    }
     const bool biased = rgba8TakesBiasedBytes(w, p.offset);
     Rgba8Taps<K> taps{};
     double tapSum = 0.0;

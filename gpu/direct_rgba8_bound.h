@@ -9,7 +9,12 @@
 // at offset - 2^15 x (sum of taps), the products add up to offset + sum(w b). The sums are larger
 // than the result by about 2^15 x sum|w|, so their rounding costs low bits: the kernel takes this
 // route only where the bound below is under kRgba8BiasedErrorLimit output steps.
+//
+// Where the taps are mild enough it sums in fp16 instead, two channels per instruction: bytes
+// are exact in fp16, and a sum of bytes that stays under a few hundred rounds by a sixteenth or
+// an eighth of an output step per tap. rgba8HalfErrorBound follows that rounding tap by tap.
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -48,6 +53,81 @@ inline double rgba8BiasedErrorBound(const std::vector<float>& taps, float offset
 inline bool rgba8TakesBiasedBytes(const std::vector<float>& taps, float offset)
 {
     return rgba8BiasedErrorBound(taps, offset) <= kRgba8BiasedErrorLimit;
+}
+
+/// The fp16 value nearest to v (ties to even), as the device's conversion makes it; infinite from
+/// 65520 on.
+inline double roundToHalf(double v)
+{
+    const double a = std::abs(v);
+    if (a >= 65520.0) {
+        return std::copysign(HUGE_VAL, v);
+    }
+    int e = 0;
+    std::frexp(a, &e);  // a = m 2^e with m in [0.5, 1)
+    const double spacing = std::ldexp(1.0, std::max(e - 1, -14) - 10);
+    return std::nearbyint(v / spacing) * spacing;
+}
+
+/// The bits of an fp16 value (one that roundToHalf returned).
+inline std::uint16_t halfBits(double h)
+{
+    const std::uint16_t sign = std::signbit(h) ? 0x8000u : 0u;
+    const double a = std::abs(h);
+    if (std::isinf(a)) {
+        return static_cast<std::uint16_t>(sign | 0x7C00u);
+    }
+    if (a < 0x1p-14) {
+        return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(a * 0x1p24));
+    }
+    int e = 0;
+    const double m = std::frexp(a, &e);  // a = m 2^e, m in [0.5, 1): exponent e - 1
+    const auto mantissa = static_cast<std::uint16_t>((m * 2.0 - 1.0) * 1024.0);
+    return static_cast<std::uint16_t>(sign | ((e - 1 + 15) << 10) | mantissa);
+}
+
+/// Byte permutes of the fp16 form (prmt.b32 d, a, b, select: byte n of d is byte (select >> 4n)
+/// & 7 of b:a). With a = the pixel and b = 0x64006400: channels 0 and 2, or 1 and 3, each under
+/// 0x64, i.e. as the fp16 pair (1024 + c0, 1024 + c2) or (1024 + c1, 1024 + c3).
+inline constexpr unsigned kRgba8HalfEvenSelect = 0x7250u;
+inline constexpr unsigned kRgba8HalfOddSelect = 0x7351u;
+/// With a = the (c0, c2) and b = the (c1, c3) fp16 pairs of results in 1024 .. 1279: the pixel.
+inline constexpr unsigned kRgba8HalfPackSelect = 0x6240u;
+
+/// Largest error bound, in output steps, for which the walking RGBA8 kernel sums in fp16. Under
+/// one step, the rounded byte stays within 1 of the one rounded from the exact sum.
+inline constexpr double kRgba8HalfErrorLimit = 0.9;
+
+/// A bound on |computed - exact| for one output of the fp16 route: the taps and the offset
+/// rounded to fp16, then one fp16 FMA per tap in window order (row by row), each rounding by at
+/// most half the fp16 spacing at the largest magnitude its partial sum can reach. A partial sum
+/// of bytes lies between offset - 255 (negative taps so far) and offset + 255 (positive taps so
+/// far), give or take the error already made.
+inline double rgba8HalfErrorBound(const std::vector<float>& taps, float offset)
+{
+    const double start = roundToHalf(offset);
+    double inputError = std::abs(start - static_cast<double>(offset));  // rounded taps and offset
+    double sumError = 0.0;                                                // the FMAs' roundings
+    double positive = 0.0;
+    double negative = 0.0;
+    for (const float t : taps) {
+        const double th = roundToHalf(t);
+        inputError += 255.0 * std::abs(th - static_cast<double>(t));
+        positive += std::max(th, 0.0);
+        negative += std::max(-th, 0.0);
+        const double reach = std::abs(start) + 255.0 * std::max(positive, negative) + sumError;
+        int e = 0;
+        std::frexp(reach, &e);
+        sumError += std::ldexp(1.0, std::max(e - 1, -14) - 11);  // half the spacing at `reach`
+    }
+    return inputError + sumError;
+}
+
+/// Whether the walking RGBA8 kernel sums in fp16 for these taps (scale folded in) and offset: the
+/// launch, the plan's description and the cost estimate all ask this.
+inline bool rgba8TakesHalfSums(const std::vector<float>& taps, float offset)
+{
+    return rgba8HalfErrorBound(taps, offset) <= kRgba8HalfErrorLimit;
 }
 
 }  // namespace tessera::gpu::detail

@@ -3,6 +3,7 @@
 
 #include "gpu/cost_model.h"
 #include "gpu/cuda_check.cuh"
+#include "gpu/direct_rgba8_bound.h"
 #include "gpu/direct_rgba8_fixed.h"
 #include "gpu/plan_notes.h"
 #include "values/errors.h"
@@ -119,8 +120,8 @@ struct Estimates {
     double fft = kNever;
 };
 
-Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFormat output, int width, int height,
-                   const DeviceInfo& device, TensorCores tensor, const Eligibility& e)
+Estimates estimate(const filters::FilterSpec& spec, const PlanData& data, PixelFormat format, PixelFormat output,
+                   int width, int height, const DeviceInfo& device, TensorCores tensor, const Eligibility& e)
 {
     const int kw = spec.kernel.width;
     const int kh = spec.kernel.height;
@@ -146,7 +147,10 @@ Estimates estimate(const filters::FilterSpec& spec, PixelFormat format, PixelFor
 
     Estimates t;
     if (e.direct) {
-        t.direct = cost.direct(pixels, channels, kw * kh, bytes);
+        // The RGBA8 walk's fp16 form does two channels per instruction.
+        const bool halfSums = e.direct.entry->variant == KernelVariant::DirectRgba8Walk && kw == 3 &&
+                              detail::rgba8TakesHalfSums(data.taps, static_cast<float>(spec.offset));
+        t.direct = cost.direct(pixels, halfSums ? channels / 2 : channels, kw * kh, bytes);
     }
     if (e.canSeparate) {
         const double share = e.separable.entry->variant == KernelVariant::SeparableTiled
@@ -356,7 +360,7 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
             }
         }
         const Eligibility e = eligibility(query);
-        const Estimates times = estimate(spec, format, plan.output, width, height, device, tensor, e);
+        const Estimates times = estimate(spec, *data, format, plan.output, width, height, device, tensor, e);
         Ranking r = rank(spec, times, force, tensor, e);
         const VariantEntry& chosen = chooseVariant(r, e);
         plan.method = r.method;

@@ -342,6 +342,47 @@ TEST_F(GpuVsCpu, Rgba8WalkBothByteConversions)
     }
 }
 
+// The walking RGBA8 kernel's fp16 form (3 x 3 kernels whose bound of direct_rgba8_bound.h allows
+// it): box, a binomial blur and random unit-sum kernels, offsets that push sums below 0 and past
+// 255, every border; images smaller than the kernel, narrower than a strip, no multiple of a
+// strip's 128 columns or a step's 32 rows, tall ones over many steps, tight and padded pitches;
+// the output poisoned first. The plan must state the fp16 form; results within 1 of the CPU path.
+TEST_F(GpuVsCpu, Rgba8WalkHalfGrid)
+{
+    SCOPED_TRACE(test::seedNote(seed_));
+    const cv::Size images[] = {{1, 1}, {2, 3}, {4, 5}, {7, 2}, {126, 33}, {131, 97}, {333, 261}, {1001, 1307}};
+    const filters::Kernel2D binomial{3, 3, {1 / 16.0, 2 / 16.0, 1 / 16.0, 2 / 16.0, 4 / 16.0, 2 / 16.0, 1 / 16.0,
+                                            2 / 16.0, 1 / 16.0}};
+    std::size_t index = 0;
+    for (const cv::Size image : images) {
+        for (int form = 0; form < 3; ++form) {
+            auto rng = test::caseRng(seed_, 78, index);
+            Case c;
+            c.method = Method::Direct;
+            c.variant = KernelVariant::DirectRgba8Walk;
+            c.format = {PixelDepth::U8, 4};
+            c.width = image.width;
+            c.height = image.height;
+            c.spec = form == 0 ? filters::makeBox(3) : form == 1 ? filters::makeCustom(binomial)
+                                                                 : test::randomDenseSpec(3, 3, rng);
+            c.spec.border = test::kBorders[index % 5];
+            c.spec.borderValue = test::borderValueFor(PixelDepth::U8, index);
+            c.spec.offset = index % 3 == 0 ? 0.0 : index % 3 == 1 ? 3.5 : -7.25;
+            c.padded = index % 2 == 1;
+            const Plan plan = makePlanForVariant(c.spec, c.format, c.width, c.height, device_, *c.variant);
+            const bool half = plan.describe().find("fp16 sums") != std::string::npos;
+            // Box and binomial always qualify; a random draw almost always (skip the rare one that does not).
+            if (form < 2) {
+                EXPECT_TRUE(half) << plan.describe();
+            }
+            if (half) {
+                check(c, rng, index);
+            }
+            ++index;
+        }
+    }
+}
+
 // The integer tensor-core RGBA8 kernel (direct-rgba8-imma): both sizes, random unit-sum, box,
 // sharpen and the strong kernel (integer taps, sums far outside 0..255), offsets, every border;
 // images smaller than the kernel, narrower than a strip, no multiple of a strip's 128 columns
