@@ -44,14 +44,21 @@ TEST(PlanShapes, Rgba8ThreeByThreeWalksOneStripPerColumnOfBlocks)
     EXPECT_EQ(plan.shape.gridY, 128);
 }
 
-// The byte walk states which byte conversion it takes and, for the one-instruction form, the
-// rounding bound of direct_rgba8_bound.h; a kernel with a large sum |w| keeps the exact form.
+// The byte walk states which form it takes and its rounding bound (direct_rgba8_bound.h): fp16
+// sums for a mild 3 x 3 kernel, the one-instruction byte conversion for a mild 5 x 5 one (fp16
+// would round too often), the exact conversion for a kernel with a large sum |w|.
 TEST(PlanShapes, Rgba8WalkStatesItsByteConversion)
 {
     const auto mild = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 640, 480, describedH200(),
                                              Method::Direct, TensorCores::Off);
     ASSERT_EQ(mild.shape.variant, KernelVariant::DirectRgba8Walk);
-    EXPECT_NE(mild.describe().find("bytes as 1 + b/2^15 (rounding within 0.0"), std::string::npos) << mild.describe();
+    EXPECT_NE(mild.describe().find("fp16 sums of exact bytes (rounding within 0."), std::string::npos)
+        << mild.describe();
+    const auto mild5 = tessera::gpu::makePlan(filters::makeBox(5), PixelFormat{PixelDepth::U8, 4}, 640, 480,
+                                              describedH200(), Method::Direct, TensorCores::Off);
+    ASSERT_EQ(mild5.shape.variant, KernelVariant::DirectRgba8Walk);
+    EXPECT_NE(mild5.describe().find("bytes as 1 + b/2^15 (rounding within 0."), std::string::npos)
+        << mild5.describe();
     filters::FilterSpec strong;
     strong.kernel = filters::Kernel2D{3, 3, {-5, -5, -5, -5, 41, -5, -5, -5, -5}};
     const auto exact = tessera::gpu::makePlan(strong, PixelFormat{PixelDepth::U8, 4}, 640, 480, describedH200(),
@@ -64,12 +71,20 @@ TEST(PlanShapes, Rgba8WalkStatesItsByteConversion)
     EXPECT_EQ(f32.describe().find("bytes"), std::string::npos) << f32.describe();
 }
 
-// With tensor cores allowed, RGBA8 3 x 3 goes to the integer tensor cores: strips start 2 pixels
-// left so that 8192 columns take 65 of them, and the reason states the taps' fixed point and bound.
+// With tensor cores allowed, RGBA8 3 x 3 goes to the integer tensor cores unless the byte walk's
+// fp16 form can take it: strips start 2 pixels left so that 8192 columns take 65 of them, and the
+// reason states the taps' fixed point and bound.
 TEST(PlanShapes, Rgba8ThreeByThreeTakesTheIntegerTensorCores)
 {
-    const auto plan = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
+    // dense3 with an offset that the fp16 form cannot reach within its bound.
+    filters::FilterSpec offsetDense3 = dense3();
+    offsetDense3.offset = -600.0;
+    const auto mild = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
                                              Method::Auto, TensorCores::Auto);
+    EXPECT_EQ(mild.shape.variant, KernelVariant::DirectRgba8Walk) << mild.describe();
+    EXPECT_FALSE(mild.tensorCores);
+    const auto plan = tessera::gpu::makePlan(offsetDense3, PixelFormat{PixelDepth::U8, 4}, 8192, 8192,
+                                             describedH200(), Method::Auto, TensorCores::Auto);
     ASSERT_EQ(plan.shape.variant, KernelVariant::DirectRgba8Imma) << plan.describe();
     EXPECT_EQ(plan.method, Method::Direct);
     EXPECT_TRUE(plan.tensorCores);
@@ -90,7 +105,7 @@ TEST(PlanShapes, Rgba8ThreeByThreeTakesTheIntegerTensorCores)
                                             Method::Auto, TensorCores::Off);
     EXPECT_EQ(off.shape.variant, KernelVariant::DirectRgba8Walk) << off.describe();
     // Taps whose 16-bit form rounds too much keep the byte walk too.
-    filters::FilterSpec coarse = dense3();
+    filters::FilterSpec coarse = offsetDense3;
     coarse.scale = 201.37;
     const auto kept = tessera::gpu::makePlan(coarse, PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
                                              Method::Auto, TensorCores::Auto);

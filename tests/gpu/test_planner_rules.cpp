@@ -113,9 +113,10 @@ struct GridRow {
 // against the whole-image cuFFT's 1.99), with 3 or 4 channels from 31 (at 15 x 15 the direct
 // kernel wins there: f32 4-channel 2.94 ms against 5.63); 8-bit ones stay on tensor cores.
 // One-channel float rank-1 kernels of 31 taps take the TF32 walk (0.270 ms against the FMA
-// walk's 0.287); at 15 the FMA walk is faster (0.208 against 0.218). RGBA8 3 x 3 and 5 x 5 take
-// the integer tensor cores (0.199 and 0.265 ms against the byte walk's 0.204 and 0.376, and the
-// separable tensor walk's 0.306 at 5 x 5).
+// walk's 0.287); at 15 the FMA walk is faster (0.208 against 0.218). RGBA8 3 x 3 with mild taps
+// (the grid's) takes the byte walk's fp16 form (0.168 ms against the integer tensor cores' 0.198
+// and the float form's 0.203); 5 x 5 takes the integer tensor cores (0.265 against the byte
+// walk's 0.376 and the separable tensor walk's 0.306).
 const GridRow kAutoChoices[] = {
     {{PixelDepth::U8, 1}, false,
      {V::DirectTiled, V::DirectFixed, V::DirectTensor, V::DirectTensor, V::DirectTensor, V::DirectTensorPersistent}},
@@ -126,10 +127,10 @@ const GridRow kAutoChoices[] = {
     {{PixelDepth::U8, 3}, true,
      {V::DirectTiled, V::DirectFixed, V::SeparableTensor, V::SeparableTensor, V::SeparableTensor, V::SeparableTensor}},
     {{PixelDepth::U8, 4}, false,
-     {V::DirectTiled, V::DirectRgba8Imma, V::DirectRgba8Imma, V::DirectTensor, V::DirectTensor,
+     {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Imma, V::DirectTensor, V::DirectTensor,
       V::DirectTensorPersistent}},
     {{PixelDepth::U8, 4}, true,
-     {V::DirectTiled, V::DirectRgba8Imma, V::DirectRgba8Imma, V::SeparableTensorWalk, V::SeparableTensorWalk,
+     {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Imma, V::SeparableTensorWalk, V::SeparableTensorWalk,
       V::SeparableTensorWalk}},
     {{PixelDepth::U16, 1}, false,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
@@ -235,7 +236,10 @@ TEST(PlannerRules, BenchmarkCasesTakeTheirKernels)
     EXPECT_EQ(variantOf(test::denseSpec(15), f32x1), V::FftRows) << "15 x 15 dense f32 takes the row spectra";
     EXPECT_EQ(variantOf(test::denseSpec(31), f32x1), V::FftRows) << "31 x 31 dense f32 takes the row spectra";
     EXPECT_EQ(variantOf(test::denseSpec(65), f32x1), V::Fft) << "above 64 taps per side, cuFFT";
-    EXPECT_EQ(variantOf(test::denseSpec(3), rgba8), V::DirectRgba8Imma) << "RGBA8 3 x 3 on the integer tensor cores";
+    EXPECT_EQ(variantOf(test::denseSpec(3), rgba8), V::DirectRgba8Walk) << "mild RGBA8 3 x 3 sums in fp16";
+    const FilterSpec sharpen = filters::makeSharpen(1.5);  // sum |w| beyond the fp16 form's bound
+    EXPECT_EQ(variantOf(sharpen, rgba8), V::DirectRgba8Imma)
+        << "strong RGBA8 3 x 3 on the integer tensor cores: " << makePlan(sharpen, rgba8, 8192, 8192, d).describe();
     EXPECT_EQ(variantOf(test::denseSpec(5), rgba8), V::DirectRgba8Imma) << "RGBA8 5 x 5 on the integer tensor cores";
     EXPECT_EQ(variantOf(test::denseSpec(15), rgba8), V::DirectTensor);
     EXPECT_EQ(variantOf(test::denseSpec(31), rgba8), V::DirectTensorPersistent);
