@@ -113,17 +113,42 @@ __device__ __forceinline__ unsigned toByte(float v)
     return Saturate<std::uint8_t>::from(v);
 }
 
-/// Four packed output pixels at (x, y): one 16-byte store where the row allows it.
-__device__ __forceinline__ void storeQuad(const ConvParams& p, const unsigned (&words)[kOX], int x, int y)
+/// The 12 pixels of a window row from `from` on (16-byte aligned), in three 16-byte loads.
+__device__ __forceinline__ void windowRow(const unsigned* from, unsigned (&px)[12])
 {
-    unsigned* out = rowPtr<unsigned>(p.dst, p.dstPitch, y) + x;
-    if (x + kOX <= p.width && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
-        *reinterpret_cast<uint4*>(out) = make_uint4(words[0], words[1], words[2], words[3]);
-    } else {
+    const uint4* row = reinterpret_cast<const uint4*>(from);
+    const uint4 a = row[0];
+    const uint4 b = row[1];
+    const uint4 d = row[2];
+    px[0] = a.x, px[1] = a.y, px[2] = a.z, px[3] = a.w;
+    px[4] = b.x, px[5] = b.y, px[6] = b.z, px[7] = b.w;
+    px[8] = d.x, px[9] = d.y, px[10] = d.z, px[11] = d.w;
+}
+
+/// A thread's kOY x kOX output pixels from (x, y) on, rows from yEnd on left out: pixel(o, j)
+/// gives the packed pixel of row o, column j; one 16-byte store per row where the row allows it.
+template <class Pixel>
+__device__ __forceinline__ void storeTile(const ConvParams& p, int x, int y, int yEnd, Pixel pixel)
+{
+#pragma unroll
+    for (int o = 0; o < kOY; ++o) {
+        if (y + o >= yEnd) {
+            break;
+        }
+        unsigned words[kOX];
 #pragma unroll
         for (int j = 0; j < kOX; ++j) {
-            if (x + j < p.width) {
-                out[j] = words[j];
+            words[j] = pixel(o, j);
+        }
+        unsigned* out = rowPtr<unsigned>(p.dst, p.dstPitch, y + o) + x;
+        if (x + kOX <= p.width && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+            *reinterpret_cast<uint4*>(out) = make_uint4(words[0], words[1], words[2], words[3]);
+        } else {
+#pragma unroll
+            for (int j = 0; j < kOX; ++j) {
+                if (x + j < p.width) {
+                    out[j] = words[j];
+                }
             }
         }
     }
@@ -216,11 +241,8 @@ __device__ __forceinline__ void computeStep(const ConvParams& p, const unsigned*
     }
 #pragma unroll
     for (int r = 0; r < kOY + K - 1; ++r) {
-        const uint4* row = reinterpret_cast<const uint4*>(raw + (ry + r) * kRawCols + cx);
-        const uint4 a = row[0];
-        const uint4 b = row[1];
-        const uint4 d = row[2];
-        const unsigned px[12] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, d.x, d.y, d.z, d.w};
+        unsigned px[12];
+        windowRow(raw + (ry + r) * kRawCols + cx, px);
         unsigned high[12] = {};
         if constexpr (!BIASED) {
 #pragma unroll
@@ -233,20 +255,9 @@ __device__ __forceinline__ void computeStep(const ConvParams& p, const unsigned*
         addRow<K, 2, BIASED>(px, high, exponentWord, taps, r, acc);
         addRow<K, 3, BIASED>(px, high, exponentWord, taps, r, acc);
     }
-    const int x = x0 + cx;
-#pragma unroll
-    for (int o = 0; o < kOY; ++o) {
-        const int yy = y + ry + o;
-        if (yy >= yEnd) {
-            break;
-        }
-        unsigned words[kOX];
-#pragma unroll
-        for (int j = 0; j < kOX; ++j) {
-            words[j] = packBytes(toByte(acc[o][j][0]), toByte(acc[o][j][1]), toByte(acc[o][j][2]), toByte(acc[o][j][3]));
-        }
-        storeQuad(p, words, x, yy);
-    }
+    storeTile(p, x0 + cx, y + ry, yEnd, [&](int o, int j) {
+        return packBytes(toByte(acc[o][j][0]), toByte(acc[o][j][1]), toByte(acc[o][j][2]), toByte(acc[o][j][3]));
+    });
 }
 
 /// The fp16 pair a word holds.
@@ -313,11 +324,8 @@ __device__ __forceinline__ void computeStepHalf(const ConvParams& p, const unsig
     }
 #pragma unroll
     for (int r = 0; r < kOY + K - 1; ++r) {
-        const uint4* row = reinterpret_cast<const uint4*>(raw + (ry + r) * kRawCols + cx);
-        const uint4 a = row[0];
-        const uint4 b = row[1];
-        const uint4 d = row[2];
-        const unsigned px[12] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w, d.x, d.y, d.z, d.w};
+        unsigned px[12];
+        windowRow(raw + (ry + r) * kRawCols + cx, px);
         __half2 lo[kOX + K - 1];
         __half2 hi[kOX + K - 1];
 #pragma unroll
@@ -340,22 +348,13 @@ __device__ __forceinline__ void computeStepHalf(const ConvParams& p, const unsig
             }
         }
     }
-    const int x = x0 + cx;
-#pragma unroll
-    for (int o = 0; o < kOY; ++o) {
-        const int yy = y + ry + o;
-        if (yy >= yEnd) {
-            break;
-        }
-        unsigned words[kOX];
-#pragma unroll
-        for (int j = 0; j < kOX; ++j) {
-            const unsigned even = halfSumsToBytes(acc[o][j][0], bias, top);
-            const unsigned odd = halfSumsToBytes(acc[o][j][1], bias, top);
-            asm("prmt.b32 %0, %1, %2, %3;" : "=r"(words[j]) : "r"(even), "r"(odd), "n"(kRgba8HalfPackSelect));
-        }
-        storeQuad(p, words, x, yy);
-    }
+    storeTile(p, x0 + cx, y + ry, yEnd, [&](int o, int j) {
+        const unsigned even = halfSumsToBytes(acc[o][j][0], bias, top);
+        const unsigned odd = halfSumsToBytes(acc[o][j][1], bias, top);
+        unsigned pixel;
+        asm("prmt.b32 %0, %1, %2, %3;" : "=r"(pixel) : "r"(even), "r"(odd), "n"(kRgba8HalfPackSelect));
+        return pixel;
+    });
 }
 
 /// The walk of one block down its segment of the strip, with two window buffers: the next step's
