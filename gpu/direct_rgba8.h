@@ -2,7 +2,8 @@
 #pragma once
 
 // Private to gpu/: the direct kernels for small centred kernels on 8-bit RGBA images: the byte
-// walk (direct_rgba8.cu) and its integer tensor-core form (direct_rgba8_imma.cu).
+// walk (direct_rgba8.cu, its fp16 form direct_rgba8_half.cu) and its integer tensor-core form
+// (direct_rgba8_imma.cu).
 
 #include "gpu/kernel_common.cuh"
 #include "gpu/plan_data.h"
@@ -21,6 +22,10 @@ Support smallRgba8Support(const ShapeQuery& q, const std::string& kernel, std::s
 /// Enqueues KernelVariant::DirectRgba8Walk (canDirectRgba8Walk, directRgba8WalkShape in
 /// variant_support.h say when and how); throws CudaError, PreconditionError for another size.
 void launchDirectRgba8(const Plan& plan, const ConvParams& params, StreamView stream);
+
+/// Enqueues the byte walk's fp16 form (direct_rgba8_half.cu) of a 3 x 3 plan for which
+/// rgba8WalkTakesHalfSums (direct_rgba8_bound.h) holds; launchDirectRgba8 calls it. Throws CudaError.
+void launchDirectRgba8Half(const Plan& plan, const ConvParams& params, StreamView stream);
 
 /// Enqueues KernelVariant::DirectRgba8Imma (canDirectRgba8Imma, directRgba8ImmaShape), the
 /// integer tensor-core form (direct_rgba8_imma.cu); throws CudaError, PreconditionError for

@@ -123,11 +123,17 @@ inline double rgba8HalfErrorBound(const std::vector<float>& taps, float offset)
     return inputError + sumError;
 }
 
-/// Whether the walking RGBA8 kernel sums in fp16 for these taps (scale folded in) and offset: the
-/// launch, the plan's description and the cost estimate all ask this.
+/// Whether these taps (scale folded in) and offset are mild enough for fp16 sums.
 inline bool rgba8TakesHalfSums(const std::vector<float>& taps, float offset)
 {
     return rgba8HalfErrorBound(taps, offset) <= kRgba8HalfErrorLimit;
+}
+
+/// Whether the walking RGBA8 kernel of side `side` takes its fp16 form (3 x 3 only): the launch,
+/// the plan's description and the cost estimate all ask this.
+inline bool rgba8WalkTakesHalfSums(int side, const std::vector<float>& taps, float offset)
+{
+    return side == 3 && rgba8TakesHalfSums(taps, offset);
 }
 
 }  // namespace tessera::gpu::detail

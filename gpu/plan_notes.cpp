@@ -26,7 +26,7 @@ std::string Plan::describe() const
     if (shape.variant == KernelVariant::DirectRgba8Walk && data) {
         // The launch makes the same choice from the same taps and offset.
         const float offset = static_cast<float>(spec.offset);
-        if (shape.compiledSize == 3 && detail::rgba8TakesHalfSums(data->taps, offset)) {
+        if (detail::rgba8WalkTakesHalfSums(shape.compiledSize, data->taps, offset)) {
             std::snprintf(buf, sizeof buf, ", fp16 sums of exact bytes (rounding within %.2g of an output step)",
                           detail::rgba8HalfErrorBound(data->taps, offset));
             text += buf;

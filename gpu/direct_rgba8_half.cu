@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gpu/cuda_check.cuh"
+#include "gpu/direct_rgba8.h"
+#include "gpu/direct_rgba8_bound.h"
+#include "gpu/direct_rgba8_walk.cuh"
+#include "gpu/launch_common.cuh"
+
+#include <cuda_fp16.h>
+
+#include <cstring>
+
+// The byte-window RGBA8 kernel's fp16 form, for 3 x 3 kernels whose fp16 error bound allows it
+// (direct_rgba8_bound.h: mild taps such as a box or a unit-sum blur): two channels per
+// instruction. One byte permute writes two bytes as 1024 + b in fp16 and one subtraction leaves
+// b, exactly; 18 half2 FMAs per pixel where the float forms take 36; the stores round by adding
+// 1024 (whose fp16 spacing is 1), clamp to 1024 .. 1279 and keep the low bytes, with no
+// float-to-integer conversion.
+
+namespace tessera::gpu::detail {
+
+namespace {
+
+using namespace rgba8_walk;
+
+/// The fp16 pair a word holds.
+__device__ __forceinline__ __half2 asHalf2(unsigned bits)
+{
+    __half2 h;
+    memcpy(&h, &bits, sizeof h);
+    return h;
+}
+
+__device__ __forceinline__ unsigned bitsOf(__half2 h)
+{
+    unsigned bits;
+    memcpy(&bits, &h, sizeof bits);
+    return bits;
+}
+
+/// Channels 0 and 2 of a pixel (kRgba8HalfEvenSelect) or 1 and 3 (kRgba8HalfOddSelect) as an
+/// fp16 pair, exactly: the permute puts each byte under 0x64 (fp16 1024 + b), the subtraction of
+/// `bias` (1024, 1024) removes the 1024. The bias word supplies the 0x64 bytes too.
+template <unsigned SELECT>
+__device__ __forceinline__ __half2 halfPair(unsigned px, unsigned biasBits, __half2 bias)
+{
+    unsigned bits;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(bits) : "r"(px), "r"(biasBits), "n"(SELECT));
+    return __hsub2(asHalf2(bits), bias);
+}
+
+/// An fp16 pair of sums as two rounded, saturated bytes in bytes 0 and 2 of the word: adding 1024
+/// rounds to an integer (the fp16 spacing from 1024 to 2048 is 1), the clamp to 1024 .. 1279
+/// saturates, and the low byte of each half is the result.
+__device__ __forceinline__ unsigned halfSumsToBytes(__half2 sums, __half2 bias, __half2 top)
+{
+    return bitsOf(__hmin2(__hmax2(__hadd2(sums, bias), bias), top));
+}
+
+/// The fp16 form's taps: each as a pair (w, w), for both channel pairs alike.
+template <int K>
+struct Rgba8HalfTaps {
+    __half2 w[K * K];
+};
+
+/// One step of the fp16 form (3 x 3 only): as computeStep, with channels 0 and 2 and channels 1
+/// and 3 of each pixel summed in fp16 pairs; the sums start at the offset (`start`, an fp16 pair).
+template <int K>
+__device__ __forceinline__ void computeStepHalf(const ConvParams& p, const unsigned* raw, const Rgba8HalfTaps<K>& taps,
+                                                int x0, int y, int yEnd, unsigned startBits, unsigned biasBits,
+                                                unsigned topBits)
+{
+    const __half2 start = asHalf2(startBits);
+    const __half2 bias = asHalf2(biasBits);
+    const __half2 top = asHalf2(topBits);
+    constexpr int kHalf = K / 2;
+    const int cx = threadIdx.x * kOX;
+    const int ry = threadIdx.y * kOY;
+    __half2 acc[kOY][kOX][2];
+#pragma unroll
+    for (int o = 0; o < kOY; ++o) {
+#pragma unroll
+        for (int j = 0; j < kOX; ++j) {
+            acc[o][j][0] = start;
+            acc[o][j][1] = start;
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < kOY + K - 1; ++r) {
+        unsigned px[12];
+        windowRow(raw + (ry + r) * kRawCols + cx, px);
+        __half2 lo[kOX + K - 1];
+        __half2 hi[kOX + K - 1];
+#pragma unroll
+        for (int i = 0; i < kOX + K - 1; ++i) {
+            lo[i] = halfPair<kRgba8HalfEvenSelect>(px[kLead - kHalf + i], biasBits, bias);
+            hi[i] = halfPair<kRgba8HalfOddSelect>(px[kLead - kHalf + i], biasBits, bias);
+        }
+#pragma unroll
+        for (int o = 0; o < kOY; ++o) {
+            const int ky = r - o;
+            if (ky >= 0 && ky < K) {
+#pragma unroll
+                for (int kx = 0; kx < K; ++kx) {
+#pragma unroll
+                    for (int j = 0; j < kOX; ++j) {
+                        acc[o][j][0] = __hfma2(taps.w[ky * K + kx], lo[j + kx], acc[o][j][0]);
+                        acc[o][j][1] = __hfma2(taps.w[ky * K + kx], hi[j + kx], acc[o][j][1]);
+                    }
+                }
+            }
+        }
+    }
+    storeTile(p, x0 + cx, y + ry, yEnd, [&](int o, int j) {
+        const unsigned even = halfSumsToBytes(acc[o][j][0], bias, top);
+        const unsigned odd = halfSumsToBytes(acc[o][j][1], bias, top);
+        unsigned pixel;
+        asm("prmt.b32 %0, %1, %2, %3;" : "=r"(pixel) : "r"(even), "r"(odd), "n"(kRgba8HalfPackSelect));
+        return pixel;
+    });
+}
+
+/// The fp16 form. `start` is the offset as an fp16 pair; `bias` (1024, 1024) and `top` (1279,
+/// 1279) come in as arguments so that they sit in registers, not in every instruction.
+template <int K>
+__global__ void __launch_bounds__(kThreads, blocksPerSm(K))
+    directRgba8HalfKernel(const ConvParams p, const __grid_constant__ Rgba8HalfTaps<K> taps, int segmentRows,
+                          unsigned borderPixel, unsigned start, unsigned bias, unsigned top)
+{
+    walkSegment<K>(p, segmentRows, borderPixel, [&](const unsigned* raw, int x0, int y, int yEnd) {
+        computeStepHalf<K>(p, raw, taps, x0, y, yEnd, start, bias, top);
+    });
+}
+
+/// fp16 bits of v in both halves of a word.
+unsigned halfPairBits(double v)
+{
+    const unsigned h = halfBits(roundToHalf(v));
+    return h | (h << 16);
+}
+
+}  // namespace
+
+void launchDirectRgba8Half(const Plan& plan, const ConvParams& p, StreamView stream)
+{
+    Rgba8HalfTaps<3> taps{};
+    for (int i = 0; i < 9; ++i) {
+        __half2_raw raw;
+        raw.x = halfBits(roundToHalf(plan.data->taps[static_cast<std::size_t>(i)]));
+        raw.y = raw.x;
+        taps.w[i] = __half2(raw);
+    }
+    auto kernel = directRgba8HalfKernel<3>;
+    constexpr std::size_t shared = sharedBytes<3>();
+    allowShared(kernel, shared);
+    const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
+    kernel<<<grid, dim3(32, 8), shared, cudaStreamOf(stream)>>>(p, taps, plan.shape.tileHeight,
+                                                                borderPixelRgba8(p.borderValue), halfPairBits(p.offset),
+                                                                halfPairBits(1024.0), halfPairBits(1279.0));
+    TESSERA_LAUNCH_CHECK("directRgba8HalfKernel");
+}
+
+}  // namespace tessera::gpu::detail
