@@ -22,6 +22,17 @@ __device__ __forceinline__ void copyAsync16(void* toShared, const void* fromGlob
 #endif
 }
 
+/// copyAsync16 that also asks L2 to fetch the 256-byte block around the source.
+__device__ __forceinline__ void copyAsync16Wide(void* toShared, const void* fromGlobal)
+{
+#if __CUDA_ARCH__ >= 800
+    const auto s = static_cast<unsigned>(__cvta_generic_to_shared(toShared));
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(s), "l"(fromGlobal));
+#else
+    *static_cast<uint4*>(toShared) = *static_cast<const uint4*>(fromGlobal);
+#endif
+}
+
 /// Starts copying 4 bytes (both addresses 4-byte aligned); visible as with copyAsync16.
 __device__ __forceinline__ void copyAsync4(void* toShared, const void* fromGlobal)
 {

@@ -83,38 +83,13 @@ __device__ __forceinline__ void storeTile(const ConvParams& p, int x, int y, int
 }
 
 /// Starts loading window rows oy .. oy + rawRows - 1, pixels ox .. ox + kRawCols - 1, into raw
-/// (loadWindowRows; constant border: the border byte in every channel). Where the window lies
-/// inside the image, each thread copies one column of quads every kThreads / quads rows, stepping
-/// its two addresses, with no division per quad (8192^2, 3 x 3, fp16 form: 0.166 ms against
-/// 0.168 with the shared loader).
+/// (loadWindowRows; constant border: the border byte in every channel).
 template <int K>
 __device__ __forceinline__ void loadWindow(const ConvParams& p, unsigned* raw, int ox, int oy, bool vectors,
                                            unsigned borderPixel)
 {
-    constexpr int kRows = rawRows<K>();
-    constexpr int kQuads = kRawCols / 4;
-    constexpr int kRowsPerPass = kThreads / kQuads;
     const int tid = threadIdx.y * 32 + threadIdx.x;
-    if (vectors && ox >= 0 && oy >= 0 && ox + kRawCols <= p.width && oy + kRows <= p.height) {
-        const int r0 = tid / kQuads;
-        if (r0 >= kRowsPerPass) {
-            return;
-        }
-        const int q = tid - r0 * kQuads;
-        const char* from = reinterpret_cast<const char*>(rowPtr<unsigned>(p.src, p.srcPitch, oy + r0) + ox + 4 * q);
-        unsigned* to = raw + r0 * kRawCols + 4 * q;
-        const std::size_t pass = static_cast<std::size_t>(p.srcPitch) * kRowsPerPass;
-#pragma unroll
-        for (int i = 0; i < (kRows + kRowsPerPass - 1) / kRowsPerPass; ++i) {
-            if (i * kRowsPerPass + r0 < kRows) {
-                copyAsync16(to, from);
-            }
-            to += kRowsPerPass * kRawCols;
-            from += pass;
-        }
-        return;
-    }
-    loadWindowRows<unsigned, kRawCols, kRawCols, kRows, kThreads>(p, raw, ox, oy, vectors, borderPixel, tid);
+    loadWindowRows<unsigned, kRawCols, kRawCols, rawRows<K>(), kThreads>(p, raw, ox, oy, vectors, borderPixel, tid);
 }
 
 /// The walk of one block down its segment of the strip, with two window buffers: the next step's
