@@ -29,7 +29,7 @@ __device__ __forceinline__ void loadWindowRows(const ConvParams& p, T* raw, int 
         // Whole window inside: nothing to map. Each thread copies one column of quads, a quad
         // every kRowsPerPass rows, stepping its two addresses: no division per quad. Each copy
         // also asks L2 for the 256-byte block around it, which holds the neighbouring threads'
-        // quads and the next strip's halo (8192^2 on one H200: RGBA8 3x3 0.1627 -> 0.1606 ms;
+        // quads and the next strip's halo (8192^2 on one H200: RGBA8 3x3 0.1628 -> 0.1606 ms;
         // the float walks within 1 %).
         constexpr int kRowsPerPass = THREADS / kQuads;
         static_assert(kRowsPerPass >= 1, "a row of quads per pass at least");
@@ -62,10 +62,9 @@ __device__ __forceinline__ void loadWindowRows(const ConvParams& p, T* raw, int 
             continue;
         }
         // Pixel by pixel, still by cp.async: a plain load here holds the thread, and the block's
-        // next barrier, for a round trip to memory per pixel. The blocks at the image's left and
-        // right edges then ran several times longer than the others (8192^2 on one H200, f32
-        // Gaussian 31, TF32 walk: 0.2706 -> 0.2425 ms with this; the FMA walk at 15 taps 0.208
-        // -> 0.187).
+        // next barrier, for a round trip to memory per pixel, and the blocks at the image's left
+        // and right edges pay that on every step (8192^2 on one H200: f32 Gaussian 31, TF32
+        // walk, 0.2706 -> 0.2403 ms with this; the FMA walk at 15 taps 0.208 -> 0.187).
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
             const int gx = mapBorder(x + k, p.width, p.border);
