@@ -5,7 +5,7 @@
 //      along K, so that the layout a kernel would use is settled by the machine;
 //   2. times TF32 products per SM: mma.sync m16n8k8 and wgmma m64nNk8 (N = 8, 16, 32), each in
 //      chains like the walk's (one accumulator takes several products in a row) and with many
-//      accumulators in flight.
+//      accumulators in flight; and, for scale, mma.sync m16n8k16 in fp16 and bf16.
 // Build: nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a tf32_mma_probe.cu
 // Prints one JSON line per measurement.
 #include <cuda_runtime.h>
@@ -77,6 +77,23 @@ __device__ __forceinline__ void mmaSync(float (&d)[4], const std::uint32_t (&a)[
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+/// d += A x B with fp16 (or bf16) inputs, m16n8k16: 2048 multiply-adds a warp.
+template <bool BF16>
+__device__ __forceinline__ void mmaSync16(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2])
+{
+    if constexpr (BF16) {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                     "{%8, %9}, {%0, %1, %2, %3};\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    } else {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                     "{%8, %9}, {%0, %1, %2, %3};\n"
+                     : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+}
+
 // ---- 1. layout check ----------------------------------------------------------------------------
 
 /// A: 64 x 8 row-major, B: 8 x 8 (k, n) row-major, D: 64 x 8. B goes to shared memory as two
@@ -127,6 +144,34 @@ __global__ void mmaSyncRate(int rounds, float* out)
 #pragma unroll
             for (int i = 0; i < ACC; ++i) {
                 mmaSync(d[i], a, b);
+            }
+        }
+    }
+    float s = 0;
+#pragma unroll
+    for (int i = 0; i < ACC; ++i) {
+        s += d[i][0] + d[i][1] + d[i][2] + d[i][3];
+    }
+    if (s == 12345.0f) {
+        out[0] = s;
+    }
+}
+
+/// As mmaSyncRate, with m16n8k16 products in fp16 or bf16 (small exact values, so no
+/// infinities slow anything).
+template <bool BF16, int ACC>
+__global__ void mmaSync16Rate(int rounds, float* out)
+{
+    const std::uint32_t one = BF16 ? 0x3F803F80u : 0x3C003C00u;
+    std::uint32_t a[4] = {one, one, one, one};
+    std::uint32_t b[2] = {one, one};
+    float d[ACC][4] = {};
+    for (int r = 0; r < rounds; ++r) {
+#pragma unroll
+        for (int c = 0; c < kChain; ++c) {
+#pragma unroll
+            for (int i = 0; i < ACC; ++i) {
+                mmaSync16<BF16>(d[i], a, b);
             }
         }
     }
@@ -255,6 +300,8 @@ int main()
 
     // 2. rates: blocks x threads chosen to fill every SM with several warpgroups.
     const int rounds = 2000;
+    // The field "tf32_macs_per_sm_per_clock_at_rated" counts multiply-adds of the form's own
+    // inputs: fp16 or bf16 ones on the m16n8k16 lines.
     auto report = [&](const char* name, int n, int acc, double ms, int blocks, int threads, double macsPerInstr,
                       double instrPerRound) {
         const double units = static_cast<double>(blocks) * threads / (macsPerInstr == 1024.0 ? 32.0 : 128.0);
@@ -272,6 +319,10 @@ int main()
         report("mma.sync m16n8k8", 8, 4, ms, blocks, 256, 1024.0, kChain * 4.0);
         ms = timeKernel(mmaSyncRate<8>, blocks, 256, rounds, out);
         report("mma.sync m16n8k8", 8, 8, ms, blocks, 256, 1024.0, kChain * 8.0);
+        ms = timeKernel(mmaSync16Rate<false, 4>, blocks, 256, rounds, out);
+        report("mma.sync m16n8k16 f16", 8, 4, ms, blocks, 256, 1024.0, kChain * 4.0 * 2.0);
+        ms = timeKernel(mmaSync16Rate<true, 4>, blocks, 256, rounds, out);
+        report("mma.sync m16n8k16 bf16", 8, 4, ms, blocks, 256, 1024.0, kChain * 4.0 * 2.0);
         ms = timeKernel(wgmmaRate<8, 1>, blocks, 256, rounds, out);
         report("wgmma m64n8k8", 8, 1, ms, blocks, 256, 4096.0, kChain * 1.0);
         ms = timeKernel(wgmmaRate<8, 4>, blocks, 256, rounds, out);
