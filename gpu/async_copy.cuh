@@ -10,24 +10,24 @@
 
 namespace tessera::gpu::detail {
 
+/// What a 16-byte copy asks of L2 beyond its own bytes.
+enum class L2Fetch {
+    Bytes,     ///< only the 16 bytes
+    Block256,  ///< the 256-byte block around them (neighbouring threads' quads ride along)
+};
+
 /// Starts copying 16 bytes (both addresses 16-byte aligned); visible to the calling thread after
 /// waitAsync(), to the block after waitAsync() and a barrier.
+template <L2Fetch FETCH = L2Fetch::Bytes>
 __device__ __forceinline__ void copyAsync16(void* toShared, const void* fromGlobal)
 {
 #if __CUDA_ARCH__ >= 800
     const auto s = static_cast<unsigned>(__cvta_generic_to_shared(toShared));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(fromGlobal));
-#else
-    *static_cast<uint4*>(toShared) = *static_cast<const uint4*>(fromGlobal);
-#endif
-}
-
-/// copyAsync16 that also asks L2 to fetch the 256-byte block around the source.
-__device__ __forceinline__ void copyAsync16Wide(void* toShared, const void* fromGlobal)
-{
-#if __CUDA_ARCH__ >= 800
-    const auto s = static_cast<unsigned>(__cvta_generic_to_shared(toShared));
-    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(s), "l"(fromGlobal));
+    if constexpr (FETCH == L2Fetch::Block256) {
+        asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;\n" ::"r"(s), "l"(fromGlobal));
+    } else {
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(fromGlobal));
+    }
 #else
     *static_cast<uint4*>(toShared) = *static_cast<const uint4*>(fromGlobal);
 #endif

@@ -96,19 +96,7 @@ __device__ __forceinline__ void addRow(const unsigned (&px)[12], const unsigned 
             f[i] = channel<C>(px[kLead - kHalf + i], high[kLead - kHalf + i], exponentWord);
         }
     }
-#pragma unroll
-    for (int o = 0; o < kOY; ++o) {
-        const int ky = r - o;
-        if (ky >= 0 && ky < K) {
-#pragma unroll
-            for (int kx = 0; kx < K; ++kx) {
-#pragma unroll
-                for (int j = 0; j < kOX; ++j) {
-                    acc[o][j][C] = fmaf(w[ky * K + kx], f[j + kx], acc[o][j][C]);
-                }
-            }
-        }
-    }
+    forEachRowProduct<K>(r, [&](int o, int j, int t, int i) { acc[o][j][C] = fmaf(w[t], f[i], acc[o][j][C]); });
 }
 
 template <int K, bool BIASED>

@@ -95,20 +95,10 @@ __device__ __forceinline__ void computeStepHalf(const ConvParams& p, const unsig
             lo[i] = halfPair<kRgba8HalfEvenSelect>(px[kLead - kHalf + i], biasBits, bias);
             hi[i] = halfPair<kRgba8HalfOddSelect>(px[kLead - kHalf + i], biasBits, bias);
         }
-#pragma unroll
-        for (int o = 0; o < kOY; ++o) {
-            const int ky = r - o;
-            if (ky >= 0 && ky < K) {
-#pragma unroll
-                for (int kx = 0; kx < K; ++kx) {
-#pragma unroll
-                    for (int j = 0; j < kOX; ++j) {
-                        acc[o][j][0] = __hfma2(taps.w[ky * K + kx], lo[j + kx], acc[o][j][0]);
-                        acc[o][j][1] = __hfma2(taps.w[ky * K + kx], hi[j + kx], acc[o][j][1]);
-                    }
-                }
-            }
-        }
+        forEachRowProduct<K>(r, [&](int o, int j, int t, int i) {
+            acc[o][j][0] = __hfma2(taps.w[t], lo[i], acc[o][j][0]);
+            acc[o][j][1] = __hfma2(taps.w[t], hi[i], acc[o][j][1]);
+        });
     }
     storeTile(p, x0 + cx, y + ry, yEnd, [&](int o, int j) {
         const unsigned even = halfSumsToBytes(acc[o][j][0], bias, top);

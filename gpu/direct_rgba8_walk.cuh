@@ -53,6 +53,27 @@ __device__ __forceinline__ void windowRow(const unsigned* from, unsigned (&px)[1
     px[8] = d.x, px[9] = d.y, px[10] = d.z, px[11] = d.w;
 }
 
+/// Every product that window row r (of the thread's kOY + K - 1) feeds, in the order both forms
+/// sum them: product(o, j, t, i) for output row o and column j of the thread's tile, tap t = ky K
+/// + kx (ky = r - o) and the row's converted value i = j + kx.
+template <int K, class Product>
+__device__ __forceinline__ void forEachRowProduct(int r, Product product)
+{
+#pragma unroll
+    for (int o = 0; o < kOY; ++o) {
+        const int ky = r - o;
+        if (ky >= 0 && ky < K) {
+#pragma unroll
+            for (int kx = 0; kx < K; ++kx) {
+#pragma unroll
+                for (int j = 0; j < kOX; ++j) {
+                    product(o, j, ky * K + kx, j + kx);
+                }
+            }
+        }
+    }
+}
+
 /// A thread's kOY x kOX output pixels from (x, y) on, rows from yEnd on left out: pixel(o, j)
 /// gives the packed pixel of row o, column j; one 16-byte store per row where the row allows it.
 template <class Pixel>

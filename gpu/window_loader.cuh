@@ -44,7 +44,7 @@ __device__ __forceinline__ void loadWindowRows(const ConvParams& p, T* raw, int 
 #pragma unroll
         for (int i = 0; i < (ROWS + kRowsPerPass - 1) / kRowsPerPass; ++i) {
             if (i * kRowsPerPass + r0 < ROWS) {
-                copyAsync16Wide(to, from);
+                copyAsync16<L2Fetch::Block256>(to, from);
             }
             to += kRowsPerPass * STRIDE;
             from += pass;

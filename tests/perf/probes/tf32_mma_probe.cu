@@ -130,48 +130,35 @@ __global__ void layoutCheck(const float* A, const float* B, float* D, unsigned l
 
 constexpr int kChain = 15;  // products into one accumulator in a row: 5 tap blocks x 3 TF32 parts
 
+enum class Input { Tf32, F16, Bf16 };
+
 /// Each warp: ACC accumulators, each taking kChain mma.sync in a row, per round; `out` keeps
-/// the work alive.
-template <int ACC>
+/// the work alive. TF32 operands are arbitrary bits; fp16 and bf16 ones are 1.0 (small exact
+/// values, so no infinities slow anything).
+template <Input IN, int ACC>
 __global__ void mmaSyncRate(int rounds, float* out)
 {
-    std::uint32_t a[4] = {threadIdx.x, threadIdx.x + 1, threadIdx.x + 2, threadIdx.x + 3};
-    std::uint32_t b[2] = {threadIdx.x * 3u, threadIdx.x * 5u};
-    float d[ACC][4] = {};
-    for (int r = 0; r < rounds; ++r) {
-#pragma unroll
-        for (int c = 0; c < kChain; ++c) {
-#pragma unroll
-            for (int i = 0; i < ACC; ++i) {
-                mmaSync(d[i], a, b);
-            }
-        }
-    }
-    float s = 0;
-#pragma unroll
-    for (int i = 0; i < ACC; ++i) {
-        s += d[i][0] + d[i][1] + d[i][2] + d[i][3];
-    }
-    if (s == 12345.0f) {
-        out[0] = s;
-    }
-}
-
-/// As mmaSyncRate, with m16n8k16 products in fp16 or bf16 (small exact values, so no
-/// infinities slow anything).
-template <bool BF16, int ACC>
-__global__ void mmaSync16Rate(int rounds, float* out)
-{
-    const std::uint32_t one = BF16 ? 0x3F803F80u : 0x3C003C00u;
+    const std::uint32_t one = IN == Input::Bf16 ? 0x3F803F80u : 0x3C003C00u;
     std::uint32_t a[4] = {one, one, one, one};
     std::uint32_t b[2] = {one, one};
+    if constexpr (IN == Input::Tf32) {
+        for (int k = 0; k < 4; ++k) {
+            a[k] = threadIdx.x + static_cast<unsigned>(k);
+        }
+        b[0] = threadIdx.x * 3u;
+        b[1] = threadIdx.x * 5u;
+    }
     float d[ACC][4] = {};
     for (int r = 0; r < rounds; ++r) {
 #pragma unroll
         for (int c = 0; c < kChain; ++c) {
 #pragma unroll
             for (int i = 0; i < ACC; ++i) {
-                mmaSync16<BF16>(d[i], a, b);
+                if constexpr (IN == Input::Tf32) {
+                    mmaSync(d[i], a, b);
+                } else {
+                    mmaSync16<IN == Input::Bf16>(d[i], a, b);
+                }
             }
         }
     }
@@ -313,15 +300,15 @@ int main()
     };
     for (int warpsPerSm : {8, 16}) {
         const int blocks = sms * warpsPerSm / 8;
-        double ms = timeKernel(mmaSyncRate<1>, blocks, 256, rounds, out);
+        double ms = timeKernel(mmaSyncRate<Input::Tf32, 1>, blocks, 256, rounds, out);
         report("mma.sync m16n8k8", 8, 1, ms, blocks, 256, 1024.0, kChain * 1.0);
-        ms = timeKernel(mmaSyncRate<4>, blocks, 256, rounds, out);
+        ms = timeKernel(mmaSyncRate<Input::Tf32, 4>, blocks, 256, rounds, out);
         report("mma.sync m16n8k8", 8, 4, ms, blocks, 256, 1024.0, kChain * 4.0);
-        ms = timeKernel(mmaSyncRate<8>, blocks, 256, rounds, out);
+        ms = timeKernel(mmaSyncRate<Input::Tf32, 8>, blocks, 256, rounds, out);
         report("mma.sync m16n8k8", 8, 8, ms, blocks, 256, 1024.0, kChain * 8.0);
-        ms = timeKernel(mmaSync16Rate<false, 4>, blocks, 256, rounds, out);
+        ms = timeKernel(mmaSyncRate<Input::F16, 4>, blocks, 256, rounds, out);
         report("mma.sync m16n8k16 f16", 8, 4, ms, blocks, 256, 1024.0, kChain * 4.0 * 2.0);
-        ms = timeKernel(mmaSync16Rate<true, 4>, blocks, 256, rounds, out);
+        ms = timeKernel(mmaSyncRate<Input::Bf16, 4>, blocks, 256, rounds, out);
         report("mma.sync m16n8k16 bf16", 8, 4, ms, blocks, 256, 1024.0, kChain * 4.0 * 2.0);
         ms = timeKernel(wgmmaRate<8, 1>, blocks, 256, rounds, out);
         report("wgmma m64n8k8", 8, 1, ms, blocks, 256, 4096.0, kChain * 1.0);
