@@ -10,9 +10,12 @@
 // than the result by about 2^15 x sum|w|, so their rounding costs low bits: the kernel takes this
 // route only where the bound below is under kRgba8BiasedErrorLimit output steps.
 //
-// Where the taps are mild enough it sums in fp16 instead, two channels per instruction: bytes
-// are exact in fp16, and a sum of bytes that stays under a few hundred rounds by a sixteenth or
-// an eighth of an output step per tap. rgba8HalfErrorBound follows that rounding tap by tap.
+// Where the taps are mild enough it sums in fp16 instead, two channels per instruction. A byte
+// b under a zero exponent is the fp16 subnormal b x 2^-24, exactly, in one byte permute; against
+// taps scaled by 2^k (their largest to [2^14, 2^15)) the sums come out scaled by 2^(k - 24), and
+// fp16 spacing is relative, so a sum of bytes that stays under a few hundred still rounds by a
+// sixteenth or an eighth of an output step per tap. rgba8HalfErrorBound follows that rounding
+// tap by tap, in the scaled units the kernel computes in.
 
 #include <algorithm>
 #include <bit>
@@ -87,8 +90,8 @@ inline std::uint16_t halfBits(double h)
 }
 
 /// Byte permutes of the fp16 form (prmt.b32 d, a, b, select: byte n of d is byte (select >> 4n)
-/// & 7 of b:a). With a = the pixel and b = 0x64006400: channels 0 and 2, or 1 and 3, each under
-/// 0x64, i.e. as the fp16 pair (1024 + c0, 1024 + c2) or (1024 + c1, 1024 + c3).
+/// & 7 of b:a). With a = the pixel and b = 0: channels 0 and 2, or 1 and 3, each under a zero
+/// byte, i.e. as the fp16 pair of subnormals (c0, c2) x 2^-24 or (c1, c3) x 2^-24.
 inline constexpr unsigned kRgba8HalfEvenSelect = 0x7250u;
 inline constexpr unsigned kRgba8HalfOddSelect = 0x7351u;
 /// With a = the (c0, c2) and b = the (c1, c3) fp16 pairs of results in 1024 .. 1279: the pixel.
@@ -98,29 +101,51 @@ inline constexpr unsigned kRgba8HalfPackSelect = 0x6240u;
 /// one step, the rounded byte stays within 1 of the one rounded from the exact sum.
 inline constexpr double kRgba8HalfErrorLimit = 0.9;
 
-/// A bound on |computed - exact| for one output of the fp16 route: the taps and the offset
-/// rounded to fp16, then one fp16 FMA per tap in window order (row by row), each rounding by at
-/// most half the fp16 spacing at the largest magnitude its partial sum can reach. A partial sum
-/// of bytes lies between offset - 255 (negative taps so far) and offset + 255 (positive taps so
-/// far), give or take the error already made.
+/// The exponent k of the fp16 form's tap scale 2^k: the largest tap magnitude m to [2^14, 2^15),
+/// kept to 10 .. 24 so that the sums' scale 2^(k - 24) is at most 1 and its inverse (the store's
+/// factor, at most 2^14) is an fp16 value. 24 for all-zero taps.
+inline int rgba8HalfTapExponent(const std::vector<float>& taps)
+{
+    double m = 0.0;
+    for (const float t : taps) {
+        m = std::max(m, std::abs(static_cast<double>(t)));
+    }
+    if (!(m > 0.0) || !std::isfinite(m)) {
+        return 24;
+    }
+    int e = 0;
+    std::frexp(m, &e);  // m in [2^(e - 1), 2^e)
+    return std::clamp(15 - e, 10, 24);
+}
+
+/// A bound on |computed - exact| for one output of the fp16 route, in output steps: the taps
+/// scaled by 2^k and rounded to fp16, the offset scaled by 2^(k - 24) and rounded, then one fp16
+/// FMA of a tap and an exact byte (b x 2^-24) per tap in window order (row by row), each rounding
+/// by at most half the fp16 spacing at the largest magnitude its partial sum can reach (in the
+/// scaled units, subnormal spacing included); the store's factor 2^(24 - k) is exact. A partial
+/// sum of bytes lies between offset - 255 (negative taps so far) and offset + 255 (positive taps
+/// so far), give or take the error already made.
 inline double rgba8HalfErrorBound(const std::vector<float>& taps, float offset)
 {
-    const double start = roundToHalf(offset);
-    double inputError = std::abs(start - static_cast<double>(offset));  // rounded taps and offset
-    double sumError = 0.0;                                                // the FMAs' roundings
+    const int k = rgba8HalfTapExponent(taps);
+    const double tapScale = std::ldexp(1.0, k);
+    const double sumScale = std::ldexp(1.0, k - 24);
+    const double start = roundToHalf(static_cast<double>(offset) * sumScale);
+    double inputError = std::abs(start / sumScale - static_cast<double>(offset));  // rounded taps and offset
+    double sumError = 0.0;                                                           // the FMAs' roundings, scaled
     double positive = 0.0;
     double negative = 0.0;
     for (const float t : taps) {
-        const double th = roundToHalf(t);
-        inputError += 255.0 * std::abs(th - static_cast<double>(t));
+        const double th = roundToHalf(static_cast<double>(t) * tapScale);
+        inputError += 255.0 * std::abs(th / tapScale - static_cast<double>(t));
         positive += std::max(th, 0.0);
         negative += std::max(-th, 0.0);
-        const double reach = std::abs(start) + 255.0 * std::max(positive, negative) + sumError;
+        const double reach = std::abs(start) + 255.0 * 0x1p-24 * std::max(positive, negative) + sumError;
         int e = 0;
         std::frexp(reach, &e);
         sumError += std::ldexp(1.0, std::max(e - 1, -14) - 11);  // half the spacing at `reach`
     }
-    return inputError + sumError;
+    return inputError + sumError / sumScale;
 }
 
 /// Whether these taps (scale folded in) and offset are mild enough for fp16 sums.

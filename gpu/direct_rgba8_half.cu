@@ -7,14 +7,16 @@
 
 #include <cuda_fp16.h>
 
+#include <cmath>
 #include <cstring>
 
 // The byte-window RGBA8 kernel's fp16 form, for 3 x 3 kernels whose fp16 error bound allows it
 // (direct_rgba8_bound.h: mild taps such as a box or a unit-sum blur): two channels per
-// instruction. One byte permute writes two bytes as 1024 + b in fp16 and one subtraction leaves
-// b, exactly; 18 half2 FMAs per pixel where the float forms take 36; the stores round by adding
-// 1024 (whose fp16 spacing is 1), clamp to 1024 .. 1279 and keep the low bytes, with no
-// float-to-integer conversion.
+// instruction. One byte permute writes two bytes as the fp16 subnormals b x 2^-24, exactly, and
+// the taps come scaled by 2^k to match, so the sums are the results times 2^(k - 24); 18 half2
+// FMAs per pixel where the float forms take 36. The stores scale back and add 1024 in one FMA
+// (fp16 spacing is 1 from 1024 to 2048, so that rounds), clamp to 1024 .. 1279 and keep the low
+// bytes, with no float-to-integer conversion.
 
 namespace tessera::gpu::detail {
 
@@ -38,38 +40,42 @@ __device__ __forceinline__ unsigned bitsOf(__half2 h)
 }
 
 /// Channels 0 and 2 of a pixel (kRgba8HalfEvenSelect) or 1 and 3 (kRgba8HalfOddSelect) as an
-/// fp16 pair, exactly: the permute puts each byte under 0x64 (fp16 1024 + b), the subtraction of
-/// `bias` (1024, 1024) removes the 1024. The bias word supplies the 0x64 bytes too.
+/// fp16 pair, exactly, in one instruction: the permute puts each byte under a zero byte, the
+/// fp16 subnormal b x 2^-24.
 template <unsigned SELECT>
-__device__ __forceinline__ __half2 halfPair(unsigned px, unsigned biasBits, __half2 bias)
+__device__ __forceinline__ __half2 halfPair(unsigned px)
 {
     unsigned bits;
-    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(bits) : "r"(px), "r"(biasBits), "n"(SELECT));
-    return __hsub2(asHalf2(bits), bias);
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(bits) : "r"(px), "r"(0u), "n"(SELECT));
+    return asHalf2(bits);
 }
 
-/// An fp16 pair of sums as two rounded, saturated bytes in bytes 0 and 2 of the word: adding 1024
-/// rounds to an integer (the fp16 spacing from 1024 to 2048 is 1), the clamp to 1024 .. 1279
-/// saturates, and the low byte of each half is the result.
-__device__ __forceinline__ unsigned halfSumsToBytes(__half2 sums, __half2 bias, __half2 top)
+/// An fp16 pair of scaled sums as two rounded, saturated bytes in bytes 0 and 2 of the word:
+/// sums x 2^(24 - k) + 1024 in one FMA (exact factor, one rounding, to an integer: the fp16
+/// spacing from 1024 to 2048 is 1), the clamp to 1024 .. 1279 saturates, and the low byte of each
+/// half is the result.
+__device__ __forceinline__ unsigned halfSumsToBytes(__half2 sums, __half2 unscale, __half2 bias, __half2 top)
 {
-    return bitsOf(__hmin2(__hmax2(__hadd2(sums, bias), bias), top));
+    return bitsOf(__hmin2(__hmax2(__hfma2(sums, unscale, bias), bias), top));
 }
 
-/// The fp16 form's taps: each as a pair (w, w), for both channel pairs alike.
+/// The fp16 form's taps: each scaled by 2^k (rgba8HalfTapExponent) as a pair (w, w), for both
+/// channel pairs alike.
 template <int K>
 struct Rgba8HalfTaps {
     __half2 w[K * K];
 };
 
 /// One step of the fp16 form (3 x 3 only): as computeStep, with channels 0 and 2 and channels 1
-/// and 3 of each pixel summed in fp16 pairs; the sums start at the offset (`start`, an fp16 pair).
+/// and 3 of each pixel summed in fp16 pairs; the sums start at the scaled offset (`start`, an
+/// fp16 pair) and `unscale` is 2^(24 - k).
 template <int K>
 __device__ __forceinline__ void computeStepHalf(const ConvParams& p, const unsigned* raw, const Rgba8HalfTaps<K>& taps,
-                                                int x0, int y, int yEnd, unsigned startBits, unsigned biasBits,
-                                                unsigned topBits)
+                                                int x0, int y, int yEnd, unsigned startBits, unsigned unscaleBits,
+                                                unsigned biasBits, unsigned topBits)
 {
     const __half2 start = asHalf2(startBits);
+    const __half2 unscale = asHalf2(unscaleBits);
     const __half2 bias = asHalf2(biasBits);
     const __half2 top = asHalf2(topBits);
     constexpr int kHalf = K / 2;
@@ -92,8 +98,8 @@ __device__ __forceinline__ void computeStepHalf(const ConvParams& p, const unsig
         __half2 hi[kOX + K - 1];
 #pragma unroll
         for (int i = 0; i < kOX + K - 1; ++i) {
-            lo[i] = halfPair<kRgba8HalfEvenSelect>(px[kLead - kHalf + i], biasBits, bias);
-            hi[i] = halfPair<kRgba8HalfOddSelect>(px[kLead - kHalf + i], biasBits, bias);
+            lo[i] = halfPair<kRgba8HalfEvenSelect>(px[kLead - kHalf + i]);
+            hi[i] = halfPair<kRgba8HalfOddSelect>(px[kLead - kHalf + i]);
         }
         forEachRowProduct<K>(r, [&](int o, int j, int t, int i) {
             acc[o][j][0] = __hfma2(taps.w[t], lo[i], acc[o][j][0]);
@@ -101,23 +107,24 @@ __device__ __forceinline__ void computeStepHalf(const ConvParams& p, const unsig
         });
     }
     storeTile(p, x0 + cx, y + ry, yEnd, [&](int o, int j) {
-        const unsigned even = halfSumsToBytes(acc[o][j][0], bias, top);
-        const unsigned odd = halfSumsToBytes(acc[o][j][1], bias, top);
+        const unsigned even = halfSumsToBytes(acc[o][j][0], unscale, bias, top);
+        const unsigned odd = halfSumsToBytes(acc[o][j][1], unscale, bias, top);
         unsigned pixel;
         asm("prmt.b32 %0, %1, %2, %3;" : "=r"(pixel) : "r"(even), "r"(odd), "n"(kRgba8HalfPackSelect));
         return pixel;
     });
 }
 
-/// The fp16 form. `start` is the offset as an fp16 pair; `bias` (1024, 1024) and `top` (1279,
-/// 1279) come in as arguments so that they sit in registers, not in every instruction.
+/// The fp16 form. `start` is the scaled offset as an fp16 pair, `unscale` (2^(24 - k), twice);
+/// `bias` (1024, 1024) and `top` (1279, 1279) come in as arguments so that they sit in
+/// registers, not in every instruction.
 template <int K>
 __global__ void __launch_bounds__(kThreads, blocksPerSm(K))
     directRgba8HalfKernel(const ConvParams p, const __grid_constant__ Rgba8HalfTaps<K> taps, int segmentRows,
-                          unsigned borderPixel, unsigned start, unsigned bias, unsigned top)
+                          unsigned borderPixel, unsigned start, unsigned unscale, unsigned bias, unsigned top)
 {
     walkSegment<K>(p, segmentRows, borderPixel, [&](const unsigned* raw, int x0, int y, int yEnd) {
-        computeStepHalf<K>(p, raw, taps, x0, y, yEnd, start, bias, top);
+        computeStepHalf<K>(p, raw, taps, x0, y, yEnd, start, unscale, bias, top);
     });
 }
 
@@ -132,10 +139,12 @@ unsigned halfPairBits(double v)
 
 void launchDirectRgba8Half(const Plan& plan, const ConvParams& p, StreamView stream)
 {
+    const int k = rgba8HalfTapExponent(plan.data->taps);
+    const double tapScale = std::ldexp(1.0, k);
     Rgba8HalfTaps<3> taps{};
     for (int i = 0; i < 9; ++i) {
         __half2_raw raw;
-        raw.x = halfBits(roundToHalf(plan.data->taps[static_cast<std::size_t>(i)]));
+        raw.x = halfBits(roundToHalf(plan.data->taps[static_cast<std::size_t>(i)] * tapScale));
         raw.y = raw.x;
         taps.w[i] = __half2(raw);
     }
@@ -144,8 +153,10 @@ void launchDirectRgba8Half(const Plan& plan, const ConvParams& p, StreamView str
     allowShared(kernel, shared);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
     kernel<<<grid, dim3(32, 8), shared, cudaStreamOf(stream)>>>(p, taps, plan.shape.tileHeight,
-                                                                borderPixelRgba8(p.borderValue), halfPairBits(p.offset),
-                                                                halfPairBits(1024.0), halfPairBits(1279.0));
+                                                                borderPixelRgba8(p.borderValue),
+                                                                halfPairBits(std::ldexp(p.offset, k - 24)),
+                                                                halfPairBits(std::ldexp(1.0, 24 - k)), halfPairBits(1024.0),
+                                                                halfPairBits(1279.0));
     TESSERA_LAUNCH_CHECK("directRgba8HalfKernel");
 }
 

@@ -343,10 +343,11 @@ TEST_F(GpuVsCpu, Rgba8WalkBothByteConversions)
 }
 
 // The walking RGBA8 kernel's fp16 form (3 x 3 kernels whose bound of direct_rgba8_bound.h allows
-// it): box, a binomial blur and random unit-sum kernels, offsets that push sums below 0 and past
-// 255, every border; images smaller than the kernel, narrower than a strip, no multiple of a
-// strip's 128 columns or a step's 32 rows, tall ones over many steps, tight and padded pitches;
-// the output poisoned first. The plan must state the fp16 form; results within 1 of the CPU path.
+// it): box, a binomial blur, random unit-sum kernels and boxes scaled far down (small taps, whose
+// fp16 tap scale differs), offsets that push sums below 0 and past 255, every border; images
+// smaller than the kernel, narrower than a strip, no multiple of a strip's 128 columns or a
+// step's 32 rows, tall ones over many steps, tight and padded pitches; the output poisoned first.
+// The plan must state the fp16 form; results within 1 of the CPU path.
 TEST_F(GpuVsCpu, Rgba8WalkHalfGrid)
 {
     SCOPED_TRACE(test::seedNote(seed_));
@@ -355,7 +356,7 @@ TEST_F(GpuVsCpu, Rgba8WalkHalfGrid)
                                             2 / 16.0, 1 / 16.0}};
     std::size_t index = 0;
     for (const cv::Size image : images) {
-        for (int form = 0; form < 3; ++form) {
+        for (int form = 0; form < 5; ++form) {
             auto rng = test::caseRng(seed_, 78, index);
             Case c;
             c.method = Method::Direct;
@@ -363,16 +364,20 @@ TEST_F(GpuVsCpu, Rgba8WalkHalfGrid)
             c.format = {PixelDepth::U8, 4};
             c.width = image.width;
             c.height = image.height;
-            c.spec = form == 0 ? filters::makeBox(3) : form == 1 ? filters::makeCustom(binomial)
-                                                                 : test::randomDenseSpec(3, 3, rng);
-            c.spec.border = test::kBorders[index % 5];
+            c.spec = form == 0 || form > 2 ? filters::makeBox(3)
+                     : form == 1           ? filters::makeCustom(binomial)
+                                           : test::randomDenseSpec(3, 3, rng);
+            // Small taps: the tap scale 2^k moves up (form 3), or stops at its cap of 2^24 (form 4).
+            c.spec.scale = form == 3 ? 1.0 / 40.0 : form == 4 ? 1e-4 : 1.0;
+            c.spec.border = test::kBorders[(index + index / 5) % 5];  // every border for every form
             c.spec.borderValue = test::borderValueFor(PixelDepth::U8, index);
             c.spec.offset = index % 3 == 0 ? 0.0 : index % 3 == 1 ? 3.5 : -7.25;
             c.padded = index % 2 == 1;
             const Plan plan = makePlanForVariant(c.spec, c.format, c.width, c.height, device_, *c.variant);
             const bool half = plan.describe().find("fp16 sums") != std::string::npos;
-            // Box and binomial always qualify; a random draw almost always (skip the rare one that does not).
-            if (form < 2) {
+            // Box, binomial and the small boxes always qualify; a random draw almost always (skip the
+            // rare one that does not).
+            if (form != 2) {
                 EXPECT_TRUE(half) << plan.describe();
             }
             if (half) {

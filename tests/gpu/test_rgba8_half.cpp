@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The walking RGBA8 kernel's fp16 form (gpu/direct_rgba8_bound.h), followed on the host: the byte
-// permutes that make fp16 pairs of the channels and pack the results (a host prmt), one
-// correctly rounded fp16 FMA per tap in window order, the rounding by adding 1024 and the clamp.
+// permutes that make fp16 pairs of the channels (subnormals b x 2^-24) and pack the results (a
+// host prmt), the taps scaled by 2^k, one correctly rounded fp16 FMA per tap in window order, the
+// store's one FMA that scales back and adds 1024, and the clamp.
 // Results must lie within the stated bound of the exact correlation, bytes within 1 of the exact
 // rounding, and the bound must take mild kernels and refuse strong ones.
 
@@ -22,6 +23,7 @@ namespace tessera::gpu {
 namespace {
 
 using detail::halfBits;
+using detail::rgba8HalfTapExponent;
 using detail::kRgba8HalfErrorLimit;
 using detail::rgba8HalfErrorBound;
 using detail::rgba8TakesHalfSums;
@@ -61,10 +63,11 @@ _Float16 fmaHalf(_Float16 a, _Float16 b, _Float16 c)
                                  static_cast<long double>(c));
 }
 
-/// The kernel's store of one fp16 sum: + 1024, clamp to 1024 .. 1279, the low byte.
-std::uint8_t storedByte(_Float16 sum)
+/// The kernel's store of one scaled fp16 sum: x 2^(24 - k) + 1024 in one FMA, clamp to 1024 ..
+/// 1279, the low byte.
+std::uint8_t storedByte(_Float16 sum, int k)
 {
-    _Float16 v = static_cast<_Float16>(static_cast<long double>(sum) + 1024.0L);
+    _Float16 v = fmaHalf(sum, static_cast<_Float16>(std::ldexp(1.0f, 24 - k)), static_cast<_Float16>(1024.0f));
     v = std::max(v, static_cast<_Float16>(1024.0f));
     v = std::min(v, static_cast<_Float16>(1279.0f));
     return static_cast<std::uint8_t>(bitsOf(v) & 0xFFu);
@@ -93,22 +96,26 @@ TEST(Rgba8Half, RoundingAndBitsMatchTheCompilersFp16)
 
 TEST(Rgba8Half, PermutesMakeExactChannelPairsAndPackTheResults)
 {
-    const std::uint32_t bias = 0x64006400u;  // (1024, 1024)
     std::mt19937 rng(7);
     for (int n = 0; n < 20000; ++n) {
         const std::uint32_t px = n < 256 ? 0x01010101u * static_cast<std::uint32_t>(n) : static_cast<std::uint32_t>(rng());
-        const std::uint32_t even = prmt(px, bias, detail::kRgba8HalfEvenSelect);
-        const std::uint32_t odd = prmt(px, bias, detail::kRgba8HalfOddSelect);
+        const std::uint32_t even = prmt(px, 0u, detail::kRgba8HalfEvenSelect);
+        const std::uint32_t odd = prmt(px, 0u, detail::kRgba8HalfOddSelect);
         const std::array<double, 4> c{halfValue(static_cast<std::uint16_t>(even)),
                                       halfValue(static_cast<std::uint16_t>(odd)),
                                       halfValue(static_cast<std::uint16_t>(even >> 16)),
                                       halfValue(static_cast<std::uint16_t>(odd >> 16))};
+        std::array<std::uint16_t, 4> stored{};
         for (int ch = 0; ch < 4; ++ch) {
-            ASSERT_EQ(c[static_cast<std::size_t>(ch)] - 1024.0, static_cast<double>((px >> (8 * ch)) & 0xFFu))
+            const auto byte = static_cast<std::uint16_t>((px >> (8 * ch)) & 0xFFu);
+            ASSERT_EQ(c[static_cast<std::size_t>(ch)], std::ldexp(static_cast<double>(byte), -24))
                 << std::hex << px << " channel " << ch;
+            stored[static_cast<std::size_t>(ch)] = halfBits(1024.0 + byte);
         }
         // The results, as the store leaves them (1024 + byte), pack back into the same pixel.
-        ASSERT_EQ(prmt(even, odd, detail::kRgba8HalfPackSelect), px) << std::hex << px;
+        const std::uint32_t evenResults = stored[0] | (static_cast<std::uint32_t>(stored[2]) << 16);
+        const std::uint32_t oddResults = stored[1] | (static_cast<std::uint32_t>(stored[3]) << 16);
+        ASSERT_EQ(prmt(evenResults, oddResults, detail::kRgba8HalfPackSelect), px) << std::hex << px;
     }
 }
 
@@ -121,9 +128,10 @@ struct Worst {
 
 Worst worstError(const std::vector<float>& taps, float offset, int windows, std::mt19937& rng)
 {
+    const int k = rgba8HalfTapExponent(taps);
     std::vector<_Float16> th;
     for (const float t : taps) {
-        th.push_back(static_cast<_Float16>(t));
+        th.push_back(static_cast<_Float16>(std::ldexp(t, k)));
     }
     std::uniform_int_distribution<int> byte(0, 255);
     std::vector<int> b(taps.size());
@@ -132,14 +140,14 @@ Worst worstError(const std::vector<float>& taps, float offset, int windows, std:
         for (int& v : b) {
             v = n == 0 ? 0 : n == 1 ? 255 : byte(rng);
         }
-        _Float16 acc = static_cast<_Float16>(offset);
+        _Float16 acc = static_cast<_Float16>(std::ldexp(offset, k - 24));
         double exact = offset;
         for (std::size_t i = 0; i < taps.size(); ++i) {
-            acc = fmaHalf(th[i], static_cast<_Float16>(b[i]), acc);
+            acc = fmaHalf(th[i], static_cast<_Float16>(std::ldexp(static_cast<float>(b[i]), -24)), acc);
             exact += static_cast<double>(taps[i]) * b[i];
         }
-        w.error = std::max(w.error, std::abs(static_cast<double>(acc) - exact));
-        if (std::abs(static_cast<int>(storedByte(acc)) - static_cast<int>(exactByte(exact))) > 1) {
+        w.error = std::max(w.error, std::abs(std::ldexp(static_cast<double>(acc), 24 - k) - exact));
+        if (std::abs(static_cast<int>(storedByte(acc, k)) - static_cast<int>(exactByte(exact))) > 1) {
             w.bytesWithinOne = false;
         }
     }
@@ -175,6 +183,23 @@ TEST(Rgba8Half, ResultsStayWithinTheBoundAndMildKernelsTakeTheRoute)
         EXPECT_LE(w.error, rgba8HalfErrorBound(*taps, 0.0f));
         EXPECT_TRUE(w.bytesWithinOne);
     }
+}
+
+TEST(Rgba8Half, TapScaleTakesTheLargestTapToTheTopBinade)
+{
+    for (const float m : {1.0f / 9.0f, 0.25f, 1.0f, 3.0f, 1e-3f, -0.7f}) {
+        const int k = rgba8HalfTapExponent({m / 2.0f, m, 0.0f});
+        const double scaled = std::abs(std::ldexp(static_cast<double>(m), k));
+        EXPECT_GE(scaled, 16384.0) << m;
+        EXPECT_LT(scaled, 32768.0) << m;
+    }
+    EXPECT_EQ(rgba8HalfTapExponent({1.0f / 9.0f}), 18);
+    EXPECT_EQ(rgba8HalfTapExponent(std::vector<float>(9, 0.0f)), 24);
+    // Tiny taps: the sums' scale stays at most 1; large ones: the store's factor stays in fp16.
+    EXPECT_EQ(rgba8HalfTapExponent({1e-6f}), 24);
+    EXPECT_EQ(rgba8HalfTapExponent({60.0f}), 10);
+    EXPECT_EQ(rgba8HalfTapExponent({1000.0f}), 10);
+    EXPECT_FALSE(rgba8TakesHalfSums({1000.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}, 0.0f));
 }
 
 TEST(Rgba8Half, SumsThatReachFarKeepTheFloatForms)
