@@ -114,7 +114,7 @@ struct GridRow {
 // kernel wins there: f32 4-channel 2.94 ms against 5.63); 8-bit ones stay on tensor cores.
 // One-channel float rank-1 kernels of 31 taps take the TF32 walk (0.270 ms against the FMA
 // walk's 0.287); at 15 the FMA walk is faster (0.208 against 0.218). RGBA8 3 x 3 with mild taps
-// (the grid's) takes the byte walk's fp16 form (0.163 ms against the integer tensor cores' 0.199
+// (the grid's) takes the byte walk's fp16 form (0.152 ms against the integer tensor cores' 0.199
 // and the float form's 0.203); 5 x 5 takes the integer tensor cores (0.265 against the byte
 // walk's 0.376 and the separable tensor walk's 0.306).
 const GridRow kAutoChoices[] = {
