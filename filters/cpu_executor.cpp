@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "filters/cpu_executor.h"
 
+#include "filters/float_range.h"
+
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -53,6 +55,60 @@ cv::Mat kernel64(const Kernel2D& k, double factor)
     return m;
 }
 
+// filter2D switches to a DFT for kernels of 50 taps or more (130 for some depth pairs); below
+// that it sums directly. A direct sum in pieces under that size stays direct.
+constexpr int kDirectPieceTaps = 49;
+
+/// Whether filter2D might take its DFT route for this spec, and the image's values would then
+/// break the float rule (filters/float_range.h): a NaN or infinity, or a range the transform's
+/// global bound does not serve.
+bool needsDirectSum(const cv::Mat& src, const FilterSpec& spec)
+{
+    if (spec.separable || static_cast<long long>(spec.kernel.width) * spec.kernel.height <= kDirectPieceTaps ||
+        src.depth() != CV_32F) {
+        return false;  // sepFilter2D sums directly; integer images are finite with a bounded range
+    }
+    return !transformSafe(scanFloatRange(src));
+}
+
+/// The correlation as direct sums only: the border-extended image is filtered by pieces of the
+/// kernel small enough that filter2D sums them directly, and the pieces' results added in f32.
+/// NaN and infinity then reach exactly the outputs whose window holds them.
+cv::Mat directSumF32(const cv::Mat& src, const FilterSpec& spec)
+{
+    const Halo halo = spec.halo();
+    cv::Mat padded;
+    cv::copyMakeBorder(src, padded, halo.top, halo.bottom, halo.left, halo.right, toCvBorder(spec.border),
+                       cv::Scalar::all(spec.borderValue));
+    const int kw = spec.kernel.width;
+    const int kh = spec.kernel.height;
+    const int pieceW = std::min(kw, kDirectPieceTaps);
+    const int pieceH = std::max(1, kDirectPieceTaps / pieceW);
+    cv::Mat sum(src.size(), CV_MAKETYPE(CV_32F, src.channels()), cv::Scalar::all(0.0));
+    cv::Mat part;
+    for (int y0 = 0; y0 < kh; y0 += pieceH) {
+        for (int x0 = 0; x0 < kw; x0 += pieceW) {
+            const int w = std::min(pieceW, kw - x0);
+            const int h = std::min(pieceH, kh - y0);
+            cv::Mat piece(h, w, CV_64F);
+            for (int y = 0; y < h; ++y) {
+                for (int x = 0; x < w; ++x) {
+                    piece.at<double>(y, x) = spec.kernel.at(x0 + x, y0 + y) * spec.scale;
+                }
+            }
+            // With the anchor at the piece's corner, output (x, y) reads padded pixels from
+            // (x + x0, y + y0) on, all inside this view: the border type never matters.
+            const cv::Mat view = padded(cv::Rect(x0, y0, src.cols + w - 1, src.rows + h - 1));
+            cv::filter2D(view, part, CV_32F, piece, cv::Point(0, 0), 0.0, cv::BORDER_REPLICATE);
+            sum += part(cv::Rect(0, 0, src.cols, src.rows));
+        }
+    }
+    if (spec.offset != 0.0) {
+        sum += cv::Scalar::all(spec.offset);
+    }
+    return sum;
+}
+
 }  // namespace
 
 std::string cvDepthName(int depth)
@@ -93,6 +149,15 @@ cv::Mat applyCpu(const cv::Mat& src, const FilterSpec& spec)
     checkFormat(src);
     validateSpec(spec);
     const int outDepth = resolveOutputDepth(spec.depth, src.depth());
+    if (needsDirectSum(src, spec)) {
+        cv::Mat sum = directSumF32(src, spec);
+        if (outDepth == CV_32F) {
+            return sum;
+        }
+        cv::Mat out;
+        sum.convertTo(out, outDepth);
+        return out;
+    }
     const Halo halo = spec.halo();
     const Point anchor = spec.effectiveAnchor();
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu/chain_runner.h"
 
+#include "filters/float_range.h"
+#include "gpu/cost_model.h"
+
 #include <algorithm>
 #include <tuple>
 
@@ -31,7 +34,7 @@ const std::vector<Plan>& ChainRunner::plansFor(const filters::FilterChain& chain
     PixelFormat current = format;
     for (const auto& spec : chain.steps) {
         const Method m = (method == Method::Separable && !spec.separable) ? Method::Auto : method;
-        plans.push_back(makePlan(spec, current, width, height, device_, m, tensor_));
+        plans.push_back(makePlan(spec, current, width, height, device_, m, tensor_, transformsSafe_));
         current = plans.back().output;
     }
     if (plans_.size() > 64) {  // tile sizes seen in one job are few; a long session is not
@@ -120,6 +123,27 @@ void ChainRunner::setTensorCores(TensorCores tensor)
         tensor_ = tensor;
         plans_.clear();
     }
+}
+
+void ChainRunner::setTransformsSafe(bool safe)
+{
+    if (safe != transformsSafe_) {
+        transformsSafe_ = safe;
+        plans_.clear();
+    }
+}
+
+bool mayTakeTransform(const filters::FilterChain& chain)
+{
+    return std::any_of(chain.steps.begin(), chain.steps.end(), [](const filters::FilterSpec& s) {
+        return !s.separable && static_cast<long long>(s.kernel.width) * s.kernel.height >= detail::kFftMinTaps;
+    });
+}
+
+bool transformsSafeFor(const cv::Mat& image, const filters::FilterChain& chain)
+{
+    return image.depth() != CV_32F || !mayTakeTransform(chain) ||
+           filters::transformSafe(filters::scanFloatRange(image));
 }
 
 void ChainRunner::release()

@@ -6,6 +6,8 @@
 #include "gpu/executor.h"
 #include "gpu/resources.h"
 
+#include <opencv2/core/mat.hpp>
+
 #include <cstddef>
 #include <map>
 #include <utility>
@@ -39,6 +41,9 @@ public:
 
     /// Whether later plans may use tensor cores (see makePlan); clears the cached plans.
     void setTensorCores(TensorCores tensor);
+    /// Whether the automatic choice may take the FFT method (makePlan's transformsSafe); a
+    /// change drops the remembered plans.
+    void setTransformsSafe(bool safe);
 
     /// Frees every buffer (waits for the device first, as cudaFree does).
     void release();
@@ -58,6 +63,7 @@ private:
 
     DeviceInfo device_;
     TensorCores tensor_ = TensorCores::Auto;
+    bool transformsSafe_ = true;
     filters::FilterChain chain_;
     std::map<Key, std::vector<Plan>> plans_;
     RawDeviceBuffer ping_;
@@ -65,5 +71,14 @@ private:
     RawDeviceBuffer output_;
     RawDeviceBuffer workspace_;
 };
+
+/// Whether some step of `chain` could take the FFT method automatically (a full kernel of at
+/// least kFftMinTaps taps).
+bool mayTakeTransform(const filters::FilterChain& chain);
+
+/// False when `image` is f32 and some step of `chain` could take the FFT method automatically,
+/// and the image breaks the float rule for transforms (filters::transformSafe); true without
+/// looking at the pixels otherwise. Integer images have their depth's bounded range.
+bool transformsSafeFor(const cv::Mat& image, const filters::FilterChain& chain);
 
 }  // namespace tessera::gpu

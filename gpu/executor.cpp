@@ -10,6 +10,7 @@
 #include "gpu/plan_data.h"
 #include "gpu/separable_tf32.h"
 #include "gpu/tensor_conv.h"
+#include "gpu/transform_guard.h"
 #include "gpu/variant_support.h"
 
 #include <algorithm>
@@ -292,11 +293,17 @@ std::size_t layoutWorkspace(Plan& plan, PlanData& data)
         break;
     case KernelVariant::FftRows:
         data.deviceTaps = std::make_shared<DeviceTaps>();
+        data.guardOffset = workspace;
+        data.guardTaps = std::make_shared<DeviceTaps>();
+        workspace += detail::kTransformGuardBytes;
         break;
     case KernelVariant::Fft:
         data.fftWorkspaceOffset = workspace;
         data.fftWorkspaceBytes = alignUp(detail::planFft(plan, data));
         workspace += data.fftWorkspaceBytes;
+        data.guardOffset = workspace;
+        data.guardTaps = std::make_shared<DeviceTaps>();
+        workspace += detail::kTransformGuardBytes;
         break;
     case KernelVariant::SeparableWalk:
     case KernelVariant::SeparableTf32Walk:
@@ -319,7 +326,7 @@ namespace {
 
 /// makePlan's steps; `variant`, when given, replaces the ranking.
 Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
-             Method force, TensorCores tensor, const KernelVariant* variant)
+             Method force, TensorCores tensor, const KernelVariant* variant, bool transformsSafe)
 {
     if (width < 1 || height < 1) {
         throw InvalidInput("cannot plan a filter for an empty image");
@@ -362,8 +369,19 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
             }
         }
         const Eligibility e = eligibility(query);
-        const Estimates times = estimate(spec, *data, format, plan.output, width, height, device, tensor, e);
+        Estimates times = estimate(spec, *data, format, plan.output, width, height, device, tensor, e);
+        // The float rule: on an image a transform's global bound does not serve, the FFT is
+        // chosen only when nothing else can run.
+        const bool avoidTransform =
+            !transformsSafe && force == Method::Auto && times.fft < kShownAsNever &&
+            std::min({times.direct, times.directTensor, times.separable, times.separableTensor}) < kShownAsNever;
+        if (avoidTransform) {
+            times.fft = kNever;
+        }
         Ranking r = rank(spec, times, force, tensor, e);
+        if (avoidTransform) {
+            r.reason += "; no FFT: the image holds NaN, infinity or a range its error bound does not serve";
+        }
         const VariantEntry& chosen = chooseVariant(r, e);
         plan.method = r.method;
         plan.tensorCores = r.tensorCores;
@@ -378,15 +396,15 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
 }  // namespace
 
 Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
-              Method force, TensorCores tensor)
+              Method force, TensorCores tensor, bool transformsSafe)
 {
-    return planFor(spec, format, width, height, device, force, tensor, nullptr);
+    return planFor(spec, format, width, height, device, force, tensor, nullptr, transformsSafe);
 }
 
 Plan makePlanForVariant(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
                         const DeviceInfo& device, KernelVariant variant)
 {
-    return planFor(spec, format, width, height, device, Method::Auto, TensorCores::Auto, &variant);
+    return planFor(spec, format, width, height, device, Method::Auto, TensorCores::Auto, &variant, true);
 }
 
 void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, const Stream& stream,
@@ -458,11 +476,22 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
         detail::launchTensorSeparable(plan, src, target, stream);
         break;
     case KernelVariant::FftRows:
-        detail::launchFftRows(plan, src, target, stream);
+    case KernelVariant::Fft: {
+        auto* flag = reinterpret_cast<unsigned*>(ws + data.guardOffset);
+        DeviceTaps& taps = *data.guardTaps;
+        std::call_once(taps.once, [&] {
+            taps.buffer = uploadNow(data.taps.data(), data.taps.size() * sizeof(float), plan.device);
+        });
+        detail::resetTransformGuard(flag, stream);
+        if (plan.shape.variant == KernelVariant::Fft) {
+            detail::launchFft(plan, src, target, ws + data.fftWorkspaceOffset, flag, stream);
+        } else {
+            detail::launchFftRows(plan, src, target, flag, stream);
+        }
+        detail::launchTransformGuard(plan, src, target, static_cast<const float*>(taps.buffer.data()), flag,
+                                     stream);
         break;
-    case KernelVariant::Fft:
-        detail::launchFft(plan, src, target, ws + data.fftWorkspaceOffset, stream);
-        break;
+    }
     }
     if (data.needsConvert) {
         detail::launchConvert(target, dst, stream);

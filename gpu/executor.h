@@ -52,12 +52,16 @@ struct Plan {
 };
 
 /// Plans `spec` for an input of `format` and size on `device`. `force` overrides the choice.
+/// `transformsSafe` false (the image holds NaN, infinity or too wide a range: see
+/// filters/float_range.h) keeps the automatic choice off the FFT method wherever another
+/// method can run.
 /// Throws InvalidInput for an empty image or a channel count other than 1, 3 or 4, and
 /// NotSupported (with the reason) when the forced method or TensorCores::On cannot run the
 /// spec; both are std::invalid_argument. Cheap; host-only except that an FFT plan prepares the
 /// kernel spectrum lazily at first run.
 Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
-              const DeviceInfo& device, Method force = Method::Auto, TensorCores tensor = TensorCores::Auto);
+              const DeviceInfo& device, Method force = Method::Auto, TensorCores tensor = TensorCores::Auto,
+              bool transformsSafe = true);
 
 /// As makePlan, with the kernel variant named instead of chosen (the tests and the benchmark
 /// compare the variants of one method). Throws NotSupported, with the variant's own reason,

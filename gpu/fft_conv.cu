@@ -27,7 +27,8 @@
 // for smoothing kernels that cuts the error by one to two orders of magnitude. u8 and u16
 // outputs therefore match the CPU path except where the exact value lies within that error of
 // a rounding boundary, i.e. by at most 1. f32 inputs are not centred (their range is unknown).
-// Non-finite inputs spread over the whole channel, unlike with the direct method.
+// A non-finite input spreads over the whole channel; the extract pass flags any output that is
+// not finite, and the transform guard (transform_guard.h) then recomputes the image directly.
 
 namespace tessera::gpu::detail {
 
@@ -143,7 +144,7 @@ __global__ void __launch_bounds__(256)
 /// adjacent pixels of a row: one 16-byte load per channel where the rows allow it, one store.
 template <typename T, int C>
 __global__ void __launch_bounds__(kBlockX * kBlockY)
-    extractKernel(const float* frames, void* dst, std::size_t dstPitch, const FrameParams p)
+    extractKernel(const float* frames, void* dst, std::size_t dstPitch, const FrameParams p, unsigned* guardFlag)
 {
     const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kCols;
     if (x0 >= p.width) {
@@ -168,6 +169,17 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
                     v[j][c] = x0 + j < p.width ? plane[j] : 0.0f;
                 }
             }
+        }
+        bool finite = true;
+#pragma unroll
+        for (int j = 0; j < kCols; ++j) {
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                finite = finite && isfinite(v[j][c]);
+            }
+        }
+        if (!finite) {
+            *guardFlag = 1u;  // every writer stores the same value
         }
         storeStrip<T, C, kCols>(rowPtr<T>(dst, dstPitch, y), x0, p.width, p.addBack, v);
     }
@@ -195,14 +207,14 @@ void launchPad(const DeviceImage& src, float* frames, const FrameParams& p, int 
 
 template <typename T>
 void launchExtract(const float* frames, const DeviceImage& dst, const FrameParams& p, int channels,
-                   cudaStream_t s)
+                   unsigned* guardFlag, cudaStream_t s)
 {
     const dim3 grid = gridFor((p.width + kCols - 1) / kCols, p.height);
     const dim3 block(kBlockX, kBlockY);
     switch (channels) {
-    case 1: extractKernel<T, 1><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p); break;
-    case 3: extractKernel<T, 3><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p); break;
-    case 4: extractKernel<T, 4><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p); break;
+    case 1: extractKernel<T, 1><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p, guardFlag); break;
+    case 3: extractKernel<T, 3><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p, guardFlag); break;
+    case 4: extractKernel<T, 4><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p, guardFlag); break;
     default: throw PreconditionError("fft: unsupported channel count");
     }
     TESSERA_LAUNCH_CHECK("fft extractKernel");
@@ -294,7 +306,8 @@ std::size_t planFft(const Plan& plan, PlanData& data)
     return g.workAreaOffset() + work;
 }
 
-void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, StreamView stream)
+void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, unsigned* guardFlag,
+               StreamView stream)
 {
     if (!plan.data || !plan.data->fft) {
         throw PreconditionError("fft: plan without FFT data");
@@ -345,9 +358,9 @@ void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst,
     launchMultiply(b.spectra, cache.spectrum(), g.planeComplex(), channels, s);
     cache.inverse(s, b);
     switch (out) {
-    case PixelDepth::U8: launchExtract<std::uint8_t>(b.frames, dst, p, channels, s); break;
-    case PixelDepth::U16: launchExtract<std::uint16_t>(b.frames, dst, p, channels, s); break;
-    case PixelDepth::F32: launchExtract<float>(b.frames, dst, p, channels, s); break;
+    case PixelDepth::U8: launchExtract<std::uint8_t>(b.frames, dst, p, channels, guardFlag, s); break;
+    case PixelDepth::U16: launchExtract<std::uint16_t>(b.frames, dst, p, channels, guardFlag, s); break;
+    case PixelDepth::F32: launchExtract<float>(b.frames, dst, p, channels, guardFlag, s); break;
     }
 }
 

@@ -34,7 +34,9 @@
 //
 // Accuracy: fp32 transforms of 128 points; the error stays at a few 1e-7 of
 // |scale| sum|k| max|input| (integer inputs are centred on the middle of their range first,
-// as in the whole-image FFT). Tests allow the FFT methods' bound.
+// as in the whole-image FFT). Tests allow the FFT methods' bound. A NaN or infinity spreads
+// along its 128-column transforms; the store flags any output that is not finite and the
+// transform guard (transform_guard.h) then recomputes the image directly.
 
 namespace tessera::gpu::detail {
 
@@ -248,7 +250,7 @@ __device__ __forceinline__ void loadWindowRows(const ConvParams& p, float* flat,
 
 template <typename Tin, typename Tout, int C>
 __global__ void __launch_bounds__(kThreads, 2) fftRowsKernel(const ConvParams p, const float2* __restrict__ spectrum,
-                                                          float centre)
+                                                          float centre, unsigned* guardFlag)
 {
     extern __shared__ float4 sharedArea[];
     float2* table = reinterpret_cast<float2*>(sharedArea);  // kLen twiddles
@@ -336,6 +338,7 @@ __global__ void __launch_bounds__(kThreads, 2) fftRowsKernel(const ConvParams p,
 
     // Inverse transforms and stores: the first `strip` samples of each row did not wrap.
     const float offset = p.offset;
+    bool finite = true;
     for (int r = tid >> 3; r < kTile; r += kThreads / 8) {
         float2 v[8];
         inverseRow(rows + r * kRowStride, table, tw64, t, mask, v);
@@ -349,12 +352,17 @@ __global__ void __launch_bounds__(kThreads, 2) fftRowsKernel(const ConvParams p,
             const int m = 2 * (t + 8 * k);
             const int x = x0 + m;
             if (m < strip && x < p.width) {
+                finite = finite && isfinite(v[k].x);
                 out[static_cast<std::size_t>(x) * C + c] = Saturate<Tout>::from(v[k].x + offset);
             }
             if (m + 1 < strip && x + 1 < p.width) {
+                finite = finite && isfinite(v[k].y);
                 out[static_cast<std::size_t>(x + 1) * C + c] = Saturate<Tout>::from(v[k].y + offset);
             }
         }
+    }
+    if (!finite) {
+        *guardFlag = 1u;  // a NaN or infinity crossed the strip: the transform guard recomputes
     }
 }
 
@@ -434,7 +442,8 @@ LaunchShape fftRowsShape(const ShapeQuery& q)
     return s;
 }
 
-void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, StreamView stream)
+void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, unsigned* guardFlag,
+                   StreamView stream)
 {
     if (plan.shape.variant != KernelVariant::FftRows || !plan.data || !plan.data->deviceTaps) {
         throw PreconditionError("launchFftRows: not a row-spectrum FFT plan");
@@ -460,7 +469,7 @@ void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& 
         dispatchChannelCount(plan.input.channels, "row-spectrum FFT", [&]<int C>() {
             auto kernel = fftRowsKernel<Tin, Tout, C>;
             allowShared(kernel, plan.shape.sharedBytes);
-            kernel<<<grid, kThreads, plan.shape.sharedBytes, s>>>(p, spectrum, centre);
+            kernel<<<grid, kThreads, plan.shape.sharedBytes, s>>>(p, spectrum, centre, guardFlag);
             check(cudaGetLastError(), what, __FILE__, __LINE__);
         });
     });

@@ -43,6 +43,10 @@ struct PlanData {
     std::size_t fftWorkspaceOffset = 0;
     std::size_t fftWorkspaceBytes = 0;
     std::shared_ptr<FftCache> fft;
+    /// The FFT variants: their guard flag in the workspace, and the direct taps (taps above)
+    /// on the device for the guard's recompute, uploaded at the first run.
+    std::size_t guardOffset = 0;
+    std::shared_ptr<DeviceTaps> guardTaps;
 };
 
 namespace detail {
@@ -54,9 +58,12 @@ void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& d
 void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch,
                      StreamView stream);
 /// The row-spectrum FFT; uploads the kernel rows' spectra to data.deviceTaps at the first run.
-void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, StreamView stream);
+/// Both FFT variants set *guardFlag (device memory) when an output they store is not finite.
+void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, unsigned* guardFlag,
+                   StreamView stream);
 /// `workspace` is the FFT's own part of the plan workspace (data.fftWorkspaceBytes bytes).
-void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, StreamView stream);
+void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, unsigned* guardFlag,
+               StreamView stream);
 /// Prepares the FFT method for plan (sizes, the cache that will hold the kernel spectrum and
 /// cuFFT plans) and returns the device workspace it needs per run (fft_conv.cu). Throws
 /// NotSupported when cuFFT could not be loaded, PreconditionError when the plan's taps do not

@@ -4,6 +4,7 @@
 #include "values/errors.h"
 #include "gpu/band_crew.h"
 #include "gpu/chain_runner.h"
+#include "filters/float_range.h"
 #include "gpu/device_info.h"
 #include "gpu/nvtx_range.h"
 #include "gpu/pixel_format.h"
@@ -13,6 +14,7 @@
 #include <opencv2/core.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -73,6 +75,20 @@ struct ResidentBands::State {
     std::vector<std::unique_ptr<Band>> bands;
     double uploadMs = 0.0;
     std::unique_ptr<BandCrew> crew;
+    /// The float rule's verdict on the image for transforms, found at the first chain that
+    /// could take one (the bands live as long as the image's pixels stay as they are).
+    std::optional<bool> rangeSafe;
+
+    bool transformsSafe(const filters::FilterChain& chain)
+    {
+        if (image.depth() != CV_32F || !mayTakeTransform(chain)) {
+            return true;
+        }
+        if (!rangeSafe) {
+            rangeSafe = filters::transformSafe(filters::scanFloatRange(image));
+        }
+        return *rangeSafe;
+    }
 
     TileRequest request(const filters::Halo& halo, const EdgeModes& modes) const
     {
@@ -177,6 +193,7 @@ struct ResidentBands::State {
         view.width = need.width;
         view.height = need.height;
         b.runner.setTensorCores(tensor);
+        b.runner.setTransformsSafe(transformsSafe(chain));
         const std::vector<Plan>& plans = b.runner.plansFor(chain, format, view.width, view.height, method);
         b.referenceUs = usSince(origin);
         b.start.record(b.stream);
