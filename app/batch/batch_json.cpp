@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/batch/batch_json.h"
 
+#include "app/io/path_text.h"
+
 namespace tessera::app {
 
 nlohmann::ordered_json chainJson(const filters::FilterChain& chain)
@@ -35,16 +37,16 @@ nlohmann::ordered_json versionsJson(const VersionInfo& versions)
 
 nlohmann::ordered_json fileResultJson(const FileResult& result)
 {
-    return {{"index", result.index},
-            {"position", result.position},
-            {"input", result.input},
-            {"status", toString(result.status)},
-            {"device", result.device},
-            {"milliseconds", result.computeMs},
-            {"decode_milliseconds", result.decodeMs},
-            {"encode_milliseconds", result.encodeMs},
-            {"output", result.output},
-            {"error", result.error}};
+    nlohmann::ordered_json file = {{"index", result.index}, {"position", result.position}};
+    putPath(file, "input", result.input);
+    file["status"] = toString(result.status);
+    file["device"] = result.device;
+    file["milliseconds"] = result.computeMs;
+    file["decode_milliseconds"] = result.decodeMs;
+    file["encode_milliseconds"] = result.encodeMs;
+    putPath(file, "output", result.output);
+    file["error"] = result.error;  // may name a file whose name is not UTF-8: written through jsonText()
+    return file;
 }
 
 }  // namespace tessera::app

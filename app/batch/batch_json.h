@@ -16,7 +16,7 @@ nlohmann::ordered_json chainJson(const filters::FilterChain& chain);
 /// Tessera, Qt, OpenCV, CUDA runtime and driver versions and the device code architectures.
 nlohmann::ordered_json versionsJson(const VersionInfo& versions);
 
-/// One file's result as the report lists it.
+/// One file's result as the report lists it; input and output as putPath() writes them.
 nlohmann::ordered_json fileResultJson(const FileResult& result);
 
 }  // namespace tessera::app

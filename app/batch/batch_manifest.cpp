@@ -3,12 +3,18 @@
 
 #include "app/batch/batch_json.h"
 #include "app/batch/batch_report.h"
+#include "app/io/path_text.h"
 #include "gpu/device_info.h"
 
 #include <QCryptographicHash>
-#include <QFile>
 
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
+#include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace tessera::app {
 
@@ -31,9 +37,9 @@ std::string manifestPath(const std::string& output)
 void writeManifest(const ManifestContext& context, const FileResult& result, const std::string& inputSha256)
 {
     nlohmann::ordered_json doc;
-    doc["input"] = result.input;
+    putPath(doc, "input", result.input);
     doc["input_sha256"] = inputSha256;
-    doc["output"] = result.output;
+    putPath(doc, "output", result.output);
     doc["filters"] = chainJson(context.chain);
     doc["border"] = context.chain.steps.empty() ? std::string() : filters::toString(context.chain.steps.front().border);
     doc["device"] = result.device;
@@ -47,19 +53,34 @@ void writeManifest(const ManifestContext& context, const FileResult& result, con
     doc["date"] = context.date;
     doc["versions"] = versionsJson(context.versions);
 
-    saveTextFile(manifestPath(result.output), doc.dump(2) + "\n");
+    saveTextFile(manifestPath(result.output), jsonText(doc, 2) + "\n");
 }
 
 std::string sha256File(const std::string& path)
 {
-    QFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::ReadOnly)) {
-        throw std::runtime_error(path + ": cannot read the file to hash it: " + file.errorString().toStdString());
+    // Opened by its bytes: through a QString, a name that is not UTF-8 would become another name.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        throw std::runtime_error(path + ": cannot read the file to hash it: " + std::strerror(errno));
     }
     QCryptographicHash hash(QCryptographicHash::Sha256);
-    if (!hash.addData(&file)) {
-        throw std::runtime_error(path + ": cannot read the file to hash it");
+    std::vector<char> buffer(1 << 16);
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            const int err = errno;
+            ::close(fd);
+            throw std::runtime_error(path + ": cannot read the file to hash it: " + std::strerror(err));
+        }
+        if (n == 0) {
+            break;
+        }
+        hash.addData(QByteArrayView(buffer.data(), n));
     }
+    ::close(fd);
     return hash.result().toHex().toStdString();
 }
 

@@ -2,6 +2,7 @@
 #include "app/batch/batch_report.h"
 
 #include "app/batch/batch_json.h"
+#include "app/io/path_text.h"
 #include "app/io/temp_files.h"
 
 #include <chrono>
@@ -89,7 +90,7 @@ std::string reportJson(const BatchSummary& summary, const BatchJob& job, const f
     doc["list_total"] = scope.listTotal > 0 ? scope.listTotal : summary.files.size();
     doc["devices"] = summary.devices;
     doc["note"] = summary.note;
-    doc["output_folder"] = job.outputDir;
+    putPath(doc, "output_folder", job.outputDir);
     doc["name_template"] = job.nameTemplate;
     doc["format"] = job.format.empty() ? std::string("keep") : job.format;
     doc["policy"] = toString(job.policy);
@@ -97,7 +98,7 @@ std::string reportJson(const BatchSummary& summary, const BatchJob& job, const f
     doc["filters"] = chainJson(chain);
     doc["versions"] = versionsJson(versions);
     doc["files"] = std::move(files);
-    return doc.dump(2) + "\n";
+    return jsonText(doc, 2) + "\n";
 }
 
 void saveTextFile(const std::string& path, const std::string& text)

@@ -5,6 +5,7 @@
 #include "app/cli/cli_filter_options.h"
 #include "app/io/file_roles.h"
 #include "app/io/image_io.h"
+#include "app/io/path_text.h"
 #include "app/io/trace_export.h"
 #include "app/cli/interrupt.h"
 #include "filters/cpu_executor.h"
@@ -194,7 +195,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     const std::optional<ImageMetadata> kept = keptMetadata(metadata, o.output, o.stripMetadata);
     writeImage(o.output, dst, kept ? &*kept : nullptr);
     if (!o.trace.empty()) {
-        writeTrace(QString::fromStdString(o.trace), TraceFormat::ChromeTrace, gpuReport.records,
+        writeTrace(o.trace, TraceFormat::ChromeTrace, gpuReport.records,
                    gpus.empty() ? gpu::DeviceSnapshot{} : gpu::enumerateDevices());
     }
     const auto t3 = Clock::now();
@@ -216,9 +217,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
             }
             steps.push_back(d);
         }
-        json doc = {{"input", o.input},
-                    {"output", o.output},
-                    {"width", src.cols},
+        json doc = {{"width", src.cols},
                     {"height", src.rows},
                     {"format_in", describeFormat(src)},
                     {"format_out", describeFormat(dst)},
@@ -230,6 +229,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
                     {"read_milliseconds", ms(t0, t1)},
                     {"write_milliseconds", ms(t2, t3)},
                     {"metadata", kept ? kept->summary() : "none"}};
+        putPath(doc, "input", o.input);
+        putPath(doc, "output", o.output);
         if (metadata.orientation != 1) {
             doc["orientation_applied"] = describeOrientation(metadata.orientation);
         }
@@ -253,12 +254,12 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
             doc["cpu_fallback_tiles"] = gpuReport.cpuFallbackTiles;
         }
         if (!o.trace.empty()) {
-            doc["trace"] = o.trace;
+            putPath(doc, "trace", o.trace);
         }
         if (!note.empty()) {
             doc["note"] = note;
         }
-        out << doc.dump(2) << "\n";
+        out << jsonText(doc, 2) << "\n";
     } else {
         out << o.output << ": " << src.cols << " x " << src.rows << " " << describeFormat(src)
             << " -> " << describeFormat(dst) << ", " << chain.steps.size() << " filter(s) on "

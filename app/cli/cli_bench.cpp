@@ -6,6 +6,7 @@
 #include "app/compare/compare_json.h"
 #include "app/compare/compare_runner.h"
 #include "app/io/image_io.h"
+#include "app/io/path_text.h"
 #include "gpu/engine.h"
 #include "gpu/device_info.h"
 #include "values/device_selection.h"
@@ -197,8 +198,8 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (o.json) {
         SavedComparison saved{report, snapshot, {}, QSysInfo::machineHostName().toStdString(), gpu::cpuModelName()};
         nlohmann::json doc = toJson(saved);
-        doc["input"] = o.input;
-        out << doc.dump(2) << "\n";
+        putPath(doc, "input", o.input);
+        out << jsonText(doc, 2) << "\n";
     } else {
         printTable(out, report);
         if (!snapshot.hasGpu() && o.devices != gpu::DeviceSelection::cpu()) {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/io/trace_export.h"
+#include "app/io/path_text.h"
 #include "app/batch/batch_report.h"
 
 #include "values/timing_stats.h"
 
+#include <QFile>
 #include <nlohmann/json.hpp>
 
 
@@ -112,7 +114,7 @@ std::string toChromeTrace(const std::vector<gpu::TimingRecord>& records, const g
                               {"args", std::move(args)}});
     }
     const json trace{{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}};
-    return trace.dump(1);
+    return jsonText(trace, 1);
 }
 
 std::vector<gpu::TimingRecord> parseChromeTrace(const std::string& text)
@@ -182,10 +184,10 @@ std::string toJson(const std::vector<gpu::TimingRecord>& records)
     for (const gpu::TimingRecord& r : records) {
         array.push_back(recordObject(r));
     }
-    return array.dump(1);
+    return jsonText(array, 1);
 }
 
-void writeTrace(const QString& path, TraceFormat format, const std::vector<gpu::TimingRecord>& records,
+void writeTrace(const std::string& path, TraceFormat format, const std::vector<gpu::TimingRecord>& records,
                 const gpu::DeviceSnapshot& devices)
 {
     std::string text;
@@ -195,7 +197,13 @@ void writeTrace(const QString& path, TraceFormat format, const std::vector<gpu::
     case TraceFormat::ChromeTrace: text = toChromeTrace(records, devices); break;
     }
     // Through the temporary files that a signal's handler removes (QSaveFile's would stay).
-    saveTextFile(path.toStdString(), text);
+    saveTextFile(path, text);
+}
+
+void writeTrace(const QString& path, TraceFormat format, const std::vector<gpu::TimingRecord>& records,
+                const gpu::DeviceSnapshot& devices)
+{
+    writeTrace(QFile::encodeName(path).toStdString(), format, records, devices);
 }
 
 }  // namespace tessera::app

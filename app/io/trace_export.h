@@ -41,6 +41,9 @@ std::vector<gpu::TimingRecord> parseChromeTrace(const std::string& text);
 
 /// Writes records in format to path through a temporary file renamed into place, so a failed
 /// write leaves an existing file whole. Throws std::runtime_error naming the file on failure.
+void writeTrace(const std::string& path, TraceFormat format, const std::vector<gpu::TimingRecord>& records,
+                const gpu::DeviceSnapshot& devices = {});
+/// The same for a path from a file dialog, turned into bytes with QFile::encodeName().
 void writeTrace(const QString& path, TraceFormat format, const std::vector<gpu::TimingRecord>& records,
                 const gpu::DeviceSnapshot& devices = {});
 
