@@ -1,20 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "filters/preset_io.h"
 
+#include "files/input_file.h"
+#include "files/output_file.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <random>
-#include <sstream>
 
 namespace tessera::filters {
 
 namespace {
 
 using ojson = nlohmann::ordered_json;
-namespace fs = std::filesystem;
 
 ojson paramValue(const FilterDesc* desc, const std::string& key, double value)
 {
@@ -168,31 +166,11 @@ std::string presetToJson(const Preset& preset)
 
 std::string readPresetFile(const std::string& path)
 {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) {
-        throw PresetError(path + ": file not found");
+    try {
+        return files::readInputFile(path, {"a preset file", kMaxPresetBytes, false});
+    } catch (const files::InputFileError& e) {
+        throw PresetError(e.what());
     }
-    if (fs::is_directory(path, ec)) {
-        throw PresetError(path + ": is a folder, not a preset file");
-    }
-    // A FIFO or a device would block or never end: only plain files of a bounded size are read.
-    if (!fs::is_regular_file(path, ec)) {
-        throw PresetError(path + ": not a regular file (a preset is a JSON file)");
-    }
-    if (const auto bytes = fs::file_size(path, ec); !ec && bytes > kMaxPresetBytes) {
-        throw PresetError(path + ": " + std::to_string(bytes) + " bytes; a preset may hold at most " +
-                          std::to_string(kMaxPresetBytes) + " bytes");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw PresetError(path + ": cannot open the file for reading");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) {
-        throw PresetError(path + ": cannot read the file");
-    }
-    return text.str();
 }
 
 Preset loadPreset(const std::string& path, const FilterRegistry& registry)
@@ -202,34 +180,10 @@ Preset loadPreset(const std::string& path, const FilterRegistry& registry)
 
 void savePreset(const Preset& preset, const std::string& path)
 {
-    const std::string text = presetToJson(preset);
-    const fs::path target(path);
-    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    // The temporary lives next to the target so the rename stays on one file system (atomic);
-    // a random suffix keeps two writers from sharing it.
-    std::random_device entropy;
-    const fs::path temp = folder / ("." + target.filename().string() + ".tmp-" +
-                                    std::to_string(entropy()));
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            throw PresetError(path + ": cannot create " + temp.string());
-        }
-        out << text;
-        out.flush();
-        if (!out) {
-            out.close();
-            std::error_code ignored;
-            fs::remove(temp, ignored);
-            throw PresetError(path + ": cannot write " + temp.string());
-        }
-    }
-    std::error_code ec;
-    fs::rename(temp, target, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(temp, ignored);
-        throw PresetError(path + ": cannot replace the file: " + ec.message());
+    try {
+        files::writeOutputFile(path, presetToJson(preset));
+    } catch (const files::OutputFileError& e) {
+        throw PresetError(e.what());
     }
 }
 

@@ -39,22 +39,25 @@ public:
 /// Parses a preset from JSON text. Accepts a single kernel object
 /// {name, size:[w,h], anchor:[x,y], weights:[...], scale, offset, normalize, border, border_value, depth}
 /// or a chain {name, filters:[{id, params:{...}} | kernel object with "id":"custom"], border, ...}.
-/// `source` is used in messages. Throws PresetError.
+/// `source` is used in messages. JSON nested deeper than files::kMaxJsonDepth is refused before
+/// it is built. Throws PresetError.
 Preset parsePreset(const std::string& jsonText, const std::string& source,
                    const FilterRegistry& registry);
 
 /// The largest preset file loadPreset reads (far above any real stack of filters).
 inline constexpr std::uintmax_t kMaxPresetBytes = std::uintmax_t{4} << 20;
 
-/// The text of a preset file; throws PresetError naming the file when it is missing, unreadable,
-/// not a regular file (a FIFO, a device) or larger than kMaxPresetBytes. Nothing is parsed.
+/// The text of a preset file under the input rule (files::readInputFile); throws PresetError
+/// naming the file when it is missing, unreadable, not a regular file (a FIFO, a device) or
+/// larger than kMaxPresetBytes. Nothing is parsed.
 std::string readPresetFile(const std::string& path);
 
 /// readPresetFile, then parsePreset: throws PresetError for either.
 Preset loadPreset(const std::string& path, const FilterRegistry& registry);
 /// Serialises to JSON that parsePreset reads back to an equal Preset.
 std::string presetToJson(const Preset& preset);
-/// Writes through a temporary file in the same folder, then renames. Throws PresetError.
+/// Writes under the output rule (files::writeOutputFile): a file is replaced through a temporary
+/// in the same folder and a rename, keeping its mode. Throws PresetError.
 void savePreset(const Preset& preset, const std::string& path);
 
 }  // namespace tessera::filters

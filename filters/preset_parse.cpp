@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "filters/preset_io.h"
 
+#include "files/json_bounds.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -359,7 +361,9 @@ Preset parsePreset(const std::string& jsonText, const std::string& source,
 {
     json doc;
     try {
-        doc = json::parse(jsonText);
+        doc = files::parseBoundedJson<json>(jsonText);
+    } catch (const files::JsonTooDeep& e) {
+        throw PresetError(source + ": invalid JSON: " + e.what());
     } catch (const json::exception& e) {
         // A syntax error, or a number too large for a double (out_of_range.406). Drop nlohmann's
         // "[json.exception.parse_error.101] " tag; the rest says where or which number.

@@ -3,19 +3,15 @@
 
 #include "app/batch/batch_json.h"
 #include "app/io/path_text.h"
-#include "app/io/temp_files.h"
+#include "files/output_file.h"
 
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
-#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
 namespace tessera::app {
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -103,25 +99,7 @@ std::string reportJson(const BatchSummary& summary, const BatchJob& job, const f
 
 void saveTextFile(const std::string& path, const std::string& text)
 {
-    const fs::path target(path);
-    ScopedTemporary temp;
-    if (const int err = temp.create(target); err != 0) {
-        throw std::runtime_error(path + ": cannot create a temporary file beside it: " + std::strerror(err));
-    }
-    {
-        std::ofstream out(temp.path(), std::ios::binary | std::ios::trunc);
-        out << text;
-        out.close();
-        if (!out) {
-            throw std::runtime_error(path + ": cannot write the file");
-        }
-    }
-    std::error_code ec;
-    fs::rename(temp.path(), target, ec);
-    if (ec) {
-        throw std::runtime_error(path + ": cannot write the file: " + ec.message());
-    }
-    temp.release();
+    files::writeOutputFile(path, text);
 }
 
 }  // namespace tessera::app

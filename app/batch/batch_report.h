@@ -35,8 +35,9 @@ struct ReportTime {
 };
 ReportTime reportTimeNow();
 
-/// Writes text to path through a temporary file in the same folder and a rename. Throws
-/// std::runtime_error naming path.
+/// Writes text to path under the output rule (files::writeOutputFile): a regular file is replaced
+/// through a temporary and a rename, keeping its mode; a character device or FIFO is written
+/// straight; anything else is refused. Throws std::runtime_error naming path.
 void saveTextFile(const std::string& path, const std::string& text);
 
 }  // namespace tessera::app

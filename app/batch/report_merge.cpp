@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/batch/report_merge.h"
 
+#include "app/batch/batch_shard.h"
+#include "files/input_file.h"
+#include "files/json_bounds.h"
+
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 namespace tessera::app {
@@ -15,6 +21,12 @@ using Json = nlohmann::ordered_json;
 // The settings that make two reports parts of one job; any difference refuses the merge.
 constexpr const char* kJobFields[] = {"output_folder", "name_template", "format", "filters", "list_total"};
 
+// What a file's run can end as; the counts of the same names sit at the report's top level.
+constexpr const char* kStatuses[] = {"ok", "skipped", "failed", "cancelled"};
+
+// A batch list holds at most a few million entries; anything far beyond is not a report of ours.
+constexpr unsigned long long kMaxListTotal = 100'000'000ULL;
+
 struct Entry {
     Json file;
     long long finished = 0;
@@ -24,13 +36,61 @@ struct Entry {
 struct Parsed {
     Json doc;
     long long finished = 0;
+    std::optional<BatchShard> shard;
+    std::optional<std::size_t> listTotal;
+    bool merged = false;     // made by a merge: it may miss positions, and says which
+    bool positions = true;   // every entry has its "position" (older reports key by "index")
 };
+
+std::string brief(const Json& value)
+{
+    const std::string text = value.dump();
+    return text.size() > 80 ? text.substr(0, 77) + "..." : text;
+}
+
+bool knownStatus(const std::string& status)
+{
+    for (const char* known : kStatuses) {
+        if (status == known) {
+            return true;
+        }
+    }
+    return false;
+}
+
+long long keyNumber(const Json& file)
+{
+    return file.contains("position") ? file["position"].get<long long>() : file["index"].get<long long>();
+}
+
+std::optional<BatchShard> readShard(const ReportText& report, const Json& doc)
+{
+    if (!doc.contains("shard") || doc["shard"].is_null()) {
+        return std::nullopt;
+    }
+    const Json& shard = doc["shard"];
+    const auto number = [&shard](const char* key) {
+        return shard.is_object() && shard.contains(key) && shard[key].is_number_unsigned()
+                   ? shard[key].get<unsigned long long>()
+                   : 0ULL;
+    };
+    const unsigned long long index = number("index");
+    const unsigned long long count = number("count");
+    if (index < 1 || index > count || count > static_cast<unsigned long long>(kMaxShards)) {
+        throw ReportUnreadable(report.path + ": \"shard\" is not {\"index\": K, \"count\": N} with 1 <= K <= N <= " +
+                               std::to_string(kMaxShards) + ": " + brief(shard));
+    }
+    return BatchShard{static_cast<int>(index), static_cast<int>(count)};
+}
 
 Parsed parseReport(const ReportText& report)
 {
     Parsed parsed;
     try {
-        parsed.doc = Json::parse(report.text);
+        // Bounded nesting: the messages below print entries, and printing recurses per level.
+        parsed.doc = files::parseBoundedJson<Json>(report.text);
+    } catch (const files::JsonTooDeep& e) {
+        throw ReportUnreadable(report.path + ": not a batch report: " + e.what());
     } catch (const Json::exception& e) {
         throw ReportUnreadable(report.path + ": not a JSON report: " + e.what());
     }
@@ -49,11 +109,14 @@ Parsed parseReport(const ReportText& report)
         }
         parsed.finished = doc["finished_unix_ms"].get<long long>();
     }
-    // A batch list holds at most a few million entries; anything far beyond is not a report of ours.
-    if (doc.contains("list_total") &&
-        (!doc["list_total"].is_number_unsigned() || doc["list_total"].get<unsigned long long>() > 100'000'000ULL)) {
-        throw ReportUnreadable(report.path + ": \"list_total\" is not a count of files");
+    if (doc.contains("list_total")) {
+        if (!doc["list_total"].is_number_unsigned() || doc["list_total"].get<unsigned long long>() > kMaxListTotal) {
+            throw ReportUnreadable(report.path + ": \"list_total\" is not a count of files");
+        }
+        parsed.listTotal = doc["list_total"].get<std::size_t>();
     }
+    parsed.shard = readShard(report, doc);
+    parsed.merged = doc.contains("merged_from");
     for (const Json& file : doc["files"]) {
         const bool shaped = file.is_object() && file.contains("input") && file["input"].is_string() &&
                             file.contains("status") && file["status"].is_string() && file.contains("index") &&
@@ -62,21 +125,87 @@ Parsed parseReport(const ReportText& report)
                             (!file.contains("output") || file["output"].is_string());
         if (!shaped) {
             throw ReportUnreadable(report.path + ": a file entry lacks \"input\", \"status\" or \"index\": " +
-                                   file.dump().substr(0, 200));
+                                   brief(file));
         }
+        if (!knownStatus(file["status"].get<std::string>())) {
+            throw ReportUnreadable(report.path + ": a file entry has the status " + brief(file["status"]) +
+                                   " (a report's are ok, skipped, failed and cancelled): " + brief(file));
+        }
+        if (keyNumber(file) < 1) {
+            throw ReportUnreadable(report.path + ": a file entry's place in the list is not from 1: " + brief(file));
+        }
+        parsed.positions = parsed.positions && file.contains("position");
     }
     return parsed;
 }
 
-std::string brief(const Json& value)
+// How many positions of a list of total the shard takes.
+std::size_t positionsOf(const BatchShard& shard, std::size_t total)
 {
-    const std::string text = value.dump();
-    return text.size() > 80 ? text.substr(0, 77) + "..." : text;
+    const auto index = static_cast<std::size_t>(shard.index);
+    return index <= total ? (total - index) / static_cast<std::size_t>(shard.count) + 1 : 0;
 }
 
-long long keyNumber(const Json& file)
+// Refuses a report that contradicts itself: its counts against its entries, a position listed
+// twice, past the list or outside its shard, fewer or more entries than its shard holds. A
+// report passing these lists nothing its list_total and shard do not account for, so what the
+// merge allocates for the list stays in proportion to the reports' own size.
+void refuseContradictions(const ReportText& report, const Parsed& parsed)
 {
-    return file.contains("position") ? file["position"].get<long long>() : file["index"].get<long long>();
+    const Json& doc = parsed.doc;
+    const Json& list = doc["files"];
+    const auto disagree = [&report](const std::string& what) {
+        throw ReportsDisagree(report.path + " contradicts itself: " + what);
+    };
+    if (doc.contains("total") && doc["total"].is_number() && doc["total"] != list.size()) {
+        disagree("\"total\" is " + brief(doc["total"]) + " but it lists " + std::to_string(list.size()) + " files");
+    }
+    for (const char* status : kStatuses) {
+        if (!doc.contains(status) || !doc[status].is_number()) {
+            continue;
+        }
+        std::size_t count = 0;
+        for (const Json& file : list) {
+            count += file["status"] == status ? 1 : 0;
+        }
+        if (doc[status] != count) {
+            disagree("\"" + std::string(status) + "\" is " + brief(doc[status]) + " but it lists " +
+                     std::to_string(count) + " files with that status");
+        }
+    }
+    std::map<long long, const Json*> seen;
+    for (const Json& file : list) {
+        const long long key = keyNumber(file);
+        if (!seen.emplace(key, &file).second) {
+            disagree("it lists place " + std::to_string(key) + " in the list twice");
+        }
+        if (parsed.listTotal && static_cast<unsigned long long>(key) > *parsed.listTotal) {
+            disagree("it lists place " + std::to_string(key) + " of a list of " + std::to_string(*parsed.listTotal));
+        }
+        if (parsed.shard && parsed.positions && !parsed.shard->holds(static_cast<std::size_t>(key) - 1)) {
+            disagree("it is shard " + parsed.shard->text() + " but lists position " + std::to_string(key) +
+                     ", which that shard does not take");
+        }
+    }
+    if (!parsed.listTotal || !parsed.positions) {
+        return;
+    }
+    if (parsed.merged) {
+        // A merged report may miss positions, and counts them.
+        if (doc.contains("missing") && doc["missing"].is_number_unsigned() &&
+            list.size() + doc["missing"].get<std::size_t>() != *parsed.listTotal) {
+            disagree("it lists " + std::to_string(list.size()) + " files and " + brief(doc["missing"]) +
+                     " missing of a list of " + std::to_string(*parsed.listTotal));
+        }
+        return;
+    }
+    // A run lists every file of its shard (or of the whole list), cancelled ones included.
+    const std::size_t expected = parsed.shard ? positionsOf(*parsed.shard, *parsed.listTotal) : *parsed.listTotal;
+    if (list.size() != expected) {
+        disagree("it lists " + std::to_string(list.size()) + " files, but " +
+                 (parsed.shard ? "shard " + parsed.shard->text() : std::string("a run")) + " of a list of " +
+                 std::to_string(*parsed.listTotal) + " takes " + std::to_string(expected));
+    }
 }
 
 // True when the newer entry should replace the older one.
@@ -91,6 +220,15 @@ bool replaces(const Entry& newer, const Entry& older)
 }
 
 }  // namespace
+
+std::string readReportFile(const std::string& path)
+{
+    try {
+        return files::readInputFile(path, {"a batch report", kMaxReportBytes, false});
+    } catch (const files::InputFileError& e) {
+        throw ReportUnreadable(e.what());
+    }
+}
 
 MergedReport mergeReports(const std::vector<ReportText>& reports)
 {
@@ -115,30 +253,41 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
             }
         }
     }
+    for (std::size_t r = 0; r < parsed.size(); ++r) {
+        refuseContradictions(reports[r], parsed[r]);
+    }
 
-    std::map<std::pair<long long, std::string>, Entry> files;
+    // One entry per place in the list: two reports naming different files at one place were
+    // made from different lists (the list changed between the shards' runs).
+    std::map<long long, Entry> files;
     std::size_t newest = 0;
     std::size_t listTotal = 0;
     Json mergedFrom = Json::array();
     for (std::size_t r = 0; r < parsed.size(); ++r) {
-        const Json& doc = parsed[r].doc;
+        Json& doc = parsed[r].doc;
         if (parsed[r].finished >= parsed[newest].finished) {
             newest = r;
         }
-        if (doc.contains("list_total")) {
-            listTotal = doc["list_total"].get<std::size_t>();
+        if (parsed[r].listTotal) {
+            listTotal = *parsed[r].listTotal;
         }
         mergedFrom.push_back({{"report", reports[r].path},
                               {"shard", doc.contains("shard") ? doc["shard"] : Json()},
                               {"finished", doc.value("finished", std::string())},
                               {"total", doc["files"].size()}});
-        for (const Json& file : doc["files"]) {
-            Entry entry{file, parsed[r].finished, r};
-            const auto key = std::make_pair(keyNumber(file), file["input"].get<std::string>());
+        for (Json& file : doc["files"]) {
+            const long long key = keyNumber(file);
+            Entry entry{std::move(file), parsed[r].finished, r};
             const auto it = files.find(key);
             if (it == files.end()) {
                 files.emplace(key, std::move(entry));
                 continue;
+            }
+            if (it->second.file["input"] != entry.file["input"]) {
+                throw ReportsDisagree("the reports " + reports[it->second.order].path + " and " + reports[r].path +
+                                      " were made from different lists: place " + std::to_string(key) + " is " +
+                                      brief(it->second.file["input"]) + " in one and " + brief(entry.file["input"]) +
+                                      " in the other");
             }
             const bool later = entry.finished > it->second.finished ||
                                (entry.finished == it->second.finished && entry.order > it->second.order);
@@ -151,19 +300,20 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
     MergedReport merged;
     Json list = Json::array();
     std::map<std::string, std::size_t> counts;
-    std::vector<bool> seen(listTotal, false);
+    // The places none of the reports covers, found between the sorted keys: nothing is
+    // allocated per place of the list beyond what the merged report lists.
+    Json missing = Json::array();
+    std::size_t next = 1;
     for (auto& [key, entry] : files) {
         ++counts[entry.file["status"].get<std::string>()];
-        if (key.first >= 1 && static_cast<std::size_t>(key.first) <= listTotal) {
-            seen[static_cast<std::size_t>(key.first) - 1] = true;
+        for (; next < static_cast<std::size_t>(key) && next <= listTotal; ++next) {
+            missing.push_back(next);
         }
+        next = std::max(next, static_cast<std::size_t>(key) + 1);
         list.push_back(std::move(entry.file));
     }
-    Json missing = Json::array();
-    for (std::size_t i = 0; i < seen.size(); ++i) {
-        if (!seen[i]) {
-            missing.push_back(i + 1);
-        }
+    for (; next <= listTotal; ++next) {
+        missing.push_back(next);
     }
     merged.total = list.size();
     merged.ok = counts["ok"];

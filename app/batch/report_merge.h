@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -9,18 +10,29 @@
 // Joins the JSON reports of a batch's shards (`tessera-cli batch-report merge`). No Qt.
 namespace tessera::app {
 
-/// A report that cannot be read as one (not JSON, a field of the wrong type). Names the file.
+/// A report that cannot be read as one (not a regular file, too large, not JSON, nested too
+/// deep, a field of the wrong type, a status other than ok, skipped, failed or cancelled). Names
+/// the file.
 class ReportUnreadable : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
 
 /// Reports that belong to different jobs (another output folder, name template, format, filter
-/// chain or whole list). Names both files and what differs.
+/// chain or whole list), reports made from different lists (one place, two files), or a report
+/// that contradicts itself (its counts, a place listed twice, past the list or outside its
+/// shard, more or fewer files than its shard takes). Names the files and what differs.
 class ReportsDisagree : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
+
+/// The largest report read: a list of a million files makes about 400 MB.
+inline constexpr std::uintmax_t kMaxReportBytes = std::uintmax_t{512} << 20;
+
+/// The text of the report file at path under the input rule (files::readInputFile: a regular
+/// file of at most kMaxReportBytes). Throws ReportUnreadable naming the file.
+std::string readReportFile(const std::string& path);
 
 /// One report to merge: where it came from (for messages) and its text.
 struct ReportText {
@@ -45,7 +57,10 @@ struct MergedReport {
 /// it counts as oldest, a tie goes to the later argument), except that a later "skipped, the
 /// output exists" does not hide the earlier run that wrote that very output. The counts are
 /// recomputed; "merged_from" lists the reports and "missing_positions" what none of them covers.
-/// Throws ReportUnreadable or ReportsDisagree.
+/// JSON nested deeper than files::kMaxJsonDepth is refused before it is built. Every report
+/// must account for what it claims (list_total and shard against the files it lists), so what
+/// the merge allocates stays in proportion to the reports' size. Throws ReportUnreadable or
+/// ReportsDisagree.
 MergedReport mergeReports(const std::vector<ReportText>& reports);
 
 }  // namespace tessera::app

@@ -7,6 +7,7 @@
 #include "app/io/image_io.h"
 #include "app/io/path_text.h"
 #include "app/io/trace_export.h"
+#include "files/output_file.h"
 #include "app/cli/interrupt.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
@@ -148,12 +149,12 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         err << "tessera-cli apply: " << e.what() << "\nNothing was written.\n";
         return kExitUsage;
     }
-    // Every file the run writes has its folder before any is written: a trace that cannot be
-    // written must not fail the run after the image was.
-    for (const std::string& written : {o.output, o.trace}) {
-        if (!written.empty()) {
-            requireFolderOf(written);
-        }
+    // Every file the run writes passes the output rule before any is written: a trace that
+    // cannot be written must not fail the run after the image was, and an image aimed at a
+    // device or FIFO is refused before the work (a trace may go to one: /dev/stdout, a pipe).
+    files::checkOutputFile(o.output, files::Streams::Refuse);
+    if (!o.trace.empty()) {
+        files::checkOutputFile(o.trace, files::Streams::Write);
     }
 
     // Ctrl+C or SIGTERM ends the run at once with 130 or 143, its temporary output removed.

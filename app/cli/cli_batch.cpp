@@ -6,6 +6,7 @@
 #include "app/batch/batch_report.h"
 #include "app/batch/batch_manifest.h"
 #include "app/io/file_roles.h"
+#include "files/output_file.h"
 #include "app/batch/batch_runner.h"
 #include "app/cli/cli.h"
 #include "app/cli/cli_commands.h"
@@ -226,6 +227,12 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
         o.job.depth = o.filters.depth.value_or(filters::OutputDepth::Same);
         plan = planBatch(o.job);
         refuseOverlaps(o, plan);  // the whole list's: every shard refuses alike
+        // The side files pass the output rule before the run, not after it.
+        for (const std::string& side : {o.report, o.csv}) {
+            if (!side.empty()) {
+                files::checkOutputFile(side, files::Streams::Write);
+            }
+        }
     } catch (const UsageError& e) {
         err << "tessera-cli batch: " << e.what() << "\n\n";
         printBatchUsage(err);
@@ -239,6 +246,9 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     } catch (const FilesOverlap& e) {
         err << "tessera-cli batch: " << e.what() << "\nNothing was written.\n";
         return kExitUsage;
+    } catch (const files::OutputFileError& e) {
+        err << "tessera-cli batch: " << e.what() << "\nNothing was written.\n";
+        return kExitFailure;
     }
 
     ReportScope scope;

@@ -4,12 +4,10 @@
 #include "filters/factories.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
+#include "files/input_file.h"
 
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace tessera::app {
 
@@ -17,28 +15,13 @@ namespace {
 
 using nlohmann::json;
 
-// Kernel files are small text: a FIFO would block and a device never end, so only plain files
-// up to this size are read.
+// Kernel files are small text, read under the input rule: a FIFO would block and a device
+// never end, so only regular files up to this size are read.
 constexpr std::uintmax_t kMaxKernelFileBytes = std::uintmax_t{4} << 20;
 
 std::string readTextFile(const std::string& path)
 {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-        throw std::runtime_error(path + ": not a regular file (a kernel file is text)");
-    }
-    if (const auto bytes = std::filesystem::file_size(path, ec); !ec && bytes > kMaxKernelFileBytes) {
-        throw std::runtime_error(path + ": " + std::to_string(bytes) + " bytes; a kernel file may hold at most " +
-                                 std::to_string(kMaxKernelFileBytes) + " bytes");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw std::runtime_error(path + ": cannot open kernel file");
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return files::readInputFile(path, {"a kernel file", kMaxKernelFileBytes, false});
 }
 
 CliStep kernelStep(const std::string& arg)

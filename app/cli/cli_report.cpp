@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "app/batch/batch_report.h"
 #include "app/batch/report_merge.h"
 #include "app/cli/cli.h"
 #include "app/cli/cli_arguments.h"
 #include "app/cli/cli_commands.h"
 #include "app/io/file_roles.h"
+#include "files/output_file.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iterator>
 #include <ostream>
-#include <sstream>
 #include <stdexcept>
 
 namespace tessera::app {
@@ -29,28 +24,17 @@ void printReportUsage(std::ostream& os)
           "keeps the earlier entry that wrote that output. Positions of the list that no report\n"
           "covers are counted as missing and listed under \"missing_positions\".\n"
           "\n"
-          "  -o, --output FILE  the merged report, written through a temporary file and a rename;\n"
-          "                     it may not be one of the reports read\n"
-          "  IN.json            the shards' reports, any number, in any order\n"
+          "  -o, --output FILE  the merged report, written through a temporary file and a rename\n"
+          "                     (a pipe or /dev/stdout is written straight); it may not be one\n"
+          "                     of the reports read\n"
+          "  IN.json            the shards' reports (regular files), any number, in any order\n"
           "\n"
           "Reports of different jobs (output folder, name template, format, filters or list size\n"
-          "differ) are refused. Exit codes: 0 merged, every file done or skipped; 1 merged, but a\n"
-          "file failed, was cancelled or is missing, or a report cannot be read; 2 a usage error\n"
-          "or reports of different jobs (nothing written).\n";
-}
-
-std::string readWhole(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw ReportUnreadable(path + ": cannot read the report: " + std::strerror(errno));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) {
-        throw ReportUnreadable(path + ": cannot read the report");
-    }
-    return text.str();
+          "differ), of different lists (one position, two files) or that contradict themselves\n"
+          "(counts, positions past the list or outside the shard) are refused. Exit codes: 0\n"
+          "merged, every file done or skipped; 1 merged, but a file failed, was cancelled or is\n"
+          "missing, or a report cannot be read; 2 a usage error or reports that disagree (nothing\n"
+          "written).\n";
 }
 
 int runMerge(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -88,6 +72,7 @@ int runMerge(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
         roles.writes(output, "the merged report (-o)");
         roles.check();
+        files::checkOutputFile(output, files::Streams::Write);
     } catch (const UsageError& e) {
         err << "tessera-cli batch-report merge: " << e.what() << "\n\n";
         printReportUsage(err);
@@ -95,13 +80,16 @@ int runMerge(const std::vector<std::string>& args, std::ostream& out, std::ostre
     } catch (const FilesOverlap& e) {
         err << "tessera-cli batch-report merge: " << e.what() << "\nNothing was written.\n";
         return kExitUsage;
+    } catch (const files::OutputFileError& e) {
+        err << "tessera-cli batch-report merge: " << e.what() << "\nNothing was written.\n";
+        return kExitFailure;
     }
 
     MergedReport merged;
     try {
         std::vector<ReportText> reports;
         for (const std::string& path : inputs) {
-            reports.push_back({path, readWhole(path)});
+            reports.push_back({path, readReportFile(path)});
         }
         merged = mergeReports(reports);
     } catch (const ReportsDisagree& e) {
@@ -111,7 +99,7 @@ int runMerge(const std::vector<std::string>& args, std::ostream& out, std::ostre
         err << "tessera-cli batch-report merge: " << e.what() << "\nNothing was written.\n";
         return kExitFailure;
     }
-    saveTextFile(output, merged.json);
+    files::writeOutputFile(output, merged.json);
     out << inputs.size() << " report(s) merged into " << output << ": " << merged.total << " file(s), " << merged.ok
         << " written, " << merged.skipped << " skipped, " << merged.failed << " failed, " << merged.cancelled
         << " cancelled, " << merged.missing << " missing\n";

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/cli/interrupt.h"
 
-#include "app/io/temp_files.h"
+#include "files/temp_files.h"
 
 #include <csignal>
 #include <cstring>
@@ -33,7 +33,7 @@ extern "C" void onSignal(int signal)
         cancelRequested.store(true);
         return;
     }
-    removeLiveTemporaries();
+    files::removeLiveTemporaries();
     const int named = first ? signal : firstSignal.load();  // the exit code tells the first one
     say(named == SIGTERM ? "tessera-cli: terminated (SIGTERM); partial outputs removed\n"
                          : "tessera-cli: interrupted (SIGINT); partial outputs removed\n");

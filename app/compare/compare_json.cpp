@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/compare/compare_json.h"
 
+#include "files/input_file.h"
+#include "files/json_bounds.h"
+#include "files/output_file.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <fstream>
 #include <limits>
 #include <stdexcept>
 
@@ -17,6 +19,9 @@ namespace {
 using nlohmann::json;
 
 constexpr int kFormatVersion = 1;
+
+// A comparison holds a few devices' results: far below this.
+constexpr std::uintmax_t kMaxComparisonBytes = std::uintmax_t{64} << 20;
 
 json number(double v)
 {
@@ -224,28 +229,16 @@ SavedComparison comparisonFromJson(const json& doc)
 
 void saveComparison(const std::string& path, const SavedComparison& saved)
 {
-    const std::string temporary = path + ".part";
-    {
-        std::ofstream out(temporary);
-        out << toJson(saved).dump(2) << "\n";
-        if (!out) {
-            throw std::runtime_error(path + ": cannot be written");
-        }
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        std::remove(temporary.c_str());
-        throw std::runtime_error(path + ": cannot be written");
-    }
+    files::writeOutputFile(path, toJson(saved).dump(2) + "\n");
 }
 
 SavedComparison loadComparison(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in) {
-        throw std::runtime_error(path + ": cannot be read");
-    }
+    const std::string text = files::readInputFile(path, {"a saved comparison", kMaxComparisonBytes, false});
     try {
-        return comparisonFromJson(json::parse(in));
+        return comparisonFromJson(files::parseBoundedJson<json>(text));
+    } catch (const files::JsonTooDeep& e) {
+        throw std::runtime_error(path + ": not a saved comparison: " + e.what());
     } catch (const json::exception& e) {  // a syntax error, or a number beyond double's range
         throw std::runtime_error(path + ": not JSON (" + e.what() + ")");
     } catch (const std::runtime_error& e) {

@@ -28,9 +28,10 @@ nlohmann::json toJson(const SavedComparison& saved);
 /// Reads what toJson wrote; throws std::runtime_error naming what is missing or malformed.
 SavedComparison comparisonFromJson(const nlohmann::json& doc);
 
-/// Writes saved to path (through a temporary file); throws std::runtime_error.
+/// Writes saved to path under the output rule (files::writeOutputFile); throws std::runtime_error.
 void saveComparison(const std::string& path, const SavedComparison& saved);
-/// Reads a file saveComparison wrote; throws std::runtime_error.
+/// Reads a file saveComparison wrote, under the input rule (a regular file of at most 64 MiB,
+/// JSON nested at most files::kMaxJsonDepth deep); throws std::runtime_error naming path.
 SavedComparison loadComparison(const std::string& path);
 
 }  // namespace tessera::app

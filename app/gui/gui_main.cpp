@@ -2,7 +2,7 @@
 #include "app/build_config.h"
 #include "app/cli/cli_filter_options.h"
 #include "app/gui/gui_controller.h"
-#include "app/io/temp_files.h"
+#include "files/temp_files.h"
 #include "app/tour/screenshot_tour.h"
 #include "filters/registry.h"
 #include "filters/filter_stack_model.h"
@@ -59,7 +59,7 @@ QIcon windowIcon()
 /// session's logout or a Ctrl+C in the terminal leaves no half-written file behind.
 extern "C" void onTerminatingSignal(int signal)
 {
-    tessera::app::removeLiveTemporaries();
+    tessera::files::removeLiveTemporaries();
     std::signal(signal, SIG_DFL);
     std::raise(signal);
 }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/io/file_roles.h"
 
-#include "app/io/image_io.h"
-
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -59,20 +57,6 @@ void FileRoles::check() const
         const std::string also = other.path == w.path ? "" : " (" + other.path + ")";
         throw FilesOverlap(w.path + ": " + w.role + " is the same file as " + other.role + also +
                            (read ? ", which the run reads" : "; both would be written") + "; choose another path");
-    }
-}
-
-void requireFolderOf(const std::string& path)
-{
-    const fs::path parent = fs::path(path).parent_path();
-    const fs::path folder = parent.empty() ? fs::path(".") : parent;
-    std::error_code ec;
-    const fs::file_status status = fs::status(folder, ec);
-    if (!fs::exists(status)) {
-        throw ImageError(path, "output folder does not exist: " + folder.string());
-    }
-    if (!fs::is_directory(status)) {
-        throw ImageError(path, "output folder is not a directory: " + folder.string());
     }
 }
 

@@ -37,8 +37,4 @@ private:
     std::vector<Use> writes_;
 };
 
-/// Throws ImageError naming path when the folder it would be written into does not exist or is
-/// not a folder.
-void requireFolderOf(const std::string& path);
-
 }  // namespace tessera::app

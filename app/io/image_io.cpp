@@ -4,8 +4,9 @@
 #include "filters/cpu_executor.h"
 
 #include "app/io/image_header.h"
-#include "app/io/temp_files.h"
 #include "app/io/tiff_samples.h"
+#include "files/input_file.h"
+#include "files/output_file.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -23,9 +24,6 @@
 #include <string_view>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace tessera::app {
 namespace fs = std::filesystem;
@@ -145,54 +143,17 @@ std::string errnoReason(int err, const char* fallback) {
     return err != 0 ? std::string(std::strerror(err)) : std::string(fallback);
 }
 
-// Flushes a file an encoder wrote itself to disk and checks that it is not empty. Returns
-// errno on failure (EIO for an empty file), 0 on success.
-int syncWritten(const fs::path& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return errno;
+// The largest image file read: the biggest image the limits allow at 16 bytes a pixel (f32 x 4,
+// uncompressed), twice over for a codec's worst case, plus room for metadata. A file past it
+// holds far more than any image within the limits.
+std::uintmax_t imageFileBound(const ImageLimits& limits) {
+    constexpr std::uintmax_t kPerPixel = 2 * 16;
+    constexpr std::uintmax_t kMetadata = std::uintmax_t{64} << 20;
+    const std::uintmax_t pixels = limits.maxPixels;
+    if (pixels > (UINTMAX_MAX - kMetadata) / kPerPixel) {
+        return UINTMAX_MAX;
     }
-    int err = ::fsync(fd) == 0 ? 0 : errno;
-    struct stat st {};
-    if (err == 0 && (::fstat(fd, &st) != 0 || st.st_size == 0)) {
-        err = EIO;
-    }
-    ::close(fd);
-    return err;
-}
-
-// Writes bytes to path (made empty first), flushes them to disk so that a crash after the
-// rename cannot leave an empty file, closes it and checks that the file holds every byte.
-// Returns errno on failure (EIO when the size is wrong), 0 on success.
-int writeAll(const fs::path& path, const std::vector<uchar>& bytes) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-    if (fd < 0) {
-        return errno;
-    }
-    std::size_t done = 0;
-    int err = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            err = errno;
-            break;
-        }
-        done += static_cast<std::size_t>(n);
-    }
-    if (err == 0 && ::fsync(fd) != 0) {
-        err = errno;
-    }
-    struct stat st {};
-    if (err == 0 && (::fstat(fd, &st) != 0 || static_cast<std::size_t>(st.st_size) != bytes.size())) {
-        err = EIO;
-    }
-    if (::close(fd) != 0 && err == 0) {
-        err = errno;
-    }
-    return err;
+    return pixels * kPerPixel + kMetadata;
 }
 
 }  // namespace
@@ -202,23 +163,11 @@ ImageError::ImageError(const std::string& path, const std::string& reason)
 
 cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetadata* metadata) {
     enableCodecs();
-    std::error_code ec;
-    const fs::file_status status = fs::status(path, ec);
-    if (status.type() == fs::file_type::not_found) {
-        throw ImageError(path, "file not found");
-    }
-    if (ec) {
-        throw ImageError(path, "cannot access the file: " + ec.message());
-    }
-    if (fs::is_directory(status)) {
-        throw ImageError(path, "is a directory, not an image file");
-    }
-    if (!fs::is_regular_file(status)) {
-        throw ImageError(path, "not a regular file");
-    }
-    const std::uintmax_t bytes = fs::file_size(path, ec);
-    if (ec) {
-        throw ImageError(path, "cannot read the file size: " + ec.message());
+    std::uintmax_t bytes = 0;
+    try {
+        bytes = files::checkInputFile(path, {"an image file", imageFileBound(limits), false}).bytes;
+    } catch (const files::InputFileError& e) {
+        throw ImageError(path, e.reason());
     }
     if (bytes == 0) {
         throw ImageError(path, "empty file (0 bytes)");
@@ -341,30 +290,14 @@ void writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata
                                    formatsHolding(bit, true));
     }
 
-    const fs::path target(path);
-    const fs::path folder = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-    std::error_code ec;
-    const fs::file_status folderStatus = fs::status(folder, ec);
-    if (ec && folderStatus.type() != fs::file_type::not_found) {
-        throw ImageError(path, "cannot access the output folder " + folder.string() + ": " + ec.message());
-    }
-    if (!fs::exists(folderStatus)) {
-        throw ImageError(path, "output folder does not exist: " + folder.string());
-    }
-    if (!fs::is_directory(folderStatus)) {
-        throw ImageError(path, "output folder is not a directory: " + folder.string());
-    }
-    const fs::file_status targetStatus = fs::status(target, ec);
-    if (fs::is_directory(targetStatus)) {
-        throw ImageError(path, "is a directory; cannot replace it with an image");
-    }
-
-    ScopedTemporary temp;
-    if (const int err = temp.create(target); err != 0) {
-        throw ImageError(path, err == EACCES || err == EROFS || err == EPERM
-                                   ? "output folder is not writable: " + folder.string()
-                                   : "cannot create a temporary file in " + folder.string() + ": " +
-                                         errnoReason(err, "unknown error"));
+    // The output rule: a regular file (or a free name) is replaced through a temporary beside it
+    // and a rename, keeping its mode; a device, FIFO or socket there is never replaced, and an
+    // image is no stream's business, so those are refused.
+    std::optional<files::OutputFile> out;
+    try {
+        out.emplace(path, files::Streams::Refuse);
+    } catch (const files::OutputFileError& e) {
+        throw ImageError(path, e.reason());
     }
     // Encoded in memory, then written with checked system calls: an encoder writing through stdio
     // may lose a failed or short write (a full disk) and still report success. OpenEXR encodes
@@ -376,7 +309,7 @@ void writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata
     bool ok = false;
     errno = 0;
     try {
-        ok = direct ? cv::imwrite(temp.path().string(), img, format->params)
+        ok = direct ? cv::imwrite(out->temporary().string(), img, format->params)
                     : cv::imencode(ext, img, encoded, format->params) && !encoded.empty();
     } catch (const cv::Exception& e) {
         detail = firstLine(e.err);
@@ -393,21 +326,16 @@ void writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata
     if (!direct && metadata != nullptr && formatHoldsMetadata(ext)) {
         embedMetadata(encoded, *metadata, img.cols, img.rows);
     }
-    if (const int err = direct ? syncWritten(temp.path()) : writeAll(temp.path(), encoded); err != 0) {
-        throw ImageError(path, err == ENOSPC || err == EFBIG || err == EDQUOT
-                                   ? "cannot write the file: " + errnoReason(err, "unknown error") +
-                                         " (the disk or your quota is full); nothing was replaced"
-                                   : "cannot write the file: " + errnoReason(err, "unknown error"));
+    try {
+        if (direct) {
+            out->written();
+        } else {
+            out->write(std::string_view(reinterpret_cast<const char*>(encoded.data()), encoded.size()));
+        }
+        out->commit();
+    } catch (const files::OutputFileError& e) {
+        throw ImageError(path, e.reason());
     }
-    if (fs::is_regular_file(targetStatus)) {
-        // Replacing a file keeps its permissions; a new file gets the umask's.
-        fs::permissions(temp.path(), targetStatus.permissions(), ec);
-    }
-    fs::rename(temp.path(), target, ec);
-    if (ec) {
-        throw ImageError(path, "cannot replace the file: " + ec.message());
-    }
-    temp.release();
 }
 
 std::string outputFormatProblem(const std::string& path, int cvDepth, int channels)

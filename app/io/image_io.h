@@ -47,14 +47,17 @@ ImageHeader sniffImageHeader(const std::string& path);
 /// Reads with cv::IMREAD_UNCHANGED and turns the pixels upright from the file's EXIF
 /// orientation (metadata, when given, receives what the file carries). Returns CV_8U, CV_16U or CV_32F with 1, 3 or 4 channels
 /// (2-channel gray+alpha becomes BGRA; other depths are refused). Throws ImageError for: file not
-/// found, a directory, unreadable (permissions), empty file, not an image / corrupt, unsupported
-/// depth or channels, dimensions over the limits.
+/// found, a folder, not a regular file or larger than any image within limits could be (the
+/// input rule, files::checkInputFile), unreadable (permissions), empty file, not an image /
+/// corrupt, unsupported depth or channels, dimensions over the limits.
 cv::Mat readImage(const std::string& path, const ImageLimits& limits = {}, ImageMetadata* metadata = nullptr);
 
 /// Writes img to path, keeping depth and channels where the format allows (PNG 8/16, TIFF
-/// 8/16/32f, JPEG/BMP/WebP 8-bit, EXR float). Writes to a temporary file in the same folder and
-/// renames it over path when complete. Throws ImageError if the format cannot hold the depth,
-/// the folder is missing or not writable, or encoding fails; never leaves a partial file.
+/// 8/16/32f, JPEG/BMP/WebP 8-bit, EXR float). Writes under the output rule (files::OutputFile):
+/// to a temporary file in the same folder renamed over path when complete; a device, FIFO,
+/// socket or folder at path is refused and left as it is. Throws ImageError if the format cannot
+/// hold the depth, the folder is missing or not writable, or encoding fails; never leaves a
+/// partial file.
 /// 4-channel images are refused for JPEG and BMP (no alpha there) rather than losing alpha;
 /// gray to WebP is stored as three equal channels and WebP loses the colour of pixels whose
 /// alpha is 0. An existing target keeps its permissions. metadata, when given, goes into the

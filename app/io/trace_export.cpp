@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/io/trace_export.h"
 #include "app/io/path_text.h"
-#include "app/batch/batch_report.h"
+
+#include "files/output_file.h"
 
 #include "values/timing_stats.h"
 
@@ -196,8 +197,9 @@ void writeTrace(const std::string& path, TraceFormat format, const std::vector<g
     case TraceFormat::Json: text = toJson(records); break;
     case TraceFormat::ChromeTrace: text = toChromeTrace(records, devices); break;
     }
-    // Through the temporary files that a signal's handler removes (QSaveFile's would stay).
-    saveTextFile(path, text);
+    // Through the temporary files that a signal's handler removes (QSaveFile's would stay), or
+    // straight into a pipe or device such as /dev/stdout.
+    files::writeOutputFile(path, text);
 }
 
 void writeTrace(const QString& path, TraceFormat format, const std::vector<gpu::TimingRecord>& records,

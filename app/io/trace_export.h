@@ -39,8 +39,9 @@ std::string toJson(const std::vector<gpu::TimingRecord>& records);
 /// std::runtime_error when text is not JSON or has no traceEvents array.
 std::vector<gpu::TimingRecord> parseChromeTrace(const std::string& text);
 
-/// Writes records in format to path through a temporary file renamed into place, so a failed
-/// write leaves an existing file whole. Throws std::runtime_error naming the file on failure.
+/// Writes records in format to path under the output rule (files::writeOutputFile): a file is
+/// replaced through a temporary renamed into place, so a failed write leaves it whole; a pipe or
+/// character device is written straight. Throws std::runtime_error naming the file on failure.
 void writeTrace(const std::string& path, TraceFormat format, const std::vector<gpu::TimingRecord>& records,
                 const gpu::DeviceSnapshot& devices = {});
 /// The same for a path from a file dialog, turned into bytes with QFile::encodeName().

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "app/io/temp_files.h"
+#include "files/temp_files.h"
 #include "batch_test_data.h"
 
 #include <gtest/gtest.h>
@@ -197,7 +197,7 @@ TEST_F(BatchShards, AConcurrentShardsLiveTemporaryIsKept)
     const fs::path out = dir_.path() / "out";
     fs::create_directories(out);
     // Named after this test process, which is alive: a shard writing next door.
-    const fs::path live = out / temporaryNameFor(out / "9-p9.png");
+    const fs::path live = out / files::temporaryNameFor(out / "9-p9.png");
     test::writeBytes(live, "half written");
     const CliRun r = cli(dir_, "batch " + test::quoted(in_.string()) + " -o " + test::quoted(out.string()) + filter_ +
                                    " --shard 1/2");

@@ -60,7 +60,7 @@ TEST(InputList, ReadsFilesAndFifosRefusesFoldersAndDevices)
     TempFolder dir("list");
     test::writeBytes(dir.path() / "inputs.txt", "x.png\r\ny.png\n");
     EXPECT_EQ(readInputList(dir.file("inputs.txt")), (std::vector<std::string>{"x.png", "y.png"}));
-    EXPECT_NE(message([&] { readInputList(dir.path().string()); }).find("is a folder"), std::string::npos);
+    EXPECT_NE(message([&] { readInputList(dir.path().string()); }).find("is a directory"), std::string::npos);
     EXPECT_NE(message([&] { readInputList("/dev/zero"); }).find("not a regular file or a pipe"), std::string::npos);
     EXPECT_NE(message([&] { readInputList(dir.file("missing.txt")); }).find("missing.txt"), std::string::npos);
 

@@ -2,7 +2,7 @@
 // Interrupted runs (SIGINT, SIGTERM) of the real tessera-cli, and the temporaries that killed runs
 // leave: what a later run may remove and what it must leave.
 #include "app/io/image_io.h"
-#include "app/io/temp_files.h"
+#include "files/temp_files.h"
 #include "batch_test_data.h"
 
 #include <gtest/gtest.h>
@@ -259,7 +259,7 @@ std::string tempName(const std::string& stem, const std::string& host, long pid,
 
 std::string otherHost()
 {
-    return app::thisHostTag() == "0badc0de" ? "deadbeef" : "0badc0de";
+    return files::thisHostTag() == "0badc0de" ? "deadbeef" : "0badc0de";
 }
 
 void ageBy(const fs::path& path, std::chrono::hours hours)
@@ -269,10 +269,10 @@ void ageBy(const fs::path& path, std::chrono::hours hours)
 
 TEST(TemporaryNames, CarryThisHostAndProcessAndParseBack)
 {
-    const std::string name = app::temporaryNameFor("/x/photo.tif");
-    const auto parsed = app::parseTemporaryName(name);
+    const std::string name = files::temporaryNameFor("/x/photo.tif");
+    const auto parsed = files::parseTemporaryName(name);
     ASSERT_TRUE(parsed.has_value()) << name;
-    EXPECT_EQ(parsed->host, app::thisHostTag());
+    EXPECT_EQ(parsed->host, files::thisHostTag());
     EXPECT_EQ(parsed->pid, ::getpid());
     EXPECT_EQ(name.rfind(".photo.tmp-", 0), 0u) << name;
     EXPECT_EQ(fs::path(name).extension(), ".tif");
@@ -280,32 +280,32 @@ TEST(TemporaryNames, CarryThisHostAndProcessAndParseBack)
 
 TEST(TemporaryNames, OnlyOurPatternParses)
 {
-    EXPECT_FALSE(app::parseTemporaryName(".photo.tmp-aB3dE9.png"));            // the old form: no host, no pid
-    EXPECT_FALSE(app::parseTemporaryName("photo.tmp-0badc0de-12-aB3dE9.png"));  // not hidden
-    EXPECT_FALSE(app::parseTemporaryName(".photo.tmp-0BADC0DE-12-aB3dE9.png"));
-    EXPECT_FALSE(app::parseTemporaryName(".photo.tmp-0badc0de--aB3dE9.png"));
-    EXPECT_FALSE(app::parseTemporaryName(".photo.tmp-0badc0de-12-aB3d.png"));
-    EXPECT_FALSE(app::parseTemporaryName(".photo.tmp-0badc0de-12-aB3dE9x.png"));
-    EXPECT_FALSE(app::parseTemporaryName(".notes.txt"));
-    EXPECT_TRUE(app::parseTemporaryName(".photo.tmp-0badc0de-12-aB3dE9.png"));
-    EXPECT_TRUE(app::parseTemporaryName(".report.json.tmp-0badc0de-12-aB3dE9"));
+    EXPECT_FALSE(files::parseTemporaryName(".photo.tmp-aB3dE9.png"));            // the old form: no host, no pid
+    EXPECT_FALSE(files::parseTemporaryName("photo.tmp-0badc0de-12-aB3dE9.png"));  // not hidden
+    EXPECT_FALSE(files::parseTemporaryName(".photo.tmp-0BADC0DE-12-aB3dE9.png"));
+    EXPECT_FALSE(files::parseTemporaryName(".photo.tmp-0badc0de--aB3dE9.png"));
+    EXPECT_FALSE(files::parseTemporaryName(".photo.tmp-0badc0de-12-aB3d.png"));
+    EXPECT_FALSE(files::parseTemporaryName(".photo.tmp-0badc0de-12-aB3dE9x.png"));
+    EXPECT_FALSE(files::parseTemporaryName(".notes.txt"));
+    EXPECT_TRUE(files::parseTemporaryName(".photo.tmp-0badc0de-12-aB3dE9.png"));
+    EXPECT_TRUE(files::parseTemporaryName(".report.json.tmp-0badc0de-12-aB3dE9"));
 }
 
 TEST(TemporaryNames, StayWithinNameMaxForEveryLegalTarget)
 {
     for (std::size_t length : {5u, 200u, 243u, 244u, 250u, 255u}) {
         const std::string target = std::string(length - 4, 'a') + ".png";
-        const std::string name = app::temporaryNameFor("/x/" + target);
+        const std::string name = files::temporaryNameFor("/x/" + target);
         EXPECT_LE(name.size(), 255u) << length;
         EXPECT_EQ(fs::path(name).extension(), ".png") << length;
-        EXPECT_TRUE(app::parseTemporaryName(name)) << name;
+        EXPECT_TRUE(files::parseTemporaryName(name)) << name;
     }
     // Multi-byte characters are cut whole.
     std::string stem;
     while (stem.size() < 248) {
         stem += "\xc3\xa9";  // é
     }
-    const std::string name = app::temporaryNameFor("/x/" + stem + ".png");
+    const std::string name = files::temporaryNameFor("/x/" + stem + ".png");
     EXPECT_LE(name.size(), 255u);
     const std::string kept = name.substr(1, name.find(".tmp-") - 1);
     EXPECT_EQ(kept.size() % 2, 0u) << kept.size();
@@ -319,9 +319,9 @@ TEST(StaleTemporaries, OnlyThoseProvedDeadAreRemoved)
         writeBytes(folder / name, "partial");
         return folder / name;
     };
-    const fs::path deadHere = make(tempName("a", app::thisHostTag(), deadPid()));
-    const fs::path liveHere = make(tempName("b", app::thisHostTag(), ::getppid()));
-    const fs::path liveHereOld = make(tempName("c", app::thisHostTag(), ::getppid()));
+    const fs::path deadHere = make(tempName("a", files::thisHostTag(), deadPid()));
+    const fs::path liveHere = make(tempName("b", files::thisHostTag(), ::getppid()));
+    const fs::path liveHereOld = make(tempName("c", files::thisHostTag(), ::getppid()));
     ageBy(liveHereOld, std::chrono::hours(72));
     const fs::path otherYoung = make(tempName("d", otherHost(), 4242));
     const fs::path otherOld = make(tempName("e", otherHost(), 4242));
@@ -330,9 +330,9 @@ TEST(StaleTemporaries, OnlyThoseProvedDeadAreRemoved)
     ageBy(oldForm, std::chrono::hours(72));
     const fs::path someoneElses = make(".g.png.part");
     ageBy(someoneElses, std::chrono::hours(72));
-    const fs::path folderNamedLikeOne = folder / tempName("h", app::thisHostTag(), deadPid());
+    const fs::path folderNamedLikeOne = folder / tempName("h", files::thisHostTag(), deadPid());
     fs::create_directory(folderNamedLikeOne);
-    const fs::path link = folder / tempName("i", app::thisHostTag(), deadPid());
+    const fs::path link = folder / tempName("i", files::thisHostTag(), deadPid());
     fs::create_symlink(liveHere, link);
 
     // A run writing into the folder sweeps it.
@@ -358,8 +358,8 @@ TEST(StaleTemporaries, TheRealCliSweepsTheFolderItWritesInto)
     const std::string input = dir.file("in.png");
     app::writeImage(input, randomImage(rng, 9, 9, CV_8UC3));
     fs::create_directory(dir.path() / "out");
-    const fs::path dead = dir.path() / "out" / tempName("x", app::thisHostTag(), deadPid());
-    const fs::path live = dir.path() / "out" / tempName("y", app::thisHostTag(), ::getpid());
+    const fs::path dead = dir.path() / "out" / tempName("x", files::thisHostTag(), deadPid());
+    const fs::path live = dir.path() / "out" / tempName("y", files::thisHostTag(), ::getpid());
     writeBytes(dead, "partial");
     writeBytes(live, "partial");
     const CliRun r = cli(dir, "apply " + quoted(input) + " -o " + quoted(dir.file("out/x.png")) + " --kernel 1");

@@ -114,7 +114,7 @@ TEST(PresetIo, FileErrorsNameTheFile)
         loadPreset(folder.string(), builtinRegistry());
         ADD_FAILURE() << "expected PresetError";
     } catch (const PresetError& e) {
-        EXPECT_EQ(std::string(e.what()), folder.string() + ": is a folder, not a preset file");
+        EXPECT_EQ(std::string(e.what()), folder.string() + ": is a directory, not a preset file");
     }
     const std::string nowhere = (folder / "no_such_folder" / "x.json").string();
     EXPECT_THROW(savePreset(richPreset(), nowhere), PresetError);

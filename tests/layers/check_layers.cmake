@@ -24,6 +24,7 @@ endforeach()
 file(GLOB_RECURSE all_sources RELATIVE ${SOURCE_DIR}
      ${SOURCE_DIR}/app/*.cpp ${SOURCE_DIR}/app/*.h ${SOURCE_DIR}/ui/*.cpp ${SOURCE_DIR}/ui/*.h
      ${SOURCE_DIR}/filters/*.cpp ${SOURCE_DIR}/filters/*.h ${SOURCE_DIR}/values/*.cpp ${SOURCE_DIR}/values/*.h
+     ${SOURCE_DIR}/files/*.cpp ${SOURCE_DIR}/files/*.h
      ${SOURCE_DIR}/tests/*.cpp ${SOURCE_DIR}/tests/*.h)
 foreach(source IN LISTS all_sources)
     if(source MATCHES "^tests/gpu/")

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace tessera::app {
+namespace tessera::files {
 
 /// What a temporary's name says about the run that made it:
 /// ".STEM.tmp-HOST-PID-TAG.EXT", HOST 8 hex digits of a hash of the host name, its boot and the
@@ -64,4 +64,4 @@ private:
 /// handlers about to end the process.
 void removeLiveTemporaries() noexcept;
 
-}  // namespace tessera::app
+}  // namespace tessera::files

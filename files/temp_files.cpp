@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "app/io/temp_files.h"
+#include "files/temp_files.h"
 
 #include <array>
 #include <atomic>
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace tessera::app {
+namespace tessera::files {
 namespace fs = std::filesystem;
 
 namespace {
@@ -296,4 +296,4 @@ void removeLiveTemporaries() noexcept
     }
 }
 
-}  // namespace tessera::app
+}  // namespace tessera::files
