@@ -30,7 +30,9 @@ filters::FilterChain makeChain(const char* chainJson, const tessera_options* opt
 /// makeChain, remembered for recent chain texts and options. Throws as makeChain.
 std::shared_ptr<const filters::FilterChain> chainFor(const char* chainJson, const tessera_options* options);
 
-/// The options as text, for keys of caches. Never throws but for bad_alloc.
+/// The options that shape a chain or a device plan as an exact key: strings with their lengths,
+/// numbers as bit patterns; the key ends where it is unambiguous, so text may follow it.
+/// Never throws but for bad_alloc.
 std::string optionsKey(const tessera_options* options);
 
 }  // namespace tessera::python

@@ -209,9 +209,8 @@ std::shared_ptr<const gpu::DeviceChain> deviceChainFor(const tessera_image* src,
     }
     const gpu::DeviceId device = gpu::deviceOfPointer(src->data);
     const gpu::PixelFormat format = formatOf(*src);
-    const std::string key = std::string(chainJson) + '\n' + optionsKey(options) + '\n' + format.name() + ' ' +
-                            std::to_string(src->width) + 'x' + std::to_string(src->height) + ' ' +
-                            std::to_string(device.value());
+    const std::string key = optionsKey(options) + format.name() + ' ' + std::to_string(src->width) + 'x' +
+                            std::to_string(src->height) + ' ' + std::to_string(device.value()) + '\n' + chainJson;
     return planCache().get(key, [&] {
         const auto held = chainFor(chainJson, options);
         const filters::FilterChain& chain = *held;

@@ -96,17 +96,14 @@ void DeviceController::applyDevicePreference()
     }
     const gpu::DeviceSelection preference =
         restrictPreference(readPreviewPreference(window_.preferredDevice().toStdString()), allowed);
-    // Auto spreads previews over every enabled GPU, so the set of GPUs matters too.
-    std::string applied = gpu::toString(preference);
+    // Auto spreads previews over every enabled GPU, so the set of GPUs and their speeds matter
+    // too. Compared as values: two speeds that differ only past some decimal are still two.
     const gpu::DeviceSpeeds speeds = gpuSpeeds(allowed.gpus);
-    for (const auto& [id, speed] : speeds) {
-        applied += "," + std::to_string(id.value()) + "@" + std::to_string(speed);
-    }
-    if (applied == appliedDevice_) {
+    if (applied_ && applied_->preference == preference && applied_->speeds == speeds) {
         return;
     }
-    const bool first = appliedDevice_.empty();
-    appliedDevice_ = applied;
+    const bool first = !applied_.has_value();
+    applied_ = AppliedDevices{preference, speeds};
     engine_.setDevicePreference(preference, speeds);
     if (!first) {
         emit devicesChanged();

@@ -6,7 +6,7 @@
 
 #include <QObject>
 
-#include <string>
+#include <optional>
 #include <vector>
 
 namespace tessera::ui {
@@ -53,7 +53,12 @@ private:
     CalibrationController* calibration_ = nullptr;  ///< the Devices dock's Measure buttons
     std::vector<gpu::DeviceId> presentGpus_;  ///< GPU ids of the last device snapshot
     gpu::DeviceSnapshot snapshot_;            ///< the last device snapshot
-    std::string appliedDevice_;               ///< the preference the Engine has, as toString()
+    /// What the Engine was last given.
+    struct AppliedDevices {
+        gpu::DeviceSelection preference;
+        gpu::DeviceSpeeds speeds;
+    };
+    std::optional<AppliedDevices> applied_;  ///< none before the first preference
 };
 
 }  // namespace tessera::app::gui

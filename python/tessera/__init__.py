@@ -27,18 +27,13 @@ The GIL is released while an image is filtered.
 
 import numpy as np
 
-from . import _arrays, _device, _fast, _lib
+from . import _args, _arrays, _device, _fast, _lib
 from ._chain import Chain, Filter, load_preset
 from ._lib import LIBRARY_PATH, TesseraError
 
 __version__ = _lib.VERSION
 __all__ = ["apply", "filters", "devices", "Chain", "Filter", "load_preset", "TesseraError", "last_run",
            "LIBRARY_PATH", "__version__"]
-
-_BORDERS = ("reflect101", "reflect", "replicate", "constant", "wrap")
-_DEPTHS = ("same", "u8", "u16", "f32")
-_METHODS = ("auto", "direct", "separable", "fft")
-
 
 def filters():
     """The built-in filters: a list of dicts with ``id``, ``title``, ``category``,
@@ -65,42 +60,18 @@ def last_run():
     return _last_run["where"]
 
 
-def _choice(name, value, allowed):
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a string, one of {', '.join(allowed)}")
-    if value not in allowed and not (name == "depth" and value == "keep"):
-        raise ValueError(f"{name}={value!r}; expected one of {', '.join(allowed)}")
-    return value
-
-
-def _number(name, value):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
-    value = float(value)
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value}")
-    return value
-
-
 _CHAIN_TEXTS = {}  # the JSON of recent one-filter calls, so a loop does not rebuild and recheck it
 
 
-def _cache_key(filter, kernel, anchor, params):
+def _cache_key(filter, weights, anchor, params):
+    """The exact key of a one-filter call (weights and anchor already checked), or None when a
+    parameter cannot be keyed (the call then builds its chain, which says what is wrong)."""
     try:
-        weights = None
-        if kernel is not None:
-            k = np.asarray(kernel)
-            weights = (k.shape, k.dtype.str, k.tobytes())
-        values = tuple((k, type(v).__name__, v) for k, v in sorted(params.items()))
-        key = (filter, weights, tuple(anchor) if anchor is not None else None, values)
-        hash(key)
-        return key
+        values = tuple((k, _args.exact(v)) for k, v in sorted(params.items()))
     except TypeError:
         return None
+    kernel_key = None if weights is None else (weights.shape, weights.tobytes())
+    return filter, kernel_key, None if anchor is None else tuple(anchor), values
 
 
 def _chain_text(filter, kernel, anchor, params):
@@ -108,7 +79,15 @@ def _chain_text(filter, kernel, anchor, params):
         if params or anchor is not None or kernel is not None:
             _chain_of(filter, kernel, anchor, params)  # raises the TypeError that says why
         return filter.to_json()
-    key = _cache_key(filter, kernel, anchor, params) if isinstance(filter, (str, type(None))) else None
+    key = None
+    if isinstance(filter, (str, type(None))):
+        # Checked (and an object or integer kernel turned into float64) before it is keyed: the
+        # key holds the weights' float64 bytes, never an object array's pointers.
+        if kernel is not None:
+            kernel = _args.kernel(kernel)
+        if anchor is not None:
+            anchor = _args.anchor(anchor)
+        key = _cache_key(filter, kernel, anchor, params)
     if key is not None and key in _CHAIN_TEXTS:
         return _CHAIN_TEXTS[key]
     text = _chain_of(filter, kernel, anchor, params).to_json()
@@ -153,8 +132,9 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
         Filter, a Chain (``tessera.load_preset(path)`` gives one) or a list of filters, run in
         order in one call.
     kernel, anchor
-        A custom kernel instead of a filter: a 2-D array of weights, applied as a correlation
-        (cv::filter2D); anchor (x, y) defaults to the centre.
+        A custom kernel instead of a filter: a 2-D array of real weights (any real dtype, or
+        an object array of real numbers, taken as float64), applied as a correlation
+        (cv::filter2D); anchor (x, y), whole numbers, defaults to the centre.
     border, border_value
         "reflect101" (default), "reflect", "replicate", "constant" (outside = border_value,
         default 0) or "wrap", for every step. Unset: each step's own (a preset's).
@@ -177,11 +157,13 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
         it before the call is complete before the image is read; the call returns once the
         work is queued.
     gpu_memory_limit
-        Host images on GPUs: bytes each GPU may use (0: from its free memory).
+        Host images on GPUs: bytes each GPU may use, a whole number from 0 to 2**64 - 1 (0:
+        from its free memory).
 
-    Raises TypeError for arrays of another kind or dtype and misplaced arguments, ValueError
-    for bad shapes, layouts (planar, non-contiguous rows), options, filters, parameters and
-    presets, MemoryError when memory runs out and TesseraError (a RuntimeError) when the
+    Raises TypeError for arrays of another kind or dtype, misplaced arguments and arguments of
+    the wrong type (a complex kernel, a string for a number), ValueError for bad shapes,
+    layouts (planar, non-contiguous rows), options, filters, parameters (NaN and infinity
+    included) and presets, MemoryError when memory runs out and TesseraError (a RuntimeError) when the
     machine cannot do what was asked (device="gpu" without a GPU, a CUDA failure).
     """
     text = _chain_text(filter, kernel, anchor, params)
@@ -195,11 +177,8 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
             if result is not None:
                 return result
             remembered = None  # kept already (the caller's current GPU is another): no replanning
-    options = _lib.make_options(
-        border=_choice("border", border, _BORDERS), border_value=_number("border_value", border_value),
-        scale=_number("scale", scale), offset=_number("offset", offset), depth=_choice("depth", depth, _DEPTHS),
-        device=device if isinstance(device, str) else _type_error("device", device),
-        method=_choice("method", method, _METHODS) or "auto", gpu_memory_limit=gpu_memory_limit)
+    options = _lib.make_options(border=border, border_value=border_value, scale=scale, offset=offset, depth=depth,
+                                device=device, method=method, gpu_memory_limit=gpu_memory_limit)
     if _arrays.is_device_array(image):
         result = _device.apply_device(image, text, options, out, stream)
         if remembered is not None:
@@ -223,6 +202,3 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
     _last_run["where"] = _lib.apply_host(src.image(), dst.image(), text, options)
     return out
 
-
-def _type_error(name, value):
-    raise TypeError(f"{name} must be a string, not {type(value).__name__}")

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from . import _lib
+from . import _args, _lib
 
 # The largest preset file read (as the C++ side's limit).
 _MAX_PRESET_BYTES = 4 << 20
@@ -15,36 +15,12 @@ _STEP_OPTIONS = ("border", "border_value", "scale", "offset", "depth")
 
 
 def _kernel_entry(kernel, anchor):
-    weights = np.asarray(kernel, dtype=np.float64)
-    if weights.ndim == 1:
-        weights = weights.reshape(1, -1)
-    if weights.ndim != 2 or weights.size == 0:
-        raise ValueError(f"a kernel must be a non-empty 2-D array of weights, got shape {weights.shape}")
-    if not np.all(np.isfinite(weights)):
-        raise ValueError("a kernel's weights must be finite numbers")
+    weights = _args.kernel(kernel)
     entry = {"id": "custom", "size": [int(weights.shape[1]), int(weights.shape[0])],
              "weights": [float(v) for v in weights.ravel()]}
     if anchor is not None:
-        entry["anchor"] = _anchor(anchor)
+        entry["anchor"] = _args.anchor(anchor)
     return entry
-
-
-def _anchor(anchor):
-    try:
-        x, y = anchor
-        return [int(x), int(y)]
-    except (TypeError, ValueError):
-        raise ValueError(f"anchor must be a pair (x, y) of integers, got {anchor!r}") from None
-
-
-def _param_value(key, value):
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, float, np.integer, np.floating)):
-        return float(value) if isinstance(value, (float, np.floating)) else int(value)
-    if isinstance(value, str):
-        return value
-    raise TypeError(f"parameter {key!r} must be a number, a bool or a choice name, not {type(value).__name__}")
 
 
 class Filter:
@@ -70,13 +46,15 @@ class Filter:
                 raise TypeError("a filter needs an id (see tessera.filters()) or kernel=")
             self._entry = {"id": id}
             if params:
-                self._entry["params"] = {k: _param_value(k, v) for k, v in params.items()}
+                self._entry["params"] = {k: _args.param(k, v) for k, v in params.items()}
             if anchor is not None:
-                self._entry["anchor"] = _anchor(anchor)
-        for key, value in (("border", border), ("border_value", border_value), ("scale", scale),
-                           ("offset", offset), ("depth", depth)):
+                self._entry["anchor"] = _args.anchor(anchor)
+        for key, value in (("border", _args.choice("border", border, _args.BORDERS)),
+                           ("border_value", _args.real("border_value", border_value)),
+                           ("scale", _args.real("scale", scale)), ("offset", _args.real("offset", offset)),
+                           ("depth", _args.choice("depth", depth, _args.DEPTHS))):
             if value is not None:
-                self._entry[key] = value if isinstance(value, str) else float(value)
+                self._entry[key] = value
 
     @property
     def id(self):
@@ -97,7 +75,7 @@ def _entries_of(item):
     if isinstance(item, str):
         return [{"id": item}]
     if isinstance(item, dict):
-        return [dict(item)]
+        return [_args.json_value("a chain's entry", dict(item))]
     if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], dict):
         return Filter(item[0], **item[1]).entries()
     if isinstance(item, (np.ndarray, list)):
@@ -128,7 +106,7 @@ class Chain:
         doc = {"filters": entries}
         if name:
             doc["name"] = name
-        self._json = json.dumps(doc)
+        self._json = json.dumps(doc, allow_nan=False)
         self._steps = _lib.describe_chain(self._json, _lib.make_options())
 
     def entries(self):

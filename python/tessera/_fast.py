@@ -10,7 +10,7 @@ on every call, in C."""
 
 import threading
 
-from . import _arrays, _device, _lib
+from . import _args, _arrays, _device, _lib
 
 _LIMIT = 64
 _lock = threading.Lock()
@@ -49,8 +49,9 @@ def geometry(obj):
 
 def key(text, image, out, options):
     """The key of a device call, or None when the call cannot be remembered. `options` is the
-    tuple of apply()'s option arguments; each goes in with its type, so a value that only
-    compares equal to a checked one (True and 1) still takes the checked path."""
+    tuple of apply()'s option arguments; each goes in exactly (with its type, floats by their
+    bits), so a value that only compares equal to a checked one (True and 1, 0.0 and -0.0)
+    still takes the checked path."""
     image_geometry = geometry(image)
     if image_geometry is None:
         return None
@@ -59,8 +60,8 @@ def key(text, image, out, options):
         out_geometry = geometry(out)
         if out_geometry is None:
             return None
-    k = (text, tuple((type(v), v) for v in options), image_geometry, out_geometry)
     try:
+        k = (text, _args.exact(tuple(options)), image_geometry, out_geometry)
         hash(k)
     except TypeError:
         return None

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 """Loading libtessera_c.so and calling it: the one module that speaks ctypes.
 
-The library is looked for, in order, at the path in the ``TESSERA_C_LIBRARY`` environment
-variable, next to this file, and then by the dynamic loader's own search. ctypes releases the
+The library is the one the ``TESSERA_C_LIBRARY`` environment variable names when it is set
+(nothing else is tried then); otherwise the one next to this file, and then whatever the dynamic
+loader's own search finds. A library that loads but is not libtessera_c is an ImportError. ctypes releases the
 GIL for the length of every call, so other Python threads run while an image is filtered.
 """
 
@@ -10,6 +11,8 @@ import ctypes
 import json
 import os
 import threading
+
+from . import _args
 
 _U8, _U16, _F32 = 0, 1, 2
 
@@ -57,7 +60,10 @@ class _Options(ctypes.Structure):
 def _candidates():
     env = os.environ.get("TESSERA_C_LIBRARY")
     if env:
+        # A library named on purpose is the only one tried: finding another instead would hide
+        # the mistake.
         yield env
+        return
     yield os.path.join(os.path.dirname(os.path.abspath(__file__)), "libtessera_c.so")
     yield "libtessera_c.so"
 
@@ -72,6 +78,10 @@ def _load():
             lib = ctypes.CDLL(path)
         except OSError as e:
             errors.append(str(e))
+            continue
+        # Another library loads as well as ours does; only the API version function says which.
+        if not hasattr(lib, "tessera_api_version"):
+            errors.append(f"{path}: loads, but is not libtessera_c (it has no tessera_api_version)")
             continue
         return lib, path
     raise ImportError(
@@ -149,19 +159,27 @@ def _text(value):
 
 def make_options(border=None, border_value=None, scale=None, offset=None, depth=None, device="auto",
                  method="auto", gpu_memory_limit=0):
-    """The C options structure for the keyword arguments of apply()."""
+    """The C options structure for the keyword arguments of apply(), each checked first (TypeError
+    or ValueError naming the argument): a value the structure cannot hold never reaches it."""
+    border = _args.choice("border", border, _args.BORDERS)
+    depth = _args.choice("depth", depth, _args.DEPTHS)
+    method = _args.choice("method", method, _args.METHODS)
+    device = _args.text("device", device)
+    border_value = _args.real("border_value", border_value)
+    scale = _args.real("scale", scale)
+    offset = _args.real("offset", offset)
     o = _Options()
     o.border = _text(border)
     o.depth = _text(depth)
     o.device = _text(device)
     o.method = _text(method)
     if border_value is not None:
-        o.set_border_value, o.border_value = 1, float(border_value)
+        o.set_border_value, o.border_value = 1, border_value
     if scale is not None:
-        o.set_scale, o.scale = 1, float(scale)
+        o.set_scale, o.scale = 1, scale
     if offset is not None:
-        o.set_offset, o.offset = 1, float(offset)
-    o.gpu_memory_limit = int(gpu_memory_limit or 0)
+        o.set_offset, o.offset = 1, offset
+    o.gpu_memory_limit = _args.byte_count("gpu_memory_limit", gpu_memory_limit)
     return o
 
 
