@@ -15,7 +15,7 @@ packages=(
     clang-14 libfuzzer-14-dev
     help2man dpkg-dev fakeroot lintian appstream desktop-file-utils man-db
     slurmctld slurmd slurm-client munge
-    python3-numpy python3-pytest python3-opencv
+    python3-numpy python3-pytest python3-hypothesis python3-opencv
 )
 
 missing=()
