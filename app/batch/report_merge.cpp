@@ -147,9 +147,11 @@ std::size_t positionsOf(const BatchShard& shard, std::size_t total)
 }
 
 // Refuses a report that contradicts itself: its counts against its entries, a position listed
-// twice, past the list or outside its shard, fewer or more entries than its shard holds. A
-// report passing these lists nothing its list_total and shard do not account for, so what the
-// merge allocates for the list stays in proportion to the reports' own size.
+// twice, past the list or outside its shard, fewer or more entries than its shard holds, a
+// merged report whose files and missing places do not make its list. A report passing these
+// backs its list_total with what it lists: a run lists every place of its shard, so list_total
+// is below (entries + 1) x the shard count, and a merged report lists its missing places, so
+// what the merge allocates for the list stays in proportion to the reports' own size.
 void refuseContradictions(const ReportText& report, const Parsed& parsed)
 {
     const Json& doc = parsed.doc;
@@ -191,9 +193,15 @@ void refuseContradictions(const ReportText& report, const Parsed& parsed)
         return;
     }
     if (parsed.merged) {
-        // A merged report may miss positions, and counts them.
-        if (doc.contains("missing") && doc["missing"].is_number_unsigned() &&
-            list.size() + doc["missing"].get<std::size_t>() != *parsed.listTotal) {
+        // A merged report may miss places, and lists which: together they make the whole list.
+        const bool counted = doc.contains("missing") && doc["missing"].is_number_unsigned() &&
+                             doc.contains("missing_positions") && doc["missing_positions"].is_array() &&
+                             doc["missing_positions"].size() == doc["missing"].get<std::size_t>();
+        if (!counted) {
+            disagree("it is a merged report of a list of " + std::to_string(*parsed.listTotal) +
+                     " without \"missing\" and as many \"missing_positions\"");
+        }
+        if (list.size() + doc["missing"].get<std::size_t>() != *parsed.listTotal) {
             disagree("it lists " + std::to_string(list.size()) + " files and " + brief(doc["missing"]) +
                      " missing of a list of " + std::to_string(*parsed.listTotal));
         }
@@ -261,7 +269,7 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
     // made from different lists (the list changed between the shards' runs).
     std::map<long long, Entry> files;
     std::size_t newest = 0;
-    std::size_t listTotal = 0;
+    std::optional<std::size_t> listTotal;  // unknown when no report says (reports from before shards)
     Json mergedFrom = Json::array();
     for (std::size_t r = 0; r < parsed.size(); ++r) {
         Json& doc = parsed[r].doc;
@@ -269,7 +277,7 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
             newest = r;
         }
         if (parsed[r].listTotal) {
-            listTotal = *parsed[r].listTotal;
+            listTotal = parsed[r].listTotal;
         }
         mergedFrom.push_back({{"report", reports[r].path},
                               {"shard", doc.contains("shard") ? doc["shard"] : Json()},
@@ -303,16 +311,17 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
     // The places none of the reports covers, found between the sorted keys: nothing is
     // allocated per place of the list beyond what the merged report lists.
     Json missing = Json::array();
+    const std::size_t last = listTotal.value_or(0);
     std::size_t next = 1;
     for (auto& [key, entry] : files) {
         ++counts[entry.file["status"].get<std::string>()];
-        for (; next < static_cast<std::size_t>(key) && next <= listTotal; ++next) {
+        for (; next < static_cast<std::size_t>(key) && next <= last; ++next) {
             missing.push_back(next);
         }
         next = std::max(next, static_cast<std::size_t>(key) + 1);
         list.push_back(std::move(entry.file));
     }
-    for (; next <= listTotal; ++next) {
+    for (; next <= last; ++next) {
         missing.push_back(next);
     }
     merged.total = list.size();
@@ -333,7 +342,9 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
     doc["finished"] = latest.value("finished", std::string());
     doc["finished_unix_ms"] = parsed[newest].finished;
     doc["shard"] = nullptr;
-    doc["list_total"] = listTotal > 0 ? listTotal : merged.total;
+    if (listTotal) {
+        doc["list_total"] = *listTotal;  // else unknown, and missing places cannot be told
+    }
     for (const char* field : {"output_folder", "name_template", "format", "policy", "recursive"}) {
         if (latest.contains(field)) {
             doc[field] = latest[field];

@@ -322,6 +322,8 @@ TEST(ReportContradictions, EachIsRefusedWithItsReason)
     EXPECT_EQ(again.missing, 2u);
     Json lying = Json::parse(merged.json);
     lying["missing"] = 0;
+    EXPECT_EQ(contains(disagreement({{"merged.json", lying.dump()}}), "without \"missing\" and as many"), "");
+    lying["missing_positions"] = Json::array();
     EXPECT_EQ(contains(disagreement({{"merged.json", lying.dump()}}), "lists 2 files and 0 missing of a list of 4"),
               "");
 }
