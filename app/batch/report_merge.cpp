@@ -269,15 +269,17 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
     // made from different lists (the list changed between the shards' runs).
     std::map<long long, Entry> files;
     std::size_t newest = 0;
-    std::optional<std::size_t> listTotal;  // unknown when no report says (reports from before shards)
+    // Every report that states list_total states the same one (a job field); unknown when none
+    // does (reports from before shards).
+    std::optional<std::size_t> listTotal;
+    for (const Parsed& p : parsed) {
+        listTotal = p.listTotal ? p.listTotal : listTotal;
+    }
     Json mergedFrom = Json::array();
     for (std::size_t r = 0; r < parsed.size(); ++r) {
         Json& doc = parsed[r].doc;
         if (parsed[r].finished >= parsed[newest].finished) {
             newest = r;
-        }
-        if (parsed[r].listTotal) {
-            listTotal = parsed[r].listTotal;
         }
         mergedFrom.push_back({{"report", reports[r].path},
                               {"shard", doc.contains("shard") ? doc["shard"] : Json()},
@@ -285,6 +287,10 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
                               {"total", doc["files"].size()}});
         for (Json& file : doc["files"]) {
             const long long key = keyNumber(file);
+            if (listTotal && static_cast<unsigned long long>(key) > *listTotal) {
+                throw ReportsDisagree(reports[r].path + " lists place " + std::to_string(key) +
+                                      " but the other reports' list holds " + std::to_string(*listTotal));
+            }
             Entry entry{std::move(file), parsed[r].finished, r};
             const auto it = files.find(key);
             if (it == files.end()) {

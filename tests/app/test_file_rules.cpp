@@ -313,6 +313,13 @@ TEST(ReportContradictions, EachIsRefusedWithItsReason)
     EXPECT_EQ(contains(disagreement(one(shardReport(1, 1, 2, {{1, "/in/1.png", "ok"}, {3, "/in/3.png", "ok"}}))),
                        "lists place 3 of a list of 2"),
               "");
+    Json legacy = shardReport(1, 2, 4, {{5, "/in/5.png", "ok"}});
+    legacy.erase("list_total");
+    legacy["files"][0].erase("position");
+    EXPECT_EQ(contains(disagreement({{"r.json", shardReport(1, 2, 4, {{1, "/in/1.png", "ok"}, {3, "/in/3.png", "ok"}}).dump()},
+                                     {"old.json", legacy.dump()}}),
+                       "old.json lists place 5 but the other reports' list holds 4"),
+              "");
     // What passes merges, and the merged report merges again to itself.
     const MergedReport merged = mergeReports(one(shardReport(1, 2, 4, {{1, "/in/1.png", "ok"}, {3, "/in/3.png", "failed"}})));
     EXPECT_EQ(merged.missing, 2u);
