@@ -189,7 +189,7 @@ void refuseContradictions(const ReportText& report, const Parsed& parsed)
                      ", which that shard does not take");
         }
     }
-    if (!parsed.listTotal || !parsed.positions) {
+    if (!parsed.listTotal) {
         return;
     }
     if (parsed.merged) {

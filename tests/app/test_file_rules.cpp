@@ -313,6 +313,9 @@ TEST(ReportContradictions, EachIsRefusedWithItsReason)
     EXPECT_EQ(contains(disagreement(one(shardReport(1, 1, 2, {{1, "/in/1.png", "ok"}, {3, "/in/3.png", "ok"}}))),
                        "lists place 3 of a list of 2"),
               "");
+    Json unplaced = shardReport(1, 1, 100'000'000, {{1, "/in/1.png", "ok"}});
+    unplaced["files"][0].erase("position");  // keyed by "index": the claim is counted all the same
+    EXPECT_EQ(contains(disagreement(one(unplaced)), "it lists 1 files, but shard 1/1 of a list of 100000000 takes"), "");
     Json legacy = shardReport(1, 2, 4, {{5, "/in/5.png", "ok"}});
     legacy.erase("list_total");
     legacy["files"][0].erase("position");
