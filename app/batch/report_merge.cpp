@@ -2,6 +2,7 @@
 #include "app/batch/report_merge.h"
 
 #include "app/batch/batch_shard.h"
+#include "app/io/path_text.h"
 #include "files/input_file.h"
 #include "files/json_bounds.h"
 
@@ -115,6 +116,11 @@ Parsed parseReport(const ReportText& report)
         }
         parsed.listTotal = doc["list_total"].get<std::size_t>();
     }
+    try {
+        (void)pathFrom(doc, "output_folder");
+    } catch (const std::invalid_argument& e) {
+        throw ReportUnreadable(report.path + ": " + e.what());
+    }
     parsed.shard = readShard(report, doc);
     parsed.merged = doc.contains("merged_from");
     for (const Json& file : doc["files"]) {
@@ -126,6 +132,14 @@ Parsed parseReport(const ReportText& report)
         if (!shaped) {
             throw ReportUnreadable(report.path + ": a file entry lacks \"input\", \"status\" or \"index\": " +
                                    brief(file));
+        }
+        try {  // names that are not UTF-8 carry their exact bytes beside them (app/io/path_text.h)
+            (void)pathFrom(file, "input");
+            if (file.contains("output")) {
+                (void)pathFrom(file, "output");
+            }
+        } catch (const std::invalid_argument& e) {
+            throw ReportUnreadable(report.path + ": a file entry's name: " + e.what() + ": " + brief(file));
         }
         if (!knownStatus(file["status"].get<std::string>())) {
             throw ReportUnreadable(report.path + ": a file entry has the status " + brief(file["status"]) +
@@ -216,12 +230,17 @@ void refuseContradictions(const ReportText& report, const Parsed& parsed)
     }
 }
 
+// An entry's output as exact bytes; empty when it names none.
+std::string outputOf(const Json& file)
+{
+    return file.contains("output") ? pathFrom(file, "output") : std::string();
+}
+
 // True when the newer entry should replace the older one.
 bool replaces(const Entry& newer, const Entry& older)
 {
     const std::string nowStatus = newer.file["status"].get<std::string>();
-    if (nowStatus == "skipped" && older.file["status"] == "ok" && newer.file.value("output", std::string()) ==
-                                                                       older.file.value("output", std::string())) {
+    if (nowStatus == "skipped" && older.file["status"] == "ok" && outputOf(newer.file) == outputOf(older.file)) {
         return false;  // the rerun found what the earlier run wrote
     }
     return true;
@@ -260,6 +279,14 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
                                       brief(b) + " in the other");
             }
         }
+        // Two folder names that differ only in bytes that are not UTF-8 read alike as text.
+        const std::string folder = pathFrom(first, "output_folder");
+        const std::string other = pathFrom(parsed[r].doc, "output_folder");
+        if (folder != other) {
+            throw ReportsDisagree("the reports " + reports.front().path + " and " + reports[r].path +
+                                  " are of different jobs: \"output_folder\" is " + percentEncodeName(folder) +
+                                  " in one and " + percentEncodeName(other) + " in the other (percent-encoded)");
+        }
     }
     for (std::size_t r = 0; r < parsed.size(); ++r) {
         refuseContradictions(reports[r], parsed[r]);
@@ -281,10 +308,12 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
         if (parsed[r].finished >= parsed[newest].finished) {
             newest = r;
         }
-        mergedFrom.push_back({{"report", reports[r].path},
-                              {"shard", doc.contains("shard") ? doc["shard"] : Json()},
-                              {"finished", doc.value("finished", std::string())},
-                              {"total", doc["files"].size()}});
+        Json from = Json::object();
+        putPath(from, "report", reports[r].path);
+        from["shard"] = doc.contains("shard") ? doc["shard"] : Json();
+        from["finished"] = doc.value("finished", std::string());
+        from["total"] = doc["files"].size();
+        mergedFrom.push_back(std::move(from));
         for (Json& file : doc["files"]) {
             const long long key = keyNumber(file);
             if (listTotal && static_cast<unsigned long long>(key) > *listTotal) {
@@ -297,7 +326,7 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
                 files.emplace(key, std::move(entry));
                 continue;
             }
-            if (it->second.file["input"] != entry.file["input"]) {
+            if (pathFrom(it->second.file, "input") != pathFrom(entry.file, "input")) {
                 throw ReportsDisagree("the reports " + reports[it->second.order].path + " and " + reports[r].path +
                                       " were made from different lists: place " + std::to_string(key) + " is " +
                                       brief(it->second.file["input"]) + " in one and " + brief(entry.file["input"]) +
@@ -351,7 +380,8 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
     if (listTotal) {
         doc["list_total"] = *listTotal;  // else unknown, and missing places cannot be told
     }
-    for (const char* field : {"output_folder", "name_template", "format", "policy", "recursive"}) {
+    for (const char* field :
+         {"output_folder", "output_folder_bytes", "name_template", "format", "policy", "recursive"}) {
         if (latest.contains(field)) {
             doc[field] = latest[field];
         }
@@ -363,7 +393,7 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
     doc["merged_from"] = std::move(mergedFrom);
     doc["missing_positions"] = std::move(missing);
     doc["files"] = std::move(list);
-    merged.json = doc.dump(2) + "\n";
+    merged.json = jsonText(doc, 2) + "\n";
     return merged;
 }
 

@@ -94,6 +94,35 @@ TEST_F(NonUtf8Names, AFailedFileIsReportedWithItsNameAndReason)
     EXPECT_NE(entry.value("error", "").find(utf8Text(broken)), std::string::npos) << entry.dump();
 }
 
+TEST_F(NonUtf8Names, MergedReportKeepsTheExactBytes)
+{
+    ASSERT_EQ(cli(dir_, "batch " + test::quoted(in_.string()) + " -o " + test::quoted(out_) +
+                            " --filter box --device cpu --report " + test::quoted(dir_.file("r\xe9.json")))
+                  .code,
+              0);
+    const CliRun r = cli(dir_, "batch-report merge -o " + test::quoted(dir_.file("m.json")) + " " +
+                                   test::quoted(dir_.file("r\xe9.json")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json merged = json::parse(test::readBytes(dir_.file("m.json")));
+    EXPECT_EQ(pathFrom(entryFor(merged, latin1_), "output"), outImage_);
+    EXPECT_EQ(pathFrom(merged, "output_folder"), out_);
+    EXPECT_EQ(pathFrom(merged.at("merged_from").at(0), "report"), dir_.file("r\xe9.json"));
+
+    // A byte form that is no percent form is refused, and the message says which field.
+    json report = json::parse(test::readBytes(dir_.file("r\xe9.json")));
+    for (json& file : report["files"]) {
+        if (file.contains("input_bytes")) {
+            file["input_bytes"] = "caf%E";
+        }
+    }
+    test::writeBytes(dir_.file("bad.json"), report.dump());
+    const CliRun bad = cli(dir_, "batch-report merge -o " + test::quoted(dir_.file("m2.json")) + " " +
+                                     test::quoted(dir_.file("bad.json")));
+    EXPECT_EQ(bad.code, 1);
+    EXPECT_NE(bad.err.find("\"input_bytes\" is not a percent-encoded name"), std::string::npos) << bad.err;
+    EXPECT_FALSE(fs::exists(dir_.file("m2.json")));
+}
+
 TEST_F(NonUtf8Names, ApplyJsonAndTraceKeepTheExactBytes)
 {
     const std::string output = dir_.file("\xe9t\xe9.png");
