@@ -110,6 +110,9 @@ Parsed parseReport(const ReportText& report)
         }
         parsed.finished = doc["finished_unix_ms"].get<long long>();
     }
+    if (doc.contains("finished") && !doc["finished"].is_string()) {
+        throw ReportUnreadable(report.path + ": \"finished\" is not a time as text: " + brief(doc["finished"]));
+    }
     if (doc.contains("list_total")) {
         if (!doc["list_total"].is_number_unsigned() || doc["list_total"].get<unsigned long long>() > kMaxListTotal) {
             throw ReportUnreadable(report.path + ": \"list_total\" is not a count of files");

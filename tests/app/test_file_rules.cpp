@@ -355,6 +355,9 @@ TEST(ReportContradictions, UnknownStatusesAndBadShardsAreNotReports)
     Json shard = shardReport(1, 1, 1, {{1, "/in/1.png", "ok"}});
     shard["shard"] = {{"index", 3}, {"count", 2}};
     EXPECT_EQ(contains(unreadable(shard), "r.json: \"shard\" is not"), "");
+    Json finished = shardReport(1, 1, 1, {{1, "/in/1.png", "ok"}});
+    finished["finished"] = 5;
+    EXPECT_EQ(contains(unreadable(finished), "r.json: \"finished\" is not a time as text: 5"), "");
 }
 
 // The input rule on its own: nothing but a regular file of a bounded size is opened.
