@@ -184,7 +184,8 @@ TEST_F(FileRules, FifosAreWrittenStraightOrRefusedAndNeverReplaced)
 }
 
 // A report, a CSV, a merged report and a preset written over files keep those files' modes
-// (the umask gave 0644 before); a symbolic link stays a link to the file it names.
+// (the umask gave 0644 before) and, run as root, their owner; a symbolic link stays a link to
+// the file it names.
 TEST_F(FileRules, AReplacedFileKeepsItsModeAndALinkStaysALink)
 {
     const std::string report = dir_.file("r.json");
@@ -198,10 +199,20 @@ TEST_F(FileRules, AReplacedFileKeepsItsModeAndALinkStaysALink)
     fs::permissions(csv, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
     fs::permissions(merged, fs::perms::owner_read | fs::perms::owner_write);
     fs::create_symlink("real.csv", link);
+    const bool root = ::geteuid() == 0;
+    if (root) {
+        ASSERT_EQ(::chown(report.c_str(), 65534, 65534), 0);  // nobody's
+    }
 
     const CliRun b = cli(dir_, batch(" --report " + q(report) + " --csv " + q(link)), kGuard);
     ASSERT_EQ(b.code, 0) << b.err;
     EXPECT_EQ(modeOf(report) & 07777, 0600u);
+    struct stat owner {};
+    ASSERT_EQ(::stat(report.c_str(), &owner), 0);
+    if (root) {
+        EXPECT_EQ(owner.st_uid, 65534u) << "root took the file from its owner";
+        EXPECT_EQ(owner.st_gid, 65534u);
+    }
     EXPECT_EQ(Json::parse(test::readBytes(report))["ok"], 1);
     EXPECT_TRUE(S_ISLNK(modeOf(link))) << "the link was replaced by a file";
     EXPECT_EQ(modeOf(csv) & 07777, 0640u);
