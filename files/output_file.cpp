@@ -31,6 +31,9 @@ std::string typeName(mode_t mode)
     if (S_ISSOCK(mode)) {
         return "a socket";
     }
+    if (S_ISLNK(mode)) {
+        return "a symbolic link";
+    }
     return "a special file";
 }
 
@@ -271,6 +274,13 @@ void OutputFile::commit()
                                              std::strerror(err) + "; nothing was replaced",
                                   err);
         }
+    }
+    // Whatever took the file's place while the temporary was written (an encode can take a
+    // while) is left alone as well.
+    struct stat now {};
+    if (::lstat(target_.file.c_str(), &now) == 0 && !S_ISREG(now.st_mode)) {
+        throw OutputFileError(path_, "became " + (S_ISDIR(now.st_mode) ? std::string("a folder") : typeName(now.st_mode)) +
+                                         " while it was written, so it was left as it is");
     }
     if (::rename(temp_.path().c_str(), target_.file.c_str()) != 0) {
         const int err = errno;

@@ -439,6 +439,22 @@ TEST(OutputRule, RefusesFoldersMissingFoldersAndUnreadFifos)
     EXPECT_TRUE(S_ISFIFO(modeOf(fifo)));
     EXPECT_EQ(reason(dir.file("new.txt"), files::Streams::Write), "written");
     EXPECT_EQ(test::readBytes(dir.file("new.txt")), "text");
+    // A FIFO put in the file's place while its temporary was written is left alone too.
+    const std::string swapped = dir.file("swapped.txt");
+    test::writeBytes(swapped, "old");
+    {
+        files::OutputFile out(swapped, files::Streams::Write);
+        out.write("new");
+        fs::remove(swapped);
+        ASSERT_EQ(::mkfifo(swapped.c_str(), 0600), 0);
+        try {
+            out.commit();
+            ADD_FAILURE() << "the FIFO was replaced";
+        } catch (const files::OutputFileError& e) {
+            EXPECT_EQ(e.reason(), "became a FIFO while it was written, so it was left as it is");
+        }
+    }
+    EXPECT_TRUE(S_ISFIFO(modeOf(swapped)));
     EXPECT_EQ(test::leftovers(dir.path()), std::vector<std::string>{});
 }
 
