@@ -265,7 +265,8 @@ void OutputFile::commit()
         struct stat st {};
         if (::stat(temp_.path().c_str(), &st) == 0 && (st.st_uid != target_.owner || st.st_gid != target_.group)) {
             if (::chown(temp_.path().c_str(), target_.owner, target_.group) != 0) {
-                [[maybe_unused]] const int groupOnly = ::chown(temp_.path().c_str(), static_cast<uid_t>(-1), target_.group);
+                const uid_t keep = static_cast<uid_t>(-1);
+                [[maybe_unused]] const int groupOnly = ::chown(temp_.path().c_str(), keep, target_.group);
             }
         }
         if (::chmod(temp_.path().c_str(), target_.mode) != 0) {
@@ -279,8 +280,8 @@ void OutputFile::commit()
     // while) is left alone as well.
     struct stat now {};
     if (::lstat(target_.file.c_str(), &now) == 0 && !S_ISREG(now.st_mode)) {
-        throw OutputFileError(path_, "became " + (S_ISDIR(now.st_mode) ? std::string("a folder") : typeName(now.st_mode)) +
-                                         " while it was written, so it was left as it is");
+        const std::string what = S_ISDIR(now.st_mode) ? std::string("a directory") : typeName(now.st_mode);
+        throw OutputFileError(path_, "became " + what + " while it was written, so it was left as it is");
     }
     if (::rename(temp_.path().c_str(), target_.file.c_str()) != 0) {
         const int err = errno;
