@@ -10,7 +10,6 @@
 #include "gpu/plan_data.h"
 #include "gpu/separable_tf32.h"
 #include "gpu/tensor_conv.h"
-#include "gpu/transform_guard.h"
 #include "gpu/variant_support.h"
 
 #include <algorithm>
@@ -293,21 +292,19 @@ std::size_t layoutWorkspace(Plan& plan, PlanData& data)
         break;
     case KernelVariant::FftRows:
         data.deviceTaps = std::make_shared<DeviceTaps>();
-        data.guardOffset = workspace;
-        data.guardTaps = std::make_shared<DeviceTaps>();
-        workspace += detail::kTransformGuardBytes;
+        data.directTaps = std::make_shared<DeviceTaps>();
         break;
     case KernelVariant::Fft:
         data.fftWorkspaceOffset = workspace;
         data.fftWorkspaceBytes = alignUp(detail::planFft(plan, data));
         workspace += data.fftWorkspaceBytes;
-        data.guardOffset = workspace;
-        data.guardTaps = std::make_shared<DeviceTaps>();
-        workspace += detail::kTransformGuardBytes;
+        data.directTaps = std::make_shared<DeviceTaps>();
         break;
     case KernelVariant::SeparableWalk:
     case KernelVariant::SeparableTf32Walk:
     case KernelVariant::SeparableSingle:
+        data.directTaps = std::make_shared<DeviceTaps>();
+        break;
     case KernelVariant::SeparableTiled:
     case KernelVariant::SeparableTensorWalk:
     case KernelVariant::SeparableTensor:
@@ -413,6 +410,25 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
     run(plan, src, dst, workspace, StreamView(stream), rows);
 }
 
+namespace {
+
+/// The plan's direct taps on its device (uploaded at the first call), or null where the variant
+/// does not use them.
+const float* directTapsOf(const Plan& plan)
+{
+    const PlanData& data = *plan.data;
+    if (!data.directTaps) {
+        return nullptr;
+    }
+    DeviceTaps& taps = *data.directTaps;
+    std::call_once(taps.once, [&] {
+        taps.buffer = uploadNow(data.taps.data(), data.taps.size() * sizeof(float), plan.device);
+    });
+    return static_cast<const float*>(taps.buffer.data());
+}
+
+}  // namespace
+
 void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, StreamView stream,
          RowSpan rows)
 {
@@ -469,7 +485,7 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
     case KernelVariant::SeparableSingle:
     case KernelVariant::SeparableTiled:
     case KernelVariant::SeparableTwoPass:
-        detail::launchSeparable(plan, src, target, ws + data.separableWorkspaceOffset, stream);
+        detail::launchSeparable(plan, src, target, ws + data.separableWorkspaceOffset, directTapsOf(plan), stream);
         break;
     case KernelVariant::SeparableTensorWalk:
     case KernelVariant::SeparableTensor:
@@ -477,19 +493,12 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
         break;
     case KernelVariant::FftRows:
     case KernelVariant::Fft: {
-        auto* flag = reinterpret_cast<unsigned*>(ws + data.guardOffset);
-        DeviceTaps& taps = *data.guardTaps;
-        std::call_once(taps.once, [&] {
-            taps.buffer = uploadNow(data.taps.data(), data.taps.size() * sizeof(float), plan.device);
-        });
-        detail::resetTransformGuard(flag, stream);
+        const float* direct = directTapsOf(plan);
         if (plan.shape.variant == KernelVariant::Fft) {
-            detail::launchFft(plan, src, target, ws + data.fftWorkspaceOffset, flag, stream);
+            detail::launchFft(plan, src, target, ws + data.fftWorkspaceOffset, direct, stream);
         } else {
-            detail::launchFftRows(plan, src, target, flag, stream);
+            detail::launchFftRows(plan, src, target, direct, stream);
         }
-        detail::launchTransformGuard(plan, src, target, static_cast<const float*>(taps.buffer.data()), flag,
-                                     stream);
         break;
     }
     }

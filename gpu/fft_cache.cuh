@@ -84,6 +84,8 @@ public:
 
     const detail::FftGeometry& geometry() const { return geometry_; }
     double tapSum() const { return tapSum_; }
+    /// Work-area bytes the caller's workspace holds at geometry().workAreaOffset().
+    std::size_t reservedWork() const { return reservedWork_; }
 
     /// One run's parts of the caller's workspace (see FftGeometry for the layout).
     struct Buffers {

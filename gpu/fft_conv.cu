@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu/cuda_check.cuh"
+#include "gpu/direct_recompute.cuh"
 #include "gpu/cufft_loader.h"
 #include "values/errors.h"
 #include "gpu/fft_cache.cuh"
@@ -9,6 +10,7 @@
 #include "gpu/plan_data.h"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <stdexcept>
 #include <string>
@@ -27,8 +29,9 @@
 // for smoothing kernels that cuts the error by one to two orders of magnitude. u8 and u16
 // outputs therefore match the CPU path except where the exact value lies within that error of
 // a rounding boundary, i.e. by at most 1. f32 inputs are not centred (their range is unknown).
-// A non-finite input spreads over the whole channel; the extract pass flags any output that is
-// not finite, and the transform guard (transform_guard.h) then recomputes the image directly.
+// A non-finite input spreads over the whole channel: the extract pass notes an output that is
+// not finite, and a last pass then computes the image again as direct sums
+// (direct_recompute.cuh), so NaN and infinity end where a direct method puts them.
 
 namespace tessera::gpu::detail {
 
@@ -37,7 +40,8 @@ namespace {
 constexpr int kBlockX = 32;
 constexpr int kBlockY = 8;
 constexpr int kMaxGridY = 65535;
-constexpr int kCols = 4;  // frame columns per thread in the pad and extract passes (one float4)
+constexpr int kCols = 4;
+constexpr int kMaxRecomputeDevices = 64;  // frame columns per thread in the pad and extract passes (one float4)
 static_assert(kCols == 4, "the pad and extract passes move frame columns as float4");
 
 /// Frame geometry as the kernels need it.
@@ -120,6 +124,30 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
     }
 }
 
+/// The float rule's second half: when the extract pass met an output that is not finite in this
+/// run (the flag holds this run's epoch), every output again as a direct sum. A NaN or an
+/// infinity spreads over the whole channel in a whole-image transform, so the whole image. A
+/// clean run costs one launch whose blocks leave at once.
+template <typename T, int C>
+__global__ void __launch_bounds__(kBlockX * kBlockY)
+    recomputeKernel(const __grid_constant__ DirectTaps direct, void* dst, std::size_t dstPitch, const unsigned* flag,
+                    unsigned epoch)
+{
+    if (*flag != epoch) {
+        return;
+    }
+    const long long n = static_cast<long long>(direct.width) * direct.height * C;
+    for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const int c = static_cast<int>(i % C);
+        const long long px = i / C;
+        const int y = static_cast<int>(px / direct.width);
+        const int x = static_cast<int>(px - static_cast<long long>(y) * direct.width);
+        rowPtr<T>(dst, dstPitch, y)[static_cast<std::size_t>(x) * C + c] =
+            Saturate<T>::from(directOutput(direct, C, x, y, c));
+    }
+}
+
 /// spectra[c][i] *= conj(kernel[i]) for every channel c: the conjugate turns the circular
 /// convolution the transforms compute into correlation (taps not flipped).
 template <int C>
@@ -144,7 +172,8 @@ __global__ void __launch_bounds__(256)
 /// adjacent pixels of a row: one 16-byte load per channel where the rows allow it, one store.
 template <typename T, int C>
 __global__ void __launch_bounds__(kBlockX * kBlockY)
-    extractKernel(const float* frames, void* dst, std::size_t dstPitch, const FrameParams p, unsigned* guardFlag)
+    extractKernel(const float* frames, void* dst, std::size_t dstPitch, const FrameParams p, unsigned* flag,
+                  unsigned epoch)
 {
     const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kCols;
     if (x0 >= p.width) {
@@ -179,7 +208,7 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
             }
         }
         if (!finite) {
-            *guardFlag = 1u;  // every writer stores the same value
+            *flag = epoch;  // the float rule: recomputeKernel below computes the image again
         }
         storeStrip<T, C, kCols>(rowPtr<T>(dst, dstPitch, y), x0, p.width, p.addBack, v);
     }
@@ -207,17 +236,38 @@ void launchPad(const DeviceImage& src, float* frames, const FrameParams& p, int 
 
 template <typename T>
 void launchExtract(const float* frames, const DeviceImage& dst, const FrameParams& p, int channels,
-                   unsigned* guardFlag, cudaStream_t s)
+                   unsigned* flag, unsigned epoch, cudaStream_t s)
 {
     const dim3 grid = gridFor((p.width + kCols - 1) / kCols, p.height);
     const dim3 block(kBlockX, kBlockY);
     switch (channels) {
-    case 1: extractKernel<T, 1><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p, guardFlag); break;
-    case 3: extractKernel<T, 3><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p, guardFlag); break;
-    case 4: extractKernel<T, 4><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p, guardFlag); break;
+    case 1: extractKernel<T, 1><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p, flag, epoch); break;
+    case 3: extractKernel<T, 3><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p, flag, epoch); break;
+    case 4: extractKernel<T, 4><<<grid, block, 0, s>>>(frames, dst.data, dst.pitch, p, flag, epoch); break;
     default: throw PreconditionError("fft: unsupported channel count");
     }
     TESSERA_LAUNCH_CHECK("fft extractKernel");
+}
+
+template <typename T>
+void launchRecompute(const DirectTaps& direct, const DeviceImage& dst, int channels, const unsigned* flag,
+                     unsigned epoch, DeviceId device, cudaStream_t s)
+{
+    // Two blocks per SM: one short wave when the run was clean, the whole GPU when it was not.
+    static int sms[kMaxRecomputeDevices] = {};
+    int& count = sms[std::clamp(device.value(), 0, kMaxRecomputeDevices - 1)];
+    if (count == 0) {
+        TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device.value()));
+    }
+    const dim3 grid(static_cast<unsigned>(2 * count));
+    const dim3 block(kBlockX * kBlockY);
+    switch (channels) {
+    case 1: recomputeKernel<T, 1><<<grid, block, 0, s>>>(direct, dst.data, dst.pitch, flag, epoch); break;
+    case 3: recomputeKernel<T, 3><<<grid, block, 0, s>>>(direct, dst.data, dst.pitch, flag, epoch); break;
+    case 4: recomputeKernel<T, 4><<<grid, block, 0, s>>>(direct, dst.data, dst.pitch, flag, epoch); break;
+    default: throw PreconditionError("fft: unsupported channel count");
+    }
+    TESSERA_LAUNCH_CHECK("fft recomputeKernel");
 }
 
 void launchMultiply(float2* spectra, const float2* kernel, long long planeComplex, int channels, cudaStream_t s)
@@ -303,10 +353,10 @@ std::size_t planFft(const Plan& plan, PlanData& data)
                    [norm](float t) { return static_cast<float>(t * norm); });
     const std::size_t work = (estimateWorkArea(fft, g) + 255) / 256 * 256;
     data.fft = std::make_shared<FftCache>(g, plan.device, std::move(scaled), data.tapSum, work);
-    return g.workAreaOffset() + work;
+    return g.workAreaOffset() + work + sizeof(unsigned);  // the float rule's flag follows the work area
 }
 
-void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, unsigned* guardFlag,
+void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, const float* directTaps,
                StreamView stream)
 {
     if (!plan.data || !plan.data->fft) {
@@ -341,12 +391,21 @@ void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst,
     p.centre = fftCentre(in);
     p.addBack = static_cast<float>(spec.offset + static_cast<double>(p.centre) * cache.tapSum());
 
+    const DirectTaps direct = makeDirectTaps(spec, src, directTaps);
+    // Each run marks its own flag value, so no clearing pass is needed: a value left by an
+    // earlier run never matches (and a stray match only costs a recompute, never a wrong pixel).
+    static std::atomic<unsigned> runs{0};
+    unsigned epoch = ++runs;
+    if (epoch == 0) {
+        epoch = ++runs;
+    }
     const cudaStream_t s = cudaStreamOf(stream);
     auto* base = static_cast<char*>(workspace);
     FftCache::Buffers b;
     b.frames = reinterpret_cast<float*>(base);
     b.spectra = reinterpret_cast<cufftComplex*>(base + g.spectraOffset());
     b.work = base + g.workAreaOffset();
+    auto* flag = reinterpret_cast<unsigned*>(base + g.workAreaOffset() + cache.reservedWork());
 
     cache.prepare(s, b);
     switch (in) {
@@ -358,9 +417,9 @@ void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst,
     launchMultiply(b.spectra, cache.spectrum(), g.planeComplex(), channels, s);
     cache.inverse(s, b);
     switch (out) {
-    case PixelDepth::U8: launchExtract<std::uint8_t>(b.frames, dst, p, channels, guardFlag, s); break;
-    case PixelDepth::U16: launchExtract<std::uint16_t>(b.frames, dst, p, channels, guardFlag, s); break;
-    case PixelDepth::F32: launchExtract<float>(b.frames, dst, p, channels, guardFlag, s); break;
+    case PixelDepth::U8: launchExtract<std::uint8_t>(b.frames, dst, p, channels, flag, epoch, s); launchRecompute<std::uint8_t>(direct, dst, channels, flag, epoch, plan.device, s); break;
+    case PixelDepth::U16: launchExtract<std::uint16_t>(b.frames, dst, p, channels, flag, epoch, s); launchRecompute<std::uint16_t>(direct, dst, channels, flag, epoch, plan.device, s); break;
+    case PixelDepth::F32: launchExtract<float>(b.frames, dst, p, channels, flag, epoch, s); launchRecompute<float>(direct, dst, channels, flag, epoch, plan.device, s); break;
     }
 }
 

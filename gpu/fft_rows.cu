@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu/async_copy.cuh"
 #include "gpu/cuda_check.cuh"
+#include "gpu/direct_recompute.cuh"
 #include "values/errors.h"
 #include "gpu/fft_layout.h"
 #include "gpu/fft_rows.h"
@@ -35,8 +36,9 @@
 // Accuracy: fp32 transforms of 128 points; the error stays at a few 1e-7 of
 // |scale| sum|k| max|input| (integer inputs are centred on the middle of their range first,
 // as in the whole-image FFT). Tests allow the FFT methods' bound. A NaN or infinity spreads
-// along its 128-column transforms; the store flags any output that is not finite and the
-// transform guard (transform_guard.h) then recomputes the image directly.
+// through the transforms of the block whose window holds it, and of no other block: a block
+// whose row spectra are not all finite computes its tile again as direct sums
+// (direct_recompute.cuh).
 
 namespace tessera::gpu::detail {
 
@@ -250,7 +252,7 @@ __device__ __forceinline__ void loadWindowRows(const ConvParams& p, float* flat,
 
 template <typename Tin, typename Tout, int C>
 __global__ void __launch_bounds__(kThreads, 2) fftRowsKernel(const ConvParams p, const float2* __restrict__ spectrum,
-                                                          float centre, unsigned* guardFlag)
+                                                          float centre, const __grid_constant__ DirectTaps direct)
 {
     extern __shared__ float4 sharedArea[];
     float2* table = reinterpret_cast<float2*>(sharedArea);  // kLen twiddles
@@ -291,7 +293,15 @@ __global__ void __launch_bounds__(kThreads, 2) fftRowsKernel(const ConvParams p,
     for (int r = tid >> 3; r < inRows; r += kThreads / 8) {
         forwardRow(rows + r * kRowStride, table, tw64, t, mask);
     }
-    __syncthreads();
+    // The float rule: every bin of a row depends on every sample with a weight of 1 for bin 0,
+    // so a NaN or an infinity in the window (or a row sum past the float range) leaves slot 0 of
+    // its row not finite. The barrier the transforms need anyway tells the whole block.
+    bool rowBad = false;
+    if (tid < inRows) {
+        const float2 slot0 = rows[tid * kRowStride];
+        rowBad = !isfinite(slot0.x) || !isfinite(slot0.y);
+    }
+    const bool recompute = __syncthreads_or(rowBad) != 0;
 
     // Vertical taps: thread (slot s, rows q * 16 .. q * 16 + 15), a window of 16 input-row
     // spectra sliding down by one row per tap (the ring index keeps the registers in place).
@@ -338,7 +348,6 @@ __global__ void __launch_bounds__(kThreads, 2) fftRowsKernel(const ConvParams p,
 
     // Inverse transforms and stores: the first `strip` samples of each row did not wrap.
     const float offset = p.offset;
-    bool finite = true;
     for (int r = tid >> 3; r < kTile; r += kThreads / 8) {
         float2 v[8];
         inverseRow(rows + r * kRowStride, table, tw64, t, mask, v);
@@ -352,17 +361,16 @@ __global__ void __launch_bounds__(kThreads, 2) fftRowsKernel(const ConvParams p,
             const int m = 2 * (t + 8 * k);
             const int x = x0 + m;
             if (m < strip && x < p.width) {
-                finite = finite && isfinite(v[k].x);
                 out[static_cast<std::size_t>(x) * C + c] = Saturate<Tout>::from(v[k].x + offset);
             }
             if (m + 1 < strip && x + 1 < p.width) {
-                finite = finite && isfinite(v[k].y);
                 out[static_cast<std::size_t>(x + 1) * C + c] = Saturate<Tout>::from(v[k].y + offset);
             }
         }
     }
-    if (!finite) {
-        *guardFlag = 1u;  // a NaN or infinity crossed the strip: the transform guard recomputes
+    if (recompute) {  // the same for the whole block
+        __syncthreads();  // every transform output is stored before the direct sums replace it
+        storeDirectTile<Tout, C>(direct, p.dst, p.dstPitch, x0, y0, strip, kTile, c);
     }
 }
 
@@ -442,7 +450,7 @@ LaunchShape fftRowsShape(const ShapeQuery& q)
     return s;
 }
 
-void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, unsigned* guardFlag,
+void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* directTaps,
                    StreamView stream)
 {
     if (plan.shape.variant != KernelVariant::FftRows || !plan.data || !plan.data->deviceTaps) {
@@ -462,6 +470,7 @@ void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& 
     // What centring took out comes back as a constant: centre x sum of the (scaled) taps.
     p.offset = static_cast<float>(plan.spec.offset + centre * data.tapSum);
     const auto* spectrum = static_cast<const float2*>(onDevice.buffer.data());
+    const DirectTaps direct = makeDirectTaps(plan.spec, src, directTaps);
     const cudaStream_t s = cudaStreamOf(stream);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY),
                     static_cast<unsigned>(plan.input.channels));
@@ -469,7 +478,7 @@ void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& 
         dispatchChannelCount(plan.input.channels, "row-spectrum FFT", [&]<int C>() {
             auto kernel = fftRowsKernel<Tin, Tout, C>;
             allowShared(kernel, plan.shape.sharedBytes);
-            kernel<<<grid, kThreads, plan.shape.sharedBytes, s>>>(p, spectrum, centre, guardFlag);
+            kernel<<<grid, kThreads, plan.shape.sharedBytes, s>>>(p, spectrum, centre, direct);
             check(cudaGetLastError(), what, __FILE__, __LINE__);
         });
     });

@@ -6,6 +6,7 @@
 // that aligns the window, the window loader and the launch geometry of a block walking down a
 // column strip in row segments.
 
+#include "gpu/direct_recompute.cuh"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
 #include "gpu/plan_data.h"
@@ -146,13 +147,13 @@ __device__ __forceinline__ void walkStrip(const ConvParams& p, const WalkSegment
 /// by as much. The caller checks the launch.
 template <int KP, class Kernel>
 void launchWalkKernel(Kernel kernel, std::size_t sharedBytes, const Plan& plan, ConvParams p, int pad,
-                      cudaStream_t stream)
+                      const DirectTaps& direct, cudaStream_t stream)
 {
     const WalkTaps<KP> taps = walkTaps<KP>(*plan.data, pad);
     p.anchorX += pad;
     allowShared(kernel, sharedBytes);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
-    kernel<<<grid, kThreads, sharedBytes, stream>>>(p, taps, plan.shape.tileHeight);
+    kernel<<<grid, kThreads, sharedBytes, stream>>>(p, taps, plan.shape.tileHeight, direct);
 }
 
 /// Whether a walking float kernel (`name` in its refusals) can take the query: rank 1, one

@@ -43,10 +43,10 @@ struct PlanData {
     std::size_t fftWorkspaceOffset = 0;
     std::size_t fftWorkspaceBytes = 0;
     std::shared_ptr<FftCache> fft;
-    /// The FFT variants: their guard flag in the workspace, and the direct taps (taps above)
-    /// on the device for the guard's recompute, uploaded at the first run.
-    std::size_t guardOffset = 0;
-    std::shared_ptr<DeviceTaps> guardTaps;
+    /// The variants whose sums take in pixels outside an output's window (the FFTs, the zero-
+    /// padded separable walks): the direct taps (taps above) on the device, for the outputs
+    /// they compute again as direct sums; uploaded at the first run.
+    std::shared_ptr<DeviceTaps> directTaps;
 };
 
 namespace detail {
@@ -55,15 +55,18 @@ namespace detail {
 /// PreconditionError when handed a plan of another method.
 void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* globalTaps,
                   StreamView stream);
+/// `directTaps`: the plan's taps on its device, for the walking and single-pass variants, which
+/// compute outputs that are not finite again as direct sums (may be null for the others).
 void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch,
-                     StreamView stream);
+                     const float* directTaps, StreamView stream);
 /// The row-spectrum FFT; uploads the kernel rows' spectra to data.deviceTaps at the first run.
-/// Both FFT variants set *guardFlag (device memory) when an output they store is not finite.
-void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, unsigned* guardFlag,
+/// Both FFT variants compute an output they find not finite again as a direct sum with
+/// `directTaps` (the plan's taps on its device; direct_recompute.cuh).
+void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* directTaps,
                    StreamView stream);
 /// `workspace` is the FFT's own part of the plan workspace (data.fftWorkspaceBytes bytes).
-void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, unsigned* guardFlag,
-               StreamView stream);
+void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace,
+               const float* directTaps, StreamView stream);
 /// Prepares the FFT method for plan (sizes, the cache that will hold the kernel spectrum and
 /// cuFFT plans) and returns the device workspace it needs per run (fft_conv.cu). Throws
 /// NotSupported when cuFFT could not be loaded, PreconditionError when the plan's taps do not

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu/cuda_check.cuh"
+#include "gpu/direct_recompute.cuh"
 #include "gpu/kernel_common.cuh"
 #include "gpu/launch_common.cuh"
 #include "gpu/plan_data.h"
@@ -335,14 +336,15 @@ LaunchShape separableTwoPassShape(const ShapeQuery& q)
 }
 
 void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch,
-                     StreamView stream)
+                     const float* directTaps, StreamView stream)
 {
     ConvParams p = makeConvParams(plan.spec, src, dst);
     p.scratch = static_cast<float*>(scratch);
+    const DirectTaps direct = makeDirectTaps(plan.spec, src, directTaps);
     switch (plan.shape.variant) {
-    case KernelVariant::SeparableWalk: return launchSeparableWalk(plan, p, stream);
-    case KernelVariant::SeparableTf32Walk: return launchSeparableTf32Walk(plan, p, stream);
-    case KernelVariant::SeparableSingle: return launchSeparableSingle(plan, p, stream);
+    case KernelVariant::SeparableWalk: return launchSeparableWalk(plan, p, direct, stream);
+    case KernelVariant::SeparableTf32Walk: return launchSeparableTf32Walk(plan, p, direct, stream);
+    case KernelVariant::SeparableSingle: return launchSeparableSingle(plan, p, direct, stream);
     case KernelVariant::SeparableTiled:
     case KernelVariant::SeparableTwoPass: break;
     default: throw PreconditionError("launchSeparable: a " + toString(plan.shape.variant) + " plan");

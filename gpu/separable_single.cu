@@ -217,7 +217,8 @@ __device__ __forceinline__ void slideColumns(const float* values, int stride, co
 
 template <typename Tin, typename Tout>
 __global__ void __launch_bounds__(kThreads, 2) separableSingleKernel(const ConvParams p, const __grid_constant__ Taps taps,
-                                                                     int kwp, int khp, int stride)
+                                                                     int kwp, int khp, int stride,
+                                                                   const __grid_constant__ DirectTaps direct)
 {
     extern __shared__ float4 singleShared[];
     float* win = reinterpret_cast<float*>(singleShared);
@@ -281,6 +282,13 @@ __global__ void __launch_bounds__(kThreads, 2) separableSingleKernel(const ConvP
     for (int j = 0; j < kGroup; ++j) {
         const int y = y0 + g * kGroup + j;
         if (y < p.height) {
+            if (!isfinite((acc[j].x + acc[j].y) + (acc[j].z + acc[j].w))) {
+                // The float rule: the zero taps that pad the passes multiply pixels outside the window.
+                for (int k = 0; k < 4 && x + k < p.width; ++k) {
+                    storeDirectPixel<Tout>(direct, p.dst, p.dstPitch, x + k, y);
+                }
+                continue;
+            }
             const float v[4][1] = {{acc[j].x}, {acc[j].y}, {acc[j].z}, {acc[j].w}};
             storeStrip<Tout, 1, 4>(rowPtr<Tout>(p.dst, p.dstPitch, y), x, p.width, p.offset, v);
         }
@@ -331,7 +339,7 @@ LaunchShape separableSingleShape(const ShapeQuery& q)
     return s;
 }
 
-void launchSeparableSingle(const Plan& plan, const ConvParams& params, StreamView stream)
+void launchSeparableSingle(const Plan& plan, const ConvParams& params, const DirectTaps& direct, StreamView stream)
 {
     ConvParams p = params;
     const int pad = leftPad(p.anchorX);
@@ -351,7 +359,7 @@ void launchSeparableSingle(const Plan& plan, const ConvParams& params, StreamVie
     dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "separable kernel", [&]<typename Tin, typename Tout>() {
         auto kernel = separableSingleKernel<Tin, Tout>;
         allowShared(kernel, shared);
-        kernel<<<grid, kThreads, shared, s>>>(p, taps, g.kwp, g.khp, g.stride);
+        kernel<<<grid, kThreads, shared, s>>>(p, taps, g.kwp, g.khp, g.stride, direct);
         TESSERA_LAUNCH_CHECK("separableSingleKernel");
     });
 }

@@ -4,12 +4,13 @@
 // Private to gpu/: the fused separable kernel for one-channel images (separable_single.cu).
 
 #include "gpu/executor.h"
+#include "gpu/direct_recompute.cuh"
 #include "gpu/kernel_common.cuh"
 
 namespace tessera::gpu::detail {
 
 /// Enqueues KernelVariant::SeparableSingle (canSeparableSingle, separableSingleShape in
 /// variant_support.h say when and how); throws CudaError.
-void launchSeparableSingle(const Plan& plan, const ConvParams& params, StreamView stream);
+void launchSeparableSingle(const Plan& plan, const ConvParams& params, const DirectTaps& direct, StreamView stream);
 
 }  // namespace tessera::gpu::detail

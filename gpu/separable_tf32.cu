@@ -185,7 +185,7 @@ __device__ __forceinline__ void rowPass(const float* raw, float* mid, const TapF
 /// of 8), reading the intermediate's KP + 64 rows; outputs start at the offset.
 template <int KP>
 __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid, const TapFragments<KP>& taps,
-                                           int x0, int y, int yEnd)
+                                           int x0, int y, int yEnd, float& probe)
 {
     using L = Tf32Layout<KP>;
     constexpr int kBlocks = TapFragments<KP>::kBlocks;
@@ -216,6 +216,12 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
                 float* out = rowPtr<float>(p.dst, p.dstPitch, yy) + x;
                 float* next = reinterpret_cast<float*>(reinterpret_cast<char*>(out) + p.dstPitch);
                 if (inside) {
+                    // The float rule: the products' zero taps multiply pixels outside the window,
+                    // so a NaN or an infinity reaches outputs it should not; the probe carries any
+                    // to the block's end. A value that is not finite in row m of an A fragment
+                    // makes every D[m][n] so (0 x NaN and 0 x inf are NaN, the taps are finite),
+                    // so one n of each m the thread holds is enough: D[g][2q] and D[g + 8][2q].
+                    probe += acc[o][0] + acc[o][2];
                     out[0] = acc[o][0];
                     next[0] = acc[o][1];
                     out[8] = acc[o][2];
@@ -223,15 +229,19 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
                 } else {
                     if (yy < yEnd && x < p.width) {
                         out[0] = acc[o][0];
+                        probe += acc[o][0];
                     }
                     if (yy + 1 < yEnd && x < p.width) {
                         next[0] = acc[o][1];
+                        probe += acc[o][1];
                     }
                     if (yy < yEnd && x + 8 < p.width) {
                         out[8] = acc[o][2];
+                        probe += acc[o][2];
                     }
                     if (yy + 1 < yEnd && x + 8 < p.width) {
                         next[8] = acc[o][3];
+                        probe += acc[o][3];
                     }
                 }
             }
@@ -242,7 +252,8 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
 /// p.anchorX is already shifted by the alignment padding (a multiple of 4 away from x0).
 template <int KP>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
-    separableTf32Kernel(const ConvParams p, const __grid_constant__ WalkTaps<KP> taps, int segmentRows)
+    separableTf32Kernel(const ConvParams p, const __grid_constant__ WalkTaps<KP> taps, int segmentRows,
+                        const __grid_constant__ DirectTaps direct)
 {
     using L = Tf32Layout<KP>;
     extern __shared__ float4 tf32Shared[];
@@ -261,6 +272,7 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
         colTable[i] = t >= 0 && t < KP ? taps.col[t] : 0.0f;
     }
     __syncthreads();
+    float probe = 0.0f;  // the sum of every output the thread stores: finite unless one is not
     const int g = (threadIdx.x % 32) / 4;
     const int q = threadIdx.x % 4;
     TapFragments<KP> rowTaps;
@@ -269,7 +281,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     colTaps.load(colTable, g, q);
     walkStrip<KP, L::rawCols, L::rawStride, L::midStride>(
         p, seg, raw, mid, [&](auto rows, float* to) { rowPass<KP, decltype(rows)::value>(raw, to, rowTaps); },
-        [&](int y) { columnPass<KP>(p, mid, colTaps, seg.x0, y, seg.yEnd); });
+        [&](int y) { columnPass<KP>(p, mid, colTaps, seg.x0, y, seg.yEnd, probe); });
+    if (__syncthreads_or(!isfinite(probe))) {
+        fixNonFiniteTile(direct, p.dst, p.dstPitch, seg.x0, seg.yBegin, kStripW, seg.yEnd - seg.yBegin);
+    }
 }
 
 /// Padded taps per side: 16 or 32 (the row pass takes the KP halo rows in groups of 16).
@@ -284,9 +299,9 @@ std::size_t tf32SharedFor(int kp)
 }
 
 template <int KP>
-void launchTf32(const Plan& plan, const ConvParams& p, int pad, cudaStream_t stream)
+void launchTf32(const Plan& plan, const ConvParams& p, int pad, const DirectTaps& direct, cudaStream_t stream)
 {
-    launchWalkKernel<KP>(separableTf32Kernel<KP>, Tf32Layout<KP>::sharedBytes, plan, p, pad, stream);
+    launchWalkKernel<KP>(separableTf32Kernel<KP>, Tf32Layout<KP>::sharedBytes, plan, p, pad, direct, stream);
     TESSERA_LAUNCH_CHECK("separableTf32Kernel");
 }
 
@@ -330,13 +345,13 @@ double tf32WalkMmaCount(int kw, int kh, int anchorX, double pixels)
     return perPass * (2.0 + static_cast<double>(kp) / kSegmentRows);
 }
 
-void launchSeparableTf32Walk(const Plan& plan, const ConvParams& params, StreamView stream)
+void launchSeparableTf32Walk(const Plan& plan, const ConvParams& params, const DirectTaps& direct, StreamView stream)
 {
     const int pad = leftPad(params.anchorX);
     const cudaStream_t s = cudaStreamOf(stream);
     switch (tf32Taps(params.kw, params.kh, params.anchorX)) {
-    case 16: return launchTf32<16>(plan, params, pad, s);
-    case 32: return launchTf32<32>(plan, params, pad, s);
+    case 16: return launchTf32<16>(plan, params, pad, direct, s);
+    case 32: return launchTf32<32>(plan, params, pad, direct, s);
     default: throw PreconditionError("TF32 walking separable kernel: more than 32 taps");
     }
 }

@@ -90,7 +90,7 @@ __device__ __forceinline__ void rowPass(const float* raw, float* mid, const Walk
 /// each 16-byte row it reads feeds up to 8 x 4 FMAs.
 template <int KP>
 __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid, const WalkTaps<KP>& taps, int x0,
-                                           int y, int yEnd)
+                                           int y, int yEnd, float& probe)
 {
     using L = Layout<KP>;
     static_assert(kStripW / 4 * (kStep / kGroup) == kThreads, "one column item per thread");
@@ -125,6 +125,9 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
             break;
         }
         float* out = rowPtr<float>(p.dst, p.dstPitch, yy) + x;
+        // The float rule: the zero taps that pad KP multiply pixels outside the window, so a NaN
+        // or an infinity reaches outputs it should not; the probe carries any to the block's end.
+        probe += (acc[j].x + acc[j].y) + (acc[j].z + acc[j].w);
         if (x + 4 <= p.width && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
             *reinterpret_cast<float4*>(out) = acc[j];
         } else {
@@ -142,7 +145,8 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
 /// p.anchorX is already shifted by the alignment padding (a multiple of 4 away from x0).
 template <int KP>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
-    separableWalkKernel(const ConvParams p, const __grid_constant__ WalkTaps<KP> taps, int segmentRows)
+    separableWalkKernel(const ConvParams p, const __grid_constant__ WalkTaps<KP> taps, int segmentRows,
+                        const __grid_constant__ DirectTaps direct)
 {
     using L = Layout<KP>;
     extern __shared__ float4 walkShared[];
@@ -153,9 +157,13 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     if (seg.yBegin >= seg.yEnd) {
         return;
     }
+    float probe = 0.0f;  // the sum of every output the thread stores: finite unless one is not
     walkStrip<KP, L::rawCols, L::rawStride, L::midStride>(
         p, seg, raw, mid, [&](auto rows, float* to) { rowPass<KP, decltype(rows)::value>(raw, to, taps); },
-        [&](int y) { columnPass<KP>(p, mid, taps, seg.x0, y, seg.yEnd); });
+        [&](int y) { columnPass<KP>(p, mid, taps, seg.x0, y, seg.yEnd, probe); });
+    if (__syncthreads_or(!isfinite(probe))) {
+        fixNonFiniteTile(direct, p.dst, p.dstPitch, seg.x0, seg.yBegin, kStripW, seg.yEnd - seg.yBegin);
+    }
 }
 
 int paddedTaps(int kw, int kh, int anchorX)
@@ -164,9 +172,9 @@ int paddedTaps(int kw, int kh, int anchorX)
 }
 
 template <int KP>
-void launchWalk(const Plan& plan, const ConvParams& p, int pad, cudaStream_t stream)
+void launchWalk(const Plan& plan, const ConvParams& p, int pad, const DirectTaps& direct, cudaStream_t stream)
 {
-    launchWalkKernel<KP>(separableWalkKernel<KP>, Layout<KP>::sharedBytes, plan, p, pad, stream);
+    launchWalkKernel<KP>(separableWalkKernel<KP>, Layout<KP>::sharedBytes, plan, p, pad, direct, stream);
     TESSERA_LAUNCH_CHECK("separableWalkKernel");
 }
 
@@ -193,15 +201,15 @@ LaunchShape separableWalkShape(const ShapeQuery& q)
     return walkShape(q, KernelVariant::SeparableWalk, sharedFor(paddedTaps(q.kw, q.kh, q.anchorX)));
 }
 
-void launchSeparableWalk(const Plan& plan, const ConvParams& params, StreamView stream)
+void launchSeparableWalk(const Plan& plan, const ConvParams& params, const DirectTaps& direct, StreamView stream)
 {
     const int pad = leftPad(params.anchorX);
     const cudaStream_t s = cudaStreamOf(stream);
     switch (paddedTaps(params.kw, params.kh, params.anchorX)) {
-    case 8: return launchWalk<8>(plan, params, pad, s);
-    case 16: return launchWalk<16>(plan, params, pad, s);
-    case 24: return launchWalk<24>(plan, params, pad, s);
-    case 32: return launchWalk<32>(plan, params, pad, s);
+    case 8: return launchWalk<8>(plan, params, pad, direct, s);
+    case 16: return launchWalk<16>(plan, params, pad, direct, s);
+    case 24: return launchWalk<24>(plan, params, pad, direct, s);
+    case 32: return launchWalk<32>(plan, params, pad, direct, s);
     default: throw PreconditionError("walking separable kernel: more than 32 taps");
     }
 }

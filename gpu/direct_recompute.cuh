@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// Private to gpu/: the float rule for the transform methods (filters/float_range.h). A
+// transform spreads a NaN or an infinity over everything it covers. The FFT kernels check each
+// output as they store it, and where one is not finite they compute the outputs in their reach
+// again as direct sums from the source, so NaN and infinity end where a direct method puts
+// them. The check rides on the store; a clean image pays a few compares per output.
+
+#include "gpu/kernel_common.cuh"
+#include "gpu/launch_common.cuh"
+#include "gpu/pixel_format.h"
+
+#include <cstdint>
+
+namespace tessera::gpu::detail {
+
+/// What a direct recompute needs beside a kernel's own geometry.
+struct DirectTaps {
+    const void* src = nullptr;
+    std::size_t srcPitch = 0;
+    const float* taps = nullptr;  ///< kernel x scale, row-major, on the device
+    int width = 0;
+    int height = 0;
+    int kw = 1;
+    int kh = 1;
+    int anchorX = 0;
+    int anchorY = 0;
+    int border = kReflect101;
+    float borderValue = 0.0f;
+    float offset = 0.0f;  ///< the spec's own offset
+    int depth = 2;        ///< the source's samples: 0 u8, 1 u16, 2 f32
+};
+
+template <typename T>
+__device__ __forceinline__ float directSumOf(const DirectTaps& d, int channels, int x, int y, int c)
+{
+    float acc = 0.0f;
+    for (int ky = 0; ky < d.kh; ++ky) {
+        const int sy = mapBorder(y + ky - d.anchorY, d.height, d.border);
+        const T* row = sy >= 0 ? rowPtr<T>(d.src, d.srcPitch, sy) : nullptr;
+        for (int kx = 0; kx < d.kw; ++kx) {
+            const int sx = mapBorder(x + kx - d.anchorX, d.width, d.border);
+            const float v = row != nullptr && sx >= 0
+                                ? static_cast<float>(row[static_cast<std::size_t>(sx) * channels + c])
+                                : d.borderValue;
+            acc = fmaf(d.taps[ky * d.kw + kx], v, acc);
+        }
+    }
+    return acc;
+}
+
+/// Channel c (of `channels`) of the correlation at output (x, y) plus the spec's offset, summed
+/// in fp32 over the window through the border rule, rows then columns, as the direct kernels
+/// do.
+__device__ __forceinline__ float directOutput(const DirectTaps& d, int channels, int x, int y, int c)
+{
+    switch (d.depth) {
+    case 0: return directSumOf<std::uint8_t>(d, channels, x, y, c) + d.offset;
+    case 1: return directSumOf<std::uint16_t>(d, channels, x, y, c) + d.offset;
+    default: return directSumOf<float>(d, channels, x, y, c) + d.offset;
+    }
+}
+
+/// The DirectTaps of a plan's spec over src; `taps` on src's device.
+inline DirectTaps makeDirectTaps(const filters::FilterSpec& spec, const DeviceImage& src, const float* taps)
+{
+    const filters::Point anchor = spec.effectiveAnchor();
+    DirectTaps d;
+    d.src = src.data;
+    d.srcPitch = src.pitch;
+    d.taps = taps;
+    d.width = src.width;
+    d.height = src.height;
+    d.kw = spec.kernel.width;
+    d.kh = spec.kernel.height;
+    d.anchorX = anchor.x;
+    d.anchorY = anchor.y;
+    d.border = borderCode(spec.border);
+    d.borderValue = static_cast<float>(spec.borderValue);
+    d.offset = static_cast<float>(spec.offset);
+    d.depth = src.format.depth == PixelDepth::U8 ? 0 : src.format.depth == PixelDepth::U16 ? 1 : 2;
+    return d;
+}
+
+/// Stores output (x, y) of a one-channel image as a direct sum; the caller checks the bounds.
+/// Out of line: the cold path of a store whose outputs were not all finite.
+template <typename Tout>
+__device__ __noinline__ void storeDirectPixel(const DirectTaps& d, void* dst, std::size_t dstPitch, int x, int y)
+{
+    rowPtr<Tout>(dst, dstPitch, y)[x] = Saturate<Tout>::from(directOutput(d, 1, x, y, 0));
+}
+
+/// Stores channel c of the outputs in [x0, x0 + w) x [y0, y0 + h) (clipped to the image) as
+/// direct sums, the block's threads taking them in turn. Out of line: the cold path of a
+/// transform's store, so that the hot path keeps its registers.
+template <typename Tout, int C>
+__device__ __noinline__ void storeDirectTile(const DirectTaps& d, void* dst, std::size_t dstPitch, int x0, int y0,
+                                             int w, int h, int c)
+{
+    for (int i = threadIdx.x; i < w * h; i += blockDim.x) {
+        const int x = x0 + i % w;
+        const int y = y0 + i / w;
+        if (x < d.width && y < d.height) {
+            rowPtr<Tout>(dst, dstPitch, y)[static_cast<std::size_t>(x) * C + c] =
+                Saturate<Tout>::from(directOutput(d, C, x, y, c));
+        }
+    }
+}
+
+/// Computes again, as direct sums, the outputs of a one-channel f32 tile [x0, x0 + w) x
+/// [y0, y0 + h) (clipped to the image) that are not finite, the block's threads taking them in
+/// turn; the block's own stores to the tile must be behind a barrier. Out of line: the cold
+/// end of a kernel whose outputs were not all finite.
+static __device__ __noinline__ void fixNonFiniteTile(const DirectTaps& d, void* dst, std::size_t dstPitch, int x0, int y0,
+                                              int w, int h)
+{
+    for (int i = threadIdx.x; i < w * h; i += blockDim.x) {
+        const int x = x0 + i % w;
+        const int y = y0 + i / w;
+        if (x < d.width && y < d.height) {
+            float* out = rowPtr<float>(dst, dstPitch, y) + x;
+            if (!isfinite(*out)) {
+                *out = directOutput(d, 1, x, y, 0);
+            }
+        }
+    }
+}
+
+}  // namespace tessera::gpu::detail
