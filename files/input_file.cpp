@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "files/input_file.h"
 
+#include "files/file_kind.h"
+
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -33,23 +35,6 @@ private:
     int fd_;
     bool owned_;
 };
-
-std::string typeName(mode_t mode)
-{
-    if (S_ISFIFO(mode)) {
-        return "a FIFO";
-    }
-    if (S_ISCHR(mode)) {
-        return "a character device";
-    }
-    if (S_ISBLK(mode)) {
-        return "a block device";
-    }
-    if (S_ISSOCK(mode)) {
-        return "a socket";
-    }
-    return "a special file";
-}
 
 std::string accessReason(int err)
 {
@@ -86,7 +71,7 @@ void checkKind(const std::string& name, const struct stat& st, const InputRule& 
         return;
     }
     throw InputFileError(name, std::string(rule.pipes ? "not a regular file or a pipe" : "not a regular file") +
-                                   " but " + typeName(st.st_mode));
+                                   " but " + specialFileKind(st.st_mode));
 }
 
 bool sameFile(const struct stat& a, const struct stat& b)

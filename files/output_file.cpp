@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "files/output_file.h"
 
+#include "files/file_kind.h"
+
 #include <cerrno>
 #include <cstring>
 
@@ -16,26 +18,6 @@ namespace {
 
 // Links followed at most, as the kernel's own bound (MAXSYMLINKS).
 constexpr int kMaxLinks = 40;
-
-std::string typeName(mode_t mode)
-{
-    if (S_ISFIFO(mode)) {
-        return "a FIFO";
-    }
-    if (S_ISCHR(mode)) {
-        return "a character device";
-    }
-    if (S_ISBLK(mode)) {
-        return "a block device";
-    }
-    if (S_ISSOCK(mode)) {
-        return "a socket";
-    }
-    if (S_ISLNK(mode)) {
-        return "a symbolic link";
-    }
-    return "a special file";
-}
 
 bool diskFull(int err)
 {
@@ -125,7 +107,7 @@ OutputTarget checkOutputFile(const std::string& path, Streams streams)
         }
         if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
             if (streams == Streams::Refuse) {
-                throw OutputFileError(path, "is " + typeName(st.st_mode) +
+                throw OutputFileError(path, "is " + specialFileKind(st.st_mode) +
                                                 "; only a regular file is written here, so it was left as it is");
             }
             target.file = path;  // opened as named: /dev/stdout's link may lead to "pipe:[...]"
@@ -133,7 +115,7 @@ OutputTarget checkOutputFile(const std::string& path, Streams streams)
             return target;
         }
         if (!S_ISREG(st.st_mode)) {
-            throw OutputFileError(path, "is " + typeName(st.st_mode) +
+            throw OutputFileError(path, "is " + specialFileKind(st.st_mode) +
                                             "; only a regular file, a character device or a FIFO is written, so "
                                             "it was left as it is");
         }
@@ -280,7 +262,7 @@ void OutputFile::commit()
     // while) is left alone as well.
     struct stat now {};
     if (::lstat(target_.file.c_str(), &now) == 0 && !S_ISREG(now.st_mode)) {
-        const std::string what = S_ISDIR(now.st_mode) ? std::string("a directory") : typeName(now.st_mode);
+        const std::string what = S_ISDIR(now.st_mode) ? std::string("a directory") : specialFileKind(now.st_mode);
         throw OutputFileError(path_, "became " + what + " while it was written, so it was left as it is");
     }
     if (::rename(temp_.path().c_str(), target_.file.c_str()) != 0) {

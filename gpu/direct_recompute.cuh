@@ -15,25 +15,16 @@
 
 namespace tessera::gpu::detail {
 
-/// What a direct recompute needs beside a kernel's own geometry.
+/// What a direct recompute needs: the source's geometry and border as the kernels take them,
+/// with p.globalTaps the spec's taps (kernel x scale, row-major) on the device and p.offset the
+/// spec's own offset (p.dst unused), and the source's sample type.
 struct DirectTaps {
-    const void* src = nullptr;
-    std::size_t srcPitch = 0;
-    const float* taps = nullptr;  ///< kernel x scale, row-major, on the device
-    int width = 0;
-    int height = 0;
-    int kw = 1;
-    int kh = 1;
-    int anchorX = 0;
-    int anchorY = 0;
-    int border = kReflect101;
-    float borderValue = 0.0f;
-    float offset = 0.0f;  ///< the spec's own offset
-    int depth = 2;        ///< the source's samples: 0 u8, 1 u16, 2 f32
+    ConvParams p;
+    int depth = 2;  ///< 0 u8, 1 u16, 2 f32
 };
 
 template <typename T>
-__device__ __forceinline__ float directSumOf(const DirectTaps& d, int channels, int x, int y, int c)
+__device__ __forceinline__ float directSumOf(const ConvParams& d, int channels, int x, int y, int c)
 {
     float acc = 0.0f;
     for (int ky = 0; ky < d.kh; ++ky) {
@@ -44,7 +35,7 @@ __device__ __forceinline__ float directSumOf(const DirectTaps& d, int channels, 
             const float v = row != nullptr && sx >= 0
                                 ? static_cast<float>(row[static_cast<std::size_t>(sx) * channels + c])
                                 : d.borderValue;
-            acc = fmaf(d.taps[ky * d.kw + kx], v, acc);
+            acc = fmaf(d.globalTaps[ky * d.kw + kx], v, acc);
         }
     }
     return acc;
@@ -56,29 +47,20 @@ __device__ __forceinline__ float directSumOf(const DirectTaps& d, int channels, 
 __device__ __forceinline__ float directOutput(const DirectTaps& d, int channels, int x, int y, int c)
 {
     switch (d.depth) {
-    case 0: return directSumOf<std::uint8_t>(d, channels, x, y, c) + d.offset;
-    case 1: return directSumOf<std::uint16_t>(d, channels, x, y, c) + d.offset;
-    default: return directSumOf<float>(d, channels, x, y, c) + d.offset;
+    case 0: return directSumOf<std::uint8_t>(d.p, channels, x, y, c) + d.p.offset;
+    case 1: return directSumOf<std::uint16_t>(d.p, channels, x, y, c) + d.p.offset;
+    default: return directSumOf<float>(d.p, channels, x, y, c) + d.p.offset;
     }
 }
 
 /// The DirectTaps of a plan's spec over src; `taps` on src's device.
 inline DirectTaps makeDirectTaps(const filters::FilterSpec& spec, const DeviceImage& src, const float* taps)
 {
-    const filters::Point anchor = spec.effectiveAnchor();
     DirectTaps d;
-    d.src = src.data;
-    d.srcPitch = src.pitch;
-    d.taps = taps;
-    d.width = src.width;
-    d.height = src.height;
-    d.kw = spec.kernel.width;
-    d.kh = spec.kernel.height;
-    d.anchorX = anchor.x;
-    d.anchorY = anchor.y;
-    d.border = borderCode(spec.border);
-    d.borderValue = static_cast<float>(spec.borderValue);
-    d.offset = static_cast<float>(spec.offset);
+    d.p = makeConvParams(spec, src, src);
+    d.p.dst = nullptr;
+    d.p.dstPitch = 0;
+    d.p.globalTaps = taps;
     d.depth = src.format.depth == PixelDepth::U8 ? 0 : src.format.depth == PixelDepth::U16 ? 1 : 2;
     return d;
 }
@@ -101,7 +83,7 @@ __device__ __noinline__ void storeDirectTile(const DirectTaps& d, void* dst, std
     for (int i = threadIdx.x; i < w * h; i += blockDim.x) {
         const int x = x0 + i % w;
         const int y = y0 + i / w;
-        if (x < d.width && y < d.height) {
+        if (x < d.p.width && y < d.p.height) {
             rowPtr<Tout>(dst, dstPitch, y)[static_cast<std::size_t>(x) * C + c] =
                 Saturate<Tout>::from(directOutput(d, C, x, y, c));
         }
@@ -118,7 +100,7 @@ static __device__ __noinline__ void fixNonFiniteTile(const DirectTaps& d, void* 
     for (int i = threadIdx.x; i < w * h; i += blockDim.x) {
         const int x = x0 + i % w;
         const int y = y0 + i / w;
-        if (x < d.width && y < d.height) {
+        if (x < d.p.width && y < d.p.height) {
             float* out = rowPtr<float>(dst, dstPitch, y) + x;
             if (!isfinite(*out)) {
                 *out = directOutput(d, 1, x, y, 0);

@@ -136,13 +136,13 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
     if (*flag != epoch) {
         return;
     }
-    const long long n = static_cast<long long>(direct.width) * direct.height * C;
+    const long long n = static_cast<long long>(direct.p.width) * direct.p.height * C;
     for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
          i += static_cast<long long>(gridDim.x) * blockDim.x) {
         const int c = static_cast<int>(i % C);
         const long long px = i / C;
-        const int y = static_cast<int>(px / direct.width);
-        const int x = static_cast<int>(px - static_cast<long long>(y) * direct.width);
+        const int y = static_cast<int>(px / direct.p.width);
+        const int x = static_cast<int>(px - static_cast<long long>(y) * direct.p.width);
         rowPtr<T>(dst, dstPitch, y)[static_cast<std::size_t>(x) * C + c] =
             Saturate<T>::from(directOutput(direct, C, x, y, c));
     }

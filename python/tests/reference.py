@@ -5,10 +5,39 @@ and saturation into the output depth."""
 
 import numpy as np
 
-_PAD_MODES = {"reflect101": "reflect", "reflect": "symmetric", "replicate": "edge", "wrap": "wrap",
-              "constant": "constant"}
 _LIMITS = {np.dtype(np.uint8): (0, 255), np.dtype(np.uint16): (0, 65535)}
 _DEPTH_DTYPES = {"u8": np.uint8, "u16": np.uint16, "f32": np.float32}
+
+
+def _source_index(p, n, border):
+    """The source index cv::borderInterpolate gives for position p of an axis of n samples
+    (None: the constant border). Repeated reflections follow OpenCV, whose phase differs from
+    numpy.pad's for borders wider than the image."""
+    if 0 <= p < n:
+        return p
+    if border == "constant":
+        return None
+    if border == "replicate":
+        return 0 if p < 0 else n - 1
+    if border == "wrap":
+        return p % n
+    if n == 1:
+        return 0
+    delta = 1 if border == "reflect101" else 0
+    while not 0 <= p < n:
+        p = -p - 1 + delta if p < 0 else n - 1 - (p - n) - delta
+    return p
+
+
+def _pad(src, before_y, after_y, before_x, after_x, border, value):
+    """src (h, w, c) extended by the border rule, as copyMakeBorder does."""
+    h, w = src.shape[:2]
+    rows = [_source_index(y, h, border) for y in range(-before_y, h + after_y)]
+    cols = [_source_index(x, w, border) for x in range(-before_x, w + after_x)]
+    out = src[np.ix_([r or 0 for r in rows], [c or 0 for c in cols])]
+    out[[r is None for r in rows], :] = value
+    out[:, [c is None for c in cols]] = value
+    return out
 
 
 def saturate(values, dtype):
@@ -27,13 +56,9 @@ def correlate(image, kernel, anchor=None, border="reflect101", border_value=0.0,
     ax, ay = anchor if anchor is not None else (kw // 2, kh // 2)
     flat = image.ndim == 2
     src = image[:, :, None] if flat else image
-    pad = ((ay, kh - 1 - ay), (ax, kw - 1 - ax), (0, 0))
-    if border == "constant":
-        # The border value is saturated to the input's depth first.
-        value = float(saturate(np.array([border_value]), image.dtype)[0])
-        padded = np.pad(src.astype(np.float64), pad, mode="constant", constant_values=value)
-    else:
-        padded = np.pad(src.astype(np.float64), pad, mode=_PAD_MODES[border])
+    # The border value is saturated to the input's depth first.
+    value = float(saturate(np.array([border_value]), image.dtype)[0]) if border == "constant" else 0.0
+    padded = _pad(src.astype(np.float64), ay, kh - 1 - ay, ax, kw - 1 - ax, border, value)
     h, w = src.shape[:2]
     acc = np.zeros(src.shape, np.float64)
     for j in range(kh):

@@ -145,9 +145,6 @@ def test_non_finite_pixels_reach_only_their_windows(data, border):
     check_non_finite_reach(image, kernel, anchor, border)
 
 
-@pytest.mark.xfail(reason="filters/cpu_executor.cpp: filter2D's DFT route for large kernels spreads one "
-                          "NaN or infinity over the whole image (issue #40); remove this mark once "
-                          "the CPU path sums such images directly", strict=False)
 @UNSHRUNK
 @given(data=st.data(), border=st.sampled_from(BORDERS))
 def test_non_finite_pixels_reach_only_their_windows_large_kernels(data, border):
