@@ -32,10 +32,12 @@ const std::vector<Plan>& ChainRunner::plansFor(const filters::FilterChain& chain
     }
     std::vector<Plan> plans;
     PixelFormat current = format;
+    SourceValues values = values_;
     for (const auto& spec : chain.steps) {
         const Method m = (method == Method::Separable && !spec.separable) ? Method::Auto : method;
-        plans.push_back(makePlan(spec, current, width, height, device_, m, tensor_, transformsSafe_));
+        plans.push_back(makePlan(spec, current, width, height, device_, m, tensor_, values));
         current = plans.back().output;
+        values.maxExponent = plans.back().outputMaxExponent;
     }
     if (plans_.size() > 64) {  // tile sizes seen in one job are few; a long session is not
         plans_.clear();
@@ -125,10 +127,10 @@ void ChainRunner::setTensorCores(TensorCores tensor)
     }
 }
 
-void ChainRunner::setTransformsSafe(bool safe)
+void ChainRunner::setSourceValues(const SourceValues& values)
 {
-    if (safe != transformsSafe_) {
-        transformsSafe_ = safe;
+    if (!(values == values_)) {
+        values_ = values;
         plans_.clear();
     }
 }
@@ -140,10 +142,12 @@ bool mayTakeTransform(const filters::FilterChain& chain)
     });
 }
 
-bool transformsSafeFor(const cv::Mat& image, const filters::FilterChain& chain)
+SourceValues sourceValuesFor(const cv::Mat& image, const filters::FilterChain& chain)
 {
-    return image.depth() != CV_32F || !mayTakeTransform(chain) ||
-           filters::transformSafe(filters::scanFloatRange(image));
+    if (image.depth() != CV_32F || !mayTakeTransform(chain)) {
+        return {};
+    }
+    return sourceValuesOf(filters::scanFloatRange(image));
 }
 
 void ChainRunner::release()

@@ -41,9 +41,10 @@ public:
 
     /// Whether later plans may use tensor cores (see makePlan); clears the cached plans.
     void setTensorCores(TensorCores tensor);
-    /// Whether the automatic choice may take the FFT method (makePlan's transformsSafe); a
-    /// change drops the remembered plans.
-    void setTransformsSafe(bool safe);
+    /// What is known of the values of the inputs later runs read (makePlan's SourceValues);
+    /// a change drops the remembered plans. Later steps of a chain plan with the bound the
+    /// step before them keeps (Plan::outputMaxExponent) and the same transformsSafe.
+    void setSourceValues(const SourceValues& values);
 
     /// Frees every buffer (waits for the device first, as cudaFree does).
     void release();
@@ -63,7 +64,7 @@ private:
 
     DeviceInfo device_;
     TensorCores tensor_ = TensorCores::Auto;
-    bool transformsSafe_ = true;
+    SourceValues values_;
     filters::FilterChain chain_;
     std::map<Key, std::vector<Plan>> plans_;
     RawDeviceBuffer ping_;
@@ -76,9 +77,9 @@ private:
 /// least kFftMinTaps taps).
 bool mayTakeTransform(const filters::FilterChain& chain);
 
-/// False when `image` is f32 and some step of `chain` could take the FFT method automatically,
-/// and the image breaks the float rule for transforms (filters::transformSafe); true without
-/// looking at the pixels otherwise. Integer images have their depth's bounded range.
-bool transformsSafeFor(const cv::Mat& image, const filters::FilterChain& chain);
+/// What the planner should know of `image` for `chain`: an f32 image is scanned when some step
+/// could take the FFT method automatically, and nothing is assumed of it otherwise (integer
+/// images are bounded by their depth, which the planner knows).
+SourceValues sourceValuesFor(const cv::Mat& image, const filters::FilterChain& chain);
 
 }  // namespace tessera::gpu

@@ -13,6 +13,7 @@
 #include "gpu/variant_support.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace tessera::gpu {
@@ -322,8 +323,42 @@ std::size_t layoutWorkspace(Plan& plan, PlanData& data)
 namespace {
 
 /// makePlan's steps; `variant`, when given, replaces the ranking.
+/// The magnitude a step's outputs and intermediate sums stay below, as a power of two, when
+/// its source's stay below 2^inExponent: the source's bound grown by the taps (sum |k|, and
+/// for a separable spec the row pass's sum |row| on its own and then times sum |column|) plus
+/// |offset|. kUnknown when the source is not bounded or the result could come near the top of
+/// the f32 range (2^100 leaves room for every rounding on the way).
+int outputExponentBound(const filters::FilterSpec& spec, const PlanData& data, PixelDepth depth, int inExponent)
+{
+    if (depth == PixelDepth::U8) {
+        inExponent = std::min(inExponent, 8);
+    } else if (depth == PixelDepth::U16) {
+        inExponent = std::min(inExponent, 16);
+    }
+    if (inExponent == SourceValues::kUnknown || !std::isfinite(spec.offset)) {
+        return SourceValues::kUnknown;
+    }
+    const auto sumAbs = [](const std::vector<float>& taps) {
+        double s = 0.0;
+        for (float t : taps) {
+            s += std::fabs(static_cast<double>(t));
+        }
+        return s;
+    };
+    double growth = std::max(1.0, sumAbs(data.taps));
+    if (!data.rowTaps.empty()) {
+        const double row = std::max(1.0, sumAbs(data.rowTaps));
+        growth = std::max(growth, row * std::max(1.0, sumAbs(data.colTaps)));
+    }
+    const double bound = std::ldexp(growth, inExponent) + std::fabs(spec.offset);
+    if (!(bound < std::ldexp(1.0, 100))) {
+        return SourceValues::kUnknown;
+    }
+    return std::ilogb(bound) + 1;
+}
+
 Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
-             Method force, TensorCores tensor, const KernelVariant* variant, bool transformsSafe)
+             Method force, TensorCores tensor, const KernelVariant* variant, SourceValues values)
 {
     if (width < 1 || height < 1) {
         throw InvalidInput("cannot plan a filter for an empty image");
@@ -370,7 +405,7 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
         // The float rule: on an image a transform's global bound does not serve, the FFT is
         // chosen only when nothing else can run.
         const bool avoidTransform =
-            !transformsSafe && force == Method::Auto && times.fft < kShownAsNever &&
+            !values.transformsSafe && force == Method::Auto && times.fft < kShownAsNever &&
             std::min({times.direct, times.directTensor, times.separable, times.separableTensor}) < kShownAsNever;
         if (avoidTransform) {
             times.fft = kNever;
@@ -385,6 +420,7 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
         plan.reason = std::move(r.reason);
         plan.shape = chosen.shape(query);
     }
+    plan.outputMaxExponent = outputExponentBound(spec, *data, format.depth, values.maxExponent);
     plan.data = data;  // planFft reads the plan's taps through it
     plan.workspaceBytes = layoutWorkspace(plan, *data);
     return plan;
@@ -392,16 +428,24 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
 
 }  // namespace
 
-Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
-              Method force, TensorCores tensor, bool transformsSafe)
+SourceValues sourceValuesOf(const filters::FloatRange& range)
 {
-    return planFor(spec, format, width, height, device, force, tensor, nullptr, transformsSafe);
+    SourceValues v;
+    v.transformsSafe = filters::transformSafe(range);
+    v.maxExponent = range.nonFinite ? SourceValues::kUnknown : range.maxExponent;
+    return v;
+}
+
+Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
+              Method force, TensorCores tensor, SourceValues values)
+{
+    return planFor(spec, format, width, height, device, force, tensor, nullptr, values);
 }
 
 Plan makePlanForVariant(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
                         const DeviceInfo& device, KernelVariant variant)
 {
-    return planFor(spec, format, width, height, device, Method::Auto, TensorCores::Auto, &variant, true);
+    return planFor(spec, format, width, height, device, Method::Auto, TensorCores::Auto, &variant, SourceValues{});
 }
 
 }  // namespace tessera::gpu

@@ -2,12 +2,14 @@
 #pragma once
 
 #include "filters/filter_spec.h"
+#include "filters/float_range.h"
 #include "gpu/device_info.h"
 #include "gpu/kernel_variant.h"
 #include "gpu/pixel_format.h"
 #include "gpu/resources.h"
 
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -45,23 +47,44 @@ struct Plan {
     bool tensorCores = false;        ///< direct or separable on tensor cores (fp16 taps)
     std::size_t workspaceBytes = 0;  ///< device memory run() needs, provided by the caller
     std::string reason;              ///< why this method was chosen
+    /// Every output, and every intermediate sum of the step, is finite and below
+    /// 2^outputMaxExponent in magnitude, by the source's known bound (SourceValues) and the
+    /// taps; SourceValues::kUnknown when the source's values are not known to be bounded. A
+    /// known bound lets the separable walks skip the float rule's check of their outputs.
+    int outputMaxExponent = std::numeric_limits<int>::max();
     std::shared_ptr<const PlanData> data;
 
     /// One line: method, variant, shape, workspace and reason. Never throws but for bad_alloc.
     std::string describe() const;
 };
 
+/// What a caller knows of the values a plan's runs will read, from one scan of the image
+/// (filters/float_range.h). The default knows nothing and forbids nothing.
+struct SourceValues {
+    static constexpr int kUnknown = std::numeric_limits<int>::max();
+    /// False when the image holds NaN, infinity or too wide a range for a transform's error
+    /// bound (filters::transformSafe): the automatic choice then keeps off the FFT method
+    /// wherever another method can run.
+    bool transformsSafe = true;
+    /// Every value is finite and |x| < 2^maxExponent; kUnknown when that is not known. Integer
+    /// inputs need no scan: their depth bounds them.
+    int maxExponent = kUnknown;
+    bool operator==(const SourceValues&) const = default;
+};
+
+/// What a scan of an image's values tells the planner: transformsSafe from
+/// filters::transformSafe, the bound from the largest exponent when the image is finite.
+SourceValues sourceValuesOf(const filters::FloatRange& range);
+
 /// Plans `spec` for an input of `format` and size on `device`. `force` overrides the choice.
-/// `transformsSafe` false (the image holds NaN, infinity or too wide a range: see
-/// filters/float_range.h) keeps the automatic choice off the FFT method wherever another
-/// method can run.
+/// `values`: what is known of the source's values (see SourceValues).
 /// Throws InvalidInput for an empty image or a channel count other than 1, 3 or 4, and
 /// NotSupported (with the reason) when the forced method or TensorCores::On cannot run the
 /// spec; both are std::invalid_argument. Cheap; host-only except that an FFT plan prepares the
 /// kernel spectrum lazily at first run.
 Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
               const DeviceInfo& device, Method force = Method::Auto, TensorCores tensor = TensorCores::Auto,
-              bool transformsSafe = true);
+              SourceValues values = {});
 
 /// As makePlan, with the kernel variant named instead of chosen (the tests and the benchmark
 /// compare the variants of one method). Throws NotSupported, with the variant's own reason,

@@ -142,6 +142,14 @@ __device__ __forceinline__ void walkStrip(const ConvParams& p, const WalkSegment
     }
 }
 
+/// Whether a walk must check its outputs for the float rule: unless the plan knows its source
+/// bounded so that no sum can leave the finite range, zero taps that multiply a NaN or an
+/// infinity outside an output's window would make it NaN.
+inline bool walkNeedsProbe(const Plan& plan)
+{
+    return plan.outputMaxExponent == SourceValues::kUnknown;
+}
+
 /// Enqueues a walking kernel(params, taps, segment rows) on the plan's grid, with kThreads
 /// threads and `sharedBytes` of shared memory: the row taps after `pad` zeros, the anchor moved
 /// by as much. The caller checks the launch.

@@ -38,6 +38,12 @@ std::string Plan::describe() const
             text += ", bytes converted exactly (sum |w| too large for the one-instruction form)";
         }
     }
+    if (shape.variant == KernelVariant::SeparableWalk || shape.variant == KernelVariant::SeparableTf32Walk) {
+        // The walks' float rule check (float_walk_common.cuh), which a known bound makes needless.
+        text += outputMaxExponent == SourceValues::kUnknown
+                    ? ", outputs checked for NaN and infinity"
+                    : ", outputs below 2^" + std::to_string(outputMaxExponent) + " by the source's bound, not checked";
+    }
     return text + (tensorCores ? ", tensor cores" : "") + (reason.empty() ? "" : " (" + reason + ")");
 }
 

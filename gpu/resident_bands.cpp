@@ -75,19 +75,21 @@ struct ResidentBands::State {
     std::vector<std::unique_ptr<Band>> bands;
     double uploadMs = 0.0;
     std::unique_ptr<BandCrew> crew;
-    /// The float rule's verdict on the image for transforms, found at the first chain that
-    /// could take one (the bands live as long as the image's pixels stay as they are).
-    std::optional<bool> rangeSafe;
+    /// What one scan tells of an f32 image's values, made at its first chain (the bands live
+    /// as long as the image's pixels stay as they are). A preview runs many chains over one
+    /// image, so one pass buys every later plan its bound: the FFT choice under the float
+    /// rule, and the separable walks' check skipped where no output can leave the finite range.
+    std::optional<SourceValues> values;
 
-    bool transformsSafe(const filters::FilterChain& chain)
+    SourceValues sourceValues()
     {
-        if (image.depth() != CV_32F || !mayTakeTransform(chain)) {
-            return true;
+        if (image.depth() != CV_32F) {
+            return {};
         }
-        if (!rangeSafe) {
-            rangeSafe = filters::transformSafe(filters::scanFloatRange(image));
+        if (!values) {
+            values = sourceValuesOf(filters::scanFloatRange(image));
         }
-        return *rangeSafe;
+        return *values;
     }
 
     TileRequest request(const filters::Halo& halo, const EdgeModes& modes) const
@@ -193,7 +195,7 @@ struct ResidentBands::State {
         view.width = need.width;
         view.height = need.height;
         b.runner.setTensorCores(tensor);
-        b.runner.setTransformsSafe(transformsSafe(chain));
+        b.runner.setSourceValues(sourceValues());
         const std::vector<Plan>& plans = b.runner.plansFor(chain, format, view.width, view.height, method);
         b.referenceUs = usSince(origin);
         b.start.record(b.stream);

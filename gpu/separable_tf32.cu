@@ -182,8 +182,9 @@ __device__ __forceinline__ void rowPass(const float* raw, float* mid, const TapF
 }
 
 /// Column pass of one step: warp w takes columns 16 w .. + 15 and all 64 output rows (8 blocks
-/// of 8), reading the intermediate's KP + 64 rows; outputs start at the offset.
-template <int KP>
+/// of 8), reading the intermediate's KP + 64 rows; outputs start at the offset. `Probe`: sum
+/// the outputs into `probe` (the float rule's check; see the kernel).
+template <int KP, bool Probe>
 __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid, const TapFragments<KP>& taps,
                                            int x0, int y, int yEnd, float& probe)
 {
@@ -221,7 +222,9 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
                     // to the block's end. A value that is not finite in row m of an A fragment
                     // makes every D[m][n] so (0 x NaN and 0 x inf are NaN, the taps are finite),
                     // so one n of each m the thread holds is enough: D[g][2q] and D[g + 8][2q].
-                    probe += acc[o][0] + acc[o][2];
+                    if constexpr (Probe) {
+                        probe += acc[o][0] + acc[o][2];
+                    }
                     out[0] = acc[o][0];
                     next[0] = acc[o][1];
                     out[8] = acc[o][2];
@@ -229,19 +232,27 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
                 } else {
                     if (yy < yEnd && x < p.width) {
                         out[0] = acc[o][0];
-                        probe += acc[o][0];
+                        if constexpr (Probe) {
+                            probe += acc[o][0];
+                        }
                     }
                     if (yy + 1 < yEnd && x < p.width) {
                         next[0] = acc[o][1];
-                        probe += acc[o][1];
+                        if constexpr (Probe) {
+                            probe += acc[o][1];
+                        }
                     }
                     if (yy < yEnd && x + 8 < p.width) {
                         out[8] = acc[o][2];
-                        probe += acc[o][2];
+                        if constexpr (Probe) {
+                            probe += acc[o][2];
+                        }
                     }
                     if (yy + 1 < yEnd && x + 8 < p.width) {
                         next[8] = acc[o][3];
-                        probe += acc[o][3];
+                        if constexpr (Probe) {
+                            probe += acc[o][3];
+                        }
                     }
                 }
             }
@@ -250,7 +261,9 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
 }
 
 /// p.anchorX is already shifted by the alignment padding (a multiple of 4 away from x0).
-template <int KP>
+/// `Probe`: the float rule's check, left out when the plan knows that no output can leave the
+/// finite range (Plan::outputMaxExponent).
+template <int KP, bool Probe>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     separableTf32Kernel(const ConvParams p, const __grid_constant__ WalkTaps<KP> taps, int segmentRows,
                         const __grid_constant__ DirectTaps direct)
@@ -281,9 +294,11 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     colTaps.load(colTable, g, q);
     walkStrip<KP, L::rawCols, L::rawStride, L::midStride>(
         p, seg, raw, mid, [&](auto rows, float* to) { rowPass<KP, decltype(rows)::value>(raw, to, rowTaps); },
-        [&](int y) { columnPass<KP>(p, mid, colTaps, seg.x0, y, seg.yEnd, probe); });
-    if (__syncthreads_or(!isfinite(probe))) {
-        fixNonFiniteTile(direct, p.dst, p.dstPitch, seg.x0, seg.yBegin, kStripW, seg.yEnd - seg.yBegin);
+        [&](int y) { columnPass<KP, Probe>(p, mid, colTaps, seg.x0, y, seg.yEnd, probe); });
+    if constexpr (Probe) {
+        if (__syncthreads_or(!isfinite(probe))) {
+            fixNonFiniteTile(direct, p.dst, p.dstPitch, seg.x0, seg.yBegin, kStripW, seg.yEnd - seg.yBegin);
+        }
     }
 }
 
@@ -301,7 +316,12 @@ std::size_t tf32SharedFor(int kp)
 template <int KP>
 void launchTf32(const Plan& plan, const ConvParams& p, int pad, const DirectTaps& direct, cudaStream_t stream)
 {
-    launchWalkKernel<KP>(separableTf32Kernel<KP>, Tf32Layout<KP>::sharedBytes, plan, p, pad, direct, stream);
+    if (walkNeedsProbe(plan)) {
+        launchWalkKernel<KP>(separableTf32Kernel<KP, true>, Tf32Layout<KP>::sharedBytes, plan, p, pad, direct, stream);
+    } else {
+        launchWalkKernel<KP>(separableTf32Kernel<KP, false>, Tf32Layout<KP>::sharedBytes, plan, p, pad, direct,
+                             stream);
+    }
     TESSERA_LAUNCH_CHECK("separableTf32Kernel");
 }
 

@@ -87,8 +87,8 @@ __device__ __forceinline__ void rowPass(const float* raw, float* mid, const Walk
 }
 
 /// Column pass of one step: thread t owns columns 4 (t % 32) .. + 3 and rows 8 (t / 32) .. + 7;
-/// each 16-byte row it reads feeds up to 8 x 4 FMAs.
-template <int KP>
+/// each 16-byte row it reads feeds up to 8 x 4 FMAs. `Probe`: sum the outputs into `probe`.
+template <int KP, bool Probe>
 __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid, const WalkTaps<KP>& taps, int x0,
                                            int y, int yEnd, float& probe)
 {
@@ -127,7 +127,9 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
         float* out = rowPtr<float>(p.dst, p.dstPitch, yy) + x;
         // The float rule: the zero taps that pad KP multiply pixels outside the window, so a NaN
         // or an infinity reaches outputs it should not; the probe carries any to the block's end.
-        probe += (acc[j].x + acc[j].y) + (acc[j].z + acc[j].w);
+        if constexpr (Probe) {
+            probe += (acc[j].x + acc[j].y) + (acc[j].z + acc[j].w);
+        }
         if (x + 4 <= p.width && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
             *reinterpret_cast<float4*>(out) = acc[j];
         } else {
@@ -143,7 +145,9 @@ __device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid
 }
 
 /// p.anchorX is already shifted by the alignment padding (a multiple of 4 away from x0).
-template <int KP>
+/// `Probe`: the float rule's check, left out when the plan knows that no output can leave the
+/// finite range (Plan::outputMaxExponent).
+template <int KP, bool Probe>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     separableWalkKernel(const ConvParams p, const __grid_constant__ WalkTaps<KP> taps, int segmentRows,
                         const __grid_constant__ DirectTaps direct)
@@ -160,9 +164,11 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm)
     float probe = 0.0f;  // the sum of every output the thread stores: finite unless one is not
     walkStrip<KP, L::rawCols, L::rawStride, L::midStride>(
         p, seg, raw, mid, [&](auto rows, float* to) { rowPass<KP, decltype(rows)::value>(raw, to, taps); },
-        [&](int y) { columnPass<KP>(p, mid, taps, seg.x0, y, seg.yEnd, probe); });
-    if (__syncthreads_or(!isfinite(probe))) {
-        fixNonFiniteTile(direct, p.dst, p.dstPitch, seg.x0, seg.yBegin, kStripW, seg.yEnd - seg.yBegin);
+        [&](int y) { columnPass<KP, Probe>(p, mid, taps, seg.x0, y, seg.yEnd, probe); });
+    if constexpr (Probe) {
+        if (__syncthreads_or(!isfinite(probe))) {
+            fixNonFiniteTile(direct, p.dst, p.dstPitch, seg.x0, seg.yBegin, kStripW, seg.yEnd - seg.yBegin);
+        }
     }
 }
 
@@ -174,7 +180,11 @@ int paddedTaps(int kw, int kh, int anchorX)
 template <int KP>
 void launchWalk(const Plan& plan, const ConvParams& p, int pad, const DirectTaps& direct, cudaStream_t stream)
 {
-    launchWalkKernel<KP>(separableWalkKernel<KP>, Layout<KP>::sharedBytes, plan, p, pad, direct, stream);
+    if (walkNeedsProbe(plan)) {
+        launchWalkKernel<KP>(separableWalkKernel<KP, true>, Layout<KP>::sharedBytes, plan, p, pad, direct, stream);
+    } else {
+        launchWalkKernel<KP>(separableWalkKernel<KP, false>, Layout<KP>::sharedBytes, plan, p, pad, direct, stream);
+    }
     TESSERA_LAUNCH_CHECK("separableWalkKernel");
 }
 

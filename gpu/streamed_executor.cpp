@@ -239,7 +239,7 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
         }
     }
     const StreamedRun run{src, dst, chain, options, queue, gpus && isPinnedHost(src.data),
-                          gpus && isPinnedHost(dst.data), !gpus || transformsSafeFor(src, chain)};
+                          gpus && isPinnedHost(dst.data), gpus ? sourceValuesFor(src, chain) : SourceValues{}};
 
     const std::size_t n = options.deviceSlots.size();
     report.slotReports.resize(n);

@@ -23,7 +23,7 @@ struct StreamedRun {
     TileQueue& queue;
     bool srcPinned = false;  ///< upload straight from src
     bool dstPinned = false;  ///< download straight into dst
-    bool transformsSafe = true;  ///< transformsSafeFor(src, chain): may Auto take the FFT
+    SourceValues values;  ///< sourceValuesFor(src, chain): what the planner knows of src
 };
 
 /// Writes the tile's input (its `in` rectangle, gathered by the periodic rule where it leaves

@@ -168,7 +168,7 @@ public:
             }
             for (auto& lane : kept_->lanes) {
                 lane->runner.setTensorCores(run_.options.tensorCores);
-                lane->runner.setTransformsSafe(run_.transformsSafe);
+                lane->runner.setSourceValues(run_.values);
                 lane->item.reset();
             }
             // One reference point ties this device's event times to the run's host clock.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/bench/bench_runner.h"
 
+#include "filters/float_range.h"
 #include "gpu/kernels.h"
 #include "values/errors.h"
 
@@ -223,6 +224,11 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
             sink(r);
         }
     };
+    // The methods plan as a resident image's runs do (gpu/resident_bands.cpp): with what one
+    // scan of an f32 image tells of its values. A named variant plans knowing nothing, so its
+    // line times the kernels with every check of the float rule on.
+    const gpu::SourceValues values =
+        input.depth() == CV_32F ? gpu::sourceValuesOf(filters::scanFloatRange(input)) : gpu::SourceValues{};
     for (const char* name : {"auto", "direct", "separable", "fft"}) {
         if (!selected(options, name)) {
             continue;
@@ -232,7 +238,8 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
             continue;  // does not apply to a full-rank kernel
         }
         timePlanned(baseResult(c, input, device, name), [&] {
-            return gpu::makePlan(c.spec, img.src.format, input.cols, input.rows, device, method);
+            return gpu::makePlan(c.spec, img.src.format, input.cols, input.rows, device, method,
+                                 gpu::TensorCores::Auto, values);
         });
     }
     for (const std::string& name : options.variants) {

@@ -4,6 +4,7 @@
 // within each output's own bound for the direct and separable variants and within the global
 // bound for the transforms.
 
+#include "filters/float_range.h"
 #include "gpu/chain_runner.h"
 #include "gpu/engine.h"
 #include "gpu/kernel_variant.h"
@@ -160,18 +161,18 @@ TEST_F(FloatSemanticsGpu, TheAutomaticChoiceLeavesTheFftForImagesItsBoundDoesNot
     const filters::FilterSpec spec = randomDenseSpec(31, 31, rng);
     const Plan usual = makePlan(spec, format, 8192, 8192, device_);
     ASSERT_EQ(usual.method, Method::Fft) << usual.describe();  // the bench's choice for this case
-    const Plan guarded = makePlan(spec, format, 8192, 8192, device_, Method::Auto, TensorCores::Auto, false);
+    const Plan guarded = makePlan(spec, format, 8192, 8192, device_, Method::Auto, TensorCores::Auto, SourceValues{.transformsSafe = false});
     EXPECT_NE(guarded.method, Method::Fft) << guarded.describe();
     EXPECT_NE(guarded.reason.find("no FFT"), std::string::npos) << guarded.reason;
     // Forced stays forced.
-    EXPECT_EQ(makePlan(spec, format, 8192, 8192, device_, Method::Fft, TensorCores::Auto, false).method, Method::Fft);
+    EXPECT_EQ(makePlan(spec, format, 8192, 8192, device_, Method::Fft, TensorCores::Auto, SourceValues{.transformsSafe = false}).method, Method::Fft);
 
     cv::Mat src = randomImage(600, 700, format, rng);
     filters::FilterChain chain;
     chain.steps.push_back(spec);
-    EXPECT_TRUE(transformsSafeFor(src, chain));
+    EXPECT_TRUE(sourceValuesFor(src, chain).transformsSafe);
     src.at<float>(300, 350) = 1e30f;
-    EXPECT_FALSE(transformsSafeFor(src, chain));
+    EXPECT_FALSE(sourceValuesFor(src, chain).transformsSafe);
 
     // End to end through the pipeline: no FFT step, and the pixels far from the huge one keep
     // their own windows' accuracy.
@@ -187,6 +188,50 @@ TEST_F(FloatSemanticsGpu, TheAutomaticChoiceLeavesTheFftForImagesItsBoundDoesNot
     cv::Mat scale;
     reference(src, spec, value, scale);
     EXPECT_EQ(offences(out, value, scale, false, 0.0, 31.0 * 31.0), "") << seedNote(seed_);
+}
+
+// A plan that knows its source bounded runs the walks without their check: the same outputs,
+// bit for bit, on an ordinary image; the chain runner hands the bound on to later steps.
+TEST_F(FloatSemanticsGpu, BoundedSourcesRunTheWalksUncheckedWithTheSameOutputs)
+{
+    std::mt19937_64 rng = caseRng(seed_, 0xF10A9, 0);
+    const PixelFormat format{PixelDepth::F32, 1};
+    const cv::Mat src = randomImage(700, 900, format, rng);
+    const SourceValues known = sourceValuesOf(filters::scanFloatRange(src));
+    ASSERT_NE(known.maxExponent, SourceValues::kUnknown);
+    int walks = 0;
+    for (const int k : {5, 15, 31}) {
+        const filters::FilterSpec spec = randomRank1Spec(k, k, rng);
+        const Plan checked = makePlan(spec, format, src.cols, src.rows, device_, Method::Separable);
+        const Plan unchecked =
+            makePlan(spec, format, src.cols, src.rows, device_, Method::Separable, TensorCores::Auto, known);
+        ASSERT_EQ(checked.shape.variant, unchecked.shape.variant);
+        const KernelVariant v = checked.shape.variant;
+        if (v != KernelVariant::SeparableWalk && v != KernelVariant::SeparableTf32Walk) {
+            continue;
+        }
+        ++walks;
+        EXPECT_NE(unchecked.outputMaxExponent, SourceValues::kUnknown) << unchecked.describe();
+        const GpuOutput a = runPoisoned(checked, src, stream(), false, 0x7F);
+        const GpuOutput b = runPoisoned(unchecked, src, stream(), false, 0x7F);
+        EXPECT_EQ(a.damage, "");
+        EXPECT_EQ(b.damage, "");
+        EXPECT_EQ(cv::norm(a.image, b.image, cv::NORM_INF), 0.0) << unchecked.describe();
+    }
+    EXPECT_GE(walks, 2);
+
+    filters::FilterChain chain;
+    chain.steps.push_back(randomRank1Spec(31, 31, rng));
+    chain.steps.push_back(randomRank1Spec(15, 15, rng));
+    ChainRunner runner(device_);
+    EXPECT_EQ(runner.plansFor(chain, format, src.cols, src.rows, Method::Auto)[1].outputMaxExponent,
+              SourceValues::kUnknown);
+    runner.setSourceValues(known);
+    const std::vector<Plan>& plans = runner.plansFor(chain, format, src.cols, src.rows, Method::Auto);
+    ASSERT_EQ(plans.size(), 2U);
+    EXPECT_NE(plans[0].outputMaxExponent, SourceValues::kUnknown);
+    EXPECT_NE(plans[1].outputMaxExponent, SourceValues::kUnknown);
+    EXPECT_GE(plans[1].outputMaxExponent, plans[0].outputMaxExponent - 1) << plans[1].describe();
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <string>
 
 namespace tessera::gpu {
@@ -271,6 +273,66 @@ TEST(PlannerRules, ForcedMethodsThatCannotRunSayWhy)
     }
     EXPECT_THROW(makePlan(test::denseSpec(3), u8x4, 0, 480, d), InvalidInput);
     EXPECT_THROW(makePlan(test::denseSpec(3), {PixelDepth::U8, 2}, 640, 480, d), InvalidInput);
+}
+
+// The separable walks check their outputs for NaN and infinity (the float rule) unless the
+// plan knows the source bounded so that no sum can leave the finite range: a scanned f32
+// image, an integer depth, or the step before in a chain.
+TEST(PlannerRules, ABoundedSourceLetsTheWalksSkipTheirCheck)
+{
+    const DeviceInfo d = test::describedH200();
+    const PixelFormat f32x1{PixelDepth::F32, 1};
+    const FilterSpec gauss = test::separableSpec(31);
+    const Plan unknown = makePlan(gauss, f32x1, 8192, 8192, d);
+    ASSERT_EQ(unknown.shape.variant, V::SeparableTf32Walk);
+    EXPECT_EQ(unknown.outputMaxExponent, SourceValues::kUnknown);
+    EXPECT_NE(unknown.describe().find("checked for NaN and infinity"), std::string::npos) << unknown.describe();
+
+    // |x| < 2^3 and sum |row| x sum |column| taps: the outputs stay below 2^(3 + log2 growth + 1).
+    const Plan bounded = makePlan(gauss, f32x1, 8192, 8192, d, Method::Auto, TensorCores::Auto,
+                                  SourceValues{.transformsSafe = true, .maxExponent = 3});
+    EXPECT_EQ(bounded.shape.variant, V::SeparableTf32Walk);
+    ASSERT_NE(bounded.outputMaxExponent, SourceValues::kUnknown);
+    double row = 0.0;
+    double col = 0.0;
+    for (float t : bounded.data->rowTaps) {
+        row += std::fabs(t);
+    }
+    for (float t : bounded.data->colTaps) {
+        col += std::fabs(t);
+    }
+    const double growth = std::max(1.0, std::max(1.0, row) * std::max(1.0, col));
+    EXPECT_GE(std::ldexp(1.0, bounded.outputMaxExponent), std::ldexp(growth, 3) + std::fabs(gauss.offset));
+    EXPECT_LE(bounded.outputMaxExponent, 3 + std::ilogb(growth) + 2);
+    EXPECT_NE(bounded.describe().find("not checked"), std::string::npos) << bounded.describe();
+
+    // A source near the top of the range, a huge offset or a huge scale leaves the check on.
+    EXPECT_EQ(makePlan(gauss, f32x1, 8192, 8192, d, Method::Auto, TensorCores::Auto,
+                       SourceValues{.transformsSafe = true, .maxExponent = 110})
+                  .outputMaxExponent,
+              SourceValues::kUnknown);
+    FilterSpec shifted = gauss;
+    shifted.offset = 1e35;
+    EXPECT_EQ(makePlan(shifted, f32x1, 8192, 8192, d, Method::Auto, TensorCores::Auto,
+                       SourceValues{.transformsSafe = true, .maxExponent = 3})
+                  .outputMaxExponent,
+              SourceValues::kUnknown);
+    FilterSpec loud = test::denseSpec(5);
+    loud.scale = 1e33;
+    EXPECT_EQ(makePlan(loud, f32x1, 640, 480, d, Method::Direct, TensorCores::Auto,
+                       SourceValues{.transformsSafe = true, .maxExponent = 3})
+                  .outputMaxExponent,
+              SourceValues::kUnknown);
+
+    // Integer inputs are bounded by their depth with nothing known: 8 bits below 2^8.
+    const Plan bytes = makePlan(test::denseSpec(3), {PixelDepth::U8, 1}, 640, 480, d);
+    ASSERT_NE(bytes.outputMaxExponent, SourceValues::kUnknown);
+    EXPECT_GE(bytes.outputMaxExponent, 8);
+    // A float source said to be below 2^3 but read as 16 bits keeps the smaller bound.
+    EXPECT_LE(makePlan(test::denseSpec(3), {PixelDepth::U16, 1}, 640, 480, d, Method::Auto, TensorCores::Auto,
+                       SourceValues{.transformsSafe = true, .maxExponent = 3})
+                  .outputMaxExponent,
+              makePlan(test::denseSpec(3), {PixelDepth::U16, 1}, 640, 480, d).outputMaxExponent);
 }
 
 }  // namespace
