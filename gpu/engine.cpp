@@ -47,10 +47,11 @@ void checkOptions(const RunOptions& options)
     if (options.streamsPerGpu < 1) {
         throw InvalidInput("a pipeline needs at least one stream per GPU");
     }
-    if (options.placement == Placement::Resident) {
+    if (options.placement == Placement::Resident && options.deviceSlots.size() > 1) {
         for (const auto& s : options.deviceSlots) {
             if (s.isCpu()) {
-                throw InvalidInput("resident placement keeps the image on GPUs; a CPU slot has no place in it");
+                throw InvalidInput("resident placement keeps the image in GPU bands or in host memory for one "
+                                   "CPU slot alone; a CPU slot beside others has no place in it");
             }
         }
     }
@@ -97,14 +98,55 @@ std::string slotNames(const std::vector<DeviceSlot>& slots)
     return text;
 }
 
+bool cpuOnly(const RunOptions& options)
+{
+    return options.deviceSlots.size() == 1 && options.deviceSlots.front().isCpu();
+}
+
+/// The resident placement's CPU path, for a CPU slot and for a fallback alike: `inside` of the
+/// chain's result, one Host record labelled `label`, one tile.
+void runResidentOnCpu(const cv::Mat& src, const filters::FilterChain& chain, const cv::Rect& inside, cv::Mat& dst,
+                      RunReport& report, const char* label)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool whole = inside == cv::Rect(0, 0, src.cols, src.rows);
+    dst = whole ? filters::applyCpu(src, chain) : filters::applyCpuRegion(src, chain, inside);
+    const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    report.records = {TimingRecord{-1, 0, 0, Phase::Host, label, 0.0, us,
+                                   static_cast<std::uint64_t>(dst.total()) * (src.elemSize() + dst.elemSize()),
+                                   inside.x, inside.y, inside.width, inside.height}};
+    Tile tile;
+    tile.out = {inside.x, inside.y, inside.width, inside.height};
+    tile.in = tile.out;
+    report.tiles = {tile};
+    report.computed = {true};
+    report.wallMs = us / 1000.0;
+}
+
+std::vector<DeviceId> devicesOf(const std::vector<DeviceSlot>& slots)
+{
+    std::vector<DeviceId> ids;
+    for (const auto& s : slots) {
+        if (std::find(ids.begin(), ids.end(), s.gpu) == ids.end()) {
+            ids.push_back(s.gpu);
+        }
+    }
+    return ids;
+}
+
 }  // namespace
+
+std::vector<DeviceSlot> cpuSlots()
+{
+    return {DeviceSlot{DeviceId::cpu(), 0, 1.0}};
+}
 
 struct Pipeline::State {
     RunOptions options;
     std::unique_ptr<StreamedExecutor> streamed;
     std::unique_ptr<ResidentBands> resident;
-    cv::Mat image;        // what `resident` holds
-    std::string failure;  // resident: why the GPUs are no longer used, until the options change
+    cv::Mat image;           // what `resident` holds
+    FallbackRecord failure;  // resident: why the GPUs are no longer used, until the options change
 
     bool holds(const cv::Mat& m) const
     {
@@ -112,25 +154,17 @@ struct Pipeline::State {
                image.step == m.step;
     }
 
-    /// The one fallback rule of the resident placement: the CPU path computes the result, the
-    /// report says why, and later runs stay on the CPU path.
+    /// The text of the resident failure, as fallback and events have always said it.
+    std::string failureText() const { return slotNames(options.deviceSlots) + " failed (" + failure.reason + ")"; }
+
+    /// The one fallback rule of the resident placement under Fallback::Cpu: the CPU path
+    /// computes the result, the report says why, and later runs stay on the CPU path.
     void fallBack(const cv::Mat& src, const filters::FilterChain& chain, const cv::Rect& inside, cv::Mat& dst,
                   RunReport& report)
     {
-        const auto t0 = std::chrono::steady_clock::now();
-        const bool whole = inside == cv::Rect(0, 0, src.cols, src.rows);
-        dst = whole ? filters::applyCpu(src, chain) : filters::applyCpuRegion(src, chain, inside);
-        const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-        report.records = {TimingRecord{-1, 0, 0, Phase::Host, "cpu fallback", 0.0, us,
-                                       static_cast<std::uint64_t>(dst.total()) * (src.elemSize() + dst.elemSize()),
-                                       inside.x, inside.y, inside.width, inside.height}};
-        Tile tile;
-        tile.out = {inside.x, inside.y, inside.width, inside.height};
-        tile.in = tile.out;
-        report.tiles = {tile};
-        report.computed = {true};
-        report.fallback = failure;
-        report.wallMs = us / 1000.0;
+        runResidentOnCpu(src, chain, inside, dst, report, "cpu fallback");
+        report.fallback = failureText();
+        report.fellBack = failure;
     }
 };
 
@@ -164,7 +198,7 @@ void Pipeline::setOptions(RunOptions options)
         s.resident.reset();
         s.image.release();
     }
-    s.failure.clear();
+    s.failure = FallbackRecord{};
     if (options.placement == Placement::Streamed) {
         if (s.streamed) {
             s.streamed->setOptions(options);
@@ -195,14 +229,17 @@ bool Pipeline::run(const cv::Mat& image, const filters::FilterChain& chain, cv::
     const cv::Rect inside = checkInput(image, dst, region, s.options.placement);
     RunReport local;
     local.placement = s.options.placement;
+    local.policy = s.options.fallback;
     bool done = true;
     if (s.options.placement == Placement::Streamed) {
         done = s.streamed->run(image, dst, chain, local);
     } else if (chain.steps.empty()) {
         image(inside).copyTo(dst);
+    } else if (cpuOnly(s.options)) {
+        runResidentOnCpu(image, chain, inside, dst, local, "cpu");
     } else {
-        if (!s.failure.empty()) {
-            local.events.push_back("GPUs not used since an earlier failure: " + s.failure);
+        if (s.failure.happened()) {
+            local.events.push_back("GPUs not used since an earlier failure: " + s.failureText());
         } else {
             try {
                 if (!s.holds(image)) {
@@ -214,13 +251,28 @@ bool Pipeline::run(const cv::Mat& image, const filters::FilterChain& chain, cv::
             } catch (const std::exception& e) {
                 s.resident.reset();
                 s.image.release();
-                s.failure = slotNames(s.options.deviceSlots) + " failed (" + e.what() + ")";
+                FallbackRecord failed;
+                failed.from = devicesOf(s.options.deviceSlots);
+                failed.reason = e.what();
                 local = RunReport{};
                 local.placement = Placement::Resident;
-                local.events.push_back(s.failure + "; the CPU path computed the result");
+                local.policy = s.options.fallback;
+                if (s.options.fallback != Fallback::Cpu) {
+                    // Bands cannot move to other GPUs: short of the CPU path there is no stand-in.
+                    local.fellBack = failed;
+                    const std::string text = slotNames(s.options.deviceSlots) + " failed (" + failed.reason +
+                                             "); the fallback policy (" + toString(s.options.fallback) +
+                                             ") leaves the run failed";
+                    local.events.push_back(text);
+                    throw DeviceFailed(text, std::move(local));
+                }
+                failed.to = {DeviceId::cpu()};
+                failed.tiles = 1;
+                s.failure = std::move(failed);
+                local.events.push_back(s.failureText() + "; the CPU path computed the result");
             }
         }
-        if (!s.failure.empty()) {
+        if (s.failure.happened()) {
             s.fallBack(image, chain, inside, dst, local);
         }
     }
@@ -233,8 +285,8 @@ bool Pipeline::run(const cv::Mat& image, const filters::FilterChain& chain, cv::
 double Pipeline::runInPlace(const cv::Mat& image, const filters::FilterChain& chain, RunReport* report)
 {
     auto& s = *state_;
-    if (s.options.placement != Placement::Resident) {
-        throw InvalidInput("runInPlace keeps results on the GPUs: it needs the resident placement");
+    if (s.options.placement != Placement::Resident || cpuOnly(s.options)) {
+        throw InvalidInput("runInPlace keeps results on the GPUs: it needs the resident placement on GPUs");
     }
     checkInput(image, cv::Mat(), {}, Placement::Resident);
     if (!s.holds(image)) {

@@ -17,11 +17,25 @@
 #include <opencv2/core/types.hpp>
 
 #include <atomic>
+#include <cstddef>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace tessera::gpu {
+
+/// A run under Fallback::None (or OtherGpus with no slot left) lost a device: what() says which
+/// and why; report() is what the run did up to then.
+class DeviceFailed : public std::runtime_error {
+public:
+    DeviceFailed(const std::string& what, RunReport report) : std::runtime_error(what), report_(std::move(report)) {}
+    const RunReport& report() const { return report_; }
+
+private:
+    RunReport report_;
+};
 
 /// How a Pipeline runs: where, with which placement, and the knobs of each placement.
 struct RunOptions {
@@ -29,6 +43,7 @@ struct RunOptions {
     std::vector<DeviceSlot> deviceSlots;  ///< at least one; resident runs take GPU slots only
     Method method = Method::Auto;         ///< forced where a step can use it, else that step plans Auto
     TensorCores tensorCores = TensorCores::Auto;
+    Fallback fallback = Fallback::Cpu;    ///< what a failing device's work becomes (RunReport::fellBack)
     // Streamed only:
     std::optional<TileSize> tileSize;  ///< empty: chosen by the planner from the budgets
     int streamsPerGpu = 3;             ///< tiles in flight per GPU slot (upload, kernels, download overlap)
@@ -45,17 +60,25 @@ struct RunOptions {
 /// after the first run; streamed placement cuts each image in tiles that every slot takes from
 /// one queue (files, batches, images larger than the GPUs).
 ///
-/// The fallback rule, the same for both: a device that fails never makes a run throw. Streamed,
-/// the failing slot hands its tiles back and the other slots (at last the CPU path) finish
-/// them; resident, the CPU path computes the result and later runs go to the CPU path until the
-/// options are set again. RunReport::fallback and events say what happened. Only bad input
-/// (an empty or unsupported image, a region outside it, bad options) throws.
+/// The CPU is a slot like a GPU: a streamed run may mix them, and a resident pipeline on one CPU
+/// slot alone keeps the image in host memory and computes each run (a region too) on the CPU
+/// path. A "CPU only" run and a fallback to the CPU are the same code.
+///
+/// The fallback rule, decided here and nowhere else, by RunOptions::fallback. Under
+/// Fallback::Cpu (the default) a device that fails never makes a run throw: streamed, the
+/// failing slot hands its tiles back and the other slots (at last the CPU path) finish them;
+/// resident, the CPU path computes the result and later runs go to the CPU path until the
+/// options are set again. Under OtherGpus only other slots may take the work (a resident run,
+/// whose bands cannot move, then fails as under None); under None the run throws DeviceFailed.
+/// RunReport::fellBack, fallback and events say what happened; callers read them and never
+/// decide again. Bad input (an empty or unsupported image, a region outside it, bad options)
+/// throws InvalidInput whatever the policy.
 ///
 /// Not thread-safe: use a Pipeline from one thread at a time.
 class Pipeline {
 public:
     /// Throws InvalidInput (gpu/errors.h) when options has no slots, fewer than one stream per GPU,
-    /// or a CPU slot in a resident placement; NotSupported when options.method is forced onto
+    /// or a CPU slot beside others in a resident placement; NotSupported when options.method is forced onto
     /// GPU slots but cannot run here (requireMethod).
     explicit Pipeline(RunOptions options);
     ~Pipeline();
@@ -67,14 +90,15 @@ public:
     /// clipped to the image, empty: all of it) limits the output to that part. A resident
     /// pipeline keeps `image` (shared, not copied) on the GPUs until a different image is
     /// passed or forgetImage() is called. Returns false when cancelled (dst then holds a partial
-    /// result). Throws InvalidInput for bad input (see the class comment).
+    /// result). Throws InvalidInput for bad input, DeviceFailed as the fallback policy says (see
+    /// the class comment).
     bool run(const cv::Mat& image, const filters::FilterChain& chain, cv::Mat& dst, RunReport* report = nullptr,
              const cv::Rect& region = {});
 
     /// Resident only: runs the chain over every band and keeps the results on the GPUs (nothing
     /// downloaded), then waits: the benchmark's and the comparison's timed run. Returns host wall
     /// milliseconds from the first launch to the last band done. Throws what the GPUs throw
-    /// (a timed run has no fallback) and std::invalid_argument in a streamed pipeline.
+    /// (a timed run has no fallback) and std::invalid_argument in a streamed or CPU pipeline.
     double runInPlace(const cv::Mat& image, const filters::FilterChain& chain, RunReport* report = nullptr);
 
     /// Resident: the next run uploads the image again (call it after changing pixels in place).
@@ -99,6 +123,9 @@ private:
 /// is not listed or not positive); every slot may hold `memoryLimit` bytes (0: from free memory).
 std::vector<DeviceSlot> slotsFor(const std::vector<DeviceId>& gpus, const DeviceSpeeds& speeds = {},
                                  std::size_t memoryLimit = 0);
+
+/// The slots of a run on the CPU path alone: one CPU slot.
+std::vector<DeviceSlot> cpuSlots();
 
 /// Throws NotSupported, with the reason, when `method` cannot run on any GPU of this machine:
 /// Method::Fft where cuFFT could not be opened. Never throws for the other methods.

@@ -78,6 +78,11 @@ SlotSetup setUpSlots(const RunOptions& options, const DeviceSnapshot& snapshot, 
     rq.edges = edgeModes(chain);
     rq.pixelBytes = {format.bytesPerPixel(), 0, 0};
     rq.tileSize = options.tileSize;
+    if (!rq.tileSize && options.deviceSlots.size() == 1 && options.deviceSlots.front().isCpu()) {
+        // The CPU path alone threads inside each filter: cutting the image would only add halo
+        // work, and one tile gives the untiled result bit for bit.
+        rq.tileSize = TileSize{src.cols, src.rows};
+    }
     rq.tilesPerDevice = std::max(1, options.tilesPerSlot);
     rq.minAutoTilePixels = std::int64_t{1} << 18;
 
@@ -133,10 +138,9 @@ SlotSetup setUpSlots(const RunOptions& options, const DeviceSnapshot& snapshot, 
 }
 
 /// Tiles that no slot could finish, computed on the CPU path; returns how many.
-int finishOnCpu(const StreamedRun& run)
+int finishOnCpu(const StreamedRun& run, const std::vector<TileQueue::Item>& left)
 {
     TileQueue& queue = run.queue;
-    const auto left = queue.drain();
     if (!left.empty()) {
         queue.addEvent(std::to_string(left.size()) + (left.size() == 1 ? " tile" : " tiles") +
                        " left with no device to run them: computed on the CPU path");
@@ -149,6 +153,32 @@ int finishOnCpu(const StreamedRun& run)
         queue.complete(item.index);
     }
     return static_cast<int>(left.size());
+}
+
+/// The slots that failed or could not be used, and the first reason; `to` is left empty.
+FallbackRecord failedSlots(const std::vector<SlotReport>& slots)
+{
+    FallbackRecord record;
+    for (const auto& s : slots) {
+        if (!s.failure.empty()) {
+            if (std::find(record.from.begin(), record.from.end(), s.slot.gpu) == record.from.end()) {
+                record.from.push_back(s.slot.gpu);
+            }
+            if (record.reason.empty()) {
+                record.reason = s.failure;
+            }
+        }
+    }
+    return record;
+}
+
+/// The run failed under a policy that allows no stand-in for what `record` lost.
+[[noreturn]] void refuse(const RunOptions& options, FallbackRecord record, const std::string& why, RunReport& report)
+{
+    std::string text = record.describe() + "; " + why + " under the fallback policy " + toString(options.fallback);
+    report.events.push_back(text);
+    report.fellBack = std::move(record);
+    throw DeviceFailed(text, std::move(report));
 }
 
 void collect(const TileQueue& queue, const std::vector<std::vector<Plan>>& plans, RunReport& report)
@@ -216,6 +246,7 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     const RunOptions& options = state_->options;
     report = RunReport{};
     report.placement = Placement::Streamed;
+    report.policy = options.fallback;
     if (chain.steps.empty()) {
         src.copyTo(dst);
         return true;
@@ -228,6 +259,22 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     // The setup points into this snapshot: it lives until the run is over.
     const DeviceSnapshot snapshot = gpus ? *state_->snapshot : DeviceSnapshot{};
     const SlotSetup setup = setUpSlots(options, snapshot, src, chain, outType);
+    report.slotReports.resize(options.deviceSlots.size());
+    for (std::size_t i = 0; i < options.deviceSlots.size(); ++i) {
+        report.slotReports[i].slot = options.deviceSlots[i];
+        report.slotReports[i].failure = setup.unusable[i];
+    }
+    // A slot that cannot be used is a failure before the first tile: the policy decides now.
+    const bool noneUsable = std::all_of(setup.unusable.begin(), setup.unusable.end(),
+                                        [](const std::string& u) { return !u.empty(); });
+    if (const FallbackRecord lost = failedSlots(report.slotReports); lost.happened()) {
+        if (options.fallback == Fallback::None) {
+            refuse(options, lost, "no other device may run its tiles", report);
+        }
+        if (options.fallback == Fallback::OtherGpus && noneUsable) {
+            refuse(options, lost, "no slot is left to run the tiles", report);
+        }
+    }
     const TilePlan plan = planTiles(setup.request);
     report.plan = plan.describe();
 
@@ -242,14 +289,11 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
                           gpus && isPinnedHost(dst.data), gpus ? sourceValuesFor(src, chain) : SourceValues{}};
 
     const std::size_t n = options.deviceSlots.size();
-    report.slotReports.resize(n);
     std::vector<std::vector<Plan>> plans(n);
     std::vector<std::thread> threads;
     for (std::size_t i = 0; i < n; ++i) {
         SlotReport& slotReport = report.slotReports[i];
-        slotReport.slot = options.deviceSlots[i];
         if (!setup.unusable[i].empty()) {
-            slotReport.failure = setup.unusable[i];
             continue;
         }
         const int slot = static_cast<int>(i);
@@ -264,9 +308,35 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     for (auto& t : threads) {
         t.join();
     }
-    if (!queue.cancelled()) {
-        report.cpuFallbackTiles = finishOnCpu(run);
+    // The fallback policy, decided here once for the whole run.
+    FallbackRecord fell = failedSlots(report.slotReports);
+    if (fell.happened()) {
+        for (const auto& s : report.slotReports) {
+            if (s.failure.empty() && s.tiles > 0 &&
+                std::find(fell.to.begin(), fell.to.end(), s.slot.gpu) == fell.to.end()) {
+                fell.to.push_back(s.slot.gpu);
+            }
+        }
+        if (options.fallback == Fallback::None) {
+            collect(queue, plans, report);
+            refuse(options, fell, "no other device may run its tiles", report);
+        }
     }
+    if (!queue.cancelled()) {
+        const auto left = queue.drain();
+        if (!left.empty() && options.fallback != Fallback::Cpu) {
+            collect(queue, plans, report);
+            refuse(options, fell, std::to_string(left.size()) + " tiles were left with no slot to run them", report);
+        }
+        report.cpuFallbackTiles = finishOnCpu(run, left);
+    }
+    if (report.cpuFallbackTiles > 0) {
+        if (std::find(fell.to.begin(), fell.to.end(), DeviceId::cpu()) == fell.to.end()) {
+            fell.to.push_back(DeviceId::cpu());
+        }
+        fell.tiles = report.cpuFallbackTiles;
+    }
+    report.fellBack = std::move(fell);
     collect(queue, plans, report);
     return !report.cancelled;
 }

@@ -15,6 +15,53 @@ const char* toString(Placement placement)
     return placement == Placement::Resident ? "resident" : "streamed";
 }
 
+const char* toString(Fallback fallback)
+{
+    switch (fallback) {
+    case Fallback::None:
+        return "none";
+    case Fallback::OtherGpus:
+        return "other-gpus";
+    case Fallback::Cpu:
+        break;
+    }
+    return "cpu";
+}
+
+namespace {
+
+std::string names(const std::vector<DeviceId>& ids)
+{
+    std::string text;
+    for (const DeviceId id : ids) {
+        text += (text.empty() ? "" : ", ") + describe(id);
+    }
+    return text;
+}
+
+}  // namespace
+
+std::string FallbackRecord::describe() const
+{
+    if (!happened()) {
+        return {};
+    }
+    std::string text = names(from) + " failed";
+    if (!reason.empty()) {
+        text += " (" + reason + ")";
+    }
+    if (!to.empty()) {
+        text += ": ";
+        if (tiles > 0) {
+            text += std::to_string(tiles) + (tiles == 1 ? " tile on " : " tiles on ");
+        } else {
+            text += "computed on ";
+        }
+        text += names(to);
+    }
+    return text;
+}
+
 std::vector<DeviceId> RunReport::devicesUsed() const
 {
     std::vector<DeviceId> used;

@@ -36,6 +36,31 @@ enum class Placement {
 /// "resident" or "streamed".
 const char* toString(Placement placement);
 
+/// What a run does when a device fails or cannot be used (RunOptions::fallback): decided once,
+/// inside the pipeline, and recorded in RunReport::fellBack.
+enum class Fallback {
+    None,       ///< the run throws DeviceFailed (gpu/engine.h): a measurement, say, wants no stand-in
+    OtherGpus,  ///< the other slots of the run take the failed slot's work; throws when none is left
+    Cpu,        ///< as OtherGpus, and the CPU path computes what no slot is left to run
+};
+
+/// "none", "other-gpus" or "cpu".
+const char* toString(Fallback fallback);
+
+/// What fell back in a run, from where to where and why; empty when nothing failed.
+struct FallbackRecord {
+    std::vector<DeviceId> from;  ///< the devices whose slots failed or could not be used, in slot order
+    std::vector<DeviceId> to;    ///< where their work went: the slots that took it, DeviceId::cpu() for the CPU path
+    int tiles = 0;               ///< tiles (resident: bands) computed elsewhere than planned
+    std::string reason;          ///< the first failure, as the device reported it
+
+    bool happened() const { return !from.empty(); }
+    /// One line for a person, e.g. "GPU 1 failed (out of memory): 3 tiles on GPU 0"; empty
+    /// when nothing fell back.
+    std::string describe() const;
+    bool operator==(const FallbackRecord&) const = default;
+};
+
 /// What one slot did in a run.
 struct SlotReport {
     DeviceSlot slot;
@@ -60,6 +85,8 @@ struct RunReport {
     int retries = 0;                  ///< tiles handed back and run again
     int cpuFallbackTiles = 0;         ///< tiles the CPU path ran because no GPU was left (streamed)
     std::string fallback;             ///< why the CPU path computed (part of) the result; empty when it did not
+    Fallback policy = Fallback::Cpu;  ///< the RunOptions::fallback the run was under
+    FallbackRecord fellBack;          ///< what the policy did: from which devices to which, and why
     double wallMs = 0.0;
     bool cancelled = false;
 

@@ -58,8 +58,9 @@ ProcessOutcome runOn(gpu::Pipeline& pipeline, const std::string& label, const cv
         outcome.image.release();  // cancelled: nothing half-done leaves the processor
     }
     outcome.device = label;
-    if (report.cpuFallbackTiles > 0) {
-        outcome.device += " + CPU (" + std::to_string(report.cpuFallbackTiles) + " tiles after a GPU failure)";
+    if (report.fellBack.happened()) {
+        // What the pipeline's fallback policy did, as its report says it.
+        outcome.device += " (" + report.fellBack.describe() + ")";
     }
     outcome.milliseconds = report.wallMs;
     return outcome;

@@ -25,8 +25,9 @@ BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler,
 /// One processor per GPU of gpus (each takes the next decoded file when it is free), or the CPU
 /// when gpus is empty (gpu::resolve()'s answer), each file under a batch lease of scheduler.
 /// A GPU processor keeps one streamed pipeline for the whole batch (streams and buffers reused
-/// from file to file), labelled "GPU N", and times the run's wall; a GPU failure falls back to
-/// the CPU path inside the run (said in the label), other errors reach the runner.
+/// from file to file), labelled "GPU N", and times the run's wall; a GPU failure falls back as
+/// the pipeline's policy decides (the label adds the report's account of it), other errors
+/// reach the runner.
 /// With several GPUs, large images (24 Mpixel and up) are split in tiles over all of them, one
 /// such image at a time. gpuMemoryLimit caps each GPU's memory (0: from its free memory).
 /// scheduler must outlive the processors; notice as leasedProcessor().

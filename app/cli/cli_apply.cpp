@@ -187,7 +187,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
             throw std::runtime_error(o.input + ": " + e.what());
         }
         ranOn = gpu::toString(gpu::selectionOf(gpus));
-        note = gpuReport.fallback;
+        // What fell back is the pipeline's to say; the events tell the rest.
+        note = gpuReport.fellBack.describe();
         for (const auto& e : gpuReport.events) {
             note += (note.empty() ? "" : "; ") + e;
         }
@@ -253,6 +254,21 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
             doc["slots"] = slotList;
             doc["events"] = gpuReport.events;
             doc["cpu_fallback_tiles"] = gpuReport.cpuFallbackTiles;
+        }
+        if (gpuReport.fellBack.happened()) {
+            json from = json::array();
+            json to = json::array();
+            for (const gpu::DeviceId id : gpuReport.fellBack.from) {
+                from.push_back(gpu::describe(id));
+            }
+            for (const gpu::DeviceId id : gpuReport.fellBack.to) {
+                to.push_back(gpu::describe(id));
+            }
+            doc["fell_back"] = {{"policy", gpu::toString(gpuReport.policy)},
+                                {"from", from},
+                                {"to", to},
+                                {"tiles", gpuReport.fellBack.tiles},
+                                {"reason", gpuReport.fellBack.reason}};
         }
         if (!o.trace.empty()) {
             putPath(doc, "trace", o.trace);

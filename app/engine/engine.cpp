@@ -113,7 +113,7 @@ public:
             if (gpu_) {
                 gpu::RunReport report;
                 gpu_->run(image_, chain, r.data, &report, region);
-                if (report.fallback.empty()) {
+                if (!report.fellBack.happened()) {
                     r.device = gpuLabel(report);
                     r.methods = kernelLabel(report);
                     r.milliseconds = report.kernelMs();

@@ -440,7 +440,10 @@ TEST(Pipeline, BadOptionsAndRequestsAreRefusedWithAReason)
 {
     RunOptions resident;
     resident.placement = Placement::Resident;
-    resident.deviceSlots = {DeviceSlot{DeviceId::cpu(), 0, 1.0}};
+    // A CPU slot alone may hold the image (in host memory); beside GPU bands it has no place.
+    resident.deviceSlots = {DeviceSlot{DeviceId{99}, 0, 1.0}, DeviceSlot{DeviceId::cpu(), 0, 1.0}};
+    EXPECT_THROW(Pipeline{resident}, std::invalid_argument);
+    resident.deviceSlots = {DeviceSlot{DeviceId::cpu(), 0, 1.0}, DeviceSlot{DeviceId::cpu(), 0, 1.0}};
     EXPECT_THROW(Pipeline{resident}, std::invalid_argument);
     RunOptions streamed;
     streamed.deviceSlots = cpuSlots(2);
