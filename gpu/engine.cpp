@@ -7,6 +7,7 @@
 #include "gpu/pixel_format.h"
 #include "gpu/resident_bands.h"
 #include "gpu/streamed_executor.h"
+#include "gpu/tile_worker.h"
 
 #include <opencv2/core.hpp>
 
@@ -109,8 +110,7 @@ void runResidentOnCpu(const cv::Mat& src, const filters::FilterChain& chain, con
                       RunReport& report, const char* label)
 {
     const auto t0 = std::chrono::steady_clock::now();
-    const bool whole = inside == cv::Rect(0, 0, src.cols, src.rows);
-    dst = whole ? filters::applyCpu(src, chain) : filters::applyCpuRegion(src, chain, inside);
+    computeRegionOnCpu(src, chain, inside, dst);
     const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
     report.records = {TimingRecord{-1, 0, 0, Phase::Host, label, 0.0, us,
                                    static_cast<std::uint64_t>(dst.total()) * (src.elemSize() + dst.elemSize()),

@@ -40,6 +40,10 @@ TimingRecord hostRecord(int device, int stream, int tile, const Tile& t, std::st
 /// Computes one tile on the CPU path into run.dst. Throws what the CPU path throws.
 void computeTileOnCpu(const StreamedRun& run, const Tile& tile);
 
+/// The resident placement's CPU slot (and its fallback): `region` of the chain's result over
+/// src into dst, in one call of the CPU path. Throws what the CPU path throws.
+void computeRegionOnCpu(const cv::Mat& src, const filters::FilterChain& chain, const cv::Rect& region, cv::Mat& dst);
+
 /// Takes tiles until none are left, computing them on the CPU path. Never throws.
 void runCpuSlot(const StreamedRun& run, int slot, SlotReport& report);
 

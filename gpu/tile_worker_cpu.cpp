@@ -47,6 +47,12 @@ void computeTileOnCpu(const StreamedRun& run, const Tile& tile)
         .copyTo(run.dst(cv::Rect(tile.out.x, tile.out.y, tile.out.width, tile.out.height)));
 }
 
+void computeRegionOnCpu(const cv::Mat& src, const filters::FilterChain& chain, const cv::Rect& region, cv::Mat& dst)
+{
+    const bool whole = region == cv::Rect(0, 0, src.cols, src.rows);
+    dst = whole ? filters::applyCpu(src, chain) : filters::applyCpuRegion(src, chain, region);
+}
+
 TimingRecord hostRecord(int device, int stream, int tile, const Tile& t, std::string label, double begin, double end,
                         std::uint64_t bytes)
 {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/batch/batch_devices.h"
 
-#include "filters/cpu_executor.h"
 #include "gpu/engine.h"
 
 #include <chrono>
@@ -12,13 +11,15 @@ namespace tessera::app {
 
 BatchProcessor cpuProcessor()
 {
-    return [](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
-        const auto start = std::chrono::steady_clock::now();
+    return [](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>& cancel) {
+        gpu::RunOptions options;
+        options.deviceSlots = gpu::cpuSlots();
+        options.cancel = &cancel;
+        gpu::RunReport report;
         ProcessOutcome outcome;
-        outcome.image = filters::applyCpu(image, chain);
+        outcome.image = gpu::runStreamed(image, chain, options, &report);  // empty when cancelled
         outcome.device = "CPU";
-        outcome.milliseconds =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        outcome.milliseconds = report.wallMs;
         return outcome;
     };
 }

@@ -11,7 +11,7 @@
 
 namespace tessera::app {
 
-/// The CPU path (filters::applyCpu), labelled "CPU".
+/// A streamed pipeline on the CPU slot, labelled "CPU"; a cancelled run gives an empty image.
 BatchProcessor cpuProcessor();
 
 /// Runs inner under a batch lease of scheduler on devices, one lease per file, holding twice

@@ -9,7 +9,6 @@
 #include "app/io/trace_export.h"
 #include "files/output_file.h"
 #include "app/cli/interrupt.h"
-#include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
@@ -168,17 +167,11 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     cv::Mat dst;
     gpu::RunReport gpuReport;
     std::string ranOn = "cpu";
-    if (gpus.empty()) {
-        const double b = 0.0;
-        dst = filters::applyCpu(src, chain);
-        gpuReport.records.push_back({-1, 0, 0, gpu::Phase::Host, "cpu", b,
-                                     std::chrono::duration<double, std::micro>(Clock::now() - t1).count(),
-                                     static_cast<std::uint64_t>(src.total() * (src.elemSize() + dst.elemSize())), 0, 0,
-                                     src.cols, src.rows});
-    } else {
-        // One GPU or several: the same tiled run, one slot per GPU.
+    {
+        // One GPU or several, or the CPU slot when there is none or the CPU is asked for: the
+        // same tiled run.
         gpu::RunOptions so;
-        so.deviceSlots = gpu::slotsFor(gpus, {}, o.filters.gpuMemoryLimit);
+        so.deviceSlots = gpus.empty() ? gpu::cpuSlots() : gpu::slotsFor(gpus, {}, o.filters.gpuMemoryLimit);
         so.method = o.filters.method;
         so.tileSize = o.filters.tile;
         try {
@@ -186,11 +179,13 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         } catch (const std::invalid_argument& e) {
             throw std::runtime_error(o.input + ": " + e.what());
         }
-        ranOn = gpu::toString(gpu::selectionOf(gpus));
-        // What fell back is the pipeline's to say; the events tell the rest.
-        note = gpuReport.fellBack.describe();
-        for (const auto& e : gpuReport.events) {
-            note += (note.empty() ? "" : "; ") + e;
+        if (!gpus.empty()) {
+            ranOn = gpu::toString(gpu::selectionOf(gpus));
+            // What fell back is the pipeline's to say; the events tell the rest.
+            note = gpuReport.fellBack.describe();
+            for (const auto& e : gpuReport.events) {
+                note += (note.empty() ? "" : "; ") + e;
+            }
         }
     }
     const auto t2 = Clock::now();

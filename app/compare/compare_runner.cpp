@@ -374,9 +374,13 @@ CompareTarget cpuTarget()
     t.key = "cpu";
     t.label = "CPU";
     t.run = [](const cv::Mat& src, const filters::FilterChain& chain) {
+        // The CPU slot of a pipeline, as every front end runs the CPU path.
+        gpu::RunOptions options;
+        options.deviceSlots = gpu::cpuSlots();
+        options.fallback = gpu::Fallback::None;
         const auto start = Clock::now();
         TargetRun run;
-        run.output = filters::applyCpu(src, chain);
+        run.output = gpu::runStreamed(src, chain, options);
         run.wallMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
         return run;
     };

@@ -137,7 +137,7 @@ std::vector<RooflinePoint> rooflinePoints(const std::vector<KernelSample>& sampl
 
 /// The targets to offer for snapshot: each GPU alone, all GPUs together (two or more), the CPU.
 /// Their functions run the real paths: GPUs with the image resident in bands (gpu::ResidentBands,
-/// band heights from calibrations by GPU id, when given), the CPU through filters::applyCpu.
+/// band heights from calibrations by GPU id, when given), the CPU through a pipeline on the CPU slot.
 std::vector<CompareTarget> defaultTargets(const gpu::DeviceSnapshot& snapshot,
                                           const std::vector<gpu::DeviceCalibration>& calibrations = {});
 

@@ -3,7 +3,6 @@
 
 #include "app/devices/device_scheduler.h"
 #include "app/engine/display_mapping.h"
-#include "filters/cpu_executor.h"
 #include "gpu/engine.h"
 
 #include <QPromise>
@@ -81,8 +80,8 @@ public:
     void setImage(const cv::Mat& image)
     {
         image_ = image;
-        if (gpu_) {
-            gpu_->forgetImage();  // the resident copy is made again at the next request
+        if (pipeline_) {
+            pipeline_->forgetImage();  // the resident copy is made again at the next request
         }
     }
 
@@ -103,45 +102,31 @@ public:
         }
         const cv::Rect region(r.region.x(), r.region.y(), r.region.width(), r.region.height());
         try {
-            if (useGpu_ && !gpuDisabled_) {
-                ensureGpu();
-            }
+            ensurePipeline();
             DeviceLease lease = leaseFor(id, region);
             if (!lease) {
                 return std::nullopt;
             }
-            if (gpu_) {
-                gpu::RunReport report;
-                gpu_->run(image_, chain, r.data, &report, region);
-                if (!report.fellBack.happened()) {
-                    r.device = gpuLabel(report);
-                    r.methods = kernelLabel(report);
-                    r.milliseconds = report.kernelMs();
-                } else {
-                    // The pipeline's fallback rule computed this preview on the CPU path; later
-                    // requests go there directly until the preference changes.
-                    r.note = QStringLiteral("GPU failed: %1; using the CPU").arg(QString::fromStdString(report.fallback));
-                    r.device = QStringLiteral("CPU");
-                    r.milliseconds = report.wallMs;
-                    gpu_.reset();
-                    gpuDisabled_ = true;
-                }
-                r.timings = std::move(report.records);
+            // One run for every case: the GPUs' bands, or the CPU slot when there is no GPU or the
+            // user chose the CPU; what fell back is the pipeline's to decide and to report.
+            gpu::RunReport report;
+            pipeline_->run(image_, chain, r.data, &report, region);
+            if (!report.devicesUsed().empty()) {
+                r.device = gpuLabel(report);
+                r.methods = kernelLabel(report);
+                r.milliseconds = report.kernelMs();
             } else {
-                const auto t0 = std::chrono::steady_clock::now();
-                r.data = r.region == whole ? filters::applyCpu(image_, chain)
-                                           : filters::applyCpuRegion(image_, chain, region);
-                r.milliseconds =
-                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
                 r.device = QStringLiteral("CPU");
-                r.timings = {gpu::TimingRecord{-1, 0, 0, gpu::Phase::Host, "cpu", 0.0, r.milliseconds * 1000.0,
-                                               static_cast<std::uint64_t>(r.data.total()) *
-                                                   (image_.elemSize() + r.data.elemSize()),
-                                               region.x, region.y, region.width, region.height}};
-                if (useGpu_ && !gpuReason_.empty()) {
-                    r.note = QString::fromStdString(gpuReason_);
-                }
+                r.milliseconds = report.wallMs;
             }
+            if (report.fellBack.happened()) {
+                r.note = QStringLiteral("GPU failed: %1; using the CPU").arg(QString::fromStdString(report.fallback));
+            } else if (!onGpu_ && useGpu_ && !gpuReason_.empty()) {
+                r.note = QString::fromStdString(gpuReason_);
+            }
+            // After a fallback the pipeline keeps to the CPU path: so do the leases.
+            fellBack_ = report.fellBack.happened();
+            r.timings = std::move(report.records);
             // The display conversion is host work: the devices are free for others meanwhile.
             lease.release();
             if (lease.waitedMs() >= 1.0) {
@@ -169,9 +154,9 @@ public:
         preference_ = preference;
         autoGpus_ = autoGpus;
         gpuName_.clear();
-        gpu_.reset();
-        gpuProbed_ = false;
-        gpuDisabled_ = false;
+        pipeline_.reset();
+        onGpu_ = false;
+        fellBack_ = false;
         gpuReason_.clear();
     }
 
@@ -184,7 +169,7 @@ private:
         LeaseRequest request;
         request.kind = LeaseKind::Preview;
         request.holder = "preview";
-        if (gpu_) {
+        if (onGpu_ && !fellBack_) {
             request.devices = chosen_;
             const std::uint64_t bytes = static_cast<std::uint64_t>(image_.total()) * image_.elemSize() +
                                         static_cast<std::uint64_t>(region.area()) * image_.elemSize();
@@ -224,12 +209,26 @@ private:
         return QStringLiteral("GPUs %1 (%2 x %3)").arg(ids.join(QStringLiteral(", "))).arg(used.size()).arg(name);
     }
 
-    void ensureGpu()
+    // The pipeline of the preferred devices, made at the first request after a change: resident
+    // on the chosen GPUs, else resident on the CPU slot (gpuReason_ says why).
+    void ensurePipeline()
     {
-        if (gpu_ || gpuProbed_) {
+        if (pipeline_) {
             return;
         }
-        gpuProbed_ = true;
+        if (useGpu_) {
+            ensureGpu();
+        }
+        if (!pipeline_) {
+            gpu::RunOptions options;
+            options.placement = gpu::Placement::Resident;
+            options.deviceSlots = gpu::cpuSlots();
+            pipeline_ = std::make_unique<gpu::Pipeline>(std::move(options));
+        }
+    }
+
+    void ensureGpu()
+    {
         if (preference_.kind() == gpu::DeviceSelection::Kind::Cpu) {
             gpuReason_ = "the CPU is chosen in Preferences";
             return;
@@ -264,21 +263,22 @@ private:
         options.placement = gpu::Placement::Resident;
         // Measured speeds size the bands of Auto; a GPU chosen alone has one band.
         options.deviceSlots = gpu::slotsFor(chosen, autoGpus_);
-        gpu_ = std::make_unique<gpu::Pipeline>(std::move(options));
+        pipeline_ = std::make_unique<gpu::Pipeline>(std::move(options));
+        onGpu_ = true;
         chosen_ = std::move(chosen);
     }
 
     bool useGpu_;
-    bool gpuProbed_ = false;
-    bool gpuDisabled_ = false;
+    bool onGpu_ = false;     // pipeline_ runs on chosen_
+    bool fellBack_ = false;  // its last run fell back to the CPU path, where it now stays
     std::string gpuReason_;
     std::string gpuName_;
-    std::unique_ptr<gpu::Pipeline> gpu_;  // resident: the image stays on the GPUs between requests
+    std::unique_ptr<gpu::Pipeline> pipeline_;  // resident: the image stays on the GPUs between requests
     gpu::DeviceSpeeds autoGpus_;
     cv::Mat image_;
     DisplayMapping mapping_;
     gpu::DeviceSelection preference_;
-    std::vector<gpu::DeviceId> chosen_;  // the GPUs gpu_ runs on
+    std::vector<gpu::DeviceId> chosen_;  // the GPUs pipeline_ runs on
     std::shared_ptr<std::atomic<quint64>> latest_;
     DeviceScheduler& scheduler_;
     Notice waiting_;

@@ -10,7 +10,6 @@
 #include "app/gui/preview_status.h"
 #include "app/document/stack_chain.h"
 #include "app/gui/view_regions.h"
-#include "filters/cpu_executor.h"
 #include "ui/display_menu.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
@@ -19,6 +18,7 @@
 #include <QImage>
 
 #include <exception>
+#include <stdexcept>
 #include <utility>
 
 namespace tessera::app::gui {
@@ -243,8 +243,8 @@ cv::Mat PreviewController::computeWhole(const filters::FilterChain& chain)
     if (whole.id == id && whole.error.isEmpty() && !whole.data.empty()) {
         return whole.data;
     }
-    // The Engine failed: the CPU path gives the same pixels, or the error worth reporting.
-    return filters::applyCpu(document_.image(), chain);
+    // The Engine's pipeline already fell back as its policy says: what is left is an error.
+    throw std::runtime_error(whole.error.isEmpty() ? "the whole image was not computed" : whole.error.toStdString());
 }
 
 QString PreviewController::describePixel(const QPoint& pos) const

@@ -392,5 +392,23 @@ TEST_F(BatchRunner, NoMoreImagesInFlightThanAllowed)
     EXPECT_LE(worst.load(), job_.maxInFlight);
 }
 
+// The CPU processor is a pipeline on the CPU slot: the untiled CPU result, and nothing when the
+// batch is cancelled.
+TEST(BatchCpuProcessor, RunsThePipelinesCpuSlotAndHonoursCancel)
+{
+    cv::Mat src(61, 83, CV_8UC3);
+    cv::randu(src, 0, 256);
+    const filters::FilterChain chain = testChain();
+    const BatchProcessor cpu = cpuProcessor();
+    std::atomic<bool> cancel{false};
+    const ProcessOutcome done = cpu(src, chain, cancel);
+    EXPECT_EQ(done.device, "CPU");
+    ASSERT_FALSE(done.image.empty());
+    EXPECT_EQ(cv::norm(done.image, filters::applyCpu(src, chain), cv::NORM_INF), 0.0);
+    EXPECT_GE(done.milliseconds, 0.0);
+    cancel = true;
+    EXPECT_TRUE(cpu(src, chain, cancel).image.empty());
+}
+
 }  // namespace
 }  // namespace tessera::app
