@@ -136,6 +136,13 @@ std::vector<DeviceId> devicesOf(const std::vector<DeviceSlot>& slots)
 
 }  // namespace
 
+bool spreadOverAllGpus(std::size_t pixels, std::size_t gpuCount)
+{
+    // Below this size one image per GPU keeps every GPU busy with less cutting; above it one
+    // image alone would hold a GPU for long while the others wait at the end of the batch.
+    return gpuCount > 1 && pixels >= kSpreadPixels;
+}
+
 std::vector<DeviceSlot> cpuSlots()
 {
     return {DeviceSlot{DeviceId::cpu(), 0, 1.0}};

@@ -124,6 +124,15 @@ private:
 std::vector<DeviceSlot> slotsFor(const std::vector<DeviceId>& gpus, const DeviceSpeeds& speeds = {},
                                  std::size_t memoryLimit = 0);
 
+/// Images from this many pixels up go to every GPU of a job at once rather than whole to one.
+inline constexpr std::size_t kSpreadPixels = std::size_t{24} << 20;
+
+/// The placement rule of jobs with many images on several GPUs (the batch): true when an image
+/// of `pixels` is better cut in tiles over all `gpuCount` GPUs at once than given whole to one
+/// GPU while the others take other images: from kSpreadPixels up, with two GPUs or more.
+/// Never throws.
+bool spreadOverAllGpus(std::size_t pixels, std::size_t gpuCount);
+
 /// The slots of a run on the CPU path alone: one CPU slot.
 std::vector<DeviceSlot> cpuSlots();
 

@@ -35,9 +35,6 @@ struct SharedGpus {
     std::string label;
 };
 
-// Images from this many pixels up are split over every chosen GPU instead of going whole to one.
-constexpr std::size_t kLargePixels = std::size_t{24} << 20;
-
 std::string gpusLabel(const std::vector<gpu::DeviceId>& gpus)
 {
     std::string text = gpus.size() == 1 ? "GPU " : "GPUs ";
@@ -98,7 +95,7 @@ BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std
     const std::string label = gpusLabel({device});
     return [own, label, shared, device, &scheduler, notice](const cv::Mat& image, const filters::FilterChain& chain,
                                                            const std::atomic<bool>& cancel) {
-        if (shared && shared->all && image.total() >= kLargePixels) {
+        if (shared && shared->all && gpu::spreadOverAllGpus(image.total(), shared->gpus.size())) {
             std::lock_guard lock(shared->large);
             const DeviceLease lease = leaseFor(scheduler, shared->gpus, image, cancel, notice);
             if (!lease) {

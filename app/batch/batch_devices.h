@@ -28,8 +28,8 @@ BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler,
 /// from file to file), labelled "GPU N", and times the run's wall; a GPU failure falls back as
 /// the pipeline's policy decides (the label adds the report's account of it), other errors
 /// reach the runner.
-/// With several GPUs, large images (24 Mpixel and up) are split in tiles over all of them, one
-/// such image at a time. gpuMemoryLimit caps each GPU's memory (0: from its free memory).
+/// With several GPUs, the images gpu::spreadOverAllGpus() picks (the large ones) are split in
+/// tiles over all of them, one such image at a time. gpuMemoryLimit caps each GPU's memory (0: from its free memory).
 /// scheduler must outlive the processors; notice as leasedProcessor().
 std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpus, DeviceScheduler& scheduler,
                                            gpu::Method method = gpu::Method::Auto, std::size_t gpuMemoryLimit = 0,

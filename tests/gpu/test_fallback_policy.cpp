@@ -239,5 +239,17 @@ TEST(CpuSlot, AStreamedRunOnTheCpuAloneIsOneTileEqualToTheUntiledPath)
     EXPECT_TRUE(report.devicesUsed().empty());
 }
 
+TEST(ImagePlacement, LargeImagesSpreadOverEveryGpuAndOthersGoWholeToOne)
+{
+    EXPECT_EQ(kSpreadPixels, std::size_t{24} << 20);
+    EXPECT_TRUE(spreadOverAllGpus(kSpreadPixels, 2));
+    EXPECT_TRUE(spreadOverAllGpus(std::size_t{6000} * 5000, 8));
+    EXPECT_FALSE(spreadOverAllGpus(kSpreadPixels - 1, 2));
+    EXPECT_FALSE(spreadOverAllGpus(std::size_t{4000} * 3000, 4));
+    // One GPU (or none) has no others to share a large image with.
+    EXPECT_FALSE(spreadOverAllGpus(kSpreadPixels * 4, 1));
+    EXPECT_FALSE(spreadOverAllGpus(kSpreadPixels * 4, 0));
+}
+
 }  // namespace
 }  // namespace tessera::gpu
