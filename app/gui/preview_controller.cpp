@@ -14,6 +14,7 @@
 #include "ui/image_view.h"
 #include "ui/main_window.h"
 
+#include <QEventLoop>
 #include <QGuiApplication>
 #include <QImage>
 
@@ -54,7 +55,14 @@ PreviewController::PreviewController(ui::MainWindow& window, document::Document&
     connect(regions_, &ViewRegions::viewSettled, this, &PreviewController::followView);
 }
 
-PreviewController::~PreviewController() = default;
+PreviewController::~PreviewController()
+{
+    cancelWholeResult();
+    // The Engine goes first: it fulfils every future it handed out, so the whole job, which
+    // waits on one, returns.
+    delete engine_;
+    engine_ = nullptr;
+}
 
 QImage PreviewController::render(const cv::Mat& data, QString* shown) const
 {
@@ -228,23 +236,54 @@ cv::Mat PreviewController::currentResult()
 
 cv::Mat PreviewController::computeWhole(const filters::FilterChain& chain)
 {
+    if (wholeLoop_ != nullptr || wholeJob_.isRunning()) {
+        throw std::runtime_error("the whole image is still being filtered for an earlier request");
+    }
     QGuiApplication::setOverrideCursor(Qt::WaitCursor);
     window_.showMessage(tr("Filtering the whole image\u2026"));
     wantedChain_ = chain;
     const quint64 id = requestRegion(chain, wholeImage());
-    // No new request may supersede this one while it runs: the view's moves wait, and the user's
-    // input too. showPreview() also puts the whole result on screen.
+    // The view's moves must not supersede this request while it runs.
     waitingForWhole_ = true;
-    const PreviewResult whole = engine_->resultOf(id).result();
-    showPreview(whole);  // at once; the queued delivery that follows is then ignored as shown
+    whole_.reset();
+    QEventLoop loop;
+    wholeLoop_ = &loop;
+    // The job's thread waits for the Engine; the GUI thread goes on with its events and hears
+    // the result through the job's delivery.
+    wholeJob_.start([future = engine_->resultOf(id)]() mutable { return future.result(); },
+                    [this](PreviewResult result) {
+                        if (wholeLoop_ != nullptr) {
+                            whole_ = std::move(result);
+                            wholeLoop_->quit();
+                        }
+                    });
+    loop.exec();
+    wholeLoop_ = nullptr;
     waitingForWhole_ = false;
     QGuiApplication::restoreOverrideCursor();
     window_.showMessage(QString());
-    if (whole.id == id && whole.error.isEmpty() && !whole.data.empty()) {
-        return whole.data;
+    if (!whole_) {
+        throw std::runtime_error("filtering the whole image was cancelled");
     }
-    // The Engine's pipeline already fell back as its policy says: what is left is an error.
-    throw std::runtime_error(whole.error.isEmpty() ? "the whole image was not computed" : whole.error.toStdString());
+    const PreviewResult whole = std::move(*whole_);
+    whole_.reset();
+    showPreview(whole);  // at once; the queued delivery that follows is then ignored as shown
+    if (whole.id != id) {
+        throw std::runtime_error("the filter stack changed before the whole image was filtered");
+    }
+    if (!whole.error.isEmpty() || whole.data.empty()) {
+        // The Engine's pipeline already fell back as its policy says: what is left is an error.
+        throw std::runtime_error(whole.error.isEmpty() ? "the whole image was not computed" : whole.error.toStdString());
+    }
+    return whole.data;
+}
+
+void PreviewController::cancelWholeResult()
+{
+    if (wholeLoop_ != nullptr) {
+        whole_.reset();
+        wholeLoop_->quit();
+    }
 }
 
 QString PreviewController::describePixel(const QPoint& pos) const

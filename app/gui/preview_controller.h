@@ -2,6 +2,8 @@
 #pragma once
 
 #include "app/engine/display_mapping.h"
+#include "app/engine/engine.h"
+#include "app/gui/background_job.h"
 #include "filters/filter_spec.h"
 
 #include <opencv2/core/mat.hpp>
@@ -13,15 +15,17 @@
 #include <QString>
 
 #include <map>
+#include <memory>
+#include <optional>
+
+class QEventLoop;
 
 namespace tessera::ui {
 class MainWindow;
 }
 
 namespace tessera::app {
-class Engine;
 class ViewRegions;
-struct PreviewResult;
 }
 
 namespace tessera::app::document {
@@ -64,9 +68,14 @@ public:
     /// a filter refuses its parameters.
     filters::FilterChain stackChain() const;
     /// The whole image with the stack applied: the preview when it is of the current stack and
-    /// covers the whole image, else computed by the Engine while this waits (busy cursor), or on
-    /// the CPU path if the Engine fails. Throws std::invalid_argument as stackChain().
+    /// covers the whole image, else computed by the Engine as a BackgroundJob while the GUI
+    /// thread goes on handling events (busy cursor, a status message; cancelWholeResult() gives
+    /// up). Throws std::invalid_argument as stackChain(), std::runtime_error when the Engine
+    /// failed (its pipeline has already fallen back as its policy allows), when cancelled, or
+    /// when called while a whole result is still on its way.
     cv::Mat currentResult();
+    /// True while currentResult() waits for the Engine's whole result.
+    bool isComputingWhole() const { return wholeLoop_ != nullptr; }
     /// Text for the pixel at pos of the shown image (preview if any, else the image); empty
     /// outside the image.
     QString describePixel(const QPoint& pos) const;
@@ -85,6 +94,9 @@ public slots:
     /// Makes the stack's result the image and empties the stack, as one undo step; a notice
     /// when no filter is enabled.
     void applyPreview();
+    /// Gives up the whole result currentResult() waits for; it throws "cancelled". Nothing
+    /// happens when none is on its way.
+    void cancelWholeResult();
 
 signals:
     /// A preview reached the window.
@@ -124,6 +136,10 @@ private:
     DisplayMapping mapping_;
     QImage originalDisplay_;  ///< the open image as displayed, the "before" of the split
     QString originalShown_;   ///< what black and white stand for in originalDisplay_
+    QEventLoop* wholeLoop_ = nullptr;  ///< runs while currentResult() waits for the whole image
+    std::optional<PreviewResult> whole_;  ///< what the whole job delivered; empty when cancelled
+    /// Waits for the Engine's whole result off the GUI thread. Last: it waits for its work.
+    BackgroundJob<PreviewResult> wholeJob_;
 };
 
 }  // namespace tessera::app::gui
