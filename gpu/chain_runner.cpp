@@ -3,6 +3,8 @@
 
 #include "filters/float_range.h"
 #include "gpu/cost_model.h"
+#include "gpu/variant_support.h"
+#include "values/errors.h"
 
 #include <algorithm>
 #include <tuple>
@@ -14,6 +16,82 @@ bool ChainRunner::Key::operator<(const Key& o) const
     return std::tuple(width, height, static_cast<int>(format.depth), format.channels, static_cast<int>(method)) <
            std::tuple(o.width, o.height, static_cast<int>(o.format.depth), o.format.channels,
                       static_cast<int>(o.method));
+}
+
+bool stepTakes(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
+               Method method, TensorCores tensor)
+{
+    if (method == Method::Auto) {
+        return true;
+    }
+    // The depth the kernels write, as the planner derives it: their input depth or float, with
+    // any other output depth reached through a float intermediate.
+    const PixelFormat output{filters::resolveOutputDepth(spec.depth, format.depth, PixelDepth::U8, PixelDepth::U16,
+                                                         PixelDepth::F32),
+                             format.channels};
+    const bool direct = output.depth == format.depth || output.depth == PixelDepth::F32;
+    const PixelFormat kernelOutput = direct ? output : PixelFormat{PixelDepth::F32, format.channels};
+    const detail::ShapeQuery query = detail::makeShapeQuery(spec, format, kernelOutput, width, height, device);
+    if (method == Method::Separable && !detail::separableSpec(query)) {
+        return false;
+    }
+    for (const detail::VariantEntry& entry : detail::variantTable()) {
+        if (entry.method != method) {
+            continue;
+        }
+        if ((entry.tensorCores && tensor == TensorCores::Off) || (!entry.tensorCores && tensor == TensorCores::On)) {
+            continue;
+        }
+        if (entry.canImplement(query)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<Plan> planSteps(const filters::FilterChain& chain, PixelFormat format, int width, int height,
+                            const DeviceInfo& device, Method method, TensorCores tensor, SourceValues values)
+{
+    std::vector<Plan> plans;
+    plans.reserve(chain.steps.size());
+    PixelFormat current = format;
+    for (const auto& spec : chain.steps) {
+        const Method m = stepTakes(spec, current, width, height, device, method, tensor) ? method : Method::Auto;
+        plans.push_back(makePlan(spec, current, width, height, device, m, tensor, values));
+        current = plans.back().output;
+        values.maxExponent = plans.back().outputMaxExponent;
+    }
+    return plans;
+}
+
+void enqueueSteps(const std::vector<Plan>& plans, const DeviceImage& src, const DeviceImage& dst,
+                  const StepBuffers& buffers, StreamView stream, RowSpan rows, std::vector<Event>* marks)
+{
+    if (marks != nullptr && marks->size() != plans.size() + 1) {
+        throw InvalidInput("enqueueSteps needs one event more than there are steps");
+    }
+    if (marks != nullptr) {
+        (*marks)[0].record(stream);
+    }
+    DeviceImage current = src;
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        const Plan& plan = plans[i];
+        const bool last = i + 1 == plans.size();
+        DeviceImage next = dst;
+        if (!last) {
+            next.data = i % 2 == 0 ? buffers.ping : buffers.pong;
+            next.pitch = buffers.pitch != 0 ? buffers.pitch
+                                            : static_cast<std::size_t>(src.width) * plan.output.bytesPerPixel();
+            next.width = src.width;
+            next.height = src.height;
+            next.format = plan.output;
+        }
+        gpu::run(plan, current, next, buffers.workspace, stream, last ? rows : RowSpan{});
+        if (marks != nullptr) {
+            (*marks)[i + 1].record(stream);
+        }
+        current = next;
+    }
 }
 
 ChainRunner::ChainRunner(const DeviceInfo& device) : device_(device) {}
@@ -30,15 +108,7 @@ const std::vector<Plan>& ChainRunner::plansFor(const filters::FilterChain& chain
     if (it != plans_.end()) {
         return it->second;
     }
-    std::vector<Plan> plans;
-    PixelFormat current = format;
-    SourceValues values = values_;
-    for (const auto& spec : chain.steps) {
-        const Method m = (method == Method::Separable && !spec.separable) ? Method::Auto : method;
-        plans.push_back(makePlan(spec, current, width, height, device_, m, tensor_, values));
-        current = plans.back().output;
-        values.maxExponent = plans.back().outputMaxExponent;
-    }
+    std::vector<Plan> plans = planSteps(chain, format, width, height, device_, method, tensor_, values_);
     if (plans_.size() > 64) {  // tile sizes seen in one job are few; a long session is not
         plans_.clear();
     }
@@ -103,20 +173,13 @@ DeviceImage ChainRunner::run(const filters::FilterChain& chain, const DeviceImag
     ensure(pong_, n.pong, id);
     ensure(output_, n.output, id);
     ensure(workspace_, n.workspace, id);
-    DeviceImage current = input;
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        const Plan& plan = steps[i];
-        const bool last = i + 1 == steps.size();
-        RawDeviceBuffer& target = last ? output_ : (i % 2 == 0 ? ping_ : pong_);
-        const DeviceImage next{target.data(), static_cast<std::size_t>(input.width) * plan.output.bytesPerPixel(),
-                               input.width, input.height, plan.output};
-        gpu::run(plan, current, next, workspace_.data(), stream, last ? rows : RowSpan{});
-        current = next;
-    }
+    const DeviceImage output{output_.data(), static_cast<std::size_t>(input.width) * steps.back().output.bytesPerPixel(),
+                             input.width, input.height, steps.back().output};
+    enqueueSteps(steps, input, output, StepBuffers{ping_.data(), pong_.data(), 0, workspace_.data()}, stream, rows);
     if (plans != nullptr) {
         *plans = steps;
     }
-    return current;
+    return output;
 }
 
 void ChainRunner::setTensorCores(TensorCores tensor)

@@ -15,6 +15,37 @@
 
 namespace tessera::gpu {
 
+/// Whether a step of `spec` on an input of `format` and size can run with `method` forced
+/// under `tensor` (some kernel variant of that method takes it): the one rule for "forced
+/// where the step can use it". True for Method::Auto. Never throws but for bad_alloc.
+bool stepTakes(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
+               Method method, TensorCores tensor = TensorCores::Auto);
+
+/// Plans every step of `chain` for an input of `format` and size: `method` where stepTakes()
+/// says the step can use it, else Auto; the first step plans with `values`, each later one
+/// with the bound the step before keeps (Plan::outputMaxExponent) and the same
+/// transformsSafe. The chain walker of ChainRunner and DeviceChain. Throws as makePlan.
+std::vector<Plan> planSteps(const filters::FilterChain& chain, PixelFormat format, int width, int height,
+                            const DeviceInfo& device, Method method, TensorCores tensor = TensorCores::Auto,
+                            SourceValues values = {});
+
+/// Where enqueueSteps() puts what lies between steps: two intermediate images (step i writes
+/// buffers[i % 2]) and the workspace every step shares.
+struct StepBuffers {
+    void* ping = nullptr;
+    void* pong = nullptr;
+    std::size_t pitch = 0;      ///< row pitch of the intermediates; 0: a tight row of each step's output
+    void* workspace = nullptr;  ///< the largest Plan::workspaceBytes of the steps
+};
+
+/// Enqueues `plans` (from planSteps) on `stream`: src through the intermediates into dst (the
+/// last step's output). `rows` narrows the last step's output rows (see gpu::run); earlier steps
+/// compute every row. With `marks` (plans.size() + 1 events of the stream's device), marks[0]
+/// is recorded before the first step and marks[i + 1] after step i. Never synchronises; throws
+/// InvalidInput / CudaError as gpu::run.
+void enqueueSteps(const std::vector<Plan>& plans, const DeviceImage& src, const DeviceImage& dst,
+                  const StepBuffers& buffers, StreamView stream, RowSpan rows = {}, std::vector<Event>* marks = nullptr);
+
 /// Runs a filter chain on device images, tile after tile, keeping its buffers (two
 /// intermediates, the output and the workspace) from one run to the next so a stream of tiles
 /// allocates only when a tile is larger than every one before. One runner per stream: the

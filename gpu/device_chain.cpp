@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu/device_chain.h"
 
+#include "gpu/chain_runner.h"
 #include "gpu/cuda_check.cuh"
 #include "gpu/device_info.h"
 #include "gpu/engine.h"
 #include "values/errors.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <utility>
 
@@ -83,26 +85,16 @@ DeviceChain::DeviceChain(const filters::FilterChain& chain, PixelFormat input, i
     if (method != Method::Auto) {
         requireMethod(method);
     }
-    PixelFormat format = input;
+    plans_ = planSteps(chain, input, width, height, *info, method);
     std::size_t largestImage = 0;
-    for (std::size_t i = 0; i < chain.steps.size(); ++i) {
-        const auto& spec = chain.steps[i];
-        Plan plan;
-        try {
-            plan = makePlan(spec, format, width, height, *info, method);
-        } catch (const NotSupported&) {
-            if (method == Method::Auto) {
-                throw;
-            }
-            plan = makePlan(spec, format, width, height, *info, Method::Auto);
+    for (std::size_t i = 0; i < plans_.size(); ++i) {
+        workspaceBytes_ = std::max(workspaceBytes_, alignUp(plans_[i].workspaceBytes));
+        if (i + 1 < plans_.size()) {
+            largestImage =
+                std::max(largestImage, alignUp(static_cast<std::size_t>(width) * plans_[i].output.bytesPerPixel()));
         }
-        workspaceBytes_ = std::max(workspaceBytes_, alignUp(plan.workspaceBytes));
-        format = plan.output;
-        if (i + 1 < chain.steps.size()) {
-            largestImage = std::max(largestImage, alignUp(static_cast<std::size_t>(width) * format.bytesPerPixel()));
-        }
-        plans_.push_back(std::move(plan));
     }
+    const PixelFormat format = plans_.back().output;
     output_ = format;
     bufferPitch_ = largestImage;
     bufferBytes_ = alignUp(bufferPitch_ * static_cast<std::size_t>(height));
@@ -119,8 +111,44 @@ std::vector<std::string> DeviceChain::describe() const
     return lines;
 }
 
-void DeviceChain::run(const DeviceImage& src, const DeviceImage& dst, void* scratch, StreamView stream) const
+RunReport DeviceChain::report() const
 {
+    RunReport r;
+    r.placement = Placement::Device;
+    r.policy = Fallback::None;
+    r.plan = "device image " + std::to_string(width_) + " x " + std::to_string(height_) + " on " +
+             gpu::describe(device_) + ", " + std::to_string(plans_.size()) + (plans_.size() == 1 ? " step" : " steps");
+    Tile tile;
+    tile.out = Rect{0, 0, width_, height_};
+    tile.in = tile.out;
+    tile.device = device_.value();
+    r.tiles.push_back(tile);
+    r.computed.push_back(true);
+    SlotReport slot;
+    slot.slot = DeviceSlot{device_};
+    slot.tiles = 1;
+    r.slotReports.push_back(slot);
+    const std::uint64_t pixels = static_cast<std::uint64_t>(width_) * static_cast<std::uint64_t>(height_);
+    for (const Plan& p : plans_) {
+        r.methods.push_back(p.describe());
+        r.stepMethods.push_back(p.method);
+        TimingRecord record;
+        record.device = device_.value();
+        record.tile = 0;
+        record.phase = Phase::Kernel;
+        record.label = toString(p.method);
+        record.bytes = pixels * (p.input.bytesPerPixel() + p.output.bytesPerPixel());
+        record.width = width_;
+        record.height = height_;
+        r.records.push_back(std::move(record));
+    }
+    return r;
+}
+
+void DeviceChain::run(const DeviceImage& src, const DeviceImage& dst, void* scratch, StreamView stream,
+                      RunReport* report, bool timeSteps) const
+{
+    const auto started = std::chrono::steady_clock::now();
     checkImage(src, input_, width_, height_, "the input");
     checkImage(dst, output_, width_, height_, "the output");
     const auto [srcBegin, srcEnd] = span(src);
@@ -133,6 +161,13 @@ void DeviceChain::run(const DeviceImage& src, const DeviceImage& dst, void* scra
                            ", " + gpu::describe(device_) + ")");
     }
     ScopedDevice on(device_);
+    std::vector<Event> marks;
+    if (report != nullptr && timeSteps) {
+        marks.reserve(plans_.size() + 1);
+        for (std::size_t i = 0; i <= plans_.size(); ++i) {
+            marks.emplace_back(device_);
+        }
+    }
     const cudaStream_t s = detail::cudaStreamOf(stream);
     char* base = static_cast<char*>(scratch);
     const bool ownScratch = base == nullptr && scratchBytes_ > 0;
@@ -142,21 +177,9 @@ void DeviceChain::run(const DeviceImage& src, const DeviceImage& dst, void* scra
         base = static_cast<char*>(p);
     }
     try {
-        void* workspace = workspaceBytes_ > 0 ? base : nullptr;
-        DeviceImage from = src;
-        for (std::size_t i = 0; i < plans_.size(); ++i) {
-            const Plan& plan = plans_[i];
-            DeviceImage to = dst;
-            if (i + 1 < plans_.size()) {
-                to.data = base + workspaceBytes_ + (i % 2) * bufferBytes_;
-                to.pitch = bufferPitch_;
-                to.width = width_;
-                to.height = height_;
-                to.format = plan.output;
-            }
-            gpu::run(plan, from, to, workspace, stream);
-            from = to;
-        }
+        const StepBuffers buffers{base + workspaceBytes_, base + workspaceBytes_ + bufferBytes_, bufferPitch_,
+                                  workspaceBytes_ > 0 ? base : nullptr};
+        enqueueSteps(plans_, src, dst, buffers, stream, {}, marks.empty() ? nullptr : &marks);
     } catch (...) {
         if (ownScratch) {
             cudaFreeAsync(base, s);
@@ -166,6 +189,22 @@ void DeviceChain::run(const DeviceImage& src, const DeviceImage& dst, void* scra
     if (ownScratch) {
         TESSERA_CUDA_CHECK(cudaFreeAsync(base, s));
     }
+    if (report == nullptr) {
+        return;
+    }
+    *report = this->report();
+    if (!marks.empty()) {
+        marks.back().synchronize();
+        double busy = 0.0;
+        for (std::size_t i = 0; i < plans_.size(); ++i) {
+            TimingRecord& record = report->records[i];
+            record.beginUs = 1000.0 * marks[i].elapsedSince(marks[0]);
+            record.endUs = 1000.0 * marks[i + 1].elapsedSince(marks[0]);
+            busy += record.durationUs() / 1000.0;
+        }
+        report->slotReports.front().busyMs = busy;
+    }
+    report->wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 }
 
 void streamWaits(DeviceId device, void* waiting, void* producer)

@@ -11,6 +11,7 @@
 #include "gpu/resources.h"
 #include "values/device_id.h"
 #include "values/method.h"
+#include "values/run_report.h"
 
 #include <cstddef>
 #include <string>
@@ -22,8 +23,8 @@ namespace tessera::gpu {
 /// construction, so one DeviceChain may run from several threads on several streams at once.
 class DeviceChain {
 public:
-    /// Plans every step (a forced method where the step can use it, else the planner's choice,
-    /// as Pipeline does). Throws InvalidInput for an empty image, a bad channel count, an
+    /// Plans every step with planSteps (gpu/chain_runner.h): a forced method where the step can
+    /// use it, else the planner's choice, as Pipeline does. Throws InvalidInput for an empty image, a bad channel count, an
     /// empty chain or a device that is not there, NotSupported when `method` is Fft without
     /// cuFFT.
     DeviceChain(const filters::FilterChain& chain, PixelFormat input, int width, int height, DeviceId device,
@@ -42,6 +43,13 @@ public:
     int height() const { return height_; }
     /// One line per step: the plan's description. Never throws but for bad_alloc.
     std::vector<std::string> describe() const;
+    /// The plans, one per step. Never throws.
+    const std::vector<Plan>& plans() const { return plans_; }
+
+    /// What a run of this chain reports without timing it: placement Device, the methods of the
+    /// steps, one slot and one tile on the chain's GPU, one zero-length kernel record per step
+    /// (device and method, no time), no fallback (Fallback::None). Never throws but for bad_alloc.
+    RunReport report() const;
 
     /// Enqueues every step on `stream` and returns without waiting. src and dst are device
     /// images of the planned size and formats that must not overlap. `scratch` holds
@@ -49,7 +57,12 @@ public:
     /// passes this work; when null and scratch is needed, it is allocated and freed in stream
     /// order on `stream`. Throws InvalidInput for images that do not match the plan, overlap
     /// or are misaligned for their pixel type, CudaError when a launch or allocation fails.
-    void run(const DeviceImage& src, const DeviceImage& dst, void* scratch, StreamView stream) const;
+    /// With `report`, it is set to report() with wallMs the host time of the call; with
+    /// `timeSteps` as well, each step's kernel record holds its time from CUDA events around it
+    /// on `stream`, and the call then waits for the stream to pass this work (so the events can
+    /// be read): for profiling, not for pipelines that must not block.
+    void run(const DeviceImage& src, const DeviceImage& dst, void* scratch, StreamView stream,
+             RunReport* report = nullptr, bool timeSteps = false) const;
 
 private:
     std::vector<Plan> plans_;

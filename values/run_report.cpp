@@ -12,7 +12,15 @@ std::string DeviceSlot::name() const
 
 const char* toString(Placement placement)
 {
-    return placement == Placement::Resident ? "resident" : "streamed";
+    switch (placement) {
+    case Placement::Resident:
+        return "resident";
+    case Placement::Device:
+        return "device";
+    case Placement::Streamed:
+        break;
+    }
+    return "streamed";
 }
 
 const char* toString(Fallback fallback)

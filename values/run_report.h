@@ -31,9 +31,10 @@ struct DeviceSlot {
 enum class Placement {
     Resident,  ///< kept on the GPUs, one horizontal band each: repeated runs upload nothing
     Streamed,  ///< cut in tiles that stream from host memory through a queue every slot takes from
+    Device,    ///< images the caller already holds on a GPU, run on the caller's stream (DeviceChain)
 };
 
-/// "resident" or "streamed".
+/// "resident", "streamed" or "device".
 const char* toString(Placement placement);
 
 /// What a run does when a device fails or cannot be used (RunOptions::fallback): decided once,

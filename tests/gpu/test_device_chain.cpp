@@ -5,6 +5,7 @@
 
 #include "gpu_test_util.h"
 
+#include "gpu/chain_runner.h"
 #include "gpu/device_chain.h"
 #include "values/errors.h"
 
@@ -117,6 +118,76 @@ TEST_F(DeviceChainTest, RefusesImagesThatDoNotFitThePlan)
     EXPECT_THROW(planned.run(in.image, in.image, nullptr, stream()), InvalidInput);
     EXPECT_THROW(DeviceChain(filters::FilterChain{}, f32x4, 32, 16, device_.id), InvalidInput);
     EXPECT_THROW(DeviceChain(chain, f32x4, 32, 16, DeviceId(999)), InvalidInput);
+}
+
+TEST_F(DeviceChainTest, ARunReportsItsDeviceMethodsAndStepTimes)
+{
+    auto rng = test::caseRng(seed_, 0xDE, 0);
+    const PixelFormat format{PixelDepth::U8, 3};
+    const cv::Mat src = test::randomImage(257, 131, format, rng);
+    const auto chain = twoSteps(rng, filters::Border::Reflect101, filters::OutputDepth::Same);
+    const DeviceChain planned(chain, format, src.cols, src.rows, device_.id, Method::Separable);
+    auto in = test::allocateImage(src.cols, src.rows, format, device_.id, false);
+    auto out = test::allocateImage(src.cols, src.rows, planned.output(), device_.id, false);
+    test::upload(in, src, stream());
+
+    // The walker's rule: the Gaussian separates, the dense step cannot and plans Auto.
+    ASSERT_EQ(planned.plans().size(), 2U);
+    EXPECT_EQ(planned.plans()[0].method, Method::Separable);
+    EXPECT_NE(planned.plans()[1].method, Method::Separable);
+
+    for (const bool timed : {false, true}) {
+        RunReport report;
+        planned.run(in.image, out.image, nullptr, stream(), &report, timed);
+        stream().synchronize();
+        EXPECT_EQ(report.placement, Placement::Device);
+        EXPECT_EQ(std::string(toString(report.placement)), "device");
+        EXPECT_EQ(report.devicesUsed(), std::vector<DeviceId>{device_.id});
+        ASSERT_EQ(report.slotReports.size(), 1U);
+        EXPECT_EQ(report.slotReports[0].slot.gpu, device_.id);
+        EXPECT_EQ(report.methods, planned.describe());
+        ASSERT_EQ(report.stepMethods.size(), 2U);
+        EXPECT_EQ(report.stepMethods[0], Method::Separable);
+        EXPECT_EQ(report.stepMethods[1], planned.plans()[1].method);
+        EXPECT_FALSE(report.fellBack.happened());
+        EXPECT_GT(report.wallMs, 0.0);
+        ASSERT_EQ(report.records.size(), 2U);
+        for (std::size_t i = 0; i < 2; ++i) {
+            const TimingRecord& r = report.records[i];
+            EXPECT_EQ(r.device, device_.id.value());
+            EXPECT_EQ(r.phase, Phase::Kernel);
+            EXPECT_EQ(r.label, toString(planned.plans()[i].method));
+            if (timed) {
+                EXPECT_GT(r.durationUs(), 0.0) << "step " << i;
+                EXPECT_GE(r.beginUs, i == 0 ? 0.0 : report.records[i - 1].endUs - 1e-3);
+            } else {
+                EXPECT_EQ(r.durationUs(), 0.0);
+            }
+        }
+        if (timed) {
+            EXPECT_GT(report.kernelMs(), 0.0);
+        }
+    }
+    // The report is only an addition: the result is the same as a run without one.
+    auto raw = test::downloadRaw(out, stream());
+    const cv::Mat reported = test::imageFromRaw(raw, out).clone();
+    EXPECT_EQ(cv::norm(reported, runOnDevice(planned, src, stream(), false), cv::NORM_INF), 0.0);
+}
+
+TEST_F(DeviceChainTest, PlansAsTheChainRunnerDoes)
+{
+    auto rng = test::caseRng(seed_, 0xDF, 0);
+    const PixelFormat format{PixelDepth::F32, 4};
+    const auto chain = twoSteps(rng, filters::Border::Replicate, filters::OutputDepth::U8);
+    for (const Method method : {Method::Auto, Method::Direct, Method::Separable}) {
+        const DeviceChain planned(chain, format, 200, 120, device_.id, method);
+        ChainRunner runner(device_);
+        const auto& expected = runner.plansFor(chain, format, 200, 120, method);
+        ASSERT_EQ(expected.size(), planned.plans().size());
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            EXPECT_EQ(planned.plans()[i].describe(), expected[i].describe()) << toString(method) << " step " << i;
+        }
+    }
 }
 
 TEST_F(DeviceChainTest, TellsWhichGpuHoldsAPointer)
