@@ -232,6 +232,12 @@ std::vector<Tile> Pipeline::bands() const
 bool Pipeline::run(const cv::Mat& image, const filters::FilterChain& chain, cv::Mat& dst, RunReport* report,
                    const cv::Rect& region)
 {
+    return run(image, chain, dst, RunControl{}, report, region);
+}
+
+bool Pipeline::run(const cv::Mat& image, const filters::FilterChain& chain, cv::Mat& dst, const RunControl& control,
+                   RunReport* report, const cv::Rect& region)
+{
     auto& s = *state_;
     const cv::Rect inside = checkInput(image, dst, region, s.options.placement);
     RunReport local;
@@ -239,7 +245,7 @@ bool Pipeline::run(const cv::Mat& image, const filters::FilterChain& chain, cv::
     local.policy = s.options.fallback;
     bool done = true;
     if (s.options.placement == Placement::Streamed) {
-        done = s.streamed->run(image, dst, chain, local);
+        done = s.streamed->run(image, dst, chain, control, local);
     } else if (chain.steps.empty()) {
         image(inside).copyTo(dst);
     } else if (cpuOnly(s.options)) {

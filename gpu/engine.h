@@ -54,6 +54,12 @@ struct RunOptions {
     int haloRows = 32;  ///< rows each band stores above and below its own, at least
 };
 
+/// What one run of a Pipeline is told besides its options, so that a pipeline kept for many
+/// images (a batch) needs no new options per image. Plain value; the flag must outlive the run.
+struct RunControl {
+    const std::atomic<bool>* cancel = nullptr;  ///< checked between tiles; when set, replaces RunOptions::cancel
+};
+
 /// Runs filter chains over host images on the slots of its options: the one way Tessera runs a
 /// chain on GPUs. Resident placement keeps the image on the GPUs (one band per GPU, heights in
 /// proportion to the slots' speeds) between runs, so previews and comparisons upload nothing
@@ -94,6 +100,9 @@ public:
     /// the class comment).
     bool run(const cv::Mat& image, const filters::FilterChain& chain, cv::Mat& dst, RunReport* report = nullptr,
              const cv::Rect& region = {});
+    /// As above, under `control` for this run alone (the options stay as they are).
+    bool run(const cv::Mat& image, const filters::FilterChain& chain, cv::Mat& dst, const RunControl& control,
+             RunReport* report = nullptr, const cv::Rect& region = {});
 
     /// Resident only: runs the chain over every band and keeps the results on the GPUs (nothing
     /// downloaded), then waits: the benchmark's and the comparison's timed run. Returns host wall
@@ -143,6 +152,10 @@ void requireMethod(Method method);
 /// One streamed run with a temporary pipeline: the result, or an empty Mat when cancelled.
 cv::Mat runStreamed(const cv::Mat& src, const filters::FilterChain& chain, RunOptions options,
                     RunReport* report = nullptr);
+
+/// How many slot threads streamed pipelines have started in this process: one per slot and
+/// pipeline, kept until the pipeline or its slot goes, never one per run. For tests. Never throws.
+std::uint64_t slotWorkerStarts() noexcept;
 
 /// The OpenCV type of the chain's output for an input of cvType.
 int chainOutputType(const filters::FilterChain& chain, int cvType);

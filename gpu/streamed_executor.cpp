@@ -6,6 +6,7 @@
 #include "gpu/device_info.h"
 #include "gpu/pixel_format.h"
 #include "gpu/resources.h"
+#include "gpu/slot_worker.h"
 #include "gpu/tile_worker.h"
 
 #include <opencv2/core.hpp>
@@ -15,7 +16,6 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
-#include <thread>
 
 namespace tessera::gpu {
 
@@ -214,6 +214,8 @@ struct StreamedExecutor::State {
     RunOptions options;
     std::optional<DeviceSnapshot> snapshot;
     std::vector<GpuLanesPtr> lanes;  // per slot
+    // Per slot, made at the slot's first run; after lanes, so that the threads are joined first.
+    std::vector<std::unique_ptr<SlotWorker>> workers;
 };
 
 StreamedExecutor::StreamedExecutor(RunOptions options) : state_(std::make_unique<State>())
@@ -231,17 +233,22 @@ const RunOptions& StreamedExecutor::options() const
 void StreamedExecutor::setOptions(RunOptions options)
 {
     checkOptions(options);
-    std::vector<GpuLanesPtr> lanes(options.deviceSlots.size());
-    for (std::size_t i = 0; i < options.deviceSlots.size() && i < state_->lanes.size(); ++i) {
+    const std::size_t n = options.deviceSlots.size();
+    std::vector<GpuLanesPtr> lanes(n);
+    std::vector<std::unique_ptr<SlotWorker>> workers(n);
+    for (std::size_t i = 0; i < n && i < state_->lanes.size(); ++i) {
         if (i < state_->options.deviceSlots.size() && state_->options.deviceSlots[i].gpu == options.deviceSlots[i].gpu) {
             lanes[i] = std::move(state_->lanes[i]);
+            workers[i] = std::move(state_->workers[i]);
         }
     }
+    state_->workers = std::move(workers);  // the threads of slots that changed are joined here
     state_->lanes = std::move(lanes);
     state_->options = std::move(options);
 }
 
-bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::FilterChain& chain, RunReport& report)
+bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::FilterChain& chain,
+                           const RunControl& control, RunReport& report)
 {
     const RunOptions& options = state_->options;
     report = RunReport{};
@@ -279,7 +286,7 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     report.plan = plan.describe();
 
     dst.create(src.rows, src.cols, outType);
-    TileQueue queue(plan.tiles, setup.request, options.cancel);
+    TileQueue queue(plan.tiles, setup.request, control.cancel != nullptr ? control.cancel : options.cancel);
     for (std::size_t i = 0; i < setup.unusable.size(); ++i) {
         if (!setup.unusable[i].empty()) {
             queue.addEvent("slot " + std::to_string(i) + " not used: " + setup.unusable[i]);
@@ -290,23 +297,41 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
 
     const std::size_t n = options.deviceSlots.size();
     std::vector<std::vector<Plan>> plans(n);
-    std::vector<std::thread> threads;
+    // Every thread exists before the first job is posted, so a thread that cannot start leaves
+    // no job behind pointing into this frame.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (setup.unusable[i].empty() && !state_->workers[i]) {
+            state_->workers[i] = std::make_unique<SlotWorker>();
+        }
+    }
+    std::vector<SlotWorker*> busy;
     for (std::size_t i = 0; i < n; ++i) {
         SlotReport& slotReport = report.slotReports[i];
         if (!setup.unusable[i].empty()) {
             continue;
         }
+        SlotWorker* worker = state_->workers[i].get();
         const int slot = static_cast<int>(i);
         if (options.deviceSlots[i].isCpu()) {
-            threads.emplace_back([&run, slot, &slotReport] { runCpuSlot(run, slot, slotReport); });
+            worker->post([&run, slot, &slotReport] { runCpuSlot(run, slot, slotReport); });
         } else {
-            threads.emplace_back([&run, slot, &slotReport, &setup, &plans, this] {
+            worker->post([&run, slot, &slotReport, &setup, &plans, this] {
                 runGpuSlot(run, slot, *setup.infos[slot], slotReport, &plans[slot], state_->lanes[slot]);
             });
         }
+        busy.push_back(worker);
     }
-    for (auto& t : threads) {
-        t.join();
+    // The slot functions never throw; were one to, every worker is still waited for first.
+    std::exception_ptr error;
+    for (SlotWorker* worker : busy) {
+        try {
+            worker->wait();
+        } catch (...) {
+            error = error ? error : std::current_exception();
+        }
+    }
+    if (error) {
+        std::rethrow_exception(error);
     }
     // The fallback policy, decided here once for the whole run.
     FallbackRecord fell = failedSlots(report.slotReports);

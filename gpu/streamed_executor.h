@@ -18,7 +18,8 @@ namespace tessera::gpu {
 /// buffers from one run to the next. A slot that fails gives its tiles back (split in half after
 /// an out-of-memory) and, after any other error, takes no more in that run; when no slot is left
 /// the CPU path finishes. Device failures never throw: they end up in the report's events. One
-/// run at a time.
+/// run at a time. Each slot has one thread (SlotWorker), started at its first run and kept until
+/// the executor is destroyed or the slot's device changes.
 class StreamedExecutor {
 public:
     /// Throws std::invalid_argument when options has no slots or fewer than one stream per GPU.
@@ -30,10 +31,13 @@ public:
     /// The chain over src into dst (reallocated unless it already has src's size and the chain's
     /// output type). Returns false when cancelled (dst then holds a partial result). Throws
     /// std::invalid_argument for an unsupported image or when no tile fits the budgets.
-    bool run(const cv::Mat& src, cv::Mat& dst, const filters::FilterChain& chain, RunReport& report);
+    /// control.cancel, when set, is the run's cancel flag instead of options().cancel.
+    bool run(const cv::Mat& src, cv::Mat& dst, const filters::FilterChain& chain, const RunControl& control,
+             RunReport& report);
 
     const RunOptions& options() const;
-    /// Replaces the options; slots' streams and buffers are kept where the slot is unchanged.
+    /// Replaces the options; slots' threads, streams and buffers are kept where the slot's device
+    /// is unchanged (the others' threads are joined).
     void setOptions(RunOptions options);
 
 private:

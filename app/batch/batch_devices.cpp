@@ -9,28 +9,21 @@
 
 namespace tessera::app {
 
-BatchProcessor cpuProcessor()
-{
-    return [](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>& cancel) {
-        gpu::RunOptions options;
-        options.deviceSlots = gpu::cpuSlots();
-        options.cancel = &cancel;
-        gpu::RunReport report;
-        ProcessOutcome outcome;
-        outcome.image = gpu::runStreamed(image, chain, options, &report);  // empty when cancelled
-        outcome.device = "CPU";
-        outcome.milliseconds = report.wallMs;
-        return outcome;
-    };
-}
-
 namespace {
+
+// A pipeline kept for a whole batch, its slot threads started once. The lock covers a
+// processor called from several threads (each batch calls it from one).
+struct HeldPipeline {
+    explicit HeldPipeline(gpu::RunOptions options) : pipeline(std::move(options)) {}
+    std::mutex mutex;
+    gpu::Pipeline pipeline;
+};
 
 // What the GPU processors of one batch share: the pipeline over every chosen GPU, which one
 // large file at a time uses.
 struct SharedGpus {
     std::mutex large;
-    std::unique_ptr<gpu::Pipeline> all;
+    std::unique_ptr<HeldPipeline> all;
     std::vector<gpu::DeviceId> gpus;
     std::string label;
 };
@@ -44,15 +37,15 @@ std::string gpusLabel(const std::vector<gpu::DeviceId>& gpus)
     return text;
 }
 
-ProcessOutcome runOn(gpu::Pipeline& pipeline, const std::string& label, const cv::Mat& image,
+ProcessOutcome runOn(HeldPipeline& held, const std::string& label, const cv::Mat& image,
                      const filters::FilterChain& chain, const std::atomic<bool>& cancel)
 {
-    gpu::RunOptions options = pipeline.options();
-    options.cancel = &cancel;
-    pipeline.setOptions(options);
+    const std::lock_guard lock(held.mutex);
+    gpu::RunControl control;
+    control.cancel = &cancel;
     gpu::RunReport report;
     ProcessOutcome outcome;
-    if (!pipeline.run(image, chain, outcome.image, &report)) {
+    if (!held.pipeline.run(image, chain, outcome.image, control, &report)) {
         outcome.image.release();  // cancelled: nothing half-done leaves the processor
     }
     outcome.device = label;
@@ -91,7 +84,7 @@ BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std
     gpu::RunOptions options;
     options.deviceSlots = gpu::slotsFor({device}, {}, memoryLimit);
     options.method = method;
-    auto own = std::make_shared<gpu::Pipeline>(options);
+    auto own = std::make_shared<HeldPipeline>(options);
     const std::string label = gpusLabel({device});
     return [own, label, shared, device, &scheduler, notice](const cv::Mat& image, const filters::FilterChain& chain,
                                                            const std::atomic<bool>& cancel) {
@@ -112,6 +105,16 @@ BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std
 }
 
 }  // namespace
+
+BatchProcessor cpuProcessor()
+{
+    gpu::RunOptions options;
+    options.deviceSlots = gpu::cpuSlots();
+    auto held = std::make_shared<HeldPipeline>(options);
+    return [held](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>& cancel) {
+        return runOn(*held, "CPU", image, chain, cancel);  // empty image when cancelled
+    };
+}
 
 BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler, std::vector<gpu::DeviceId> devices,
                                DeviceScheduler::WaitNotice notice)
@@ -138,7 +141,7 @@ std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpu
         gpu::RunOptions options;
         options.deviceSlots = gpu::slotsFor(gpus, {}, gpuMemoryLimit);
         options.method = method;
-        shared->all = std::make_unique<gpu::Pipeline>(options);
+        shared->all = std::make_unique<HeldPipeline>(options);
         shared->label = gpusLabel(gpus);
         shared->gpus = gpus;
     }

@@ -11,7 +11,8 @@
 
 namespace tessera::app {
 
-/// A streamed pipeline on the CPU slot, labelled "CPU"; a cancelled run gives an empty image.
+/// A streamed pipeline on the CPU slot, labelled "CPU", kept for every file the processor takes
+/// (its slot thread starts once); a cancelled run gives an empty image.
 BatchProcessor cpuProcessor();
 
 /// Runs inner under a batch lease of scheduler on devices, one lease per file, holding twice

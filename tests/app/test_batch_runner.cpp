@@ -3,10 +3,12 @@
 #include "app/batch/batch_manifest.h"
 #include "app/batch/batch_plan.h"
 #include "app/batch/batch_runner.h"
+#include "app/devices/device_scheduler.h"
 #include "app/io/image_io.h"
 #include "batch_test_data.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
+#include "gpu/engine.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -390,6 +392,24 @@ TEST_F(BatchRunner, NoMoreImagesInFlightThanAllowed)
         });
     EXPECT_EQ(summary.ok, static_cast<int>(made_.good.size()));
     EXPECT_LE(worst.load(), job_.maxInFlight);
+}
+
+// The processors keep their pipelines for the batch: the CPU slot's thread starts at the first
+// file and takes every other file; a second batch on the same processors starts none.
+TEST_F(BatchRunner, SlotThreadsStartOncePerProcessorNotPerFile)
+{
+    DeviceScheduler scheduler;
+    const std::vector<BatchProcessor> processors = makeProcessors({}, scheduler);
+    const std::uint64_t before = gpu::slotWorkerStarts();
+    const BatchSummary first = runJob(job_, processors);
+    ASSERT_GE(first.ok, 8);
+    EXPECT_EQ(gpu::slotWorkerStarts() - before, 1u) << first.ok << " files";
+
+    BatchJob again = job_;
+    again.outputDir = out_.file("again");
+    const BatchSummary second = runJob(again, processors);
+    EXPECT_EQ(second.ok, first.ok);
+    EXPECT_EQ(gpu::slotWorkerStarts() - before, 1u) << "the second batch started threads";
 }
 
 // The CPU processor is a pipeline on the CPU slot: the untiled CPU result, and nothing when the
