@@ -174,9 +174,17 @@ void DocumentController::exportImage(const QString& path)
     if (document_.image().empty()) {
         return;
     }
+    previews_.withCurrentResult([this, path](const cv::Mat& result) { exportResult(path, result); },
+                                [this, path](const QString& why) {
+                                    window_.showError(tr("Cannot export image"),
+                                                      tr("%1: %2. Nothing was written.").arg(path, why));
+                                });
+}
+
+void DocumentController::exportResult(const QString& path, cv::Mat result)
+{
     QString target = path;
     try {
-        cv::Mat result = previews_.currentResult();
         QString converted;
         // A format that cannot hold the depth or the alpha channel: the user chooses TIFF (which
         // holds them all) under the same name, a conversion to 8 bits, or nothing. Nothing is

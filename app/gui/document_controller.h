@@ -3,6 +3,8 @@
 
 #include "app/io/image_metadata.h"
 
+#include <opencv2/core/mat.hpp>
+
 #include <QObject>
 #include <QString>
 
@@ -59,6 +61,8 @@ public slots:
     void keepStack();
 
 private:
+    /// The rest of exportImage() once the whole result is there.
+    void exportResult(const QString& path, cv::Mat result);
     void showStack();
     /// "; kept EXIF, ICC profile" for a status message; empty when nothing was kept.
     static QString metadataNote(const std::optional<ImageMetadata>& kept);

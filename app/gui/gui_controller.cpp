@@ -33,7 +33,12 @@ const cv::Mat& GuiController::previewData() const { return previews_->previewDat
 QRect GuiController::previewRegion() const { return previews_->previewRegion(); }
 void GuiController::setRegionPreviewThreshold(qint64 pixels) { previews_->setRegionPreviewThreshold(pixels); }
 bool GuiController::isPreviewPending() const { return previews_->isPreviewPending(); }
-cv::Mat GuiController::currentResult() { return previews_->currentResult(); }
+bool GuiController::isComputingWhole() const { return previews_->isComputingWhole(); }
+void GuiController::withCurrentResult(std::function<void(const cv::Mat&)> done,
+                                      std::function<void(const QString&)> failed)
+{
+    previews_->withCurrentResult(std::move(done), std::move(failed));
+}
 void GuiController::previewStack() { previews_->previewStack(); }
 void GuiController::openImage(const QString& path) { documents_->openImage(path); }
 void GuiController::refreshDeviceInfo() { devices_->refreshDeviceInfo(); }

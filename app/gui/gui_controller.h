@@ -8,6 +8,7 @@
 #include <opencv2/core/mat.hpp>
 
 #include <QObject>
+#include <functional>
 #include <QPoint>
 #include <QRect>
 #include <QString>
@@ -65,10 +66,12 @@ public:
     void setRegionPreviewThreshold(qint64 pixels);
     /// True while a requested preview has not reached the window yet.
     bool isPreviewPending() const;
-    /// The whole image with the enabled filters of the stack applied (see
-    /// PreviewController::currentResult()). Throws std::invalid_argument when a filter refuses
-    /// its parameters.
-    cv::Mat currentResult();
+    /// True while Apply or Export waits for the whole filtered image.
+    bool isComputingWhole() const;
+    /// Hands the whole image with the enabled filters of the stack applied to `done`, or the
+    /// reason it cannot to `failed` (see PreviewController::withCurrentResult()): at once when
+    /// the preview covers it, else later from the event loop.
+    void withCurrentResult(std::function<void(const cv::Mat&)> done, std::function<void(const QString&)> failed);
 
 public slots:
     /// Asks for a preview of the stack's enabled filters, or shows the image itself.
@@ -79,7 +82,8 @@ public slots:
     void refreshDeviceInfo();
     /// Writes the open image to path; reports errors in the window. Never throws.
     void saveImage(const QString& path);
-    /// Writes currentResult() to path; reports errors in the window. Never throws.
+    /// Writes the whole filtered image to path (when it has been computed, if the preview does
+    /// not cover it); reports errors in the window. Never throws.
     void exportImage(const QString& path);
     /// Replaces the stack by the preset in path (undoable); errors name the file. Never throws.
     void loadPreset(const QString& path);

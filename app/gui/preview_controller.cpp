@@ -14,7 +14,6 @@
 #include "ui/image_view.h"
 #include "ui/main_window.h"
 
-#include <QEventLoop>
 #include <QGuiApplication>
 #include <QImage>
 
@@ -48,6 +47,9 @@ PreviewController::PreviewController(ui::MainWindow& window, document::Document&
             [this](const QPoint& pos) { window_.setPixelReadout(describePixel(pos)); });
     connect(window_.imageView(), &ui::ImageView::pixelLeft, this, [this] { window_.setPixelReadout(QString()); });
     connect(&window_, &ui::MainWindow::applyRequested, this, &PreviewController::applyPreview);
+    cancelWhole_ = new QShortcut(QKeySequence(Qt::Key_Escape), &window_);
+    cancelWhole_->setEnabled(false);
+    connect(cancelWhole_, &QShortcut::activated, this, &PreviewController::cancelWholeResult);
     mapping_ = toMapping(window_.displayMenu()->options());
     engine_->setDisplayMapping(mapping_);
     connect(window_.displayMenu(), &ui::DisplayMenu::optionsChanged, this,
@@ -57,7 +59,11 @@ PreviewController::PreviewController(ui::MainWindow& window, document::Document&
 
 PreviewController::~PreviewController()
 {
-    cancelWholeResult();
+    // A caller still waiting hears nothing: the window it would report to is going too.
+    wholeDone_ = {};
+    if (std::exchange(wholeFailed_, {})) {
+        QGuiApplication::restoreOverrideCursor();
+    }
     // The Engine goes first: it fulfils every future it handed out, so the whole job, which
     // waits on one, returns.
     delete engine_;
@@ -222,67 +228,87 @@ void PreviewController::showPreview(const PreviewResult& result)
     emit previewShown(result.id);
 }
 
-cv::Mat PreviewController::currentResult()
+void PreviewController::withCurrentResult(std::function<void(const cv::Mat&)> done,
+                                          std::function<void(const QString&)> failed)
 {
-    const filters::FilterChain chain = stackChain();
+    filters::FilterChain chain;
+    try {
+        chain = stackChain();
+    } catch (const std::exception& e) {
+        failed(QString::fromUtf8(e.what()));
+        return;
+    }
     if (chain.steps.empty()) {
-        return document_.image();
+        done(document_.image());
+        return;
     }
     if (!preview_.empty() && previewChain_ == chain && previewRegion_ == wholeImage()) {
-        return preview_;
+        done(preview_);
+        return;
     }
-    return computeWhole(chain);
+    if (wholeJob_.isRunning()) {
+        failed(tr("the whole image is still being filtered for an earlier request"));
+        return;
+    }
+    wholeDone_ = std::move(done);
+    wholeFailed_ = std::move(failed);
+    computeWhole(chain);
 }
 
-cv::Mat PreviewController::computeWhole(const filters::FilterChain& chain)
+void PreviewController::computeWhole(const filters::FilterChain& chain)
 {
-    if (wholeLoop_ != nullptr || wholeJob_.isRunning()) {
-        throw std::runtime_error("the whole image is still being filtered for an earlier request");
-    }
     QGuiApplication::setOverrideCursor(Qt::WaitCursor);
-    window_.showMessage(tr("Filtering the whole image\u2026"));
+    window_.showMessage(tr("Filtering the whole image\u2026 (Esc stops waiting)"));
+    cancelWhole_->setEnabled(true);
     wantedChain_ = chain;
     const quint64 id = requestRegion(chain, wholeImage());
     // The view's moves must not supersede this request while it runs.
     waitingForWhole_ = true;
-    whole_.reset();
-    QEventLoop loop;
-    wholeLoop_ = &loop;
     // The job's thread waits for the Engine; the GUI thread goes on with its events and hears
     // the result through the job's delivery.
     wholeJob_.start([future = engine_->resultOf(id)]() mutable { return future.result(); },
-                    [this](PreviewResult result) {
-                        if (wholeLoop_ != nullptr) {
-                            whole_ = std::move(result);
-                            wholeLoop_->quit();
-                        }
-                    });
-    loop.exec();
-    wholeLoop_ = nullptr;
+                    [this, id, chain](PreviewResult whole) { wholeArrived(whole, id, chain); });
+}
+
+void PreviewController::wholeArrived(const PreviewResult& whole, quint64 id, const filters::FilterChain& chain)
+{
+    auto done = std::exchange(wholeDone_, {});
+    auto failed = std::exchange(wholeFailed_, {});
+    if (failed) {
+        endWholeWait();
+    }
+    showPreview(whole);  // at once; the queued delivery that follows is then ignored as shown
+    if (!failed) {
+        return;  // the caller gave up; the result is the preview now
+    }
+    // A newer request (the stack changed) supersedes this one in the Engine: its result, or
+    // none, comes instead.
+    if (id < acceptFrom_) {
+        failed(tr("another image was opened before the whole image was filtered"));
+    } else if (whole.id != id || !(wantedChain_ == chain)) {
+        failed(tr("the filter stack changed before the whole image was filtered"));
+    } else if (!whole.error.isEmpty() || whole.data.empty()) {
+        // The Engine's pipeline already fell back as its policy says: what is left is an error.
+        failed(whole.error.isEmpty() ? tr("the whole image was not computed") : whole.error);
+    } else {
+        done(whole.data);
+    }
+}
+
+void PreviewController::endWholeWait()
+{
     waitingForWhole_ = false;
+    cancelWhole_->setEnabled(false);
     QGuiApplication::restoreOverrideCursor();
     window_.showMessage(QString());
-    if (!whole_) {
-        throw std::runtime_error("filtering the whole image was cancelled");
-    }
-    const PreviewResult whole = std::move(*whole_);
-    whole_.reset();
-    showPreview(whole);  // at once; the queued delivery that follows is then ignored as shown
-    if (whole.id != id) {
-        throw std::runtime_error("the filter stack changed before the whole image was filtered");
-    }
-    if (!whole.error.isEmpty() || whole.data.empty()) {
-        // The Engine's pipeline already fell back as its policy says: what is left is an error.
-        throw std::runtime_error(whole.error.isEmpty() ? "the whole image was not computed" : whole.error.toStdString());
-    }
-    return whole.data;
 }
 
 void PreviewController::cancelWholeResult()
 {
-    if (wholeLoop_ != nullptr) {
-        whole_.reset();
-        wholeLoop_->quit();
+    wholeDone_ = {};
+    if (auto failed = std::exchange(wholeFailed_, {})) {
+        endWholeWait();
+        failed(tr("filtering the whole image was cancelled"));
     }
 }
 
@@ -315,7 +341,8 @@ void PreviewController::applyPreview()
                                  : tr("Apply %1 filters").arg(chain.steps.size());
         // After Apply the stack is empty: its filters are now in the pixels, and keeping them
         // would filter the image twice. Undo brings back the image and the stack together.
-        document_.apply(currentResult(), text);
+        withCurrentResult([this, text](const cv::Mat& result) { document_.apply(result, text); },
+                          [this](const QString& why) { window_.showError(tr("Cannot apply the filters"), why); });
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot apply the filters"), QString::fromUtf8(e.what()));
     }

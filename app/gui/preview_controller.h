@@ -12,8 +12,10 @@
 #include <QObject>
 #include <QPoint>
 #include <QRect>
+#include <QShortcut>
 #include <QString>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -67,15 +69,17 @@ public:
     /// The enabled filters of the document's stack as a chain. Throws std::invalid_argument when
     /// a filter refuses its parameters.
     filters::FilterChain stackChain() const;
-    /// The whole image with the stack applied: the preview when it is of the current stack and
-    /// covers the whole image, else computed by the Engine as a BackgroundJob while the GUI
-    /// thread goes on handling events (busy cursor, a status message; cancelWholeResult() gives
-    /// up). Throws std::invalid_argument as stackChain(), std::runtime_error when the Engine
-    /// failed (its pipeline has already fallen back as its policy allows), when cancelled, or
-    /// when called while a whole result is still on its way.
-    cv::Mat currentResult();
-    /// True while currentResult() waits for the Engine's whole result.
-    bool isComputingWhole() const { return wholeLoop_ != nullptr; }
+    /// Hands the whole image with the stack applied to `done`. Before returning when no filter
+    /// is enabled or the preview is of the current stack and covers the whole image; else the
+    /// Engine computes it as a BackgroundJob while the GUI thread goes on (busy cursor, a
+    /// status message, Escape or cancelWholeResult() gives up), and `done` is called from the
+    /// event loop. `failed` gets the reason instead when a filter refuses its parameters, the
+    /// Engine failed (its pipeline has already fallen back as its policy allows), the image or
+    /// the stack changed before the result came, the wait was given up, or a whole result is
+    /// still on its way for an earlier request. Neither is called once the controller is gone.
+    void withCurrentResult(std::function<void(const cv::Mat&)> done, std::function<void(const QString&)> failed);
+    /// True while a caller of withCurrentResult() waits for the Engine's whole result.
+    bool isComputingWhole() const { return static_cast<bool>(wholeFailed_); }
     /// Text for the pixel at pos of the shown image (preview if any, else the image); empty
     /// outside the image.
     QString describePixel(const QPoint& pos) const;
@@ -94,8 +98,9 @@ public slots:
     /// Makes the stack's result the image and empties the stack, as one undo step; a notice
     /// when no filter is enabled.
     void applyPreview();
-    /// Gives up the whole result currentResult() waits for; it throws "cancelled". Nothing
-    /// happens when none is on its way.
+    /// Gives up the whole result a caller of withCurrentResult() waits for: its `failed` hears
+    /// "cancelled" at once (the computation still finishes and becomes the preview). Nothing
+    /// happens when none is awaited.
     void cancelWholeResult();
 
 signals:
@@ -112,7 +117,9 @@ private:
     void showPreview(const PreviewResult& result);
     quint64 requestRegion(const filters::FilterChain& chain, const QRect& region);
     void followView();
-    cv::Mat computeWhole(const filters::FilterChain& chain);
+    void computeWhole(const filters::FilterChain& chain);
+    void wholeArrived(const PreviewResult& whole, quint64 id, const filters::FilterChain& chain);
+    void endWholeWait();
     QRect wholeImage() const;
     void showUnfiltered();
     void showDocumentImage();
@@ -127,7 +134,7 @@ private:
     QRect previewRegion_;                ///< the image pixels preview_ covers
     filters::FilterChain wantedChain_;   ///< the chain last asked for; empty when none is enabled
     std::map<quint64, Request> requested_;  ///< requests not yet shown, by id
-    bool waitingForWhole_ = false;   ///< currentResult() waits for the whole image
+    bool waitingForWhole_ = false;   ///< a caller waits for the whole image
     bool filteredBase_ = false;      ///< the view's image is a whole preview, not the original
     Engine* engine_ = nullptr;
     ViewRegions* regions_ = nullptr;  ///< which part of the image previews cover
@@ -136,8 +143,10 @@ private:
     DisplayMapping mapping_;
     QImage originalDisplay_;  ///< the open image as displayed, the "before" of the split
     QString originalShown_;   ///< what black and white stand for in originalDisplay_
-    QEventLoop* wholeLoop_ = nullptr;  ///< runs while currentResult() waits for the whole image
-    std::optional<PreviewResult> whole_;  ///< what the whole job delivered; empty when cancelled
+    /// The caller waiting for the whole result; both empty when none is (or it gave up).
+    std::function<void(const cv::Mat&)> wholeDone_;
+    std::function<void(const QString&)> wholeFailed_;
+    QShortcut* cancelWhole_ = nullptr;  ///< Escape while a whole result is awaited
     /// Waits for the Engine's whole result off the GUI thread. Last: it waits for its work.
     BackgroundJob<PreviewResult> wholeJob_;
 };

@@ -42,6 +42,13 @@ protected:
         return found;
     }
 
+    /// Waits until Apply or Export has the whole filtered image and has used it (at once when
+    /// the preview covered it); false after 20 s.
+    bool waitForWholeResult()
+    {
+        return QTest::qWaitFor([this] { return !controller_.isComputingWhole(); }, 20'000);
+    }
+
     ui::MainWindow window_;
     app::GuiController controller_{window_};
 };

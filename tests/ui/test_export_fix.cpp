@@ -60,6 +60,7 @@ TEST_F(ExportFixTest, SaveAsTiffWritesTheFloatResultUnderTheSameName)
 {
     answer(Fix::OtherFormat);
     emit window_.exportRequested(jpeg_);
+    ASSERT_TRUE(waitForWholeResult());
     ASSERT_EQ(asked_.size(), 1);
     EXPECT_TRUE(asked_[0].contains(QStringLiteral("JPEG"))) << asked_[0].toStdString();
     EXPECT_EQ(other_, tiff_);
@@ -75,6 +76,7 @@ TEST_F(ExportFixTest, ConvertTo8BitKeepsTheChosenFormat)
 {
     answer(Fix::Convert8Bit);
     emit window_.exportRequested(jpeg_);
+    ASSERT_TRUE(waitForWholeResult());
     ASSERT_EQ(asked_.size(), 1);
     const cv::Mat written = cv::imread(jpeg_.toStdString(), cv::IMREAD_UNCHANGED);
     ASSERT_FALSE(written.empty()) << window_.lastError().toStdString();
@@ -88,6 +90,7 @@ TEST_F(ExportFixTest, CancelWritesNothingAndSaysWhy)
 {
     answer(Fix::Cancel);
     emit window_.exportRequested(jpeg_);
+    ASSERT_TRUE(waitForWholeResult());
     EXPECT_FALSE(QFile::exists(jpeg_));
     EXPECT_FALSE(QFile::exists(tiff_));
     EXPECT_TRUE(window_.statusBar()->currentMessage().startsWith(QStringLiteral("Nothing exported")));

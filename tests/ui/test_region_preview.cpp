@@ -176,6 +176,7 @@ TEST_F(RegionPreviewTest, ApplyThenSaveWritesTheWholeFilteredImage)
     ASSERT_NE(controller_.previewRegion().size(), kCoffee);
     const cv::Mat want = tessera::filters::applyCpu(original_, gaussianChain());
     window_.findChild<QAction*>(QStringLiteral("actionApply"))->trigger();
+    ASSERT_TRUE(waitForWholeResult());
     ASSERT_EQ(controller_.sourceImage().size(), original_.size());
     EXPECT_LE(cv::norm(controller_.sourceImage(), want, cv::NORM_INF), 1.0);
     EXPECT_EQ(window_.findChild<QListWidget*>(QStringLiteral("stackList"))->count(), 0);
@@ -197,6 +198,7 @@ TEST_F(RegionPreviewTest, ExportWritesTheWholeFilteredImage)
     ASSERT_TRUE(waitForViewPreview(gaussianChain()));
     const QString out = tessera::test::tempPath(QStringLiteral("region"), QStringLiteral("export.tif"));
     emit window_.exportRequested(out);
+    ASSERT_TRUE(waitForWholeResult());
     EXPECT_TRUE(window_.lastError().isEmpty()) << window_.lastError().toStdString();
     const cv::Mat written = cv::imread(out.toStdString(), cv::IMREAD_UNCHANGED);
     QFile::remove(out);

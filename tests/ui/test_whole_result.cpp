@@ -17,7 +17,7 @@
 
 #include <opencv2/core.hpp>
 
-#include <stdexcept>
+#include <memory>
 
 namespace {
 
@@ -55,53 +55,84 @@ protected:
     cv::Mat original_;
 };
 
-TEST_F(WholeResultTest, TheGuiThreadHandlesEventsWhileTheWholeImageIsComputedAndTheResultArrives)
+/// What one withCurrentResult() call handed back, and whether it has.
+struct Outcome {
+    bool arrived = false;
+    cv::Mat result;
+    QString failure;
+};
+
+/// Asks for the whole result; the outcome fills in when it comes.
+std::shared_ptr<Outcome> ask(tessera::app::GuiController& controller)
 {
-    // Posted before the wait starts: it runs inside it, ahead of the result's delivery, only if
-    // the GUI thread goes on handling events.
-    bool handled = false;
-    bool computingMeanwhile = false;
-    QMetaObject::invokeMethod(
-        &window_,
-        [&] {
-            handled = true;
-            computingMeanwhile = previews_->isComputingWhole();
+    auto outcome = std::make_shared<Outcome>();
+    controller.withCurrentResult(
+        [outcome](const cv::Mat& result) {
+            outcome->arrived = true;
+            outcome->result = result.clone();
         },
-        Qt::QueuedConnection);
-    const cv::Mat result = controller_.currentResult();
-    EXPECT_TRUE(handled);
-    EXPECT_TRUE(computingMeanwhile);
-    EXPECT_FALSE(previews_->isComputingWhole());
-    const cv::Mat want = tessera::filters::applyCpu(original_, gaussianChain());
-    ASSERT_EQ(result.size(), want.size());
-    ASSERT_EQ(result.type(), want.type());
-    EXPECT_LE(cv::norm(result, want, cv::NORM_INF), 1.0);
-    // The whole result is on screen too.
-    EXPECT_EQ(previews_->previewRegion(), QRect(0, 0, original_.cols, original_.rows));
+        [outcome](const QString& why) {
+            outcome->arrived = true;
+            outcome->failure = why;
+        });
+    return outcome;
 }
 
-TEST_F(WholeResultTest, TheWaitCanBeGivenUpAndTheWindowCarriesOn)
+TEST_F(WholeResultTest, TheGuiThreadHandlesEventsWhileTheWholeImageIsComputedAndTheResultArrives)
 {
-    QMetaObject::invokeMethod(&window_, [this] { previews_->cancelWholeResult(); }, Qt::QueuedConnection);
-    try {
-        controller_.currentResult();
-        ADD_FAILURE() << "a cancelled wait must not return a result";
-    } catch (const std::runtime_error& e) {
-        EXPECT_NE(std::string(e.what()).find("cancelled"), std::string::npos) << e.what();
-    }
+    const auto outcome = ask(controller_);
+    // The call returned before the result: the GUI thread is free while the Engine works.
+    EXPECT_FALSE(outcome->arrived);
+    EXPECT_TRUE(previews_->isComputingWhole());
+    bool handled = false;
+    QMetaObject::invokeMethod(&window_, [&] { handled = true; }, Qt::QueuedConnection);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return outcome->arrived; }, 20'000));
+    EXPECT_TRUE(handled);
     EXPECT_FALSE(previews_->isComputingWhole());
-    // The computation finishes in the background; the next ask gets the whole image.
-    cv::Mat result;
-    for (int i = 0; i < 200 && result.empty(); ++i) {
-        try {
-            result = controller_.currentResult();
-        } catch (const std::runtime_error&) {
-            QTest::qWait(10);  // the earlier request is still on its way
-        }
-    }
+    ASSERT_TRUE(outcome->failure.isEmpty()) << outcome->failure.toStdString();
     const cv::Mat want = tessera::filters::applyCpu(original_, gaussianChain());
-    ASSERT_EQ(result.size(), want.size());
-    EXPECT_LE(cv::norm(result, want, cv::NORM_INF), 1.0);
+    ASSERT_EQ(outcome->result.size(), want.size());
+    ASSERT_EQ(outcome->result.type(), want.type());
+    EXPECT_LE(cv::norm(outcome->result, want, cv::NORM_INF), 1.0);
+    // The whole result is on screen too, and the next ask is answered at once.
+    EXPECT_EQ(previews_->previewRegion(), QRect(0, 0, original_.cols, original_.rows));
+    EXPECT_TRUE(ask(controller_)->arrived);
+}
+
+TEST_F(WholeResultTest, EscapeGivesUpTheWaitAndTheWindowCarriesOn)
+{
+    const auto outcome = ask(controller_);
+    ASSERT_FALSE(outcome->arrived);
+    QTest::keyClick(&window_, Qt::Key_Escape);
+    ASSERT_TRUE(outcome->arrived);
+    EXPECT_NE(outcome->failure.indexOf(QStringLiteral("cancelled")), -1) << outcome->failure.toStdString();
+    EXPECT_FALSE(previews_->isComputingWhole());
+    // The computation finishes in the background and becomes the preview; the next ask gets the
+    // whole image.
+    std::shared_ptr<Outcome> again;
+    for (int i = 0; i < 2000; ++i) {
+        again = ask(controller_);
+        if (again->arrived && again->failure.isEmpty()) {
+            break;
+        }
+        QTest::qWait(10);  // the earlier request is still on its way
+    }
+    ASSERT_TRUE(again->arrived);
+    ASSERT_TRUE(again->failure.isEmpty()) << again->failure.toStdString();
+    const cv::Mat want = tessera::filters::applyCpu(original_, gaussianChain());
+    ASSERT_EQ(again->result.size(), want.size());
+    EXPECT_LE(cv::norm(again->result, want, cv::NORM_INF), 1.0);
+}
+
+TEST_F(WholeResultTest, AStackChangedWhileTheWholeImageIsComputedIsNotAppliedStale)
+{
+    const auto outcome = ask(controller_);
+    ASSERT_FALSE(outcome->arrived);
+    // Before the result can be delivered (it comes through the event loop): another filter.
+    window_.findChild<QAction*>(QStringLiteral("stackAdd_gaussian"))->trigger();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return outcome->arrived; }, 20'000));
+    EXPECT_TRUE(outcome->result.empty());
+    EXPECT_NE(outcome->failure.indexOf(QStringLiteral("stack changed")), -1) << outcome->failure.toStdString();
 }
 
 }  // namespace
