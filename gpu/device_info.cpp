@@ -5,7 +5,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdio>
+#include <mutex>
+#include <optional>
 
 namespace tessera::gpu {
 
@@ -99,9 +102,7 @@ DeviceInfo readDevice(int id, int count)
     return d;
 }
 
-}  // namespace
-
-DeviceSnapshot enumerateDevices()
+DeviceSnapshot queryDevices()
 {
     DeviceSnapshot snap;
     // cuFFT is opened on the first call and kept; later snapshots read what that found.
@@ -131,6 +132,47 @@ DeviceSnapshot enumerateDevices()
         snap.devices.push_back(readDevice(i, count));
     }
     return snap;
+}
+
+// One snapshot per process; the lock also keeps two first calls from querying twice.
+struct Cache {
+    std::mutex mutex;
+    std::optional<DeviceSnapshot> snapshot;
+    std::atomic<std::uint64_t> scans{0};
+};
+
+Cache& cache()
+{
+    static Cache c;
+    return c;
+}
+
+DeviceSnapshot scanLocked(Cache& c)
+{
+    c.snapshot = queryDevices();
+    ++c.scans;
+    return *c.snapshot;
+}
+
+}  // namespace
+
+DeviceSnapshot enumerateDevices()
+{
+    Cache& c = cache();
+    const std::lock_guard lock(c.mutex);
+    return c.snapshot ? *c.snapshot : scanLocked(c);
+}
+
+DeviceSnapshot rescanDevices()
+{
+    Cache& c = cache();
+    const std::lock_guard lock(c.mutex);
+    return scanLocked(c);
+}
+
+std::uint64_t deviceScans() noexcept
+{
+    return cache().scans.load();
 }
 
 }  // namespace tessera::gpu

@@ -212,7 +212,6 @@ void collect(const TileQueue& queue, const std::vector<std::vector<Plan>>& plans
 
 struct StreamedExecutor::State {
     RunOptions options;
-    std::optional<DeviceSnapshot> snapshot;
     std::vector<GpuLanesPtr> lanes;  // per slot
     // Per slot, made at the slot's first run; after lanes, so that the threads are joined first.
     std::vector<std::unique_ptr<SlotWorker>> workers;
@@ -260,11 +259,9 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     }
     const int outType = chainOutputType(chain, src.type());
     const bool gpus = anyGpu(options);
-    if (gpus && !state_->snapshot) {
-        state_->snapshot = enumerateDevices();  // device properties are slow to read: once per executor
-    }
-    // The setup points into this snapshot: it lives until the run is over.
-    const DeviceSnapshot snapshot = gpus ? *state_->snapshot : DeviceSnapshot{};
+    // The process's snapshot (read once, see enumerateDevices); the setup points into this copy,
+    // which lives until the run is over.
+    const DeviceSnapshot snapshot = gpus ? enumerateDevices() : DeviceSnapshot{};
     const SlotSetup setup = setUpSlots(options, snapshot, src, chain, outType);
     report.slotReports.resize(options.deviceSlots.size());
     for (std::size_t i = 0; i < options.deviceSlots.size(); ++i) {

@@ -23,7 +23,10 @@ DeviceController::DeviceController(ui::MainWindow& window, Engine& engine, QObje
     applyDevicePreference();
     connect(&window_, &ui::MainWindow::preferredDeviceChanged, this, &DeviceController::applyDevicePreference);
     connect(&window_, &ui::MainWindow::enabledDevicesChanged, this, &DeviceController::applyDevicePreference);
-    connect(&window_, &ui::MainWindow::deviceRefreshRequested, this, &DeviceController::refreshDeviceInfo);
+    connect(&window_, &ui::MainWindow::deviceRefreshRequested, this, [this] {
+        gpu::rescanDevices();  // the user asked: read the devices again, for every front end
+        refreshDeviceInfo();
+    });
 }
 
 DeviceController::~DeviceController() = default;

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "app/cli/cli.h"
 #include "batch_test_data.h"
+#include "gpu/device_info.h"
+#include "gpu/engine.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <sstream>
 #include <sys/wait.h>
 
 namespace tessera::app {
@@ -32,6 +36,29 @@ protected:
     fs::path in_ = dir_.path() / "in";
     std::string out_ = dir_.file("out");
 };
+
+// In one process, two batches (on the devices Auto picks, with a manifest and a report, which
+// name the devices too) read the devices at most once between them, and start the slot threads
+// of their pipelines per batch, not per file.
+TEST_F(BatchCli, DevicesAreReadOncePerProcessAndThreadsOncePerBatch)
+{
+    const std::uint64_t scans = gpu::deviceScans();
+    const std::uint64_t starts = gpu::slotWorkerStarts();
+    for (const char* folder : {"first", "second"}) {
+        std::ostringstream out;
+        std::ostringstream err;
+        const int code = runCli({"batch", in_.string(), "-o", dir_.file(folder), "--filter", "box", "--param", "size=3",
+                                 "--jobs", "2", "--report", dir_.file(std::string(folder) + ".json"), "--manifest"},
+                                out, err);
+        ASSERT_EQ(code, 0) << err.str();
+        EXPECT_NE(out.str().find("4 file(s): 4 written"), std::string::npos) << out.str();
+    }
+    EXPECT_LE(gpu::deviceScans() - scans, 1u) << "the devices were read again during the batches";
+    // One slot thread per pipeline: the CPU slot, or per GPU its own pipeline (and, with several,
+    // the one over all of them); never one per file of the 8.
+    const std::uint64_t pipelinesPerBatch = std::max<std::size_t>(1, gpu::enumerateDevices().devices.size() * 2);
+    EXPECT_LE(gpu::slotWorkerStarts() - starts, 2 * pipelinesPerBatch);
+}
 
 TEST_F(BatchCli, AllGoodExitsZeroWithSummaryAndReport)
 {

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <thread>
+#include <vector>
+
 namespace tessera::gpu {
 namespace {
 
@@ -28,6 +32,43 @@ TEST(DeviceDiscovery, RepeatedCallsAgree)
     EXPECT_EQ(a.devices.size(), b.devices.size());
     EXPECT_EQ(a.reason, b.reason);
     EXPECT_EQ(a.driverVersion, b.driverVersion);
+}
+
+// The runtime is read once per process; only a rescan reads it again, and what the rescan
+// found is what later calls get.
+TEST(DeviceDiscovery, ReadOnceUntilRescanned)
+{
+    const auto first = enumerateDevices();
+    const std::uint64_t scans = deviceScans();
+    EXPECT_GE(scans, 1u);
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(enumerateDevices().devices.size(), first.devices.size());
+    }
+    EXPECT_EQ(deviceScans(), scans) << "enumerateDevices read the runtime again";
+    const auto again = rescanDevices();
+    EXPECT_EQ(deviceScans(), scans + 1);
+    EXPECT_EQ(again.devices.size(), first.devices.size());
+    EXPECT_EQ(again.reason, first.reason);
+    enumerateDevices();
+    EXPECT_EQ(deviceScans(), scans + 1);
+}
+
+// Threads asking at once share one read.
+TEST(DeviceDiscovery, ConcurrentFirstCallsShareOneRead)
+{
+    const std::uint64_t before = deviceScans();
+    std::vector<std::thread> threads;
+    std::vector<std::size_t> counts(4);
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        threads.emplace_back([&counts, i] { counts[i] = enumerateDevices().devices.size(); });
+    }
+    for (auto& t : threads) {
+        t.join();
+    }
+    EXPECT_EQ(deviceScans(), std::max<std::uint64_t>(before, 1)) << "more than one read for the first calls";
+    for (const std::size_t c : counts) {
+        EXPECT_EQ(c, counts.front());
+    }
 }
 
 TEST(DeviceDiscovery, NoDeviceReasonNamesTheCause)
