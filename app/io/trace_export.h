@@ -3,6 +3,7 @@
 
 #include "gpu/device_info.h"
 #include "values/timing_record.h"
+#include "values/trace_text.h"
 
 #include <QString>
 
@@ -18,26 +19,13 @@ enum class TraceFormat {
     ChromeTrace,  ///< Chrome trace event JSON, for Perfetto and chrome://tracing
 };
 
-/// Chrome trace JSON: one complete event ("ph":"X", ts and dur in microseconds) per record, one
-/// process per device named from devices ("GPU 0 (NVIDIA H200)", "CPU"), one thread per stream.
-/// Each event's args carry what parseChromeTrace() needs to rebuild the record.
-std::string toChromeTrace(const std::vector<gpu::TimingRecord>& records, const gpu::DeviceSnapshot& devices = {});
-
-/// CSV with the header csvHeader() and one row per record, in the order given; labels are
-/// quoted where they need it.
-std::string toCsv(const std::vector<gpu::TimingRecord>& records);
-
-/// The CSV header row, without the line end.
-std::string csvHeader();
-
-/// A JSON array with one object per record (device, stream, tile, phase, label, begin_us,
-/// end_us, duration_us, bytes, x, y, width, height).
-std::string toJson(const std::vector<gpu::TimingRecord>& records);
-
-/// Reads the complete events of a trace written by toChromeTrace() back into records, in the
-/// file's order; metadata and foreign events without Tessera's args are skipped. Throws
-/// std::runtime_error when text is not JSON or has no traceEvents array.
-std::vector<gpu::TimingRecord> parseChromeTrace(const std::string& text);
+// The text forms are values/trace_text.h's, the same for every front end; here under the
+// names the app has used.
+using gpu::parseChromeTrace;
+using gpu::toChromeTrace;
+inline std::string toCsv(const std::vector<gpu::TimingRecord>& records) { return gpu::timingCsv(records); }
+inline std::string csvHeader() { return gpu::timingCsvHeader(); }
+inline std::string toJson(const std::vector<gpu::TimingRecord>& records) { return gpu::timingJson(records); }
 
 /// Writes records in format to path under the output rule (files::writeOutputFile): a file is
 /// replaced through a temporary renamed into place, so a failed write leaves it whole; a pipe or
