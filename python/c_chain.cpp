@@ -1,18 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // The chain and options of a C call: preset JSON parsed, the options applied as
-// `tessera-cli apply` applies them, and recent results remembered.
+// `tessera-cli apply` applies them.
 #include "python/c_chain.h"
 
 #include "filters/filter_spec.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
 
-#include <bit>
 #include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <map>
-#include <mutex>
 
 namespace tessera::python {
 
@@ -79,75 +74,6 @@ filters::FilterChain makeChain(const char* chainJson, const tessera_options* opt
     for (const auto& s : chain.steps) {
         filters::validateSpec(s);
     }
-    return chain;
-}
-
-namespace {
-
-/// A string as its length and bytes, so no two sequences of fields run together into one key.
-void appendText(std::string& key, const char* s, const char* fallback)
-{
-    const std::string value = text(s, fallback);
-    key += std::to_string(value.size());
-    key += ':';
-    key += value;
-}
-
-/// A double as its IEEE-754 bit pattern in hex (or '-' when unset): exact, so values that differ
-/// in the last bit, or 0 and -0, never share a key. NaNs of different payloads get keys of their
-/// own too, but none is ever kept: makeChain refuses them, and a failed call remembers nothing.
-void appendNumber(std::string& key, int32_t set, double value)
-{
-    if (set == 0) {
-        key += '-';
-        return;
-    }
-    char digits[17];
-    std::snprintf(digits, sizeof digits, "%016llx",
-                  static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(value)));
-    key += digits;
-}
-
-}  // namespace
-
-std::string optionsKey(const tessera_options* o)
-{
-    if (o == nullptr) {
-        return "*";
-    }
-    std::string key;
-    appendText(key, o->border, "");
-    appendText(key, o->depth, "");
-    appendText(key, o->device, "auto");
-    appendText(key, o->method, "auto");
-    appendNumber(key, o->set_border_value, o->border_value);
-    appendNumber(key, o->set_scale, o->scale);
-    appendNumber(key, o->set_offset, o->offset);
-    return key;
-}
-
-/// makeChain, remembered for the chain texts and options seen last: a loop filtering frame
-/// after frame parses its chain once.
-std::shared_ptr<const filters::FilterChain> chainFor(const char* chainJson, const tessera_options* options)
-{
-    static std::mutex mutex;
-    static std::map<std::string, std::shared_ptr<const filters::FilterChain>> chains;
-    if (chainJson == nullptr) {
-        fail("no chain given");
-    }
-    const std::string key = optionsKey(options) + '\n' + chainJson;
-    {
-        std::lock_guard lock(mutex);
-        if (const auto it = chains.find(key); it != chains.end()) {
-            return it->second;
-        }
-    }
-    auto chain = std::make_shared<const filters::FilterChain>(makeChain(chainJson, options));
-    std::lock_guard lock(mutex);
-    if (chains.size() >= 64) {
-        chains.clear();
-    }
-    chains.emplace(key, chain);
     return chain;
 }
 

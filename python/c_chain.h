@@ -4,7 +4,6 @@
 #include "filters/filter_spec.h"
 #include "python/tessera_c.h"
 
-#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -26,13 +25,5 @@ std::string text(const char* s, const char* fallback);
 /// same options: border and border value on every step, scale, offset and depth on the last.
 /// Throws Failure, PresetError or std::invalid_argument.
 filters::FilterChain makeChain(const char* chainJson, const tessera_options* options);
-
-/// makeChain, remembered for recent chain texts and options. Throws as makeChain.
-std::shared_ptr<const filters::FilterChain> chainFor(const char* chainJson, const tessera_options* options);
-
-/// The options that shape a chain or a device plan as an exact key: strings with their lengths,
-/// numbers as bit patterns; the key ends where it is unambiguous, so text may follow it.
-/// Never throws but for bad_alloc.
-std::string optionsKey(const tessera_options* options);
 
 }  // namespace tessera::python

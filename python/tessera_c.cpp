@@ -12,12 +12,15 @@
 #include "gpu/engine.h"
 #include "python/c_chain.h"
 #include "python/c_info.h"
+#include "python/c_report.h"
 #include "values/device_selection.h"
 #include "values/errors.h"
 
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <map>
@@ -164,76 +167,103 @@ cv::Mat wrap(const tessera_image& image)
                    static_cast<std::size_t>(image.row_stride));
 }
 
-/// Planned device chains by everything that shapes a plan (the chain's text as given, the
-/// options, the input's format and size, the GPU, the method), so repeated calls on images of
-/// one kind neither parse nor plan again, and each plan's data outlives the work queued with it.
-class PlanCache {
-public:
-    template <typename Make>
-    std::shared_ptr<const gpu::DeviceChain> get(const std::string& key, Make&& make)
-    {
-        {
-            std::lock_guard lock(mutex_);
-            if (const auto it = plans_.find(key); it != plans_.end()) {
-                return it->second;
-            }
-        }
-        std::shared_ptr<const gpu::DeviceChain> planned = make();
-        std::lock_guard lock(mutex_);
-        if (plans_.size() >= kMaxPlans) {
-            plans_.clear();
-        }
-        plans_.emplace(key, planned);
-        return planned;
-    }
+/// The report of the calling thread's last run. A device run without step timing keeps only
+/// its chain and wall time, and the report is made when asked for: the run itself stays cheap.
+struct LastRun {
+    bool any = false;
+    gpu::RunReport report;
+    std::shared_ptr<const gpu::DeviceChain> untimed;  ///< set when report is still to be made
+    double wallMs = 0.0;
+    std::string where;
+    std::string note;
 
-private:
-    static constexpr std::size_t kMaxPlans = 64;
-    std::mutex mutex_;
-    std::map<std::string, std::shared_ptr<const gpu::DeviceChain>> plans_;
+    const gpu::RunReport& get()
+    {
+        if (untimed) {
+            report = untimed->report();
+            report.wallMs = wallMs;
+            untimed.reset();
+        }
+        return report;
+    }
 };
 
-PlanCache& planCache()
+thread_local LastRun lastRun;
+std::atomic<bool> stepTiming{false};
+
+double msSince(std::chrono::steady_clock::time_point start)
 {
-    static PlanCache cache;
-    return cache;
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The device chain for a device image: the image's own GPU, checked against the device option.
-std::shared_ptr<const gpu::DeviceChain> deviceChainFor(const tessera_image* src, const char* chainJson,
-                                                       const tessera_options* options)
+}  // namespace
+
+/// A planned chain (tessera_plan_create): everything a run needs besides the pointers.
+struct tessera_plan {
+    bool onDevice = false;
+    int width = 0;
+    int height = 0;
+    int inType = 0;   ///< OpenCV type of the input
+    int outType = 0;  ///< OpenCV type of the output
+    // Host plans:
+    tessera::filters::FilterChain chain;
+    std::vector<tessera::gpu::DeviceId> gpus;  ///< empty: the CPU path
+    tessera::gpu::Method method = tessera::gpu::Method::Auto;
+    std::size_t memoryLimit = 0;
+    std::string where;
+    std::string note;  ///< what resolving the device option said
+    /// The pipeline of host runs, kept so its slots' threads and buffers serve every run; a run
+    /// that finds it busy (another thread runs the plan) makes one of its own.
+    mutable std::mutex pipelineMutex;
+    mutable std::unique_ptr<tessera::gpu::Pipeline> pipeline;
+    // Device plans:
+    std::shared_ptr<const tessera::gpu::DeviceChain> device;
+};
+
+namespace {
+
+/// The image a run names by pointer and stride, with the plan's geometry; role names it.
+tessera_image planned(const tessera_plan& plan, const void* data, int64_t stride, int cvType, const char* role)
 {
-    checkImage(src, "the input");
-    if (chainJson == nullptr) {
-        fail("no chain given");
+    tessera_image image{const_cast<void*>(data), plan.width, plan.height, stride, CV_MAT_CN(cvType),
+                        depthCodeOf(CV_MAT_DEPTH(cvType))};
+    checkImage(&image, role);
+    return image;
+}
+
+void makeHostPlan(tessera_plan& plan, const tessera_options* options)
+{
+    const auto selection =
+        gpu::parseDeviceSelection(text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
+    // The CPU asked for by name: no need to ask CUDA about devices.
+    if (selection.kind() != gpu::DeviceSelection::Kind::Cpu) {
+        plan.gpus = gpu::resolve(selection, gpu::enumerateDevices(), plan.note, kDeviceArgument);
     }
-    const gpu::DeviceId device = gpu::deviceOfPointer(src->data);
-    const gpu::PixelFormat format = formatOf(*src);
-    const std::string key = optionsKey(options) + format.name() + ' ' + std::to_string(src->width) + 'x' +
-                            std::to_string(src->height) + ' ' + std::to_string(device.value()) + '\n' + chainJson;
-    return planCache().get(key, [&] {
-        const auto held = chainFor(chainJson, options);
-        const filters::FilterChain& chain = *held;
-        const gpu::DeviceSelection selection = gpu::parseDeviceSelection(
-            text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
-        using Kind = gpu::DeviceSelection::Kind;
-        if (selection.kind() == Kind::Cpu) {
-            fail("device='cpu' takes host images; a device image runs on its own GPU (" + gpu::describe(device) +
-                 ")");
-        }
-        if (selection.kind() == Kind::Gpus && (selection.ids().size() != 1 || selection.ids().front() != device)) {
-            fail("device='" + gpu::toString(selection) + "' does not name the GPU that holds the image (" +
-                 gpu::describe(device) + ")");
-        }
-        return std::make_shared<const gpu::DeviceChain>(chain, format, static_cast<int>(src->width),
-                                                        static_cast<int>(src->height), device, methodOf(options));
-    });
+    plan.method = methodOf(options);
+    if (!plan.gpus.empty()) {
+        gpu::requireMethod(plan.method);
+    }
+    plan.memoryLimit = options != nullptr ? options->gpu_memory_limit : 0;
+    plan.where = plan.gpus.empty() ? std::string("cpu") : gpu::toString(gpu::selectionOf(plan.gpus));
 }
 
-gpu::DeviceImage deviceImage(const tessera_image& image)
+void makeDevicePlan(tessera_plan& plan, const tessera_image& src, const tessera_options* options)
 {
-    return {image.data, static_cast<std::size_t>(image.row_stride), static_cast<int>(image.width),
-            static_cast<int>(image.height), formatOf(image)};
+    const gpu::DeviceId device = gpu::deviceOfPointer(src.data);
+    const gpu::DeviceSelection selection =
+        gpu::parseDeviceSelection(text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
+    using Kind = gpu::DeviceSelection::Kind;
+    if (selection.kind() == Kind::Cpu) {
+        fail("device='cpu' takes host images; a device image runs on its own GPU (" + gpu::describe(device) + ")");
+    }
+    if (selection.kind() == Kind::Gpus && (selection.ids().size() != 1 || selection.ids().front() != device)) {
+        fail("device='" + gpu::toString(selection) + "' does not name the GPU that holds the image (" +
+             gpu::describe(device) + ")");
+    }
+    plan.device = std::make_shared<const gpu::DeviceChain>(plan.chain, formatOf(src), plan.width, plan.height, device,
+                                                           methodOf(options));
+    plan.chain = {};  // the device chain holds its plans; the specs are not needed again
+    plan.where = gpu::toString(gpu::selectionOf({device}));
 }
 
 }  // namespace
@@ -299,154 +329,98 @@ tessera_status tessera_describe_chain(const char* chain_json, const tessera_opti
     });
 }
 
-tessera_status tessera_output_depth(const char* chain_json, const tessera_options* options, int32_t input_depth,
-                                    int32_t* output_depth)
-{
-    return guarded([&] {
-        const auto held = chainFor(chain_json, options);
-        const filters::FilterChain& chain = *held;
-        const int type = gpu::chainOutputType(chain, CV_MAKETYPE(cvDepthOf(input_depth), 1));
-        if (output_depth != nullptr) {
-            *output_depth = depthCodeOf(CV_MAT_DEPTH(type));
-        }
-    });
-}
-
-tessera_status tessera_apply_host(const tessera_image* src, const tessera_image* dst, const char* chain_json,
-                                  const tessera_options* options, const char** where_out)
-{
-    return guarded([&] {
-        checkImage(src, "the input");
-        const auto held = chainFor(chain_json, options);
-        const filters::FilterChain& chain = *held;
-        const cv::Mat in = wrap(*src);
-        const int outType = gpu::chainOutputType(chain, in.type());
-        checkOutput(src, dst, CV_MAT_DEPTH(outType));
-        const cv::Mat target = wrap(*dst);
-
-        std::string note;
-        const auto selection =
-            gpu::parseDeviceSelection(text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
-        // The CPU asked for by name: no need to ask CUDA about devices.
-        const std::vector<gpu::DeviceId> gpus =
-            selection.kind() == gpu::DeviceSelection::Kind::Cpu
-                ? std::vector<gpu::DeviceId>{}
-                : gpu::resolve(selection, gpu::enumerateDevices(), note, kDeviceArgument);
-        std::string where = "cpu";
-        if (gpus.empty()) {
-            filters::applyCpu(in, chain).copyTo(target);
-        } else {
-            const gpu::Method method = methodOf(options);
-            gpu::requireMethod(method);
-            gpu::RunOptions so;
-            so.deviceSlots = gpu::slotsFor(gpus, {}, options != nullptr ? options->gpu_memory_limit : 0);
-            so.method = method;
-            gpu::Pipeline pipeline(std::move(so));
-            cv::Mat out = target;
-            gpu::RunReport report;
-            pipeline.run(in, chain, out, &report);
-            if (out.data != target.data) {
-                out.copyTo(target);
-            }
-            where = gpu::toString(gpu::selectionOf(gpus));
-            note = report.fallback;
-            for (const auto& e : report.events) {
-                note += (note.empty() ? "" : "; ") + e;
-            }
-        }
-        lastText = where + (note.empty() ? "" : "\n" + note);
-        if (where_out != nullptr) {
-            *where_out = lastText.c_str();
-        }
-    });
-}
-
-tessera_status tessera_device_prepare(const tessera_image* src, const char* chain_json,
-                                      const tessera_options* options, int32_t* output_depth, uint64_t* scratch_bytes)
-{
-    return guarded([&] {
-        const auto planned = deviceChainFor(src, chain_json, options);
-        if (output_depth != nullptr) {
-            *output_depth = depthCodeOf(CV_MAT_DEPTH(gpu::toCvType(planned->output())));
-        }
-        if (scratch_bytes != nullptr) {
-            *scratch_bytes = planned->scratchBytes();
-        }
-    });
-}
-
-tessera_status tessera_pointer_device(const void* pointer, int32_t* device)
-{
-    return guarded([&] {
-        const gpu::DeviceId id = gpu::deviceOfPointer(pointer);
-        if (device != nullptr) {
-            *device = id.value();
-        }
-    });
-}
-
-tessera_status tessera_apply_device(const tessera_image* src, const tessera_image* dst, const char* chain_json,
-                                    const tessera_options* options, void* stream, void* scratch,
-                                    uint64_t scratch_bytes)
-{
-    return guarded([&] {
-        const auto planned = deviceChainFor(src, chain_json, options);
-        checkOutput(src, dst, CV_MAT_DEPTH(gpu::toCvType(planned->output())));
-        if (gpu::deviceOfPointer(dst->data) != planned->device()) {
-            fail("the output lives on another GPU than the input");
-        }
-        if (scratch != nullptr && scratch_bytes < planned->scratchBytes()) {
-            fail("the scratch holds " + std::to_string(scratch_bytes) + " bytes; the chain needs " +
-                 std::to_string(planned->scratchBytes()));
-        }
-        planned->run(deviceImage(*src), deviceImage(*dst), scratch, gpu::StreamView(stream, planned->device()));
-    });
-}
-
-tessera_status tessera_stream_wait(int32_t device, void* stream, void* producer)
-{
-    return guarded([&] {
-        if (device < 0) {
-            fail("no GPU " + std::to_string(device));
-        }
-        gpu::streamWaits(gpu::DeviceId(device), stream, producer);
-    });
-}
-
-struct tessera_device_plan {
-    std::shared_ptr<const tessera::gpu::DeviceChain> chain;
-};
-
-tessera_status tessera_device_plan_create(const tessera_image* src, const char* chain_json,
-                                          const tessera_options* options, tessera_device_plan** plan,
-                                          int32_t* output_depth, uint64_t* scratch_bytes)
+tessera_status tessera_plan_create(const tessera_image* src, int32_t memory, const char* chain_json,
+                                   const tessera_options* options, tessera_plan** plan, int32_t* output_depth,
+                                   uint64_t* scratch_bytes)
 {
     return guarded([&] {
         if (plan == nullptr) {
             fail("no place for the plan given");
         }
         *plan = nullptr;
-        auto made = std::make_unique<tessera_device_plan>();
-        made->chain = deviceChainFor(src, chain_json, options);
+        if (memory != TESSERA_HOST_MEMORY && memory != TESSERA_DEVICE_MEMORY) {
+            fail("unknown memory kind " + std::to_string(memory));
+        }
+        checkImage(src, "the input");
+        auto made = std::make_unique<tessera_plan>();
+        made->onDevice = memory == TESSERA_DEVICE_MEMORY;
+        made->width = static_cast<int>(src->width);
+        made->height = static_cast<int>(src->height);
+        made->inType = CV_MAKETYPE(cvDepthOf(src->depth), src->channels);
+        made->chain = makeChain(chain_json, options);
+        made->outType = gpu::chainOutputType(made->chain, made->inType);
+        if (made->onDevice) {
+            makeDevicePlan(*made, *src, options);
+        } else {
+            makeHostPlan(*made, options);
+        }
         if (output_depth != nullptr) {
-            *output_depth = depthCodeOf(CV_MAT_DEPTH(gpu::toCvType(made->chain->output())));
+            *output_depth = depthCodeOf(CV_MAT_DEPTH(made->outType));
         }
         if (scratch_bytes != nullptr) {
-            *scratch_bytes = made->chain->scratchBytes();
+            *scratch_bytes = made->device ? made->device->scratchBytes() : 0;
         }
         *plan = made.release();
     });
 }
 
-tessera_status tessera_device_plan_run(const tessera_device_plan* plan, const void* src, int64_t src_row_stride,
-                                       void* dst, int64_t dst_row_stride, void* stream, void* scratch,
-                                       uint64_t scratch_bytes)
+tessera_status tessera_plan_run_host(const tessera_plan* plan, const void* src, int64_t src_row_stride, void* dst,
+                                     int64_t dst_row_stride)
 {
     return guarded([&] {
-        if (plan == nullptr || !plan->chain) {
-            fail("no plan given");
+        if (plan == nullptr || plan->onDevice) {
+            fail(plan == nullptr ? "no plan given" : "the plan is for device images");
         }
-        const gpu::DeviceChain& chain = *plan->chain;
+        const auto started = std::chrono::steady_clock::now();
+        const tessera_image in = planned(*plan, src, src_row_stride, plan->inType, "the input");
+        const tessera_image out = planned(*plan, dst, dst_row_stride, plan->outType, "the output");
+        checkOutput(&in, &out, CV_MAT_DEPTH(plan->outType));
+        const cv::Mat source = wrap(in);
+        const cv::Mat target = wrap(out);
+        // The CPU path is a slot of the same pipeline as the GPUs: one report shape for both.
+        const auto makePipeline = [plan] {
+            gpu::RunOptions so;
+            so.deviceSlots =
+                plan->gpus.empty() ? gpu::cpuSlots() : gpu::slotsFor(plan->gpus, {}, plan->memoryLimit);
+            so.method = plan->gpus.empty() ? gpu::Method::Auto : plan->method;
+            return std::make_unique<gpu::Pipeline>(std::move(so));
+        };
+        std::unique_lock lock(plan->pipelineMutex, std::try_to_lock);
+        std::unique_ptr<gpu::Pipeline> own;
+        gpu::Pipeline* pipeline = nullptr;
+        if (lock.owns_lock()) {
+            if (!plan->pipeline) {
+                plan->pipeline = makePipeline();
+            }
+            pipeline = plan->pipeline.get();
+        } else {
+            own = makePipeline();
+            pipeline = own.get();
+        }
+        cv::Mat result = target;
+        gpu::RunReport report;
+        pipeline->run(source, plan->chain, result, &report);
+        if (result.data != target.data) {
+            result.copyTo(target);
+        }
+        report.wallMs = msSince(started);
+        lastRun.report = std::move(report);
+        lastRun.untimed.reset();
+        lastRun.where = plan->where;
+        lastRun.note = plan->note;
+        lastRun.any = true;
+    });
+}
+
+tessera_status tessera_plan_run_device(const tessera_plan* plan, const void* src, int64_t src_row_stride, void* dst,
+                                       int64_t dst_row_stride, void* stream, void* scratch, uint64_t scratch_bytes)
+{
+    return guarded([&] {
+        if (plan == nullptr || !plan->device) {
+            fail(plan == nullptr ? "no plan given" : "the plan is for host images");
+        }
+        const auto started = std::chrono::steady_clock::now();
+        const gpu::DeviceChain& chain = *plan->device;
         if (src == nullptr || dst == nullptr) {
             fail(src == nullptr ? "the input image is missing" : "the output image is missing");
         }
@@ -464,13 +438,70 @@ tessera_status tessera_device_plan_run(const tessera_device_plan* plan, const vo
                                   chain.height(), chain.input()};
         const gpu::DeviceImage out{dst, static_cast<std::size_t>(dst_row_stride), chain.width(), chain.height(),
                                    chain.output()};
-        chain.run(in, out, scratch, gpu::StreamView(stream, chain.device()));
+        const gpu::StreamView view(stream, chain.device());
+        if (stepTiming.load(std::memory_order_relaxed)) {
+            gpu::RunReport report;
+            chain.run(in, out, scratch, view, &report, true);
+            lastRun.report = std::move(report);
+            lastRun.untimed.reset();
+        } else {
+            chain.run(in, out, scratch, view);
+            lastRun.untimed = plan->device;
+            lastRun.wallMs = msSince(started);
+        }
+        lastRun.where = plan->where;
+        lastRun.note.clear();
+        lastRun.any = true;
     });
 }
 
-void tessera_device_plan_free(tessera_device_plan* plan)
+void tessera_plan_free(tessera_plan* plan)
 {
     delete plan;
+}
+
+tessera_status tessera_last_run(int32_t form, const char** text_out)
+{
+    return guarded([&] {
+        if (form == TESSERA_REPORT_JSON) {
+            lastText = lastRun.any ? reportJson(lastRun.get(), lastRun.where, lastRun.note) : std::string("null");
+        } else if (form == TESSERA_REPORT_CHROME_TRACE) {
+            if (!lastRun.any) {
+                fail("no run yet on this thread: nothing to trace");
+            }
+            lastText = chromeTrace(lastRun.get().records);
+        } else {
+            fail("unknown report form " + std::to_string(form));
+        }
+        if (text_out != nullptr) {
+            *text_out = lastText.c_str();
+        }
+    });
+}
+
+tessera_status tessera_pointer_device(const void* pointer, int32_t* device)
+{
+    return guarded([&] {
+        const gpu::DeviceId id = gpu::deviceOfPointer(pointer);
+        if (device != nullptr) {
+            *device = id.value();
+        }
+    });
+}
+
+tessera_status tessera_stream_wait(int32_t device, void* stream, void* producer)
+{
+    return guarded([&] {
+        if (device < 0) {
+            fail("no GPU " + std::to_string(device));
+        }
+        gpu::streamWaits(gpu::DeviceId(device), stream, producer);
+    });
+}
+
+int32_t tessera_set_step_timing(int32_t on)
+{
+    return stepTiming.exchange(on != 0) ? 1 : 0;
 }
 
 }  // extern "C"

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define TESSERA_C_API_VERSION 2
+#define TESSERA_C_API_VERSION 3
 
 /* The library exports these functions and nothing else. */
 #if defined(__GNUC__)
@@ -99,70 +99,73 @@ TESSERA_C_EXPORT const char* tessera_devices_json(void);
 TESSERA_C_EXPORT tessera_status tessera_describe_chain(const char* chain_json, const tessera_options* options,
                                                        const char** json_out);
 
-/* The depth the chain writes for an input of `input_depth`. */
-TESSERA_C_EXPORT tessera_status tessera_output_depth(const char* chain_json, const tessera_options* options,
-                                                     int32_t input_depth, int32_t* output_depth);
+/* A chain planned once for images of one kind: host or device memory, format, size and (for
+ * device images) GPU, with the options applied and, for host images, the devices resolved. It
+ * is the one thing a caller keeps between calls: a run takes the plan and two pointers, no
+ * chain text and no option structure. Free it with tessera_plan_free once no call uses it
+ * (work a device run already queued does not need it). A plan may run on several threads at
+ * once. */
+typedef struct tessera_plan tessera_plan;
 
-/* Runs the chain over a host image into a host image the caller allocated (same size and
- * channels, depth from tessera_output_depth; it must not overlap src). Blocks until dst holds
- * the result. Where it ran ("cpu" or "gpu:0,1") and any note (a fallback to the CPU) go to
- * *where_out when where_out is not NULL. */
-TESSERA_C_EXPORT tessera_status tessera_apply_host(const tessera_image* src, const tessera_image* dst,
-                                                   const char* chain_json, const tessera_options* options,
-                                                   const char** where_out);
+#define TESSERA_HOST_MEMORY 0
+#define TESSERA_DEVICE_MEMORY 1
 
-/* Device memory: plans the chain for this image (plans are kept, so later calls with the same
- * chain text, options, format, size and GPU skip parsing and planning) and gives the depth it
- * writes and the bytes of scratch tessera_apply_device needs, so the caller can take them
- * from its own allocator. src->data must be device memory (it names the GPU). Either out
- * pointer may be NULL. */
-TESSERA_C_EXPORT tessera_status tessera_device_prepare(const tessera_image* src, const char* chain_json,
-                                                       const tessera_options* options, int32_t* output_depth,
-                                                       uint64_t* scratch_bytes);
+/* Plans the chain for images like src in `memory` (TESSERA_HOST_MEMORY or
+ * TESSERA_DEVICE_MEMORY; for device memory src->data names the GPU, which must agree with the
+ * device option) and returns the plan in *plan (never NULL on success), the depth the chain
+ * writes and the bytes of scratch a device run needs (0 for host plans); either out pointer
+ * may be NULL. Parses and checks the chain and the options: the only call that does. */
+TESSERA_C_EXPORT tessera_status tessera_plan_create(const tessera_image* src, int32_t memory, const char* chain_json,
+                                                    const tessera_options* options, tessera_plan** plan,
+                                                    int32_t* output_depth, uint64_t* scratch_bytes);
+
+/* Runs a host plan: src and dst are the first pixels of host images of the planned size and
+ * channels (dst in the planned output depth, not overlapping src) with the given row strides in
+ * bytes. Blocks until dst holds the result. The run's report becomes the calling thread's last
+ * (tessera_last_run). */
+TESSERA_C_EXPORT tessera_status tessera_plan_run_host(const tessera_plan* plan, const void* src,
+                                                      int64_t src_row_stride, void* dst, int64_t dst_row_stride);
+
+/* Runs a device plan: src and dst are the first pixels of device images of the planned size and
+ * channels on the plan's GPU (dst in the planned output depth, not overlapping src), enqueued on
+ * `stream` (a cudaStream_t of that GPU; NULL: the legacy default stream); returns without
+ * waiting unless step timing is on (tessera_set_step_timing). Work queued on the stream before
+ * the call is complete before the input is read. `scratch` holds at least the bytes
+ * tessera_plan_create gave, in device memory aligned to 256 bytes that nothing else uses
+ * before the stream passes this work; NULL: taken from CUDA's stream-ordered allocator on
+ * `stream`. Pixels never go through the host. Addresses and row strides must be multiples of
+ * the pixel size for 4 channels and of the channel size otherwise. */
+TESSERA_C_EXPORT tessera_status tessera_plan_run_device(const tessera_plan* plan, const void* src,
+                                                        int64_t src_row_stride, void* dst, int64_t dst_row_stride,
+                                                        void* stream, void* scratch, uint64_t scratch_bytes);
+
+/* Releases a plan; NULL is allowed. */
+TESSERA_C_EXPORT void tessera_plan_free(tessera_plan* plan);
 
 /* The CUDA ordinal of the GPU that holds `pointer`; TESSERA_INVALID_ARGUMENT for host memory
  * or memory CUDA does not know. */
 TESSERA_C_EXPORT tessera_status tessera_pointer_device(const void* pointer, int32_t* device);
-
-/* Runs the chain over a device image into a device image (same GPU, same size and channels,
- * depth from tessera_device_prepare, not overlapping src), enqueued on `stream` (a cudaStream_t
- * of that GPU; NULL: the legacy default stream), and returns without waiting: the result is
- * there once the stream reaches this work, and work queued on the stream before the call is
- * complete before the input is read. `scratch` holds at least the bytes tessera_device_prepare
- * gives, in device memory aligned to 256 bytes that nothing else uses before the stream passes
- * this work; NULL: taken from CUDA's stream-ordered allocator on `stream`. Pixels never go
- * through the host. Addresses and row strides must be multiples of the pixel size for 4
- * channels and of the channel size otherwise. */
-TESSERA_C_EXPORT tessera_status tessera_apply_device(const tessera_image* src, const tessera_image* dst,
-                                                     const char* chain_json, const tessera_options* options,
-                                                     void* stream, void* scratch, uint64_t scratch_bytes);
 
 /* Makes `stream` wait, on the device, for the work queued on `producer` so far (both
  * cudaStream_t handles of GPU `device`; 0x1 and 0x2 name the legacy and per-thread default
  * streams). The host does not block. For consumers of __cuda_array_interface__'s "stream". */
 TESSERA_C_EXPORT tessera_status tessera_stream_wait(int32_t device, void* stream, void* producer);
 
-/* A chain planned once for device images of one kind (format, size, GPU), to run many times
- * with the least host work per call: no chain text, no option structure, no plan lookup. It
- * holds the plan alive; free it with tessera_device_plan_free once no call uses it (work
- * already queued does not need it). */
-typedef struct tessera_device_plan tessera_device_plan;
+#define TESSERA_REPORT_JSON 0
+#define TESSERA_REPORT_CHROME_TRACE 1
 
-/* Plans like tessera_device_prepare and returns the plan in *plan (never NULL on success), the
- * depth it writes and the scratch bytes it needs (either may be NULL). */
-TESSERA_C_EXPORT tessera_status tessera_device_plan_create(const tessera_image* src, const char* chain_json,
-                                                           const tessera_options* options, tessera_device_plan** plan,
-                                                           int32_t* output_depth, uint64_t* scratch_bytes);
+/* The calling thread's last successful run (host or device) as text in *text_out:
+ * TESSERA_REPORT_JSON, one JSON object (where, note, placement, devices, methods,
+ * step_methods, plan, wall_ms, kernel_ms, host_ms, fallback, fallback_policy, events,
+ * retries, tiles, slots, records), or "null" before the first run; TESSERA_REPORT_CHROME_TRACE,
+ * its timing records as the Chrome trace `tessera-cli apply --trace` writes
+ * (TESSERA_INVALID_ARGUMENT before the first run). */
+TESSERA_C_EXPORT tessera_status tessera_last_run(int32_t form, const char** text_out);
 
-/* tessera_apply_device for a planned chain: src and dst are the first pixels of images of the
- * planned size and channels (dst in the planned output depth) with the given row strides in
- * bytes, on the plan's GPU; stream and scratch as there. */
-TESSERA_C_EXPORT tessera_status tessera_device_plan_run(const tessera_device_plan* plan, const void* src,
-                                                        int64_t src_row_stride, void* dst, int64_t dst_row_stride,
-                                                        void* stream, void* scratch, uint64_t scratch_bytes);
-
-/* Releases a plan; NULL is allowed. */
-TESSERA_C_EXPORT void tessera_device_plan_free(tessera_device_plan* plan);
+/* Whether device runs time each step with CUDA events (and then wait for their own work, so
+ * the times can be read) from now on, in every thread; host runs are always timed. Returns the
+ * previous setting. Never fails. */
+TESSERA_C_EXPORT int32_t tessera_set_step_timing(int32_t on);
 
 #ifdef __cplusplus
 }

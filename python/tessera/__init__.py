@@ -27,12 +27,14 @@ The GIL is released while an image is filtered.
 
 import numpy as np
 
-from . import _args, _arrays, _device, _fast, _lib
+from . import _args, _arrays, _chain, _device, _fast, _lib, _report
 from ._chain import Chain, Filter, load_preset
 from ._lib import LIBRARY_PATH, TesseraError
+from ._report import RunReport
 
 __version__ = _lib.VERSION
 __all__ = ["apply", "filters", "devices", "Chain", "Filter", "load_preset", "TesseraError", "last_run",
+           "set_step_timing", "RunReport",
            "LIBRARY_PATH", "__version__"]
 
 def filters():
@@ -51,35 +53,25 @@ def devices():
     return _lib.devices_json()
 
 
-_last_run = {"where": None}
-
-
 def last_run():
-    """Where the calling process's last host-image apply() ran ("cpu" or "gpu:0,1", plus any
-    note such as a fallback to the CPU), or None before the first one."""
-    return _last_run["where"]
+    """The report of the calling thread's last apply() (host images and device arrays alike) as
+    a RunReport: where it ran, the placement, the devices, the method of each step, the times,
+    any fallback and the timing records; ``.write_trace(path)`` writes them as the Chrome trace
+    ``tessera-cli apply --trace`` writes. None before the first run."""
+    return _report.last_run()
 
 
-_CHAIN_TEXTS = {}  # the JSON of recent one-filter calls, so a loop does not rebuild and recheck it
+def set_step_timing(on):
+    """Whether device-array runs time each step with CUDA events from now on (the call then
+    waits for its own work, so the times can be read): for profiling. Host runs are always
+    timed. Returns the previous setting."""
+    return _lib.set_step_timing(on)
 
 
-def _cache_key(filter, weights, anchor, params):
-    """The exact key of a one-filter call (weights and anchor already checked), or None when a
-    parameter cannot be keyed (the call then builds its chain, which says what is wrong)."""
-    try:
-        values = tuple((k, _args.exact(v)) for k, v in sorted(params.items()))
-    except TypeError:
-        return None
-    kernel_key = None if weights is None else (weights.shape, weights.tobytes())
-    return filter, kernel_key, None if anchor is None else tuple(anchor), values
-
-
-def _chain_text(filter, kernel, anchor, params):
-    if isinstance(filter, Chain):
-        if params or anchor is not None or kernel is not None:
-            _chain_of(filter, kernel, anchor, params)  # raises the TypeError that says why
-        return filter.to_json()
-    key = None
+def _chain_key_and_text(filter, kernel, anchor, params):
+    """(exact key, chain JSON or None) for apply()'s filter arguments. An id or a kernel is keyed
+    by its values and its JSON made only when the call has to be planned; a Chain, a Filter or
+    a list is keyed by its JSON text (round-tripping floats, so exact)."""
     if isinstance(filter, (str, type(None))):
         # Checked (and an object or integer kernel turned into float64) before it is keyed: the
         # key holds the weights' float64 bytes, never an object array's pointers.
@@ -87,34 +79,40 @@ def _chain_text(filter, kernel, anchor, params):
             kernel = _args.kernel(kernel)
         if anchor is not None:
             anchor = _args.anchor(anchor)
-        key = _cache_key(filter, kernel, anchor, params)
-    if key is not None and key in _CHAIN_TEXTS:
-        return _CHAIN_TEXTS[key]
-    text = _chain_of(filter, kernel, anchor, params).to_json()
-    if key is not None:
-        if len(_CHAIN_TEXTS) >= 256:
-            _CHAIN_TEXTS.clear()
-        _CHAIN_TEXTS[key] = text
-    return text
+        return _fast.filter_key(filter, kernel, anchor, params), None
+    text = _chain_text(filter, kernel, anchor, params)
+    return ("json", text), text
 
 
-def _chain_of(filter, kernel, anchor, params):
+def _chain_text(filter, kernel, anchor, params):
+    """The chain's preset JSON, checked on the Python side (the library checks the rest when it
+    plans)."""
+    if isinstance(filter, Chain):
+        if params or anchor is not None or kernel is not None:
+            _steps_of(filter, kernel, anchor, params)  # raises the TypeError that says why
+        return filter.to_json()
+    return _chain.chain_json(_steps_of(filter, kernel, anchor, params))
+
+
+def _steps_of(filter, kernel, anchor, params):
     if kernel is not None:
         if filter is not None:
             raise TypeError("give either a filter or kernel=, not both")
         if params:
             raise TypeError(f"kernel= takes no filter parameters (got {', '.join(sorted(params))})")
-        return Chain([Filter(kernel=kernel, anchor=anchor)])
+        return [Filter(kernel=kernel, anchor=anchor)]
     if filter is None:
         raise TypeError("apply() needs a filter: an id such as \"gaussian\", kernel=, a Filter or a Chain")
     if isinstance(filter, str):
-        return Chain([Filter(filter, anchor=anchor, **params)])
+        return [Filter(filter, anchor=anchor, **params)]
     if params or anchor is not None:
         raise TypeError("filter parameters and anchor= go with a filter id; a Filter or Chain carries its own")
     if isinstance(filter, Chain):
         return filter
-    if isinstance(filter, (Filter, list, tuple)):
-        return Chain(filter if isinstance(filter, (list, tuple)) else [filter])
+    if isinstance(filter, Filter):
+        return [filter]
+    if isinstance(filter, (list, tuple)):
+        return filter
     raise TypeError(f"filter must be an id, a Filter, a Chain or a list of them, not {type(filter).__name__}")
 
 
@@ -166,39 +164,29 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
     included) and presets, MemoryError when memory runs out and TesseraError (a RuntimeError) when the
     machine cannot do what was asked (device="gpu" without a GPU, a CUDA failure).
     """
-    text = _chain_text(filter, kernel, anchor, params)
-    remembered = None
-    if out is None or not isinstance(out, np.ndarray):
-        remembered = _fast.key(text, image, out, (border, border_value, scale, offset, depth, device, method,
-                                                  gpu_memory_limit))
-        prepared = _fast.lookup(remembered)
-        if prepared is not None:
-            result = _fast.run(prepared, image, out, stream)
-            if result is not None:
-                return result
-            remembered = None  # kept already (the caller's current GPU is another): no replanning
-    options = _lib.make_options(border=border, border_value=border_value, scale=scale, offset=offset, depth=depth,
-                                device=device, method=method, gpu_memory_limit=gpu_memory_limit)
-    if _arrays.is_device_array(image):
-        result = _device.apply_device(image, text, options, out, stream)
-        if remembered is not None:
-            _fast.remember(remembered, image, result, text, options)
-        return result
-    if stream is not None:
+    chain_key, text = _chain_key_and_text(filter, kernel, anchor, params)
+    options = (border, border_value, scale, offset, depth, device, method, gpu_memory_limit)
+    k = _fast.key(chain_key, image, out, options)
+    prepared = _fast.lookup(k)
+    if prepared is not None:
+        if prepared.memory == _lib.HOST_MEMORY:
+            if stream is not None:
+                raise TypeError("stream= is for CuPy arrays and PyTorch CUDA tensors; a NumPy image runs "
+                                "synchronously")
+            _fast.hits += 1
+            return _fast.run_host(prepared, image, out)
+        result = _fast.run_device(prepared, image, out, stream)
+        if result is not None:
+            return result
+        return _device.apply_device(prepared, image, out, stream)
+    if text is None:
+        text = _chain_text(filter, kernel, anchor, params)
+    c_options = _lib.make_options(border=border, border_value=border_value, scale=scale, offset=offset, depth=depth,
+                                  device=device, method=method, gpu_memory_limit=gpu_memory_limit)
+    on_device = _arrays.is_device_array(image)
+    if not on_device and stream is not None:
         raise TypeError("stream= is for CuPy arrays and PyTorch CUDA tensors; a NumPy image runs synchronously")
-    src = _arrays.host_layout(image, "the image")
-    dtype = _arrays.dtype_of(_lib.output_depth(text, options, src.depth))
-    if out is None:
-        out = np.empty(src.shape(), dtype)
-    else:
-        if not isinstance(out, np.ndarray):
-            raise TypeError(f"out must be a numpy.ndarray for a NumPy image, not {type(out).__name__}")
-        _arrays.check_out(out, src.shape(), dtype)
-        if not out.flags.writeable:
-            raise ValueError("out is read-only")
-        if np.may_share_memory(image, out):
-            raise ValueError("out overlaps the image; give an output array of its own")
-    dst = _arrays.host_layout(out, "out")
-    _last_run["where"] = _lib.apply_host(src.image(), dst.image(), text, options)
-    return out
-
+    prepared = _fast.plan(k, image, out, text, c_options)
+    if on_device:
+        return _device.apply_device(prepared, image, out, stream)
+    return _fast.run_host(prepared, image, out)

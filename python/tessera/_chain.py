@@ -84,6 +84,27 @@ def _entries_of(item):
                     f"kernels (2-D arrays) or chains, not {type(item).__name__}")
 
 
+def _entries_and_json(steps, name=None):
+    if isinstance(steps, (str, Filter, Chain, dict)):
+        steps = [steps]
+    entries = []
+    for item in steps:
+        entries.extend(_entries_of(item))
+    if not entries:
+        raise ValueError("a chain needs at least one filter")
+    doc = {"filters": entries}
+    if name:
+        doc["name"] = name
+    return entries, json.dumps(doc, allow_nan=False)
+
+
+def chain_json(steps):
+    """The preset JSON of steps as Chain(steps) writes it, checked on the Python side only: the
+    library checks the rest when it plans the chain (apply() needs no separate call for it).
+    Floats are written as their shortest round-tripping text, so the text is an exact key."""
+    return _entries_and_json(steps)[1]
+
+
 class Chain:
     """Filters run one after another in one call, each reading the previous one's output.
 
@@ -94,19 +115,8 @@ class Chain:
     """
 
     def __init__(self, steps, *, name=None):
-        if isinstance(steps, (str, Filter, Chain, dict)):
-            steps = [steps]
-        entries = []
-        for item in steps:
-            entries.extend(_entries_of(item))
-        if not entries:
-            raise ValueError("a chain needs at least one filter")
-        self._entries = entries
+        self._entries, self._json = _entries_and_json(steps, name)
         self.name = name
-        doc = {"filters": entries}
-        if name:
-            doc["name"] = name
-        self._json = json.dumps(doc, allow_nan=False)
         self._steps = _lib.describe_chain(self._json, _lib.make_options())
 
     def entries(self):

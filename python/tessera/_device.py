@@ -82,8 +82,11 @@ def _same_stream(a, b):
     return (a if a != 1 else 0) == (b if b != 1 else 0)
 
 
-def apply_device(image, chain_json, options, out, stream):
-    """Runs the chain over a device array; returns the output array (out when given)."""
+def apply_device(prepared, image, out, stream):
+    """Runs a device plan (tessera/_fast.py) over a device array with every check: the
+    producer stream, the allocator of the array's library, the output's layout and overlap.
+    Returns the output array (out when given) and records the output's row stride in the plan
+    for later calls of the same geometry."""
     src, producer = _arrays.device_layout(image, "the image")
     if not (_arrays.is_torch(image) or _arrays.is_cupy(image)) and out is None:
         raise TypeError(f"{type(image).__name__} arrays need out= (tessera allocates results with CuPy or "
@@ -99,20 +102,19 @@ def apply_device(image, chain_json, options, out, stream):
     if producer is not None and not _same_stream(int(producer), handle):
         _lib.stream_wait(device, handle, int(producer))
 
-    depth, needed = _lib.device_prepare(src.image(), chain_json, options)
-    dtype = _arrays.dtype_of(depth)
     if out is None:
-        out = allocator.empty(src.shape(), dtype)
+        out = allocator.empty(src.shape(), prepared.dtype)
     else:
         if not _arrays.is_device_array(out):
             raise TypeError(f"out must be a device array like the image, not {type(out).__name__}")
-        _arrays.check_out(out, src.shape(), dtype)
+        _arrays.check_out(out, src.shape(), prepared.dtype)
     dst, _ = _arrays.device_layout(out, "out")
     s0, e0 = src.span()
     s1, e1 = dst.span()
     if s0 < e1 and s1 < e0:
         raise ValueError("out overlaps the image; give an output array of its own")
 
+    needed = prepared.scratch
     scratch = None
     pointer = None
     if needed > 0 and like is not None:
@@ -122,5 +124,7 @@ def apply_device(image, chain_json, options, out, stream):
     # The scratch goes back to the pool when this returns, while the work may still be queued:
     # safe, because it was taken on the same stream and the pools hand it out again in that
     # stream's order.
-    _lib.apply_device(src.image(), dst.image(), chain_json, options, handle, pointer, needed if pointer else 0)
+    _lib.plan_run_device(prepared.handle, src.data, src.row_stride, dst.data, dst.row_stride, handle, pointer,
+                         needed if pointer else 0)
+    prepared.dst_stride = dst.row_stride
     return out

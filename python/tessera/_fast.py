@@ -1,67 +1,100 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Repeated calls on device arrays of one kind.
+"""The one cache of planned calls, host and device.
 
-The first call with a given filter, options, input geometry and output geometry goes through
-every check and plans the chain; it then keeps the planned chain (a C plan handle). A later
-call that matches it in all of these reads only the two data pointers and the stream and makes
-one C call, so a lone call costs a few microseconds of host time instead of tens. Whatever the
-key does not cover (the pointers, the stream, overlap, which GPU the memory is on) is checked
-on every call, in C."""
+The first call with a given filter, options and image geometry builds the chain's JSON and
+plans it in one C call (the plan handle, the output depth and the scratch size come back
+together). A later call with the same key runs the handle: one C call, no JSON, no option
+structure. Keys are exact: floats by their bit patterns, every value with its type, kernels by
+their float64 bytes, chains by their round-tripping JSON text; a value one bit apart gets a plan
+of its own. What the key does not cover (pointers, row strides, the stream, overlap, which GPU
+the memory is on) is checked on every call."""
 
 import threading
 
+import numpy as np
+
 from . import _args, _arrays, _device, _lib
 
-_LIMIT = 64
+_LIMIT = 256
 _lock = threading.Lock()
 _plans = {}
 hits = 0  # calls that took a remembered plan (for the checks)
-_kinds = {}  # type -> "cupy", "torch" or "" (anything else takes the full path every time)
+_kinds = {}  # type -> "numpy", "cupy", "torch" or "" (anything else is planned on every call)
 
 
 class Prepared:
     """A planned chain and what a call needs besides the pointers."""
 
-    __slots__ = ("handle", "kind", "device", "shape", "dtype", "scratch", "src_stride", "dst_stride")
+    __slots__ = ("handle", "memory", "kind", "device", "shape", "dtype", "scratch", "src_stride", "dst_stride",
+                 "__weakref__")
+
+    def __init__(self, handle, memory, kind, shape, dtype, scratch):
+        self.handle = handle
+        self.memory = memory
+        self.kind = kind
+        self.device = None
+        self.shape = shape
+        self.dtype = dtype
+        self.scratch = scratch
+        self.src_stride = None
+        self.dst_stride = None
 
     def __del__(self):
-        _lib.device_plan_free(self.handle)
+        _lib.plan_free(self.handle)
 
 
 def _kind(obj):
     kind = _kinds.get(type(obj))
     if kind is None:
-        kind = "torch" if _arrays.is_torch(obj) else "cupy" if _arrays.is_cupy(obj) and hasattr(obj, "data") else ""
+        if isinstance(obj, np.ndarray):
+            kind = "numpy"
+        else:
+            kind = "torch" if _arrays.is_torch(obj) else "cupy" if _arrays.is_cupy(obj) and hasattr(obj, "data") else ""
         _kinds[type(obj)] = kind
     return kind
 
 
 def geometry(obj):
-    """A hashable description of a CuPy array's or a PyTorch tensor's shape, layout, dtype and
-    device, or None for anything else."""
+    """A hashable description of an image's kind, shape, layout, dtype and device, or None for
+    what the cache does not take (a CPU PyTorch tensor or a foreign device array, say)."""
     kind = _kind(obj)
+    if kind == "numpy":
+        return kind, obj.shape, obj.dtype
     if kind == "cupy":
         return kind, obj.shape, obj.strides, obj.dtype, obj.device.id
-    if kind == "torch":
+    if kind == "torch" and obj.is_cuda:
         return kind, obj.shape, obj.stride(), obj.dtype, obj.device
     return None
 
 
-def key(text, image, out, options):
-    """The key of a device call, or None when the call cannot be remembered. `options` is the
-    tuple of apply()'s option arguments; each goes in exactly (with its type, floats by their
-    bits), so a value that only compares equal to a checked one (True and 1, 0.0 and -0.0)
-    still takes the checked path."""
+def filter_key(filter, kernel, anchor, params):
+    """The exact key of apply()'s filter arguments (kernel and anchor already checked), or None
+    when they cannot be keyed (the call then plans, which says what is wrong)."""
+    try:
+        values = tuple((k, _args.exact(v)) for k, v in sorted(params.items()))
+    except TypeError:
+        return None
+    kernel_key = None if kernel is None else (kernel.shape, kernel.tobytes())
+    return filter, kernel_key, None if anchor is None else tuple(anchor), values
+
+
+def key(chain_key, image, out, options):
+    """The key of a call, or None when it cannot be remembered. `chain_key` is filter_key() or
+    ("json", chain text); `options` the tuple of apply()'s option arguments, each keyed exactly
+    (with its type, floats by their bits), so a value that only compares equal to a checked one
+    (True and 1, 0.0 and -0.0) gets a plan of its own."""
+    if chain_key is None:
+        return None
     image_geometry = geometry(image)
     if image_geometry is None:
         return None
     out_geometry = None
-    if out is not None:
+    if out is not None and image_geometry[0] != "numpy":
         out_geometry = geometry(out)
-        if out_geometry is None:
+        if out_geometry is None or out_geometry[0] == "numpy":
             return None
     try:
-        k = (text, _args.exact(tuple(options)), image_geometry, out_geometry)
+        k = (chain_key, _args.exact(tuple(options)), image_geometry, out_geometry)
         hash(k)
     except TypeError:
         return None
@@ -72,32 +105,60 @@ def lookup(k):
     return _plans.get(k) if k is not None else None
 
 
-def remember(k, image, out, text, options):
-    """Plans the call that has just succeeded through the full path and keeps it under k."""
-    src, _ = _arrays.device_layout(image)
-    dst, _ = _arrays.device_layout(out, "out")
-    prepared = Prepared()
-    prepared.handle, depth, prepared.scratch = _lib.device_plan_create(src.image(), text, options)
-    prepared.kind = _kind(image)
-    prepared.device = _device._device_index(image, src)
-    prepared.shape = src.shape()
-    prepared.dtype = _arrays.dtype_of(depth)
-    prepared.src_stride = src.row_stride
-    prepared.dst_stride = dst.row_stride
-    with _lock:
-        if len(_plans) >= _LIMIT:
-            _plans.clear()
-        _plans[k] = prepared
+def plan(k, image, out, text, options):
+    """Plans the chain text with the options for images like `image` (one C call) and keeps the
+    plan under k when k is not None."""
+    if _arrays.is_device_array(image):
+        src, _ = _arrays.device_layout(image, "the image")
+        if _kind(image) not in ("cupy", "torch") and out is None:
+            raise TypeError(f"{type(image).__name__} arrays need out= (tessera allocates results with CuPy or "
+                            "PyTorch only)")
+        memory = _lib.DEVICE_MEMORY
+    else:
+        src = _arrays.host_layout(image, "the image")
+        memory = _lib.HOST_MEMORY
+    handle, depth, scratch = _lib.plan_create(src.image(), memory, text, options)
+    prepared = Prepared(handle, memory, _kind(image), src.shape(), _arrays.dtype_of(depth), scratch)
+    if memory == _lib.DEVICE_MEMORY:
+        prepared.device = _device._device_index(image, src)
+        prepared.src_stride = src.row_stride
+    if k is not None:
+        with _lock:
+            if len(_plans) >= _LIMIT:
+                _plans.clear()
+            _plans[k] = prepared
+    return prepared
+
+
+def run_host(prepared, image, out):
+    """Runs a host plan on a NumPy image; returns out (allocated when None)."""
+    src = _arrays.host_layout(image, "the image")
+    if out is None:
+        out = np.empty(prepared.shape, prepared.dtype)
+    else:
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"out must be a numpy.ndarray for a NumPy image, not {type(out).__name__}")
+        _arrays.check_out(out, prepared.shape, prepared.dtype)
+        if not out.flags.writeable:
+            raise ValueError("out is read-only")
+        if np.may_share_memory(image, out):
+            raise ValueError("out overlaps the image; give an output array of its own")
+    dst = _arrays.host_layout(out, "out")
+    _lib.plan_run_host(prepared.handle, src.data, src.row_stride, dst.data, dst.row_stride)
+    return out
 
 
 def _pointer(obj, kind):
     return obj.data_ptr() if kind == "torch" else obj.data.ptr
 
 
-def run(prepared, image, out, stream):
-    """Runs a remembered call; returns the output array, or None when the full path must take
-    it (a CuPy caller whose current device is not the image's)."""
+def run_device(prepared, image, out, stream):
+    """Runs a remembered device plan on a CuPy array or a PyTorch tensor of its geometry;
+    returns the output array, or None when the full path must take it (a CuPy caller whose
+    current device is not the image's, or an output whose layout was not seen yet)."""
     kind = prepared.kind
+    if prepared.dst_stride is None or kind not in ("cupy", "torch"):
+        return None
     handle = _device._stream_handle(stream)
     producer = None
     if kind == "cupy":
@@ -136,6 +197,6 @@ def run(prepared, image, out, stream):
         scratch = (base + 255) // 256 * 256
     global hits
     hits += 1
-    _lib.device_plan_run(prepared.handle, _pointer(image, kind), prepared.src_stride, _pointer(out, kind),
+    _lib.plan_run_device(prepared.handle, _pointer(image, kind), prepared.src_stride, _pointer(out, kind),
                          prepared.dst_stride, handle, scratch, prepared.scratch)
     return out

@@ -22,7 +22,10 @@ _NOT_SUPPORTED = 2
 _OUT_OF_MEMORY = 3
 _RUNTIME_ERROR = 4
 
-API_VERSION = 2
+API_VERSION = 3
+
+HOST_MEMORY, DEVICE_MEMORY = 0, 1
+REPORT_JSON, REPORT_CHROME_TRACE = 0, 1
 
 
 class TesseraError(RuntimeError):
@@ -104,30 +107,25 @@ _lib.tessera_devices_json.restype = ctypes.c_char_p
 _lib.tessera_devices_json.argtypes = []
 _lib.tessera_describe_chain.restype = ctypes.c_int
 _lib.tessera_describe_chain.argtypes = [ctypes.c_char_p, _P(_Options), _P(ctypes.c_char_p)]
-_lib.tessera_output_depth.restype = ctypes.c_int
-_lib.tessera_output_depth.argtypes = [ctypes.c_char_p, _P(_Options), ctypes.c_int32, _P(ctypes.c_int32)]
-_lib.tessera_apply_host.restype = ctypes.c_int
-_lib.tessera_apply_host.argtypes = [_P(_Image), _P(_Image), ctypes.c_char_p, _P(_Options), _P(ctypes.c_char_p)]
-_lib.tessera_device_prepare.restype = ctypes.c_int
-_lib.tessera_device_prepare.argtypes = [_P(_Image), ctypes.c_char_p, _P(_Options), _P(ctypes.c_int32),
-                                        _P(ctypes.c_uint64)]
+_lib.tessera_plan_create.restype = ctypes.c_int
+_lib.tessera_plan_create.argtypes = [_P(_Image), ctypes.c_int32, ctypes.c_char_p, _P(_Options), _P(ctypes.c_void_p),
+                                     _P(ctypes.c_int32), _P(ctypes.c_uint64)]
+_lib.tessera_plan_run_host.restype = ctypes.c_int
+_lib.tessera_plan_run_host.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
+                                       ctypes.c_int64]
+_lib.tessera_plan_run_device.restype = ctypes.c_int
+_lib.tessera_plan_run_device.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
+                                         ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64]
+_lib.tessera_plan_free.restype = None
+_lib.tessera_plan_free.argtypes = [ctypes.c_void_p]
 _lib.tessera_pointer_device.restype = ctypes.c_int
 _lib.tessera_pointer_device.argtypes = [ctypes.c_void_p, _P(ctypes.c_int32)]
-_lib.tessera_apply_device.restype = ctypes.c_int
-_lib.tessera_apply_device.argtypes = [
-    _P(_Image), _P(_Image), ctypes.c_char_p, _P(_Options), ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64,
-]
-
-_lib.tessera_device_plan_create.restype = ctypes.c_int
-_lib.tessera_device_plan_create.argtypes = [_P(_Image), ctypes.c_char_p, _P(_Options), _P(ctypes.c_void_p),
-                                            _P(ctypes.c_int32), _P(ctypes.c_uint64)]
-_lib.tessera_device_plan_run.restype = ctypes.c_int
-_lib.tessera_device_plan_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
-                                         ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64]
-_lib.tessera_device_plan_free.restype = None
-_lib.tessera_device_plan_free.argtypes = [ctypes.c_void_p]
 _lib.tessera_stream_wait.restype = ctypes.c_int
 _lib.tessera_stream_wait.argtypes = [ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p]
+_lib.tessera_last_run.restype = ctypes.c_int
+_lib.tessera_last_run.argtypes = [ctypes.c_int32, _P(ctypes.c_char_p)]
+_lib.tessera_set_step_timing.restype = ctypes.c_int32
+_lib.tessera_set_step_timing.argtypes = [ctypes.c_int32]
 
 if _lib.tessera_api_version() != API_VERSION:
     raise ImportError(
@@ -206,31 +204,37 @@ def describe_chain(chain_json, options):
     return json.loads(out.value.decode())
 
 
-def output_depth(chain_json, options, input_depth):
-    out = ctypes.c_int32()
-    _check(_lib.tessera_output_depth(chain_json.encode(), ctypes.byref(options), input_depth, ctypes.byref(out)))
-    return out.value
-
-
-def apply_host(src, dst, chain_json, options):
-    where = ctypes.c_char_p()
-    _check(_lib.tessera_apply_host(ctypes.byref(src), ctypes.byref(dst), chain_json.encode(), ctypes.byref(options),
-                                   ctypes.byref(where)))
-    return where.value.decode()
-
-
-def device_prepare(src, chain_json, options):
-    """(output depth code, scratch bytes) for a device image; plans once per kind of call."""
+def plan_create(src, memory, chain_json, options):
+    """(plan handle, output depth code, scratch bytes) for images like src in host or device
+    memory: the one call that parses the chain and the options."""
+    handle = ctypes.c_void_p()
     depth = ctypes.c_int32()
     scratch = ctypes.c_uint64()
-    _check(_lib.tessera_device_prepare(ctypes.byref(src), chain_json.encode(), ctypes.byref(options),
-                                       ctypes.byref(depth), ctypes.byref(scratch)))
-    return depth.value, scratch.value
+    _check(_lib.tessera_plan_create(ctypes.byref(src), memory, chain_json.encode(), ctypes.byref(options),
+                                    ctypes.byref(handle), ctypes.byref(depth), ctypes.byref(scratch)))
+    return handle.value, depth.value, scratch.value
 
 
-def device_scratch_bytes(src, chain_json, options):
-    """The scratch bytes apply_device needs for this image and chain."""
-    return device_prepare(src, chain_json, options)[1]
+_run_host = _lib.tessera_plan_run_host
+_run_device = _lib.tessera_plan_run_device
+
+
+def plan_run_host(handle, src, src_stride, dst, dst_stride):
+    status = _run_host(handle, src, src_stride, dst, dst_stride)
+    if status:
+        _check(status)
+
+
+def plan_run_device(handle, src, src_stride, dst, dst_stride, stream, scratch, scratch_bytes):
+    status = _run_device(handle, src, src_stride, dst, dst_stride, stream or None, scratch or None,
+                         scratch_bytes if scratch else 0)
+    if status:
+        _check(status)
+
+
+def plan_free(handle):
+    if handle:
+        _lib.tessera_plan_free(handle)
 
 
 def pointer_device(pointer):
@@ -240,34 +244,20 @@ def pointer_device(pointer):
     return device.value
 
 
-def apply_device(src, dst, chain_json, options, stream, scratch, scratch_bytes):
-    _check(_lib.tessera_apply_device(ctypes.byref(src), ctypes.byref(dst), chain_json.encode(),
-                                     ctypes.byref(options), ctypes.c_void_p(stream or None),
-                                     ctypes.c_void_p(scratch or None), scratch_bytes))
-
-
-def device_plan_create(src, chain_json, options):
-    """(plan handle, output depth code, scratch bytes) for device images like src."""
-    handle = ctypes.c_void_p()
-    depth = ctypes.c_int32()
-    scratch = ctypes.c_uint64()
-    _check(_lib.tessera_device_plan_create(ctypes.byref(src), chain_json.encode(), ctypes.byref(options),
-                                           ctypes.byref(handle), ctypes.byref(depth), ctypes.byref(scratch)))
-    return handle.value, depth.value, scratch.value
-
-
-def device_plan_run(handle, src, src_stride, dst, dst_stride, stream, scratch, scratch_bytes):
-    _check(_lib.tessera_device_plan_run(handle, src, src_stride, dst, dst_stride, stream or None, scratch or None,
-                                        scratch_bytes if scratch else 0))
-
-
-def device_plan_free(handle):
-    if handle:
-        _lib.tessera_device_plan_free(handle)
-
-
 def stream_wait(device, stream, producer):
     _check(_lib.tessera_stream_wait(device, ctypes.c_void_p(stream or None), ctypes.c_void_p(producer or None)))
+
+
+def last_run(form):
+    """The calling thread's last run as JSON text (REPORT_JSON; "null" before any) or as a
+    Chrome trace (REPORT_CHROME_TRACE)."""
+    out = ctypes.c_char_p()
+    _check(_lib.tessera_last_run(form, ctypes.byref(out)))
+    return out.value.decode(errors="replace")
+
+
+def set_step_timing(on):
+    return bool(_lib.tessera_set_step_timing(1 if on else 0))
 
 
 def describe_chain_text(text, source):

@@ -157,8 +157,7 @@ def memory(rng):
         check("cupy out= is returned", result is out)
         from tessera import _arrays, _lib
         layout, _ = _arrays.device_layout(image)
-        scratch = _lib.device_scratch_bytes(layout.image(), tessera.Chain([tessera.Filter("gaussian", sigma=3.0)])
-                                            .to_json(), _lib.make_options())
+        scratch = _scratch_of(layout, tessera.Chain([tessera.Filter("gaussian", sigma=3.0)]).to_json())
         check("cupy: the call allocates the plan's scratch and nothing else (no copy of the input)",
               sum(sizes) <= scratch + 1024, f"allocations {sizes}, scratch {scratch}, image {image_bytes} bytes")
         check("cupy pool in use unchanged after the call", pool.used_bytes() == used_before,
@@ -179,13 +178,59 @@ def memory(rng):
         check("torch memory allocated unchanged after the call", torch.cuda.memory_allocated() == before)
         from tessera import _arrays, _lib
         layout, _ = _arrays.device_layout(t)
-        scratch = _lib.device_scratch_bytes(layout.image(), tessera.Chain([tessera.Filter("gaussian", sigma=3.0)])
-                                            .to_json(), _lib.make_options())
+        scratch = _scratch_of(layout, tessera.Chain([tessera.Filter("gaussian", sigma=3.0)]).to_json())
         check("torch: the call's peak extra memory is the plan's scratch (no copy of the input)",
               peak <= scratch + 1024, f"peak extra {peak} bytes, scratch {scratch}, image {t.numel()} bytes")
         fresh = tessera.apply(t, "box")
         check("torch output is a new CUDA tensor on the input's device",
               fresh.is_cuda and fresh.device == t.device and fresh.data_ptr() != t.data_ptr())
+
+
+def _scratch_of(layout, text):
+    """The scratch bytes a device plan of the chain text needs for images like layout's."""
+    from tessera import _lib
+    handle, _, scratch = _lib.plan_create(layout.image(), _lib.DEVICE_MEMORY, text, _lib.make_options())
+    _lib.plan_free(handle)
+    return scratch
+
+
+def device_reports(rng, tmp_dir="/tmp"):
+    """Device-array runs report as host runs do: placement "device", their GPU, one method and
+    one kernel record per step, CUDA-event step times when step timing is on, and a trace."""
+    import os
+    arrays = []
+    if cp is not None:
+        arrays.append(("cupy", cp.asarray(random_image(rng, (300, 400, 4), np.uint8))))
+    if torch is not None:
+        arrays.append(("torch", torch.from_numpy(random_image(rng, (300, 400, 3), np.float32)).cuda()))
+    chain = tessera.Chain([tessera.Filter("gaussian", sigma=2.0), "sharpen"])
+    for name, image in arrays:
+        gpu = f"gpu:{image.device.id if name == 'cupy' else image.device.index}"
+        for timed in (False, True):
+            previous = tessera.set_step_timing(timed)
+            try:
+                tessera.apply(image, chain)
+                tessera.apply(image, chain)  # the remembered plan reports as well
+            finally:
+                tessera.set_step_timing(previous)
+            r = tessera.last_run()
+            label = f"{name}{' timed' if timed else ''}"
+            check(f"{label}: report placement and device", r.placement == "device" and r.devices == [gpu]
+                  and r.where == gpu, repr(r))
+            check(f"{label}: one method and one kernel record per step", len(r.step_methods) == 2
+                  and len(r.methods) == 2 and len([x for x in r.records if x["phase"] == "kernel"]) == 2, repr(r))
+            durations = [x["end_us"] - x["begin_us"] for x in r.records]
+            if timed:
+                check(f"{label}: step times from CUDA events", all(d > 0 for d in durations) and r.kernel_ms > 0,
+                      str(durations))
+                path = os.path.join(tmp_dir, f"tessera-{name}-trace.json")
+                r.write_trace(path)
+                with open(path, encoding="utf-8") as f:
+                    events = [e for e in json.load(f)["traceEvents"] if e["ph"] == "X"]
+                check(f"{label}: the trace has an event per step", len(events) == 2
+                      and [e["name"] for e in events] == r.step_methods, str([e["name"] for e in events]))
+            else:
+                check(f"{label}: untimed records carry no time", all(d == 0 for d in durations), str(durations))
 
 
 def _dlpack_ok(array):
@@ -410,7 +455,7 @@ def main():
     skip = set(a.skip.split(","))
     for name, step in (("parity", lambda: parity(rng)), ("memory", lambda: memory(rng)),
                        ("streams", lambda: streams(rng)), ("streams again, remembered", lambda: streams(rng)),
-                       ("remembered", lambda: remembered_calls(rng)), ("timings", lambda: timings(a.size, a.runs))):
+                       ("remembered", lambda: remembered_calls(rng)), ("reports", lambda: device_reports(rng)), ("timings", lambda: timings(a.size, a.runs))):
         if name in skip:
             continue
         try:

@@ -109,7 +109,8 @@ def test_chain_items_of_every_kind():
 
 def test_last_run_says_where(rng):
     tessera.apply(random_image(rng, (8, 8), np.uint8), "box", device="cpu")
-    assert tessera.last_run().startswith("cpu")
+    assert tessera.last_run().where == "cpu"
+    assert str(tessera.last_run()).startswith("cpu")
 
 
 # ---- errors -------------------------------------------------------------------------------
@@ -270,7 +271,7 @@ def test_gil_is_released_while_filtering(rng, monkeypatch):
     image = random_image(rng, (2000, 2000, 4), np.float32)
     kernel = rng.random((9, 9))
     call = {}
-    inner = tessera._lib.apply_host
+    inner = tessera._lib.plan_run_host
 
     def timed(*args):
         call["start"] = time.perf_counter()
@@ -278,7 +279,7 @@ def test_gil_is_released_while_filtering(rng, monkeypatch):
         call["end"] = time.perf_counter()
         return result
 
-    monkeypatch.setattr(tessera._lib, "apply_host", timed)
+    monkeypatch.setattr(tessera._lib, "plan_run_host", timed)
 
     def work():
         tessera.apply(image, kernel=kernel, device="cpu")

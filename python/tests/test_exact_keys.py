@@ -9,7 +9,7 @@ import pytest
 
 import tessera
 from tessera import _args, _fast
-from test_remembered_calls import OPTIONS, FakeCupy
+from test_remembered_calls import OPTIONS, T, FakeCupy
 
 
 def float32_neighbours(value):
@@ -88,11 +88,11 @@ def test_device_call_keys_tell_apart_last_bits_and_signed_zeros(index):
         return tuple(changed)
 
     image = FakeCupy()
-    assert _fast.key("t", image, None, options(1e-7)) != _fast.key("t", image, None, options(3e-7))
+    assert _fast.key(T, image, None, options(1e-7)) != _fast.key(T, image, None, options(3e-7))
     nudged = float(np.nextafter(0.75, 1.0))
-    assert _fast.key("t", image, None, options(0.75)) != _fast.key("t", image, None, options(nudged))
-    assert _fast.key("t", image, None, options(0.0)) != _fast.key("t", image, None, options(-0.0))
-    assert _fast.key("t", image, None, options(0.75)) == _fast.key("t", image, None, options(0.75))
+    assert _fast.key(T, image, None, options(0.75)) != _fast.key(T, image, None, options(nudged))
+    assert _fast.key(T, image, None, options(0.0)) != _fast.key(T, image, None, options(-0.0))
+    assert _fast.key(T, image, None, options(0.75)) == _fast.key(T, image, None, options(0.75))
 
 
 def test_filter_parameters_one_bit_apart_get_their_own_chain():
