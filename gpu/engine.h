@@ -58,6 +58,10 @@ struct RunOptions {
 /// images (a batch) needs no new options per image. Plain value; the flag must outlive the run.
 struct RunControl {
     const std::atomic<bool>* cancel = nullptr;  ///< checked between tiles; when set, replaces RunOptions::cancel
+    /// Streamed: the bytes this run may hold on each device it uses (what a device lease
+    /// granted), shared by the slots on one device; a slot's own memoryLimit still caps it.
+    /// 0: each slot's memoryLimit, else (GPU) 0.8 x the free memory, (CPU) no limit.
+    std::uint64_t memoryBudget = 0;
 };
 
 /// Runs filter chains over host images on the slots of its options: the one way Tessera runs a

@@ -66,8 +66,19 @@ struct SlotSetup {
     std::vector<std::string> unusable;     // per slot; empty when usable
 };
 
-SlotSetup setUpSlots(const RunOptions& options, const DeviceSnapshot& snapshot, const cv::Mat& src,
-                     const filters::FilterChain& chain, int outType)
+/// A slot's memory limit under the run's budget (0 when neither sets one).
+std::size_t slotLimit(const DeviceSlot& slot, std::uint64_t runBudget, int slotsOnDevice)
+{
+    if (runBudget == 0) {
+        return slot.memoryLimit;
+    }
+    const auto share = static_cast<std::size_t>(runBudget / static_cast<std::uint64_t>(std::max(1, slotsOnDevice)));
+    const std::size_t limit = std::max<std::size_t>(share, 1);
+    return slot.memoryLimit > 0 ? std::min(slot.memoryLimit, limit) : limit;
+}
+
+SlotSetup setUpSlots(const RunOptions& options, const RunControl& control, const DeviceSnapshot& snapshot,
+                     const cv::Mat& src, const filters::FilterChain& chain, int outType)
 {
     const PixelFormat format = pixelFormatFromCvType(src.type());
     SlotSetup setup;
@@ -78,18 +89,23 @@ SlotSetup setUpSlots(const RunOptions& options, const DeviceSnapshot& snapshot, 
     rq.edges = edgeModes(chain);
     rq.pixelBytes = {format.bytesPerPixel(), 0, 0};
     rq.tileSize = options.tileSize;
-    if (!rq.tileSize && options.deviceSlots.size() == 1 && options.deviceSlots.front().isCpu()) {
-        // The CPU path alone threads inside each filter: cutting the image would only add halo
-        // work, and one tile gives the untiled result bit for bit.
-        rq.tileSize = TileSize{src.cols, src.rows};
-    }
     rq.tilesPerDevice = std::max(1, options.tilesPerSlot);
     rq.minAutoTilePixels = std::int64_t{1} << 18;
 
     std::map<DeviceId, int> slotsPerGpu;
     for (const auto& s : options.deviceSlots) {
-        if (!s.isCpu()) {
-            ++slotsPerGpu[s.gpu];
+        ++slotsPerGpu[s.gpu];  // the CPU's slots share the run's budget as a GPU's do
+    }
+    const WorkspaceFn cpuWorkspace = linearWorkspace(format.bytesPerPixel() + CV_ELEM_SIZE(outType) * 2, 0);
+    if (!rq.tileSize && options.deviceSlots.size() == 1 && options.deviceSlots.front().isCpu()) {
+        // The CPU path alone threads inside each filter: cutting the image would only add halo
+        // work, and one tile gives the untiled result bit for bit. Only a budget too small for
+        // the whole image cuts it.
+        const std::size_t limit = slotLimit(options.deviceSlots.front(), control.memoryBudget, 1);
+        const std::size_t whole = static_cast<std::size_t>(src.total()) * format.bytesPerPixel() +
+                                  cpuWorkspace(src.cols, src.rows);
+        if (limit == 0 || whole <= limit) {
+            rq.tileSize = TileSize{src.cols, src.rows};
         }
     }
     const std::size_t n = options.deviceSlots.size();
@@ -100,9 +116,10 @@ SlotSetup setUpSlots(const RunOptions& options, const DeviceSnapshot& snapshot, 
         PlannerDevice d;
         d.id = static_cast<int>(i);
         d.speed = s.speed > 0.0 ? s.speed : 1.0;
+        const std::size_t limit = slotLimit(s, control.memoryBudget, slotsPerGpu[s.gpu]);
         if (s.isCpu()) {
-            d.budgetBytes = s.memoryLimit > 0 ? s.memoryLimit : std::numeric_limits<std::size_t>::max() / 4;
-            d.workspace = linearWorkspace(format.bytesPerPixel() + CV_ELEM_SIZE(outType) * 2, 0);
+            d.budgetBytes = limit > 0 ? limit : std::numeric_limits<std::size_t>::max() / 4;
+            d.workspace = cpuWorkspace;
             rq.devices.push_back(std::move(d));
             continue;
         }
@@ -113,8 +130,8 @@ SlotSetup setUpSlots(const RunOptions& options, const DeviceSnapshot& snapshot, 
                                 (snapshot.hasGpu() ? "" : " (" + snapshot.reason + ")");
             continue;
         }
-        std::size_t budget = s.memoryLimit;
-        if (budget == 0) {
+        std::size_t budget = limit;  // the run's (a lease's) or the slot's own
+        if (budget == 0) {  // neither: the executor's own rule
             try {
                 budget = static_cast<std::size_t>(0.8 * static_cast<double>(freeDeviceMemory(s.gpu)) /
                                                   slotsPerGpu[s.gpu]);
@@ -262,7 +279,7 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     // The process's snapshot (read once, see enumerateDevices); the setup points into this copy,
     // which lives until the run is over.
     const DeviceSnapshot snapshot = gpus ? enumerateDevices() : DeviceSnapshot{};
-    const SlotSetup setup = setUpSlots(options, snapshot, src, chain, outType);
+    const SlotSetup setup = setUpSlots(options, control, snapshot, src, chain, outType);
     report.slotReports.resize(options.deviceSlots.size());
     for (std::size_t i = 0; i < options.deviceSlots.size(); ++i) {
         report.slotReports[i].slot = options.deviceSlots[i];

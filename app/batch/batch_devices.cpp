@@ -37,12 +37,15 @@ std::string gpusLabel(const std::vector<gpu::DeviceId>& gpus)
     return text;
 }
 
+// lease: the bytes it grants are the run's memory budget; none (a processor without a
+// scheduler): the pipeline's own rule.
 ProcessOutcome runOn(HeldPipeline& held, const std::string& label, const cv::Mat& image,
-                     const filters::FilterChain& chain, const std::atomic<bool>& cancel)
+                     const filters::FilterChain& chain, const std::atomic<bool>& cancel, const DeviceLease* lease = nullptr)
 {
     const std::lock_guard lock(held.mutex);
     gpu::RunControl control;
     control.cancel = &cancel;
+    control.memoryBudget = lease != nullptr ? lease->bytes() : 0;
     gpu::RunReport report;
     ProcessOutcome outcome;
     if (!held.pipeline.run(image, chain, outcome.image, control, &report)) {
@@ -54,20 +57,28 @@ ProcessOutcome runOn(HeldPipeline& held, const std::string& label, const cv::Mat
         outcome.device += " (" + report.fellBack.describe() + ")";
     }
     outcome.milliseconds = report.wallMs;
+    outcome.tiles = report.tiles.size();
     return outcome;
 }
 
-// Source and result of one file on each device it runs on.
-std::uint64_t fileBytes(const cv::Mat& image)
+// What one file asks of each device it runs on: source and result, and as much again for the
+// working buffers (what the CPU path needs to take the image in one piece); a GPU holds that
+// for each of its tiles in flight. The grant, capped by the device's budget, is the run's
+// memory budget, so the pipeline tiles within what the scheduler counts.
+std::uint64_t fileBytes(const cv::Mat& image, const filters::FilterChain& chain, const std::vector<gpu::DeviceId>& devices)
 {
-    return 2 * static_cast<std::uint64_t>(image.total()) * image.elemSize();
+    const auto outBytes = static_cast<std::uint64_t>(CV_ELEM_SIZE(gpu::chainOutputType(chain, image.type())));
+    const std::uint64_t whole = 2 * static_cast<std::uint64_t>(image.total()) * (image.elemSize() + outBytes);
+    const bool cpu = devices.size() == 1 && devices.front().isCpu();
+    return cpu ? whole : whole * static_cast<std::uint64_t>(gpu::RunOptions{}.streamsPerGpu);
 }
 
 DeviceLease leaseFor(DeviceScheduler& scheduler, const std::vector<gpu::DeviceId>& devices, const cv::Mat& image,
-                     const std::atomic<bool>& cancel, const DeviceScheduler::WaitNotice& notice)
+                     const filters::FilterChain& chain, const std::atomic<bool>& cancel,
+                     const DeviceScheduler::WaitNotice& notice)
 {
-    return scheduler.acquire({devices, LeaseKind::Batch, fileBytes(image), "batch"}, [&cancel] { return cancel.load(); },
-                             notice);
+    return scheduler.acquire({devices, LeaseKind::Batch, fileBytes(image, chain, devices), "batch"},
+                             [&cancel] { return cancel.load(); }, notice);
 }
 
 ProcessOutcome cancelledOutcome(const std::string& label)
@@ -90,28 +101,33 @@ BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std
                                                            const std::atomic<bool>& cancel) {
         if (shared && shared->all && gpu::spreadOverAllGpus(image.total(), shared->gpus.size())) {
             std::lock_guard lock(shared->large);
-            const DeviceLease lease = leaseFor(scheduler, shared->gpus, image, cancel, notice);
+            const DeviceLease lease = leaseFor(scheduler, shared->gpus, image, chain, cancel, notice);
             if (!lease) {
                 return cancelledOutcome(shared->label);
             }
-            return runOn(*shared->all, shared->label, image, chain, cancel);
+            return runOn(*shared->all, shared->label, image, chain, cancel, &lease);
         }
-        const DeviceLease lease = leaseFor(scheduler, {device}, image, cancel, notice);
+        const DeviceLease lease = leaseFor(scheduler, {device}, image, chain, cancel, notice);
         if (!lease) {
             return cancelledOutcome(label);
         }
-        return runOn(*own, label, image, chain, cancel);
+        return runOn(*own, label, image, chain, cancel, &lease);
     };
+}
+
+std::shared_ptr<HeldPipeline> cpuPipeline()
+{
+    gpu::RunOptions options;
+    options.deviceSlots = gpu::cpuSlots();
+    return std::make_shared<HeldPipeline>(options);
 }
 
 }  // namespace
 
 BatchProcessor cpuProcessor()
 {
-    gpu::RunOptions options;
-    options.deviceSlots = gpu::cpuSlots();
-    auto held = std::make_shared<HeldPipeline>(options);
-    return [held](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>& cancel) {
+    return [held = cpuPipeline()](const cv::Mat& image, const filters::FilterChain& chain,
+                                  const std::atomic<bool>& cancel) {
         return runOn(*held, "CPU", image, chain, cancel);  // empty image when cancelled
     };
 }
@@ -121,7 +137,7 @@ BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler,
 {
     return [inner = std::move(inner), &scheduler, devices = std::move(devices), notice = std::move(notice)](
                const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>& cancel) {
-        const DeviceLease lease = leaseFor(scheduler, devices, image, cancel, notice);
+        const DeviceLease lease = leaseFor(scheduler, devices, image, chain, cancel, notice);
         return lease ? inner(image, chain, cancel) : cancelledOutcome(gpu::describe(devices.front()));
     };
 }
@@ -132,7 +148,13 @@ std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpu
 {
     std::vector<BatchProcessor> processors;
     if (gpus.empty()) {
-        processors.push_back(leasedProcessor(cpuProcessor(), scheduler, {gpu::DeviceId::cpu()}, notice));
+        const gpu::DeviceId cpu = gpu::DeviceId::cpu();
+        processors.push_back([held = cpuPipeline(), &scheduler, cpu, notice](const cv::Mat& image,
+                                                                           const filters::FilterChain& chain,
+                                                                           const std::atomic<bool>& cancel) {
+            const DeviceLease lease = leaseFor(scheduler, {cpu}, image, chain, cancel, notice);
+            return lease ? runOn(*held, "CPU", image, chain, cancel, &lease) : cancelledOutcome("CPU");
+        });
         return processors;
     }
     std::shared_ptr<SharedGpus> shared;

@@ -15,8 +15,9 @@ namespace tessera::app {
 /// (its slot thread starts once); a cancelled run gives an empty image.
 BatchProcessor cpuProcessor();
 
-/// Runs inner under a batch lease of scheduler on devices, one lease per file, holding twice
-/// the image's bytes (source and result) on each: so files wait for calibrations and
+/// Runs inner under a batch lease of scheduler on devices, one lease per file, holding the
+/// file's source and result and as much again for working buffers on each (a GPU that for each
+/// tile in flight): so files wait for calibrations and
 /// comparisons, and a batch yields to previews between files. A cancel while waiting returns
 /// an empty image. notice hears why a file waits (from the processor's thread). Never throws
 /// beyond what inner throws; scheduler must outlive the processor.
@@ -24,7 +25,8 @@ BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler,
                                DeviceScheduler::WaitNotice notice = {});
 
 /// One processor per GPU of gpus (each takes the next decoded file when it is free), or the CPU
-/// when gpus is empty (gpu::resolve()'s answer), each file under a batch lease of scheduler.
+/// when gpus is empty (gpu::resolve()'s answer), each file under a batch lease of scheduler
+/// whose granted bytes are the run's memory budget (the pipeline tiles within them).
 /// A GPU processor keeps one streamed pipeline for the whole batch (streams and buffers reused
 /// from file to file), labelled "GPU N", and times the run's wall; a GPU failure falls back as
 /// the pipeline's policy decides (the label adds the report's account of it), other errors

@@ -78,6 +78,7 @@ struct ProcessOutcome {
     cv::Mat image;
     std::string device;        ///< "CPU", "GPU 0", "GPUs 0,1"
     double milliseconds = 0.0;  ///< compute time as the device measured it
+    std::size_t tiles = 0;      ///< tiles the run cut the image in (its memory budget decides)
 };
 
 /// The filtering step of a batch. Called from one worker thread per processor, so one processor
