@@ -11,6 +11,9 @@
 #include "test_support.h"
 
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <memory>
 #include <opencv2/core.hpp>
 
 #include <chrono>
@@ -122,11 +125,17 @@ TEST(FallbackPolicy, StreamedNoneThrowsInsteadOfLettingAnotherDeviceStandIn)
     // A slot failing in the middle of the run: its tiles go nowhere and the run throws.
     o.deviceSlots = {kCpu, kCpu};
     o.tileSize = TileSize{8, 8};
-    o.fault = [](int slot, int, Phase) {
+    // Slot 0 holds back until slot 1 has taken a tile and failed (10 s at most), so the fault
+    // happens on every machine however the threads are scheduled.
+    auto slot1Failed = std::make_shared<std::atomic<bool>>(false);
+    o.fault = [slot1Failed](int slot, int, Phase) {
         if (slot == 1) {
+            slot1Failed->store(true);
             throw CudaError(999, "injected", __FILE__, __LINE__, "slot 1 is broken");
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));  // slot 1 gets to take a tile
+        for (int i = 0; i < 10'000 && !slot1Failed->load(); ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
     };
     try {
         runStreamed(src, chain, o);
