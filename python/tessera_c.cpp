@@ -212,10 +212,6 @@ struct tessera_plan {
     std::size_t memoryLimit = 0;
     std::string where;
     std::string note;  ///< what resolving the device option said
-    /// The pipeline of host runs, kept so its slots' threads and buffers serve every run; a run
-    /// that finds it busy (another thread runs the plan) makes one of its own.
-    mutable std::mutex pipelineMutex;
-    mutable std::unique_ptr<tessera::gpu::Pipeline> pipeline;
     // Device plans:
     std::shared_ptr<const tessera::gpu::DeviceChain> device;
 };
@@ -378,23 +374,26 @@ tessera_status tessera_plan_run_host(const tessera_plan* plan, const void* src, 
         const cv::Mat source = wrap(in);
         const cv::Mat target = wrap(out);
         // The CPU path is a slot of the same pipeline as the GPUs: one report shape for both.
-        const auto makePipeline = [plan] {
-            gpu::RunOptions so;
-            so.deviceSlots =
-                plan->gpus.empty() ? gpu::cpuSlots() : gpu::slotsFor(plan->gpus, {}, plan->memoryLimit);
-            so.method = plan->gpus.empty() ? gpu::Method::Auto : plan->method;
-            return std::make_unique<gpu::Pipeline>(std::move(so));
-        };
-        std::unique_lock lock(plan->pipelineMutex, std::try_to_lock);
+        std::unique_lock<std::mutex> shared;
         std::unique_ptr<gpu::Pipeline> own;
         gpu::Pipeline* pipeline = nullptr;
-        if (lock.owns_lock()) {
-            if (!plan->pipeline) {
-                plan->pipeline = makePipeline();
-            }
-            pipeline = plan->pipeline.get();
-        } else {
-            own = makePipeline();
+        if (plan->gpus.empty()) {
+            // Every CPU run has the same options: one pipeline serves them all, so its slot's
+            // thread is started once. A run that finds it busy makes one of its own.
+            static std::mutex mutex;
+            static gpu::Pipeline* const cpu = [] {
+                gpu::RunOptions so;
+                so.deviceSlots = gpu::cpuSlots();
+                return new gpu::Pipeline(std::move(so));  // kept to the end of the process
+            }();
+            shared = std::unique_lock(mutex, std::try_to_lock);
+            pipeline = shared.owns_lock() ? cpu : nullptr;
+        }
+        if (pipeline == nullptr) {
+            gpu::RunOptions so;
+            so.deviceSlots = plan->gpus.empty() ? gpu::cpuSlots() : gpu::slotsFor(plan->gpus, {}, plan->memoryLimit);
+            so.method = plan->gpus.empty() ? gpu::Method::Auto : plan->method;
+            own = std::make_unique<gpu::Pipeline>(std::move(so));
             pipeline = own.get();
         }
         cv::Mat result = target;

@@ -25,8 +25,6 @@ The GIL is released while an image is filtered.
 >>> result = tessera.apply(image, chain, border="replicate")
 """
 
-import numpy as np
-
 from . import _args, _arrays, _chain, _device, _fast, _lib, _report
 from ._chain import Chain, Filter, load_preset
 from ._lib import LIBRARY_PATH, TesseraError

@@ -155,7 +155,7 @@ def memory(rng):
         free_after = cp.cuda.runtime.memGetInfo()[0]
         image_bytes = image.nbytes
         check("cupy out= is returned", result is out)
-        from tessera import _arrays, _lib
+        from tessera import _arrays
         layout, _ = _arrays.device_layout(image)
         scratch = _scratch_of(layout, tessera.Chain([tessera.Filter("gaussian", sigma=3.0)]).to_json())
         check("cupy: the call allocates the plan's scratch and nothing else (no copy of the input)",
@@ -176,7 +176,7 @@ def memory(rng):
         peak = torch.cuda.max_memory_allocated() - before
         check("torch out= is returned", result is out)
         check("torch memory allocated unchanged after the call", torch.cuda.memory_allocated() == before)
-        from tessera import _arrays, _lib
+        from tessera import _arrays
         layout, _ = _arrays.device_layout(t)
         scratch = _scratch_of(layout, tessera.Chain([tessera.Filter("gaussian", sigma=3.0)]).to_json())
         check("torch: the call's peak extra memory is the plan's scratch (no copy of the input)",
