@@ -311,15 +311,22 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
 
     const std::size_t n = options.deviceSlots.size();
     std::vector<std::vector<Plan>> plans(n);
+    // One CPU slot alone has no one to share the queue with: it runs on the caller's thread,
+    // which would only wait for a worker (a small image's run would pay more for the hand-off
+    // than for its filter).
+    const bool onCaller = n == 1 && options.deviceSlots[0].isCpu() && setup.unusable[0].empty();
+    if (onCaller) {
+        runCpuSlot(run, 0, report.slotReports[0]);
+    }
     // Every thread exists before the first job is posted, so a thread that cannot start leaves
     // no job behind pointing into this frame.
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < n && !onCaller; ++i) {
         if (setup.unusable[i].empty() && !state_->workers[i]) {
             state_->workers[i] = std::make_unique<SlotWorker>();
         }
     }
     std::vector<SlotWorker*> busy;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < n && !onCaller; ++i) {
         SlotReport& slotReport = report.slotReports[i];
         if (!setup.unusable[i].empty()) {
             continue;

@@ -78,6 +78,28 @@ TEST(SlotWorkers, StartedOncePerSlotAndReusedByEveryRun)
     EXPECT_EQ(all.size(), log.bySlot.size()) << "two slots shared a thread";
 }
 
+// A lone CPU slot has no queue to share: its tiles run on the caller's thread, with no thread
+// started and the same pixels.
+TEST(SlotWorkers, ALoneCpuSlotRunsOnTheCallersThread)
+{
+    ThreadLog log;
+    RunOptions options = cpuOptions(1);
+    options.tileSize = TileSize{40, 50};  // several tiles, all on this thread
+    options.fault = log.hook();
+    Pipeline pipeline(options);
+    const std::uint64_t before = slotWorkerStarts();
+    const cv::Mat src = randomImage(150, 170);
+    cv::Mat dst;
+    RunReport report;
+    ASSERT_TRUE(pipeline.run(src, chain(), dst, &report));
+    EXPECT_EQ(cv::norm(dst, filters::applyCpu(src, chain()), cv::NORM_INF), 0.0);
+    EXPECT_EQ(slotWorkerStarts() - before, 0u);
+    ASSERT_EQ(log.bySlot.size(), 1u);
+    EXPECT_EQ(log.bySlot[0], std::set<std::thread::id>{std::this_thread::get_id()});
+    ASSERT_EQ(report.slotReports.size(), 1u);
+    EXPECT_GT(report.slotReports[0].tiles, 1);
+}
+
 TEST(SlotWorkers, NewOptionsKeepTheThreadsOfUnchangedSlots)
 {
     Pipeline pipeline(cpuOptions(2));
