@@ -146,6 +146,7 @@ TEST(FallbackPolicy, StreamedNoneThrowsInsteadOfLettingAnotherDeviceStandIn)
     }
     // The same fault under the default policy: the other slot takes the tiles, the report says so.
     o.fallback = Fallback::Cpu;
+    slot1Failed->store(false);  // slot 0 waits again for slot 1 to fail
     RunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
