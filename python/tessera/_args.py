@@ -155,10 +155,24 @@ def json_value(where, value):
     return value
 
 
+_PLAIN = frozenset((bool, int, str, bytes, type(None)))
+_pack_double = struct.Struct("<d").pack
+
+
 def exact(value):
     """A hashable key that tells apart every two values that may behave differently: floats by
     their bit pattern, every value with its type, tuples item by item. Raises TypeError for
     anything else (the call then is not remembered)."""
+    # Every repeated call keys its options here, so the common exact types come first, by
+    # type identity; subclasses and NumPy scalars take the general rules below, with the same
+    # results.
+    kind = type(value)
+    if kind in _PLAIN:
+        return kind, value
+    if kind is float:
+        return float, _pack_double(value)
+    if kind is tuple:
+        return tuple, tuple([exact(v) for v in value])
     if isinstance(value, float):
         return float, struct.pack("<d", value)
     if isinstance(value, np.floating):

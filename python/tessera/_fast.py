@@ -71,7 +71,7 @@ def filter_key(filter, kernel, anchor, params):
     """The exact key of apply()'s filter arguments (kernel and anchor already checked), or None
     when they cannot be keyed (the call then plans, which says what is wrong)."""
     try:
-        values = tuple((k, _args.exact(v)) for k, v in sorted(params.items()))
+        values = tuple([(k, _args.exact(v)) for k, v in sorted(params.items())])
     except TypeError:
         return None
     kernel_key = None if kernel is None else (kernel.shape, kernel.tobytes())
