@@ -7,6 +7,7 @@
 #include "app/io/image_io.h"
 #include "app/io/path_text.h"
 #include "app/io/trace_export.h"
+#include "values/run_report_json.h"
 #include "files/output_file.h"
 #include "app/cli/interrupt.h"
 #include "filters/factories.h"
@@ -226,6 +227,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
                     {"read_milliseconds", ms(t0, t1)},
                     {"write_milliseconds", ms(t2, t3)},
                     {"metadata", kept ? kept->summary() : "none"}};
+        // What the pipeline did, in the shape every front end reports (values/run_report_json.h).
+        doc["run"] = json::parse(gpu::runReportJson(gpuReport));
         putPath(doc, "input", o.input);
         putPath(doc, "output", o.output);
         if (metadata.orientation != 1) {
