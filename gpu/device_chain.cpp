@@ -23,14 +23,6 @@ std::size_t alignUp(std::size_t bytes)
     return (bytes + kScratchAlignment - 1) / kScratchAlignment * kScratchAlignment;
 }
 
-/// The devices as first seen: plans need each GPU's limits, which do not change while the
-/// process runs (free memory does, but planning one step does not depend on it).
-const DeviceSnapshot& devices()
-{
-    static const DeviceSnapshot snapshot = enumerateDevices();
-    return snapshot;
-}
-
 /// The alignment the kernels' pixel loads need: whole 4-channel pixels are read as one vector,
 /// other formats one channel at a time.
 std::size_t pixelAlignment(PixelFormat format)
@@ -76,7 +68,9 @@ DeviceChain::DeviceChain(const filters::FilterChain& chain, PixelFormat input, i
     if (chain.steps.empty()) {
         throw InvalidInput("the chain has no filter");
     }
-    const DeviceSnapshot& snap = devices();
+    // The process's one reading of the devices (enumerateDevices keeps it): plans need each
+    // GPU's limits, not its free memory.
+    const DeviceSnapshot snap = enumerateDevices();
     const auto info = std::find_if(snap.devices.begin(), snap.devices.end(),
                                    [device](const DeviceInfo& d) { return d.id == device; });
     if (device.isCpu() || info == snap.devices.end()) {
