@@ -18,10 +18,11 @@ struct ImageMetadata {
     std::string exif;     ///< EXIF, as a TIFF-structured block; empty when none
     std::string xmp;      ///< the XMP packet (XML text); empty when none
     std::string icc;      ///< the ICC profile; empty when none
+    std::string iptc;     ///< IPTC-IIM records (the dataset stream, no Photoshop wrapper); empty when none
     int orientation = 1;  ///< the EXIF orientation the file had (1..8; 1 is upright)
 
-    bool empty() const { return exif.empty() && xmp.empty() && icc.empty(); }
-    /// The parts present, e.g. "EXIF, XMP, ICC profile"; "none" when empty.
+    bool empty() const { return exif.empty() && xmp.empty() && icc.empty() && iptc.empty(); }
+    /// The parts present, e.g. "EXIF, XMP, ICC profile, IPTC"; "none" when empty.
     std::string summary() const;
 };
 

@@ -21,7 +21,9 @@ command -v "$cxx" >/dev/null || { echo "fuzz: $cxx not found (packaging/install-
 cmake -S "$fuzz_dir" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j "${FUZZ_JOBS:-2}"
 
-targets=${FUZZ_TARGETS:-"fuzz_image_header fuzz_image_read fuzz_metadata fuzz_preset fuzz_kernel fuzz_cli_options fuzz_name_template fuzz_comparison fuzz_input_list fuzz_report_merge"}
+# Every fuzz_*.cpp of the folder, unless FUZZ_TARGETS names some.
+default_targets=$(cd "$fuzz_dir" && ls fuzz_*.cpp | sed 's/\.cpp$//' | tr '\n' ' ')
+targets=${FUZZ_TARGETS:-$default_targets}
 work=$build/work
 findings=$build/findings
 mkdir -p "$work" "$findings"

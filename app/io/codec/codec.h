@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// The codec layer: one reader and one writer per file format, each on that format's own library
+// (libjpeg-turbo, libpng, libtiff, libwebp with its mux API, OpenEXR) or, for BMP, on a small
+// parser of Tessera's own. It works on bytes in memory; app/io/image_io.cpp reads the file,
+// checks it against the input rules, picks the codec from the header and writes the result
+// through files::OutputFile. Nothing here prints: library warnings go to ioDiagnostic().
+
+#include "app/io/image_metadata.h"
+
+#include <opencv2/core/mat.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessera::app::codec {
+
+/// A codec's refusal or failure. what() is the reason only, in a user's words ("corrupt PNG
+/// data: CRC error in chunk IDAT"); the caller puts the file name in front.
+class CodecError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Thrown instead of CodecError when DecodeBudget::cancel was set during a decode.
+class DecodeCancelled : public CodecError {
+public:
+    DecodeCancelled() : CodecError("cancelled while decoding") {}
+};
+
+/// Bounds on the work and memory of one decode. Each decoder checks the size in its own header
+/// against these before it allocates the pixels.
+struct DecodeBudget {
+    int maxWidth = 32768;
+    int maxHeight = 32768;
+    std::uint64_t maxPixels = std::uint64_t{1} << 30;
+    /// Scans of a progressive JPEG.
+    int maxJpegScans = 1000;
+    /// Pixels times decoding passes over them (a progressive JPEG's scans, counted per component
+    /// as libjpeg walks them; one pass for a baseline image). A decode whose work would pass it is
+    /// refused with the figures, before or while it runs.
+    std::uint64_t maxWork = std::uint64_t{4} << 30;
+    /// Polled while decoding (between rows or scans, at least every ~50 ms of work); when it is
+    /// set the decoder stops and throws DecodeCancelled. May be null.
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+/// What a reader returns.
+struct Decoded {
+    /// CV_8U, CV_16U or CV_32F with 1, 2, 3 or 4 channels, in OpenCV's order (B, G, R, A) as
+    /// cv::imread(IMREAD_UNCHANGED) would give: grey stays one channel, grey + alpha two.
+    cv::Mat pixels;
+    /// The metadata parts as the file holds them: EXIF as a TIFF-structured block (starting with
+    /// "II*\0" or "MM\0*", no "Exif\0\0" prefix), XMP as the packet text (a JPEG's extended XMP
+    /// joined back into it), ICC as the whole profile (a JPEG's APP2 pieces joined), IPTC as the
+    /// IIM records (a JPEG's APP13 Photoshop block unwrapped to its IPTC resource). orientation is
+    /// left at 1: image_metadata reads it from the parts.
+    ImageMetadata metadata;
+    /// True when the decoder already turned the pixels upright (libtiff's TIFFReadRGBA* does for
+    /// some orientations; Tessera's readers should not, so this is normally false).
+    bool upright = false;
+};
+
+/// Choices an encoder honours; each ignores those of other formats.
+struct EncodeOptions {
+    int jpegQuality = 95;      ///< 1..100
+    int pngCompression = 6;    ///< zlib level 0..9
+    enum class TiffCompression { None, Lzw, Deflate } tiffCompression = TiffCompression::Lzw;
+    int webpQuality = 101;     ///< 0..100 lossy; above 100: lossless
+};
+
+/// What an encoder put into the file besides the pixels: the parts written (as bytes, so a test
+/// can compare them) and, for each part offered but not written in full, the reason, e.g.
+/// "IPTC: PNG has no place for it" or "EXIF: 70000 bytes do not fit a JPEG APP1 segment
+/// (65533 at most)".
+struct MetadataWritten {
+    ImageMetadata parts;  ///< orientation: the value the written EXIF/XMP holds (1 when none)
+    std::vector<std::string> dropped;
+};
+
+/// The format names and what each reader and writer is called. Every function below is
+/// reentrant and thread-safe (no global state beyond the libraries' own read-only tables).
+/// Readers throw CodecError (or DecodeCancelled); writers throw CodecError when the image
+/// cannot be stored (image_io checks depths and channels first, so that is a library failure)
+/// and never drop pixels silently.
+
+Decoded readJpeg(std::span<const std::uint8_t> file, const DecodeBudget& budget);
+std::vector<std::uint8_t> writeJpeg(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
+                                    MetadataWritten& written);
+
+Decoded readPng(std::span<const std::uint8_t> file, const DecodeBudget& budget);
+std::vector<std::uint8_t> writePng(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
+                                   MetadataWritten& written);
+
+Decoded readTiff(std::span<const std::uint8_t> file, const DecodeBudget& budget);
+std::vector<std::uint8_t> writeTiff(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
+                                    MetadataWritten& written);
+
+Decoded readWebp(std::span<const std::uint8_t> file, const DecodeBudget& budget);
+std::vector<std::uint8_t> writeWebp(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
+                                    MetadataWritten& written);
+
+Decoded readExr(std::span<const std::uint8_t> file, const DecodeBudget& budget);
+std::vector<std::uint8_t> writeExr(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
+                                   MetadataWritten& written);
+
+Decoded readBmp(std::span<const std::uint8_t> file, const DecodeBudget& budget);
+std::vector<std::uint8_t> writeBmp(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
+                                   MetadataWritten& written);
+
+/// Throws CodecError naming the size and the limit when width x height passes the budget's
+/// size limits. For the codecs' use once they have read their header.
+void checkSize(int width, int height, const DecodeBudget& budget);
+
+/// Throws DecodeCancelled when the budget's cancel flag is set.
+void checkCancel(const DecodeBudget& budget);
+
+/// A library's warning or detail that is not the user's business on stderr: kept for
+/// diagnostics (printed, prefixed "tessera: diagnostic: <source>: ", only when the environment
+/// variable TESSERA_DIAGNOSTICS is set to 1). Thread-safe; never throws.
+void ioDiagnostic(std::string_view source, std::string_view message);
+
+}  // namespace tessera::app::codec
