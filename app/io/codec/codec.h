@@ -45,7 +45,7 @@ struct DecodeBudget {
     /// Pixels times decoding passes over them (a progressive JPEG's scans, counted per component
     /// as libjpeg walks them; one pass for a baseline image). A decode whose work would pass it is
     /// refused with the figures, before or while it runs.
-    std::uint64_t maxWork = std::uint64_t{4} << 30;
+    std::uint64_t maxWork = std::uint64_t{1} << 34;
     /// Polled while decoding (between rows or scans, at least every ~50 ms of work); when it is
     /// set the decoder stops and throws DecodeCancelled. May be null.
     const std::atomic<bool>* cancel = nullptr;
@@ -113,6 +113,14 @@ std::vector<std::uint8_t> writeExr(const cv::Mat& img, const ImageMetadata* meta
 Decoded readBmp(std::span<const std::uint8_t> file, const DecodeBudget& budget);
 std::vector<std::uint8_t> writeBmp(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
                                    MetadataWritten& written);
+
+/// The metadata parts of a file without decoding its pixels (the same parts, read the same way,
+/// as Decoded::metadata), through the format's library. Never throws: a file that cannot be read
+/// gives what was read before the damage, or nothing.
+ImageMetadata readJpegMetadata(std::span<const std::uint8_t> file);
+ImageMetadata readPngMetadata(std::span<const std::uint8_t> file);
+ImageMetadata readTiffMetadata(std::span<const std::uint8_t> file);
+ImageMetadata readWebpMetadata(std::span<const std::uint8_t> file);
 
 /// Throws CodecError naming the size and the limit when width x height passes the budget's
 /// size limits. For the codecs' use once they have read their header.
