@@ -270,12 +270,12 @@ bool Pipeline::run(const cv::Mat& image, const filters::FilterChain& chain, cv::
                 local = RunReport{};
                 local.placement = Placement::Resident;
                 local.policy = s.options.fallback;
-                if (s.options.fallback != Fallback::Cpu) {
-                    // Bands cannot move to other GPUs: short of the CPU path there is no stand-in.
+                // Bands cannot move to other GPUs: short of the CPU path there is no stand-in.
+                const FallbackStep step = decideFallback(s.options.fallback, true, false, 1);
+                if (step.action == FallbackStep::Action::Refuse) {
                     local.fellBack = failed;
-                    const std::string text = slotNames(s.options.deviceSlots) + " failed (" + failed.reason +
-                                             "); the fallback policy (" + toString(s.options.fallback) +
-                                             ") leaves the run failed";
+                    const std::string text =
+                        slotNames(s.options.deviceSlots) + " failed (" + failed.reason + "); " + step.why;
                     local.events.push_back(text);
                     throw DeviceFailed(text, std::move(local));
                 }

@@ -190,9 +190,9 @@ FallbackRecord failedSlots(const std::vector<SlotReport>& slots)
 }
 
 /// The run failed under a policy that allows no stand-in for what `record` lost.
-[[noreturn]] void refuse(const RunOptions& options, FallbackRecord record, const std::string& why, RunReport& report)
+[[noreturn]] void refuse(FallbackRecord record, const std::string& why, RunReport& report)
 {
-    std::string text = record.describe() + "; " + why + " under the fallback policy " + toString(options.fallback);
+    std::string text = record.happened() ? record.describe() + "; " + why : why;
     report.events.push_back(text);
     report.fellBack = std::move(record);
     throw DeviceFailed(text, std::move(report));
@@ -289,11 +289,10 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     const bool noneUsable = std::all_of(setup.unusable.begin(), setup.unusable.end(),
                                         [](const std::string& u) { return !u.empty(); });
     if (const FallbackRecord lost = failedSlots(report.slotReports); lost.happened()) {
-        if (options.fallback == Fallback::None) {
-            refuse(options, lost, "no other device may run its tiles", report);
-        }
-        if (options.fallback == Fallback::OtherGpus && noneUsable) {
-            refuse(options, lost, "no slot is left to run the tiles", report);
+        // Tiles not yet handed out can go to any usable slot; the policy says whether they may.
+        const FallbackStep step = decideFallback(options.fallback, true, !noneUsable, 0);
+        if (step.action == FallbackStep::Action::Refuse) {
+            refuse(lost, step.why, report);
         }
     }
     const TilePlan plan = planTiles(setup.request);
@@ -354,7 +353,7 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     if (error) {
         std::rethrow_exception(error);
     }
-    // The fallback policy, decided here once for the whole run.
+    // What the policy makes of the failed slots and of the tiles no slot took.
     FallbackRecord fell = failedSlots(report.slotReports);
     if (fell.happened()) {
         for (const auto& s : report.slotReports) {
@@ -363,17 +362,18 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
                 fell.to.push_back(s.slot.gpu);
             }
         }
-        if (options.fallback == Fallback::None) {
-            collect(queue, plans, report);
-            refuse(options, fell, "no other device may run its tiles", report);
-        }
     }
+    std::vector<TileQueue::Item> left;
     if (!queue.cancelled()) {
-        const auto left = queue.drain();
-        if (!left.empty() && options.fallback != Fallback::Cpu) {
-            collect(queue, plans, report);
-            refuse(options, fell, std::to_string(left.size()) + " tiles were left with no slot to run them", report);
-        }
+        left = queue.drain();
+    }
+    const FallbackStep step =
+        decideFallback(options.fallback, fell.happened(), true, static_cast<int>(left.size()));
+    if (step.action == FallbackStep::Action::Refuse) {
+        collect(queue, plans, report);
+        refuse(fell, step.why, report);
+    }
+    if (step.action == FallbackStep::Action::CpuTakes) {
         report.cpuFallbackTiles = finishOnCpu(run, left);
     }
     if (report.cpuFallbackTiles > 0) {

@@ -194,15 +194,33 @@ std::vector<DeviceId> resolve(const DeviceSelection& selection, const DeviceSnap
     if (kind == Kind::Cpu) {
         return {};
     }
+    const bool stored = !context.chosenIn.empty();
     if (kind == Kind::Auto) {
         if (!snapshot.hasGpu()) {
-            note = "no GPU (" + snapshot.reason + "); ran on the CPU";
+            note = stored ? "no GPU: " + snapshot.reason : "no GPU (" + snapshot.reason + "); ran on the CPU";
         }
         return everyGpu(snapshot);
     }
     // Where the CPU runs beside the GPUs anyway, a machine without one still has work to do.
     if (kind == Kind::Each || (kind == Kind::All && context.allIncludesCpu)) {
         return everyGpu(snapshot);
+    }
+    if (stored) {
+        // A choice made in a dialog names the GPU and the place, not an option to retype.
+        const std::string where = " (chosen in " + std::string(context.chosenIn) + ")";
+        const std::vector<DeviceId> present = everyGpu(snapshot);
+        if (kind != Kind::Gpus) {
+            if (present.empty()) {
+                throw DeviceUnavailableError("a GPU" + where + " is not present: " + snapshot.reason);
+            }
+            return present;
+        }
+        for (const DeviceId id : selection.ids()) {
+            if (std::ranges::find(present, id) == present.end()) {
+                throw DeviceUnavailableError(describe(id) + where + " is not present");
+            }
+        }
+        return selection.ids();
     }
     const std::string prefix = std::string(context.name) + " " + toString(selection) + ": ";
     if (!snapshot.hasGpu()) {

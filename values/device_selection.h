@@ -114,6 +114,10 @@ struct SelectionContext {
     DeviceForm accepted = DeviceForm::Any;
     /// "all" and "each" also run the CPU (comparisons), so a machine without a GPU is no error.
     bool allIncludesCpu = false;
+    /// Where a stored choice was made ("Preferences"), for selections that are not typed on a
+    /// command line: resolve() then words its refusals after that place ("GPU 7 (chosen in
+    /// Preferences) is not present") rather than after an option. Empty for options.
+    std::string_view chosenIn = {};
 };
 
 /// `tessera-cli apply --device` and `batch --device`.
@@ -125,8 +129,8 @@ inline constexpr SelectionContext kCompareDevices{
     "--devices", DeviceForm::Each | DeviceForm::All | DeviceForm::Cpu | DeviceForm::OneGpu | DeviceForm::GpuList,
     true};
 /// Preferences' preview device as the settings keep it.
-inline constexpr SelectionContext kPreviewPreference{"engine/device",
-                                                     DeviceForm::Auto | DeviceForm::Cpu | DeviceForm::OneGpu};
+inline constexpr SelectionContext kPreviewPreference{
+    "engine/device", DeviceForm::Auto | DeviceForm::Cpu | DeviceForm::OneGpu, false, "Preferences"};
 
 /// The form `selection` is written in. Never throws.
 DeviceForm formOf(const DeviceSelection& selection);

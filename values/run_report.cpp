@@ -23,6 +23,28 @@ const char* toString(Placement placement)
     return "streamed";
 }
 
+FallbackStep decideFallback(Fallback policy, bool lost, bool othersCanTake, int orphaned)
+{
+    using Action = FallbackStep::Action;
+    if (!lost && orphaned == 0) {
+        return {};
+    }
+    const std::string under = std::string(" under the fallback policy ") + toString(policy);
+    if (policy == Fallback::None && lost) {
+        return {Action::Refuse, "no other device may run its work" + under};
+    }
+    if (orphaned == 0 && othersCanTake) {
+        return {};
+    }
+    if (policy == Fallback::Cpu) {
+        return {Action::CpuTakes, {}};
+    }
+    return {Action::Refuse, (orphaned > 0 ? std::to_string(orphaned) + (orphaned == 1 ? " piece" : " pieces") +
+                                                " of work left with no slot to run it"
+                                          : std::string("no slot is left to run the work")) +
+                                under};
+}
+
 const char* toString(Fallback fallback)
 {
     switch (fallback) {

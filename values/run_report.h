@@ -48,6 +48,23 @@ enum class Fallback {
 /// "none", "other-gpus" or "cpu".
 const char* toString(Fallback fallback);
 
+/// What a run does once it has lost devices.
+struct FallbackStep {
+    enum class Action {
+        Proceed,   ///< nothing is left without a device: the slots still running take the work
+        CpuTakes,  ///< the CPU path computes the work no slot is left to run
+        Refuse,    ///< the run fails with DeviceFailed, saying `why`
+    };
+    Action action = Action::Proceed;
+    std::string why;  ///< for Refuse: why the policy does not let the run go on
+};
+
+/// The one reading of RunOptions::fallback, for every placement and every moment of a run.
+/// `lost`: a slot failed or could not be used; `othersCanTake`: a slot still running can take
+/// its work (streamed tiles can move, resident bands cannot); `orphaned`: pieces of work (tiles,
+/// bands) left with no slot to run them. Never throws (beyond allocation).
+FallbackStep decideFallback(Fallback policy, bool lost, bool othersCanTake, int orphaned);
+
 /// What fell back in a run, from where to where and why; empty when nothing failed.
 struct FallbackRecord {
     std::vector<DeviceId> from;  ///< the devices whose slots failed or could not be used, in slot order

@@ -236,28 +236,26 @@ private:
         const auto snap = gpu::enumerateDevices();
         scheduler_.adoptDevices(snap);
         std::vector<gpu::DeviceId> chosen;
-        if (preference_.kind() == gpu::DeviceSelection::Kind::Gpus) {
-            for (const gpu::DeviceId id : preference_.ids()) {
-                const auto d = std::ranges::find(snap.devices, id, &gpu::DeviceInfo::id);
-                if (d == snap.devices.end()) {
-                    gpuReason_ = "GPU " + std::to_string(id.value()) + " (chosen in Preferences) is not present";
-                    return;
-                }
-                chosen.push_back(id);
-                gpuName_ = gpuName_.empty() ? d->name : gpuName_;
-            }
-        } else {
-            for (const auto& d : snap.devices) {
-                const auto at = std::ranges::find(autoGpus_, d.id, &gpu::DeviceSpeeds::value_type::first);
-                if (autoGpus_.empty() || at != autoGpus_.end()) {
-                    chosen.push_back(d.id);
-                    gpuName_ = gpuName_.empty() ? d.name : gpuName_;
-                }
-            }
+        std::string note;
+        try {
+            chosen = gpu::resolve(preference_, snap, note, gpu::kPreviewPreference);
+        } catch (const gpu::DeviceUnavailableError& e) {
+            gpuReason_ = e.what();
+            return;
+        }
+        if (preference_.kind() == gpu::DeviceSelection::Kind::Auto) {
+            // Auto runs on the GPUs the Devices panel leaves enabled (all when it names none).
+            std::erase_if(chosen, [&](gpu::DeviceId id) {
+                return !autoGpus_.empty() &&
+                       std::ranges::find(autoGpus_, id, &gpu::DeviceSpeeds::value_type::first) == autoGpus_.end();
+            });
             if (chosen.empty()) {
-                gpuReason_ = snap.hasGpu() ? "every GPU is disabled in the Devices panel" : "no GPU: " + snap.reason;
+                gpuReason_ = snap.hasGpu() ? "every GPU is disabled in the Devices panel" : note;
                 return;
             }
+        }
+        if (const auto d = std::ranges::find(snap.devices, chosen.front(), &gpu::DeviceInfo::id); d != snap.devices.end()) {
+            gpuName_ = d->name;
         }
         gpu::RunOptions options;
         options.placement = gpu::Placement::Resident;

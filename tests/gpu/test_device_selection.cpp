@@ -219,6 +219,30 @@ TEST(DeviceSelectionResolve, AGpuThatIsNotThere)
     EXPECT_TRUE((std::is_base_of_v<std::runtime_error, DeviceUnavailableError>));
 }
 
+TEST(DeviceSelectionResolve, AStoredChoiceIsWordedAfterWhereItWasMade)
+{
+    // The preview's device is chosen in Preferences, not typed: the refusal names that place
+    // and offers no option to retype.
+    const DeviceSnapshot two = machineWith(2);
+    const DeviceSnapshot none = machineWith(0);
+    std::string note;
+    EXPECT_EQ(resolve(DeviceSelection::gpu(DeviceId{1}), two, note, kPreviewPreference), ids({1}));
+    try {
+        resolve(DeviceSelection::gpu(DeviceId{7}), two, note, kPreviewPreference);
+        ADD_FAILURE() << "GPU 7 resolved on two GPUs";
+    } catch (const DeviceUnavailableError& e) {
+        EXPECT_STREQ(e.what(), "GPU 7 (chosen in Preferences) is not present");
+    }
+    EXPECT_TRUE(resolve(DeviceSelection::automatic(), none, note, kPreviewPreference).empty());
+    EXPECT_EQ(note, "no GPU: no CUDA driver");
+    try {
+        resolve(DeviceSelection::gpu(DeviceId{0}), none, note, kPreviewPreference);
+        ADD_FAILURE() << "GPU 0 resolved without a GPU";
+    } catch (const DeviceUnavailableError& e) {
+        EXPECT_STREQ(e.what(), "GPU 0 (chosen in Preferences) is not present");
+    }
+}
+
 TEST(DeviceSelection, SelectionOfAResolvedList)
 {
     EXPECT_EQ(selectionOf({}), DeviceSelection::cpu());

@@ -263,3 +263,38 @@ TEST(ImagePlacement, LargeImagesSpreadOverEveryGpuAndOthersGoWholeToOne)
 
 }  // namespace
 }  // namespace tessera::gpu
+
+namespace tessera::gpu {
+namespace {
+
+TEST(FallbackRule, OneTableForEveryPlacementAndMoment)
+{
+    using Action = FallbackStep::Action;
+    // Nothing lost, nothing orphaned: every policy proceeds.
+    for (const Fallback policy : {Fallback::None, Fallback::OtherGpus, Fallback::Cpu}) {
+        EXPECT_EQ(decideFallback(policy, false, true, 0).action, Action::Proceed) << toString(policy);
+    }
+    // A lost slot: None refuses even where others could take the work.
+    const FallbackStep none = decideFallback(Fallback::None, true, true, 0);
+    EXPECT_EQ(none.action, Action::Refuse);
+    EXPECT_EQ(none.why, "no other device may run its work under the fallback policy none");
+    // Streamed tiles move to the slots left under OtherGpus and Cpu.
+    EXPECT_EQ(decideFallback(Fallback::OtherGpus, true, true, 0).action, Action::Proceed);
+    EXPECT_EQ(decideFallback(Fallback::Cpu, true, true, 0).action, Action::Proceed);
+    // No slot left (or resident bands, which cannot move): only Cpu goes on, on the CPU path.
+    const FallbackStep stuck = decideFallback(Fallback::OtherGpus, true, false, 0);
+    EXPECT_EQ(stuck.action, Action::Refuse);
+    EXPECT_EQ(stuck.why, "no slot is left to run the work under the fallback policy other-gpus");
+    EXPECT_EQ(decideFallback(Fallback::Cpu, true, false, 0).action, Action::CpuTakes);
+    const FallbackStep band = decideFallback(Fallback::OtherGpus, true, false, 1);
+    EXPECT_EQ(band.action, Action::Refuse);
+    EXPECT_EQ(band.why, "1 piece of work left with no slot to run it under the fallback policy other-gpus");
+    EXPECT_EQ(decideFallback(Fallback::Cpu, true, false, 1).action, Action::CpuTakes);
+    // Tiles left over after the slots finished: the CPU path takes them, or the run fails.
+    EXPECT_EQ(decideFallback(Fallback::Cpu, true, true, 3).action, Action::CpuTakes);
+    EXPECT_EQ(decideFallback(Fallback::OtherGpus, true, true, 3).why,
+              "3 pieces of work left with no slot to run it under the fallback policy other-gpus");
+}
+
+}  // namespace
+}  // namespace tessera::gpu
