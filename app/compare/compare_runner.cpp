@@ -260,6 +260,7 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
                     kernels.insert(kernels.end(), run.kernels.begin(), run.kernels.end());
                 }
                 output = std::move(run.output);
+                r.lastRun = std::move(run.report);
                 ++done;
                 if (options.progress) {
                     options.progress(done, total, target.label);
@@ -361,6 +362,7 @@ CompareTarget gpuTarget(const std::vector<gpu::DeviceId>& gpus, const std::strin
                 workOf(chain, cv::Size(rec.width, rec.height), src.type(), splitMethods(rec.label));
             run.kernels.push_back({rec.device, rec.label, rec.durationUs() / 1e3, flops, bytes});
         }
+        run.report = std::move(report);
         // Under Fallback::None a GPU that fails makes this throw: the target's error.
         pipeline.run(src, chain, run.output);
         return run;
@@ -380,7 +382,7 @@ CompareTarget cpuTarget()
         options.fallback = gpu::Fallback::None;
         const auto start = Clock::now();
         TargetRun run;
-        run.output = gpu::runStreamed(src, chain, options);
+        run.output = gpu::runStreamed(src, chain, options, &run.report);
         run.wallMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
         return run;
     };

@@ -4,6 +4,7 @@
 #include "filters/filter_spec.h"
 #include "values/device_calibration.h"
 #include "gpu/device_info.h"
+#include "values/run_report.h"
 
 #include <opencv2/core/mat.hpp>
 
@@ -30,6 +31,7 @@ struct TargetRun {
     cv::Mat output;
     double wallMs = 0.0;
     std::vector<KernelSample> kernels;  ///< may be empty (the CPU path, fakes)
+    gpu::RunReport report;              ///< the pipeline's report of the timed run (empty from fakes)
 };
 
 /// Runs the chain over the image on one target: the real GPU and CPU paths, or a fake in tests.
@@ -73,6 +75,7 @@ struct TargetResult {
     cv::Mat heatMap;           ///< CV_8UC3 BGR, |target - reference| scaled to the largest error
     std::vector<RooflinePoint> roofline;
     std::string error;         ///< why the target gave no result; empty when it did
+    gpu::RunReport lastRun;    ///< the pipeline's report of the target's last run, as every front end reports
 
     bool ok() const { return error.empty(); }
 };

@@ -126,7 +126,8 @@ public:
             }
             // After a fallback the pipeline keeps to the CPU path: so do the leases.
             fellBack_ = report.fellBack.happened();
-            r.timings = std::move(report.records);
+            r.timings = report.records;
+            r.report = std::move(report);
             // The display conversion is host work: the devices are free for others meanwhile.
             lease.release();
             if (lease.waitedMs() >= 1.0) {

@@ -4,6 +4,7 @@
 #include "app/engine/display_mapping.h"
 #include "filters/filter_spec.h"
 #include "values/device_selection.h"
+#include "values/run_report.h"
 #include "values/timing_record.h"
 
 #include <opencv2/core/mat.hpp>
@@ -37,6 +38,7 @@ struct PreviewResult {
     QString error;             ///< set when the request failed; image is then empty
     QRect region;              ///< the part of the image that image/data show (all of it unless asked)
     std::vector<gpu::TimingRecord> timings;  ///< what each GPU (or the CPU) spent on this preview
+    gpu::RunReport report;     ///< the pipeline's report of this preview, as every front end reports
 };
 
 class DeviceScheduler;
