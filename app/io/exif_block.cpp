@@ -77,12 +77,13 @@ void setInline(std::string& b, bool be, const ExifEntry& e, ExifType type, std::
     }
 }
 
-/// Appends a copy of ifd holding the entries for which keep() is true, word-aligned, with next
-/// as its next-IFD offset. Entries are copied verbatim: their value offsets still point at the
-/// value bytes, which do not move. Returns the copy's offset, or nullopt when the block would
-/// pass 4 GiB.
+/// Appends a copy of ifd holding the entries for which keep() is true, word-aligned and not
+/// before offset after, with next as its next-IFD offset. Entries are copied verbatim: their
+/// value offsets still point at the value bytes, which do not move. Returns the copy's offset,
+/// or nullopt when the block would pass 4 GiB.
 template <typename Keep>
-std::optional<std::uint32_t> appendIfd(std::string& b, bool be, const ExifIfd& ifd, Keep keep, std::uint32_t next)
+std::optional<std::uint32_t> appendIfd(std::string& b, bool be, const ExifIfd& ifd, Keep keep, std::uint32_t next,
+                                       std::size_t after)
 {
     std::vector<const ExifEntry*> kept;
     for (const ExifEntry& e : ifd.entries) {
@@ -90,7 +91,8 @@ std::optional<std::uint32_t> appendIfd(std::string& b, bool be, const ExifIfd& i
             kept.push_back(&e);
         }
     }
-    const std::size_t start = b.size() + (b.size() % 2);
+    const std::size_t from = std::max(b.size(), after);
+    const std::size_t start = from + (from % 2);
     const std::size_t end = start + 2 + kept.size() * kEntryBytes + 4;
     if (end > std::numeric_limits<std::uint32_t>::max()) {
         return std::nullopt;
@@ -104,6 +106,68 @@ std::optional<std::uint32_t> appendIfd(std::string& b, bool be, const ExifIfd& i
     }
     put32(b, at, be, next);
     return static_cast<std::uint32_t>(start);
+}
+
+using Range = std::pair<std::size_t, std::size_t>;
+
+// The bytes an IFD occupies: its entries and the values held outside them.
+void addRanges(const ExifIfd& ifd, std::vector<Range>& out)
+{
+    out.emplace_back(ifd.at, std::size_t{ifd.at} + 2 + ifd.entries.size() * kEntryBytes + 4);
+    for (const ExifEntry& e : ifd.entries) {
+        if (e.valueAt && e.valueBytes > 4) {
+            out.emplace_back(*e.valueAt, *e.valueAt + static_cast<std::size_t>(e.valueBytes));
+        }
+    }
+}
+
+bool overlapsAny(const Range& r, const std::vector<Range>& ranges)
+{
+    return std::any_of(ranges.begin(), ranges.end(), [&](const Range& k) { return r.first < k.second && k.first < r.second; });
+}
+
+// Takes the bytes of an unlinked IFD1 and its thumbnail out of the block, so that a picture of
+// the source does not travel on unreferenced: cut off when they lie behind every byte the kept
+// IFDs reference (where cameras put them), blanked otherwise. A range that overlaps kept bytes
+// is left alone.
+void removeThumbnailBytes(std::string& b, const ExifReader& reader, std::uint32_t ifd1At, std::vector<Range> kept)
+{
+    std::string why;
+    const std::optional<ExifIfd> ifd1 = reader.ifd(ifd1At, why);
+    if (!ifd1) {
+        return;
+    }
+    std::vector<Range> gone;
+    addRanges(*ifd1, gone);
+    const ExifEntry* offset = ifd1->find(exif_tag::kJpegInterchangeFormat);
+    const ExifEntry* length = ifd1->find(exif_tag::kJpegInterchangeFormatLength);
+    if (offset != nullptr && length != nullptr) {
+        const std::optional<std::uint32_t> at = reader.integer(*offset);
+        const std::optional<std::uint32_t> n = reader.integer(*length);
+        if (at && n && *at >= 8 && std::uint64_t{*at} + *n <= b.size()) {
+            gone.emplace_back(*at, std::size_t{*at} + *n);
+        }
+    }
+    kept.emplace_back(0, 8);
+    std::erase_if(gone, [&](const Range& r) { return overlapsAny(r, kept); });
+    if (gone.empty()) {
+        return;
+    }
+    std::size_t keptEnd = 0;
+    for (const Range& r : kept) {
+        keptEnd = std::max(keptEnd, r.second);
+    }
+    std::size_t goneStart = b.size();
+    for (const Range& r : gone) {
+        goneStart = std::min(goneStart, r.first);
+    }
+    if (goneStart >= keptEnd) {
+        b.resize(goneStart);
+        return;
+    }
+    for (const Range& r : gone) {
+        std::fill(b.begin() + static_cast<std::ptrdiff_t>(r.first), b.begin() + static_cast<std::ptrdiff_t>(r.second), '\0');
+    }
 }
 
 std::string tagList(const std::vector<std::string_view>& names)
@@ -280,11 +344,14 @@ ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit)
     std::vector<std::string_view> structureNames;
     std::vector<std::uint32_t> seen{ifd0->at};
     std::optional<ExifIfd> exifIfd;
+    std::vector<ExifIfd> keptSubs;
     for (const ExifEntry& e : ifd0->entries) {
         if (edit.dropStructureTags) {
             if (const std::string_view name = tiffStructureTagName(e.tag); !name.empty()) {
                 dropTags.push_back(e.tag);
-                structureNames.push_back(name);
+                if (std::find(structureNames.begin(), structureNames.end(), name) == structureNames.end()) {
+                    structureNames.push_back(name);
+                }
                 continue;
             }
         }
@@ -299,8 +366,17 @@ ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit)
             why = "its pointer is not one LONG";
         } else if (std::find(seen.begin(), seen.end(), *offset) != seen.end()) {
             why = "it points at an IFD already read";
-        } else {
-            sub = reader.ifd(*offset, why);
+        } else if ((sub = reader.ifd(*offset, why))) {
+            // IFDs that share bytes would see each other's patches: such a sub-IFD is not used.
+            std::vector<Range> structures;
+            structures.emplace_back(ifd0->at, std::size_t{ifd0->at} + 2 + ifd0->entries.size() * kEntryBytes + 4);
+            for (const ExifIfd& k : keptSubs) {
+                structures.emplace_back(k.at, std::size_t{k.at} + 2 + k.entries.size() * kEntryBytes + 4);
+            }
+            if (overlapsAny({sub->at, std::size_t{sub->at} + 2 + sub->entries.size() * kEntryBytes + 4}, structures)) {
+                why = "it overlaps another IFD";
+                sub.reset();
+            }
         }
         if (!sub) {
             dropTags.push_back(e.tag);
@@ -308,6 +384,7 @@ ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit)
             continue;
         }
         seen.push_back(*offset);
+        keptSubs.push_back(*sub);
         if (e.tag == exif_tag::kExifIfd && !exifIfd) {
             exifIfd = std::move(sub);
         }
@@ -345,6 +422,28 @@ ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit)
     if (unlinkThumbnail) {
         out.notes.push_back("EXIF: thumbnail (IFD1) left out");
     }
+    // An IFD that ends with the block lacks its next-IFD offset; a copy appended right behind it
+    // would become that offset. The copy goes behind the place it would have.
+    std::size_t structuresEnd = std::size_t{ifd0->at} + 2 + ifd0->entries.size() * kEntryBytes + 4;
+    for (const ExifIfd& k : keptSubs) {
+        structuresEnd = std::max(structuresEnd, std::size_t{k.at} + 2 + k.entries.size() * kEntryBytes + 4);
+    }
+    if (unlinkThumbnail) {
+        std::vector<Range> kept;
+        addRanges(*ifd0, kept);
+        for (const ExifIfd& sub : keptSubs) {
+            addRanges(sub, kept);
+        }
+        if (exifIfd) {
+            if (const ExifEntry* interop = exifIfd->find(exif_tag::kInteropIfd)) {
+                const std::optional<std::uint32_t> at = interop->count == 1 ? reader.integer(*interop) : std::nullopt;
+                if (const std::optional<ExifIfd> ifd = at ? reader.ifd(*at, why) : std::nullopt) {
+                    addRanges(*ifd, kept);
+                }
+            }
+        }
+        removeThumbnailBytes(b, reader, ifd0->next, std::move(kept));
+    }
     if (!dropTags.empty()) {
         // Copy IFD0 (with the edits above, which are inside its entries) to the end of the block
         // without the dropped tags, and point the header at the copy.
@@ -352,7 +451,7 @@ ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit)
             return std::find(dropTags.begin(), dropTags.end(), e.tag) == dropTags.end();
         };
         const std::optional<std::uint32_t> at =
-            appendIfd(b, be, *ifd0, keep, unlinkThumbnail ? 0 : ifd0->next);
+            appendIfd(b, be, *ifd0, keep, unlinkThumbnail ? 0 : ifd0->next, structuresEnd);
         if (!at) {
             out.notes.push_back("EXIF: the block would pass 4 GiB once edited; left out");
             return out;

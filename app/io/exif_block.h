@@ -4,8 +4,9 @@
 // A small walker and patcher of EXIF blocks (TIFF-structured: "II*\0" or "MM\0*", then IFDs), of
 // Tessera's own. It edits in place: a value is overwritten where it lies, and an IFD that must
 // lose entries is written anew at the end of the block with the header (or the pointer that led
-// to it) moved onto the copy. No other byte moves, so every offset in the block, those inside
-// maker notes included, stays valid, and there is no limit on the block's size beyond the 32-bit
+// to it) moved onto the copy. No other byte moves (a dropped thumbnail aside, which is cut off
+// the end or blanked), so every offset in the block, those inside maker notes included, stays
+// valid, and there is no limit on the block's size beyond the 32-bit
 // offsets of the format. Every read is bounds-checked; the walker follows no chain of its own
 // accord, so a block whose offsets loop cannot make it loop.
 
@@ -23,6 +24,7 @@ namespace exif_tag {
 inline constexpr std::uint16_t kOrientation = 274;
 inline constexpr std::uint16_t kExifIfd = 34665;
 inline constexpr std::uint16_t kGpsIfd = 34853;
+inline constexpr std::uint16_t kInteropIfd = 40965;
 inline constexpr std::uint16_t kPixelXDimension = 40962;
 inline constexpr std::uint16_t kPixelYDimension = 40963;
 inline constexpr std::uint16_t kJpegInterchangeFormat = 513;
@@ -117,8 +119,10 @@ struct ExifEdited {
 
 /// The block with edit applied. A block whose header or IFD0 does not parse is left out with a
 /// note; a sub-IFD (Exif, GPS) that does not parse is unlinked with a note, the rest kept. Bytes
-/// that nothing references any more (an unlinked thumbnail, an IFD0 that was rewritten) stay in
-/// the block. Never throws except std::bad_alloc.
+/// that nothing references any more (an IFD0 that was rewritten) stay in
+/// the block, except those of the thumbnail: IFD1 and the JPEG it points at are cut off the end
+/// of the block when nothing kept lies behind them, and blanked otherwise. Never throws except
+/// std::bad_alloc.
 ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit);
 
 }  // namespace tessera::app

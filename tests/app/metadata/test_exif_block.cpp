@@ -142,6 +142,42 @@ TEST(ExifBlock, OffsetLoopsEndTheWalk)
     EXPECT_TRUE(noted);
 }
 
+TEST(ExifBlock, AnExifIfdSharingBytesWithIfd0IsNotPatched)
+{
+    ExifBuilder b;
+    b.ifd0.push_back(b.shortEntry(274, 6));
+    b.exif.push_back(b.shortEntry(40962, 10));
+    std::string block = b.build();
+    std::string why;
+    const auto ifd0 = ExifReader(block).ifd(8, why);
+    ASSERT_TRUE(ifd0);
+    // The Exif IFD starts on the padding of IFD0's orientation entry (which reads as no entries).
+    block.replace(ifd0->find(exif_tag::kExifIfd)->at + 8, 4, b.u32(8 + 2 + 10));
+    const ExifEdited edited = editExif(block, ExifEdit{1, 640, 480});
+    ASSERT_FALSE(edited.notes.empty());
+    EXPECT_EQ(edited.notes[0], "EXIF: the Exif sub-IFD does not parse (it overlaps another IFD); left out");
+    EXPECT_EQ(exifOrientation(edited.block), 1);
+    EXPECT_EQ(editExif(edited.block, ExifEdit{1, 640, 480}).block, edited.block);
+}
+
+TEST(ExifBlock, ARewrittenIfd0KeepsClearOfAMissingNextOffset)
+{
+    ExifBuilder b(true);
+    b.ifd0.push_back(b.shortEntry(256, 64));
+    b.ifd0.push_back(b.shortEntry(274, 3));
+    std::string block = b.build();
+    block.resize(block.size() - 4);  // IFD0 ends with the block: no next-IFD offset
+    const ExifEdited edited = editExif(block, ExifEdit{});
+    ASSERT_FALSE(edited.block.empty());
+    const ExifReader r(edited.block);
+    EXPECT_GE(r.ifd0Offset(), block.size() + 4);
+    EXPECT_EQ(exifOrientation(edited.block), 3);
+    // The old IFD0's next-IFD offset reads as 0, not as the copy's first bytes.
+    std::string why;
+    EXPECT_EQ(r.ifd(8, why)->next, 0u);
+    EXPECT_EQ(editExif(edited.block, ExifEdit{}).block, edited.block);
+}
+
 TEST(ExifBlock, PatchesInPlaceAndUnlinksTheThumbnail)
 {
     for (const bool be : {false, true}) {
@@ -157,7 +193,9 @@ TEST(ExifBlock, PatchesInPlaceAndUnlinksTheThumbnail)
         ASSERT_NE(ExifReader(block).ifd(8, before).value().next, 0u);
 
         const ExifEdited edited = editExif(block, ExifEdit{1, 1234, 567});
-        ASSERT_EQ(edited.block.size(), block.size());
+        // IFD1 and the thumbnail were the last things in the block: they are cut off.
+        ASSERT_EQ(edited.block.size(), block.size() - 500 - (2 + 2 * 12 + 4));
+        EXPECT_EQ(edited.block.find(std::string(500, 'T')), std::string::npos);
         ASSERT_EQ(edited.notes.size(), 1u);
         EXPECT_EQ(edited.notes[0], "EXIF: thumbnail (IFD1) left out");
         EXPECT_EQ(exifOrientation(edited.block), 1);
@@ -172,11 +210,36 @@ TEST(ExifBlock, PatchesInPlaceAndUnlinksTheThumbnail)
         EXPECT_EQ(valueIn(edited.block, exifAt, 40963), 567u);
         // Only the patched value bytes and IFD0's next offset differ.
         std::size_t differing = 0;
-        for (std::size_t i = 0; i < block.size(); ++i) {
+        for (std::size_t i = 0; i < edited.block.size(); ++i) {
             differing += block[i] != edited.block[i];
         }
         EXPECT_LE(differing, 2u + 2u + 2u + 4u) << (be ? "MM" : "II");
     }
+}
+
+TEST(ExifBlock, AThumbnailWithKeptBytesBehindItIsBlanked)
+{
+    ExifBuilder b;
+    b.ifd0.push_back(ExifBuilder::asciiEntry(271, "Maker name"));
+    b.ifd0.push_back(b.shortEntry(274, 6));
+    b.thumbnail = std::string(400, 'T');
+    std::string block = b.build();
+    // Move the maker's name behind the thumbnail.
+    const std::uint32_t farAway = static_cast<std::uint32_t>(block.size());
+    block += std::string("Far away maker", 15);
+    block += '\0';
+    std::string why;
+    const auto ifd0 = ExifReader(block).ifd(8, why);
+    ASSERT_TRUE(ifd0);
+    const ExifEntry* make = ifd0->find(271);
+    block.replace(make->at + 4, 8, b.u32(15) + b.u32(farAway));
+
+    const ExifEdited edited = editExif(block, ExifEdit{});
+    ASSERT_EQ(edited.block.size(), block.size());
+    EXPECT_EQ(edited.block.find(std::string(400, 'T')), std::string::npos);
+    EXPECT_EQ(edited.block.substr(block.find(std::string(400, 'T')), 400), std::string(400, '\0'));
+    EXPECT_EQ(edited.block.substr(farAway, 14), "Far away maker");
+    EXPECT_EQ(exifOrientation(edited.block), 6);
 }
 
 TEST(ExifBlock, DimensionsOutgrowingAShortBecomeALong)
