@@ -224,9 +224,12 @@ def generate(programs, libraries):
         lines.append(f"- `{name}`: {len(info['loaded'])} ({len(info['needed'])})")
     lines += [
         "",
-        "The licence is that of the package's `Files: *` stanza in its machine-readable copyright",
-        "file; \"(from text)\" marks a copyright file in free text, whose licence names were found by",
-        "keywords and cover the package's files together.",
+        "The licence is that of the `Files: *` stanza of the package's machine-readable copyright",
+        "file: the package's default, which a library built from only part of the source may not",
+        "carry (the second table lists the licences of single files, where such a library's own",
+        "licence may be; the rule on direct links reads the default). \"(from text)\" marks a",
+        "copyright file in free text, whose licence names were found by keywords and cover the",
+        "package's files together.",
         "",
         "| Library | Debian package | Licence | Linked directly by | Loaded indirectly by |",
         "|---|---|---|---|---|",
