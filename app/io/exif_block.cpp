@@ -166,7 +166,9 @@ void removeThumbnailBytes(std::string& b, const ExifReader& reader, std::uint32_
         return;
     }
     for (const Range& r : gone) {
-        std::fill(b.begin() + static_cast<std::ptrdiff_t>(r.first), b.begin() + static_cast<std::ptrdiff_t>(r.second), '\0');
+        // An IFD1 that ends with the block has no next-IFD offset: its range passes the end.
+        const std::size_t end = std::min(r.second, b.size());
+        std::fill(b.begin() + static_cast<std::ptrdiff_t>(r.first), b.begin() + static_cast<std::ptrdiff_t>(end), '\0');
     }
 }
 
