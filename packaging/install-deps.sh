@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build ccache pkg-config git
-    qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
+    qt6-base-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
     libopencv-dev libexiv2-dev exiv2
     libgtest-dev libgmock-dev
     nlohmann-json3-dev

@@ -1,17 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/compare_charts.h"
 
-#include <QtCharts/QBarCategoryAxis>
-#include <QtCharts/QBarSeries>
-#include <QtCharts/QBarSet>
-#include <QtCharts/QChart>
-#include <QtCharts/QLegendMarker>
-#include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
-#include <QtCharts/QScatterSeries>
-#include <QtCharts/QValueAxis>
+#include "ui/timing_format.h"
 
-#include <QPen>
+#include <QObject>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -31,108 +24,95 @@ const CompareRow* matching(const CompareResults& loaded, const CompareRow& row)
     return nullptr;
 }
 
-/// A short category label: "GPU 0" for "GPU 0 (NVIDIA H200)", so that axis labels fit.
-QString shortLabel(const QString& label)
+/// The loaded set's tint of a device colour: the same hue, paler, so pairs read as one target.
+QColor loadedTint(const QColor& colour)
+{
+    QColor c = colour.toHsl();
+    c.setHslF(c.hslHueF(), c.hslSaturationF() * 0.55, std::min(1.0, c.lightnessF() * 0.45 + 0.5));
+    return c.toRgb();
+}
+
+double decadeBelow(double v)
+{
+    return std::pow(10.0, std::floor(std::log10(v)));
+}
+
+double decadeAbove(double v)
+{
+    return std::pow(10.0, std::ceil(std::log10(v)));
+}
+
+}  // namespace
+
+QString shortTargetLabel(const QString& label)
 {
     const qsizetype paren = label.indexOf(QLatin1String(" ("));
     return paren > 0 ? label.left(paren) : label;
 }
 
-void hideFromLegend(QChart* chart, QAbstractSeries* series)
+QColor targetColour(const QString& key)
 {
-    for (QLegendMarker* marker : chart->legend()->markers(series)) {
-        marker->setVisible(false);
+    if (key == QLatin1String("cpu")) {
+        return deviceColor(gpu::DeviceId::cpu());
     }
+    if (key.startsWith(QLatin1String("gpu:"))) {
+        bool ok = false;
+        const int id = key.mid(4).toInt(&ok);
+        if (ok && id >= 0) {
+            return deviceColor(gpu::DeviceId{id});
+        }
+    }
+    // Several GPUs together: a deep blue that none of the single devices uses.
+    return QColor(0x2f, 0x4b, 0xb8);
 }
 
-/// A vertical whisker at category position x from low to high, in colour.
-void addWhisker(QChart* chart, QAbstractAxis* xAxis, QAbstractAxis* yAxis, double x, double low, double high,
-                const QColor& colour)
+QColor rooflineColour(const QString& name)
 {
-    auto* line = new QLineSeries;
-    QPen pen(colour.darker(160));
-    pen.setWidthF(2.0);
-    line->setPen(pen);
-    const double cap = 0.06;
-    // Down the stem and back along it, with caps at both ends: one unbroken polyline.
-    line->append({{x - cap, low}, {x + cap, low}, {x, low}, {x, high}, {x - cap, high}, {x + cap, high}});
-    chart->addSeries(line);
-    line->attachAxis(xAxis);
-    line->attachAxis(yAxis);
-    hideFromLegend(chart, line);
+    if (name.startsWith(QLatin1String("CPU"))) {
+        return deviceColor(gpu::DeviceId::cpu());
+    }
+    static const QRegularExpression firstId(QStringLiteral("(\\d+)"));
+    const QRegularExpressionMatch m = firstId.match(name);
+    return deviceColor(gpu::DeviceId{m.hasMatch() ? m.captured(1).toInt() : 0});
 }
 
-}  // namespace
-
-QChart* makeThroughputChart(const CompareResults& current, const CompareResults& loaded)
+ThroughputModel makeThroughputModel(const CompareResults& current, const CompareResults& loaded)
 {
-    auto* chart = new QChart;
-    chart->setTitle(QObject::tr("Throughput (median, whiskers: slowest to fastest run)"));
-    auto* series = new QBarSeries;
-    auto* now = new QBarSet(current.title.isEmpty() ? QObject::tr("This run") : current.title);
-    QBarSet* before = nullptr;
-    if (!loaded.isEmpty()) {
-        before = new QBarSet(loaded.title.isEmpty() ? QObject::tr("Loaded") : loaded.title);
+    ThroughputModel model;
+    model.setTitles << (current.title.isEmpty() ? QObject::tr("This run") : current.title);
+    const bool withLoaded = !loaded.isEmpty();
+    if (withLoaded) {
+        model.setTitles << (loaded.title.isEmpty() ? QObject::tr("Loaded") : loaded.title);
     }
-    QStringList categories;
     double top = 0.0;
-    for (const CompareRow& row : current.rows) {
-        categories << shortLabel(row.label);
-        *now << row.mpixS;
-        top = std::max({top, row.mpixS, row.mpixMax});
-        if (before != nullptr) {
+    for (int i = 0; i < current.rows.size(); ++i) {
+        const CompareRow& row = current.rows[i];
+        model.categories << shortTargetLabel(row.label);
+        model.labels << row.label;
+        model.errors << row.error;
+        const QColor colour = targetColour(row.key);
+        if (row.error.isEmpty()) {
+            model.bars.push_back({i, 0, row.mpixS, row.mpixMin, row.mpixMax, colour});
+            top = std::max({top, row.mpixS, row.mpixMax});
+        }
+        if (withLoaded) {
             const CompareRow* other = matching(loaded, row);
-            *before << (other != nullptr ? other->mpixS : 0.0);
-            if (other != nullptr) {
+            if (other != nullptr && other->error.isEmpty()) {
+                model.bars.push_back({i, 1, other->mpixS, other->mpixMin, other->mpixMax, loadedTint(colour)});
                 top = std::max({top, other->mpixS, other->mpixMax});
             }
         }
     }
-    series->append(now);
-    if (before != nullptr) {
-        series->append(before);
-    }
-    // No value labels on the bars: they overlap the whiskers and each other; the table has them.
-    chart->addSeries(series);
-
-    auto* xAxis = new QBarCategoryAxis;
-    xAxis->append(categories);
-    chart->addAxis(xAxis, Qt::AlignBottom);
-    series->attachAxis(xAxis);
-    auto* yAxis = new QValueAxis;
-    yAxis->setTitleText(QObject::tr("Mpixel/s"));
-    yAxis->setRange(0.0, top > 0.0 ? top * 1.1 : 1.0);
-    yAxis->setLabelFormat(QStringLiteral("%.0f"));
-    yAxis->applyNiceNumbers();
-    chart->addAxis(yAxis, Qt::AlignLeft);
-    series->attachAxis(yAxis);
-
-    // Bars of one category share barWidth of it (0.5 by default), set after set.
-    const int sets = series->count();
-    const double width = series->barWidth() / sets;
-    for (int i = 0; i < current.rows.size(); ++i) {
-        const CompareRow& row = current.rows[i];
-        if (row.error.isEmpty() && row.mpixMax > 0.0) {
-            addWhisker(chart, xAxis, yAxis, i - series->barWidth() / 2 + width / 2, row.mpixMin, row.mpixMax,
-                       now->color());
-        }
-        if (before != nullptr) {
-            const CompareRow* other = matching(loaded, row);
-            if (other != nullptr && other->mpixMax > 0.0) {
-                addWhisker(chart, xAxis, yAxis, i - series->barWidth() / 2 + width * 1.5, other->mpixMin,
-                           other->mpixMax, before->color());
-            }
-        }
-    }
-    chart->legend()->setVisible(sets > 1);
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    return chart;
+    // A tenth of headroom over the fastest run, then whole 1-2-5 steps, about five of them.
+    const double want = top > 0.0 ? top * 1.1 : 1.0;
+    model.step = niceTickStep(want / 5.0);
+    model.axisTop = std::ceil(want / model.step - 1e-9) * model.step;
+    return model;
 }
 
-QChart* makeRooflineChart(const CompareResults& results)
+RooflineModel makeRooflineModel(const CompareResults& results)
 {
-    auto* chart = new QChart;
-    chart->setTitle(QObject::tr("Roofline: kernels against each device's measured ceilings"));
+    RooflineModel model;
     double xLow = 0.1;
     double xHigh = 100.0;
     double yLow = 1.0;
@@ -153,69 +133,46 @@ QChart* makeRooflineChart(const CompareResults& results)
             yLow = std::min(yLow, d.bandwidthGBs * xLow / 2);
         }
     }
-    auto* xAxis = new QLogValueAxis;
-    xAxis->setBase(10);
-    xAxis->setTitleText(QObject::tr("Arithmetic intensity (flop/byte)"));
-    xAxis->setLabelFormat(QStringLiteral("%g"));
-    xAxis->setRange(std::pow(10.0, std::floor(std::log10(xLow))), std::pow(10.0, std::ceil(std::log10(xHigh))));
-    auto* yAxis = new QLogValueAxis;
-    yAxis->setBase(10);
-    yAxis->setTitleText(QObject::tr("GFLOP/s"));
-    yAxis->setLabelFormat(QStringLiteral("%g"));
-    yAxis->setRange(std::pow(10.0, std::floor(std::log10(yLow))), std::pow(10.0, std::ceil(std::log10(yHigh))));
-    chart->addAxis(xAxis, Qt::AlignBottom);
-    chart->addAxis(yAxis, Qt::AlignLeft);
+    model.xMin = decadeBelow(xLow);
+    model.xMax = decadeAbove(xHigh);
+    model.yMin = decadeBelow(yLow);
+    model.yMax = decadeAbove(yHigh);
 
     for (const RooflineDevice& d : results.roofline) {
-        QColor colour;
+        const QColor colour = rooflineColour(d.name);
         if (d.bandwidthGBs > 0.0 && d.peakGflops > 0.0) {
-            auto* roof = new QLineSeries;
-            roof->setName(QObject::tr("%1 roof").arg(d.name));
-            const double left = xAxis->min();
-            const double right = xAxis->max();
+            RooflineRoof roof{QObject::tr("%1 roof").arg(d.name), colour, d.bandwidthGBs, d.peakGflops, {}};
             const double ridge = d.peakGflops / d.bandwidthGBs;
-            roof->append(left, d.bandwidthGBs * left);
-            if (ridge > left && ridge < right) {
-                roof->append(ridge, d.peakGflops);
+            roof.points << QPointF(model.xMin, std::min(d.peakGflops, d.bandwidthGBs * model.xMin));
+            if (ridge > model.xMin && ridge < model.xMax) {
+                roof.points << QPointF(ridge, d.peakGflops);
             }
-            roof->append(right, std::min(d.peakGflops, d.bandwidthGBs * right));
-            chart->addSeries(roof);
-            roof->attachAxis(xAxis);
-            roof->attachAxis(yAxis);
-            colour = roof->color();
+            roof.points << QPointF(model.xMax, std::min(d.peakGflops, d.bandwidthGBs * model.xMax));
+            model.legendOrder << roof.name;
+            model.roofs.push_back(roof);
         }
-        // One point series per method, so that the legend names what each marker is.
         QStringList methods;
         for (const RooflineMark& m : d.marks) {
             if (!methods.contains(m.method)) {
                 methods << m.method;
             }
         }
-        const QList<QScatterSeries::MarkerShape> shapes{QScatterSeries::MarkerShapeCircle,
-                                                        QScatterSeries::MarkerShapeRectangle,
-                                                        QScatterSeries::MarkerShapeTriangle,
-                                                        QScatterSeries::MarkerShapeStar};
         for (int k = 0; k < methods.size(); ++k) {
-            auto* points = new QScatterSeries;
+            RooflineMarks marks;
             // "CPU" rather than "CPU cpu": the CPU path has one method.
-            points->setName(methods[k] == QLatin1String("cpu") ? d.name : QObject::tr("%1 %2").arg(d.name, methods[k]));
-            points->setMarkerSize(11.0);
-            points->setMarkerShape(shapes[k % shapes.size()]);
-            if (colour.isValid()) {
-                points->setColor(colour);
-            }
+            marks.name = methods[k] == QLatin1String("cpu") ? d.name : QObject::tr("%1 %2").arg(d.name, methods[k]);
+            marks.colour = colour;
+            marks.shape = k % 4;
             for (const RooflineMark& m : d.marks) {
                 if (m.method == methods[k] && m.intensity > 0.0 && m.gflops > 0.0) {
-                    points->append(m.intensity, m.gflops);
+                    marks.points << QPointF(m.intensity, m.gflops);
                 }
             }
-            chart->addSeries(points);
-            points->attachAxis(xAxis);
-            points->attachAxis(yAxis);
+            model.legendOrder << marks.name;
+            model.marks.push_back(marks);
         }
     }
-    chart->legend()->setAlignment(Qt::AlignBottom);
-    return chart;
+    return model;
 }
 
 }  // namespace tessera::ui

@@ -2,10 +2,8 @@
 #include "ui/compare_dialog.h"
 #include "ui/file_dialogs.h"
 
-#include "ui/compare_charts.h"
-
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
+#include "ui/roofline_chart.h"
+#include "ui/throughput_chart.h"
 
 #include <QFileDialog>
 #include <QFormLayout>
@@ -48,15 +46,6 @@ QTableWidgetItem* cell(const QString& text, bool right = true)
         item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
     return item;
-}
-
-QChartView* chartView(const QString& name, QWidget* parent)
-{
-    auto* view = new QChartView(parent);
-    view->setObjectName(name);
-    view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(360, 280);
-    return view;
 }
 
 }  // namespace
@@ -174,8 +163,10 @@ CompareDialog::CompareDialog(QWidget* parent)
     }
     connect(table_, &QTableWidget::itemSelectionChanged, this, &CompareDialog::showHeatMap);
 
-    throughput_ = chartView(QStringLiteral("compareThroughputChart"), this);
-    roofline_ = chartView(QStringLiteral("compareRooflineChart"), this);
+    throughput_ = new ThroughputChart(this);
+    throughput_->setObjectName(QStringLiteral("compareThroughputChart"));
+    roofline_ = new RooflineChart(this);
+    roofline_->setObjectName(QStringLiteral("compareRooflineChart"));
     auto* charts = new QSplitter(Qt::Horizontal, this);
     charts->addWidget(throughput_);
     charts->addWidget(roofline_);
@@ -329,13 +320,8 @@ void CompareDialog::showHeatMap()
 
 void CompareDialog::redrawCharts()
 {
-    // QChartView takes ownership of the new chart and deletes the one it showed.
-    QChart* old = throughput_->chart();
-    throughput_->setChart(makeThroughputChart(results_, loaded_));
-    delete old;
-    old = roofline_->chart();
-    roofline_->setChart(makeRooflineChart(results_));
-    delete old;
+    throughput_->setResults(results_, loaded_);
+    roofline_->setResults(results_);
 }
 
 }  // namespace tessera::ui

@@ -6,7 +6,6 @@
 #include <QDialog>
 #include <QStringList>
 
-class QChartView;
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -15,6 +14,9 @@ class QSpinBox;
 class QTableWidget;
 
 namespace tessera::ui {
+
+class RooflineChart;
+class ThroughputChart;
 
 /// Tools > Compare Devices: the user ticks targets (each GPU, all GPUs, the CPU path), sets
 /// warm-up and repeat counts and runs; results show as a table, a throughput bar chart, the
@@ -79,8 +81,8 @@ private:
     QTableWidget* table_ = nullptr;
     QLabel* heatMap_ = nullptr;
     QLabel* heatCaption_ = nullptr;
-    QChartView* throughput_ = nullptr;
-    QChartView* roofline_ = nullptr;
+    ThroughputChart* throughput_ = nullptr;
+    RooflineChart* roofline_ = nullptr;
     CompareResults results_;
     CompareResults loaded_;
     bool running_ = false;

@@ -7,15 +7,10 @@
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "ui/compare_dialog.h"
+#include "ui/roofline_chart.h"
+#include "ui/throughput_chart.h"
 
 #include <gtest/gtest.h>
-
-#include <QtCharts/QBarSeries>
-#include <QtCharts/QBarSet>
-#include <QtCharts/QChart>
-#include <QtCharts/QChartView>
-#include <QtCharts/QLogValueAxis>
-#include <QtCharts/QScatterSeries>
 
 #include <QAction>
 #include <QDir>
@@ -31,6 +26,7 @@
 
 #include <opencv2/core.hpp>
 
+#include <cmath>
 #include <thread>
 
 namespace {
@@ -67,7 +63,7 @@ app::CompareTarget fakeGpu(std::vector<gpu::DeviceId> gpus, double ms, bool nois
         run.wallMs = ms * (1.0 + 0.05 * ((*turn)++ % 3 - 1));
         const auto [flops, bytes] = app::chainWork(chain, src.size(), src.type(), {"separable"});
         for (const gpu::DeviceId g : gpus) {
-            run.kernels.push_back({g.value(), "separable", run.wallMs * 0.8, flops / double(gpus.size()), bytes / double(gpus.size())});
+            run.kernels.push_back({g, "separable", run.wallMs * 0.8, flops / double(gpus.size()), bytes / double(gpus.size())});
         }
         return run;
     };
@@ -123,15 +119,20 @@ protected:
         return !finished.isEmpty();
     }
 
-    QBarSeries* bars() const
+    const ui::ThroughputModel& bars() const
     {
-        auto* view = dialog_.findChild<QChartView*>(QStringLiteral("compareThroughputChart"));
-        for (QAbstractSeries* s : view->chart()->series()) {
-            if (auto* b = qobject_cast<QBarSeries*>(s)) {
-                return b;
+        return dialog_.findChild<ui::ThroughputChart*>(QStringLiteral("compareThroughputChart"))->model();
+    }
+
+    /// The median of the bar of category in set, or NaN when there is no such bar.
+    double barValue(int category, int set) const
+    {
+        for (const ui::ThroughputBar& b : bars().bars) {
+            if (b.category == category && b.set == set) {
+                return b.median;
             }
         }
-        return nullptr;
+        return std::nan("");
     }
 
     ui::CompareDialog dialog_;
@@ -196,9 +197,8 @@ TEST_F(CompareDialogTest, FakeGpusTableAndBarsAgreeWithResults)
     ASSERT_EQ(report.results.size(), 6u);
     auto* table = dialog_.findChild<QTableWidget*>(QStringLiteral("compareTable"));
     ASSERT_EQ(table->rowCount(), 6);
-    QBarSeries* series = bars();
-    ASSERT_NE(series, nullptr);
-    ASSERT_EQ(series->count(), 1);
+    ASSERT_EQ(bars().setTitles.size(), 1);
+    ASSERT_EQ(bars().categories.size(), 6);
     for (int i = 0; i < 6; ++i) {
         const auto& r = report.results[static_cast<std::size_t>(i)];
         ASSERT_TRUE(r.ok()) << r.error;
@@ -206,7 +206,7 @@ TEST_F(CompareDialogTest, FakeGpusTableAndBarsAgreeWithResults)
         const int decimals = r.medianMs < 1.0 ? 3 : r.medianMs < 10.0 ? 2 : 1;
         EXPECT_EQ(table->item(i, 1)->text(), QLocale().toString(r.medianMs, 'f', decimals));
         EXPECT_EQ(table->item(i, 3)->text(), QLocale().toString(r.mpixS, 'f', 1));
-        EXPECT_DOUBLE_EQ(series->barSets()[0]->at(i), r.mpixS);
+        EXPECT_DOUBLE_EQ(barValue(i, 0), r.mpixS);
     }
     const auto& all = report.results[4];
     EXPECT_NEAR(all.speedup, 0.125 / 0.036, 1e-9);
@@ -218,18 +218,17 @@ TEST_F(CompareDialogTest, FakeGpusTableAndBarsAgreeWithResults)
     table->selectRow(4);
     auto* heat = dialog_.findChild<QLabel*>(QStringLiteral("compareHeatMap"));
     EXPECT_FALSE(heat->pixmap().isNull());
-    // Roofline: log axes, one point series per device model and method.
-    auto* roof = dialog_.findChild<QChartView*>(QStringLiteral("compareRooflineChart"));
-    int logAxes = 0;
-    for (QAbstractAxis* axis : roof->chart()->axes()) {
-        logAxes += qobject_cast<QLogValueAxis*>(axis) != nullptr;
+    // Roofline: log axes over whole decades, one point series per device model and method.
+    const ui::RooflineModel& roof = dialog_.findChild<ui::RooflineChart*>(QStringLiteral("compareRooflineChart"))->model();
+    for (const double end : {roof.xMin, roof.xMax, roof.yMin, roof.yMax}) {
+        EXPECT_DOUBLE_EQ(std::log10(end), std::round(std::log10(end))) << end;
     }
-    EXPECT_EQ(logAxes, 2);
-    int points = 0;
-    for (QAbstractSeries* s : roof->chart()->series()) {
-        points += qobject_cast<QScatterSeries*>(s) != nullptr;
-    }
-    EXPECT_EQ(points, 2);  // "GPU 0-3 separable" and "CPU"
+    EXPECT_LT(roof.xMin, roof.xMax);
+    EXPECT_LT(roof.yMin, roof.yMax);
+    ASSERT_EQ(roof.marks.size(), 2);  // "GPU 0-3 separable" and "CPU"
+    EXPECT_EQ(roof.marks[0].name, QStringLiteral("GPU 0\u20133 separable"));
+    EXPECT_EQ(roof.marks[1].name, QStringLiteral("CPU"));
+    EXPECT_EQ(roof.roofs.size(), 2);
 }
 
 TEST_F(CompareDialogTest, CancelStopsTheRun)
@@ -268,10 +267,9 @@ TEST_F(CompareDialogTest, SaveLoadRoundTripAndScreenshot)
         EXPECT_DOUBLE_EQ(loaded.rows[i].speedup, now.rows[i].speedup);
         EXPECT_DOUBLE_EQ(loaded.rows[i].maxError, now.rows[i].maxError);
     }
-    QBarSeries* series = bars();
-    ASSERT_EQ(series->count(), 2);
+    ASSERT_EQ(bars().setTitles.size(), 2);
     for (int i = 0; i < now.rows.size(); ++i) {
-        EXPECT_DOUBLE_EQ(series->barSets()[1]->at(i), now.rows[i].mpixS);
+        EXPECT_DOUBLE_EQ(barValue(i, 1), now.rows[i].mpixS);
     }
 
     dialog_.findChild<QTableWidget*>(QStringLiteral("compareTable"))->selectRow(4);
