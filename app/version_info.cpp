@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/version_info.h"
 
+#include "values/device_label.h"
 #include "app/build_config.h"
 
 #include <QtGlobal>
@@ -44,7 +45,7 @@ std::string describeDevices(const gpu::DeviceSnapshot& snapshot)
     }
     std::ostringstream s;
     for (const auto& d : snapshot.devices) {
-        s << "GPU " << d.id.value() << ": " << d.name << " (sm_" << d.ccMajor << d.ccMinor << ", "
+        s << gpu::deviceLabel(d.id, &snapshot, gpu::LabelForm::Listing) << " (sm_" << d.ccMajor << d.ccMinor << ", "
           << d.smCount << " SMs, " << gib(d.memoryTotal) << ", " << gib(d.memoryFree)
           << " free, PCI " << d.pciBusId << ")\n";
     }

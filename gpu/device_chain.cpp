@@ -115,7 +115,7 @@ RunReport DeviceChain::report() const
     Tile tile;
     tile.out = Rect{0, 0, width_, height_};
     tile.in = tile.out;
-    tile.device = device_.value();
+    tile.device = device_;
     r.tiles.push_back(tile);
     r.computed.push_back(true);
     SlotReport slot;
@@ -127,7 +127,7 @@ RunReport DeviceChain::report() const
         r.methods.push_back(p.describe());
         r.stepMethods.push_back(p.method);
         TimingRecord record;
-        record.device = device_.value();
+        record.device = device_;
         record.tile = 0;
         record.phase = Phase::Kernel;
         record.label = toString(p.method);

@@ -14,10 +14,10 @@ namespace tessera::gpu {
 
 namespace {
 
-int attribute(cudaDeviceAttr attr, int device)
+int attribute(cudaDeviceAttr attr, int ordinal)
 {
     int value = 0;
-    if (cudaDeviceGetAttribute(&value, attr, device) != cudaSuccess) {
+    if (cudaDeviceGetAttribute(&value, attr, ordinal) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }

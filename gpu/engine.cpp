@@ -112,7 +112,7 @@ void runResidentOnCpu(const cv::Mat& src, const filters::FilterChain& chain, con
     const auto t0 = std::chrono::steady_clock::now();
     computeRegionOnCpu(src, chain, inside, dst);
     const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-    report.records = {TimingRecord{-1, 0, 0, Phase::Host, label, 0.0, us,
+    report.records = {TimingRecord{DeviceId::cpu(), 0, 0, Phase::Host, label, 0.0, us,
                                    static_cast<std::uint64_t>(dst.total()) * (src.elemSize() + dst.elemSize()),
                                    inside.x, inside.y, inside.width, inside.height}};
     Tile tile;

@@ -101,7 +101,7 @@ struct ResidentBands::State {
         rq.edges = modes;
         rq.pixelBytes = {format.bytesPerPixel(), 0, 0};
         for (std::size_t i = 0; i < slots.size(); ++i) {
-            rq.devices.push_back({static_cast<int>(i), std::numeric_limits<std::size_t>::max() / 4,
+            rq.devices.push_back({SlotIndex{i}, std::numeric_limits<std::size_t>::max() / 4,
                                   slots[i].speed > 0.0 ? slots[i].speed : 1.0, {}});
         }
         return rq;
@@ -237,7 +237,7 @@ struct ResidentBands::State {
                         const Event& to, std::uint64_t bytes) const
     {
         const auto at = [&](const Event& e) { return b.referenceUs + 1000.0 * e.elapsedSince(b.start); };
-        return {b.info.id.value(), 0, index, phase, label, at(from), at(to), bytes,
+        return {b.info.id, 0, index, phase, label, at(from), at(to), bytes,
                 b.work.out.x, b.work.out.y, b.work.out.width, b.work.out.height};
     }
 };
@@ -387,7 +387,7 @@ std::vector<Tile> ResidentBands::bands() const
     std::vector<Tile> out;
     for (const auto& b : state_->bands) {
         Tile t = b->tile;
-        t.device = b->info.id.value();
+        t.device = b->info.id;
         out.push_back(t);
     }
     return out;

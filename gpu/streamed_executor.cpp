@@ -114,7 +114,7 @@ SlotSetup setUpSlots(const RunOptions& options, const RunControl& control, const
     for (std::size_t i = 0; i < n; ++i) {
         const DeviceSlot& s = options.deviceSlots[i];
         PlannerDevice d;
-        d.id = static_cast<int>(i);
+        d.slot = SlotIndex{i};
         d.speed = s.speed > 0.0 ? s.speed : 1.0;
         const std::size_t limit = slotLimit(s, control.memoryBudget, slotsPerGpu[s.gpu]);
         if (s.isCpu()) {
@@ -147,7 +147,7 @@ SlotSetup setUpSlots(const RunOptions& options, const RunControl& control, const
     }
     if (rq.devices.empty()) {  // every slot names a missing GPU: the CPU path does the whole job
         PlannerDevice cpu;
-        cpu.id = -1;
+        cpu.slot = SlotIndex{0};  // the only entry of the list
         cpu.budgetBytes = std::numeric_limits<std::size_t>::max() / 4;
         rq.devices.push_back(cpu);
     }
@@ -165,7 +165,7 @@ int finishOnCpu(const StreamedRun& run, const std::vector<TileQueue::Item>& left
     for (const auto& item : left) {
         const double begin = queue.nowUs();
         computeTileOnCpu(run, item.tile);
-        queue.addRecords({hostRecord(-1, 0, item.index, item.tile, "cpu fallback", begin, queue.nowUs(),
+        queue.addRecords({hostRecord(DeviceId::cpu(), 0, item.index, item.tile, "cpu fallback", begin, queue.nowUs(),
                                      static_cast<std::uint64_t>(item.tile.in.area()) * run.src.elemSize())});
         queue.complete(item.index);
     }
@@ -315,7 +315,7 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     // than for its filter).
     const bool onCaller = n == 1 && options.deviceSlots[0].isCpu() && setup.unusable[0].empty();
     if (onCaller) {
-        runCpuSlot(run, 0, report.slotReports[0]);
+        runCpuSlot(run, SlotIndex{0}, report.slotReports[0]);
     }
     // Every thread exists before the first job is posted, so a thread that cannot start leaves
     // no job behind pointing into this frame.
@@ -331,12 +331,12 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
             continue;
         }
         SlotWorker* worker = state_->workers[i].get();
-        const int slot = static_cast<int>(i);
+        const SlotIndex slot{i};
         if (options.deviceSlots[i].isCpu()) {
             worker->post([&run, slot, &slotReport] { runCpuSlot(run, slot, slotReport); });
         } else {
-            worker->post([&run, slot, &slotReport, &setup, &plans, this] {
-                runGpuSlot(run, slot, *setup.infos[slot], slotReport, &plans[slot], state_->lanes[slot]);
+            worker->post([&run, i, slot, &slotReport, &setup, &plans, this] {
+                runGpuSlot(run, slot, *setup.infos[i], slotReport, &plans[i], state_->lanes[i]);
             });
         }
         busy.push_back(worker);

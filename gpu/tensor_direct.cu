@@ -132,9 +132,9 @@ int residentBlocks(Kernel kernel, std::size_t bytes, const char* what)
 {
     static std::mutex mutex;
     static std::map<std::tuple<const void*, int, std::size_t>, int> known;  // (kernel, device, bytes) -> blocks
-    int device = 0;
-    check(cudaGetDevice(&device), what, __FILE__, __LINE__);
-    const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), device, bytes);
+    int ordinal = 0;  // the CUDA API's own spelling of the current device
+    check(cudaGetDevice(&ordinal), what, __FILE__, __LINE__);
+    const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), ordinal, bytes);
     {
         const std::lock_guard<std::mutex> lock(mutex);
         if (const auto it = known.find(key); it != known.end()) {
@@ -144,7 +144,7 @@ int residentBlocks(Kernel kernel, std::size_t bytes, const char* what)
     // Setting the same attribute twice, should two threads get here together, is harmless.
     int optin = 0;
     cudaFuncAttributes attr{};
-    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), what, __FILE__, __LINE__);
+    check(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal), what, __FILE__, __LINE__);
     check(cudaFuncGetAttributes(&attr, kernel), what, __FILE__, __LINE__);
     check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                optin - static_cast<int>(attr.sharedSizeBytes)),

@@ -165,7 +165,7 @@ std::string misfitText(const TileRequest& rq, const PlannerDevice& d, int w, int
 {
     return "its " + sizeText(w, h) + " input needs " +
            std::to_string(cropBytes(d, rq.pixelBytes, w, h)) + " bytes on device " +
-           std::to_string(d.id) + ", whose budget is " + std::to_string(d.budgetBytes) + " bytes";
+           std::to_string(d.slot.value()) + ", whose budget is " + std::to_string(d.budgetBytes) + " bytes";
 }
 
 std::vector<Tile> layOut(const TileRequest& rq, const Rect& region, TileSize size)
@@ -358,7 +358,7 @@ std::vector<Tile> planBands(const TileRequest& rq)
     double total = 0.0;
     for (const auto& d : rq.devices) {
         if (!(d.speed > 0.0) || !std::isfinite(d.speed)) {
-            throw InvalidInput("planBands: device " + std::to_string(d.id) +
+            throw InvalidInput("planBands: device " + std::to_string(d.slot.value()) +
                                         " needs a positive speed, not " + std::to_string(d.speed));
         }
         total += d.speed;
@@ -395,7 +395,7 @@ std::vector<Tile> planBands(const TileRequest& rq)
         } else {
             t.out = t.in = {region.x, y, region.width, 0};
         }
-        t.device = d.id;
+        t.slot = d.slot;
         bands.push_back(t);
         y += rows[i];
     }

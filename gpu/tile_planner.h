@@ -38,7 +38,7 @@ WorkspaceFn linearWorkspace(std::size_t perPixel, std::size_t fixed);
 
 /// One device a plan may use.
 struct PlannerDevice {
-    int id = 0;
+    SlotIndex slot;               ///< its place in the run's slot list, copied into band plans
     std::size_t budgetBytes = 0;  ///< for one tile: free memory / tiles in flight, or a test override
     double speed = 1.0;           ///< relative throughput, used by band plans
     WorkspaceFn workspace;        ///< empty: no workspace

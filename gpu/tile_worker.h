@@ -34,7 +34,7 @@ void gatherTileInput(const cv::Mat& src, const Tile& tile, void* out, std::size_
 cv::Mat tileInput(const cv::Mat& src, const Tile& tile);
 
 /// A Host-phase record of a tile.
-TimingRecord hostRecord(int device, int stream, int tile, const Tile& t, std::string label, double begin, double end,
+TimingRecord hostRecord(DeviceId device, int stream, int tile, const Tile& t, std::string label, double begin, double end,
                         std::uint64_t bytes);
 
 /// Computes one tile on the CPU path into run.dst. Throws what the CPU path throws.
@@ -45,7 +45,7 @@ void computeTileOnCpu(const StreamedRun& run, const Tile& tile);
 void computeRegionOnCpu(const cv::Mat& src, const filters::FilterChain& chain, const cv::Rect& region, cv::Mat& dst);
 
 /// Takes tiles until none are left, computing them on the CPU path. Never throws.
-void runCpuSlot(const StreamedRun& run, int slot, SlotReport& report);
+void runCpuSlot(const StreamedRun& run, SlotIndex slot, SlotReport& report);
 
 /// A GPU slot's streams and buffers, kept from one run to the next.
 struct GpuLanes;
@@ -57,7 +57,7 @@ using GpuLanesPtr = std::unique_ptr<GpuLanes, GpuLanesDeleter>;
 /// Takes tiles until none are left (or the device fails), computing them on `device` with
 /// options.streamsPerGpu tiles in flight, on `lanes` (made when empty, dropped after a failure).
 /// Never throws: failures are handed back and reported.
-void runGpuSlot(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
+void runGpuSlot(const StreamedRun& run, SlotIndex slot, const DeviceInfo& device, SlotReport& report,
                 std::vector<Plan>* plans, GpuLanesPtr& lanes);
 
 }  // namespace tessera::gpu

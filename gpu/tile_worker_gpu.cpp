@@ -89,7 +89,7 @@ void enqueueUpload(const StreamedRun& run, Lane& lane, const TileQueue::Item& it
         NvtxRange range(tag + " stage input");
         gatherTileInput(run.src, t, lane.stageIn.data(), inPitch);
     }
-    lane.host.push_back({device.value(), 0, item.index, Phase::Host, "stage input", b, run.queue.nowUs(), inBytes, t.out.x,
+    lane.host.push_back({device, 0, item.index, Phase::Host, "stage input", b, run.queue.nowUs(), inBytes, t.out.x,
                          t.out.y, t.out.width, t.out.height});
     NvtxRange range(tag + " upload");
     lane.upload0.record(lane.stream);
@@ -147,7 +147,7 @@ namespace {
 
 class GpuSlotWorker {
 public:
-    GpuSlotWorker(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
+    GpuSlotWorker(const StreamedRun& run, SlotIndex slot, const DeviceInfo& device, SlotReport& report,
                   std::vector<Plan>* methods, GpuLanesPtr& kept)
         : run_(run), slot_(slot), device_(device), report_(report), methods_(methods), kept_(kept)
     {
@@ -291,7 +291,7 @@ private:
                 r.stream = stream;
             }
             const auto record = [&](Phase phase, std::string label, double b, double e, std::uint64_t bytes) {
-                records.push_back({device_.id.value(), stream, item.index, phase, std::move(label), b, e, bytes, t.out.x,
+                records.push_back({device_.id, stream, item.index, phase, std::move(label), b, e, bytes, t.out.x,
                                    t.out.y, t.out.width, t.out.height});
             };
             record(Phase::Upload, "upload", at(lane.upload0), at(lane.upload1), inBytes);
@@ -327,7 +327,7 @@ private:
         return 0;
     }
 
-    std::string device_name() const { return describe(device_.id) + " (slot " + std::to_string(slot_) + ")"; }
+    std::string device_name() const { return describe(device_.id) + " (slot " + std::to_string(slot_.value()) + ")"; }
 
     // The device is not to be trusted any more: every tile it holds goes back to the queue.
     void fail(const std::string& why, const TileQueue::Item* current)
@@ -354,7 +354,7 @@ private:
     }
 
     const StreamedRun& run_;
-    int slot_;
+    SlotIndex slot_;
     const DeviceInfo& device_;
     SlotReport& report_;
     std::vector<Plan>* methods_;
@@ -370,7 +370,7 @@ private:
 
 }  // namespace
 
-void runGpuSlot(const StreamedRun& run, int slot, const DeviceInfo& device, SlotReport& report,
+void runGpuSlot(const StreamedRun& run, SlotIndex slot, const DeviceInfo& device, SlotReport& report,
                 std::vector<Plan>* methods, GpuLanesPtr& lanes)
 {
     try {
@@ -383,7 +383,7 @@ void runGpuSlot(const StreamedRun& run, int slot, const DeviceInfo& device, Slot
     } catch (const std::exception& e) {
         lanes.reset();
         report.failure = e.what();
-        run.queue.addEvent(describe(device.id) + " (slot " + std::to_string(slot) +
+        run.queue.addEvent(describe(device.id) + " (slot " + std::to_string(slot.value()) +
                            ") stopped: " + e.what());
     }
 }

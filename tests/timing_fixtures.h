@@ -21,7 +21,7 @@ inline std::vector<gpu::TimingRecord> fakeFourGpuRun(int imageWidth = 4096, int 
     constexpr std::uint64_t kTileBytes = std::uint64_t{kTile} * kTile * 16;  // float x 4
     std::vector<gpu::TimingRecord> records;
     gpu::TimingRecord stage;
-    stage.device = -1;
+    stage.device = gpu::DeviceId::cpu();
     stage.stream = 0;
     stage.phase = gpu::Phase::Host;
     stage.label = "stage input";
@@ -51,7 +51,7 @@ inline std::vector<gpu::TimingRecord> fakeFourGpuRun(int imageWidth = 4096, int 
         double t = start;
         for (const auto& step : steps) {
             gpu::TimingRecord r;
-            r.device = device;
+            r.device = gpu::DeviceId{device};
             r.stream = stream;
             r.tile = tile;
             r.phase = step.phase;

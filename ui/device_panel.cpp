@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/device_panel.h"
 
+#include "values/device_label.h"
 #include "values/device_selection.h"
 
 #include <QCheckBox>
@@ -57,7 +58,7 @@ QString peers(const gpu::DeviceInfo& device, const gpu::DeviceSnapshot& snapshot
         const gpu::DeviceId id =
             j < snapshot.devices.size() ? snapshot.devices[j].id : gpu::DeviceId{static_cast<int>(j)};
         if (device.peerAccess[j] && id != device.id) {
-            names << DevicePanel::tr("GPU %1").arg(id.value());
+            names << QString::fromStdString(gpu::deviceLabel(id));
         }
     }
     return names.isEmpty() ? DevicePanel::tr("none") : names.join(QStringLiteral(", "));
@@ -276,12 +277,12 @@ QWidget* DevicePanel::peerSection(const gpu::DeviceSnapshot& snapshot)
     grid->setHorizontalSpacing(12);
     const auto& devices = snapshot.devices;
     for (std::size_t j = 0; j < devices.size(); ++j) {
-        auto* head = new QLabel(tr("GPU %1").arg(devices[j].id.value()), box);
+        auto* head = new QLabel(QString::fromStdString(gpu::deviceLabel(devices[j].id)), box);
         head->setAlignment(Qt::AlignCenter);
         grid->addWidget(head, 0, static_cast<int>(j) + 1);
     }
     for (std::size_t i = 0; i < devices.size(); ++i) {
-        grid->addWidget(new QLabel(tr("GPU %1").arg(devices[i].id.value()), box), static_cast<int>(i) + 1, 0);
+        grid->addWidget(new QLabel(QString::fromStdString(gpu::deviceLabel(devices[i].id)), box), static_cast<int>(i) + 1, 0);
         for (std::size_t j = 0; j < devices.size(); ++j) {
             const bool self = i == j;
             const bool peer = j < devices[i].peerAccess.size() && devices[i].peerAccess[j];
@@ -289,8 +290,8 @@ QWidget* DevicePanel::peerSection(const gpu::DeviceSnapshot& snapshot)
             mark->setObjectName(QStringLiteral("peer_%1_%2").arg(devices[i].id.value()).arg(devices[j].id.value()));
             mark->setAlignment(Qt::AlignCenter);
             mark->setToolTip(self ? tr("the same GPU")
-                                  : peer ? tr("GPU %1 can read GPU %2's memory directly").arg(devices[i].id.value()).arg(devices[j].id.value())
-                                         : tr("copies between GPU %1 and GPU %2 go through the host").arg(devices[i].id.value()).arg(devices[j].id.value()));
+                                  : peer ? tr("%1 can read %2's memory directly").arg(QString::fromStdString(gpu::deviceLabel(devices[i].id)), QString::fromStdString(gpu::deviceLabel(devices[j].id)))
+                                         : tr("copies between %1 and %2 go through the host").arg(QString::fromStdString(gpu::deviceLabel(devices[i].id)), QString::fromStdString(gpu::deviceLabel(devices[j].id))));
             grid->addWidget(mark, static_cast<int>(i) + 1, static_cast<int>(j) + 1);
         }
     }
@@ -358,7 +359,7 @@ QWidget* DevicePanel::gpuSection(const gpu::DeviceInfo& device, const gpu::Devic
     // A device's key is its selection's spelling, as Preferences and the settings write it.
     const QString key = QString::fromStdString(gpu::toString(gpu::DeviceSelection::gpu(device.id)));
     const QString prefix = nameOf(key);
-    auto* box = new QGroupBox(tr("GPU %1: %2").arg(device.id.value()).arg(QString::fromStdString(device.name)), content_);
+    auto* box = new QGroupBox(QString::fromStdString(gpu::deviceLabel(device, gpu::LabelForm::Listing)), content_);
     box->setObjectName(QStringLiteral("deviceSection_%1").arg(prefix));
     auto* form = new QFormLayout(box);
     form->addRow(deviceCheck(key, box));
@@ -381,7 +382,7 @@ QWidget* DevicePanel::gpuSection(const gpu::DeviceInfo& device, const gpu::Devic
 QWidget* DevicePanel::cpuSection(bool hasGpu)
 {
     const QString key = QString::fromStdString(gpu::toString(gpu::DeviceSelection::cpu()));
-    auto* box = new QGroupBox(tr("CPU"), content_);
+    auto* box = new QGroupBox(QString::fromStdString(gpu::deviceLabel(gpu::DeviceId::cpu())), content_);
     box->setObjectName(QStringLiteral("deviceSection_cpu"));
     auto* form = new QFormLayout(box);
     form->addRow(deviceCheck(key, box));

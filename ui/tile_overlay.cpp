@@ -2,6 +2,7 @@
 #include "ui/tile_overlay.h"
 
 #include "ui/timing_format.h"
+#include "values/device_label.h"
 
 #include <QCoreApplication>
 #include <QGraphicsRectItem>
@@ -19,9 +20,9 @@ QString tr(const char* text)
     return QCoreApplication::translate("tessera::ui::TileOverlay", text);
 }
 
-QString deviceName(int device)
+QString deviceName(gpu::DeviceId device)
 {
-    return device < 0 ? tr("CPU") : tr("GPU %1").arg(device);
+    return QString::fromStdString(gpu::deviceLabel(device));
 }
 
 /// One tile: a tinted rectangle whose label is drawn in screen pixels, so it stays readable at
@@ -38,11 +39,11 @@ public:
         pen.setCosmetic(true);
         pen.setJoinStyle(Qt::MiterJoin);
         setPen(pen);
-        setData(0, mark.device);
+        setData(0, mark.device.value());
         setToolTip(tr("<b>Tile %1 \u2014 %2 \u00b7 %3 %4</b><br>x %5, y %6, %7 \u00d7 %8 px<br>"
                       "upload %9 \u00b7 kernel %10 \u00b7 download %11<br>%12 to %13 of the run")
                        .arg(mark.tile)
-                       .arg(deviceName(mark.device), mark.device < 0 ? tr("thread") : tr("stream"))
+                       .arg(deviceName(mark.device), mark.device.isCpu() ? tr("thread") : tr("stream"))
                        .arg(mark.stream)
                        .arg(mark.rect.x())
                        .arg(mark.rect.y())

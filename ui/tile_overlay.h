@@ -15,7 +15,7 @@ namespace tessera::ui {
 /// One tile of a run as the overlay shows it.
 struct TileMark {
     int tile = -1;
-    int device = -1;    ///< the device that filtered it (its kernel's device), -1 for the CPU
+    gpu::DeviceId device;  ///< the device that filtered it (its kernel's device), or the CPU
     int stream = 0;
     QRect rect;         ///< output rectangle in image pixels
     double beginUs = 0.0;  ///< first record of the tile

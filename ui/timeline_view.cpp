@@ -49,7 +49,7 @@ void TimelineView::setRecords(const std::vector<gpu::TimingRecord>& records)
     laneOf_.clear();
     laneOf_.reserve(records_.size());
     for (const gpu::TimingRecord& r : records_) {
-        const gpu::TimingLane key{r.device < 0 ? -1 : r.device, r.stream};
+        const gpu::TimingLane key{r.device, r.stream};
         const auto it = std::find(lanes_.begin(), lanes_.end(), key);
         laneOf_.push_back(static_cast<int>(it - lanes_.begin()));
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/timing_format.h"
+#include "values/device_label.h"
 
 #include <QCoreApplication>
 
@@ -35,16 +36,16 @@ QColor phaseColor(gpu::Phase phase)
     return QColor(0x93, 0x93, 0x93);
 }
 
-QColor deviceColor(int device)
+QColor deviceColor(gpu::DeviceId device)
 {
     // A palette that stays apart for the common colour-vision deficiencies.
     static const std::array<QColor, 8> palette{
         QColor(0x17, 0xbe, 0xcf), QColor(0xff, 0xb0, 0x00), QColor(0xdc, 0x26, 0x7f), QColor(0x78, 0x5e, 0xf0),
         QColor(0x59, 0xa1, 0x4f), QColor(0xfe, 0x61, 0x00), QColor(0x64, 0x8f, 0xff), QColor(0x9c, 0x75, 0x5f)};
-    if (device < 0) {
+    if (device.isCpu()) {
         return QColor(0xa0, 0xa0, 0xa0);
     }
-    return palette[static_cast<std::size_t>(device) % palette.size()];
+    return palette[static_cast<std::size_t>(device.value()) % palette.size()];
 }
 
 QString phaseTitle(gpu::Phase phase)
@@ -115,7 +116,7 @@ QString describeRecord(const gpu::TimingRecord& r, const QString& deviceTitle)
     const QString what = r.label.empty() ? phaseTitle(r.phase)
                                          : QStringLiteral("%1 \u2014 %2").arg(QString::fromStdString(r.label), phaseTitle(r.phase).toLower());
     lines << QStringLiteral("<b>%1</b>").arg(what.toHtmlEscaped());
-    QString where = QStringLiteral("%1 \u00b7 %2 %3").arg(deviceTitle.toHtmlEscaped(), r.device < 0 ? tr("thread") : tr("stream")).arg(r.stream);
+    QString where = QStringLiteral("%1 \u00b7 %2 %3").arg(deviceTitle.toHtmlEscaped(), r.device.isCpu() ? tr("thread") : tr("stream")).arg(r.stream);
     if (r.tile >= 0) {
         where += tr(" \u00b7 tile %1").arg(r.tile);
     }
@@ -137,8 +138,9 @@ QString describeRecord(const gpu::TimingRecord& r, const QString& deviceTitle)
 QString laneTitle(const gpu::TimingLane& lane)
 {
     // U+00B7 MIDDLE DOT between the device and its stream.
-    return lane.device < 0 ? tr("CPU \u00b7 thread %1").arg(lane.stream)
-                           : tr("GPU %1 \u00b7 stream %2").arg(lane.device).arg(lane.stream);
+    const QString device = QString::fromStdString(gpu::deviceLabel(lane.device));
+    return lane.device.isCpu() ? tr("%1 \u00b7 thread %2").arg(device).arg(lane.stream)
+                               : tr("%1 \u00b7 stream %2").arg(device).arg(lane.stream);
 }
 
 }  // namespace tessera::ui

@@ -16,7 +16,7 @@ QColor phaseColor(gpu::Phase phase);
 
 /// A stable tint per device for the tile overlay: the same GPU id always gets the same colour,
 /// the CPU (-1) a neutral grey.
-QColor deviceColor(int device);
+QColor deviceColor(gpu::DeviceId device);
 
 /// "Upload", "Kernel", "Download", "Host".
 QString phaseTitle(gpu::Phase phase);

@@ -35,11 +35,9 @@ private:
     int value_ = -1;
 };
 
-/// "GPU 2" or "CPU", for messages. Never throws (beyond allocation).
-inline std::string describe(DeviceId id)
-{
-    return id.isCpu() ? std::string("CPU") : "GPU " + std::to_string(id.value());
-}
+/// "GPU 2" or "CPU", for messages: deviceLabel's short form (values/device_label.h).
+/// Never throws (beyond allocation).
+std::string describe(DeviceId id);
 
 }  // namespace tessera::gpu
 

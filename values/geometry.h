@@ -4,8 +4,12 @@
 // Rectangles and tiles in image coordinates: what the planner cuts and a run report lists.
 // Plain values, no CUDA, no OpenCV.
 
+#include "values/device_id.h"
+#include "values/slot_index.h"
+
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace tessera::gpu {
@@ -50,7 +54,11 @@ struct Tile {
     Sides imageEdges;
     bool periodic = false;  ///< in leaves the image: pixel (x, y) comes from (x mod W, y mod H)
     std::size_t bytes = 0;  ///< device memory needed, the most over the devices it may run on
-    int device = -1;        ///< the band's device id; -1 in tile plans (any device)
+    /// A band's place in the run's slot list (planBands); empty in tile plans, whose tiles go
+    /// to whichever slot takes them.
+    std::optional<SlotIndex> slot;
+    /// The GPU a band or a device image lives on, where one is known; empty in tile plans.
+    std::optional<DeviceId> device;
     bool operator==(const Tile&) const = default;
 };
 

@@ -96,7 +96,7 @@ std::vector<DeviceId> RunReport::devicesUsed() const
 {
     std::vector<DeviceId> used;
     for (const auto& r : records) {
-        const DeviceId id{r.device};
+        const DeviceId id = r.device;
         if (!id.isCpu() && std::find(used.begin(), used.end(), id) == used.end()) {
             used.push_back(id);
         }

@@ -4,6 +4,7 @@
 // What a run of a chain did, whichever placement ran it: plain values, no CUDA, no OpenCV.
 
 #include "values/device_id.h"
+#include "values/slot_index.h"
 #include "values/method.h"
 #include "values/geometry.h"
 #include "values/timing_record.h"
@@ -119,6 +120,6 @@ struct RunReport {
 /// Test hook of streamed runs, called on the slot's thread before each phase of each tile (and
 /// for the CPU path before its Host phase); whatever it throws is handled as if that phase had
 /// failed there.
-using FaultHook = std::function<void(int slot, int tile, Phase phase)>;
+using FaultHook = std::function<void(SlotIndex slot, int tile, Phase phase)>;
 
 }  // namespace tessera::gpu

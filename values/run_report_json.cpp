@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "values/run_report_json.h"
 
+#include "values/device_label.h"
+
 #include <nlohmann/json.hpp>
 
 namespace tessera::gpu {
@@ -11,7 +13,7 @@ using nlohmann::json;
 
 std::string deviceName(DeviceId id)
 {
-    return id.isCpu() ? std::string("cpu") : "gpu:" + std::to_string(id.value());
+    return deviceLabel(id, nullptr, LabelForm::Key);
 }
 
 }  // namespace
@@ -21,13 +23,13 @@ std::string runReportJson(const RunReport& report, int indent)
     json devices = json::array();
     bool cpu = false;
     for (const auto& r : report.records) {
-        cpu = cpu || r.device < 0;
+        cpu = cpu || r.device.isCpu();
     }
     for (const DeviceId id : report.devicesUsed()) {
         devices.push_back(deviceName(id));
     }
     if (cpu) {
-        devices.push_back("cpu");
+        devices.push_back(deviceName(DeviceId::cpu()));
     }
     json stepMethods = json::array();
     for (const Method m : report.stepMethods) {
@@ -35,7 +37,7 @@ std::string runReportJson(const RunReport& report, int indent)
     }
     json records = json::array();
     for (const auto& r : report.records) {
-        records.push_back(json{{"device", r.device}, {"stream", r.stream}, {"tile", r.tile},
+        records.push_back(json{{"device", r.device.value()}, {"stream", r.stream}, {"tile", r.tile},
                                {"phase", toString(r.phase)}, {"label", r.label}, {"begin_us", r.beginUs},
                                {"end_us", r.endUs}, {"bytes", r.bytes}, {"x", r.x}, {"y", r.y},
                                {"width", r.width}, {"height", r.height}});

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "values/device_id.h"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -51,10 +53,9 @@ inline std::optional<Phase> parsePhase(std::string_view text)
 /// One timed piece of a run. GPU phases are measured with CUDA events on the work stream and
 /// placed on the run's host clock; every record of a run shares that clock's origin.
 struct TimingRecord {
-    // A plain int, not a DeviceId: records are written to JSON and CSV traces and read back,
-    // and the number in those files is the CUDA ordinal (-1: the CPU). DeviceId{device} and
-    // id.value() convert at this edge.
-    int device = -1;          ///< CUDA device id; -1 for the CPU
+    // JSON and CSV traces keep writing the CUDA ordinal (-1: the CPU); their readers and
+    // writers convert with DeviceId{n} and id.value().
+    DeviceId device;          ///< the GPU that did the work, or the CPU
     int stream = 0;           ///< stream (or CPU worker) index within the device
     int tile = -1;            ///< tile index within the run's plan; -1 when not tied to a tile
     Phase phase = Phase::Host;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "values/timing_stats.h"
 
+#include "values/device_label.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -10,16 +12,18 @@ namespace tessera::gpu {
 
 namespace {
 
-/// Sort key that puts GPUs (ids 0, 1, ...) before the CPU (-1).
-int deviceOrder(int device)
+constexpr int kCpuOrder = 1 << 30;
+
+/// Sort key that puts GPUs (ids 0, 1, ...) before the CPU.
+int deviceOrder(DeviceId device)
 {
-    return device < 0 ? 1 << 30 : device;
+    return device.isCpu() ? kCpuOrder : device.value();
 }
 
-const DeviceInfo* findDevice(const DeviceSnapshot& devices, int id)
+const DeviceInfo* findDevice(const DeviceSnapshot& devices, DeviceId id)
 {
     for (const DeviceInfo& d : devices.devices) {
-        if (d.id == DeviceId{id}) {
+        if (d.id == id) {
             return &d;
         }
     }
@@ -70,7 +74,7 @@ std::vector<TimingStats> computeTimingStats(const std::vector<TimingRecord>& rec
             s.mpixelsPerS = static_cast<double>(s.pixels) / s.totalUs;
             s.gbPerS = static_cast<double>(s.bytes) / s.totalUs / 1e3;
         }
-        const DeviceInfo* info = s.device >= 0 ? findDevice(devices, s.device) : nullptr;
+        const DeviceInfo* info = s.device.isCpu() ? nullptr : findDevice(devices, s.device);
         if (info != nullptr && info->peakBandwidthGBs() > 0.0 && s.bytes > 0 && s.totalUs > 0.0) {
             s.percentOfPeak = 100.0 * s.gbPerS / info->peakBandwidthGBs();
         }
@@ -88,21 +92,14 @@ std::vector<TimingLane> timingLanes(const std::vector<TimingRecord>& records)
     std::vector<TimingLane> lanes;
     lanes.reserve(keys.size());
     for (const auto& [order, stream] : keys) {
-        lanes.push_back({order == 1 << 30 ? -1 : order, stream});
+        lanes.push_back({order == kCpuOrder ? DeviceId::cpu() : DeviceId{order}, stream});
     }
     return lanes;
 }
 
-std::string deviceTitle(int device, const DeviceSnapshot& devices)
+std::string deviceTitle(DeviceId device, const DeviceSnapshot& devices)
 {
-    if (device < 0) {
-        return "CPU";
-    }
-    std::string title = "GPU " + std::to_string(device);
-    if (const DeviceInfo* info = findDevice(devices, device); info != nullptr && !info->name.empty()) {
-        title += " (" + info->name + ")";
-    }
-    return title;
+    return deviceLabel(device, &devices, LabelForm::WithModel);
 }
 
 std::pair<double, double> timeSpan(const std::vector<TimingRecord>& records)

@@ -14,7 +14,7 @@ namespace tessera::gpu {
 
 /// What one kind of work (same device, phase and label) cost over a run's records.
 struct TimingStats {
-    int device = -1;
+    DeviceId device;
     Phase phase = Phase::Host;
     std::string label;
     int count = 0;
@@ -33,7 +33,7 @@ struct TimingStats {
 
 /// One (device, stream) pair of a run: a lane of a timeline, a thread of a trace.
 struct TimingLane {
-    int device = -1;
+    DeviceId device;
     int stream = 0;
     auto operator<=>(const TimingLane&) const = default;
 };
@@ -47,8 +47,9 @@ std::vector<TimingStats> computeTimingStats(const std::vector<TimingRecord>& rec
 /// The distinct (device, stream) pairs of records, GPUs in id order first, the CPU last.
 std::vector<TimingLane> timingLanes(const std::vector<TimingRecord>& records);
 
-/// "GPU 0 (NVIDIA H200)" when devices knows the name, "GPU 0" when not, "CPU" for device -1.
-std::string deviceTitle(int device, const DeviceSnapshot& devices = {});
+/// "GPU 0 (NVIDIA H200)" when devices knows the name, "GPU 0" when not, "CPU" for the CPU:
+/// deviceLabel's WithModel form.
+std::string deviceTitle(DeviceId device, const DeviceSnapshot& devices = {});
 
 /// The earliest begin and the latest end of records; {0, 0} when there are none.
 std::pair<double, double> timeSpan(const std::vector<TimingRecord>& records);

@@ -16,12 +16,12 @@ namespace {
 using nlohmann::json;
 
 // Trace viewers want positive pids, and some treat pid 0 as the idle task: GPU n is pid n + 1,
-// the CPU (device -1) a pid no GPU count reaches.
+// the CPU a pid no GPU count reaches.
 constexpr int kCpuPid = 1000;
 
-int pidOf(int device)
+int pidOf(DeviceId device)
 {
-    return device < 0 ? kCpuPid : device + 1;
+    return device.isCpu() ? kCpuPid : device.value() + 1;
 }
 
 Phase phaseFromString(const std::string& text)
@@ -48,7 +48,7 @@ std::string eventName(const TimingRecord& r)
 
 json recordObject(const TimingRecord& r)
 {
-    return json{{"device", r.device},   {"stream", r.stream},         {"tile", r.tile},
+    return json{{"device", r.device.value()},   {"stream", r.stream},         {"tile", r.tile},
                 {"phase", toString(r.phase)}, {"label", r.label}, {"begin_us", r.beginUs},
                 {"end_us", r.endUs},     {"duration_us", r.durationUs()}, {"bytes", r.bytes},
                 {"x", r.x},             {"y", r.y},                   {"width", r.width},
@@ -80,21 +80,21 @@ std::string csvField(const std::string& text)
 std::string toChromeTrace(const std::vector<TimingRecord>& records, const DeviceSnapshot& devices)
 {
     json events = json::array();
-    std::set<int> seenDevices;
+    std::set<DeviceId> seenDevices;
     for (const TimingLane& lane : timingLanes(records)) {
         const int pid = pidOf(lane.device);
         if (seenDevices.insert(lane.device).second) {
             events.push_back(metadata("process_name", pid, 0, {{"name", deviceTitle(lane.device, devices)}}));
             // GPUs in id order, then the CPU, as in the profiler's timeline.
-            events.push_back(metadata("process_sort_index", pid, 0, {{"sort_index", lane.device < 0 ? 1000 : lane.device}}));
+            events.push_back(metadata("process_sort_index", pid, 0, {{"sort_index", lane.device.isCpu() ? 1000 : lane.device.value()}}));
         }
-        const std::string thread = lane.device < 0 ? "thread " + std::to_string(lane.stream)
+        const std::string thread = lane.device.isCpu() ? "thread " + std::to_string(lane.stream)
                                                    : "stream " + std::to_string(lane.stream);
         events.push_back(metadata("thread_name", pid, lane.stream, {{"name", thread}}));
     }
     for (const TimingRecord& r : records) {
         const double dur = r.durationUs();
-        json args{{"device", r.device}, {"stream", r.stream}, {"tile", r.tile}, {"phase", toString(r.phase)},
+        json args{{"device", r.device.value()}, {"stream", r.stream}, {"tile", r.tile}, {"phase", toString(r.phase)},
                   {"label", r.label}, {"bytes", r.bytes}, {"x", r.x}, {"y", r.y}, {"width", r.width},
                   {"height", r.height}};
         if (r.bytes > 0 && dur > 0.0) {
@@ -135,7 +135,7 @@ std::vector<TimingRecord> parseChromeTrace(const std::string& text)
         try {
             const json& a = e["args"];
             TimingRecord r;
-            r.device = a.value("device", -1);
+            r.device = DeviceId{a.value("device", -1)};
             r.stream = a.value("stream", e.value("tid", 0));
             r.tile = a.value("tile", -1);
             r.phase = phaseFromString(a["phase"].get<std::string>());
@@ -167,7 +167,7 @@ std::string timingCsv(const std::vector<TimingRecord>& records)
     out.precision(17);
     out << timingCsvHeader() << "\n";
     for (const TimingRecord& r : records) {
-        out << r.device << ',' << r.stream << ',' << r.tile << ',' << toString(r.phase) << ','
+        out << r.device.value() << ',' << r.stream << ',' << r.tile << ',' << toString(r.phase) << ','
             << csvField(r.label) << ',' << r.beginUs << ',' << r.endUs << ',' << r.durationUs() << ','
             << r.bytes << ',' << r.x << ',' << r.y << ',' << r.width << ',' << r.height << "\n";
     }

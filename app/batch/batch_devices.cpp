@@ -2,6 +2,7 @@
 #include "app/batch/batch_devices.h"
 
 #include "gpu/engine.h"
+#include "values/device_label.h"
 
 #include <chrono>
 #include <memory>
@@ -28,14 +29,6 @@ struct SharedGpus {
     std::string label;
 };
 
-std::string gpusLabel(const std::vector<gpu::DeviceId>& gpus)
-{
-    std::string text = gpus.size() == 1 ? "GPU " : "GPUs ";
-    for (std::size_t i = 0; i < gpus.size(); ++i) {
-        text += (i ? "," : "") + std::to_string(gpus[i].value());
-    }
-    return text;
-}
 
 // lease: the bytes it grants are the run's memory budget; none (a processor without a
 // scheduler): the pipeline's own rule.
@@ -96,7 +89,7 @@ BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std
     options.deviceSlots = gpu::slotsFor({device}, {}, memoryLimit);
     options.method = method;
     auto own = std::make_shared<HeldPipeline>(options);
-    const std::string label = gpusLabel({device});
+    const std::string label = gpu::deviceLabel(device);
     return [own, label, shared, device, &scheduler, notice](const cv::Mat& image, const filters::FilterChain& chain,
                                                            const std::atomic<bool>& cancel) {
         if (shared && shared->all && gpu::spreadOverAllGpus(image.total(), shared->gpus.size())) {
@@ -128,7 +121,7 @@ BatchProcessor cpuProcessor()
 {
     return [held = cpuPipeline()](const cv::Mat& image, const filters::FilterChain& chain,
                                   const std::atomic<bool>& cancel) {
-        return runOn(*held, "CPU", image, chain, cancel);  // empty image when cancelled
+        return runOn(*held, gpu::deviceLabel(gpu::DeviceId::cpu()), image, chain, cancel);  // empty image when cancelled
     };
 }
 
@@ -153,7 +146,8 @@ std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpu
                                                                            const filters::FilterChain& chain,
                                                                            const std::atomic<bool>& cancel) {
             const DeviceLease lease = leaseFor(scheduler, {cpu}, image, chain, cancel, notice);
-            return lease ? runOn(*held, "CPU", image, chain, cancel, &lease) : cancelledOutcome("CPU");
+            const std::string label = gpu::deviceLabel(cpu);
+            return lease ? runOn(*held, label, image, chain, cancel, &lease) : cancelledOutcome(label);
         });
         return processors;
     }
@@ -164,7 +158,7 @@ std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpu
         options.deviceSlots = gpu::slotsFor(gpus, {}, gpuMemoryLimit);
         options.method = method;
         shared->all = std::make_unique<HeldPipeline>(options);
-        shared->label = gpusLabel(gpus);
+        shared->label = gpu::gpusLabel(gpus);
         shared->gpus = gpus;
     }
     for (const gpu::DeviceId id : gpus) {

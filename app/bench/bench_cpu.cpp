@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/bench/bench_runner.h"
 
+#include "values/device_label.h"
 #include "filters/cpu_executor.h"
 
 #include <opencv2/core.hpp>
@@ -48,7 +49,7 @@ Result measureCopyCpu(const Options& options)
              " image of 4-byte pixels";
     r.width = options.width;
     r.height = options.height;
-    r.deviceName = "cpu";
+    r.deviceName = gpu::deviceLabel(gpu::DeviceId::cpu(), nullptr, gpu::LabelForm::Key);
     r.bytes = 2.0 * static_cast<double>(a.total() * a.elemSize());
     r.ms = timeWallClock([&] { a.copyTo(b); }, options.runs, 1);
     return r;
@@ -65,7 +66,7 @@ Result runCaseCpu(const BenchCase& c, const cv::Mat& input, const Options& optio
     r.plan = "filters::applyCpu, " + std::to_string(cv::getNumThreads()) + " threads";
     r.width = input.cols;
     r.height = input.rows;
-    r.deviceName = "cpu";
+    r.deviceName = gpu::deviceLabel(gpu::DeviceId::cpu(), nullptr, gpu::LabelForm::Key);
     r.bytes = 2.0 * static_cast<double>(input.total() * input.elemSize());
     r.ceilingGBs = ceilingGBs;
     try {

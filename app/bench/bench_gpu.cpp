@@ -107,7 +107,7 @@ Result baseResult(const BenchCase& c, const cv::Mat& input, const gpu::DeviceInf
     r.method = method;
     r.width = input.cols;
     r.height = input.rows;
-    r.device = device.id.value();
+    r.device = device.id;
     r.deviceName = device.name;
     r.bytes = 2.0 * static_cast<double>(input.total() * input.elemSize());
     if (input.cols == 8192 && input.rows == 8192) {
@@ -142,7 +142,7 @@ Result measureCopyGpu(const gpu::DeviceInfo& device, const Options& options)
              " image of 4-byte pixels";
     r.width = options.width;
     r.height = options.height;
-    r.device = device.id.value();
+    r.device = device.id;
     r.deviceName = device.name;
     r.bytes = 2.0 * static_cast<double>(rowBytes * rows);
     // A kernel, as the convolution kernels move their bytes: cudaMemcpy2DAsync reached 1.68 TB/s

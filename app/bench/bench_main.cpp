@@ -5,6 +5,7 @@
 #include "app/bench/bench_check.h"
 #include "app/bench/bench_options.h"
 #include "app/bench/bench_multi.h"
+#include "values/device_label.h"
 #include "app/bench/bench_preview.h"
 #include "app/bench/bench_result.h"
 #include "app/bench/bench_runner.h"
@@ -73,7 +74,7 @@ cv::Mat randomImage(const bench::BenchCase& c, int width, int height, unsigned s
 
 std::string targetKey(const bench::Target& t)
 {
-    return t.cpu ? "cpu" : std::to_string(t.device.value());
+    return t.cpu ? gpu::deviceLabel(gpu::DeviceId::cpu(), nullptr, gpu::LabelForm::Key) : std::to_string(t.device.value());
 }
 
 }  // namespace
@@ -170,7 +171,7 @@ int main(int argc, char** argv)
                 bench::runCaseGpu(c, input, source, snapshot.devices[static_cast<std::size_t>(t.device.value())], options,
                                   ceiling, report);
             } catch (const std::exception& e) {
-                std::cerr << "tessera-bench: " << c.name << " on GPU " << t.device.value() << " failed: " << e.what() << "\n";
+                std::cerr << "tessera-bench: " << c.name << " on " << gpu::deviceLabel(t.device) << " failed: " << e.what() << "\n";
                 anyError = true;
             }
         }
@@ -197,10 +198,10 @@ int main(int argc, char** argv)
         int qtArgc = 1;
         QCoreApplication qtApp(qtArgc, argv);
         for (const auto& t : targets) {
-            const std::string name = t.cpu ? "CPU" : snapshot.devices[static_cast<std::size_t>(t.device.value())].name;
+            const std::string name = t.cpu ? gpu::deviceLabel(gpu::DeviceId::cpu()) : snapshot.devices[static_cast<std::size_t>(t.device.value())].name;
             if (!t.cpu && t.device != gpu::DeviceId{0}) {
-                std::cerr << "tessera-bench: preview runs on GPU 0 only (the Engine's device); skipping GPU "
-                          << t.device.value() << "\n";
+                std::cerr << "tessera-bench: preview runs on GPU 0 only (the Engine's device); skipping "
+                          << gpu::deviceLabel(t.device) << "\n";
                 continue;
             }
             report(bench::runPreview(!t.cpu, t.device, name, options));
@@ -212,7 +213,7 @@ int main(int argc, char** argv)
         for (const auto& r : results) {
             if (r.caseName == "copy" && r.error.empty()) {
                 std::printf("copy ceiling on %s: %.1f GB/s (%.4g ms for %.4g MB read + written)\n",
-                            r.device < 0 ? "cpu" : ("GPU " + std::to_string(r.device)).c_str(),
+                            gpu::deviceLabel(r.device, nullptr, r.device.isCpu() ? gpu::LabelForm::Key : gpu::LabelForm::Short).c_str(),
                             r.bytes / r.median() / 1e6, r.median(), r.bytes / 1e6);
             }
         }

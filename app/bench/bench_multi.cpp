@@ -56,9 +56,9 @@ Result baseResult(const std::string& name, const BenchCase& c, const std::vector
     r.method = "auto";
     r.width = options.width;
     r.height = options.height;
-    r.device = gpus.front().id.value();
+    r.device = gpus.front().id;
     for (std::size_t i = 0; i < n; ++i) {
-        r.gpus.push_back(gpus[i].id.value());
+        r.gpus.push_back(gpus[i].id);
     }
     r.deviceName = std::to_string(n) + " x " + gpus.front().name;
     r.bytes = 2.0 * static_cast<double>(options.width) * options.height * CV_ELEM_SIZE(c.cvType);

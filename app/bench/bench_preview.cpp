@@ -74,7 +74,7 @@ Result runPreview(bool gpu, gpu::DeviceId device, const std::string& deviceName,
     r.method = "engine";
     r.width = options.width;
     r.height = options.height;
-    r.device = gpu ? device.value() : -1;
+    r.device = gpu ? device : gpu::DeviceId::cpu();
     r.deviceName = deviceName;
     const QRect whole(0, 0, options.width, options.height);
     const QRect view = QRect((options.width - kViewWidth) / 2, (options.height - kViewHeight) / 2, kViewWidth,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/bench/bench_result.h"
 
+#include "values/device_label.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -71,9 +73,14 @@ nlohmann::ordered_json toJson(const Result& r)
     j["kernel"] = r.kernel;
     j["method"] = r.method;
     j["chosen"] = r.chosen;
-    j["devices"] = r.device < 0 ? nlohmann::ordered_json("cpu")
-                   : r.gpus.empty() ? nlohmann::ordered_json::array({r.device})
-                                    : nlohmann::ordered_json(r.gpus);
+    // The ordinals as numbers, as earlier versions wrote them.
+    nlohmann::ordered_json ids = nlohmann::ordered_json::array();
+    for (const gpu::DeviceId id : r.gpus) {
+        ids.push_back(id.value());
+    }
+    j["devices"] = r.device.isCpu() ? nlohmann::ordered_json(gpu::deviceLabel(r.device, nullptr, gpu::LabelForm::Key))
+                   : r.gpus.empty() ? nlohmann::ordered_json::array({r.device.value()})
+                                    : ids;
     j["device_name"] = r.deviceName;
     if (!r.skipped.empty()) {
         j["skipped"] = r.skipped;
@@ -96,7 +103,7 @@ nlohmann::ordered_json toJson(const Result& r)
     // Floors: the bytes at the documented 4.15 TB/s, and at the copy bandwidth measured now.
     const double floorMs = r.bytes / (kReferenceCeilingGBs * 1e6);
     j["floor_ms"] = significant(floorMs);
-    j["pct_of_floor"] = r.device >= 0 && med > 0 ? nlohmann::ordered_json(significant(100.0 * floorMs / med, 4))
+    j["pct_of_floor"] = !r.device.isCpu() && med > 0 ? nlohmann::ordered_json(significant(100.0 * floorMs / med, 4))
                                                  : nlohmann::ordered_json(nullptr);
     if (r.ceilingGBs && *r.ceilingGBs > 0 && med > 0) {
         const double measured = r.bytes / (*r.ceilingGBs * 1e6);
@@ -149,7 +156,8 @@ std::string formatTable(const std::vector<Result>& results)
         if (r.caseName == "copy" || !r.gpus.empty()) {
             continue;  // multi-GPU lines have a table of their own
         }
-        const std::string dev = r.device < 0 ? "cpu" : std::to_string(r.device);
+        const std::string dev = r.device.isCpu() ? gpu::deviceLabel(r.device, nullptr, gpu::LabelForm::Key)
+                                                 : std::to_string(r.device.value());
         std::string method = r.method;
         if (r.method == "auto" && !r.chosen.empty()) {
             method += "=" + r.chosen;
@@ -173,7 +181,7 @@ std::string formatTable(const std::vector<Result>& results)
             std::snprintf(naive, sizeof naive, "%.1fx", *r.naiveMs / med);
         }
         char pct[16] = "-";
-        if (r.device >= 0 && med > 0) {
+        if (!r.device.isCpu() && med > 0) {
             std::snprintf(pct, sizeof pct, "%.1f", 100.0 * floorMs / med);
         }
         char target[16] = "-";

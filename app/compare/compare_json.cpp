@@ -116,7 +116,7 @@ json resultJson(const TargetResult& r)
 {
     json roofline = json::array();
     for (const auto& p : r.roofline) {
-        roofline.push_back({{"device", p.device}, {"method", p.method}, {"intensity", p.intensity},
+        roofline.push_back({{"device", p.device.value()}, {"method", p.method}, {"intensity", p.intensity},
                             {"gflops", p.gflops}, {"gbs", p.gbs}});
     }
     return {{"key", r.key}, {"label", r.label}, {"gpus", r.gpus}, {"runs_ms", r.runMs},
@@ -147,7 +147,7 @@ TargetResult resultFrom(const json& j)
     r.maxAbsError = j.value("max_abs_error", 0.0);
     r.psnr = numberOr(j, "psnr_db", std::numeric_limits<double>::infinity());
     for (const auto& p : listOf(j, "roofline")) {
-        r.roofline.push_back({integerOr(p, "device", -1), p.value("method", std::string()), p.value("intensity", 0.0),
+        r.roofline.push_back({gpu::DeviceId{integerOr(p, "device", -1)}, p.value("method", std::string()), p.value("intensity", 0.0),
                               p.value("gflops", 0.0), p.value("gbs", 0.0)});
     }
     r.error = j.value("error", std::string());

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/compare/compare_runner.h"
 
+#include "values/device_label.h"
+
 #include "app/devices/device_scheduler.h"
 
 #include "filters/cpu_executor.h"
@@ -190,7 +192,7 @@ std::pair<double, double> chainWork(const filters::FilterChain& chain, cv::Size 
 
 std::vector<RooflinePoint> rooflinePoints(const std::vector<KernelSample>& samples)
 {
-    std::map<std::pair<int, std::string>, KernelSample> sums;
+    std::map<std::pair<gpu::DeviceId, std::string>, KernelSample> sums;
     for (const auto& s : samples) {
         auto& sum = sums[{s.device, s.method}];
         sum.device = s.device;
@@ -289,7 +291,7 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
             }
             const auto [flops, bytes] = chainWork(chain, src.size(), src.type(), methods);
             for (double ms : r.runMs) {
-                kernels.push_back({-1, "cpu", ms, flops, bytes});
+                kernels.push_back({gpu::DeviceId::cpu(), "cpu", ms, flops, bytes});
             }
         }
         fillTimings(r, double(src.total()));
@@ -373,8 +375,8 @@ CompareTarget gpuTarget(const std::vector<gpu::DeviceId>& gpus, const std::strin
 CompareTarget cpuTarget()
 {
     CompareTarget t;
-    t.key = "cpu";
-    t.label = "CPU";
+    t.key = gpu::deviceLabel(gpu::DeviceId::cpu(), nullptr, gpu::LabelForm::Key);
+    t.label = gpu::deviceLabel(gpu::DeviceId::cpu());
     t.run = [](const cv::Mat& src, const filters::FilterChain& chain) {
         // The CPU slot of a pipeline, as every front end runs the CPU path.
         gpu::RunOptions options;

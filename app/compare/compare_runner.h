@@ -19,7 +19,7 @@ class DeviceScheduler;
 
 /// Time a kernel (or a method inside a tile) took, with the work it did, for the roofline.
 struct KernelSample {
-    int device = -1;      ///< CUDA id, -1 for the CPU
+    gpu::DeviceId device;  ///< the GPU that ran it, or the CPU
     std::string method;   ///< "separable", "direct", "fft", "cpu"...
     double ms = 0.0;      ///< summed kernel time
     double flops = 0.0;   ///< 2 x taps x pixels x channels of the steps it ran
@@ -49,7 +49,7 @@ struct CompareTarget {
 
 /// A method's achieved rates on one device, against that device's calibrated ceilings.
 struct RooflinePoint {
-    int device = -1;
+    gpu::DeviceId device;
     std::string method;
     double intensity = 0.0;  ///< flops per byte
     double gflops = 0.0;     ///< achieved

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/gui/batch_controller.h"
 
+#include "values/device_label.h"
 #include "app/batch/batch_devices.h"
 #include "app/batch/batch_inputs.h"
 #include "app/batch/batch_naming.h"
@@ -81,7 +82,7 @@ void BatchController::refresh()
     // The same words for Auto and the CPU as Preferences uses.
     std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
     for (const gpu::DeviceInfo& d : snapshot.devices) {
-        options.push_back({key(gpu::DeviceSelection::gpu(d.id)), tr("GPU %1: %2").arg(d.id.value()).arg(qs(d.name))});
+        options.push_back({key(gpu::DeviceSelection::gpu(d.id)), qs(gpu::deviceLabel(d.id, &snapshot, gpu::LabelForm::Listing))});
     }
     if (snapshot.devices.size() > 1) {
         options.push_back({key(gpu::DeviceSelection::all()), tr("All %1 GPUs").arg(snapshot.devices.size())});

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/gui/calibration_controller.h"
 
+#include "values/device_label.h"
 #include "app/devices/device_scheduler.h"
 #include "gpu/engine.h"
 #include "ui/device_panel.h"
@@ -49,7 +50,7 @@ QString CalibrationController::cacheKey(const QString& key) const
         return CalibrationCache::cpuKey();
     }
     for (const auto& d : snapshot_.devices) {
-        if (key == QStringLiteral("gpu:%1").arg(d.id.value())) {
+        if (key == QString::fromStdString(gpu::deviceLabel(d.id, nullptr, gpu::LabelForm::Key))) {
             return CalibrationCache::keyFor(d, snapshot_.driverVersion);
         }
     }
@@ -59,9 +60,9 @@ QString CalibrationController::cacheKey(const QString& key) const
 void CalibrationController::setSnapshot(const gpu::DeviceSnapshot& snapshot)
 {
     snapshot_ = snapshot;
-    QStringList keys{QStringLiteral("cpu")};
+    QStringList keys{QString::fromStdString(gpu::deviceLabel(gpu::DeviceId::cpu(), nullptr, gpu::LabelForm::Key))};
     for (const auto& d : snapshot.devices) {
-        keys << QStringLiteral("gpu:%1").arg(d.id.value());
+        keys << QString::fromStdString(gpu::deviceLabel(d.id, nullptr, gpu::LabelForm::Key));
     }
     for (const QString& key : keys) {
         if (auto stored = cache_.cached(cacheKey(key))) {

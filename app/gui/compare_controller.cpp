@@ -3,6 +3,7 @@
 
 #include "gpu/engine.h"
 #include "ui/compare_dialog.h"
+#include "values/device_label.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -29,19 +30,14 @@ QImage toImage(const cv::Mat& bgr)
     return QImage(bgr.data, bgr.cols, bgr.rows, static_cast<qsizetype>(bgr.step), QImage::Format_BGR888).copy();
 }
 
-std::string deviceKey(int device)
+std::string deviceKey(gpu::DeviceId device)
 {
-    return device < 0 ? std::string("cpu") : "gpu:" + std::to_string(device);
+    return gpu::deviceLabel(device, nullptr, gpu::LabelForm::Key);
 }
 
-std::string deviceModel(const gpu::DeviceSnapshot& snapshot, int device)
+std::string deviceModel(const gpu::DeviceSnapshot& snapshot, gpu::DeviceId device)
 {
-    for (const auto& d : snapshot.devices) {
-        if (d.id == gpu::DeviceId{device}) {
-            return d.name;
-        }
-    }
-    return device < 0 ? std::string("CPU") : "GPU " + std::to_string(device);
+    return gpu::deviceLabel(device, &snapshot, gpu::LabelForm::Model);
 }
 
 }  // namespace
@@ -202,8 +198,8 @@ ui::CompareResults CompareController::toResults(const CompareReport& report, con
         out.rows.push_back(row);
     }
     // Identical GPUs share one roof: four H200s make one line, not four on top of each other.
-    std::vector<std::pair<std::string, std::vector<int>>> models;
-    std::set<int> seen;
+    std::vector<std::pair<std::string, std::vector<gpu::DeviceId>>> models;
+    std::set<gpu::DeviceId> seen;
     for (const TargetResult& r : report.results) {
         for (const RooflinePoint& p : r.roofline) {
             if (!seen.insert(p.device).second) {
@@ -220,10 +216,10 @@ ui::CompareResults CompareController::toResults(const CompareReport& report, con
     }
     for (const auto& [model, devices] : models) {
         ui::RooflineDevice d;
-        QStringList ids;
-        for (int id : devices) {
-            if (id >= 0) {
-                ids << QString::number(id);
+        std::vector<gpu::DeviceId> gpus;
+        for (const gpu::DeviceId id : devices) {
+            if (!id.isCpu()) {
+                gpus.push_back(id);
             }
             if (auto it = calibrations.find(deviceKey(id)); it != calibrations.end()) {
                 d.bandwidthGBs = std::max(d.bandwidthGBs, it->second.copyGBs);
@@ -231,11 +227,11 @@ ui::CompareResults CompareController::toResults(const CompareReport& report, con
             }
         }
         // "GPU 0-3" for a run of ids, "GPUs 0,2" otherwise: short enough for a chart legend.
-        const bool run = ids.size() > 1 && ids.back().toInt() - ids.front().toInt() == ids.size() - 1;
-        d.name = ids.isEmpty()       ? tr("CPU")
-                 : ids.size() == 1 ? tr("GPU %1").arg(ids.front())
-                 : run             ? tr("GPU %1\u2013%2").arg(ids.front(), ids.back())
-                                   : tr("GPUs %1").arg(ids.join(QLatin1Char(',')));
+        const bool run = gpus.size() > 1 &&
+                         gpus.back().value() - gpus.front().value() == static_cast<int>(gpus.size()) - 1;
+        d.name = gpus.empty() ? qs(gpu::deviceLabel(gpu::DeviceId::cpu()))
+                 : run        ? qs(gpu::deviceLabel(gpus.front()) + "\u2013" + std::to_string(gpus.back().value()))
+                              : qs(gpu::gpusLabel(gpus));
         for (const TargetResult& r : report.results) {
             for (const RooflinePoint& p : r.roofline) {
                 if (std::find(devices.begin(), devices.end(), p.device) != devices.end()) {

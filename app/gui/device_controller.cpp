@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/gui/device_controller.h"
 
+#include "values/device_label.h"
 #include "app/compare/calibration_cache.h"
 #include "app/gui/calibration_controller.h"
 #include "app/devices/device_preference.h"
@@ -48,7 +49,7 @@ void DeviceController::refreshDeviceInfo()
     std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
     for (const gpu::DeviceInfo& device : snapshot.devices) {
         const gpu::DeviceSelection gpu = gpu::DeviceSelection::gpu(device.id);
-        options.push_back({qs(gpu::toString(gpu)), tr("GPU %1: %2").arg(device.id.value()).arg(qs(device.name))});
+        options.push_back({qs(gpu::toString(gpu)), qs(gpu::deviceLabel(device.id, &snapshot, gpu::LabelForm::Listing))});
     }
     window_.setDeviceOptions(options);
     window_.setDevices(snapshot);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/gui/dialog_controller.h"
 
+#include "values/device_label.h"
 #include "app/gui/batch_controller.h"
 #include "app/gui/calibration_controller.h"
 #include "app/gui/compare_controller.h"
@@ -72,7 +73,7 @@ void DialogController::openCompare()
             for (const auto& d : s.snapshot.devices) {
                 const auto at = static_cast<std::size_t>(d.id.value());
                 byId.resize(std::max<std::size_t>(byId.size(), at + 1));
-                if (auto it = s.calibrations.find("gpu:" + std::to_string(d.id.value())); it != s.calibrations.end()) {
+                if (auto it = s.calibrations.find(gpu::deviceLabel(d.id, nullptr, gpu::LabelForm::Key)); it != s.calibrations.end()) {
                     byId[at] = it->second;
                 }
             }

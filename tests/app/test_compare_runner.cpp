@@ -38,7 +38,7 @@ CompareTarget fake(const std::string& key, const std::vector<int>& gpus, std::ve
             cv::add(run.output, cv::Scalar::all(offset), run.output);
         }
         run.wallMs = ms[(*next)++ % ms.size()];
-        run.kernels.push_back({0, "separable", run.wallMs, 2e9, 1e9});
+        run.kernels.push_back({gpu::DeviceId{0}, "separable", run.wallMs, 2e9, 1e9});
         return run;
     };
     return t;

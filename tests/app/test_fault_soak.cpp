@@ -118,8 +118,8 @@ BatchProcessor faultyEngine(Faults& faults)
     options.deviceSlots = {gpu::DeviceSlot{gpu::DeviceId::cpu(), 0, 1.0}, gpu::DeviceSlot{gpu::DeviceId::cpu(), 0, 1.0}};
     options.tileSize = gpu::TileSize{64, 48};
     options.streamsPerGpu = 1;
-    options.fault = [&faults](int slot, int, gpu::Phase) {
-        if (slot == 1 && faults.calls.fetch_add(1) % 7 == 3) {
+    options.fault = [&faults](gpu::SlotIndex slot, int, gpu::Phase) {
+        if (slot == gpu::SlotIndex{1} && faults.calls.fetch_add(1) % 7 == 3) {
             ++faults.thrown;
             throw gpu::CudaError(700, "kernel(injected)", __FILE__, __LINE__, "injected device fault");
         }

@@ -84,7 +84,7 @@ TEST(TraceExport, ChromeTraceHasCompleteEventsAndNamedProcessesAndThreads)
 TEST(TraceExport, KernelEventsCarryMethodAndBandwidth)
 {
     TimingRecord r;
-    r.device = 0;
+    r.device = tessera::gpu::DeviceId{0};
     r.phase = tessera::gpu::Phase::Kernel;
     r.label = "separable";
     r.beginUs = 10.0;
@@ -170,8 +170,8 @@ TEST(TraceExport, TheFourGpuTraceFromTheGpuMachineReadsBack)
     std::set<int> devices;
     for (const auto& r : records) {
         EXPECT_LE(r.beginUs, r.endUs);
-        if (r.device >= 0 && r.phase != gpu::Phase::Host) {
-            devices.insert(r.device);
+        if (!r.device.isCpu() && r.phase != gpu::Phase::Host) {
+            devices.insert(r.device.value());
             byTile[r.tile][r.phase] = &r;
         }
     }

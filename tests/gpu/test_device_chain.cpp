@@ -154,7 +154,7 @@ TEST_F(DeviceChainTest, ARunReportsItsDeviceMethodsAndStepTimes)
         ASSERT_EQ(report.records.size(), 2U);
         for (std::size_t i = 0; i < 2; ++i) {
             const TimingRecord& r = report.records[i];
-            EXPECT_EQ(r.device, device_.id.value());
+            EXPECT_EQ(r.device, device_.id);
             EXPECT_EQ(r.phase, Phase::Kernel);
             EXPECT_EQ(r.label, toString(planned.plans()[i].method));
             if (timed) {

@@ -128,8 +128,8 @@ TEST(FallbackPolicy, StreamedNoneThrowsInsteadOfLettingAnotherDeviceStandIn)
     // Slot 0 holds back until slot 1 has taken a tile and failed (10 s at most), so the fault
     // happens on every machine however the threads are scheduled.
     auto slot1Failed = std::make_shared<std::atomic<bool>>(false);
-    o.fault = [slot1Failed](int slot, int, Phase) {
-        if (slot == 1) {
+    o.fault = [slot1Failed](SlotIndex slot, int, Phase) {
+        if (slot == SlotIndex{1}) {
             slot1Failed->store(true);
             throw CudaError(999, "injected", __FILE__, __LINE__, "slot 1 is broken");
         }
@@ -223,7 +223,7 @@ TEST(CpuSlot, AResidentPipelineOnTheCpuAloneAnswersRegionsWithNoFallback)
     EXPECT_TRUE(report.fallback.empty());
     EXPECT_TRUE(report.events.empty());
     ASSERT_EQ(report.records.size(), 1u);
-    EXPECT_EQ(report.records[0].device, -1);
+    EXPECT_EQ(report.records[0].device, DeviceId::cpu());
     EXPECT_EQ(report.records[0].label, "cpu");
     EXPECT_EQ(report.records[0].width, region.width);
     ASSERT_TRUE(pipeline.run(src, chain, out, &report));

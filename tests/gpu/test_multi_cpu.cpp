@@ -171,11 +171,11 @@ TEST(MultiCpu, InjectedFaultsHandTilesBackAndTheJobCompletesExactly)
     RunOptions o;
     o.deviceSlots = cpuSlots(3);
     o.tileSize = TileSize{30, 20};
-    o.fault = [&](int slot, int, Phase) {
-        if (slot == 0 && memoryFaults.fetch_add(1) == 0) {
+    o.fault = [&](SlotIndex slot, int, Phase) {
+        if (slot == SlotIndex{0} && memoryFaults.fetch_add(1) == 0) {
             throw OutOfDeviceMemory(2, "cudaMalloc(injected)", __FILE__, __LINE__, "injected out of memory");
         }
-        if (slot == 1 && deviceFaults.fetch_add(1) == 0) {
+        if (slot == SlotIndex{1} && deviceFaults.fetch_add(1) == 0) {
             throw CudaError(700, "kernel(injected)", __FILE__, __LINE__, "injected device fault");
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(2));  // every slot gets to take tiles
@@ -209,7 +209,7 @@ TEST(MultiCpu, WhenEverySlotFailsTheCpuPathFinishesTheJob)
     RunOptions o;
     o.deviceSlots = cpuSlots(2);
     o.tileSize = TileSize{16, 16};
-    o.fault = [](int, int, Phase) { throw CudaError(999, "injected", __FILE__, __LINE__, "every device is broken"); };
+    o.fault = [](SlotIndex, int, Phase) { throw CudaError(999, "injected", __FILE__, __LINE__, "every device is broken"); };
     RunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);
@@ -245,8 +245,8 @@ TEST(MultiCpu, AFasterSlotTakesMoreTiles)
     RunOptions o;
     o.deviceSlots = cpuSlots(2);
     o.tileSize = TileSize{64, 5};  // 40 tiles
-    o.fault = [](int slot, int, Phase) {
-        if (slot == 0) {
+    o.fault = [](SlotIndex slot, int, Phase) {
+        if (slot == SlotIndex{0}) {
             std::this_thread::sleep_for(std::chrono::milliseconds(15));
         }
     };
@@ -272,7 +272,7 @@ TEST(MultiCpu, RecordsDescribeEveryTileOnOneClock)
     ASSERT_EQ(report.records.size(), 8u);
     std::set<int> tiles;
     for (const auto& r : report.records) {
-        EXPECT_EQ(r.device, -1);
+        EXPECT_EQ(r.device, DeviceId::cpu());
         EXPECT_EQ(r.phase, Phase::Host);
         EXPECT_LE(r.beginUs, r.endUs);
         EXPECT_LE(r.endUs, report.wallMs * 1000.0 + 1.0);
@@ -296,7 +296,7 @@ TEST(MultiCpu, CancelStopsBetweenTilesAndReturnsNothing)
     o.deviceSlots = cpuSlots(1);
     o.tileSize = TileSize{10, 10};
     o.cancel = &cancel;
-    o.fault = [&](int, int, Phase) {
+    o.fault = [&](SlotIndex, int, Phase) {
         if (seen.fetch_add(1) == 5) {
             cancel = true;
         }
@@ -391,7 +391,7 @@ TEST(Pipeline, BothPlacementsFallBackToTheCpuPathThroughOneRule)
         EXPECT_TRUE(report.devicesUsed().empty());
         ASSERT_FALSE(report.records.empty());
         for (const auto& r : report.records) {
-            EXPECT_EQ(r.device, -1);
+            EXPECT_EQ(r.device, DeviceId::cpu());
             EXPECT_EQ(r.phase, Phase::Host);
         }
         std::int64_t covered = 0;

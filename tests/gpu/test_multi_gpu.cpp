@@ -219,14 +219,14 @@ TEST_F(MultiGpu, InjectedDeviceFaultsStillGiveTheExactImageAndAreReported)
     o.method = Method::Direct;
     o.tensorCores = TensorCores::Off;
     o.tileSize = TileSize{1920, 60};
-    o.fault = [&](int slot, int, Phase phase) {
-        if (slot == 0 && phase == Phase::Upload && oom.fetch_add(1) == 1) {
+    o.fault = [&](SlotIndex slot, int, Phase phase) {
+        if (slot == SlotIndex{0} && phase == Phase::Upload && oom.fetch_add(1) == 1) {
             throw OutOfDeviceMemory(2, "cudaMalloc(injected)", __FILE__, __LINE__, "injected out of memory");
         }
-        if (slot == 1 && phase == Phase::Kernel && broken.fetch_add(1) == 0) {
+        if (slot == SlotIndex{1} && phase == Phase::Kernel && broken.fetch_add(1) == 0) {
             throw CudaError(700, "kernel(injected)", __FILE__, __LINE__, "injected device fault");
         }
-        if (slot == 0) {
+        if (slot == SlotIndex{0}) {
             // However slowly slot 1 starts (under a sanitizer, say), it still gets tiles to fail on.
             std::this_thread::sleep_for(std::chrono::milliseconds(2));
         }
@@ -263,7 +263,7 @@ TEST_F(MultiGpu, RecordsHaveUploadKernelAndDownloadForEveryTile)
         EXPECT_GE(rec.beginUs, 0.0);
         EXPECT_LE(rec.endUs, r.wallMs * 1000.0 + 50.0);
         if (rec.phase != Phase::Host) {
-            EXPECT_GE(rec.device, 0);
+            EXPECT_FALSE(rec.device.isCpu());
             phases[rec.tile].insert(rec.phase);
         }
     }

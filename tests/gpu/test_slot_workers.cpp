@@ -43,11 +43,11 @@ const filters::FilterChain& chain()
 // Which thread ran which slot's tiles, over every run of a pipeline.
 struct ThreadLog {
     std::mutex mutex;
-    std::map<int, std::set<std::thread::id>> bySlot;
+    std::map<SlotIndex, std::set<std::thread::id>> bySlot;
 
     FaultHook hook()
     {
-        return [this](int slot, int, Phase) {
+        return [this](SlotIndex slot, int, Phase) {
             const std::lock_guard lock(mutex);
             bySlot[slot].insert(std::this_thread::get_id());
         };
@@ -71,9 +71,9 @@ TEST(SlotWorkers, StartedOncePerSlotAndReusedByEveryRun)
     EXPECT_EQ(slotWorkerStarts() - before, 3u) << "one thread per slot for six runs";
     std::set<std::thread::id> all;
     for (const auto& [slot, ids] : log.bySlot) {
-        EXPECT_EQ(ids.size(), 1u) << "slot " << slot << " ran on more than one thread";
+        EXPECT_EQ(ids.size(), 1u) << "slot " << slot.value() << " ran on more than one thread";
         all.insert(ids.begin(), ids.end());
-        EXPECT_EQ(ids.count(std::this_thread::get_id()), 0u) << "slot " << slot << " ran on the caller's thread";
+        EXPECT_EQ(ids.count(std::this_thread::get_id()), 0u) << "slot " << slot.value() << " ran on the caller's thread";
     }
     EXPECT_EQ(all.size(), log.bySlot.size()) << "two slots shared a thread";
 }
@@ -95,7 +95,7 @@ TEST(SlotWorkers, ALoneCpuSlotRunsOnTheCallersThread)
     EXPECT_EQ(cv::norm(dst, filters::applyCpu(src, chain()), cv::NORM_INF), 0.0);
     EXPECT_EQ(slotWorkerStarts() - before, 0u);
     ASSERT_EQ(log.bySlot.size(), 1u);
-    EXPECT_EQ(log.bySlot[0], std::set<std::thread::id>{std::this_thread::get_id()});
+    EXPECT_EQ(log.bySlot[SlotIndex{0}], std::set<std::thread::id>{std::this_thread::get_id()});
     ASSERT_EQ(report.slotReports.size(), 1u);
     EXPECT_GT(report.slotReports[0].tiles, 1);
 }

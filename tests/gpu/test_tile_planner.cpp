@@ -121,16 +121,19 @@ void expectTiles(const TileRequest& rq, const std::vector<Tile>& tiles, bool ban
         EXPECT_EQ(t.periodic, !image.contains(t.in));
         std::size_t most = 0;
         for (const auto& d : rq.devices) {
-            if (bands && d.id != t.device) {
+            if (bands && t.slot != d.slot) {
                 continue;
             }
             const std::size_t need = bytesFor(rq, d, t.in.width, t.in.height);
-            EXPECT_LE(need, d.budgetBytes) << "device " << d.id;
+            EXPECT_LE(need, d.budgetBytes) << "device " << d.slot.value();
             most = std::max(most, need);
         }
         EXPECT_EQ(t.bytes, most);
-        if (!bands) {
-            EXPECT_EQ(t.device, -1);
+        if (bands) {
+            EXPECT_TRUE(t.slot.has_value());
+        } else {
+            EXPECT_FALSE(t.slot.has_value());
+            EXPECT_FALSE(t.device.has_value());
         }
     }
 }
@@ -171,7 +174,7 @@ TileRequest randomRequest(std::mt19937& rng)
                            ? rq.height : std::min(rq.height, 1 + rq.halo.top + rq.halo.bottom);
     const int n = uniform(rng, 1, 8);
     for (int i = 0; i < n; ++i) {
-        PlannerDevice d{i * 3 + 1, 0, uniform(rng, 1, 40) / 10.0, {}};
+        PlannerDevice d{SlotIndex{static_cast<std::size_t>(i * 3 + 1)}, 0, uniform(rng, 1, 40) / 10.0, {}};
         if (uniform(rng, 0, 1) == 1) {
             d.workspace = linearWorkspace(bytes(0, 8), bytes(0, 4096));
         }
@@ -210,7 +213,7 @@ TEST(TilePlanner, OneRowOneColumnAndOversizedTiles)
 {
     TileRequest rq = request(37, 23, Halo{2, 1, 3, 0});
     rq.pixelBytes.input = 1;
-    rq.devices = {{0, 1u << 20, 1.0, {}}};
+    rq.devices = {{SlotIndex{0}, 1u << 20, 1.0, {}}};
     const std::pair<TileSize, std::size_t> cases[] = {{{37, 1}, 23}, {{1, 23}, 37}, {{1, 1}, 37 * 23}};
     for (const auto& [size, count] : cases) {
         rq.tileSize = size;
@@ -231,14 +234,14 @@ TEST(TilePlanner, OnePixelImagesAndHalosLargerThanTheImage)
     for (const EdgeMode mode : {EdgeMode::Border, EdgeMode::Periodic, EdgeMode::WholeAxis}) {
         TileRequest rq = request(1, 1, Halo{40, 40, 40, 40}, EdgeModes{mode, mode});
         rq.pixelBytes.input = 4;
-        rq.devices = {{0, 64, 1.0, {}}, {1, 4, 1.0, {}}};
+        rq.devices = {{SlotIndex{0}, 64, 1.0, {}}, {SlotIndex{1}, 4, 1.0, {}}};
         const auto tiles = planTiles(rq).tiles;
         ASSERT_EQ(tiles.size(), 1u);
         EXPECT_EQ(tiles[0].in, (Rect{0, 0, 1, 1}));
         EXPECT_FALSE(tiles[0].periodic);
         rq = request(9, 5, Halo{12, 0, 0, 30}, EdgeModes{mode, mode});
         rq.pixelBytes.input = 1;
-        rq.devices = {{0, 1000, 1.0, {}}};
+        rq.devices = {{SlotIndex{0}, 1000, 1.0, {}}};
         rq.tileSize = TileSize{2, 2};
         for (const auto& t : planTiles(rq).tiles) {
             // Reaching past the image: a reflection may reach anywhere in it (Border), and a
@@ -255,7 +258,7 @@ TEST(TilePlanner, AutoSizeOnLargeImagesGivesSeveralTilesPerDevice)
         TileRequest rq = request(8192, 8192, Halo{15, 15, 15, 15});
         rq.pixelBytes = {4, 4, 0};
         for (int i = 0; i < n; ++i) {
-            rq.devices.push_back({i, std::size_t{80} << 30, 1.0, linearWorkspace(0, 1u << 20)});
+            rq.devices.push_back({SlotIndex{static_cast<std::size_t>(i)}, std::size_t{80} << 30, 1.0, linearWorkspace(0, 1u << 20)});
         }
         const TilePlan roomy = planTiles(rq);
         SCOPED_TRACE(roomy.describe());
@@ -270,7 +273,7 @@ TEST(TilePlanner, AutoSizeOnLargeImagesGivesSeveralTilesPerDevice)
     }
     TileRequest small = request(300, 200);  // below minAutoTilePixels: one tile
     small.pixelBytes.input = 1;
-    small.devices = {{0, 1u << 20, 1.0, {}}, {1, 1u << 20, 1.0, {}}};
+    small.devices = {{SlotIndex{0}, 1u << 20, 1.0, {}}, {SlotIndex{1}, 1u << 20, 1.0, {}}};
     EXPECT_EQ(planTiles(small).tiles.size(), 1u);
 }
 
@@ -278,7 +281,7 @@ TEST(TilePlanner, RefusesWhatCannotFitOrMakesNoSense)
 {
     TileRequest rq = request(8192, 4096, Halo{15, 15, 15, 15});
     rq.pixelBytes = {4, 4, 0};
-    rq.devices = {{0, 1000, 1.0, {}}};
+    rq.devices = {{SlotIndex{0}, 1000, 1.0, {}}};
     try {
         planTiles(rq);
         FAIL() << "expected std::invalid_argument";
@@ -303,7 +306,7 @@ TEST(TilePlanner, RefusesWhatCannotFitOrMakesNoSense)
     rq.halo.left = 0;
     rq.devices.clear();
     EXPECT_THROW(planTiles(rq), std::invalid_argument);
-    rq.devices = {{0, 1u << 30, 0.0, {}}};
+    rq.devices = {{SlotIndex{0}, 1u << 30, 0.0, {}}};
     EXPECT_THROW(planBands(rq), std::invalid_argument);
     rq.width = 0;
     EXPECT_THROW(planTiles(rq), std::invalid_argument);
@@ -327,7 +330,8 @@ TEST_F(TilePlannerRandom, BandsFollowTheSpeedsAndCoverTheRegion)
         const Rect region = regionOf(rq);
         int y = region.y;
         for (std::size_t k = 0; k < bands.size(); ++k) {
-            EXPECT_EQ(bands[k].device, rq.devices[k].id);
+            EXPECT_EQ(bands[k].slot, rq.devices[k].slot);
+            EXPECT_FALSE(bands[k].device.has_value());
             EXPECT_EQ(bands[k].out.y, y);
             EXPECT_EQ(bands[k].out.x, region.x);
             EXPECT_EQ(bands[k].out.width, region.width);
@@ -338,7 +342,7 @@ TEST_F(TilePlannerRandom, BandsFollowTheSpeedsAndCoverTheRegion)
     }
     TileRequest tight = request(64, 64, Halo{1, 1, 1, 1});
     tight.pixelBytes.input = 1;
-    tight.devices = {{0, 100, 1.0, {}}, {1, 1u << 20, 1.0, {}}};
+    tight.devices = {{SlotIndex{0}, 100, 1.0, {}}, {SlotIndex{1}, 1u << 20, 1.0, {}}};
     EXPECT_THROW(planBands(tight), std::invalid_argument);
 }
 

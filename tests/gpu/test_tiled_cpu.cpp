@@ -87,7 +87,7 @@ TEST(TilePlanner, TiledCpuRunsEqualTheWholeImageRun)
             rq.pixelBytes = {static_cast<std::size_t>(channels), static_cast<std::size_t>(channels), 0};
             const int n = uniform(1, 4);
             for (int d = 0; d < n; ++d) {
-                rq.devices.push_back({d, std::size_t{1} << 30, uniform(1, 9) / 3.0, {}});
+                rq.devices.push_back({SlotIndex{static_cast<std::size_t>(d)}, std::size_t{1} << 30, uniform(1, 9) / 3.0, {}});
             }
             rq.tileSize = TileSize{uniform(1, src.cols), uniform(1, src.rows)};
             if (uniform(0, 2) == 0) {  // sized by the planner, down to single pixels

@@ -16,7 +16,7 @@ TimingRecord record(int device, int stream, Phase phase, const std::string& labe
                     std::uint64_t bytes, int width = 0, int height = 0)
 {
     TimingRecord r;
-    r.device = device;
+    r.device = DeviceId{device};
     r.stream = stream;
     r.phase = phase;
     r.label = label;
@@ -58,13 +58,13 @@ TEST(TimingStats, GroupsByDevicePhaseAndLabelInDisplayOrder)
 {
     const std::vector<TimingStats> stats = computeTimingStats(handMade(), oneGpu());
     ASSERT_EQ(stats.size(), 5u);
-    EXPECT_EQ(stats[0].device, 0);
+    EXPECT_EQ(stats[0].device, DeviceId{0});
     EXPECT_EQ(stats[0].phase, Phase::Kernel);
     EXPECT_EQ(stats[0].label, "direct");
     EXPECT_EQ(stats[1].label, "separable");
     EXPECT_EQ(stats[2].phase, Phase::Download);
-    EXPECT_EQ(stats[3].device, 1);
-    EXPECT_EQ(stats[4].device, -1);
+    EXPECT_EQ(stats[3].device, DeviceId{1});
+    EXPECT_EQ(stats[4].device, DeviceId::cpu());
 }
 
 TEST(TimingStats, OddCountGivesExactMinMedianMaxAndRates)
@@ -116,17 +116,17 @@ TEST(TimingStats, LanesAreDistinctDeviceStreamPairsWithTheCpuLast)
 {
     const auto lanes = tessera::gpu::timingLanes(handMade());
     ASSERT_EQ(lanes.size(), 4u);
-    EXPECT_EQ(lanes[0], (tessera::gpu::TimingLane{0, 0}));
-    EXPECT_EQ(lanes[1], (tessera::gpu::TimingLane{0, 1}));
-    EXPECT_EQ(lanes[2], (tessera::gpu::TimingLane{1, 0}));
-    EXPECT_EQ(lanes[3], (tessera::gpu::TimingLane{-1, 0}));
+    EXPECT_EQ(lanes[0], (tessera::gpu::TimingLane{DeviceId{0}, 0}));
+    EXPECT_EQ(lanes[1], (tessera::gpu::TimingLane{DeviceId{0}, 1}));
+    EXPECT_EQ(lanes[2], (tessera::gpu::TimingLane{DeviceId{1}, 0}));
+    EXPECT_EQ(lanes[3], (tessera::gpu::TimingLane{DeviceId::cpu(), 0}));
 }
 
 TEST(TimingStats, DeviceTitlesUseTheSnapshotsNames)
 {
-    EXPECT_EQ(tessera::gpu::deviceTitle(0, oneGpu()), "GPU 0 (Test GPU)");
-    EXPECT_EQ(tessera::gpu::deviceTitle(1, oneGpu()), "GPU 1");
-    EXPECT_EQ(tessera::gpu::deviceTitle(-1, oneGpu()), "CPU");
+    EXPECT_EQ(tessera::gpu::deviceTitle(DeviceId{0}, oneGpu()), "GPU 0 (Test GPU)");
+    EXPECT_EQ(tessera::gpu::deviceTitle(DeviceId{1}, oneGpu()), "GPU 1");
+    EXPECT_EQ(tessera::gpu::deviceTitle(DeviceId::cpu(), oneGpu()), "CPU");
     EXPECT_EQ(tessera::gpu::timeSpan(handMade()), (std::pair<double, double>{0.0, 130.0}));
 }
 

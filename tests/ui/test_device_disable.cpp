@@ -31,7 +31,7 @@ std::set<int> devicesIn(const std::vector<tessera::gpu::TimingRecord>& records)
 {
     std::set<int> ids;
     for (const auto& r : records) {
-        ids.insert(r.device);
+        ids.insert(r.device.value());
     }
     return ids;
 }

@@ -87,8 +87,8 @@ TEST_F(ProfilerDockTest, BandwidthColumnsAreFilledWhereBytesAndPeakAreKnown)
 
 TEST(TimingFormat, LaneTitlesNameTheDeviceAndItsStream)
 {
-    EXPECT_EQ(tessera::ui::laneTitle(tessera::gpu::TimingLane{0, 1}), QString::fromUtf8("GPU 0 \u00b7 stream 1"));
-    EXPECT_EQ(tessera::ui::laneTitle(tessera::gpu::TimingLane{-1, 0}), QString::fromUtf8("CPU \u00b7 thread 0"));
+    EXPECT_EQ(tessera::ui::laneTitle(tessera::gpu::TimingLane{tessera::gpu::DeviceId{0}, 1}), QString::fromUtf8("GPU 0 \u00b7 stream 1"));
+    EXPECT_EQ(tessera::ui::laneTitle(tessera::gpu::TimingLane{tessera::gpu::DeviceId::cpu(), 0}), QString::fromUtf8("CPU \u00b7 thread 0"));
 }
 
 TEST_F(ProfilerDockTest, OneLanePerDeviceAndStream)

@@ -45,13 +45,13 @@ TEST_F(TileOverlayTest, OneTintedRectanglePerTile)
     for (int i = 0; i < 16; ++i) {
         const tessera::ui::TileMark& mark = marks[static_cast<std::size_t>(i)];
         EXPECT_EQ(mark.tile, i);
-        EXPECT_EQ(mark.device, i / 4);
+        EXPECT_EQ(mark.device, tessera::gpu::DeviceId{i / 4});
         area += static_cast<qint64>(mark.rect.width()) * mark.rect.height();
         auto* item = dynamic_cast<QGraphicsRectItem*>(view_.tileOverlay()->markItem(i));
         ASSERT_NE(item, nullptr);
         EXPECT_EQ(item->rect(), QRectF(mark.rect));
-        EXPECT_EQ(item->brush().color().rgb(), tessera::ui::deviceColor(i / 4).rgb());
-        EXPECT_EQ(item->pen().color(), tessera::ui::deviceColor(i / 4));
+        EXPECT_EQ(item->brush().color().rgb(), tessera::ui::deviceColor(tessera::gpu::DeviceId{i / 4}).rgb());
+        EXPECT_EQ(item->pen().color(), tessera::ui::deviceColor(tessera::gpu::DeviceId{i / 4}));
         EXPECT_TRUE(item->toolTip().contains(QStringLiteral("GPU %1").arg(i / 4)));
         EXPECT_TRUE(item->toolTip().contains(QStringLiteral("kernel")));
         EXPECT_TRUE(item->isVisible());
@@ -67,10 +67,10 @@ TEST_F(TileOverlayTest, OneTintedRectanglePerTile)
 
 TEST_F(TileOverlayTest, DevicesKeepTheirColoursAndDiffer)
 {
-    EXPECT_EQ(tessera::ui::deviceColor(2), tessera::ui::deviceColor(2));
+    EXPECT_EQ(tessera::ui::deviceColor(tessera::gpu::DeviceId{2}), tessera::ui::deviceColor(tessera::gpu::DeviceId{2}));
     for (int a = -1; a < 8; ++a) {
         for (int b = a + 1; b < 8; ++b) {
-            EXPECT_NE(tessera::ui::deviceColor(a), tessera::ui::deviceColor(b)) << a << " " << b;
+            EXPECT_NE(tessera::ui::deviceColor(tessera::gpu::DeviceId{a}), tessera::ui::deviceColor(tessera::gpu::DeviceId{b})) << a << " " << b;
         }
     }
 }
@@ -104,9 +104,9 @@ TEST_F(TileOverlayTest, RecordsWithoutTilesDrawNothing)
 TEST_F(TileOverlayTest, TheKernelNamesTheDeviceOfATile)
 {
     std::vector<TimingRecord> records(2);
-    records[0].device = -1;  // staged on the CPU first
+    records[0].device = tessera::gpu::DeviceId::cpu();  // staged on the CPU first
     records[0].phase = tessera::gpu::Phase::Host;
-    records[1].device = 3;
+    records[1].device = tessera::gpu::DeviceId{3};
     records[1].stream = 1;
     records[1].phase = tessera::gpu::Phase::Kernel;
     for (TimingRecord& r : records) {
@@ -116,7 +116,7 @@ TEST_F(TileOverlayTest, TheKernelNamesTheDeviceOfATile)
     }
     const auto marks = tessera::ui::tileMarks(records);
     ASSERT_EQ(marks.size(), 1u);
-    EXPECT_EQ(marks[0].device, 3);
+    EXPECT_EQ(marks[0].device, tessera::gpu::DeviceId{3});
     EXPECT_EQ(marks[0].stream, 1);
 }
 
