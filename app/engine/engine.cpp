@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/engine/engine.h"
 
+#include "values/device_label.h"
+
 #include "app/devices/device_scheduler.h"
 #include "app/engine/display_mapping.h"
 #include "gpu/engine.h"
@@ -116,7 +118,7 @@ public:
                 r.methods = kernelLabel(report);
                 r.milliseconds = report.kernelMs();
             } else {
-                r.device = QStringLiteral("CPU");
+                r.device = QString::fromStdString(gpu::deviceLabel(gpu::DeviceId::cpu()));
                 r.milliseconds = report.wallMs;
             }
             if (report.fellBack.happened()) {
@@ -199,15 +201,9 @@ private:
     QString gpuLabel(const gpu::RunReport& report) const
     {
         const std::vector<gpu::DeviceId> used = report.devicesUsed();
-        QStringList ids;
-        for (const gpu::DeviceId id : used) {
-            ids << QString::number(id.value());
-        }
-        const QString name = QString::fromStdString(gpuName_);
-        if (used.size() <= 1) {
-            return QStringLiteral("GPU %1 (%2)").arg(ids.value(0, QStringLiteral("?")), name);
-        }
-        return QStringLiteral("GPUs %1 (%2 x %3)").arg(ids.join(QStringLiteral(", "))).arg(used.size()).arg(name);
+        const std::string ids = used.empty() ? std::string("GPU ?") : gpu::gpusLabel(used, ", ");
+        const std::string model = used.size() <= 1 ? gpuName_ : std::to_string(used.size()) + " x " + gpuName_;
+        return QString::fromStdString(ids + " (" + model + ")");
     }
 
     // The pipeline of the preferred devices, made at the first request after a change: resident
