@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
     build-essential cmake ninja-build ccache pkg-config git
     qt6-base-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
-    libopencv-dev libexiv2-dev exiv2
+    libopencv-dev exiv2 libjpeg62-turbo-dev libpng-dev libtiff-dev libwebp-dev libopenexr-dev zlib1g-dev
     libgtest-dev libgmock-dev
     nlohmann-json3-dev
     xvfb xauth fonts-dejavu-core

@@ -199,11 +199,17 @@ private:
             Item item{i, {}, {}, {}};
             const auto begin = Clock::now();
             try {
-                item.image = readImage(plan_.files[i].input, {}, &item.metadata);
+                // A cancel stops even a decode under way (within about 50 ms of its work).
+                ImageLimits limits;
+                limits.cancel = &cancel_;
+                item.image = readImage(plan_.files[i].input, limits, &item.metadata);
                 results_[i].orientation = describeOrientation(item.metadata.orientation);
                 if (job_.manifest) {
                     item.inputSha256 = sha256File(plan_.files[i].input);
                 }
+            } catch (const ImageReadCancelled&) {
+                cancelled(i, true);
+                continue;
             } catch (const std::exception& e) {
                 fail(i, e.what());
                 continue;
@@ -261,9 +267,9 @@ private:
             }
             const auto begin = Clock::now();
             try {
-                const std::optional<ImageMetadata> kept = keptMetadata(item->metadata, output, job_.stripMetadata);
-                writeImage(output, item->image, kept ? &*kept : nullptr);
-                results_[i].metadata = kept ? kept->summary() : "none";
+                const MetadataReport kept =
+                    writeImage(output, item->image, job_.stripMetadata ? nullptr : &item->metadata);
+                results_[i].metadata = kept.summary();
                 results_[i].encodeMs = msSince(begin);
                 if (manifest_) {
                     writeManifest(*manifest_, results_[i], item->inputSha256);

@@ -190,8 +190,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
     }
     const auto t2 = Clock::now();
-    const std::optional<ImageMetadata> kept = keptMetadata(metadata, o.output, o.stripMetadata);
-    writeImage(o.output, dst, kept ? &*kept : nullptr);
+    // What the output holds is what its writer put there, not what was offered.
+    const MetadataReport kept = writeImage(o.output, dst, o.stripMetadata ? nullptr : &metadata);
     if (!o.trace.empty()) {
         writeTrace(o.trace, TraceFormat::ChromeTrace, gpuReport.records,
                    gpus.empty() ? gpu::DeviceSnapshot{} : gpu::enumerateDevices());
@@ -226,7 +226,8 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
                     {"milliseconds", ms(t1, t2)},
                     {"read_milliseconds", ms(t0, t1)},
                     {"write_milliseconds", ms(t2, t3)},
-                    {"metadata", kept ? kept->summary() : "none"}};
+                    {"metadata", kept.kept.summary()},
+                    {"metadata_left_out", kept.dropped}};
         // What the pipeline did, in the shape every front end reports (values/run_report_json.h).
         doc["run"] = json::parse(gpu::runReportJson(gpuReport));
         putPath(doc, "input", o.input);
@@ -283,10 +284,13 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (metadata.orientation != 1) {
             out << ", " << describeOrientation(metadata.orientation) << " to stand upright";
         }
-        if (kept) {
-            out << ", kept " << kept->summary();
+        if (!kept.kept.empty()) {
+            out << ", kept " << kept.kept.summary();
         }
         out << "\n";
+        for (const std::string& left : kept.dropped) {
+            err << "note: metadata left out of " << o.output << ": " << left << "\n";
+        }
         if (!note.empty()) {
             err << "note: " << note << "\n";
         }

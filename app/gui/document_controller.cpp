@@ -155,8 +155,7 @@ void DocumentController::saveImage(const QString& path)
         }
     }
     try {
-        const std::optional<ImageMetadata> kept = keptMetadata(metadata_, path.toStdString());
-        writeImage(path.toStdString(), document_.image(), kept ? &*kept : nullptr);
+        const MetadataReport kept = writeImage(path.toStdString(), document_.image(), &metadata_);
         document_.markSaved();
         if (QFileInfo(path).absoluteFilePath() != QFileInfo(window_.currentPath()).absoluteFilePath()) {
             window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
@@ -207,8 +206,7 @@ void DocumentController::exportResult(const QString& path, cv::Mat result)
                 break;
             }
         }
-        const std::optional<ImageMetadata> kept = keptMetadata(metadata_, target.toStdString());
-        writeImage(target.toStdString(), result, kept ? &*kept : nullptr);
+        const MetadataReport kept = writeImage(target.toStdString(), result, &metadata_);
         window_.showMessage(
             tr("Exported %1 (%2%3%4)").arg(target, qs(describeFormat(result)), converted, metadataNote(kept)));
     } catch (const std::exception& e) {
@@ -216,9 +214,18 @@ void DocumentController::exportResult(const QString& path, cv::Mat result)
     }
 }
 
-QString DocumentController::metadataNote(const std::optional<ImageMetadata>& kept)
+QString DocumentController::metadataNote(const MetadataReport& written)
 {
-    return kept ? tr("; kept %1").arg(qs(kept->summary())) : QString();
+    // What the file holds, as its writer reports it, and what could not go in.
+    QString note = written.kept.empty() ? QString() : tr("; kept %1").arg(qs(written.kept.summary()));
+    if (!written.dropped.empty()) {
+        QStringList left;
+        for (const std::string& d : written.dropped) {
+            left << qs(d);
+        }
+        note += tr("; left out: %1").arg(left.join(QStringLiteral("; ")));
+    }
+    return note;
 }
 
 void DocumentController::keepStack()

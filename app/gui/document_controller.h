@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "app/io/image_io.h"
 #include "app/io/image_metadata.h"
 
 #include <opencv2/core/mat.hpp>
@@ -65,7 +66,7 @@ private:
     void exportResult(const QString& path, cv::Mat result);
     void showStack();
     /// "; kept EXIF, ICC profile" for a status message; empty when nothing was kept.
-    static QString metadataNote(const std::optional<ImageMetadata>& kept);
+    static QString metadataNote(const MetadataReport& written);
     /// After path opened with an empty stack: the stack kept for path, as one undoable step.
     void restoreKeptStack(const QString& path);
 

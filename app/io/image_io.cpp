@@ -3,13 +3,15 @@
 
 #include "filters/cpu_executor.h"
 
+#include "app/io/codec/codec.h"
 #include "app/io/image_header.h"
+#include "app/io/orientation.h"
+#include "app/io/output_metadata.h"
 #include "app/io/tiff_samples.h"
 #include "files/input_file.h"
 #include "files/output_file.h"
 
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
 
 #include <algorithm>
 #include <array>
@@ -21,6 +23,8 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <span>
+#include <streambuf>
 #include <string_view>
 #include <vector>
 
@@ -33,25 +37,27 @@ namespace {
 // Bits for the sample types an output format can hold.
 enum DepthBit : unsigned { kU8 = 1, kU16 = 2, kF32 = 4 };
 
+using Writer = std::vector<std::uint8_t> (*)(const cv::Mat&, const ImageMetadata*, const codec::EncodeOptions&,
+                                             codec::MetadataWritten&);
+
 struct OutputFormat {
     std::string_view name;
     std::array<std::string_view, 3> extensions;
     unsigned depths;
     bool alpha;
-    std::vector<int> params;
+    Writer write;
 };
 
 const std::vector<OutputFormat>& outputFormats() {
-    // TIFF is written LZW-compressed explicitly: OpenCV's default for 3-channel float is the
-    // lossy SGILOG encoding. WebP quality above 100 selects the lossless coder, which still
-    // drops the colour of fully transparent pixels (libwebp's default; OpenCV has no switch).
+    // Each format's own library writes it (app/io/codec); the options say quality and
+    // compression (TIFF LZW, WebP lossless keeping the colour under transparent pixels).
     static const std::vector<OutputFormat> formats{
-        {"PNG", {".png"}, kU8 | kU16, true, {}},
-        {"JPEG", {".jpg", ".jpeg", ".jpe"}, kU8, false, {cv::IMWRITE_JPEG_QUALITY, 95}},
-        {"TIFF", {".tif", ".tiff"}, kU8 | kU16 | kF32, true, {cv::IMWRITE_TIFF_COMPRESSION, 5}},
-        {"BMP", {".bmp", ".dib"}, kU8, false, {}},
-        {"WebP", {".webp"}, kU8, true, {cv::IMWRITE_WEBP_QUALITY, 101}},
-        {"EXR", {".exr"}, kF32, true, {cv::IMWRITE_EXR_TYPE, cv::IMWRITE_EXR_TYPE_FLOAT}},
+        {"PNG", {".png"}, kU8 | kU16, true, codec::writePng},
+        {"JPEG", {".jpg", ".jpeg", ".jpe"}, kU8, false, codec::writeJpeg},
+        {"TIFF", {".tif", ".tiff"}, kU8 | kU16 | kF32, true, codec::writeTiff},
+        {"BMP", {".bmp", ".dib"}, kU8, false, codec::writeBmp},
+        {"WebP", {".webp"}, kU8, true, codec::writeWebp},
+        {"EXR", {".exr"}, kF32, true, codec::writeExr},
     };
     return formats;
 }
@@ -93,18 +99,6 @@ std::string formatsHolding(unsigned bit, bool needAlpha) {
         }
     }
     return list;
-}
-
-// OpenCV 4.x keeps its EXR codec off unless this variable says otherwise; Tessera promises EXR,
-// so it is switched on once, before the first decode, unless the user has set it either way.
-void enableCodecs() {
-    static std::once_flag once;
-    std::call_once(once, [] { ::setenv("OPENCV_IO_ENABLE_OPENEXR", "1", 0); });
-}
-
-std::string firstLine(const std::string& text) {
-    const std::string line = text.substr(0, text.find('\n'));
-    return line.empty() ? "unknown error" : line;
 }
 
 void checkLimits(const std::string& path, int width, int height, const ImageLimits& limits) {
@@ -156,13 +150,104 @@ std::uintmax_t imageFileBound(const ImageLimits& limits) {
     return pixels * kPerPixel + kMetadata;
 }
 
+std::string upper(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return text;
+}
+
+/// A seekable input stream over bytes in memory, for the header sniffer and the JPEG walk.
+class MemoryBuffer : public std::streambuf {
+public:
+    explicit MemoryBuffer(const std::vector<std::uint8_t>& bytes) {
+        char* begin = const_cast<char*>(reinterpret_cast<const char*>(bytes.data()));
+        setg(begin, begin, begin + bytes.size());
+    }
+
+protected:
+    pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
+        const off_type base = dir == std::ios_base::beg ? 0 : dir == std::ios_base::cur ? gptr() - eback()
+                                                                                         : egptr() - eback();
+        const off_type to = base + off;
+        if (to < 0 || to > egptr() - eback()) {
+            return pos_type(off_type(-1));
+        }
+        setg(eback(), eback() + to, egptr());
+        return pos_type(to);
+    }
+    pos_type seekpos(pos_type pos, std::ios_base::openmode mode) override {
+        return seekoff(off_type(pos), std::ios_base::beg, mode);
+    }
+};
+
+class MemoryStream : public std::istream {
+public:
+    explicit MemoryStream(const std::vector<std::uint8_t>& bytes) : std::istream(nullptr), buffer_(bytes) {
+        rdbuf(&buffer_);
+    }
+
+private:
+    MemoryBuffer buffer_;
+};
+
+/// The whole file, read with checked calls: the codecs work from memory.
+std::vector<std::uint8_t> readWholeFile(const std::string& path, std::uintmax_t bytes) {
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        const int err = errno;
+        throw ImageError(path, err == EACCES ? "permission denied (cannot read the file)"
+                                             : "cannot open the file: " + errnoReason(err, "unknown error"));
+    }
+    std::vector<std::uint8_t> file(static_cast<std::size_t>(bytes));
+    in.read(reinterpret_cast<char*>(file.data()), static_cast<std::streamsize>(file.size()));
+    if (static_cast<std::uintmax_t>(in.gcount()) != bytes) {
+        throw ImageError(path, "cannot read the file: it ended after " + std::to_string(in.gcount()) + " of " +
+                                   std::to_string(bytes) + " bytes");
+    }
+    return file;
+}
+
+codec::Decoded decode(const std::string& format, const std::vector<std::uint8_t>& file,
+                      const codec::DecodeBudget& budget) {
+    const std::span<const std::uint8_t> bytes(file);
+    if (format == "jpeg") {
+        return codec::readJpeg(bytes, budget);
+    }
+    if (format == "png") {
+        return codec::readPng(bytes, budget);
+    }
+    if (format == "tiff") {
+        return codec::readTiff(bytes, budget);
+    }
+    if (format == "webp") {
+        return codec::readWebp(bytes, budget);
+    }
+    if (format == "exr") {
+        return codec::readExr(bytes, budget);
+    }
+    return codec::readBmp(bytes, budget);
+}
+
 }  // namespace
 
 ImageError::ImageError(const std::string& path, const std::string& reason)
     : std::runtime_error(path + ": " + reason), path_(path), reason_(reason) {}
 
+ImageReadCancelled::ImageReadCancelled(const std::string& path) : ImageError(path, "cancelled while decoding") {}
+
+std::string MetadataReport::summary() const {
+    std::string text = kept.summary();
+    if (!dropped.empty()) {
+        text += "; left out: ";
+        for (std::size_t i = 0; i < dropped.size(); ++i) {
+            text += (i == 0 ? "" : "; ") + dropped[i];
+        }
+    }
+    return text;
+}
+
 cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetadata* metadata) {
-    enableCodecs();
     std::uintmax_t bytes = 0;
     try {
         bytes = files::checkInputFile(path, {"an image file", imageFileBound(limits), false}).bytes;
@@ -172,123 +257,100 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
     if (bytes == 0) {
         throw ImageError(path, "empty file (0 bytes)");
     }
+    const std::vector<std::uint8_t> file = readWholeFile(path, bytes);
 
-    ImageHeader header;
-    {
-        errno = 0;
-        std::ifstream in(path, std::ios::binary);
-        if (!in) {
-            const int err = errno;
-            throw ImageError(path, err == EACCES ? "permission denied (cannot read the file)"
-                                                 : "cannot open the file: " + errnoReason(err, "unknown error"));
+    MemoryStream in(file);
+    const ImageHeader header = sniffImageHeader(in);
+    if (header.format == "tiff") {
+        if (const std::optional<int> samples = tiffSamplesPerPixel(in); samples && *samples > 4) {
+            throw ImageError(path, "TIFF with " + std::to_string(*samples) +
+                                       " channels per pixel: unsupported channel count (Tessera reads 1 to 4 "
+                                       "channels from a TIFF)");
         }
-        header = sniffImageHeader(in);
-        // OpenCV reads a grey + alpha TIFF as grey (the alpha dropped without a word) and calls
-        // one of 5 or more channels corrupt: say what the file holds instead.
-        if (header.format == "tiff") {
-            if (const std::optional<int> samples = tiffSamplesPerPixel(in); samples && *samples == 2) {
-                throw ImageError(path, "grey + alpha TIFF (2 channels): Tessera cannot read its alpha channel; "
-                                       "save it as RGBA (4 channels) or as a grey + alpha PNG");
-            } else if (samples && *samples > 4) {
-                throw ImageError(path, "TIFF with " + std::to_string(*samples) +
-                                           " channels per pixel: unsupported channel count (Tessera reads 1, 3 or "
-                                           "4 channels from a TIFF)");
+    }
+    if (header.format == "jpeg") {
+        // Each scan of a progressive JPEG is a pass over the whole image: a few hundred bytes
+        // of empty scans would keep the decoder busy for minutes.
+        const JpegLayout jpeg = walkJpeg(in, limits.maxJpegScans);
+        if (jpeg.scans > limits.maxJpegScans) {
+            throw ImageError(path, "JPEG with more than " + std::to_string(limits.maxJpegScans) +
+                                       " scans (encoders write about 10); refused before decoding");
+        }
+        if (jpeg.width > 0 && jpeg.height > 0) {
+            const std::uint64_t work = std::uint64_t(jpeg.width) * std::uint64_t(jpeg.height) *
+                                       std::uint64_t(std::max(jpeg.scans, 1));
+            if (work > limits.maxDecodeWork) {
+                throw ImageError(path, "JPEG of " + std::to_string(jpeg.scans) + " scans over " +
+                                           std::to_string(jpeg.width) + " x " + std::to_string(jpeg.height) +
+                                           " pixels: " + std::to_string(work) +
+                                           " pixel passes exceed the decode budget of " +
+                                           std::to_string(limits.maxDecodeWork) + "; refused before decoding");
             }
         }
-        if (header.format == "jpeg") {
-            // Each scan of a progressive JPEG is a pass over the whole image: a few hundred bytes
-            // of empty scans would keep the decoder busy for minutes.
-            const JpegLayout jpeg = walkJpeg(in, limits.maxJpegScans);
-            if (jpeg.scans > limits.maxJpegScans) {
-                throw ImageError(path, "JPEG with more than " + std::to_string(limits.maxJpegScans) +
-                                           " scans (encoders write about 10); refused before decoding");
-            }
-            // A JPEG cut short decodes with grey rows and only a warning: refuse it here.
-            if (!jpeg.complete) {
-                throw ImageError(path, "truncated JPEG data: the file ends before the image does (no end-of-image marker)");
-            }
+        // A JPEG cut short decodes with grey rows and only a warning: refuse it here.
+        if (!jpeg.complete) {
+            throw ImageError(path, "truncated JPEG data: the file ends before the image does (no end-of-image marker)");
         }
     }
     // Refuse oversized images from the header alone, before the decoder allocates anything; a
     // header of a known format whose size cannot be read is refused too, since the decoder might
     // read a size there that the limits never saw.
-    if (header.width > 0 && header.height > 0) {
-        checkLimits(path, header.width, header.height, limits);
-    } else if (!header.format.empty()) {
-        std::string format = header.format;
-        std::transform(format.begin(), format.end(), format.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-        throw ImageError(path, "corrupt or unsupported " + format +
+    if (header.format.empty()) {
+        throw ImageError(path, "not an image file (unrecognised format)");
+    }
+    if (header.width <= 0 || header.height <= 0) {
+        throw ImageError(path, "corrupt or unsupported " + upper(header.format) +
                                    " header: cannot read the image size from it; refused before decoding");
-    } else {
-        bool known = false;
-        try {
-            known = cv::haveImageReader(path);
-        } catch (const cv::Exception&) {
-            known = false;
-        }
-        if (!known) {
-            throw ImageError(path, "not an image file (unrecognised format)");
-        }
     }
+    checkLimits(path, header.width, header.height, limits);
 
-    cv::Mat img;
+    codec::DecodeBudget budget;
+    budget.maxWidth = limits.maxWidth;
+    budget.maxHeight = limits.maxHeight;
+    budget.maxPixels = limits.maxPixels;
+    budget.maxJpegScans = limits.maxJpegScans;
+    budget.maxWork = limits.maxDecodeWork;
+    budget.cancel = limits.cancel;
+    codec::Decoded decoded;
     try {
-        img = cv::imread(path, cv::IMREAD_UNCHANGED);
-    } catch (const cv::Exception& e) {
-        throw ImageError(path, "cannot decode the image: " + firstLine(e.err));
+        decoded = decode(header.format, file, budget);
+    } catch (const codec::DecodeCancelled&) {
+        throw ImageReadCancelled(path);
+    } catch (const codec::CodecError& e) {
+        throw ImageError(path, e.what());
     }
-    if (img.empty()) {
-        std::string format = header.format;
-        std::transform(format.begin(), format.end(), format.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-        throw ImageError(path, format.empty() ? "not an image or corrupt (cannot decode)"
-                                              : "corrupt or truncated " + format + " data (cannot decode)");
+    if (decoded.pixels.empty()) {
+        throw ImageError(path, "corrupt or truncated " + upper(header.format) + " data (cannot decode)");
     }
-    // Formats the sniffer does not parse are checked once decoded; OpenCV's own size guard
-    // (1 Gpixel by default) bounds what that decode may allocate.
-    checkLimits(path, img.cols, img.rows, limits);
-    cv::Mat read = normalise(path, std::move(img));
-    ImageMetadata found = readMetadata(path);
-    // OpenCV's TIFF decoder turns the pixels itself (through libtiff); other decoders do not.
-    if (header.format != "tiff") {
-        read = applyOrientation(read, found.orientation);
+    checkLimits(path, decoded.pixels.cols, decoded.pixels.rows, limits);
+    cv::Mat read = normalise(path, std::move(decoded.pixels));
+    // The orientation EXIF (or, without it, XMP) holds: the pixels are turned upright here for
+    // every format, and the metadata remembers what was applied.
+    const FoundOrientation found = findOrientation(decoded.metadata);
+    if (!decoded.upright) {
+        read = orientUpright(read, found.orientation);
     }
     if (metadata != nullptr) {
-        *metadata = std::move(found);
+        *metadata = std::move(decoded.metadata);
+        metadata->orientation = found.orientation;
     }
     return read;
 }
 
-void writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata* metadata) {
-    enableCodecs();
+MetadataReport writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata* metadata,
+                          const codec::EncodeOptions& options) {
     if (img.empty()) {
         throw ImageError(path, "nothing to write: the image is empty");
     }
     const std::string ext = lowerExtension(path);
-    const OutputFormat* format = findOutputFormat(ext);
-    if (format == nullptr) {
-        throw ImageError(path, "unsupported output format '" + ext +
-                                   "' (use .png, .jpg, .tif, .bmp, .webp or .exr)");
-    }
-    const unsigned bit = depthBit(img.depth());
-    if (bit == 0) {
-        throw ImageError(path, std::string("cannot write ") + filters::cvDepthName(img.depth()) +
-                                   " data (Tessera writes u8, u16 and f32)");
-    }
-    if ((format->depths & bit) == 0) {
-        throw ImageError(path, std::string(format->name) + " cannot hold " + filters::cvDepthName(img.depth()) +
-                                   " data; formats that can: " + formatsHolding(bit, false));
+    if (const std::string problem = outputFormatProblem(path, img.depth(), img.channels()); !problem.empty()) {
+        throw ImageError(path, problem);
     }
     const int channels = img.channels();
     if (channels != 1 && channels != 3 && channels != 4) {
-        throw ImageError(path, "cannot write " + std::to_string(channels) +
-                                   "-channel images (1, 3 or 4 channels)");
+        throw ImageError(path, "cannot write " + std::to_string(channels) + "-channel images (1, 3 or 4 channels)");
     }
-    if (channels == 4 && !format->alpha) {
-        throw ImageError(path, std::string(format->name) + " cannot hold an alpha channel; formats that can: " +
-                                   formatsHolding(bit, true));
-    }
+    const OutputFormat* format = findOutputFormat(ext);
 
     // The output rule: a regular file (or a free name) is replaced through a temporary beside it
     // and a rename, keeping its mode; a device, FIFO or socket there is never replaced, and an
@@ -299,43 +361,36 @@ void writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata
     } catch (const files::OutputFileError& e) {
         throw ImageError(path, e.reason());
     }
-    // Encoded in memory, then written with checked system calls: an encoder writing through stdio
-    // may lose a failed or short write (a full disk) and still report success. OpenEXR encodes
-    // only to a file (in memory OpenCV would stage it in the temporary folder) and throws on any
-    // failed write, so EXR goes straight to the temporary file.
-    const bool direct = ext == ".exr";
-    std::vector<uchar> encoded;
-    std::string detail = "the encoder reported a failure";
-    bool ok = false;
-    errno = 0;
+    // The source's metadata corrected for these pixels (upright, this size); what cannot be
+    // carried is named.
+    MetadataReport report;
+    std::optional<PreparedMetadata> prepared;
+    if (metadata != nullptr && !metadata->empty()) {
+        prepared = prepareOutputMetadata(*metadata, img.cols, img.rows, true);
+        report.dropped = prepared->notes;
+    }
+    // Encoded in memory, then written with checked system calls, so that a full disk is seen.
+    std::vector<std::uint8_t> encoded;
+    codec::MetadataWritten written;
     try {
-        ok = direct ? cv::imwrite(out->temporary().string(), img, format->params)
-                    : cv::imencode(ext, img, encoded, format->params) && !encoded.empty();
-    } catch (const cv::Exception& e) {
-        detail = firstLine(e.err);
+        encoded = format->write(img, prepared ? &prepared->parts : nullptr, options, written);
+    } catch (const codec::CodecError& e) {
+        throw ImageError(path, "cannot encode " + describeFormat(img) + " as " + std::string(format->name) + ": " +
+                                   e.what());
     }
-    const int encodeErr = errno;
-    if (!ok && direct && (encodeErr == ENOSPC || encodeErr == EFBIG || encodeErr == EDQUOT)) {
-        throw ImageError(path, "cannot write the file: " + errnoReason(encodeErr, "unknown error") +
-                                   " (the disk or your quota is full); nothing was replaced");
-    }
-    if (!ok) {
+    if (encoded.empty()) {
         throw ImageError(path, "cannot encode " + describeFormat(img) + " as " + std::string(format->name) +
-                                   ": " + detail);
+                                   ": the encoder gave no data");
     }
-    if (!direct && metadata != nullptr && formatHoldsMetadata(ext)) {
-        embedMetadata(encoded, *metadata, img.cols, img.rows);
-    }
+    report.kept = std::move(written.parts);
+    report.dropped.insert(report.dropped.end(), written.dropped.begin(), written.dropped.end());
     try {
-        if (direct) {
-            out->written();
-        } else {
-            out->write(std::string_view(reinterpret_cast<const char*>(encoded.data()), encoded.size()));
-        }
+        out->write(std::string_view(reinterpret_cast<const char*>(encoded.data()), encoded.size()));
         out->commit();
     } catch (const files::OutputFileError& e) {
         throw ImageError(path, e.reason());
     }
+    return report;
 }
 
 std::string outputFormatProblem(const std::string& path, int cvDepth, int channels)

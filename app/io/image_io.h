@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "app/io/codec/codec.h"
 #include "app/io/image_metadata.h"
 
 #include <opencv2/core/mat.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tessera::app {
 
@@ -24,6 +27,12 @@ private:
     std::string reason_;
 };
 
+/// Thrown by readImage() when ImageLimits::cancel was set while the file was being decoded.
+class ImageReadCancelled : public ImageError {
+public:
+    explicit ImageReadCancelled(const std::string& path);
+};
+
 /// Largest image Tessera will decode. Checked from the file header before decoding.
 struct ImageLimits {
     int maxWidth = 32768;
@@ -31,6 +40,21 @@ struct ImageLimits {
     std::uint64_t maxPixels = std::uint64_t{1} << 30;  ///< 1 Gpixel
     /// Scans of a (progressive) JPEG; encoders write about 10, each scan costs a decoding pass.
     int maxJpegScans = 1000;
+    /// Pixels times decoding passes (a progressive JPEG's scans, an interlaced PNG's passes):
+    /// bounds the time a small hostile file can cost. 2^34 lets a 1 Gpixel photo of 16 scans
+    /// through and refuses a 32768 x 32768 JPEG of 1000 scans before decoding.
+    std::uint64_t maxDecodeWork = std::uint64_t{1} << 34;
+    /// When set while a decode runs, the decoder stops within about 50 ms of work and
+    /// readImage() throws ImageReadCancelled. May be null; must outlive the call.
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+/// What an output file holds of the metadata offered for it, as written, and what it does not.
+struct MetadataReport {
+    ImageMetadata kept;                ///< the parts in the file (bytes as written)
+    std::vector<std::string> dropped;  ///< one line per part (or piece) offered and left out, with why
+    /// "EXIF, XMP, ICC profile" (or "none"), then "; left out: ..." when something was.
+    std::string summary() const;
 };
 
 /// Dimensions read from a file's header without decoding (PNG, JPEG, BMP, TIFF, WebP, EXR);
@@ -44,25 +68,29 @@ struct ImageHeader {
 /// header of a known format gives that format with 0 x 0.
 ImageHeader sniffImageHeader(const std::string& path);
 
-/// Reads with cv::IMREAD_UNCHANGED and turns the pixels upright from the file's EXIF
-/// orientation (metadata, when given, receives what the file carries). Returns CV_8U, CV_16U or CV_32F with 1, 3 or 4 channels
-/// (2-channel gray+alpha becomes BGRA; other depths are refused). Throws ImageError for: file not
+/// Reads the whole file and decodes it with its format's own library (app/io/codec), then turns
+/// the pixels upright from the orientation EXIF holds (or, without one, XMP); metadata, when
+/// given, receives what the file carries and the orientation that was applied. Returns CV_8U,
+/// CV_16U or CV_32F with 1, 3 or 4 channels in B, G, R(, A) order (grey + alpha becomes BGRA;
+/// other depths are refused). Throws ImageError for: file not
 /// found, a folder, not a regular file or larger than any image within limits could be (the
 /// input rule, files::checkInputFile), unreadable (permissions), empty file, not an image /
-/// corrupt, unsupported depth or channels, dimensions over the limits.
+/// corrupt, unsupported depth or channels, dimensions over the limits, more decoding work than
+/// limits.maxDecodeWork; ImageReadCancelled when limits.cancel is set meanwhile.
 cv::Mat readImage(const std::string& path, const ImageLimits& limits = {}, ImageMetadata* metadata = nullptr);
 
-/// Writes img to path, keeping depth and channels where the format allows (PNG 8/16, TIFF
-/// 8/16/32f, JPEG/BMP/WebP 8-bit, EXR float). Writes under the output rule (files::OutputFile):
-/// to a temporary file in the same folder renamed over path when complete; a device, FIFO,
-/// socket or folder at path is refused and left as it is. Throws ImageError if the format cannot
-/// hold the depth, the folder is missing or not writable, or encoding fails; never leaves a
-/// partial file.
-/// 4-channel images are refused for JPEG and BMP (no alpha there) rather than losing alpha;
-/// gray to WebP is stored as three equal channels and WebP loses the colour of pixels whose
-/// alpha is 0. An existing target keeps its permissions. metadata, when given, goes into the
-/// file before it is synced and renamed (JPEG, PNG, TIFF and WebP; see embedMetadata()).
-void writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata* metadata = nullptr);
+/// Writes img to path with its format's own library, keeping depth and channels where the
+/// format allows (PNG 8/16, TIFF 8/16/32f, JPEG/BMP/WebP 8-bit, EXR float). Writes under the
+/// output rule (files::OutputFile): encoded in memory, written to a temporary file in the same
+/// folder, synced and renamed over path; a device, FIFO, socket or folder at path is refused and
+/// left as it is. Throws ImageError if the format cannot hold the depth or alpha, the folder is
+/// missing or not writable, the disk is full or encoding fails; never leaves a partial file.
+/// An existing target keeps its permissions. metadata, when given, is prepared for these
+/// pixels (orientation upright, this size, no thumbnail: prepareOutputMetadata()) and placed by
+/// the format's writer; the report says exactly what the file holds and what was left out.
+/// Grey to WebP is stored as three equal channels.
+MetadataReport writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata* metadata = nullptr,
+                          const codec::EncodeOptions& options = {});
 
 /// Empty when writeImage() can store an image of cvDepth (and channels, 0 for any) under path's
 /// extension; otherwise the reason it would refuse, without the path. Never throws.

@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +28,10 @@ struct ImageMetadata {
 /// The largest part (EXIF, XMP or ICC) read or written; a larger one is left out.
 inline constexpr std::size_t kMaxMetadataPartBytes = std::size_t{4} << 20;
 
-/// The metadata of the image file at path. Never throws: a file without metadata, or whose
-/// metadata cannot be read, gives an empty ImageMetadata with orientation 1.
+/// The metadata of the image file at path, read by its format's library without decoding the
+/// pixels (JPEG, PNG, TIFF, WebP); orientation is the one EXIF, or else XMP, holds. Never throws:
+/// a file without metadata, or whose metadata cannot be read, gives an empty ImageMetadata with
+/// orientation 1.
 ImageMetadata readMetadata(const std::string& path);
 /// As readMetadata(), from a whole file held in memory (also the fuzzing entry point).
 ImageMetadata readMetadata(const std::uint8_t* data, std::size_t size);
@@ -40,20 +41,5 @@ ImageMetadata readMetadata(const std::uint8_t* data, std::size_t size);
 cv::Mat applyOrientation(const cv::Mat& img, int orientation);
 /// What applyOrientation() did, e.g. "rotated 90\u00b0 clockwise"; empty for 1.
 std::string describeOrientation(int orientation);
-
-/// Puts metadata into the encoded file in encoded (JPEG, PNG, TIFF or WebP; other formats are
-/// left as they are and give false), with the orientation set to upright and the pixel
-/// dimensions set to width x height. Structure tags of the source file (strips, tiles, bit
-/// depths, thumbnails) are never carried over. Never throws; false when nothing was written.
-bool embedMetadata(std::vector<unsigned char>& encoded, const ImageMetadata& metadata, int width, int height);
-
-/// What an output at path keeps of metadata: nothing (nullopt) when strip is set, the format
-/// holds no metadata or there is none; otherwise the parts its format holds (WebP: EXIF and XMP,
-/// no ICC profile), so that summary() says what the file will carry.
-std::optional<ImageMetadata> keptMetadata(const ImageMetadata& metadata, const std::string& path, bool strip = false);
-
-/// True when the file format of extension ext (".jpg", ".png", ...) holds metadata that
-/// embedMetadata() writes.
-bool formatHoldsMetadata(const std::string& ext);
 
 }  // namespace tessera::app

@@ -20,7 +20,11 @@ KERNEL_TEXT = ";".join(",".join(repr(float(v)) for v in row) for row in KERNEL)
 
 def run_cli(cli, tmp_path, image, args):
     src = str(tmp_path / "in.tif")
-    dst = str(tmp_path / "out.tif")
+    # Tessera's TIFFs declare their alpha as unassociated (straight), and OpenCV's TIFF reader
+    # then multiplies the colours by it; PNG holds straight alpha for both, so integer images
+    # with alpha come back through PNG.
+    straight = image.ndim == 3 and image.shape[2] == 4 and image.dtype != np.float32 and "f32" not in args
+    dst = str(tmp_path / ("out.png" if straight else "out.tif"))
     # Uncompressed: OpenCV would store three float channels as lossy LogLuv otherwise.
     assert cv2.imwrite(src, image, [cv2.IMWRITE_TIFF_COMPRESSION, 1])
     result = subprocess.run([cli, "apply", src, "-o", dst, "--device", "cpu", *args], capture_output=True,

@@ -26,16 +26,26 @@ inline cv::Mat storedPhoto()
     return img;
 }
 
-/// A made-up ICC profile: a header that passes the usual checks, then filler.
+/// A small ICC profile that readers accept: a display-class RGB profile header (XYZ connection
+/// space, D50 illuminant) with an empty tag table, then filler.
 inline std::string fakeIccProfile()
 {
     std::string icc(512, '\0');
-    const std::uint32_t size = static_cast<std::uint32_t>(icc.size());
-    for (int i = 0; i < 4; ++i) {
-        icc[static_cast<size_t>(i)] = static_cast<char>((size >> (24 - 8 * i)) & 0xff);
-    }
+    auto put32 = [&](std::size_t at, std::uint32_t v) {
+        for (int i = 0; i < 4; ++i) {
+            icc[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (24 - 8 * i)) & 0xff);
+        }
+    };
+    put32(0, static_cast<std::uint32_t>(icc.size()));
+    put32(8, 0x02100000);
+    icc.replace(12, 4, "mntr");
+    icc.replace(16, 4, "RGB ");
+    icc.replace(20, 4, "XYZ ");
     icc.replace(36, 4, "acsp");
-    icc.replace(128, 12, "TesseraTest!");
+    put32(68, 0x0000F6D6);
+    put32(72, 0x00010000);
+    put32(76, 0x0000D32D);
+    icc.replace(300, 12, "TesseraTest!");  // after the (empty) tag table at 128
     return icc;
 }
 

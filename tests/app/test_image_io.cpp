@@ -147,7 +147,8 @@ TEST(ImageIoRead, TruncatedPng) {
     Bytes bytes = readBytes(path);
     bytes.resize(bytes.size() / 2);
     writeBytes(path, bytes);
-    expectImageError([&] { tessera::app::readImage(path); }, path, {"corrupt", "PNG"});
+    // Named for what it is: cut short, not merely damaged.
+    expectImageError([&] { tessera::app::readImage(path); }, path, {"truncated", "PNG"});
 }
 
 // A JPEG cut short decodes with grey rows and a warning only; it must be refused, baseline and

@@ -1,32 +1,38 @@
 // SPDX-License-Identifier: Apache-2.0
-// The metadata reader sees every input's EXIF, XMP and ICC profile before the outputs carry
-// them on: it must never crash or hang, must keep each part within its bound, and whatever it
-// returns must go into an output (here a small PNG) without a crash.
+// The metadata reader sees every input's EXIF, XMP, ICC profile and IPTC before the outputs
+// carry them on: it must never crash or hang, must keep each part within its bound, and whatever
+// it returns must be prepared for an output and placed by each writer that holds metadata
+// without a crash.
+#include "app/io/codec/codec.h"
 #include "app/io/image_metadata.h"
+#include "app/io/output_metadata.h"
 
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
 
 #include <cstdlib>
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const tessera::app::ImageMetadata m = tessera::app::readMetadata(data, size);
-    if (m.orientation < 1 || m.orientation > 8 || m.exif.size() > tessera::app::kMaxMetadataPartBytes ||
-        m.xmp.size() > tessera::app::kMaxMetadataPartBytes || m.icc.size() > tessera::app::kMaxMetadataPartBytes) {
+    using namespace tessera::app;
+    const ImageMetadata m = readMetadata(data, size);
+    if (m.orientation < 1 || m.orientation > 8 || m.exif.size() > kMaxMetadataPartBytes ||
+        m.xmp.size() > kMaxMetadataPartBytes || m.icc.size() > kMaxMetadataPartBytes ||
+        m.iptc.size() > kMaxMetadataPartBytes) {
         std::abort();
     }
     if (!m.empty()) {
-        static const std::vector<unsigned char> png = [] {
-            std::vector<unsigned char> out;
-            cv::imencode(".png", cv::Mat(4, 4, CV_8UC3, cv::Scalar(1, 2, 3)), out);
-            return out;
-        }();
-        std::vector<unsigned char> encoded = png;
-        tessera::app::embedMetadata(encoded, m, 4, 4);
-        if (encoded.empty()) {
-            std::abort();
+        const PreparedMetadata prepared = prepareOutputMetadata(m, 4, 4, true);
+        const cv::Mat img(4, 4, CV_8UC3, cv::Scalar(1, 2, 3));
+        for (auto* write : {codec::writePng, codec::writeJpeg, codec::writeTiff, codec::writeWebp}) {
+            codec::MetadataWritten written;
+            try {
+                if (write(img, &prepared.parts, {}, written).empty()) {
+                    std::abort();
+                }
+            } catch (const codec::CodecError&) {
+                // A writer may refuse what its library refuses; it may not crash.
+            }
         }
     }
     return 0;

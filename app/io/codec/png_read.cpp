@@ -4,6 +4,8 @@
 // for palette and RGB images) except that grey + alpha stays two channels.
 #include "app/io/codec/png_support.h"
 
+#include <zlib.h>
+
 #include <csetjmp>
 #include <cstring>
 #include <memory>
@@ -123,9 +125,68 @@ std::uint32_t chunkLength(std::span<const std::uint8_t> file, std::size_t at)
 
 }  // namespace
 
+// The ICC profile of an iCCP chunk libpng refused for its name alone: exiv2 0.27 and earlier
+// Tessera releases wrote it with an empty name, which libpng rejects, so photos saved by them
+// would lose their colour profile on reading. Inflated here, bounded by the metadata limit.
+std::string unnamedIccProfile(std::span<const std::uint8_t> file)
+{
+    std::size_t at = 8;
+    while (at + 12 <= file.size()) {
+        const std::uint64_t length = chunkLength(file, at);
+        if (at + 12 + length > file.size()) {
+            return {};
+        }
+        if (std::memcmp(file.data() + at + 4, "iCCP", 4) == 0) {
+            const std::uint8_t* body = file.data() + at + 8;
+            if (length < 3 || body[0] != 0 || body[1] != 0) {
+                return {};  // a named profile (libpng's business) or not deflate
+            }
+            std::string out(kMaxMetadataPartBytes + 1, '\0');
+            uLongf size = static_cast<uLongf>(out.size());
+            if (uncompress(reinterpret_cast<Bytef*>(out.data()), &size, body + 2, static_cast<uLong>(length - 2)) != Z_OK ||
+                size > kMaxMetadataPartBytes || size < 132) {
+                return {};
+            }
+            out.resize(size);
+            ioDiagnostic("png", "an ICC profile without a name (as exiv2 0.27 wrote it) was read");
+            return out;
+        }
+        if (std::memcmp(file.data() + at + 4, "IDAT", 4) == 0) {
+            return {};  // iCCP comes before the image data
+        }
+        at += 12 + length;
+    }
+    return {};
+}
+
+// Every chunk a file claims must lie within it: libpng would otherwise allocate or skip what a
+// 200-byte file claims (gigabytes for one text chunk) before it meets the end.
+void checkChunkLengths(std::span<const std::uint8_t> file)
+{
+    std::size_t at = 8;
+    while (at + 8 <= file.size()) {
+        const std::uint64_t length = chunkLength(file, at);
+        if (at + 12 + length > file.size()) {
+            const std::string type(reinterpret_cast<const char*>(file.data() + at + 4), 4);
+            bool printable = true;
+            for (const char c : type) {
+                printable = printable && ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'));
+            }
+            throw CodecError("truncated PNG data: " + (printable ? "the " + type + " chunk" : std::string("a chunk")) +
+                             " claims " + std::to_string(length) + " bytes past the end of the file");
+        }
+        const bool end = std::memcmp(file.data() + at + 4, "IEND", 4) == 0;
+        at += 12 + length;
+        if (end) {
+            return;
+        }
+    }
+}
+
 Decoded readPng(std::span<const std::uint8_t> file, const DecodeBudget& budget)
 {
     checkSignature(file);
+    checkChunkLengths(file);
     ReadHandle h(file);
     if (!readInfo(h)) {
         fail(h);
@@ -158,6 +219,9 @@ Decoded readPng(std::span<const std::uint8_t> file, const DecodeBudget& budget)
         throw DecodeCancelled();
     }
     collectPngMetadata(h.png, h.info, out.metadata);
+    if (out.metadata.icc.empty()) {
+        out.metadata.icc = unnamedIccProfile(file);
+    }
     return out;
 }
 
@@ -202,6 +266,9 @@ ImageMetadata readPngMetadata(std::span<const std::uint8_t> file)
         ReadHandle h(stripped);
         readInfo(h);  // on damage, keep what was read before it
         collectPngMetadata(h.png, h.info, metadata);
+        if (metadata.icc.empty()) {
+            metadata.icc = unnamedIccProfile(file);
+        }
     } catch (const CodecError&) {
     }
     return metadata;

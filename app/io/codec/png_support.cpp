@@ -228,6 +228,18 @@ void collectPngMetadata(png_structp png, png_infop info, ImageMetadata& metadata
             metadata.xmp.assign(text);
         } else if (std::strcmp(t.key, kIptcKeyword) == 0 && metadata.iptc.empty()) {
             metadata.iptc = iptcFromProfileBytes(decodeRawProfile(text));
+        } else if ((std::strcmp(t.key, "Raw profile type exif") == 0 ||
+                    std::strcmp(t.key, "Raw profile type APP1") == 0) &&
+                   metadata.exif.empty()) {
+            // EXIF as exiv2 and ImageMagick write it into PNG files that predate eXIf: hex text
+            // of the APP1 payload, "Exif\0\0" and the TIFF-structured block.
+            std::string block = decodeRawProfile(text);
+            if (block.rfind(std::string("Exif\0\0", 6), 0) == 0) {
+                block.erase(0, 6);
+            }
+            if ((block.rfind("II*", 0) == 0 || block.rfind("MM\0*", 0) == 0) && block.size() <= kMaxMetadataPartBytes) {
+                metadata.exif = std::move(block);
+            }
         }
     }
 }

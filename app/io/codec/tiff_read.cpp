@@ -231,10 +231,11 @@ Decoded readTiff(std::span<const std::uint8_t> file, const DecodeBudget& budget)
         }
         return out;
     }
-    if (depth < 0 && bits > 8 && bits != 16) {
-        throw CodecError("TIFF of " + std::to_string(bits) + "-bit " +
-                         (format == SAMPLEFORMAT_IEEEFP ? "float" : format == SAMPLEFORMAT_INT ? "signed" : "integer") +
-                         " samples: unsupported sample type (Tessera reads 8 and 16-bit integers and 32-bit floats)");
+    if (depth < 0 && (bits > 8 || format != SAMPLEFORMAT_UINT)) {
+        // Signed, 32-bit integer, 64-bit float and other samples: named as Tessera names depths.
+        const char kind = format == SAMPLEFORMAT_IEEEFP ? 'f' : format == SAMPLEFORMAT_INT ? 's' : 'u';
+        throw CodecError("unsupported sample type " + std::string(1, kind) + std::to_string(bits) +
+                         " (Tessera reads u8, u16 and f32 images)");
     }
     // Everything else libtiff can turn into 8-bit RGBA, upright as its orientation tag says.
     char reason[1024] = {};
