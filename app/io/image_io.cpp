@@ -13,6 +13,10 @@
 
 #include <opencv2/core.hpp>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -159,7 +163,7 @@ std::string upper(std::string text) {
 /// A seekable input stream over bytes in memory, for the header sniffer and the JPEG walk.
 class MemoryBuffer : public std::streambuf {
 public:
-    explicit MemoryBuffer(const std::vector<std::uint8_t>& bytes) {
+    explicit MemoryBuffer(std::span<const std::uint8_t> bytes) {
         char* begin = const_cast<char*>(reinterpret_cast<const char*>(bytes.data()));
         setg(begin, begin, begin + bytes.size());
     }
@@ -182,7 +186,7 @@ protected:
 
 class MemoryStream : public std::istream {
 public:
-    explicit MemoryStream(const std::vector<std::uint8_t>& bytes) : std::istream(nullptr), buffer_(bytes) {
+    explicit MemoryStream(std::span<const std::uint8_t> bytes) : std::istream(nullptr), buffer_(bytes) {
         rdbuf(&buffer_);
     }
 
@@ -190,27 +194,65 @@ private:
     MemoryBuffer buffer_;
 };
 
-/// The whole file, read with checked calls: the codecs work from memory.
-std::vector<std::uint8_t> readWholeFile(const std::string& path, std::uintmax_t bytes) {
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const int err = errno;
-        throw ImageError(path, err == EACCES ? "permission denied (cannot read the file)"
-                                             : "cannot open the file: " + errnoReason(err, "unknown error"));
+/// The whole file in memory for the codecs: mapped read-only (as libtiff maps the files it opens),
+/// so that its pages come from the page cache without a copy; read with checked calls where it
+/// cannot be mapped.
+class FileBytes {
+public:
+    FileBytes(const std::string& path, std::uintmax_t bytes) {
+        errno = 0;
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            const int err = errno;
+            throw ImageError(path, err == EACCES ? "permission denied (cannot read the file)"
+                                                 : "cannot open the file: " + errnoReason(err, "unknown error"));
+        }
+        void* map = ::mmap(nullptr, static_cast<std::size_t>(bytes), PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map != MAP_FAILED) {
+            map_ = map;
+            size_ = static_cast<std::size_t>(bytes);
+            ::close(fd);
+            return;
+        }
+        owned_.resize(static_cast<std::size_t>(bytes));
+        std::size_t done = 0;
+        while (done < owned_.size()) {
+            const ssize_t n = ::read(fd, owned_.data() + done, owned_.size() - done);
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            if (n <= 0) {
+                const int err = errno;
+                ::close(fd);
+                throw ImageError(path, n == 0 ? "cannot read the file: it ended after " + std::to_string(done) +
+                                                    " of " + std::to_string(bytes) + " bytes"
+                                              : "cannot read the file: " + errnoReason(err, "unknown error"));
+            }
+            done += static_cast<std::size_t>(n);
+        }
+        ::close(fd);
     }
-    std::vector<std::uint8_t> file(static_cast<std::size_t>(bytes));
-    in.read(reinterpret_cast<char*>(file.data()), static_cast<std::streamsize>(file.size()));
-    if (static_cast<std::uintmax_t>(in.gcount()) != bytes) {
-        throw ImageError(path, "cannot read the file: it ended after " + std::to_string(in.gcount()) + " of " +
-                                   std::to_string(bytes) + " bytes");
+    ~FileBytes() {
+        if (map_ != nullptr) {
+            ::munmap(map_, size_);
+        }
     }
-    return file;
-}
+    FileBytes(const FileBytes&) = delete;
+    FileBytes& operator=(const FileBytes&) = delete;
 
-codec::Decoded decode(const std::string& format, const std::vector<std::uint8_t>& file,
+    std::span<const std::uint8_t> bytes() const {
+        return map_ != nullptr ? std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(map_), size_)
+                               : std::span<const std::uint8_t>(owned_);
+    }
+
+private:
+    void* map_ = nullptr;
+    std::size_t size_ = 0;
+    std::vector<std::uint8_t> owned_;
+};
+
+codec::Decoded decode(const std::string& format, std::span<const std::uint8_t> bytes,
                       const codec::DecodeBudget& budget) {
-    const std::span<const std::uint8_t> bytes(file);
     if (format == "jpeg") {
         return codec::readJpeg(bytes, budget);
     }
@@ -257,7 +299,8 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
     if (bytes == 0) {
         throw ImageError(path, "empty file (0 bytes)");
     }
-    const std::vector<std::uint8_t> file = readWholeFile(path, bytes);
+    const FileBytes whole(path, bytes);
+    const std::span<const std::uint8_t> file = whole.bytes();
 
     MemoryStream in(file);
     const ImageHeader header = sniffImageHeader(in);
@@ -311,6 +354,7 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
     budget.maxJpegScans = limits.maxJpegScans;
     budget.maxWork = limits.maxDecodeWork;
     budget.cancel = limits.cancel;
+    budget.orientationOf = [](const ImageMetadata& m) { return orientationOf(m); };
     codec::Decoded decoded;
     try {
         decoded = decode(header.format, file, budget);

@@ -52,11 +52,18 @@ ImageMetadata readMetadata(const std::uint8_t* data, std::size_t size)
 
 ImageMetadata readMetadata(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) {
         return {};
     }
-    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::streamoff size = in.tellg();
+    if (size <= 0) {
+        return {};
+    }
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    in.seekg(0);
+    in.read(bytes.data(), size);
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
     return readMetadata(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
 }
 

@@ -102,6 +102,19 @@ int make(const std::string& dir)
     return 0;
 }
 
+// FNV-1a over the pixels, row by row: equal between two builds when the decoded pixels are.
+std::uint64_t pixelHash(const cv::Mat& img)
+{
+    std::uint64_t h = 1469598103934665603ull;
+    for (int y = 0; y < img.rows; ++y) {
+        const std::uint8_t* row = img.ptr(y);
+        for (std::size_t i = 0; i < img.cols * img.elemSize(); ++i) {
+            h = (h ^ row[i]) * 1099511628211ull;
+        }
+    }
+    return h;
+}
+
 void profile(const std::string& path, int runs)
 {
     const std::vector<std::uint8_t> file = bytesOf(path);
@@ -131,10 +144,10 @@ void profile(const std::string& path, int runs)
     const double convert = medianMs(runs, [&] { raw.convertTo(asFloat, CV_32F); });
     const double rotate = medianMs(runs, [&] { (void)applyOrientation(raw, metadata.orientation); });
     std::printf("%-22s %9.1f KB  %5dx%-5d %-6s orient %d | whole %8.2f | header %7.3f | file %6.2f | decode %8.2f | "
-                "metadata %7.3f | convert %7.2f | rotate %7.2f  (ms, median of %d)\n",
+                "metadata %7.3f | convert %7.2f | rotate %7.2f  (ms, median of %d) pixels %016llx\n",
                 path.substr(path.find_last_of('/') + 1).c_str(), file.size() / 1024.0, decoded.cols, decoded.rows,
                 describeFormat(decoded).c_str(), metadata.orientation, whole, header, fileRead, decode, meta, convert,
-                rotate, runs);
+                rotate, runs, static_cast<unsigned long long>(pixelHash(decoded)));
 }
 
 }  // namespace

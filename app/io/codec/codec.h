@@ -12,6 +12,7 @@
 #include <opencv2/core/mat.hpp>
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -49,6 +50,11 @@ struct DecodeBudget {
     /// Polled while decoding (between rows or scans, at least every ~50 ms of work); when it is
     /// set the decoder stops and throws DecodeCancelled. May be null.
     const std::atomic<bool>* cancel = nullptr;
+    /// When set, a decoder that can place rows as it decodes them (JPEG) asks it, once it has
+    /// read the metadata, which EXIF orientation the picture has, and writes each band of rows
+    /// straight into its upright place (Decoded::upright then says so): the photo is never held
+    /// sideways, which saves a full-size image's allocation and copy.
+    std::function<int(const ImageMetadata&)> orientationOf;
 };
 
 /// What a reader returns.

@@ -4,6 +4,7 @@
 // segments, a scan budget counted before the decode and watched during it, and a cancel flag
 // polled from libjpeg's progress monitor.
 #include "app/io/codec/jpeg_common.h"
+#include "app/io/orientation.h"
 
 #include <opencv2/core.hpp>
 
@@ -200,12 +201,25 @@ Decoded readJpeg(std::span<const std::uint8_t> file, const DecodeBudget& budget)
         cinfo.output_components != (cmyk ? 4 : channels)) {
         throw CodecError("invalid JPEG data: the decoder gives an unexpected output layout");
     }
-    out.pixels.create(height, width, CV_8UC(channels));
+    // A turned photo is decoded band by band into its upright place.
+    const int turn = budget.orientationOf ? budget.orientationOf(out.metadata) : 1;
+    const bool turning = turn >= 2 && turn <= 8;
+    constexpr int kBand = 16;
+    cv::Mat band;
+    if (turning) {
+        out.pixels.create(app::uprightSize(cv::Size(width, height), turn), CV_8UC(channels));
+        band.create(kBand, width, CV_8UC(channels));
+        out.upright = true;
+    } else {
+        out.pixels.create(height, width, CV_8UC(channels));
+    }
     std::vector<std::uint8_t> cmykRow(cmyk ? std::size_t(width) * 4 : 0);
+    int bandStart = 0;
     while (cinfo.output_scanline < cinfo.output_height) {
         checkCancel(budget);
         const int y = static_cast<int>(cinfo.output_scanline);
-        JSAMPROW row = cmyk ? cmykRow.data() : out.pixels.ptr<std::uint8_t>(y);
+        std::uint8_t* target = turning ? band.ptr<std::uint8_t>(y - bandStart) : out.pixels.ptr<std::uint8_t>(y);
+        JSAMPROW row = cmyk ? cmykRow.data() : target;
         JDIMENSION got = 0;
         if (!guarded(d.err, [&] { got = jpeg_read_scanlines(&cinfo, &row, 1); })) {
             raise(d.err);
@@ -214,7 +228,12 @@ Decoded readJpeg(std::span<const std::uint8_t> file, const DecodeBudget& budget)
             throw CodecError("truncated JPEG data: the decoder stopped at row " + std::to_string(y));
         }
         if (cmyk) {
-            cmykRowToBgr(cmykRow.data(), out.pixels.ptr<std::uint8_t>(y), width);
+            cmykRowToBgr(cmykRow.data(), target, width);
+        }
+        const int filled = y + 1 - bandStart;
+        if (turning && (filled == kBand || y + 1 == height)) {
+            app::placeRows(band.rowRange(0, filled), bandStart, height, out.pixels, turn);
+            bandStart = y + 1;
         }
     }
     return out;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "app/io/codec/codec.h"
 #include "app/io/orientation.h"
 
 #include <gtest/gtest.h>
@@ -61,6 +62,23 @@ TEST(Orientation, BandsPlacedOneByOneMakeTheWholeTurn)
             EXPECT_EQ(cv::norm(dst, reference(img, orientation), cv::NORM_INF), 0.0)
                 << "orientation " << orientation << " band " << band;
         }
+    }
+}
+
+TEST(Orientation, AJpegDecodedIntoItsUprightPlaceEqualsOneTurnedAfterwards)
+{
+    cv::Mat img(77, 53, CV_8UC3);
+    cv::RNG(3).fill(img, cv::RNG::UNIFORM, 0, 255);
+    codec::MetadataWritten written;
+    const std::vector<std::uint8_t> file = codec::writeJpeg(img, nullptr, {}, written);
+    const codec::Decoded plain = codec::readJpeg(file, {});
+    EXPECT_FALSE(plain.upright);
+    for (int orientation = 1; orientation <= 8; ++orientation) {
+        codec::DecodeBudget budget;
+        budget.orientationOf = [orientation](const ImageMetadata&) { return orientation; };
+        const codec::Decoded turned = codec::readJpeg(file, budget);
+        EXPECT_EQ(turned.upright, orientation != 1);
+        EXPECT_EQ(cv::norm(turned.pixels, reference(plain.pixels, orientation), cv::NORM_INF), 0.0) << orientation;
     }
 }
 
