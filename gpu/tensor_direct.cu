@@ -151,7 +151,7 @@ int residentBlocks(Kernel kernel, std::size_t bytes, const char* what)
           what, __FILE__, __LINE__);
     int sms = 0;
     int perSm = 0;
-    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), what, __FILE__, __LINE__);
+    check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal), what, __FILE__, __LINE__);
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kThreads, bytes), what, __FILE__, __LINE__);
     const int blocks = std::max(1, perSm) * std::max(1, sms);
     const std::lock_guard<std::mutex> lock(mutex);
