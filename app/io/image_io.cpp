@@ -268,6 +268,9 @@ codec::Decoded decode(const std::string& format, std::span<const std::uint8_t> b
     if (format == "exr") {
         return codec::readExr(bytes, budget);
     }
+    if (format == "pnm") {
+        return codec::readPnm(bytes, budget);
+    }
     return codec::readBmp(bytes, budget);
 }
 
@@ -338,14 +341,20 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
     // Refuse oversized images from the header alone, before the decoder allocates anything; a
     // header of a known format whose size cannot be read is refused too, since the decoder might
     // read a size there that the limits never saw.
-    if (header.format.empty()) {
+    std::string format = header.format;
+    if (format.empty() && codec::looksLikePnm(file)) {
+        format = "pnm";  // sized by its own reader, which checks the limits before allocating
+    } else if (format.empty() && file.size() >= 2 && file[0] == '#' && file[1] == '?') {
+        throw ImageError(path, "Radiance HDR images are not read by this version; convert it to OpenEXR or a float TIFF");
+    } else if (format.empty()) {
         throw ImageError(path, "not an image file (unrecognised format)");
-    }
-    if (header.width <= 0 || header.height <= 0) {
+    } else if (header.width <= 0 || header.height <= 0) {
         throw ImageError(path, "corrupt or unsupported " + upper(header.format) +
                                    " header: cannot read the image size from it; refused before decoding");
     }
-    checkLimits(path, header.width, header.height, limits);
+    if (format != "pnm") {
+        checkLimits(path, header.width, header.height, limits);
+    }
 
     codec::DecodeBudget budget;
     budget.maxWidth = limits.maxWidth;
@@ -357,14 +366,14 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
     budget.orientationOf = [](const ImageMetadata& m) { return orientationOf(m); };
     codec::Decoded decoded;
     try {
-        decoded = decode(header.format, file, budget);
+        decoded = decode(format, file, budget);
     } catch (const codec::DecodeCancelled&) {
         throw ImageReadCancelled(path);
     } catch (const codec::CodecError& e) {
         throw ImageError(path, e.what());
     }
     if (decoded.pixels.empty()) {
-        throw ImageError(path, "corrupt or truncated " + upper(header.format) + " data (cannot decode)");
+        throw ImageError(path, "corrupt or truncated " + upper(format) + " data (cannot decode)");
     }
     checkLimits(path, decoded.pixels.cols, decoded.pixels.rows, limits);
     cv::Mat read = normalise(path, std::move(decoded.pixels));

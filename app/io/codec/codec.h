@@ -128,6 +128,10 @@ ImageMetadata readPngMetadata(std::span<const std::uint8_t> file);
 ImageMetadata readTiffMetadata(std::span<const std::uint8_t> file);
 ImageMetadata readWebpMetadata(std::span<const std::uint8_t> file);
 
+/// Netpbm (P1 to P6) images, read only (a small parser of Tessera's own).
+bool looksLikePnm(std::span<const std::uint8_t> file);
+Decoded readPnm(std::span<const std::uint8_t> file, const DecodeBudget& budget);
+
 /// Throws CodecError naming the size and the limit when width x height passes the budget's
 /// size limits. For the codecs' use once they have read their header.
 void checkSize(int width, int height, const DecodeBudget& budget);
