@@ -3,11 +3,9 @@
 
 #include "ui/chart_painter.h"
 
-#include <QHelpEvent>
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -62,12 +60,7 @@ QString number(double v)
 
 }  // namespace
 
-RooflineChart::RooflineChart(QWidget* parent) : QWidget(parent)
-{
-    setMouseTracking(true);
-    setMinimumSize(360, 280);
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
+RooflineChart::RooflineChart(QWidget* parent) : ChartWidget(parent) {}
 
 void RooflineChart::setResults(const CompareResults& results)
 {
@@ -201,26 +194,6 @@ void RooflineChart::paintEvent(QPaintEvent*)
     }
     p.restore();
     chart::drawLegend(p, layout.legend, metrics, legend, palette());
-}
-
-bool RooflineChart::event(QEvent* event)
-{
-    if (event->type() == QEvent::ToolTip) {
-        const auto* help = static_cast<QHelpEvent*>(event);
-        const QString tip = toolTipAt(help->pos());
-        if (tip.isEmpty()) {
-            QToolTip::hideText();
-        } else {
-            QToolTip::showText(help->globalPos(), tip, this);
-        }
-        return true;
-    }
-    return QWidget::event(event);
-}
-
-QSize RooflineChart::sizeHint() const
-{
-    return QSize(480, 360);
 }
 
 }  // namespace tessera::ui

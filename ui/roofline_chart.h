@@ -3,8 +3,9 @@
 
 #include "ui/compare_charts.h"
 
+#include "ui/chart_widget.h"
+
 #include <QRectF>
-#include <QWidget>
 
 namespace tessera::ui {
 
@@ -12,7 +13,7 @@ namespace tessera::ui {
 /// calibrated device a roof from its memory bandwidth up to its FMA ceiling, and each kernel
 /// method's achieved rate as a mark in the device's colour. Hovering a mark or a roof tells its
 /// numbers. GUI thread only.
-class RooflineChart : public QWidget {
+class RooflineChart : public ChartWidget {
     Q_OBJECT
 
 public:
@@ -29,13 +30,10 @@ public:
     QPointF pointOf(QPointF value) const;
     /// The hover text at pos: the nearest mark's device, method and numbers, else a roof's
     /// bandwidth and ceiling; empty where there is nothing.
-    QString toolTipAt(QPointF pos) const;
-
-    QSize sizeHint() const override;
+    QString toolTipAt(QPointF pos) const override;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
-    bool event(QEvent* event) override;
 
 private:
     double yLabelWidth() const;

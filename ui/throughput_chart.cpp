@@ -3,10 +3,8 @@
 
 #include "ui/chart_painter.h"
 
-#include <QHelpEvent>
 #include <QLocale>
 #include <QPainter>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -52,12 +50,7 @@ QVector<chart::LegendEntry> legendOf(const ThroughputModel& model)
 
 }  // namespace
 
-ThroughputChart::ThroughputChart(QWidget* parent) : QWidget(parent)
-{
-    setMouseTracking(true);
-    setMinimumSize(360, 280);
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
+ThroughputChart::ThroughputChart(QWidget* parent) : ChartWidget(parent) {}
 
 void ThroughputChart::setResults(const CompareResults& current, const CompareResults& loaded)
 {
@@ -228,26 +221,6 @@ void ThroughputChart::paintEvent(QPaintEvent*)
         }
     }
     chart::drawLegend(p, layout.legend, metrics, legend, palette());
-}
-
-bool ThroughputChart::event(QEvent* event)
-{
-    if (event->type() == QEvent::ToolTip) {
-        const auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = toolTipAt(help->pos());
-        if (text.isEmpty()) {
-            QToolTip::hideText();
-        } else {
-            QToolTip::showText(help->globalPos(), text, this);
-        }
-        return true;
-    }
-    return QWidget::event(event);
-}
-
-QSize ThroughputChart::sizeHint() const
-{
-    return QSize(480, 360);
 }
 
 }  // namespace tessera::ui

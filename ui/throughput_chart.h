@@ -3,8 +3,9 @@
 
 #include "ui/compare_charts.h"
 
+#include "ui/chart_widget.h"
+
 #include <QRectF>
-#include <QWidget>
 
 namespace tessera::ui {
 
@@ -12,7 +13,7 @@ namespace tessera::ui {
 /// current results and one for the loaded results beside it, each with a whisker from the
 /// slowest to the fastest run and its value above when there is room. Hovering a bar tells
 /// its numbers. GUI thread only.
-class ThroughputChart : public QWidget {
+class ThroughputChart : public ChartWidget {
     Q_OBJECT
 
 public:
@@ -31,13 +32,10 @@ public:
     double yOf(double mpixS) const;
     /// The hover text at pos (a bar's target, set and rates, or a failed target's error); empty
     /// where there is nothing.
-    QString toolTipAt(QPointF pos) const;
-
-    QSize sizeHint() const override;
+    QString toolTipAt(QPointF pos) const override;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
-    bool event(QEvent* event) override;
 
 private:
     double yLabelWidth() const;

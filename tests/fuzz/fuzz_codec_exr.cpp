@@ -2,7 +2,7 @@
 // The Exr reader takes files from anywhere: it must refuse damage with CodecError, never crash,
 // hang or allocate past its budget; what it decodes must have a shape Tessera takes and must
 // encode again.
-#include "app/io/codec/codec.h"
+#include "tests/fuzz/fuzz_codec.h"
 
 #include <cstdlib>
 #include <span>
@@ -15,21 +15,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     budget.maxPixels = 4u << 20;
     budget.maxWidth = 8192;
     budget.maxHeight = 8192;
-    try {
-        const Decoded decoded = readExr(file, budget);
-        const cv::Mat& px = decoded.pixels;
-        if (px.empty() || std::uint64_t(px.total()) > budget.maxPixels) {
-            std::abort();
-        }
-        if (px.total() <= 4096) {
-            MetadataWritten written;
-            EncodeOptions options;
-            const cv::Mat again = px.channels() == 2 ? cv::Mat() : px;
-            if (!again.empty()) {
-                writeExr(again, &decoded.metadata, options, written);
-            }
-        }
-    } catch (const CodecError&) {
-    }
+    tessera::fuzz::CodecCheck check;
+    check.reencodeUpTo = 4096;
+    check.readBack = false;
+    check.carryMetadata = true;
+    tessera::fuzz::decodeAndReencode(file, budget, readExr, writeExr, check);
     return 0;
 }

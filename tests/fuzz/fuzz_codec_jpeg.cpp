@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The JPEG reader and metadata reader on hostile bytes: no crash, hang or unbounded allocation;
 // a decoded image re-encodes.
-#include "app/io/codec/codec.h"
+#include "tests/fuzz/fuzz_codec.h"
 
 #include <cstdlib>
+#include <span>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
@@ -14,14 +15,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     budget.maxPixels = 4u << 20;
     budget.maxWork = 64u << 20;
     budget.maxJpegScans = 100;
-    try {
-        const Decoded d = readJpeg(file, budget);
-        if (d.pixels.empty() || (d.pixels.channels() != 1 && d.pixels.channels() != 3)) {
-            std::abort();
-        }
-        MetadataWritten written;
-        writeJpeg(d.pixels, &d.metadata, EncodeOptions{}, written);
-    } catch (const CodecError&) {
-    }
+    tessera::fuzz::CodecCheck check;
+    check.channels = 0b1010;  // grey or colour
+    check.reencodeUpTo = budget.maxPixels;
+    check.readBack = false;   // lossy
+    check.carryMetadata = true;
+    tessera::fuzz::decodeAndReencode(file, budget, readJpeg, writeJpeg, check);
     return 0;
 }

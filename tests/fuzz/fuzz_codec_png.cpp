@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The PNG reader and metadata reader on outside bytes: never crash, hang or leak, fail only with
 // CodecError, and whatever decodes must encode again and read back the same.
-#include "app/io/codec/codec.h"
+#include "tests/fuzz/fuzz_codec.h"
 
 #include <cstdlib>
-#include <cstring>
 #include <span>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
@@ -15,26 +14,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     DecodeBudget budget;
     budget.maxPixels = std::uint64_t{4} << 20;
     budget.maxWork = std::uint64_t{16} << 20;
-    try {
-        const Decoded decoded = readPng(file, budget);
-        if (decoded.pixels.empty()) {
-            std::abort();
-        }
-        if (decoded.pixels.channels() == 2 || decoded.pixels.total() > 65536) {
-            return 0;
-        }
-        MetadataWritten written;
-        const std::vector<std::uint8_t> again = writePng(decoded.pixels, nullptr, EncodeOptions{}, written);
-        const Decoded back = readPng(again, budget);
-        if (back.pixels.type() != decoded.pixels.type() || back.pixels.size() != decoded.pixels.size()) {
-            std::abort();
-        }
-        for (int y = 0; y < back.pixels.rows; ++y) {
-            if (std::memcmp(back.pixels.ptr(y), decoded.pixels.ptr(y), back.pixels.cols * back.pixels.elemSize()) != 0) {
-                std::abort();
-            }
-        }
-    } catch (const CodecError&) {
-    }
+    tessera::fuzz::decodeAndReencode(file, budget, readPng, writePng, {});
     return 0;
 }

@@ -90,47 +90,26 @@ struct MetadataWritten {
     std::vector<std::string> dropped;
 };
 
-/// The format names and what each reader and writer is called. Every function below is
-/// reentrant and thread-safe (no global state beyond the libraries' own read-only tables).
-/// Readers throw CodecError (or DecodeCancelled); writers throw CodecError when the image
-/// cannot be stored (image_io checks depths and channels first, so that is a library failure)
-/// and never drop pixels silently.
-
-Decoded readJpeg(std::span<const std::uint8_t> file, const DecodeBudget& budget);
-std::vector<std::uint8_t> writeJpeg(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
-                                    MetadataWritten& written);
-
-Decoded readPng(std::span<const std::uint8_t> file, const DecodeBudget& budget);
-std::vector<std::uint8_t> writePng(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
-                                   MetadataWritten& written);
-
-Decoded readTiff(std::span<const std::uint8_t> file, const DecodeBudget& budget);
-std::vector<std::uint8_t> writeTiff(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
-                                    MetadataWritten& written);
-
-Decoded readWebp(std::span<const std::uint8_t> file, const DecodeBudget& budget);
-std::vector<std::uint8_t> writeWebp(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
-                                    MetadataWritten& written);
-
-Decoded readExr(std::span<const std::uint8_t> file, const DecodeBudget& budget);
-std::vector<std::uint8_t> writeExr(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
-                                   MetadataWritten& written);
-
-Decoded readBmp(std::span<const std::uint8_t> file, const DecodeBudget& budget);
-std::vector<std::uint8_t> writeBmp(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
-                                   MetadataWritten& written);
-
+/// Every reader and writer has one of these two shapes. Every function below is reentrant and
+/// thread-safe (no global state beyond the libraries' own read-only tables). Readers throw
+/// CodecError (or DecodeCancelled); writers throw CodecError when the image cannot be stored
+/// (image_io checks depths and channels first, so that is a library failure) and never drop
+/// pixels silently.
+using Reader = Decoded(std::span<const std::uint8_t> file, const DecodeBudget& budget);
+using Writer = std::vector<std::uint8_t>(const cv::Mat& img, const ImageMetadata* metadata,
+                                         const EncodeOptions& options, MetadataWritten& written);
 /// The metadata parts of a file without decoding its pixels (the same parts, read the same way,
 /// as Decoded::metadata), through the format's library. Never throws: a file that cannot be read
 /// gives what was read before the damage, or nothing.
-ImageMetadata readJpegMetadata(std::span<const std::uint8_t> file);
-ImageMetadata readPngMetadata(std::span<const std::uint8_t> file);
-ImageMetadata readTiffMetadata(std::span<const std::uint8_t> file);
-ImageMetadata readWebpMetadata(std::span<const std::uint8_t> file);
+using MetadataReader = ImageMetadata(std::span<const std::uint8_t> file);
+
+Reader readJpeg, readPng, readTiff, readWebp, readExr, readBmp;
+Writer writeJpeg, writePng, writeTiff, writeWebp, writeExr, writeBmp;
+MetadataReader readJpegMetadata, readPngMetadata, readTiffMetadata, readWebpMetadata;
 
 /// Netpbm (P1 to P6) images, read only (a small parser of Tessera's own).
 bool looksLikePnm(std::span<const std::uint8_t> file);
-Decoded readPnm(std::span<const std::uint8_t> file, const DecodeBudget& budget);
+Reader readPnm;
 
 /// Throws CodecError naming the size and the limit when width x height passes the budget's
 /// size limits. For the codecs' use once they have read their header.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/io/codec/tiff_ifd.h"
 
+#include "app/io/exif_block.h"
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -9,17 +11,9 @@ namespace tessera::app::codec::tiff {
 
 namespace {
 
-constexpr std::uint32_t kMaxEntries = 1024;
-
-std::uint32_t getU(std::span<const std::uint8_t> b, std::size_t at, std::size_t n, bool bigEndian)
-{
-    std::uint32_t v = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::uint8_t byte = bigEndian ? b[at + i] : b[at + n - 1 - i];
-        v = v << 8 | byte;
-    }
-    return v;
-}
+using exif_tag::kExifIfd;
+using exif_tag::kGpsIfd;
+using exif_tag::kInteropIfd;
 
 void putU16(std::vector<std::uint8_t>& out, std::uint16_t v, bool bigEndian)
 {
@@ -38,82 +32,48 @@ void pushU32(std::vector<std::uint8_t>& out, std::uint32_t v, bool bigEndian)
     putU32(out, out.size() - 4, v, bigEndian);
 }
 
+std::vector<RawEntry> copyEntries(const ExifReader& reader, const ExifIfd& ifd)
+{
+    const std::string_view bytes = reader.bytes();
+    std::vector<RawEntry> out;
+    out.reserve(ifd.entries.size());
+    for (const ExifEntry& e : ifd.entries) {
+        if (exifTypeSize(e.type) == 0 || (e.valueBytes > 0 && !e.valueAt)) {
+            continue;  // a type whose size is unknown, or a value outside the bytes
+        }
+        RawEntry raw{e.tag, e.type, e.count, {}};
+        if (e.valueAt) {
+            raw.value.assign(bytes.substr(*e.valueAt, static_cast<std::size_t>(e.valueBytes)));
+        }
+        out.push_back(std::move(raw));
+    }
+    return out;
+}
+
 }  // namespace
 
-std::size_t typeSize(std::uint16_t type)
+std::optional<Directories> readDirectories(std::span<const std::uint8_t> bytes)
 {
-    switch (type) {
-    case 1: case 2: case 6: case 7: return 1;
-    case 3: case 8: return 2;
-    case 4: case 9: case 11: case 13: return 4;
-    case 5: case 10: case 12: return 8;
-    default: return 0;
-    }
-}
-
-bool readHeader(std::span<const std::uint8_t> bytes, bool& bigEndian, std::uint32_t& firstIfd)
-{
-    if (bytes.size() < 8) {
-        return false;
-    }
-    if (bytes[0] == 'I' && bytes[1] == 'I') {
-        bigEndian = false;
-    } else if (bytes[0] == 'M' && bytes[1] == 'M') {
-        bigEndian = true;
-    } else {
-        return false;
-    }
-    if (getU(bytes, 2, 2, bigEndian) != 42) {
-        return false;
-    }
-    firstIfd = getU(bytes, 4, 4, bigEndian);
-    return true;
-}
-
-std::optional<std::vector<RawEntry>> readIfd(std::span<const std::uint8_t> bytes, bool bigEndian, std::uint32_t offset)
-{
-    if (offset < 8 || std::uint64_t(offset) + 2 > bytes.size()) {
+    const ExifReader reader(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+    std::string why;
+    const std::optional<ExifIfd> ifd0 = reader.ifd(reader.ifd0Offset(), why);
+    if (!ifd0) {
         return std::nullopt;
     }
-    const std::uint32_t count = getU(bytes, offset, 2, bigEndian);
-    if (count > kMaxEntries || std::uint64_t(offset) + 2 + 12ull * count > bytes.size()) {
-        return std::nullopt;
-    }
-    std::vector<RawEntry> entries;
-    for (std::uint32_t i = 0; i < count; ++i) {
-        const std::size_t at = offset + 2 + 12 * std::size_t(i);
-        RawEntry e;
-        e.tag = static_cast<std::uint16_t>(getU(bytes, at, 2, bigEndian));
-        e.type = static_cast<std::uint16_t>(getU(bytes, at + 2, 2, bigEndian));
-        e.count = getU(bytes, at + 4, 4, bigEndian);
-        const std::size_t size = typeSize(e.type);
-        if (size == 0 || e.count > std::numeric_limits<std::uint32_t>::max() / size) {
+    Directories out;
+    out.bigEndian = reader.bigEndian();
+    out.ifd0 = copyEntries(reader, *ifd0);
+    for (const ExifEntry& e : ifd0->entries) {
+        if (e.tag != kExifIfd && e.tag != kGpsIfd) {
             continue;
         }
-        const std::uint64_t total = std::uint64_t(size) * e.count;
-        std::uint64_t from = at + 8;
-        if (total > 4) {
-            from = getU(bytes, at + 8, 4, bigEndian);
-            if (from + total > bytes.size()) {
-                continue;
+        if (const std::optional<std::uint32_t> at = reader.integer(e)) {
+            if (const std::optional<ExifIfd> sub = reader.ifd(*at, why)) {
+                (e.tag == kExifIfd ? out.exif : out.gps) = copyEntries(reader, *sub);
             }
         }
-        e.value.assign(reinterpret_cast<const char*>(bytes.data() + from), static_cast<std::size_t>(total));
-        entries.push_back(std::move(e));
     }
-    return entries;
-}
-
-std::optional<std::uint32_t> firstNumber(const RawEntry& entry, bool bigEndian)
-{
-    const std::span<const std::uint8_t> v(reinterpret_cast<const std::uint8_t*>(entry.value.data()), entry.value.size());
-    if ((entry.type == 4 || entry.type == 13) && v.size() >= 4) {
-        return getU(v, 0, 4, bigEndian);
-    }
-    if (entry.type == 3 && v.size() >= 2) {
-        return getU(v, 0, 2, bigEndian);
-    }
-    return std::nullopt;
+    return out;
 }
 
 void putU32(std::vector<std::uint8_t>& out, std::size_t at, std::uint32_t v, bool bigEndian)
@@ -175,11 +135,11 @@ std::string buildExifBlock(bool bigEndian, const std::vector<RawEntry>& ifd0, co
                                               : std::vector<std::uint8_t>{'I', 'I', 42, 0, 8, 0, 0, 0};
     std::vector<RawEntry> first;
     for (const RawEntry& e : ifd0) {
-        if (e.tag != kExifIfdTag && e.tag != kGpsIfdTag) {
+        if (e.tag != kExifIfd && e.tag != kGpsIfd) {
             first.push_back(e);
         }
     }
-    for (const auto& [tag, entries] : {std::pair{kExifIfdTag, &exif}, std::pair{kGpsIfdTag, &gps}}) {
+    for (const auto& [tag, entries] : {std::pair{kExifIfd, &exif}, std::pair{kGpsIfd, &gps}}) {
         if (!entries->empty()) {
             first.push_back({tag, 4, 1, std::string(4, '\0')});
         }
@@ -187,11 +147,11 @@ std::string buildExifBlock(bool bigEndian, const std::vector<RawEntry>& ifd0, co
     std::vector<std::pair<std::uint16_t, std::size_t>> pointers;
     appendIfd(out, bigEndian, first, &pointers);
     for (const auto& [tag, at] : pointers) {
-        const std::vector<RawEntry>* sub = tag == kExifIfdTag ? &exif : tag == kGpsIfdTag ? &gps : nullptr;
+        const std::vector<RawEntry>* sub = tag == kExifIfd ? &exif : tag == kGpsIfd ? &gps : nullptr;
         if (sub != nullptr) {
             std::vector<RawEntry> kept;
             for (const RawEntry& e : *sub) {
-                if (e.tag != kInteropIfdTag) {  // a pointer into the source file
+                if (e.tag != kInteropIfd) {  // a pointer into the source file
                     kept.push_back(e);
                 }
             }

@@ -3,19 +3,19 @@
 
 // Directories of a classic TIFF copied as raw entries: how the TIFF codec carries EXIF between a
 // TIFF file (whose IFD0 and EXIF and GPS sub-IFDs sit among the pixels' strips) and the
-// TIFF-structured EXIF block every other part of Tessera passes around. Private to the codecs.
+// TIFF-structured EXIF block every other part of Tessera passes around. Reading goes through
+// exif_block's walker (one bounds-checked reader of IFDs for the whole program); this file adds
+// the copy into entries that own their bytes and the writer of new directories. Private to the
+// codecs.
 
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tessera::app::codec::tiff {
-
-inline constexpr std::uint16_t kExifIfdTag = 34665;
-inline constexpr std::uint16_t kGpsIfdTag = 34853;
-inline constexpr std::uint16_t kInteropIfdTag = 40965;
 
 /// One directory entry with its value bytes as stored (in the block's byte order).
 struct RawEntry {
@@ -25,20 +25,19 @@ struct RawEntry {
     std::string value;  ///< count x the type's size bytes
 };
 
-/// Bytes per value of TIFF field type `type` (1..13); 0 for types the format does not define.
-std::size_t typeSize(std::uint16_t type);
+/// IFD0 of a TIFF file or EXIF block and the EXIF and GPS directories it points at.
+struct Directories {
+    bool bigEndian = false;
+    std::vector<RawEntry> ifd0;  ///< every entry of IFD0, the two pointers included
+    std::vector<RawEntry> exif;
+    std::vector<RawEntry> gps;
+};
 
-/// Whether bytes start with a classic TIFF header; sets bigEndian and the first IFD's offset.
-bool readHeader(std::span<const std::uint8_t> bytes, bool& bigEndian, std::uint32_t& firstIfd);
-
-/// The entries of the directory at offset, every value read from within bytes (entries of an
-/// unknown type, or whose value lies outside bytes, are left out); nothing when the directory
-/// itself does not fit. At most 1024 entries are read. Never throws but for bad_alloc.
-std::optional<std::vector<RawEntry>> readIfd(std::span<const std::uint8_t> bytes, bool bigEndian,
-                                            std::uint32_t offset);
-
-/// The first LONG (or SHORT) value of entry, as a number; nothing for other types.
-std::optional<std::uint32_t> firstNumber(const RawEntry& entry, bool bigEndian);
+/// The directories of bytes, each entry's value copied from within bytes (entries of an unknown
+/// type, or whose value lies outside bytes, are left out; so is a sub-directory that does not
+/// fit). Nothing when bytes has no classic TIFF header or IFD0 does not fit. Never throws but
+/// for bad_alloc.
+std::optional<Directories> readDirectories(std::span<const std::uint8_t> bytes);
 
 /// Appends a directory of entries (sorted by tag here) to out, word-aligned, its values after
 /// it, offsets counted from out's start; the next-directory offset is 0. Returns the directory's

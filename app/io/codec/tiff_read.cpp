@@ -42,29 +42,19 @@ std::string fieldBytes(TIFF* tif, ttag_t tag)
 // the file's bytes into a block of their own.
 std::string exifOf(std::span<const std::uint8_t> file)
 {
-    bool bigEndian = false;
-    std::uint32_t first = 0;
-    if (!tiff::readHeader(file, bigEndian, first)) {
-        return {};
-    }
-    const auto ifd0 = tiff::readIfd(file, bigEndian, first);
-    if (!ifd0) {
+    std::optional<tiff::Directories> dirs = tiff::readDirectories(file);
+    if (!dirs) {
         return {};
     }
     std::vector<RawEntry> photo;
-    std::vector<RawEntry> exif;
-    std::vector<RawEntry> gps;
-    for (const RawEntry& e : *ifd0) {
+    for (RawEntry& e : dirs->ifd0) {
         if (std::find(kPhotoTags.begin(), kPhotoTags.end(), e.tag) != kPhotoTags.end()) {
-            photo.push_back(e);
-        } else if (e.tag == tiff::kExifIfdTag || e.tag == tiff::kGpsIfdTag) {
-            if (const auto at = tiff::firstNumber(e, bigEndian)) {
-                if (auto sub = tiff::readIfd(file, bigEndian, *at)) {
-                    (e.tag == tiff::kExifIfdTag ? exif : gps) = std::move(*sub);
-                }
-            }
+            photo.push_back(std::move(e));
         }
     }
+    const std::vector<RawEntry>& exif = dirs->exif;
+    const std::vector<RawEntry>& gps = dirs->gps;
+    const bool bigEndian = dirs->bigEndian;
     if (photo.empty() && exif.empty() && gps.empty()) {
         return {};
     }

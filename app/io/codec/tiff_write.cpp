@@ -9,6 +9,7 @@
 #include "app/io/codec/codec.h"
 #include "app/io/codec/tiff_ifd.h"
 #include "app/io/codec/tiff_support.h"
+#include "app/io/exif_block.h"
 
 #include <opencv2/core.hpp>
 
@@ -32,26 +33,22 @@ struct ExifParts {
 ExifParts splitExif(const std::string& block)
 {
     ExifParts parts;
-    const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(block.data()), block.size());
-    std::uint32_t first = 0;
-    if (!tiff::readHeader(bytes, parts.bigEndian, first)) {
+    std::optional<tiff::Directories> dirs =
+        tiff::readDirectories({reinterpret_cast<const std::uint8_t*>(block.data()), block.size()});
+    if (!dirs) {
         return parts;
     }
-    const auto ifd0 = tiff::readIfd(bytes, parts.bigEndian, first);
-    if (!ifd0) {
-        return parts;
-    }
-    for (const RawEntry& e : *ifd0) {
-        if (e.tag == tiff::kExifIfdTag || e.tag == tiff::kGpsIfdTag) {
-            if (const auto at = tiff::firstNumber(e, parts.bigEndian)) {
-                if (auto sub = tiff::readIfd(bytes, parts.bigEndian, *at)) {
-                    (e.tag == tiff::kExifIfdTag ? parts.exif : parts.gps) = std::move(*sub);
-                }
-            }
-        } else if (e.type == 2 && (e.tag == 270 || e.tag == 271 || e.tag == 272 || e.tag == 305 || e.tag == 306 ||
-                                   e.tag == 315 || e.tag == 33432)) {
-            parts.ifd0.push_back(e);
-        } else if (e.tag != 274) {  // the orientation is the image's own: written as 1 below
+    parts.bigEndian = dirs->bigEndian;
+    parts.exif = std::move(dirs->exif);
+    parts.gps = std::move(dirs->gps);
+    for (RawEntry& e : dirs->ifd0) {
+        if (e.tag == exif_tag::kExifIfd || e.tag == exif_tag::kGpsIfd) {
+            continue;
+        }
+        if (e.type == 2 && (e.tag == 270 || e.tag == 271 || e.tag == 272 || e.tag == 305 || e.tag == 306 ||
+                            e.tag == 315 || e.tag == 33432)) {
+            parts.ifd0.push_back(std::move(e));
+        } else if (e.tag != exif_tag::kOrientation) {  // the image's own: written as 1 below
             ++parts.leftOut;
         }
     }
@@ -66,7 +63,7 @@ std::vector<RawEntry> inOrder(std::vector<RawEntry> entries, bool from, bool to)
         return entries;
     }
     for (RawEntry& e : entries) {
-        std::size_t unit = tiff::typeSize(e.type);
+        std::size_t unit = exifTypeSize(e.type);
         if (e.type == 5 || e.type == 10) {
             unit = 4;  // a rational is two LONGs
         }
@@ -190,26 +187,22 @@ std::vector<std::uint8_t> writeTiff(const cv::Mat& img, const ImageMetadata* met
     if (!exif.exif.empty() || !exif.gps.empty()) {
         // The EXIF and GPS directories go after everything libtiff wrote; IFD0's pointers to
         // them, written as 0 above, are set to where they landed.
-        bool bigEndian = false;
-        std::uint32_t first = 0;
-        const std::span<const std::uint8_t> bytes(file);
-        if (!tiff::readHeader(bytes, bigEndian, first) || first + 2 > file.size()) {
-            throw CodecError("libtiff wrote a file whose first directory cannot be found");
+        const ExifReader fileDirs(std::string_view(reinterpret_cast<const char*>(file.data()), file.size()));
+        std::string why;
+        const std::optional<ExifIfd> ifd0 = fileDirs.ifd(fileDirs.ifd0Offset(), why);
+        if (!ifd0) {
+            throw CodecError("libtiff wrote a file whose first directory cannot be read: " + why);
         }
-        const std::uint32_t count = std::uint32_t(file[first + (bigEndian ? 1 : 0)]) |
-                                    std::uint32_t(file[first + (bigEndian ? 0 : 1)]) << 8;
+        const bool bigEndian = fileDirs.bigEndian();
         std::vector<std::pair<std::uint16_t, std::size_t>> slots;
-        for (std::uint32_t i = 0; i < count && first + 2 + 12 * (i + 1) <= file.size(); ++i) {
-            const std::size_t at = first + 2 + 12 * std::size_t(i);
-            const auto tag = static_cast<std::uint16_t>(bigEndian ? file[at] << 8 | file[at + 1]
-                                                                  : file[at + 1] << 8 | file[at]);
-            if (tag == tiff::kExifIfdTag || tag == tiff::kGpsIfdTag) {
-                slots.emplace_back(tag, at + 8);
+        for (const ExifEntry& e : ifd0->entries) {
+            if (e.tag == exif_tag::kExifIfd || e.tag == exif_tag::kGpsIfd) {
+                slots.emplace_back(e.tag, e.at + 8);
             }
         }
         for (const auto& [tag, at] : slots) {
-            std::vector<RawEntry> entries = tag == tiff::kExifIfdTag ? exif.exif : exif.gps;
-            std::erase_if(entries, [](const RawEntry& e) { return e.tag == tiff::kInteropIfdTag; });
+            std::vector<RawEntry> entries = tag == exif_tag::kExifIfd ? exif.exif : exif.gps;
+            std::erase_if(entries, [](const RawEntry& e) { return e.tag == exif_tag::kInteropIfd; });
             const std::uint32_t where =
                 tiff::appendIfd(file, bigEndian, inOrder(std::move(entries), exif.bigEndian, bigEndian));
             tiff::putU32(file, at, where, bigEndian);
