@@ -16,6 +16,7 @@ packages=(
     help2man dpkg-dev fakeroot lintian appstream desktop-file-utils man-db
     slurmctld slurmd slurm-client munge
     python3-numpy python3-pytest python3-hypothesis python3-opencv
+    imagemagick
 )
 
 missing=()

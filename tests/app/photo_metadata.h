@@ -4,6 +4,8 @@
 // Writes test photos that carry EXIF (with an orientation), XMP and an ICC profile, and reads
 // back what an output carries, with Debian's exiv2 program as an outside reader and writer.
 
+#include "tests/app/fake_icc.h"
+
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 
@@ -24,29 +26,6 @@ inline cv::Mat storedPhoto()
     cv::Mat img(40, 64, CV_8UC3, cv::Scalar(128, 128, 128));
     img(cv::Rect(0, 0, 16, 16)).setTo(cv::Scalar(0, 0, 255));
     return img;
-}
-
-/// A small ICC profile that readers accept: a display-class RGB profile header (XYZ connection
-/// space, D50 illuminant) with an empty tag table, then filler.
-inline std::string fakeIccProfile()
-{
-    std::string icc(512, '\0');
-    auto put32 = [&](std::size_t at, std::uint32_t v) {
-        for (int i = 0; i < 4; ++i) {
-            icc[at + static_cast<std::size_t>(i)] = static_cast<char>((v >> (24 - 8 * i)) & 0xff);
-        }
-    };
-    put32(0, static_cast<std::uint32_t>(icc.size()));
-    put32(8, 0x02100000);
-    icc.replace(12, 4, "mntr");
-    icc.replace(16, 4, "RGB ");
-    icc.replace(20, 4, "XYZ ");
-    icc.replace(36, 4, "acsp");
-    put32(68, 0x0000F6D6);
-    put32(72, 0x00010000);
-    put32(76, 0x0000D32D);
-    icc.replace(300, 12, "TesseraTest!");  // after the (empty) tag table at 128
-    return icc;
 }
 
 /// Runs a command through the shell and returns its standard output (standard error dropped).

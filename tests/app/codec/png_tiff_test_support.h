@@ -5,6 +5,7 @@
 // decode with OpenCV's and running outside metadata readers on a written file.
 
 #include "app/io/codec/codec.h"
+#include "tests/app/fake_icc.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -53,29 +54,6 @@ inline bool samePixels(const cv::Mat& a, const cv::Mat& b)
         }
     }
     return true;
-}
-
-/// A minimal well-formed ICC profile (header, an empty tag table and padding) for colour space "RGB "
-/// or "GRAY".
-inline std::string tinyIccProfile(const char* colourSpace = "RGB ")
-{
-    std::string p(160, '\0');
-    auto put32 = [&](std::size_t at, std::uint32_t v) {
-        for (int i = 0; i < 4; ++i) {
-            p[at + i] = static_cast<char>((v >> (24 - 8 * i)) & 0xff);
-        }
-    };
-    put32(0, 160);
-    put32(8, 0x02100000);
-    p.replace(12, 4, "mntr");
-    p.replace(16, 4, colourSpace);
-    p.replace(20, 4, "XYZ ");
-    p.replace(36, 4, "acsp");
-    put32(68, 0x0000F6D6);
-    put32(72, 0x00010000);
-    put32(76, 0x0000D32D);
-    p.replace(80, 4, "test");
-    return p;
 }
 
 /// A small EXIF block (little-endian TIFF structure) holding IFD0 Make = "Tessera" and an EXIF

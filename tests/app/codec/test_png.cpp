@@ -187,7 +187,7 @@ TEST(PngWrite, RefusesWhatPngCannotHold)
 TEST(PngMetadata, EveryPartIsPlacedAndReadBack)
 {
     ImageMetadata metadata;
-    metadata.icc = tinyIccProfile();
+    metadata.icc = tessera::test::fakeIccProfile();
     metadata.exif = tinyExif();
     metadata.xmp = kXmp;
     metadata.iptc = tinyIptc();
@@ -235,7 +235,7 @@ TEST(PngMetadata, ReadsImageMagickRawIptcAndSkipsDamage)
 TEST(PngMetadata, ExivAndImageMagickReadTheParts)
 {
     ImageMetadata metadata;
-    metadata.icc = tinyIccProfile();
+    metadata.icc = tessera::test::fakeIccProfile();
     metadata.exif = tinyExif();
     metadata.xmp = kXmp;
     metadata.iptc = tinyIptc();
@@ -253,6 +253,32 @@ TEST(PngMetadata, ExivAndImageMagickReadTheParts)
     EXPECT_NE(listing.find("Tessera"), std::string::npos) << listing;
     EXPECT_NE(listing.find("Xmp.dc.creator"), std::string::npos) << listing;
     EXPECT_NE(listing.find("Iptc.Application2.ObjectName"), std::string::npos) << listing;
+}
+
+TEST(PngMetadata, ImageMagickTakesTheNamedProfile)
+{
+    // An iCCP chunk with an empty name is refused by libpng ("iCCP: bad keyword"), and with it
+    // the profile, by every program built on libpng: ImageMagick must hand back the very bytes.
+    ImageMetadata metadata;
+    metadata.icc = tessera::test::fakeIccProfile(3000);
+    MetadataWritten written;
+    const auto bytes = writePng(pattern(5, 6, CV_8UC3), &metadata, EncodeOptions{}, written);
+    if (!haveProgram("convert")) {
+        GTEST_SKIP() << "ImageMagick is not installed";
+    }
+    const std::string path = tempPath("icc.png");
+    const std::string profile = tempPath("icc.icc");
+    writeFile(path, bytes);
+    const std::string said = commandOutput("convert '" + path + "' '" + profile + "' 2>&1");
+    std::ifstream in(profile, std::ios::binary);
+    const std::string extracted((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove(path);
+    std::filesystem::remove(profile);
+    EXPECT_EQ(said, "");
+    EXPECT_EQ(extracted.size(), metadata.icc.size());
+    EXPECT_TRUE(extracted == metadata.icc);
+    // Tessera's own reader gives the same profile back.
+    EXPECT_TRUE(readPng(bytes, DecodeBudget{}).metadata.icc == metadata.icc);
 }
 
 std::uint32_t chunkCrc(const std::string& typeAndData)
@@ -325,7 +351,7 @@ TEST(PngErrors, CrcErrorTruncationAndBadProfileGiveOneLineAndPrintNothing)
 
     // An iCCP whose data is not a profile: a warning kept out of sight, the pixels still read.
     ImageMetadata metadata;
-    metadata.icc = tinyIccProfile();
+    metadata.icc = tessera::test::fakeIccProfile();
     auto withIcc = writePng(pattern(30, 30, CV_8UC3), &metadata, EncodeOptions{}, written);
     const std::string iccText(withIcc.begin(), withIcc.end());
     const auto iccp = iccText.find("iCCP");

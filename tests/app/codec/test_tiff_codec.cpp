@@ -78,7 +78,7 @@ TEST(TiffCodec, MetadataTravelsWholeAndALargeExifSurvives)
     ImageMetadata m;
     m.exif = tinyExif(70000);  // a 70 KB UserComment: past what a JPEG segment holds
     m.xmp = kXmp;
-    m.icc = tinyIccProfile();
+    m.icc = tessera::test::fakeIccProfile();
     m.iptc = tinyIptc();
     MetadataWritten written;
     const std::vector<std::uint8_t> file = writeTiff(pattern(20, 30, CV_8UC3), &m, {}, written);

@@ -2,6 +2,7 @@
 // The WebP codec's metadata: ICC, EXIF and XMP placed as chunks and read back by Tessera's own
 // reader and by the exiv2 tool, IPTC named as left out.
 #include "app/io/codec/codec.h"
+#include "tests/app/fake_icc.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -52,21 +53,6 @@ std::string xmpWithTool(const std::string& tool)
            tool + "\"/></rdf:RDF></x:xmpmeta><?xpacket end=\"w\"?>";
 }
 
-std::string fakeIcc()
-{
-    // The header fields a reader checks: the size, the version and the "acsp" signature.
-    std::string icc(300, '\0');
-    for (std::size_t i = 128; i < icc.size(); ++i) {
-        icc[i] = char(i * 7 + 3);
-    }
-    icc[2] = char(300 >> 8);
-    icc[3] = char(300 & 0xff);
-    icc[8] = 4;
-    icc.replace(12, 12, "mntrRGB XYZ ");
-    icc.replace(36, 4, "acsp");
-    return icc;
-}
-
 /// The output of a command, or nothing when it cannot run.
 std::string commandOutput(const std::string& command)
 {
@@ -87,7 +73,7 @@ TEST(WebpMetadata, ChunksAreWrittenAndReadBack)
     ImageMetadata metadata;
     metadata.exif = exifWithArtist("Tessera Test Artist");
     metadata.xmp = xmpWithTool("TesseraWebpTest");
-    metadata.icc = fakeIcc();
+    metadata.icc = tessera::test::fakeIccProfile();
     metadata.iptc = std::string("\x1c\x02\x05\x00\x04name", 9);
     const cv::Mat img(21, 13, CV_8UC4, cv::Scalar(10, 20, 30, 128));
     for (const int quality : {101, 70}) {
@@ -151,7 +137,7 @@ TEST(WebpMetadata, Exiv2ReadsTheExifAndXmp)
     ImageMetadata metadata;
     metadata.exif = exifWithArtist("Tessera Test Artist");
     metadata.xmp = xmpWithTool("TesseraWebpTest");
-    metadata.icc = fakeIcc();
+    metadata.icc = tessera::test::fakeIccProfile();
     MetadataWritten written;
     const Bytes file = writeWebp(cv::Mat(8, 8, CV_8UC3, cv::Scalar(1, 2, 3)), &metadata, {}, written);
     const std::filesystem::path path =
