@@ -141,6 +141,25 @@ Halo FilterSpec::halo() const
     return {a.x, kernel.width - 1 - a.x, a.y, kernel.height - 1 - a.y};
 }
 
+bool FilterChain::isIdentity() const
+{
+    return std::all_of(steps.begin(), steps.end(), [](const FilterSpec& s) {
+        if (s.scale != 1.0 || s.offset != 0.0 || s.depth != OutputDepth::Same ||
+            s.kernel.weights.size() != static_cast<std::size_t>(s.kernel.width) * static_cast<std::size_t>(s.kernel.height)) {
+            return false;
+        }
+        const Point a = s.effectiveAnchor();
+        for (int y = 0; y < s.kernel.height; ++y) {
+            for (int x = 0; x < s.kernel.width; ++x) {
+                if (s.kernel.at(x, y) != (x == a.x && y == a.y ? 1.0 : 0.0)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    });
+}
+
 Halo FilterChain::halo() const
 {
     Halo total;

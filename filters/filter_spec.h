@@ -96,6 +96,10 @@ struct FilterChain {
     std::vector<FilterSpec> steps;
     /// Union of the steps' reaches (sum of halos, since steps compose).
     Halo halo() const;
+    /// True when every step gives back its input exactly: one weight of 1 at the anchor and
+    /// zeros elsewhere, scale 1, offset 0, the depth kept. Such a chain is a copy, whatever the
+    /// border; running it would only turn -0 into +0.
+    bool isIdentity() const;
     bool operator==(const FilterChain&) const = default;
 };
 

@@ -5,6 +5,8 @@
 #include "values/device_label.h"
 
 #include <chrono>
+#include <condition_variable>
+#include <limits>
 #include <memory>
 #include <mutex>
 
@@ -13,12 +15,67 @@ namespace tessera::app {
 namespace {
 
 // A pipeline kept for a whole batch, its slot threads started once. The lock covers a
-// processor called from several threads (each batch calls it from one).
+// pipeline that two callers share (the one over every GPU).
 struct HeldPipeline {
     explicit HeldPipeline(gpu::RunOptions options) : pipeline(std::move(options)) {}
     std::mutex mutex;
     gpu::Pipeline pipeline;
 };
+
+// Pipelines of one device for files in flight at once: a caller borrows a free one, or makes a
+// new one while fewer than `most` exist, or waits. Each keeps its streams, buffers and slot
+// threads for the batch, so nothing is set up per file.
+class PipelinePool {
+public:
+    PipelinePool(gpu::RunOptions options, int most) : options_(std::move(options)), most_(std::max(1, most)) {}
+
+    class Borrowed {
+    public:
+        Borrowed(PipelinePool& pool, HeldPipeline* held) : pool_(pool), held_(held) {}
+        Borrowed(const Borrowed&) = delete;
+        Borrowed& operator=(const Borrowed&) = delete;
+        ~Borrowed() { pool_.giveBack(held_); }
+        HeldPipeline& operator*() const { return *held_; }
+
+    private:
+        PipelinePool& pool_;
+        HeldPipeline* held_;
+    };
+
+    Borrowed borrow()
+    {
+        std::unique_lock lock(mutex_);
+        freed_.wait(lock, [&] { return !free_.empty() || static_cast<int>(all_.size()) < most_; });
+        if (free_.empty()) {
+            all_.push_back(std::make_unique<HeldPipeline>(options_));
+            return Borrowed(*this, all_.back().get());
+        }
+        HeldPipeline* held = free_.back();
+        free_.pop_back();
+        return Borrowed(*this, held);
+    }
+
+private:
+    void giveBack(HeldPipeline* held)
+    {
+        {
+            const std::lock_guard lock(mutex_);
+            free_.push_back(held);
+        }
+        freed_.notify_one();
+    }
+
+    gpu::RunOptions options_;
+    int most_;
+    std::mutex mutex_;
+    std::condition_variable freed_;
+    std::vector<std::unique_ptr<HeldPipeline>> all_;
+    std::vector<HeldPipeline*> free_;
+};
+
+// Files one GPU holds at once: while one is on the device, the others' host work (conversion,
+// staging) goes on in their workers' threads.
+constexpr int kFilesPerGpu = 4;
 
 // What the GPU processors of one batch share: the pipeline over every chosen GPU, which one
 // large file at a time uses.
@@ -88,7 +145,7 @@ BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std
     gpu::RunOptions options;
     options.deviceSlots = gpu::slotsFor({device}, {}, memoryLimit);
     options.method = method;
-    auto own = std::make_shared<HeldPipeline>(options);
+    auto own = std::make_shared<PipelinePool>(options, kFilesPerGpu);
     const std::string label = gpu::deviceLabel(device);
     return [own, label, shared, device, &scheduler, notice](const cv::Mat& image, const filters::FilterChain& chain,
                                                            const std::atomic<bool>& cancel) {
@@ -104,23 +161,27 @@ BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std
         if (!lease) {
             return cancelledOutcome(label);
         }
-        return runOn(*own, label, image, chain, cancel, &lease);
+        const PipelinePool::Borrowed held = own->borrow();
+        return runOn(*held, label, image, chain, cancel, &lease);
     };
 }
 
-std::shared_ptr<HeldPipeline> cpuPipeline()
+// The CPU's pipelines: one for each file filtered at once (the batch's workers decide how many
+// that is), each running its CPU slot on the caller's thread.
+std::shared_ptr<PipelinePool> cpuPipelines()
 {
     gpu::RunOptions options;
     options.deviceSlots = gpu::cpuSlots();
-    return std::make_shared<HeldPipeline>(options);
+    return std::make_shared<PipelinePool>(options, std::numeric_limits<int>::max());
 }
 
 }  // namespace
 
 BatchProcessor cpuProcessor()
 {
-    return [held = cpuPipeline()](const cv::Mat& image, const filters::FilterChain& chain,
-                                  const std::atomic<bool>& cancel) {
+    return [pool = cpuPipelines()](const cv::Mat& image, const filters::FilterChain& chain,
+                                   const std::atomic<bool>& cancel) {
+        const PipelinePool::Borrowed held = pool->borrow();
         return runOn(*held, gpu::deviceLabel(gpu::DeviceId::cpu()), image, chain, cancel);  // empty image when cancelled
     };
 }
@@ -142,12 +203,16 @@ std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpu
     std::vector<BatchProcessor> processors;
     if (gpus.empty()) {
         const gpu::DeviceId cpu = gpu::DeviceId::cpu();
-        processors.push_back([held = cpuPipeline(), &scheduler, cpu, notice](const cv::Mat& image,
-                                                                           const filters::FilterChain& chain,
-                                                                           const std::atomic<bool>& cancel) {
+        processors.push_back([pool = cpuPipelines(), &scheduler, cpu, notice](const cv::Mat& image,
+                                                                            const filters::FilterChain& chain,
+                                                                            const std::atomic<bool>& cancel) {
             const DeviceLease lease = leaseFor(scheduler, {cpu}, image, chain, cancel, notice);
             const std::string label = gpu::deviceLabel(cpu);
-            return lease ? runOn(*held, label, image, chain, cancel, &lease) : cancelledOutcome(label);
+            if (!lease) {
+                return cancelledOutcome(label);
+            }
+            const PipelinePool::Borrowed held = pool->borrow();
+            return runOn(*held, label, image, chain, cancel, &lease);
         });
         return processors;
     }

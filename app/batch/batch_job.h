@@ -38,8 +38,8 @@ struct BatchJob {
     filters::FilterChain chain;            ///< run on every input; must not be empty
     std::string filterName;                ///< what {filter} becomes; empty: the steps' ids
     OverwritePolicy policy = OverwritePolicy::Skip;
-    int jobs = 0;                          ///< decode and encode threads each; 0: from the CPU count
-    int maxInFlight = 0;                   ///< images held at once; 0: from jobs and processors
+    int jobs = 0;                          ///< files worked on at once, one thread each; 0: one per core
+    int maxInFlight = 0;                   ///< images held at once; 0: as many as jobs
     bool manifest = false;                 ///< write a reproducibility sidecar beside each output
     bool stripMetadata = false;            ///< write no EXIF, XMP or ICC profile into the outputs
 };
@@ -81,9 +81,14 @@ struct ProcessOutcome {
     std::size_t tiles = 0;      ///< tiles the run cut the image in (its memory budget decides)
 };
 
-/// The filtering step of a batch. Called from one worker thread per processor, so one processor
-/// is never called twice at once; it may throw (the file is then marked failed with the reason)
-/// and may return early with an empty image when cancel becomes true (the file is cancelled).
+/// FileResult::device of a file whose chain is an identity: its pixels are copied, no device
+/// runs anything.
+inline constexpr const char* kIdentityDevice = "none (identity)";
+
+/// The filtering step of a batch. Called from the batch's worker threads, several at once (the
+/// runner gives each file to the processor with the fewest files on it), so it must be safe to
+/// call concurrently; it may throw (the file is then marked failed with the reason) and may
+/// return early with an empty image when cancel becomes true (the file is cancelled).
 using BatchProcessor = std::function<ProcessOutcome(const cv::Mat& image, const filters::FilterChain& chain,
                                                     const std::atomic<bool>& cancel)>;
 

@@ -5,6 +5,8 @@
 #include "app/batch/batch_manifest.h"
 #include "app/io/image_io.h"
 
+#include <opencv2/core/utility.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -30,52 +32,20 @@ double msSince(Clock::time_point start)
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// A queue that its producers close when the last of them is done.
-template <typename T>
-class WorkQueue {
+// Sets OpenCV's thread count for its life and puts the previous one back.
+class OpenCvThreads {
 public:
-    explicit WorkQueue(int producers) : producers_(producers) {}
-
-    void push(T item)
-    {
-        {
-            const std::lock_guard lock(mutex_);
-            items_.push_back(std::move(item));
-        }
-        ready_.notify_one();
-    }
-
-    // Empty once every producer has finished and nothing is left.
-    std::optional<T> pop()
-    {
-        std::unique_lock lock(mutex_);
-        ready_.wait(lock, [&] { return !items_.empty() || producers_ == 0; });
-        if (items_.empty()) {
-            return std::nullopt;
-        }
-        T item = std::move(items_.front());
-        items_.pop_front();
-        return item;
-    }
-
-    void producerDone()
-    {
-        {
-            const std::lock_guard lock(mutex_);
-            --producers_;
-        }
-        ready_.notify_all();
-    }
+    explicit OpenCvThreads(int threads) : previous_(cv::getNumThreads()) { cv::setNumThreads(threads); }
+    ~OpenCvThreads() { cv::setNumThreads(previous_); }
+    OpenCvThreads(const OpenCvThreads&) = delete;
+    OpenCvThreads& operator=(const OpenCvThreads&) = delete;
 
 private:
-    std::mutex mutex_;
-    std::condition_variable ready_;
-    std::deque<T> items_;
-    int producers_;
+    int previous_;
 };
 
-// Bounds the images held between decoding and the end of encoding, so memory stays flat
-// however many files there are and however slow the filtering is.
+// Bounds the images held between the start of decoding and the end of encoding, so memory
+// stays flat however many workers there are.
 class InFlight {
 public:
     explicit InFlight(int slots) : free_(slots) {}
@@ -121,9 +91,8 @@ public:
     Pipeline(const BatchPlan& plan, const BatchJob& job, const std::vector<BatchProcessor>& processors,
              const std::atomic<bool>& cancel, const BatchProgressCallback& progress)
         : plan_(plan), job_(job), processors_(processors), cancel_(cancel), progress_(progress),
-          jobs_(job.jobs > 0 ? job.jobs : std::clamp(static_cast<int>(std::thread::hardware_concurrency()) / 2, 1, 8)),
-          inFlight_(job.maxInFlight > 0 ? job.maxInFlight : 2 * jobs_ + static_cast<int>(processors.size())),
-          decoded_(jobs_), filtered_(static_cast<int>(processors.size())), results_(plan.files.size())
+          workers_(workerCount(job, plan)), inFlight_(job.maxInFlight > 0 ? job.maxInFlight : workers_),
+          active_(processors.size(), 0), results_(plan.files.size())
     {
         if (job_.manifest) {
             manifest_ = ManifestContext::collect(plan_, job_);
@@ -147,18 +116,18 @@ public:
                 todo_.push_back(i);
             }
         }
-        std::vector<std::thread> threads;
-        for (int i = 0; i < jobs_; ++i) {
-            threads.emplace_back([this] { decodeLoop(); });
-        }
-        for (const BatchProcessor& processor : processors_) {
-            threads.emplace_back([this, &processor] { processLoop(processor); });
-        }
-        for (int i = 0; i < jobs_; ++i) {
-            threads.emplace_back([this] { encodeLoop(); });
-        }
-        for (std::thread& t : threads) {
-            t.join();
+        {
+            // Every core has a file of its own, so OpenCV's parallel loops (the CPU filters,
+            // conversions) run on the worker that calls them: no second set of threads competes
+            // with the workers. With fewer files than cores the loops get the cores left over.
+            const OpenCvThreads threadsPerWorker(std::max(1, cores() / std::max(1, std::min<int>(workers_, todo_.size()))));
+            std::vector<std::thread> threads;
+            for (int i = 0; i < workers_; ++i) {
+                threads.emplace_back([this] { workLoop(); });
+            }
+            for (std::thread& t : threads) {
+                t.join();
+            }
         }
 
         BatchSummary summary;
@@ -183,7 +152,19 @@ public:
     }
 
 private:
-    void decodeLoop()
+    static int cores() { return std::max(1, static_cast<int>(std::thread::hardware_concurrency())); }
+
+    static int workerCount(const BatchJob& job, const BatchPlan& plan)
+    {
+        const int wanted = job.jobs > 0 ? job.jobs : cores();
+        return std::clamp<int>(static_cast<int>(std::min<std::size_t>(plan.files.size(), static_cast<std::size_t>(wanted))),
+                               1, 256);
+    }
+
+    // One file at a time from start to end: decode, filter, encode on this thread, so that the
+    // codecs of as many files as there are workers run at once and no stage waits on a thread
+    // of its own.
+    void workLoop()
     {
         for (;;) {
             const size_t next = next_.fetch_add(1);
@@ -196,91 +177,116 @@ private:
                 continue;
             }
             started(i);
-            Item item{i, {}, {}, {}};
-            const auto begin = Clock::now();
-            try {
-                // A cancel stops even a decode under way (within about 50 ms of its work).
-                ImageLimits limits;
-                limits.cancel = &cancel_;
-                item.image = readImage(plan_.files[i].input, limits, &item.metadata);
-                results_[i].orientation = describeOrientation(item.metadata.orientation);
-                if (job_.manifest) {
-                    item.inputSha256 = sha256File(plan_.files[i].input);
-                }
-            } catch (const ImageReadCancelled&) {
-                cancelled(i, true);
-                continue;
-            } catch (const std::exception& e) {
-                fail(i, e.what());
-                continue;
+            std::optional<Item> item = decode(i);
+            if (item && filter(*item)) {
+                encode(*item);
             }
-            results_[i].decodeMs = msSince(begin);
-            stage(i, 0.3);
-            decoded_.push(std::move(item));
         }
-        decoded_.producerDone();
     }
 
-    void processLoop(const BatchProcessor& processor)
+    std::optional<Item> decode(size_t i)
     {
-        while (std::optional<Item> item = decoded_.pop()) {
-            const size_t i = item->slot;
-            if (cancel_) {
-                cancelled(i, true);
-                continue;
+        Item item{i, {}, {}, {}};
+        const auto begin = Clock::now();
+        try {
+            // A cancel stops even a decode under way (within about 50 ms of its work).
+            ImageLimits limits;
+            limits.cancel = &cancel_;
+            item.image = readImage(plan_.files[i].input, limits, &item.metadata);
+            results_[i].orientation = describeOrientation(item.metadata.orientation);
+            if (job_.manifest) {
+                item.inputSha256 = sha256File(plan_.files[i].input);
             }
-            try {
-                ProcessOutcome outcome = processor(item->image, plan_.chain, cancel_);
-                if (outcome.image.empty()) {
-                    if (cancel_) {
-                        cancelled(i, true);
-                    } else {
-                        fail(i, plan_.files[i].input + ": the filter produced no image");
-                    }
-                    continue;
-                }
-                results_[i].device = outcome.device;
-                results_[i].computeMs = outcome.milliseconds;
-                item->image = std::move(outcome.image);
-            } catch (const std::exception& e) {
-                fail(i, plan_.files[i].input + ": filtering failed: " + e.what());
-                continue;
-            }
+        } catch (const ImageReadCancelled&) {
+            cancelled(i, true);
+            return std::nullopt;
+        } catch (const std::exception& e) {
+            fail(i, e.what());
+            return std::nullopt;
+        }
+        results_[i].decodeMs = msSince(begin);
+        stage(i, 0.3);
+        return item;
+    }
+
+    // The processor with the fewest files on it now takes this one.
+    size_t chooseProcessor()
+    {
+        const std::lock_guard lock(mutex_);
+        const size_t p = static_cast<size_t>(std::min_element(active_.begin(), active_.end()) - active_.begin());
+        ++active_[p];
+        return p;
+    }
+
+    void doneWith(size_t p)
+    {
+        const std::lock_guard lock(mutex_);
+        --active_[p];
+    }
+
+    bool filter(Item& item)
+    {
+        const size_t i = item.slot;
+        if (cancel_) {
+            cancelled(i, true);
+            return false;
+        }
+        if (plan_.chain.isIdentity()) {
+            // Nothing to compute: the decoded pixels are the output.
+            results_[i].device = kIdentityDevice;
             stage(i, 0.8);
-            filtered_.push(std::move(*item));
+            return true;
         }
-        filtered_.producerDone();
+        const size_t p = chooseProcessor();
+        try {
+            ProcessOutcome outcome = processors_[p](item.image, plan_.chain, cancel_);
+            doneWith(p);
+            if (outcome.image.empty()) {
+                if (cancel_) {
+                    cancelled(i, true);
+                } else {
+                    fail(i, plan_.files[i].input + ": the filter produced no image");
+                }
+                return false;
+            }
+            results_[i].device = outcome.device;
+            results_[i].computeMs = outcome.milliseconds;
+            item.image = std::move(outcome.image);
+        } catch (const std::exception& e) {
+            doneWith(p);
+            fail(i, plan_.files[i].input + ": filtering failed: " + e.what());
+            return false;
+        }
+        stage(i, 0.8);
+        return true;
     }
 
-    void encodeLoop()
+    void encode(Item& item)
     {
-        while (std::optional<Item> item = filtered_.pop()) {
-            const size_t i = item->slot;
-            const std::string& output = plan_.files[i].output;
-            std::error_code ec;
-            // Something else may have made the file since the plan looked.
-            if (job_.policy != OverwritePolicy::Overwrite && fs::exists(fs::symlink_status(output, ec))) {
-                results_[i].status = FileStatus::Skipped;
-                results_[i].error = plan_.files[i].input + ": the output " + output + " appeared during the run";
-                release(i);
-                continue;
-            }
-            const auto begin = Clock::now();
-            try {
-                const MetadataReport kept =
-                    writeImage(output, item->image, job_.stripMetadata ? nullptr : &item->metadata);
-                results_[i].metadata = kept.summary();
-                results_[i].encodeMs = msSince(begin);
-                if (manifest_) {
-                    writeManifest(*manifest_, results_[i], item->inputSha256);
-                }
-            } catch (const std::exception& e) {
-                fail(i, plan_.files[i].input + ": " + e.what());
-                continue;
-            }
-            results_[i].status = FileStatus::Ok;
+        const size_t i = item.slot;
+        const std::string& output = plan_.files[i].output;
+        std::error_code ec;
+        // Something else may have made the file since the plan looked.
+        if (job_.policy != OverwritePolicy::Overwrite && fs::exists(fs::symlink_status(output, ec))) {
+            results_[i].status = FileStatus::Skipped;
+            results_[i].error = plan_.files[i].input + ": the output " + output + " appeared during the run";
             release(i);
+            return;
         }
+        const auto begin = Clock::now();
+        try {
+            const MetadataReport kept = writeImage(output, item.image, job_.stripMetadata ? nullptr : &item.metadata);
+            results_[i].metadata = kept.summary();
+            results_[i].encodeMs = msSince(begin);
+            if (manifest_) {
+                writeManifest(*manifest_, results_[i], item.inputSha256);
+            }
+        } catch (const std::exception& e) {
+            fail(i, plan_.files[i].input + ": " + e.what());
+            return;
+        }
+        results_[i].status = FileStatus::Ok;
+        release(i);
     }
 
     void started(size_t i)
@@ -351,10 +357,9 @@ private:
     const std::vector<BatchProcessor>& processors_;
     const std::atomic<bool>& cancel_;
     const BatchProgressCallback& progress_;
-    const int jobs_;
+    const int workers_;
     InFlight inFlight_;
-    WorkQueue<Item> decoded_;
-    WorkQueue<Item> filtered_;
+    std::vector<int> active_;  // files on each processor now, under mutex_
     std::vector<FileResult> results_;  // each element written by the one thread holding that file
     std::vector<size_t> todo_;
     std::atomic<size_t> next_{0};

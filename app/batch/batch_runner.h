@@ -9,9 +9,11 @@
 
 namespace tessera::app {
 
-/// Runs a planned batch as a bounded pipeline: job.jobs threads decode, one thread per processor
-/// filters (whichever processor is free takes the next image), job.jobs threads encode, and at
-/// most job.maxInFlight images are held at once. Each output is written to a temporary file in
+/// Runs a planned batch on job.jobs worker threads (one per core by default), each taking the
+/// next file through decode, filter and encode, so the codecs of that many files run at once;
+/// at most job.maxInFlight images are held at once. The filter goes to the processor with the
+/// fewest files on it (processors take several at once); an identity chain is a copy and runs
+/// on none. While the batch runs, OpenCV's parallel loops get the cores the workers leave. Each output is written to a temporary file in
 /// the output folder and renamed when complete (writeImage). Once cancel is set no new input is
 /// started and images not yet filtered are dropped; the ones already filtered are written, so
 /// only whole outputs remain. A failing input is recorded with its reason and the rest go on.

@@ -116,6 +116,10 @@ CaseSelection selectCases(const std::vector<std::string>& names, unsigned seed)
             sel.multi = true;
             continue;
         }
+        if (n == "batch") {
+            sel.batch = true;
+            continue;
+        }
         bool matched = false;
         for (std::size_t i = 0; i < std::size(kCases); ++i) {
             if (n == kCases[i].name || contains(groupsOf(kCases[i]), n)) {

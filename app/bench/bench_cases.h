@@ -26,6 +26,7 @@ struct CaseSelection {
     std::vector<std::string> unavailable;  ///< groups that later work will add
     bool preview = false;                  ///< the Engine's preview latency (bench_preview.h)
     bool multi = false;                    ///< the multi-GPU cases (bench_multi.h)
+    bool batch = false;                    ///< the batch against its codec floor (bench_batch.h)
 };
 
 /// Builds the selected cases; random kernels come from `seed`. Throws std::invalid_argument

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // tessera-bench: the benchmark contract of PERFORMANCE.md (cases, JSON lines, closing table).
 
+#include "app/bench/bench_batch.h"
 #include "app/bench/bench_cases.h"
 #include "app/bench/bench_check.h"
 #include "app/bench/bench_options.h"
@@ -102,7 +103,7 @@ int main(int argc, char** argv)
         std::cerr << "tessera-bench: case group '" << group
                   << "' is not yet available in this build; skipping it\n";
     }
-    if (selection.cases.empty() && !selection.preview && !selection.multi) {
+    if (selection.cases.empty() && !selection.preview && !selection.multi && !selection.batch) {
         std::cerr << "tessera-bench: nothing to run\n";
         return kExitUsage;
     }
@@ -132,12 +133,17 @@ int main(int argc, char** argv)
         results.push_back(r);
     };
 
-    std::cerr << "tessera-bench: " << options.width << "x" << options.height << ", " << options.runs
-              << " timed runs after " << options.warmup << " warm-up, " << selection.cases.size() << " case(s)\n";
+    if (!selection.cases.empty()) {
+        std::cerr << "tessera-bench: " << options.width << "x" << options.height << ", " << options.runs
+                  << " timed runs after " << options.warmup << " warm-up, " << selection.cases.size() << " case(s)\n";
+    }
 
     // The copy ceiling of each target first; floors of later lines refer to it.
     std::map<std::string, double> ceilings;
     for (const auto& t : targets) {
+        if (selection.cases.empty()) {
+            break;  // only the kernel cases are held against the copy ceiling
+        }
         try {
             bench::Result r = t.cpu ? bench::measureCopyCpu(options)
                                     : bench::measureCopyGpu(snapshot.devices[static_cast<std::size_t>(t.device.value())], options);
@@ -208,7 +214,20 @@ int main(int argc, char** argv)
         }
     }
 
-    if (!options.jsonOnly) {
+    std::vector<bench::BatchLine> batchLines;
+    if (selection.batch) {
+        std::cerr << "tessera-bench: case batch (" << options.batchFiles << " files per set)\n";
+        batchLines = bench::runBatchCases(options, targets);
+        for (const bench::BatchLine& line : batchLines) {
+            std::cout << bench::toJson(line).dump() << std::endl;
+            anyError = anyError || !line.error.empty();
+        }
+    }
+
+    if (!options.jsonOnly && !batchLines.empty()) {
+        std::cout << "\n" << bench::formatBatchTable(batchLines) << std::flush;
+    }
+    if (!options.jsonOnly && !results.empty()) {
         std::cout << "\n";
         for (const auto& r : results) {
             if (r.caseName == "copy" && r.error.empty()) {

@@ -142,6 +142,16 @@ Options parseOptions(int argc, char** argv)
             }
         } else if (arg == "--seed") {
             o.seed = static_cast<unsigned>(parseInt(arg, value(), 0, 2147483647));
+        } else if (arg == "--batch-files") {
+            o.batchFiles = parseInt(arg, value(), 1, 100000);
+        } else if (arg == "--batch-mp") {
+            const std::string text = value();
+            char* end = nullptr;
+            const double mp = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !(mp >= 0.01 && mp <= 200.0)) {
+                throw std::invalid_argument("--batch-mp expects megapixels from 0.01 to 200, got '" + text + "'");
+            }
+            o.batchMegapixels = mp;
         } else if (arg == "--json-only") {
             o.jsonOnly = true;
         } else if (arg == "--no-check") {
@@ -176,7 +186,11 @@ Options:
                              -5, -15, rgba8-custom5, -9, f32c1-custom7, -9, -11,
                              -21, -63, f32c4-custom15, u16c3-custom15,
                              f32c3-custom31, f32c4-custom31: no target, not
-                             in all)
+                             in all); batch (not in all: the batch of
+                             --batch-files 12 MP JPEGs of quality 92 and 24 MP
+                             16-bit TIFFs against its codec floor, decode and
+                             encode alone on the same files and workers, with
+                             a Gaussian of sigma 3 on each of --devices)
                      cases:  f32c1-custom3 f32c1-custom15 f32c1-custom31
                              rgba8-custom3 rgba8-custom15 rgba8-custom31
                              rgba8-gaussian31 f32c1-gaussian31
@@ -188,6 +202,8 @@ Options:
   --runs N         timed runs per line (default 20), after --warmup N untimed (default 3)
   --seed N         seed of the random images and kernels (default 20261129)
   --no-check       skip the comparison with the CPU path
+  --batch-files N  files of each set in the batch case (default 64)
+  --batch-mp X     megapixels of the batch case's JPEGs (default 12; its TIFFs: 2X)
   --json-only      no table
   --version        print the version and exit
   -h, --help       this text

@@ -32,6 +32,8 @@ struct Options {
     int runs = 20;
     int warmup = 3;
     unsigned seed = 20261129;
+    int batchFiles = 64;              ///< files of each set in the batch case
+    double batchMegapixels = 12.0;    ///< the batch case's JPEGs; its TIFFs are twice this
     bool jsonOnly = false;
     bool check = true;
     bool help = false;

@@ -65,7 +65,7 @@ void printBatchUsage(std::ostream& os)
           "  --policy P         when an output exists: skip (default), rename (adds -1, -2...) or\n"
           "                     overwrite; an output that would replace an input is always refused\n"
           "  --recursive        also read the sub-folders of folder inputs\n"
-          "  --jobs N           decode and encode threads each (default: from the CPU count)\n"
+          "  --jobs N           files worked on at once, one thread each (default: one per core)\n"
           "  --device D         where to filter (default auto); with several GPUs each takes the\n"
           "                     next file when it is free, and images of 24 Mpixel and up are\n"
           "                     split in tiles over all of them\n"

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -336,12 +337,14 @@ TEST_F(BatchRunner, EachProcessorTakesFilesAndErrorsNameTheFile)
 {
     std::mutex mutex;
     std::set<std::thread::id> threads;
+    std::map<std::string, int> calls;
     auto fake = [&](const std::string& label, bool failOnGray) -> BatchProcessor {
         return [&, label, failOnGray](const cv::Mat& image, const filters::FilterChain& chain,
                                       const std::atomic<bool>&) {
             {
                 const std::lock_guard lock(mutex);
                 threads.insert(std::this_thread::get_id());
+                ++calls[label];
             }
             if (failOnGray && image.channels() == 1) {
                 throw std::runtime_error("device lost");
@@ -362,7 +365,11 @@ TEST_F(BatchRunner, EachProcessorTakesFilesAndErrorsNameTheFile)
             EXPECT_NE(r.error.find("device lost"), std::string::npos);
         }
     }
-    EXPECT_EQ(threads.size(), 2u);
+    // The batch's own workers call the processors (no thread of a processor's own), and each
+    // processor is given files.
+    EXPECT_LE(threads.size(), static_cast<std::size_t>(job_.jobs));
+    EXPECT_GE(calls["GPU 0"], 1);
+    EXPECT_GE(calls["GPU 1"], 1);
     EXPECT_TRUE(devices.contains("GPU 0"));
     EXPECT_EQ(summary.ok + summary.failed, static_cast<int>(made_.good.size()));
 }
@@ -392,6 +399,59 @@ TEST_F(BatchRunner, NoMoreImagesInFlightThanAllowed)
         });
     EXPECT_EQ(summary.ok, static_cast<int>(made_.good.size()));
     EXPECT_LE(worst.load(), job_.maxInFlight);
+}
+
+// Several files are on one processor at once, each worker carrying its own file through every
+// stage, and the report lists the files in the plan's order whatever order they finish in.
+TEST_F(BatchRunner, ProcessorsTakeSeveralFilesAtOnceAndTheReportKeepsThePlansOrder)
+{
+    std::atomic<int> now{0};
+    std::atomic<int> most{0};
+    std::atomic<int> calls{0};
+    job_.inputs = made_.good;
+    job_.jobs = 4;
+    job_.maxInFlight = 4;
+    const BatchSummary summary = runJob(
+        job_, {[&](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
+            const int at = ++now;
+            most = std::max(most.load(), at);
+            // Later files finish sooner: the order of finishing is not the order of the plan.
+            std::this_thread::sleep_for(std::chrono::milliseconds(40 / (1 + calls++ % 4)));
+            --now;
+            return ProcessOutcome{filters::applyCpu(image, chain), "CPU", 0.0};
+        }});
+    ASSERT_EQ(summary.ok, static_cast<int>(made_.good.size()));
+    EXPECT_GE(most.load(), 2) << "one file at a time on the processor";
+    EXPECT_LE(most.load(), job_.maxInFlight);
+    const BatchPlan plan = planBatch(job_);
+    ASSERT_EQ(summary.files.size(), plan.files.size());
+    for (std::size_t i = 0; i < plan.files.size(); ++i) {
+        EXPECT_EQ(summary.files[i].input, plan.files[i].input) << i;
+        expectExactOutput(summary.files[i], job_.chain);
+    }
+}
+
+// An identity chain is a copy: no processor runs, and every output holds the input's pixels.
+TEST_F(BatchRunner, AnIdentityChainCopiesWithoutAProcessor)
+{
+    std::atomic<int> calls{0};
+    job_.inputs = made_.good;
+    job_.chain = filters::FilterChain{{filters::FilterSpec{}}};  // 1 x 1, weight 1
+    ASSERT_TRUE(job_.chain.isIdentity());
+    const BatchSummary summary = runJob(
+        job_, {[&](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
+            ++calls;
+            return ProcessOutcome{filters::applyCpu(image, chain), "CPU", 0.0};
+        }});
+    EXPECT_EQ(calls.load(), 0);
+    ASSERT_EQ(summary.ok, static_cast<int>(made_.good.size()));
+    for (const FileResult& r : summary.files) {
+        EXPECT_EQ(r.device, kIdentityDevice);
+        const cv::Mat in = readImage(r.input);
+        const cv::Mat out = readImage(r.output);
+        ASSERT_EQ(out.type(), in.type()) << r.input;
+        EXPECT_EQ(cv::norm(out, in, cv::NORM_INF), 0.0) << r.input;
+    }
 }
 
 // The processors keep their pipelines for the batch, and a lone CPU slot runs on the batch's

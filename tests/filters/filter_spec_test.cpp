@@ -183,6 +183,27 @@ TEST(FilterSpec, HaloFollowsAnchor)
     EXPECT_EQ(FilterChain{}.halo(), Halo{});
 }
 
+TEST(FilterChain, IdentityIsOneWeightOfOneAtTheAnchorWithNothingElse)
+{
+    FilterSpec one;  // 1 x 1, weight 1
+    EXPECT_TRUE((FilterChain{{one, one}}.isIdentity()));
+    FilterSpec shifted;
+    shifted.kernel = parseInlineKernel("0,0,0;0,1,0;0,0,0");
+    EXPECT_TRUE(FilterChain{{shifted}}.isIdentity());
+    shifted.anchor = Point{0, 0};  // the 1 is no longer under the anchor: a shift
+    EXPECT_FALSE(FilterChain{{shifted}}.isIdentity());
+    FilterSpec scaled = one;
+    scaled.scale = 2.0;
+    EXPECT_FALSE((FilterChain{{one, scaled}}.isIdentity()));
+    FilterSpec offset = one;
+    offset.offset = 0.5;
+    EXPECT_FALSE(FilterChain{{offset}}.isIdentity());
+    FilterSpec depth = one;
+    depth.depth = OutputDepth::F32;
+    EXPECT_FALSE(FilterChain{{depth}}.isIdentity());
+    EXPECT_FALSE(FilterChain{{makeBox(3)}}.isIdentity());
+}
+
 TEST(FilterSpec, KernelSum)
 {
     EXPECT_DOUBLE_EQ(parseInlineKernel("1,2;3,-4").sum(), 2.0);
