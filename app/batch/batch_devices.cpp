@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 namespace tessera::app {
 
@@ -72,10 +73,6 @@ private:
     std::vector<std::unique_ptr<HeldPipeline>> all_;
     std::vector<HeldPipeline*> free_;
 };
-
-// Files one GPU holds at once: while one is on the device, the others' host work (conversion,
-// staging) goes on in their workers' threads.
-constexpr int kFilesPerGpu = 4;
 
 // What the GPU processors of one batch share: the pipeline over every chosen GPU, which one
 // large file at a time uses.
@@ -176,6 +173,12 @@ std::shared_ptr<PipelinePool> cpuPipelines()
 }
 
 }  // namespace
+
+int defaultWorkers(std::size_t gpuCount)
+{
+    const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    return std::min(256, cores + kFilesPerGpu * static_cast<int>(gpuCount));
+}
 
 BatchProcessor cpuProcessor()
 {

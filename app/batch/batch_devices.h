@@ -11,6 +11,14 @@
 
 namespace tessera::app {
 
+/// Files one GPU processor holds at once (each on a pipeline of its own, with its own streams).
+inline constexpr int kFilesPerGpu = 4;
+
+/// The workers a batch on gpus (none: the CPU) wants when the user chose none: one per core,
+/// and one more for each file the GPUs hold, since a worker whose file is on a GPU waits there
+/// without using its core.
+int defaultWorkers(std::size_t gpuCount);
+
 /// A streamed pipeline on the CPU slot, labelled "CPU", kept for every file the processor takes
 /// (its slot thread starts once); a cancelled run gives an empty image.
 BatchProcessor cpuProcessor();

@@ -26,8 +26,8 @@ struct BatchLine {
     double filterMs = 0;
     double encodeMs = 0;
     /// The run against its target: the codec floor's files/s for a GPU run; for the CPU run,
-    /// the rate every core would give if each file cost the floor's codec time plus the
-    /// filter's one-thread time, divided over the cores.
+    /// the rate of every core kept on files that each cost this run's median decode, filter and
+    /// encode times.
     double ratio = 0;
     double target = 0;      ///< 0.9 (GPU) or 0.85 (CPU); 0 for the floor itself
     std::string ratioOf;    ///< what the ratio is taken against, in words
@@ -37,8 +37,8 @@ struct BatchLine {
 /// The batch case of tessera-bench: writes its own files into a temporary folder (--batch-files
 /// 12 MP JPEGs of quality 92 and as many 24 MP 16-bit TIFFs, both scaled by --batch-mp), then for
 /// each set times the codec floor (the batch with an identity chain, which copies) and the batch
-/// with a Gaussian of sigma 3 on each of the options' devices, on one worker per core. Prints
-/// nothing; the caller prints the lines.
+/// with a Gaussian of sigma 3 on each of the options' devices, with the workers the CLI would
+/// use (one per core, plus the files the GPUs hold). Prints nothing; the caller prints the lines.
 std::vector<BatchLine> runBatchCases(const Options& options, const std::vector<Target>& targets);
 
 nlohmann::ordered_json toJson(const BatchLine& line);

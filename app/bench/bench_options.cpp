@@ -144,6 +144,8 @@ Options parseOptions(int argc, char** argv)
             o.seed = static_cast<unsigned>(parseInt(arg, value(), 0, 2147483647));
         } else if (arg == "--batch-files") {
             o.batchFiles = parseInt(arg, value(), 1, 100000);
+        } else if (arg == "--batch-dir") {
+            o.batchDir = value();
         } else if (arg == "--batch-mp") {
             const std::string text = value();
             char* end = nullptr;
@@ -204,6 +206,7 @@ Options:
   --no-check       skip the comparison with the CPU path
   --batch-files N  files of each set in the batch case (default 64)
   --batch-mp X     megapixels of the batch case's JPEGs (default 12; its TIFFs: 2X)
+  --batch-dir DIR  make the batch case's files in DIR (sets jpeg/ and tiff/) and keep them
   --json-only      no table
   --version        print the version and exit
   -h, --help       this text

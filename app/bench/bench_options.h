@@ -34,6 +34,7 @@ struct Options {
     unsigned seed = 20261129;
     int batchFiles = 64;              ///< files of each set in the batch case
     double batchMegapixels = 12.0;    ///< the batch case's JPEGs; its TIFFs are twice this
+    std::string batchDir;             ///< where the batch case's files are made and kept; empty: a temporary folder
     bool jsonOnly = false;
     bool check = true;
     bool help = false;

@@ -304,6 +304,9 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
         err << "tessera-cli: stopping: waiting for the files being read, filtered or written to finish; "
                      "press Ctrl+C again to stop at once (temporaries are removed)\n" << std::flush;
     });
+    if (o.job.jobs == 0) {
+        o.job.jobs = defaultWorkers(gpus.size());
+    }
     BatchSummary summary = runBatch(plan, o.job,
                                     makeProcessors(gpus, scheduler, o.filters.method, o.filters.gpuMemoryLimit),
                                     guard.cancelFlag(), progress);

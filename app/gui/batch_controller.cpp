@@ -150,8 +150,11 @@ void BatchController::start(const ui::BatchRequest& request)
             QMetaObject::invokeMethod(
                 this, [this, text = qs(why)] { dialog_.setSummary(text); }, Qt::QueuedConnection);
         };
-        processors = makeProcessors(gpu::resolve(device, snapshot, note, gpu::kDeviceOption), scheduler_,
-                                    gpu::Method::Auto, 0, waiting);
+        const std::vector<gpu::DeviceId> gpus = gpu::resolve(device, snapshot, note, gpu::kDeviceOption);
+        processors = makeProcessors(gpus, scheduler_, gpu::Method::Auto, 0, waiting);
+        if (job.jobs == 0) {
+            job.jobs = defaultWorkers(gpus.size());
+        }
     } catch (const std::exception& e) {
         dialog_.showRefusal(qs(e.what()));
         emit finished();
