@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/batch_progress.h"
 
+#include "values/batch_rate.h"
+
 #include <QColor>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -101,8 +104,12 @@ void BatchProgress::setProgress(int done, int total, const QString& currentFile,
     current_->setText(currentFile);
     const qint64 elapsed = clock_.isValid() ? clock_.elapsed() : 0;
     QString text = tr("%1 elapsed").arg(duration(elapsed));
-    if (done > 0 && done < total) {
-        text += tr(", about %1 left").arg(duration(elapsed * (total - done) / done));
+    const double seconds = static_cast<double>(elapsed) / 1000.0;
+    if (const double rate = gpu::filesPerSecond(done, seconds); rate > 0) {
+        text += tr(", %1 files/s").arg(QLocale().toString(rate, 'f', rate < 10 ? 2 : 1));
+    }
+    if (const std::optional<double> left = gpu::secondsLeft(done, total, seconds)) {
+        text += tr(", about %1 left").arg(duration(static_cast<qint64>(*left * 1000.0)));
     }
     timing_->setText(text);
 }

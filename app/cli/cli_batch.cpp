@@ -12,12 +12,14 @@
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_filter_options.h"
 #include "app/cli/interrupt.h"
+#include "values/batch_rate.h"
 #include "app/cli/stderr_lines.h"
 #include "app/version_info.h"
 #include "gpu/device_info.h"
 #include "gpu/engine.h"
 #include "values/device_selection.h"
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -282,12 +284,14 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     const bool terminal = &out == &std::cout && ::isatty(STDOUT_FILENO) == 1;
     BatchProgressCallback progress;
     if (terminal) {
-        progress = [&out](const BatchProgress& p) {
+        progress = [&out, started = std::chrono::steady_clock::now()](const BatchProgress& p) {
             std::string name = p.currentFile;
-            if (name.size() > 50) {
-                name = "..." + name.substr(name.size() - 47);
+            if (name.size() > 40) {
+                name = "..." + name.substr(name.size() - 37);
             }
-            out << "\r\033[K[" << p.done << "/" << p.total << "] " << name << " "
+            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            const std::string rate = gpu::rateText(p.done, p.total, elapsed);
+            out << "\r\033[K[" << p.done << "/" << p.total << "] " << (rate.empty() ? "" : rate + "  ") << name << " "
                 << static_cast<int>(p.fileFraction * 100) << "%" << std::flush;
         };
     }
