@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gpu/jpeg_decoder_gpu.h"
+
+#include "gpu/nvjpeg_loader.h"
+#include "gpu/resources.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+namespace tessera::gpu {
+
+namespace nv = nvjpeg;
+
+namespace {
+
+std::mutex faultMutex;
+std::function<bool()> faultHook;  // under faultMutex
+
+bool faultInjected()
+{
+    std::function<bool()> hook;
+    {
+        const std::lock_guard lock(faultMutex);
+        hook = faultHook;
+    }
+    return hook && hook();
+}
+
+std::string cudaText(cudaError_t err)
+{
+    return std::string(cudaGetErrorName(err)) + " (" + cudaGetErrorString(err) + ")";
+}
+
+const detail::NvjpegApi& api()
+{
+    return detail::nvjpegLibrary().api();
+}
+
+/// States borrowed at once, at most: more callers wait for one to come back. Each holds a
+/// device buffer as large as the largest image it decoded.
+constexpr std::size_t kMaxStates = 8;
+
+}  // namespace
+
+/// One decoding state: nvJPEG's per-thread state, a stream and the output buffer.
+struct DecodeState {
+    DeviceId device;
+    nv::nvjpegJpegState_t state = nullptr;
+    Stream stream;
+    RawDeviceBuffer buffer;
+
+    DecodeState(DeviceId d, nv::nvjpegHandle_t handle) : device(d), stream(d)
+    {
+        const nv::nvjpegStatus_t s = api().nvjpegJpegStateCreate(handle, &state);
+        if (s != nv::NVJPEG_STATUS_SUCCESS) {
+            throw std::runtime_error("nvjpegJpegStateCreate: " + nv::statusName(s));
+        }
+    }
+    ~DecodeState()
+    {
+        if (state != nullptr) {
+            const ScopedDevice on(device, std::nothrow);
+            api().nvjpegJpegStateDestroy(state);
+        }
+    }
+    DecodeState(const DecodeState&) = delete;
+    DecodeState& operator=(const DecodeState&) = delete;
+};
+
+struct GpuJpegDecoder::Pool {
+    std::mutex mutex;
+    std::condition_variable returned;
+    std::vector<std::unique_ptr<DecodeState>> idle;  // under mutex
+    std::size_t made = 0;                             // states alive, idle or borrowed
+
+    /// An idle state, or permission to make one (null), waiting while kMaxStates are out.
+    std::unique_ptr<DecodeState> borrow()
+    {
+        std::unique_lock lock(mutex);
+        returned.wait(lock, [this] { return !idle.empty() || made < kMaxStates; });
+        if (!idle.empty()) {
+            std::unique_ptr<DecodeState> s = std::move(idle.back());
+            idle.pop_back();
+            return s;
+        }
+        ++made;
+        return nullptr;
+    }
+
+    /// Puts a state back; a null one (failed or not made) frees its place instead.
+    void giveBack(std::unique_ptr<DecodeState> s)
+    {
+        {
+            const std::lock_guard lock(mutex);
+            if (s) {
+                idle.push_back(std::move(s));
+            } else {
+                --made;
+            }
+        }
+        returned.notify_one();
+    }
+};
+
+std::string gpuJpegRefusal(std::span<const std::uint8_t> file)
+{
+    const std::size_t n = file.size();
+    if (n < 4 || file[0] != 0xFF || file[1] != 0xD8) {
+        return "not a JPEG file";
+    }
+    bool jfif = false;
+    int adobeTransform = -1;  // -1: no Adobe segment
+    std::size_t pos = 2;
+    while (pos + 1 < n) {
+        if (file[pos] != 0xFF) {
+            ++pos;  // libjpeg skips stray bytes before a marker too
+            continue;
+        }
+        const std::uint8_t m = file[pos + 1];
+        if (m == 0xFF) {
+            ++pos;  // fill byte
+            continue;
+        }
+        if (m == 0xD8 || m == 0x01 || (m >= 0xD0 && m <= 0xD7)) {
+            pos += 2;
+            continue;
+        }
+        if (m == 0xDA || m == 0xD9) {
+            return "no frame header before the first scan";
+        }
+        if (pos + 3 >= n) {
+            break;
+        }
+        const std::size_t length = std::size_t(file[pos + 2]) << 8 | file[pos + 3];
+        if (length < 2 || pos + 2 + length > n) {
+            return "damaged marker segment";
+        }
+        const std::uint8_t* body = file.data() + pos + 4;
+        const std::size_t bodyLength = length - 2;
+        if (m == 0xE0 && bodyLength >= 5 && std::equal(body, body + 5, "JFIF")) {
+            jfif = true;
+        } else if (m == 0xEE && bodyLength >= 12 && std::equal(body, body + 5, "Adobe")) {
+            adobeTransform = body[11];
+        } else if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
+            if (m == 0xC3 || m == 0xC7 || m == 0xCB || m == 0xCF) {
+                return "lossless JPEG";
+            }
+            if (m >= 0xC9) {
+                return "arithmetic-coded JPEG";
+            }
+            if (m >= 0xC5) {
+                return "hierarchical JPEG";
+            }
+            if (bodyLength < 6) {
+                return "damaged frame header";
+            }
+            const int precision = body[0];
+            const int height = body[1] << 8 | body[2];
+            const int width = body[3] << 8 | body[4];
+            const int components = body[5];
+            if (precision != 8) {
+                return std::to_string(precision) + "-bit JPEG";
+            }
+            if (width == 0 || height == 0) {
+                return "JPEG whose height is given after the first scan (DNL)";
+            }
+            if (components == 4) {
+                return adobeTransform == 2 ? "YCCK JPEG (4 components)" : "CMYK JPEG (4 components)";
+            }
+            if (components != 1 && components != 3) {
+                return "JPEG of " + std::to_string(components) + " components";
+            }
+            if (components == 3 && !jfif) {
+                if (adobeTransform == 0) {
+                    return "RGB JPEG stored without the colour transform (Adobe)";
+                }
+                if (adobeTransform < 0 && bodyLength >= 6 + 3 * 3 && body[6] == 'R' && body[9] == 'G' &&
+                    body[12] == 'B') {
+                    return "RGB JPEG (components named R, G, B)";
+                }
+            }
+            return {};
+        }
+        pos += 2 + length;
+    }
+    return "no frame header";
+}
+
+GpuJpegDecoder::GpuJpegDecoder(DeviceId device, void* handle)
+    : device_(device), handle_(handle), pool_(std::make_unique<Pool>())
+{
+}
+
+GpuJpegDecoder::~GpuJpegDecoder()
+{
+    pool_.reset();  // every state is back: decode() calls hold the decoder alive
+    const ScopedDevice on(device_, std::nothrow);
+    api().nvjpegDestroy(static_cast<nv::nvjpegHandle_t>(handle_));
+}
+
+std::shared_ptr<GpuJpegDecoder> GpuJpegDecoder::open(DeviceId device, std::string& why)
+{
+    const detail::NvjpegLibrary& library = detail::nvjpegLibrary();
+    if (!library.available()) {
+        why = library.error();
+        return nullptr;
+    }
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || device.isCpu() || device.value() >= count) {
+        cudaGetLastError();
+        why = "GPU JPEG decoding unavailable: no " + gpu::describe(device) +
+              (err != cudaSuccess ? " (" + cudaText(err) + ")" : " (" + std::to_string(count) + " CUDA devices)");
+        return nullptr;
+    }
+    try {
+        const ScopedDevice on(device);
+        nv::nvjpegHandle_t handle = nullptr;
+        const nv::nvjpegStatus_t s = library.api().nvjpegCreateSimple(&handle);
+        if (s != nv::NVJPEG_STATUS_SUCCESS) {
+            why = "GPU JPEG decoding unavailable on " + gpu::describe(device) + ": nvjpegCreateSimple: " + nv::statusName(s);
+            return nullptr;
+        }
+        return std::shared_ptr<GpuJpegDecoder>(new GpuJpegDecoder(device, handle));
+    } catch (const std::exception& e) {
+        why = "GPU JPEG decoding unavailable on " + gpu::describe(device) + ": " + e.what();
+        return nullptr;
+    }
+}
+
+std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file, std::string& why)
+{
+    if (faultInjected()) {
+        why = "nvjpegDecode: " + nv::statusName(nv::NVJPEG_STATUS_EXECUTION_FAILED) + " (injected fault)";
+        return std::nullopt;
+    }
+    if (std::string refusal = gpuJpegRefusal(file); !refusal.empty()) {
+        why = std::move(refusal);
+        return std::nullopt;
+    }
+    const auto handle = static_cast<nv::nvjpegHandle_t>(handle_);
+    const auto* data = reinterpret_cast<const unsigned char*>(file.data());
+    int components = 0;
+    nv::nvjpegChromaSubsampling_t subsampling = nv::NVJPEG_CSS_UNKNOWN;
+    int widths[nv::NVJPEG_MAX_COMPONENT] = {};
+    int heights[nv::NVJPEG_MAX_COMPONENT] = {};
+    if (const nv::nvjpegStatus_t s =
+            api().nvjpegGetImageInfo(handle, data, file.size(), &components, &subsampling, widths, heights);
+        s != nv::NVJPEG_STATUS_SUCCESS) {
+        why = "nvjpegGetImageInfo: " + nv::statusName(s);
+        return std::nullopt;
+    }
+    if ((components != 1 && components != 3) || subsampling == nv::NVJPEG_CSS_UNKNOWN ||
+        subsampling == nv::NVJPEG_CSS_410V || widths[0] <= 0 || heights[0] <= 0) {
+        why = "nvJPEG reads " + std::to_string(components) + " components with subsampling " +
+              std::to_string(static_cast<int>(subsampling)) + ", which it does not decode here";
+        return std::nullopt;
+    }
+    const int width = widths[0];
+    const int height = heights[0];
+    const int channels = components == 1 ? 1 : 3;
+    const std::size_t pitch = std::size_t(width) * std::size_t(channels);
+    const std::size_t bytes = pitch * std::size_t(height);
+
+    std::unique_ptr<DecodeState> state = pool_->borrow();
+    try {
+        const ScopedDevice on(device_);
+        if (!state) {
+            state = std::make_unique<DecodeState>(device_, handle);
+        }
+        if (state->buffer.bytes() < bytes) {
+            state->buffer = RawDeviceBuffer();  // free the old one before the larger one is made
+            state->buffer = RawDeviceBuffer(bytes, device_);
+        }
+        nv::nvjpegImage_t out{};
+        out.channel[0] = static_cast<unsigned char*>(state->buffer.data());
+        out.pitch[0] = pitch;
+        const auto stream = static_cast<cudaStream_t>(state->stream.handle());
+        const nv::nvjpegOutputFormat_t format = channels == 1 ? nv::NVJPEG_OUTPUT_Y : nv::NVJPEG_OUTPUT_BGRI;
+        if (const nv::nvjpegStatus_t s =
+                api().nvjpegDecode(handle, state->state, data, file.size(), format, &out, stream);
+            s != nv::NVJPEG_STATUS_SUCCESS) {
+            why = "nvjpegDecode: " + nv::statusName(s);
+            state.reset();  // a state a failed decode leaves behind is not trusted again
+            pool_->giveBack(nullptr);
+            return std::nullopt;
+        }
+        cv::Mat image(height, width, CV_8UC(channels));
+        cudaError_t err = cudaMemcpy2DAsync(image.data, image.step[0], out.channel[0], pitch, pitch,
+                                            std::size_t(height), cudaMemcpyDeviceToHost, stream);
+        const cudaError_t synced = cudaStreamSynchronize(stream);
+        err = err != cudaSuccess ? err : synced;
+        if (err != cudaSuccess) {
+            cudaGetLastError();
+            why = "copying the decoded JPEG from " + gpu::describe(device_) + ": " + cudaText(err);
+            state.reset();
+            pool_->giveBack(nullptr);
+            return std::nullopt;
+        }
+        pool_->giveBack(std::move(state));
+        return image;
+    } catch (const std::exception& e) {
+        clearLastError();
+        why = std::string("GPU JPEG decoding failed on ") + gpu::describe(device_) + ": " + e.what();
+        state.reset();
+        pool_->giveBack(nullptr);
+        return std::nullopt;
+    }
+}
+
+std::string GpuJpegDecoder::describe() const
+{
+    return "nvJPEG " + detail::nvjpegLibrary().version() + " on " + gpu::describe(device_);
+}
+
+std::string GpuJpegDecoder::label() const
+{
+    return "nvJPEG (" + gpu::describe(device_) + ")";
+}
+
+void setGpuJpegFaultForTesting(std::function<bool()> fault)
+{
+    const std::lock_guard lock(faultMutex);
+    faultHook = std::move(fault);
+}
+
+}  // namespace tessera::gpu
