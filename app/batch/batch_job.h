@@ -2,6 +2,7 @@
 #pragma once
 
 #include "filters/filter_spec.h"
+#include "values/device_id.h"
 
 #include <opencv2/core/mat.hpp>
 
@@ -42,6 +43,10 @@ struct BatchJob {
     int maxInFlight = 0;                   ///< images held at once; 0: as many as jobs
     bool manifest = false;                 ///< write a reproducibility sidecar beside each output
     bool stripMetadata = false;            ///< write no EXIF, XMP or ICC profile into the outputs
+    /// GPUs that decode the JPEG inputs with nvJPEG, the files spread over them (a file nvJPEG
+    /// cannot take, or every file where nvJPEG is missing, goes to libjpeg-turbo); empty: the
+    /// CPU decodes them all.
+    std::vector<gpu::DeviceId> jpegGpus;
 };
 
 /// The outcome of one input.
@@ -59,6 +64,9 @@ struct FileResult {
     std::string error;         ///< why it failed or was skipped; names the file
     std::string metadata;      ///< what the output carries from the input ("EXIF, ICC profile", "none")
     std::string orientation;   ///< how the input was turned upright; empty when it was
+    /// Which decoder read the input: "libjpeg-turbo", "nvJPEG (GPU 0)", "libjpeg-turbo (nvJPEG:
+    /// <why not>)", "libpng", ...; empty when it was not read.
+    std::string decoder;
 };
 
 /// A snapshot of a run for progress displays. Called on worker threads, one call at a time.

@@ -44,6 +44,7 @@ nlohmann::ordered_json fileResultJson(const FileResult& result)
     file["milliseconds"] = result.computeMs;
     file["decode_milliseconds"] = result.decodeMs;
     file["encode_milliseconds"] = result.encodeMs;
+    file["decoder"] = result.decoder;
     putPath(file, "output", result.output);
     file["error"] = result.error;  // may name a file whose name is not UTF-8: written through jsonText()
     return file;

@@ -4,6 +4,7 @@
 #include "app/batch/batch_devices.h"
 #include "app/batch/batch_manifest.h"
 #include "app/io/image_io.h"
+#include "gpu/jpeg_decoder_gpu.h"
 
 #include <opencv2/core/utility.hpp>
 
@@ -97,6 +98,7 @@ public:
         if (job_.manifest) {
             manifest_ = ManifestContext::collect(plan_, job_);
         }
+        openJpegDecoders();
     }
 
     BatchSummary run()
@@ -192,6 +194,8 @@ private:
             // A cancel stops even a decode under way (within about 50 ms of its work).
             ImageLimits limits;
             limits.cancel = &cancel_;
+            limits.decoderUsed = &results_[i].decoder;
+            useJpegDecoder(limits);
             item.image = readImage(plan_.files[i].input, limits, &item.metadata);
             results_[i].orientation = describeOrientation(item.metadata.orientation);
             if (job_.manifest) {
@@ -207,6 +211,38 @@ private:
         results_[i].decodeMs = msSince(begin);
         stage(i, 0.3);
         return item;
+    }
+
+    // One nvJPEG decoder per GPU of the job's jpegGpus, opened once for the run; where none
+    // opens, the reason is kept for the JPEG files' reports.
+    void openJpegDecoders()
+    {
+        for (const gpu::DeviceId device : job_.jpegGpus) {
+            std::string why;
+            if (std::shared_ptr<gpu::GpuJpegDecoder> d = gpu::GpuJpegDecoder::open(device, why)) {
+                jpegDecoders_.push_back(std::move(d));
+            } else {
+                jpegUnavailable_ = why;
+            }
+        }
+    }
+
+    // JPEG files go to the decoders in turn; libjpeg-turbo reads whatever they do not take.
+    void useJpegDecoder(ImageLimits& limits)
+    {
+        if (!jpegDecoders_.empty()) {
+            const std::shared_ptr<gpu::GpuJpegDecoder>& d = jpegDecoders_[nextJpegDecoder_.fetch_add(1) % jpegDecoders_.size()];
+            limits.jpegDecoderName = d->label();
+            limits.jpegDecoder = [d](std::span<const std::uint8_t> file, std::string& why) {
+                return d->decode(file, why);
+            };
+        } else if (!job_.jpegGpus.empty()) {
+            limits.jpegDecoderName = "nvJPEG";
+            limits.jpegDecoder = [this](std::span<const std::uint8_t>, std::string& why) -> std::optional<cv::Mat> {
+                why = jpegUnavailable_;
+                return std::nullopt;
+            };
+        }
     }
 
     // The processor with the fewest files on it now takes this one.
@@ -364,6 +400,9 @@ private:
     std::vector<size_t> todo_;
     std::atomic<size_t> next_{0};
     std::optional<ManifestContext> manifest_;
+    std::vector<std::shared_ptr<gpu::GpuJpegDecoder>> jpegDecoders_;  // set before the workers start
+    std::string jpegUnavailable_;  // why no decoder of jpegGpus opened
+    std::atomic<size_t> nextJpegDecoder_{0};
     std::mutex mutex_;
     int done_ = 0;
     std::string current_;

@@ -129,7 +129,8 @@ struct FileSet {
 };
 
 BatchLine runOnce(const FileSet& set, const std::string& outFolder, const filters::FilterChain& chain,
-                  const std::vector<BatchProcessor>& processors, const std::string& label, int workers)
+                  const std::vector<BatchProcessor>& processors, const std::string& label, int workers,
+                  const std::vector<gpu::DeviceId>& jpegGpus = {})
 {
     BatchLine line;
     line.images = set.name;
@@ -144,6 +145,7 @@ BatchLine runOnce(const FileSet& set, const std::string& outFolder, const filter
     job.chain = chain;
     job.policy = OverwritePolicy::Overwrite;
     job.jobs = workers;
+    job.jpegGpus = jpegGpus;  // a GPU run decodes its JPEGs there too
     std::atomic<bool> never{false};
     const bool peakKnown = resetPeak();
     const double cpuBefore = cpuSeconds();
@@ -229,7 +231,7 @@ std::vector<BatchLine> runBatchCases(const Options& options, const std::vector<T
             BatchLine line;
             try {
                 line = runOnce(set, root + "/out", gaussian, makeProcessors(gpus, scheduler),
-                               t.cpu ? "CPU" : gpu::deviceLabel(t.device), defaultWorkers(gpus.size()));
+                               t.cpu ? "CPU" : gpu::deviceLabel(t.device), defaultWorkers(gpus.size()), gpus);
             } catch (const std::exception& e) {
                 line.images = set.name;
                 line.run = t.cpu ? "CPU" : gpu::deviceLabel(t.device);

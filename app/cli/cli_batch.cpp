@@ -311,6 +311,7 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     if (o.job.jobs == 0) {
         o.job.jobs = defaultWorkers(gpus.size());
     }
+    o.job.jpegGpus = gpus;  // the batch's GPUs decode its JPEGs too (libjpeg-turbo where they cannot)
     BatchSummary summary = runBatch(plan, o.job,
                                     makeProcessors(gpus, scheduler, o.filters.method, o.filters.gpuMemoryLimit),
                                     guard.cancelFlag(), progress);

@@ -8,6 +8,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -47,6 +50,18 @@ struct ImageLimits {
     /// When set while a decode runs, the decoder stops within about 50 ms of work and
     /// readImage() throws ImageReadCancelled. May be null; must outlive the call.
     const std::atomic<bool>* cancel = nullptr;
+    /// When set, tried on a JPEG's bytes after every header and budget check, before
+    /// libjpeg-turbo: an image it returns (CV_8UC1 for a grey JPEG, CV_8UC3 BGR otherwise, the
+    /// header's size, not turned) is used as libjpeg-turbo's would be; nullopt (with why), an
+    /// exception or an image of another shape sends the file to libjpeg-turbo. Called on the
+    /// reading thread; e.g. a gpu::GpuJpegDecoder.
+    std::function<std::optional<cv::Mat>(std::span<const std::uint8_t> file, std::string& why)> jpegDecoder = nullptr;
+    /// How jpegDecoder is named in decoderUsed, e.g. "nvJPEG (GPU 0)".
+    std::string jpegDecoderName = "JPEG decoder";
+    /// When set, receives the decoder that read the pixels: "libjpeg-turbo", jpegDecoderName,
+    /// "libjpeg-turbo (<jpegDecoderName>: <why it did not>)", or another format's library
+    /// ("libpng", "libtiff", "libwebp", "OpenEXR", "BMP reader", "PNM reader"). Must outlive the call.
+    std::string* decoderUsed = nullptr;
 };
 
 /// What an output file holds of the metadata offered for it, as written, and what it does not.
