@@ -8,6 +8,7 @@
 #include "filters/filter_spec.h"
 #include "gpu/calibration.h"
 #include "gpu/device_info.h"
+#include "gpu/jpeg_decoder_gpu.h"  // GpuJpegDecoder: JPEG decoding on a GPU (nvJPEG)
 #include "values/device_selection.h"
 #include "gpu/kernel_variant.h"
 #include "values/run_report.h"

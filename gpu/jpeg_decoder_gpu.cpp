@@ -46,29 +46,58 @@ constexpr std::size_t kMaxStates = 8;
 
 }  // namespace
 
-/// One decoding state: nvJPEG's per-thread state, a stream and the output buffer.
+/// One decoding state: a nvJPEG handle and state of its own (nothing of nvJPEG's is shared
+/// between concurrent calls), a stream and the output buffer.
 struct DecodeState {
     DeviceId device;
+    nv::nvjpegHandle_t handle = nullptr;
     nv::nvjpegJpegState_t state = nullptr;
     Stream stream;
     RawDeviceBuffer buffer;
+    bool warmed = false;  // a decode has succeeded on it
 
-    DecodeState(DeviceId d, nv::nvjpegHandle_t handle) : device(d), stream(d)
+    /// Throws std::runtime_error naming the nvJPEG call that failed, CudaError.
+    explicit DecodeState(DeviceId d) : device(d), stream(d)
     {
-        const nv::nvjpegStatus_t s = api().nvjpegJpegStateCreate(handle, &state);
+        const ScopedDevice on(device);
+        // Chroma interpolated when upsampled, as libjpeg-turbo does; a library that does not
+        // know the flag gets the plain handle.
+        nv::nvjpegStatus_t s = api().nvjpegCreateEx(nv::NVJPEG_BACKEND_DEFAULT, nullptr, nullptr,
+                                                    nv::NVJPEG_FLAGS_UPSAMPLING_WITH_INTERPOLATION, &handle);
         if (s != nv::NVJPEG_STATUS_SUCCESS) {
+            handle = nullptr;
+            s = api().nvjpegCreateSimple(&handle);
+        }
+        if (s != nv::NVJPEG_STATUS_SUCCESS) {
+            handle = nullptr;
+            throw std::runtime_error("nvjpegCreateSimple: " + nv::statusName(s));
+        }
+        s = api().nvjpegJpegStateCreate(handle, &state);
+        if (s != nv::NVJPEG_STATUS_SUCCESS) {
+            state = nullptr;
+            api().nvjpegDestroy(handle);
             throw std::runtime_error("nvjpegJpegStateCreate: " + nv::statusName(s));
         }
     }
     ~DecodeState()
     {
-        if (state != nullptr) {
-            const ScopedDevice on(device, std::nothrow);
-            api().nvjpegJpegStateDestroy(state);
-        }
+        const ScopedDevice on(device, std::nothrow);
+        api().nvjpegJpegStateDestroy(state);
+        api().nvjpegDestroy(handle);
     }
     DecodeState(const DecodeState&) = delete;
     DecodeState& operator=(const DecodeState&) = delete;
+
+    /// A fresh nvJPEG state on the same handle, after a failed decode. Throws std::runtime_error.
+    void renew()
+    {
+        api().nvjpegJpegStateDestroy(state);
+        state = nullptr;
+        if (const nv::nvjpegStatus_t s = api().nvjpegJpegStateCreate(handle, &state); s != nv::NVJPEG_STATUS_SUCCESS) {
+            state = nullptr;
+            throw std::runtime_error("nvjpegJpegStateCreate: " + nv::statusName(s));
+        }
+    }
 };
 
 struct GpuJpegDecoder::Pool {
@@ -76,6 +105,7 @@ struct GpuJpegDecoder::Pool {
     std::condition_variable returned;
     std::vector<std::unique_ptr<DecodeState>> idle;  // under mutex
     std::size_t made = 0;                             // states alive, idle or borrowed
+    std::mutex growing;  // held by a decode tried again after an allocation failure
 
     /// An idle state, or permission to make one (null), waiting while kMaxStates are out.
     std::unique_ptr<DecodeState> borrow()
@@ -190,17 +220,9 @@ std::string gpuJpegRefusal(std::span<const std::uint8_t> file)
     return "no frame header";
 }
 
-GpuJpegDecoder::GpuJpegDecoder(DeviceId device, void* handle)
-    : device_(device), handle_(handle), pool_(std::make_unique<Pool>())
-{
-}
+GpuJpegDecoder::GpuJpegDecoder(DeviceId device) : device_(device), pool_(std::make_unique<Pool>()) {}
 
-GpuJpegDecoder::~GpuJpegDecoder()
-{
-    pool_.reset();  // every state is back: decode() calls hold the decoder alive
-    const ScopedDevice on(device_, std::nothrow);
-    api().nvjpegDestroy(static_cast<nv::nvjpegHandle_t>(handle_));
-}
+GpuJpegDecoder::~GpuJpegDecoder() = default;  // every state is back: decode() calls hold the decoder
 
 std::shared_ptr<GpuJpegDecoder> GpuJpegDecoder::open(DeviceId device, std::string& why)
 {
@@ -218,15 +240,14 @@ std::shared_ptr<GpuJpegDecoder> GpuJpegDecoder::open(DeviceId device, std::strin
         return nullptr;
     }
     try {
-        const ScopedDevice on(device);
-        nv::nvjpegHandle_t handle = nullptr;
-        const nv::nvjpegStatus_t s = library.api().nvjpegCreateSimple(&handle);
-        if (s != nv::NVJPEG_STATUS_SUCCESS) {
-            why = "GPU JPEG decoding unavailable on " + gpu::describe(device) + ": nvjpegCreateSimple: " + nv::statusName(s);
-            return nullptr;
-        }
-        return std::shared_ptr<GpuJpegDecoder>(new GpuJpegDecoder(device, handle));
+        // The first state is made now, so that a device where nvJPEG cannot start says so here.
+        auto first = std::make_unique<DecodeState>(device);
+        std::shared_ptr<GpuJpegDecoder> decoder(new GpuJpegDecoder(device));
+        decoder->pool_->made = 1;
+        decoder->pool_->idle.push_back(std::move(first));
+        return decoder;
     } catch (const std::exception& e) {
+        clearLastError();
         why = "GPU JPEG decoding unavailable on " + gpu::describe(device) + ": " + e.what();
         return nullptr;
     }
@@ -242,8 +263,19 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
         why = std::move(refusal);
         return std::nullopt;
     }
-    const auto handle = static_cast<nv::nvjpegHandle_t>(handle_);
     const auto* data = reinterpret_cast<const unsigned char*>(file.data());
+    std::unique_ptr<DecodeState> state = pool_->borrow();
+    if (!state) {
+        try {
+            state = std::make_unique<DecodeState>(device_);
+        } catch (const std::exception& e) {
+            clearLastError();
+            pool_->giveBack(nullptr);
+            why = std::string("GPU JPEG decoding failed on ") + gpu::describe(device_) + ": " + e.what();
+            return std::nullopt;
+        }
+    }
+    const nv::nvjpegHandle_t handle = state->handle;
     int components = 0;
     nv::nvjpegChromaSubsampling_t subsampling = nv::NVJPEG_CSS_UNKNOWN;
     int widths[nv::NVJPEG_MAX_COMPONENT] = {};
@@ -252,12 +284,14 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
             api().nvjpegGetImageInfo(handle, data, file.size(), &components, &subsampling, widths, heights);
         s != nv::NVJPEG_STATUS_SUCCESS) {
         why = "nvjpegGetImageInfo: " + nv::statusName(s);
+        pool_->giveBack(std::move(state));
         return std::nullopt;
     }
     if ((components != 1 && components != 3) || subsampling == nv::NVJPEG_CSS_UNKNOWN ||
         subsampling == nv::NVJPEG_CSS_410V || widths[0] <= 0 || heights[0] <= 0) {
         why = "nvJPEG reads " + std::to_string(components) + " components with subsampling " +
               std::to_string(static_cast<int>(subsampling)) + ", which it does not decode here";
+        pool_->giveBack(std::move(state));
         return std::nullopt;
     }
     const int width = widths[0];
@@ -266,11 +300,14 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
     const std::size_t pitch = std::size_t(width) * std::size_t(channels);
     const std::size_t bytes = pitch * std::size_t(height);
 
-    std::unique_ptr<DecodeState> state = pool_->borrow();
     try {
         const ScopedDevice on(device_);
-        if (!state) {
-            state = std::make_unique<DecodeState>(device_, handle);
+        // A state's first decode and one on a larger image allocate (nvJPEG inside, the buffer
+        // here): those run one at a time per decoder, since concurrent first decodes gave
+        // NVJPEG_STATUS_ALLOCATOR_FAILURE now and then on an H200 (nvJPEG 13.0.1).
+        std::unique_lock alone(pool_->growing, std::defer_lock);
+        if (!state->warmed || state->buffer.bytes() < bytes) {
+            alone.lock();
         }
         if (state->buffer.bytes() < bytes) {
             state->buffer = RawDeviceBuffer();  // free the old one before the larger one is made
@@ -281,9 +318,18 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
         out.pitch[0] = pitch;
         const auto stream = static_cast<cudaStream_t>(state->stream.handle());
         const nv::nvjpegOutputFormat_t format = channels == 1 ? nv::NVJPEG_OUTPUT_Y : nv::NVJPEG_OUTPUT_BGRI;
-        if (const nv::nvjpegStatus_t s =
-                api().nvjpegDecode(handle, state->state, data, file.size(), format, &out, stream);
-            s != nv::NVJPEG_STATUS_SUCCESS) {
+        nv::nvjpegStatus_t s = api().nvjpegDecode(handle, state->state, data, file.size(), format, &out, stream);
+        if (s == nv::NVJPEG_STATUS_ALLOCATOR_FAILURE) {
+            // Once more on a fresh state, with no other decode allocating meanwhile.
+            if (!alone.owns_lock()) {
+                alone.lock();
+            }
+            cudaStreamSynchronize(stream);
+            cudaGetLastError();
+            state->renew();
+            s = api().nvjpegDecode(handle, state->state, data, file.size(), format, &out, stream);
+        }
+        if (s != nv::NVJPEG_STATUS_SUCCESS) {
             why = "nvjpegDecode: " + nv::statusName(s);
             state.reset();  // a state a failed decode leaves behind is not trusted again
             pool_->giveBack(nullptr);
@@ -301,6 +347,7 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
             pool_->giveBack(nullptr);
             return std::nullopt;
         }
+        state->warmed = true;
         pool_->giveBack(std::move(state));
         return image;
     } catch (const std::exception& e) {

@@ -21,7 +21,7 @@ namespace tessera::gpu {
 /// lossless, hierarchical) and any nvJPEG or CUDA failure gives no image and a reason, so that
 /// the caller decodes that file with libjpeg-turbo instead.
 ///
-/// nvJPEG's single-image call (nvjpegDecode on a handle of the default backend): Huffman
+/// nvJPEG's single-image call (nvjpegDecode on handles of the default backend): Huffman
 /// decoding on the calling thread, the IDCT, upsampling and colour conversion on the GPU, into
 /// a device buffer that is then copied to the host. The hardware engines are reached only
 /// through the batched or decoupled API, which this class does not use.
@@ -52,10 +52,9 @@ public:
     struct Pool;  // the decoding states; defined in the .cpp
 
 private:
-    GpuJpegDecoder(DeviceId device, void* handle);
+    explicit GpuJpegDecoder(DeviceId device);
 
     DeviceId device_;
-    void* handle_ = nullptr;  // nvjpegHandle_t, shared by the states (nvJPEG allows that)
     std::unique_ptr<Pool> pool_;
 };
 

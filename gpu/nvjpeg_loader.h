@@ -9,9 +9,10 @@
 // Where each value was checked (all agree):
 //  - nvjpeg.h of CUDA 12.6 (NVJPEG_VER 12.3.3), as vendored in the public repository
 //    zspace/system.cuda-12.6, include/nvjpeg.h: every enum value, nvjpegImage_t, the handle
-//    typedefs and the signatures below;
+//    typedefs and the signatures below, NVJPEG_BACKEND_DEFAULT = 0 and
+//    NVJPEG_FLAGS_UPSAMPLING_WITH_INTERPOLATION = 1<<5 included;
 //  - docs.rs nvjpeg-sys 0.1.0 (bindgen output of nvjpeg.h 11.9): NVJPEG_OUTPUT_Y = 2,
-//    NVJPEG_BACKEND_HARDWARE = 3, the status codes 0 to 9, NVJPEG_MAX_COMPONENT = 4,
+//    the status codes 0 to 9, NVJPEG_MAX_COMPONENT = 4,
 //    libraryPropertyType MAJOR_VERSION = 0, MINOR_VERSION = 1, PATCH_LEVEL = 2;
 //  - docs.nvidia.com/cuda/nvjpeg (Thread Safety): a nvjpegJpegState_t per thread, the handle
 //    may be shared.
@@ -59,6 +60,15 @@ enum nvjpegOutputFormat_t : int {
     NVJPEG_OUTPUT_BGRI = 6,
 };
 
+/// nvjpegBackend_t: the one Tessera asks for.
+enum nvjpegBackend_t : int {
+    NVJPEG_BACKEND_DEFAULT = 0,
+};
+
+/// nvJPEG's flag for nvjpegCreateEx that upsamples subsampled chroma by interpolation (as
+/// libjpeg-turbo's "fancy" upsampling does) rather than by repeating samples (CUDA 12 headers).
+inline constexpr unsigned NVJPEG_FLAGS_UPSAMPLING_WITH_INTERPOLATION = 1U << 5;
+
 /// libraryPropertyType (library_types.h), as nvjpegGetProperty takes it.
 enum libraryPropertyType : int {
     MAJOR_VERSION = 0,
@@ -84,6 +94,9 @@ using cudaStream_t = void*;
 /// The entry points' types, after nvjpeg.h's prototypes.
 using nvjpegGetProperty_fn = nvjpegStatus_t (*)(libraryPropertyType type, int* value);
 using nvjpegCreateSimple_fn = nvjpegStatus_t (*)(nvjpegHandle_t* handle);
+/// The allocators are passed as null (nvJPEG's own cudaMalloc and cudaHostAlloc), so kept opaque.
+using nvjpegCreateEx_fn = nvjpegStatus_t (*)(nvjpegBackend_t backend, void* devAllocator, void* pinnedAllocator,
+                                             unsigned int flags, nvjpegHandle_t* handle);
 using nvjpegDestroy_fn = nvjpegStatus_t (*)(nvjpegHandle_t handle);
 using nvjpegJpegStateCreate_fn = nvjpegStatus_t (*)(nvjpegHandle_t handle, nvjpegJpegState_t* state);
 using nvjpegJpegStateDestroy_fn = nvjpegStatus_t (*)(nvjpegJpegState_t state);
@@ -105,6 +118,7 @@ namespace tessera::gpu::detail {
 #define TESSERA_NVJPEG_FUNCTIONS(X) \
     X(nvjpegGetProperty)            \
     X(nvjpegCreateSimple)           \
+    X(nvjpegCreateEx)               \
     X(nvjpegDestroy)                \
     X(nvjpegJpegStateCreate)        \
     X(nvjpegJpegStateDestroy)       \

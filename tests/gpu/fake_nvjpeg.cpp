@@ -26,6 +26,16 @@ FAKE_EXPORT int nvjpegCreateSimple(void** handle)
     return kNotInitialised;
 }
 
+FAKE_EXPORT int nvjpegCreateEx(int backend, void* devAllocator, void* pinnedAllocator, unsigned flags, void** handle)
+{
+    (void)backend;
+    (void)devAllocator;
+    (void)pinnedAllocator;
+    (void)flags;
+    (void)handle;
+    return kNotInitialised;
+}
+
 FAKE_EXPORT int nvjpegDestroy(void* handle)
 {
     (void)handle;
