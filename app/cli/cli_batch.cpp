@@ -39,6 +39,7 @@ struct BatchCliOptions {
     std::string csv;
     std::vector<std::pair<std::size_t, std::string>> lists;  ///< --files-from: inputs before it, the list
     std::optional<BatchShard> shard;
+    bool jpegOnGpu = false;  ///< --jpeg-decoder gpu
     bool help = false;
 };
 
@@ -68,6 +69,8 @@ void printBatchUsage(std::ostream& os)
           "                     overwrite; an output that would replace an input is always refused\n"
           "  --recursive        also read the sub-folders of folder inputs\n"
           "  --jobs N           files worked on at once, one thread each (default: one per core)\n"
+          "  --jpeg-decoder D   cpu (default: libjpeg-turbo) or gpu: nvJPEG on the batch's GPUs, with\n"
+          "                     libjpeg-turbo for the files it cannot read; the report names each\n"
           "  --device D         where to filter (default auto); with several GPUs each takes the\n"
           "                     next file when it is free, and images of 24 Mpixel and up are\n"
           "                     split in tiles over all of them\n"
@@ -120,6 +123,12 @@ BatchCliOptions parseBatch(const std::vector<std::string>& args)
             o.job.recursive = true;
         } else if (a == "--jobs" || a == "-j") {
             o.job.jobs = parseJobs(value());
+        } else if (a == "--jpeg-decoder") {
+            const std::string v = value();
+            if (v != "cpu" && v != "gpu") {
+                throw UsageError("--jpeg-decoder expects cpu or gpu, got '" + v + "'");
+            }
+            o.jpegOnGpu = v == "gpu";
         } else if (a == "--report") {
             o.report = value();
         } else if (a == "--csv") {
@@ -311,7 +320,9 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     if (o.job.jobs == 0) {
         o.job.jobs = defaultWorkers(gpus.size());
     }
-    o.job.jpegGpus = gpus;  // the batch's GPUs decode its JPEGs too (libjpeg-turbo where they cannot)
+    if (o.jpegOnGpu) {
+        o.job.jpegGpus = gpus;  // nvJPEG on the batch's GPUs (libjpeg-turbo where it cannot)
+    }
     BatchSummary summary = runBatch(plan, o.job,
                                     makeProcessors(gpus, scheduler, o.filters.method, o.filters.gpuMemoryLimit),
                                     guard.cancelFlag(), progress);

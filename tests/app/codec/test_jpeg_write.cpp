@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -60,7 +62,9 @@ std::string runTool(const std::string& command)
 
 std::string tempFile(const std::vector<std::uint8_t>& bytes, const std::string& name)
 {
-    const std::string path = (std::filesystem::temp_directory_path() / name).string();
+    // The process id keeps two runs of the suite at once from writing over each other's file.
+    const std::string path =
+        (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + name)).string();
     std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
                                                 static_cast<std::streamsize>(bytes.size()));
     return path;
