@@ -31,6 +31,7 @@ struct BatchRequest {
     QString depth;            ///< "keep", "u8", "u16", "f32"
     QString policy;           ///< "skip", "rename", "overwrite"
     QString device;           ///< a DeviceOption key: "auto", "cpu", "gpu:0", "all"
+    bool jpegOnGpu = false;   ///< decode JPEGs with nvJPEG on the batch's GPUs where it can
     bool manifest = false;
 };
 
@@ -112,6 +113,7 @@ private:
     QComboBox* depth_ = nullptr;
     QComboBox* policy_ = nullptr;
     QComboBox* device_ = nullptr;
+    QCheckBox* jpegOnGpu_ = nullptr;
     QCheckBox* manifest_ = nullptr;
     BatchProgress* progress_ = nullptr;
     QPushButton* start_ = nullptr;

@@ -124,7 +124,9 @@ void BatchProgress::addResult(const BatchResultRow& row)
     const QStringList cells{QFileInfo(row.file).fileName(), row.status, row.device,
                             row.status == QLatin1String("ok") ? QString::number(row.milliseconds, 'f', 2) : QString(),
                             written ? QFileInfo(row.output).fileName() : QString(), row.error};
-    const QStringList tips{row.file, row.status, row.device, cells[3], row.output, row.error};
+    const QString deviceTip =
+        row.decoder.isEmpty() ? row.device : tr("%1; read by %2").arg(row.device, row.decoder);
+    const QStringList tips{row.file, row.status, deviceTip, cells[3], row.output, row.error};
     for (int c = 0; c < cells.size(); ++c) {
         auto* item = new QTableWidgetItem(cells[c]);
         item->setToolTip(tips[c]);

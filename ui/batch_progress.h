@@ -19,6 +19,7 @@ struct BatchResultRow {
     double milliseconds = 0.0;
     QString output;
     QString error;
+    QString decoder;  ///< which library read the input (shown in the device cell's tooltip)
 };
 
 /// The lower half of the batch dialog: progress of the run and of the current file, elapsed time

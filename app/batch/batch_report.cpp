@@ -45,14 +45,14 @@ ReportTime reportTimeNow()
 std::string resultsCsv(const std::vector<FileResult>& files, const std::optional<BatchShard>& shard)
 {
     std::ostringstream out;
-    out << (shard ? "shard,position," : "") << "file,status,device,milliseconds,output,error\r\n";
+    out << (shard ? "shard,position," : "") << "file,status,device,decoder,milliseconds,output,error\r\n";
     for (const FileResult& r : files) {
         char ms[32];
         std::snprintf(ms, sizeof ms, "%.3f", r.computeMs);
         if (shard) {
             out << shard->text() << ',' << r.position << ',';
         }
-        out << csvField(r.input) << ',' << toString(r.status) << ',' << csvField(r.device) << ',' << ms << ','
+        out << csvField(r.input) << ',' << toString(r.status) << ',' << csvField(r.device) << ',' << csvField(r.decoder) << ',' << ms << ','
             << csvField(r.output) << ',' << csvField(r.error) << "\r\n";
     }
     return out.str();

@@ -31,7 +31,7 @@ QString qs(const std::string& text)
 
 ui::BatchResultRow rowFor(const FileResult& r)
 {
-    return {qs(r.input), qs(toString(r.status)), qs(r.device), r.computeMs, qs(r.output), qs(r.error)};
+    return {qs(r.input), qs(toString(r.status)), qs(r.device), r.computeMs, qs(r.output), qs(r.error), qs(r.decoder)};
 }
 
 QString summaryText(const BatchSummary& s)
@@ -154,6 +154,9 @@ void BatchController::start(const ui::BatchRequest& request)
         processors = makeProcessors(gpus, scheduler_, gpu::Method::Auto, 0, waiting);
         if (job.jobs == 0) {
             job.jobs = defaultWorkers(gpus.size());
+        }
+        if (request.jpegOnGpu) {
+            job.jpegGpus = gpus;  // nvJPEG on the batch's GPUs (libjpeg-turbo where it cannot)
         }
     } catch (const std::exception& e) {
         dialog_.showRefusal(qs(e.what()));

@@ -102,8 +102,14 @@ TEST(BatchReport, CsvQuotesWhatNeedsIt)
     r.input = "/a/b,c.png";
     r.status = FileStatus::Failed;
     r.error = "said \"no\"";
-    EXPECT_EQ(resultsCsv({r}), "file,status,device,milliseconds,output,error\r\n"
-                               "\"/a/b,c.png\",failed,,0.000,,\"said \"\"no\"\"\"\r\n");
+    EXPECT_EQ(resultsCsv({r}), "file,status,device,decoder,milliseconds,output,error\r\n"
+                               "\"/a/b,c.png\",failed,,,0.000,,\"said \"\"no\"\"\"\r\n");
+    r.status = FileStatus::Ok;
+    r.error.clear();
+    r.device = "GPU 0";
+    r.decoder = "libjpeg-turbo (nvJPEG (GPU 0): progressive, 4:4:0)";
+    EXPECT_EQ(resultsCsv({r}), "file,status,device,decoder,milliseconds,output,error\r\n"
+                               "\"/a/b,c.png\",ok,GPU 0,\"libjpeg-turbo (nvJPEG (GPU 0): progressive, 4:4:0)\",0.000,,\r\n");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QLabel>
@@ -102,6 +103,7 @@ TEST_F(BatchDialogTest, RunsABatchAndListsEveryFile)
         ++ok;
         EXPECT_EQ(status, QStringLiteral("ok"));
         EXPECT_EQ(table->item(r, 2)->text(), QStringLiteral("CPU"));
+        EXPECT_EQ(table->item(r, 2)->toolTip(), QStringLiteral("CPU; read by libpng"));
         const QString output = table->item(r, 4)->data(Qt::UserRole).toString();
         const cv::Mat want = filters::applyCpu(app::readImage(file.toStdString()), boxChain());
         const cv::Mat got = app::readImage(output.toStdString());
@@ -234,6 +236,24 @@ TEST_F(BatchDialogTest, DevicesUseTheWordsOfPreferences)
     ASSERT_GE(device->count(), 2);
     EXPECT_EQ(device->itemText(0), QStringLiteral("Auto (every GPU, else the CPU)"));
     EXPECT_EQ(device->itemText(0), ui::PreferencesDialog::basicDeviceOptions().front().label);
+}
+
+TEST_F(BatchDialogTest, GpuJpegDecodingNeedsAGpuDeviceAndIsRemembered)
+{
+    auto* device = child<QComboBox>("batchDevice");
+    auto* jpeg = child<QCheckBox>("batchJpegOnGpu");
+    EXPECT_FALSE(jpeg->isChecked());  // off unless asked for
+    jpeg->setChecked(true);
+    device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+    EXPECT_FALSE(jpeg->isEnabled());
+    EXPECT_FALSE(dialog_.request().jpegOnGpu);  // a CPU batch decodes on the CPU whatever the box says
+    device->setCurrentIndex(device->findData(QStringLiteral("auto")));
+    EXPECT_TRUE(jpeg->isEnabled());
+    EXPECT_TRUE(dialog_.request().jpegOnGpu);
+    dialog_.close();
+    ui::BatchDialog again;
+    EXPECT_TRUE(again.request().jpegOnGpu);
+    EXPECT_EQ(again.request().device, QStringLiteral("auto"));
 }
 
 TEST_F(BatchDialogTest, BadTemplateShowsWhyAndChoicesAreRemembered)
