@@ -4,7 +4,7 @@
 // The C interface's images: their depth codes, the checks every image passes before it is
 // read or written, and an OpenCV view of one.
 
-#include "gpu/pixel_format.h"
+#include "tessera/gpu/pixel_format.h"
 #include "python/tessera_c.h"
 
 #include <opencv2/core/mat.hpp>

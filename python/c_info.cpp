@@ -4,7 +4,7 @@
 #include "python/c_info.h"
 
 #include "filters/registry_json.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 #include "values/device_json.h"
 
 namespace tessera::python {

@@ -3,7 +3,7 @@
 // the writer the CLI's --trace uses (values/trace_text.h): one format for every front end.
 #include "python/c_report.h"
 
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 #include "values/run_report_json.h"
 #include "values/trace_text.h"
 

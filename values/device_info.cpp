@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// DeviceInfo's arithmetic and version text, apart from the CUDA queries in gpu/device_info.cpp,
+// DeviceInfo's arithmetic and version text, apart from the CUDA queries in gpu/runtime/device_info.cpp,
 // so that code without the CUDA runtime (ui/, the CLI's values) can call them.
 
 #include "values/device_info.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// The three kinds of failure gpu/ reports besides CUDA's own (gpu/cuda_error.h). They derive
+// The three kinds of failure gpu/ reports besides CUDA's own (tessera/gpu/cuda_error.h). They derive
 // from the standard types callers already catch: the first two are std::invalid_argument, the
 // third a std::logic_error.
 

@@ -18,7 +18,7 @@ enum class Method {
 
 /// Whether the direct and separable methods may run on tensor cores (8-bit images only: fp16
 /// operands, fp32 sums, taken only when the fp16 rounding of the taps cannot move a result by
-/// half an output step; see gpu/tensor_conv.h).
+/// half an output step; see gpu/kernels/tensor/tensor_conv.h).
 enum class TensorCores {
     Auto,  ///< when eligible and estimated faster than the fp32 kernels
     Off,   ///< never

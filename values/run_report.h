@@ -41,7 +41,7 @@ const char* toString(Placement placement);
 /// What a run does when a device fails or cannot be used (RunOptions::fallback): decided once,
 /// inside the pipeline, and recorded in RunReport::fellBack.
 enum class Fallback {
-    None,       ///< the run throws DeviceFailed (gpu/engine.h): a measurement, say, wants no stand-in
+    None,       ///< the run throws DeviceFailed (tessera/gpu/engine.h): a measurement, say, wants no stand-in
     OtherGpus,  ///< the other slots of the run take the failed slot's work; throws when none is left
     Cpu,        ///< as OtherGpus, and the CPU path computes what no slot is left to run
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/batch/batch_devices.h"
 
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 #include "values/device_label.h"
 
 #include <chrono>

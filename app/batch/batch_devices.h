@@ -4,7 +4,7 @@
 #include "app/batch/batch_job.h"
 #include "app/devices/device_scheduler.h"
 #include "values/device_id.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include <string>
 #include <vector>

@@ -4,7 +4,7 @@
 #include "app/batch/batch_json.h"
 #include "app/batch/batch_report.h"
 #include "app/io/path_text.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 
 #include <QCryptographicHash>
 

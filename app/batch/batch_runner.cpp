@@ -4,7 +4,7 @@
 #include "app/batch/batch_devices.h"
 #include "app/batch/batch_manifest.h"
 #include "app/io/image_io.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include <opencv2/core/utility.hpp>
 

@@ -2,7 +2,7 @@
 #include "app/bench/bench_runner.h"
 
 #include "filters/float_range.h"
-#include "gpu/kernels.h"
+#include "tessera/gpu/kernels.h"
 #include "values/errors.h"
 
 #include <algorithm>
@@ -224,7 +224,7 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
             sink(r);
         }
     };
-    // The methods plan as a resident image's runs do (gpu/resident_bands.cpp): with what one
+    // The methods plan as a resident image's runs do (gpu/exec/resident/resident_bands.cpp): with what one
     // scan of an f32 image tells of its values. A named variant plans knowing nothing, so its
     // line times the kernels with every check of the float rule on.
     const gpu::SourceValues values =

@@ -11,7 +11,7 @@
 #include "app/bench/bench_result.h"
 #include "app/bench/bench_runner.h"
 #include "app/build_config.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 #include "values/device_selection.h"
 
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 
 #include "app/bench/bench_cases.h"
 #include "filters/cpu_executor.h"
-#include "gpu/kernels.h"
+#include "tessera/gpu/kernels.h"
 
 #include <opencv2/core.hpp>
 

@@ -3,7 +3,7 @@
 
 #include "app/bench/bench_options.h"
 #include "app/bench/bench_result.h"
-#include "gpu/device_info.h"
+#include "values/device_info.h"
 
 #include <functional>
 #include <vector>

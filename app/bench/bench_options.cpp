@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/bench/bench_options.h"
 
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include <algorithm>
 #include <charconv>

@@ -5,7 +5,7 @@
 #include "app/bench/bench_check.h"
 #include "app/bench/bench_options.h"
 #include "app/bench/bench_result.h"
-#include "gpu/device_info.h"
+#include "values/device_info.h"
 
 #include <opencv2/core/mat.hpp>
 

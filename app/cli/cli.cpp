@@ -3,7 +3,7 @@
 
 #include "app/cli/cli_commands.h"
 #include "app/version_info.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 
 #include <exception>
 #include <ostream>

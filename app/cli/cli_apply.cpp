@@ -14,7 +14,7 @@
 #include "filters/preset_io.h"
 #include "filters/registry.h"
 #include "values/device_selection.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include <nlohmann/json.hpp>
 #include <opencv2/core/utility.hpp>

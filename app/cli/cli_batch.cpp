@@ -15,8 +15,8 @@
 #include "values/batch_rate.h"
 #include "app/cli/stderr_lines.h"
 #include "app/version_info.h"
-#include "gpu/device_info.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/engine.h"
 #include "values/device_selection.h"
 
 #include <chrono>

@@ -7,8 +7,8 @@
 #include "app/compare/compare_runner.h"
 #include "app/io/image_io.h"
 #include "app/io/path_text.h"
-#include "gpu/engine.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/engine.h"
+#include "tessera/gpu/device_info.h"
 #include "values/device_selection.h"
 
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 #include "app/version_info.h"
 #include "filters/registry.h"
 #include "filters/registry_json.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 #include "values/device_json.h"
 
 #include <iomanip>

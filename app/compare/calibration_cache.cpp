@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/compare/calibration_cache.h"
 
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include <QSettings>
 #include <QThread>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "values/device_calibration.h"
-#include "gpu/device_info.h"
+#include "values/device_info.h"
 
 #include <QString>
 

@@ -3,7 +3,7 @@
 
 #include "app/compare/compare_runner.h"
 #include "values/device_calibration.h"
-#include "gpu/device_info.h"
+#include "values/device_info.h"
 
 #include <nlohmann/json_fwd.hpp>
 

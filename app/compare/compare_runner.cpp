@@ -6,7 +6,7 @@
 #include "app/devices/device_scheduler.h"
 
 #include "filters/cpu_executor.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>

@@ -3,7 +3,7 @@
 
 #include "filters/filter_spec.h"
 #include "values/device_calibration.h"
-#include "gpu/device_info.h"
+#include "values/device_info.h"
 #include "values/run_report.h"
 
 #include <opencv2/core/mat.hpp>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/devices/device_scheduler.h"
 
-#include "gpu/device_info.h"
+#include "values/device_info.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -5,7 +5,7 @@
 
 #include "app/devices/device_scheduler.h"
 #include "app/engine/display_mapping.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include <QPromise>
 #include <QThread>

@@ -10,7 +10,7 @@
 #include "app/batch/batch_runner.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 #include "values/device_selection.h"
 #include "ui/batch_dialog.h"
 

@@ -3,7 +3,7 @@
 
 #include "values/device_label.h"
 #include "app/devices/device_scheduler.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 #include "ui/device_panel.h"
 
 #include <exception>

@@ -4,7 +4,7 @@
 #include "app/gui/background_job.h"
 #include "app/compare/calibration_cache.h"
 #include "values/device_calibration.h"
-#include "gpu/device_info.h"
+#include "values/device_info.h"
 
 #include <QObject>
 #include <QStringList>

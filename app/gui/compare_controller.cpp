@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/gui/compare_controller.h"
 
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 #include "ui/compare_dialog.h"
 #include "values/device_label.h"
 

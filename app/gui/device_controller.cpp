@@ -8,6 +8,7 @@
 #include "app/engine/engine.h"
 #include "app/document/qt_text.h"
 #include "app/version_info.h"
+#include "tessera/gpu/device_info.h"
 #include "ui/main_window.h"
 #include "ui/preferences_dialog.h"
 

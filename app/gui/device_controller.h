@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "gpu/device_info.h"
+#include "values/device_info.h"
 #include "values/device_selection.h"
 
 #include <QObject>

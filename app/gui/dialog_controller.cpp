@@ -9,7 +9,7 @@
 #include "app/document/document.h"
 #include "app/engine/engine.h"
 #include "app/gui/preview_controller.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 #include "values/device_selection.h"
 #include "ui/batch_dialog.h"
 #include "ui/compare_dialog.h"

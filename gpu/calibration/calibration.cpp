@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/calibration.h"
+#include "tessera/gpu/calibration.h"
 
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
-#include "gpu/calibration_kernels.cuh"
-#include "gpu/cuda_check.cuh"
-#include "gpu/engine.h"
-#include "gpu/resources.h"
+#include "gpu/calibration/calibration_kernels.cuh"
+#include "gpu/runtime/cuda_check.cuh"
+#include "tessera/gpu/engine.h"
+#include "tessera/gpu/resources.h"
 
 #include <opencv2/core.hpp>
 

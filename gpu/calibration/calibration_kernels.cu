@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/calibration_kernels.cuh"
-#include "gpu/cuda_check.cuh"
+#include "gpu/calibration/calibration_kernels.cuh"
+#include "gpu/runtime/cuda_check.cuh"
 
 #include "values/errors.h"
 

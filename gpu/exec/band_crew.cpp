@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/band_crew.h"
+#include "gpu/exec/band_crew.h"
 
 #include "values/errors.h"
 #include <chrono>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/chain_runner.h"
+#include "gpu/exec/chain_runner.h"
 
 #include "filters/float_range.h"
-#include "gpu/cost_model.h"
-#include "gpu/variant_support.h"
+#include "gpu/plan/cost_model.h"
+#include "gpu/plan/variant_support.h"
 #include "values/errors.h"
 
 #include <algorithm>

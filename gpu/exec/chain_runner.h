@@ -2,9 +2,9 @@
 #pragma once
 
 #include "filters/filter_spec.h"
-#include "gpu/device_info.h"
-#include "gpu/executor.h"
-#include "gpu/resources.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/executor.h"
+#include "tessera/gpu/resources.h"
 
 #include <opencv2/core/mat.hpp>
 

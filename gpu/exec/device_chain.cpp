@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/device_chain.h"
+#include "tessera/gpu/device_chain.h"
 
-#include "gpu/chain_runner.h"
-#include "gpu/cuda_check.cuh"
-#include "gpu/device_info.h"
-#include "gpu/engine.h"
+#include "gpu/exec/chain_runner.h"
+#include "gpu/runtime/cuda_check.cuh"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/engine.h"
 #include "values/errors.h"
 
 #include <algorithm>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/engine.h"
-#include "gpu/cufft_loader.h"
+#include "tessera/gpu/engine.h"
+#include "gpu/runtime/cufft_loader.h"
 
 #include "values/errors.h"
 #include "filters/cpu_executor.h"
-#include "gpu/pixel_format.h"
-#include "gpu/resident_bands.h"
-#include "gpu/streamed_executor.h"
-#include "gpu/tile_worker.h"
+#include "tessera/gpu/pixel_format.h"
+#include "gpu/exec/resident/resident_bands.h"
+#include "gpu/exec/streamed/streamed_executor.h"
+#include "gpu/exec/streamed/tile_worker.h"
 
 #include <opencv2/core.hpp>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // run(): a plan carried out on a stream. Planning is executor.cpp's.
-#include "gpu/executor.h"
+#include "tessera/gpu/executor.h"
 
-#include "gpu/cuda_check.cuh"
-#include "gpu/plan_data.h"
-#include "gpu/tensor_conv.h"
+#include "gpu/runtime/cuda_check.cuh"
+#include "gpu/plan/plan_data.h"
+#include "gpu/kernels/tensor/tensor_conv.h"
 #include "values/errors.h"
 
 #include <mutex>

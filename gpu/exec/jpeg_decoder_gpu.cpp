@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/jpeg_decoder_gpu.h"
+#include "tessera/gpu/jpeg_decoder_gpu.h"
 
-#include "gpu/nvjpeg_loader.h"
-#include "gpu/resources.h"
+#include "gpu/runtime/nvjpeg_loader.h"
+#include "tessera/gpu/resources.h"
 
 #include <cuda_runtime_api.h>
 

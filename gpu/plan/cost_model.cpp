@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/cost_model.h"
+#include "gpu/plan/cost_model.h"
 
 #include <algorithm>
 

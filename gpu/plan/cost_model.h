@@ -4,7 +4,7 @@
 // Private to gpu/: the planner's estimate of each method's kernel time. The numbers only need to
 // rank the methods correctly; they are scaled from one reference device to the one planned for.
 
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 
 namespace tessera::gpu::detail {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/kernel_variant.h"
+#include "tessera/gpu/kernel_variant.h"
 
 #include "values/errors.h"
-#include "gpu/variant_support.h"
+#include "gpu/plan/variant_support.h"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/pixel_format.h"
+#include "tessera/gpu/pixel_format.h"
 
 #include "values/errors.h"
 #include <opencv2/core/cvdef.h>

@@ -3,9 +3,9 @@
 
 // Private to gpu/: what makePlan prepares for run().
 
-#include "gpu/executor.h"
-#include "gpu/resources.h"
-#include "gpu/variant_support.h"
+#include "tessera/gpu/executor.h"
+#include "tessera/gpu/resources.h"
+#include "gpu/plan/variant_support.h"
 
 #include <memory>
 #include <mutex>

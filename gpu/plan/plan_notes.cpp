@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/plan_notes.h"
+#include "gpu/plan/plan_notes.h"
 
-#include "gpu/direct_rgba8_bound.h"
-#include "gpu/direct_rgba8_fixed.h"
-#include "gpu/executor.h"
-#include "gpu/plan_data.h"
-#include "gpu/separable_tf32.h"
+#include "gpu/kernels/direct/direct_rgba8_bound.h"
+#include "gpu/kernels/tensor/direct_rgba8_fixed.h"
+#include "tessera/gpu/executor.h"
+#include "gpu/plan/plan_data.h"
+#include "gpu/kernels/tensor/separable_tf32.h"
 
 #include <cstdio>
 

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/executor.h"
+#include "tessera/gpu/executor.h"
 
-#include "gpu/cost_model.h"
-#include "gpu/cuda_check.cuh"
-#include "gpu/direct_rgba8_bound.h"
-#include "gpu/direct_rgba8_fixed.h"
-#include "gpu/plan_notes.h"
+#include "gpu/plan/cost_model.h"
+#include "gpu/runtime/cuda_check.cuh"
+#include "gpu/kernels/direct/direct_rgba8_bound.h"
+#include "gpu/kernels/tensor/direct_rgba8_fixed.h"
+#include "gpu/plan/plan_notes.h"
 #include "values/errors.h"
-#include "gpu/plan_data.h"
-#include "gpu/separable_tf32.h"
-#include "gpu/tensor_conv.h"
-#include "gpu/variant_support.h"
+#include "gpu/plan/plan_data.h"
+#include "gpu/kernels/tensor/separable_tf32.h"
+#include "gpu/kernels/tensor/tensor_conv.h"
+#include "gpu/plan/variant_support.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/tile_planner.h"
+#include "gpu/plan/tile_planner.h"
 
 #include "values/errors.h"
 

@@ -6,9 +6,9 @@
 // host tests can use it; the answers are defined next to each kernel.
 
 #include "filters/filter_spec.h"
-#include "gpu/device_info.h"
-#include "gpu/executor.h"
-#include "gpu/pixel_format.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/executor.h"
+#include "tessera/gpu/pixel_format.h"
 
 #include <cstddef>
 #include <span>

@@ -3,8 +3,8 @@
 
 // Private to gpu/: turns CUDA return codes into typed exceptions.
 
-#include "gpu/cuda_error.h"
-#include "gpu/resources.h"
+#include "tessera/gpu/cuda_error.h"
+#include "tessera/gpu/resources.h"
 
 #include <cuda_runtime.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/cufft_loader.h"
+#include "gpu/runtime/cufft_loader.h"
 
 #include "values/device_info.h"
 #include "values/errors.h"

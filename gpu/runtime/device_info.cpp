@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 
-#include "gpu/cufft_loader.h"
+#include "gpu/runtime/cufft_loader.h"
 
 #include <cuda_runtime_api.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/nvjpeg_loader.h"
+#include "gpu/runtime/nvjpeg_loader.h"
 
 #include <dlfcn.h>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/cli/cli.h"
 #include "batch_test_data.h"
-#include "gpu/device_info.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/engine.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -8,7 +8,7 @@
 #include "batch_test_data.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

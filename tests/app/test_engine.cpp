@@ -5,7 +5,7 @@
 #include "core_app.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 
 #include <gtest/gtest.h>
 #include <opencv2/core.hpp>

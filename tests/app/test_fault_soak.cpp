@@ -14,8 +14,8 @@
 #include "batch_test_data.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
-#include "gpu/cuda_error.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/cuda_error.h"
+#include "tessera/gpu/engine.h"
 
 #include <gtest/gtest.h>
 #include <opencv2/imgcodecs.hpp>

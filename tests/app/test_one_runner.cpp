@@ -9,8 +9,8 @@
 #include "batch_test_data.h"
 #include "core_app.h"
 #include "filters/factories.h"
-#include "gpu/device_info.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/engine.h"
 #include "values/run_report_json.h"
 
 #include <gtest/gtest.h>

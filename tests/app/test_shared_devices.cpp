@@ -10,7 +10,7 @@
 #include "core_app.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 #include "values/device_selection.h"
 
 #include <gtest/gtest.h>

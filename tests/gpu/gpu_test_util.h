@@ -8,10 +8,10 @@
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
 #include "filters/filter_spec.h"
-#include "gpu/device_info.h"
-#include "gpu/executor.h"
-#include "gpu/pixel_format.h"
-#include "gpu/resources.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/executor.h"
+#include "tessera/gpu/pixel_format.h"
+#include "tessera/gpu/resources.h"
 
 #include <gtest/gtest.h>
 #include <opencv2/core.hpp>

@@ -6,7 +6,7 @@
 
 #include "gpu_test_util.h"
 
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include <opencv2/core.hpp>
 

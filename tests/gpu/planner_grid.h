@@ -6,8 +6,8 @@
 
 #include "filters/factories.h"
 #include "filters/filter_spec.h"
-#include "gpu/device_info.h"
-#include "gpu/pixel_format.h"
+#include "values/device_info.h"
+#include "tessera/gpu/pixel_format.h"
 
 #include <array>
 

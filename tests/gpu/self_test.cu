@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/self_test.h"
+#include "self_test.h"
 
 #include <cuda_runtime.h>
 

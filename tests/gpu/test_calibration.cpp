@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/calibration.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/calibration.h"
+#include "tessera/gpu/device_info.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // one is not touched here): what it finds, what it says when it finds nothing, and where it
 // looks. No GPU needed; the case that loads the real library skips where the toolkit has none.
 
-#include "gpu/cufft_loader.h"
+#include "gpu/runtime/cufft_loader.h"
 
 #include <gtest/gtest.h>
 

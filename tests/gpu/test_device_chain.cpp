@@ -5,8 +5,8 @@
 
 #include "gpu_test_util.h"
 
-#include "gpu/chain_runner.h"
-#include "gpu/device_chain.h"
+#include "gpu/exec/chain_runner.h"
+#include "tessera/gpu/device_chain.h"
 #include "values/errors.h"
 
 #include <opencv2/core.hpp>

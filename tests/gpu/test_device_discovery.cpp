@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 
 #include <gtest/gtest.h>
 

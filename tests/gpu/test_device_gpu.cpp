@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/device_info.h"
-#include "gpu/self_test.h"
+#include "tessera/gpu/device_info.h"
+#include "self_test.h"
 
 #include <gtest/gtest.h>
 

@@ -3,11 +3,11 @@
 // CPU as a slot of its own: runs on any machine (the failing GPUs do not exist, or faults are
 // injected into CPU slots).
 
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
-#include "gpu/cuda_error.h"
+#include "tessera/gpu/cuda_error.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>

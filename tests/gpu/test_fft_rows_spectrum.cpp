@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The kernel-row spectra of the row-spectrum FFT (gpu/fft_rows.cu), checked on the host: the
+// The kernel-row spectra of the row-spectrum FFT (gpu/kernels/fft/fft_rows.cu), checked on the host: the
 // device kernel's steps are followed here in double precision with plain DFTs (forward bins
 // doubled and bins 0 and 64 packed in slot 0, kh products summed per slot, the even/odd split
 // and the 64-point inverse), and the columns that do not wrap must equal the direct
 // correlation. A wrong scale, sign or packing in fftRowsSpectrum fails here without a GPU.
 
-#include "gpu/fft_rows.h"
+#include "gpu/kernels/fft/fft_rows.h"
 
 #include <gtest/gtest.h>
 

@@ -4,11 +4,11 @@
 // reason, the planner never picks it, forcing it throws NotSupported with that reason, and every
 // other method still plans. No GPU needed: plans are made for a described H200.
 
-#include "gpu/cufft_loader.h"
-#include "gpu/device_info.h"
-#include "gpu/engine.h"
-#include "gpu/executor.h"
-#include "gpu/variant_support.h"
+#include "gpu/runtime/cufft_loader.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/engine.h"
+#include "tessera/gpu/executor.h"
+#include "gpu/plan/variant_support.h"
 #include "planner_grid.h"
 #include "values/errors.h"
 

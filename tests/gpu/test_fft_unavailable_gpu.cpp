@@ -4,8 +4,8 @@
 // instead of failing over to the CPU, and an automatic run of a filter the FFT would take runs
 // on the GPU with another method and matches the CPU path.
 
-#include "gpu/cufft_loader.h"
-#include "gpu/engine.h"
+#include "gpu/runtime/cufft_loader.h"
+#include "tessera/gpu/engine.h"
 #include "gpu_test_util.h"
 #include "values/errors.h"
 

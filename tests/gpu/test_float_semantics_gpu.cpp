@@ -5,9 +5,9 @@
 // bound for the transforms.
 
 #include "filters/float_range.h"
-#include "gpu/chain_runner.h"
-#include "gpu/engine.h"
-#include "gpu/kernel_variant.h"
+#include "gpu/exec/chain_runner.h"
+#include "tessera/gpu/engine.h"
+#include "tessera/gpu/kernel_variant.h"
 #include "gpu_test_util.h"
 
 #include <string>

@@ -4,8 +4,8 @@
 
 #include "gpu_test_util.h"
 
-#include "gpu/cuda_check.cuh"
-#include "gpu/cuda_error.h"
+#include "gpu/runtime/cuda_check.cuh"
+#include "tessera/gpu/cuda_error.h"
 #include "values/errors.h"
 
 #include <cuda_runtime.h>

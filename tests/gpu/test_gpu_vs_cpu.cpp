@@ -22,7 +22,7 @@
 
 #include "gpu_vs_cpu_fixture.h"
 
-#include "gpu/fft_rows.h"
+#include "gpu/kernels/fft/fft_rows.h"
 
 namespace tessera::gpu {
 namespace {

@@ -8,7 +8,7 @@
 #include "app/batch/batch_plan.h"
 #include "app/batch/batch_runner.h"
 #include "app/io/image_io.h"
-#include "gpu/jpeg_decoder_gpu.h"
+#include "tessera/gpu/jpeg_decoder_gpu.h"
 #include "jpeg_test_files.h"
 
 #include <cuda_runtime_api.h>

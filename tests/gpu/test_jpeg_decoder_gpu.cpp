@@ -11,7 +11,7 @@
 // on an H200 with nvJPEG 13.0.1: baseline 4:2:0 max 1 (mean 0.0001), 4:4:4 and grey 0 (exact),
 // progressive max 3 (mean 0.03 to 0.04).
 
-#include "gpu/jpeg_decoder_gpu.h"
+#include "tessera/gpu/jpeg_decoder_gpu.h"
 
 #include "app/io/codec/codec.h"
 #include "app/io/image_io.h"

@@ -2,7 +2,7 @@
 // The GPU JPEG decoder's parts that need no GPU: which files it takes (from their headers
 // alone), what opening it says where nvJPEG is missing, and the fault hook's wording.
 
-#include "gpu/jpeg_decoder_gpu.h"
+#include "tessera/gpu/jpeg_decoder_gpu.h"
 
 #include "jpeg_test_files.h"
 

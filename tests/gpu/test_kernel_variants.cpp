@@ -4,8 +4,8 @@
 
 #include "filters/factories.h"
 #include "values/errors.h"
-#include "gpu/executor.h"
-#include "gpu/variant_support.h"
+#include "tessera/gpu/executor.h"
+#include "gpu/plan/variant_support.h"
 #include "planner_grid.h"
 #include "variant_print.h"
 

@@ -3,11 +3,11 @@
 // slots equal the untiled CPU run bit for bit; memory limits stream the image through small
 // tiles; injected faults hand tiles back and the job still completes exactly.
 
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
-#include "gpu/cuda_error.h"
+#include "tessera/gpu/cuda_error.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>

@@ -5,9 +5,9 @@
 // images and regions exactly. Direct and separable methods with tensor cores off, so that
 // every tile runs the very same arithmetic as the untiled run.
 
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
-#include "gpu/cuda_error.h"
+#include "tessera/gpu/cuda_error.h"
 #include "gpu_test_util.h"
 
 #include <atomic>

@@ -4,7 +4,7 @@
 // small stand-in libraries built beside this test, that it resolves every symbol by name and
 // takes a library only when all of them are there. No GPU and no nvJPEG needed.
 
-#include "gpu/nvjpeg_loader.h"
+#include "gpu/runtime/nvjpeg_loader.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 
 #include "filters/factories.h"
 #include "filters/filter_spec.h"
-#include "gpu/executor.h"
+#include "tessera/gpu/executor.h"
 #include "planner_grid.h"
 #include "variant_print.h"
 

@@ -3,9 +3,9 @@
 // the rules that hold for every plan, and the choices the benchmark's performance rests on.
 
 #include "values/errors.h"
-#include "gpu/executor.h"
-#include "gpu/plan_data.h"
-#include "gpu/variant_support.h"
+#include "tessera/gpu/executor.h"
+#include "gpu/plan/plan_data.h"
+#include "gpu/plan/variant_support.h"
 #include "planner_grid.h"
 #include "variant_print.h"
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The walking RGBA8 kernel's one-instruction byte conversion (gpu/direct_rgba8_bound.h), followed
+// The walking RGBA8 kernel's one-instruction byte conversion (gpu/kernels/direct/direct_rgba8_bound.h), followed
 // on the host in the kernel's own float arithmetic: values 1 + b / 2^15, taps scaled by 2^15, the
 // sums started at offset - 2^15 x (sum of taps), one fmaf per tap in window order. The result
 // must lie within the stated bound of the exact correlation, and the bound must keep usual
 // kernels on this route and send strong ones to the exact conversion.
 
-#include "gpu/direct_rgba8_bound.h"
+#include "gpu/kernels/direct/direct_rgba8_bound.h"
 #include "rgba8_taps.h"
 
 #include <gtest/gtest.h>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// The integer RGBA8 kernel's fixed-point taps (gpu/direct_rgba8_fixed.h), followed on the host in
+// The integer RGBA8 kernel's fixed-point taps (gpu/kernels/tensor/direct_rgba8_fixed.h), followed on the host in
 // the kernel's own integer arithmetic: 32-bit sums of bytes times the high and the low tap bytes,
 // (256 high + low + bias) >> shift, saturated to a byte. Before rounding the result must lie
 // within the stated bound of the exact correlation, the rounded byte within 1 of the exactly
 // rounded one, and the bound must keep usual kernels on this route and refuse what it cannot hold.
 
-#include "gpu/direct_rgba8_fixed.h"
+#include "gpu/kernels/tensor/direct_rgba8_fixed.h"
 #include "rgba8_taps.h"
 
 #include "filters/factories.h"

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// The walking RGBA8 kernel's fp16 form (gpu/direct_rgba8_bound.h), followed on the host: the byte
+// The walking RGBA8 kernel's fp16 form (gpu/kernels/direct/direct_rgba8_bound.h), followed on the host: the byte
 // permutes that make fp16 pairs of the channels (subnormals b x 2^-24) and pack the results (a
 // host prmt), the taps scaled by 2^k, one correctly rounded fp16 FMA per tap in window order, the
 // store's one FMA that scales back and adds 1024, and the clamp.
 // Results must lie within the stated bound of the exact correlation, bytes within 1 of the exact
 // rounding, and the bound must take mild kernels and refuse strong ones.
 
-#include "gpu/direct_rgba8_bound.h"
+#include "gpu/kernels/direct/direct_rgba8_bound.h"
 #include "rgba8_taps.h"
 
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 // CPU slots: one tile while the whole image fits, smaller tiles as the budget shrinks, every
 // tile within its slot's share, and the result the same.
 
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"

@@ -2,7 +2,7 @@
 // A streamed pipeline keeps one thread per slot from run to run: no thread is started per run,
 // the same threads take every run's tiles, and a run's cancel flag comes with the run.
 
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"

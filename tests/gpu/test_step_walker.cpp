@@ -3,8 +3,8 @@
 // the steps that can use it and Auto to the others, without an exception on the way, and each
 // later step plans with the bound the step before keeps.
 
-#include "gpu/chain_runner.h"
-#include "gpu/executor.h"
+#include "gpu/exec/chain_runner.h"
+#include "tessera/gpu/executor.h"
 #include "planner_grid.h"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // The tile planner without a GPU: random requests checked for exact cover, halos, edge flags
 // and budgets; hand-picked edge cases; band plans; periodic input pieces.
 
-#include "gpu/tile_planner.h"
+#include "gpu/plan/tile_planner.h"
 
 #include "test_support.h"
 

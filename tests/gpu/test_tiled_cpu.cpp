@@ -3,7 +3,7 @@
 // result bit for bit: real neighbours inside the image, the border rule only at its edges, and
 // wrap borders handled by the edge modes.
 
-#include "gpu/tile_planner.h"
+#include "gpu/plan/tile_planner.h"
 
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"

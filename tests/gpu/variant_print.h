@@ -3,7 +3,7 @@
 
 // Lets GoogleTest print kernel variants by name in failure messages.
 
-#include "gpu/kernel_variant.h"
+#include "tessera/gpu/kernel_variant.h"
 
 #include <ostream>
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# Fails when a program needs libcufft to start. cuFFT is opened at run time (gpu/cufft_loader.cpp)
+# Fails when a program needs libcufft to start. cuFFT is opened at run time (gpu/runtime/cufft_loader.cpp)
 # so that every program starts on a machine without it; a NEEDED entry for libcufft would bring
 # back the start-up failure. Reads the dynamic section of each binary with readelf (objdump where
 # readelf is missing).

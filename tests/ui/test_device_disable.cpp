@@ -6,7 +6,7 @@
 #include "app/gui/gui_controller.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 #include "gui_test_support.h"
 #include "filters/registry.h"
 #include "ui/device_panel.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gui_test_support.h"
 
-#include "gpu/device_info.h"
+#include "tessera/gpu/device_info.h"
 #include "ui/device_panel.h"
 #include "ui/main_window.h"
 

@@ -2,7 +2,7 @@
 #include "app/gui/calibration_controller.h"
 #include "app/compare/calibration_cache.h"
 #include "app/devices/device_scheduler.h"
-#include "gpu/device_info.h"
+#include "values/device_info.h"
 #include "ui/device_panel.h"
 
 #include <gtest/gtest.h>

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/resident_bands.h"
+#include "gpu/exec/resident/resident_bands.h"
 
 #include "values/errors.h"
-#include "gpu/band_crew.h"
-#include "gpu/chain_runner.h"
+#include "gpu/exec/band_crew.h"
+#include "gpu/exec/chain_runner.h"
 #include "filters/float_range.h"
-#include "gpu/device_info.h"
-#include "gpu/nvtx_range.h"
-#include "gpu/pixel_format.h"
-#include "gpu/resources.h"
-#include "gpu/tile_worker.h"
+#include "tessera/gpu/device_info.h"
+#include "gpu/runtime/nvtx_range.h"
+#include "tessera/gpu/pixel_format.h"
+#include "tessera/gpu/resources.h"
+#include "gpu/exec/streamed/tile_worker.h"
 
 #include <opencv2/core.hpp>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Inside gpu/: the resident placement of a Pipeline (gpu/engine.h).
+// Inside gpu/: the resident placement of a Pipeline (tessera/gpu/engine.h).
 
 #include "filters/filter_spec.h"
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include <opencv2/core/mat.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/slot_worker.h"
+#include "gpu/exec/streamed/slot_worker.h"
 
-#include "gpu/engine.h"
+#include "tessera/gpu/engine.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/streamed_executor.h"
+#include "gpu/exec/streamed/streamed_executor.h"
 
 #include "values/errors.h"
-#include "gpu/chain_runner.h"
-#include "gpu/device_info.h"
-#include "gpu/pixel_format.h"
-#include "gpu/resources.h"
-#include "gpu/slot_worker.h"
-#include "gpu/tile_worker.h"
+#include "gpu/exec/chain_runner.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/pixel_format.h"
+#include "tessera/gpu/resources.h"
+#include "gpu/exec/streamed/slot_worker.h"
+#include "gpu/exec/streamed/tile_worker.h"
 
 #include <opencv2/core.hpp>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/tile_queue.h"
+#include "gpu/exec/streamed/tile_queue.h"
 
 #include <utility>
 

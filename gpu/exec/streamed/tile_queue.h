@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "gpu/tile_planner.h"
+#include "gpu/plan/tile_planner.h"
 #include "values/timing_record.h"
 
 #include <atomic>

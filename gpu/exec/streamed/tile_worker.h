@@ -3,10 +3,10 @@
 
 // Inside gpu/: the per-slot workers of runStreamed and the host-side tile helpers they share.
 
-#include "gpu/device_info.h"
-#include "gpu/executor.h"
-#include "gpu/streamed_executor.h"
-#include "gpu/tile_queue.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/executor.h"
+#include "gpu/exec/streamed/streamed_executor.h"
+#include "gpu/exec/streamed/tile_queue.h"
 
 #include <opencv2/core/mat.hpp>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "filters/cpu_executor.h"
-#include "gpu/cuda_error.h"
-#include "gpu/tile_worker.h"
+#include "tessera/gpu/cuda_error.h"
+#include "gpu/exec/streamed/tile_worker.h"
 
 #include <opencv2/core.hpp>
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "filters/cpu_executor.h"
-#include "gpu/chain_runner.h"
-#include "gpu/cuda_error.h"
-#include "gpu/nvtx_range.h"
-#include "gpu/resources.h"
-#include "gpu/tile_worker.h"
+#include "gpu/exec/chain_runner.h"
+#include "tessera/gpu/cuda_error.h"
+#include "gpu/runtime/nvtx_range.h"
+#include "tessera/gpu/resources.h"
+#include "gpu/exec/streamed/tile_worker.h"
 
 #include <cstring>
 #include <memory>

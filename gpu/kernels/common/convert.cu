@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/cuda_check.cuh"
+#include "gpu/runtime/cuda_check.cuh"
 #include "values/errors.h"
-#include "gpu/kernel_common.cuh"
-#include "gpu/plan_data.h"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/plan/plan_data.h"
 
 #include <stdexcept>
 

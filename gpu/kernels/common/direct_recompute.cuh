@@ -7,9 +7,9 @@
 // again as direct sums from the source, so NaN and infinity end where a direct method puts
 // them. The check rides on the store; a clean image pays a few compares per output.
 
-#include "gpu/kernel_common.cuh"
-#include "gpu/launch_common.cuh"
-#include "gpu/pixel_format.h"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/launch_common.cuh"
+#include "tessera/gpu/pixel_format.h"
 
 #include <cstdint>
 

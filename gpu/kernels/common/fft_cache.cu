@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/fft_cache.cuh"
+#include "gpu/kernels/common/fft_cache.cuh"
 
-#include "gpu/cuda_check.cuh"
-#include "gpu/cuda_error.h"
-#include "gpu/cufft_loader.h"
+#include "gpu/runtime/cuda_check.cuh"
+#include "tessera/gpu/cuda_error.h"
+#include "gpu/runtime/cufft_loader.h"
 
 #include <cstring>
 #include <string>

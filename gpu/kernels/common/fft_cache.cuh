@@ -3,8 +3,8 @@
 
 // Private to gpu/: the device state the FFT method keeps per plan, and cuFFT error checks.
 
-#include "gpu/fft_layout.h"
-#include "gpu/resources.h"
+#include "gpu/kernels/fft/fft_layout.h"
+#include "tessera/gpu/resources.h"
 
 #include <cuda_runtime.h>
 #include <cufft.h>

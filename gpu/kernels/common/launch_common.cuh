@@ -4,11 +4,11 @@
 // Private to gpu/: host-side plumbing shared by the kernel launchers.
 
 #include "filters/filter_spec.h"
-#include "gpu/cuda_check.cuh"
+#include "gpu/runtime/cuda_check.cuh"
 #include "values/errors.h"
-#include "gpu/kernel_common.cuh"
-#include "gpu/pixel_format.h"
-#include "gpu/variant_support.h"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "tessera/gpu/pixel_format.h"
+#include "gpu/plan/variant_support.h"
 
 #include <algorithm>
 #include <cmath>

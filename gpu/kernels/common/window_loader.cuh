@@ -5,8 +5,8 @@
 // memory by cp.async (direct_rgba8_walk.cuh, direct_rgba8_imma.cu, separable_walk.cu,
 // separable_tf32.cu).
 
-#include "gpu/async_copy.cuh"
-#include "gpu/kernel_common.cuh"
+#include "gpu/kernels/arch/async_copy.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
 
 #include <cstddef>
 

@@ -5,9 +5,9 @@
 // walk (direct_rgba8.cu, its fp16 form direct_rgba8_half.cu) and its integer tensor-core form
 // (direct_rgba8_imma.cu).
 
-#include "gpu/kernel_common.cuh"
-#include "gpu/plan_data.h"
-#include "gpu/variant_support.h"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/plan/plan_data.h"
+#include "gpu/plan/variant_support.h"
 
 #include <cstddef>
 #include <string>

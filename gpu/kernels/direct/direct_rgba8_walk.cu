@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/cuda_check.cuh"
-#include "gpu/direct_rgba8.h"
-#include "gpu/direct_rgba8_bound.h"
-#include "gpu/direct_rgba8_walk.cuh"
-#include "gpu/kernel_common.cuh"
-#include "gpu/launch_common.cuh"
+#include "gpu/runtime/cuda_check.cuh"
+#include "gpu/kernels/direct/direct_rgba8.h"
+#include "gpu/kernels/direct/direct_rgba8_bound.h"
+#include "gpu/kernels/direct/direct_rgba8_walk.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/launch_common.cuh"
 
 #include <cstdint>
 #include <stdexcept>

@@ -6,9 +6,9 @@
 // 128-pixel column strip 32 rows at a time with two window buffers, the next step's rows in
 // flight while the current one is computed; each thread owns 4 x 4 output pixels.
 
-#include "gpu/async_copy.cuh"
-#include "gpu/kernel_common.cuh"
-#include "gpu/window_loader.cuh"
+#include "gpu/kernels/arch/async_copy.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/window_loader.cuh"
 
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // Private to gpu/: sizes and memory layout of the FFT method. Pure host code, no CUDA types, so
 // it can be checked without a device.
 
-#include "gpu/pixel_format.h"
+#include "tessera/gpu/pixel_format.h"
 
 #include <cstddef>
 #include <cstdint>

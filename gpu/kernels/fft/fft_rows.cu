@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/async_copy.cuh"
-#include "gpu/cuda_check.cuh"
-#include "gpu/direct_recompute.cuh"
+#include "gpu/kernels/arch/async_copy.cuh"
+#include "gpu/runtime/cuda_check.cuh"
+#include "gpu/kernels/common/direct_recompute.cuh"
 #include "values/errors.h"
-#include "gpu/fft_layout.h"
-#include "gpu/fft_rows.h"
-#include "gpu/kernel_common.cuh"
-#include "gpu/launch_common.cuh"
-#include "gpu/plan_data.h"
+#include "gpu/kernels/fft/fft_layout.h"
+#include "gpu/kernels/fft/fft_rows.h"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/launch_common.cuh"
+#include "gpu/plan/plan_data.h"
 
 #include <cmath>
 #include <complex>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/naive_conv.h"
+#include "tessera/gpu/naive_conv.h"
 
-#include "gpu/cuda_check.cuh"
+#include "gpu/runtime/cuda_check.cuh"
 #include "values/errors.h"
-#include "gpu/kernel_common.cuh"
-#include "gpu/launch_common.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/launch_common.cuh"
 
 #include <stdexcept>
 #include <string>

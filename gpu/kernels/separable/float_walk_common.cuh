@@ -6,12 +6,12 @@
 // that aligns the window, the window loader and the launch geometry of a block walking down a
 // column strip in row segments.
 
-#include "gpu/direct_recompute.cuh"
-#include "gpu/kernel_common.cuh"
-#include "gpu/launch_common.cuh"
-#include "gpu/plan_data.h"
-#include "gpu/variant_support.h"
-#include "gpu/window_loader.cuh"
+#include "gpu/kernels/common/direct_recompute.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/launch_common.cuh"
+#include "gpu/plan/plan_data.h"
+#include "gpu/plan/variant_support.h"
+#include "gpu/kernels/common/window_loader.cuh"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/cuda_check.cuh"
-#include "gpu/kernel_common.cuh"
-#include "gpu/launch_common.cuh"
-#include "gpu/plan_data.h"
-#include "gpu/separable_single.h"
+#include "gpu/runtime/cuda_check.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/launch_common.cuh"
+#include "gpu/plan/plan_data.h"
+#include "gpu/kernels/separable/separable_single.h"
 
 #include <cstdint>
 #include <stdexcept>

@@ -3,9 +3,9 @@
 
 // Private to gpu/: the fused separable kernel for one-channel images (separable_single.cu).
 
-#include "gpu/executor.h"
-#include "gpu/direct_recompute.cuh"
-#include "gpu/kernel_common.cuh"
+#include "tessera/gpu/executor.h"
+#include "gpu/kernels/common/direct_recompute.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
 
 namespace tessera::gpu::detail {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/cuda_check.cuh"
-#include "gpu/direct_recompute.cuh"
-#include "gpu/kernel_common.cuh"
-#include "gpu/launch_common.cuh"
-#include "gpu/plan_data.h"
-#include "gpu/separable_single.h"
-#include "gpu/separable_walk.h"
+#include "gpu/runtime/cuda_check.cuh"
+#include "gpu/kernels/common/direct_recompute.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/launch_common.cuh"
+#include "gpu/plan/plan_data.h"
+#include "gpu/kernels/separable/separable_single.h"
+#include "gpu/kernels/separable/separable_walk.h"
 
 #include <stdexcept>
 #include <string>

@@ -4,9 +4,9 @@
 // Private to gpu/: the walking separable kernels for one-channel float images, on FMAs
 // (separable_walk.cu) and on tensor cores with a TF32 split (separable_tf32.cu).
 
-#include "gpu/executor.h"
-#include "gpu/direct_recompute.cuh"
-#include "gpu/kernel_common.cuh"
+#include "tessera/gpu/executor.h"
+#include "gpu/kernels/common/direct_recompute.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
 
 namespace tessera::gpu::detail {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/cuda_check.cuh"
-#include "gpu/direct_rgba8.h"
-#include "gpu/direct_rgba8_fixed.h"
-#include "gpu/kernel_common.cuh"
-#include "gpu/launch_common.cuh"
-#include "gpu/mma_sync.cuh"
-#include "gpu/window_loader.cuh"
+#include "gpu/runtime/cuda_check.cuh"
+#include "gpu/kernels/direct/direct_rgba8.h"
+#include "gpu/kernels/tensor/direct_rgba8_fixed.h"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/launch_common.cuh"
+#include "gpu/kernels/arch/mma_sync.cuh"
+#include "gpu/kernels/common/window_loader.cuh"
 
 #include <cstdint>
 #include <string>

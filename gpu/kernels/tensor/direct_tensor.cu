@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/cuda_check.cuh"
-#include "gpu/tensor_common.cuh"
-#include "gpu/tensor_conv.h"
+#include "gpu/runtime/cuda_check.cuh"
+#include "gpu/kernels/tensor/tensor_common.cuh"
+#include "gpu/kernels/tensor/tensor_conv.h"
 
 #include <algorithm>
 #include <map>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/tensor_common.cuh"
-#include "gpu/tensor_conv.h"
-#include "gpu/tensor_walk.h"
-#include "gpu/variant_support.h"
+#include "gpu/kernels/tensor/tensor_common.cuh"
+#include "gpu/kernels/tensor/tensor_conv.h"
+#include "gpu/kernels/tensor/tensor_walk.h"
+#include "gpu/plan/variant_support.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/cuda_check.cuh"
-#include "gpu/kernel_common.cuh"
-#include "gpu/launch_common.cuh"
-#include "gpu/mma_sync.cuh"
-#include "gpu/tensor_walk.h"
+#include "gpu/runtime/cuda_check.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/launch_common.cuh"
+#include "gpu/kernels/arch/mma_sync.cuh"
+#include "gpu/kernels/tensor/tensor_walk.h"
 
 #include <cuda_fp16.h>
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gpu/cuda_check.cuh"
-#include "gpu/float_walk_common.cuh"
-#include "gpu/kernel_common.cuh"
-#include "gpu/launch_common.cuh"
-#include "gpu/mma_sync.cuh"
-#include "gpu/plan_data.h"
-#include "gpu/separable_tf32.h"
-#include "gpu/separable_walk.h"
+#include "gpu/runtime/cuda_check.cuh"
+#include "gpu/kernels/separable/float_walk_common.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/launch_common.cuh"
+#include "gpu/kernels/arch/mma_sync.cuh"
+#include "gpu/plan/plan_data.h"
+#include "gpu/kernels/tensor/separable_tf32.h"
+#include "gpu/kernels/separable/separable_walk.h"
 
 #include <cmath>
 #include <cstdint>

@@ -5,11 +5,11 @@
 // fragment geometry, fp16 tap rows, the window loader and the 1D band product, and the launch
 // helpers.
 
-#include "gpu/cuda_check.cuh"
-#include "gpu/kernel_common.cuh"
-#include "gpu/launch_common.cuh"
-#include "gpu/mma_sync.cuh"
-#include "gpu/plan_data.h"
+#include "gpu/runtime/cuda_check.cuh"
+#include "gpu/kernels/common/kernel_common.cuh"
+#include "gpu/kernels/common/launch_common.cuh"
+#include "gpu/kernels/arch/mma_sync.cuh"
+#include "gpu/plan/plan_data.h"
 
 #include <cuda_fp16.h>
 

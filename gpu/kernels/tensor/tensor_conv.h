@@ -8,9 +8,9 @@
 // takes this path only when that bound stays below half an output step.
 
 #include "filters/filter_spec.h"
-#include "gpu/device_info.h"
-#include "gpu/executor.h"
-#include "gpu/pixel_format.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/executor.h"
+#include "tessera/gpu/pixel_format.h"
 
 #include <cstddef>
 #include <string>

@@ -4,8 +4,8 @@
 // Private to gpu/: the walking tensor-core separable kernel for 8-bit RGBA (tensor_walk.cu).
 
 #include "filters/filter_spec.h"
-#include "gpu/executor.h"
-#include "gpu/kernel_common.cuh"
+#include "tessera/gpu/executor.h"
+#include "gpu/kernels/common/kernel_common.cuh"
 
 #include <vector>
 

@@ -6,9 +6,9 @@
 // only device memory besides the caller's images is the scratch the plans need.
 
 #include "filters/filter_spec.h"
-#include "gpu/executor.h"
-#include "gpu/pixel_format.h"
-#include "gpu/resources.h"
+#include "tessera/gpu/executor.h"
+#include "tessera/gpu/pixel_format.h"
+#include "tessera/gpu/resources.h"
 #include "values/device_id.h"
 #include "values/method.h"
 #include "values/run_report.h"
@@ -23,7 +23,7 @@ namespace tessera::gpu {
 /// construction, so one DeviceChain may run from several threads on several streams at once.
 class DeviceChain {
 public:
-    /// Plans every step with planSteps (gpu/chain_runner.h): a forced method where the step can
+    /// Plans every step with planSteps (gpu/exec/chain_runner.h): a forced method where the step can
     /// use it, else the planner's choice, as Pipeline does. Throws InvalidInput for an empty image, a bad channel count, an
     /// empty chain or a device that is not there, NotSupported when `method` is Fft without
     /// cuFFT.

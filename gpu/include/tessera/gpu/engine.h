@@ -3,16 +3,16 @@
 
 // The face of gpu/ that the rest of Tessera uses: the devices, a chain run on an image with a
 // placement policy, and one report of what ran where. Everything else in gpu/ is its machinery
-// (gpu/kernels.h is the kernel-level face for the benchmark and the tests).
+// (tessera/gpu/kernels.h is the kernel-level face for the benchmark and the tests).
 
 #include "filters/filter_spec.h"
-#include "gpu/calibration.h"
-#include "gpu/device_info.h"
-#include "gpu/jpeg_decoder_gpu.h"  // GpuJpegDecoder: JPEG decoding on a GPU (nvJPEG)
+#include "tessera/gpu/calibration.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/jpeg_decoder_gpu.h"  // GpuJpegDecoder: JPEG decoding on a GPU (nvJPEG)
 #include "values/device_selection.h"
-#include "gpu/kernel_variant.h"
+#include "tessera/gpu/kernel_variant.h"
 #include "values/run_report.h"
-#include "gpu/tile_planner.h"
+#include "gpu/plan/tile_planner.h"
 
 #include <opencv2/core/mat.hpp>
 #include <opencv2/core/types.hpp>

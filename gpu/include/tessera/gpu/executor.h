@@ -3,10 +3,10 @@
 
 #include "filters/filter_spec.h"
 #include "filters/float_range.h"
-#include "gpu/device_info.h"
-#include "gpu/kernel_variant.h"
-#include "gpu/pixel_format.h"
-#include "gpu/resources.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/kernel_variant.h"
+#include "tessera/gpu/pixel_format.h"
+#include "tessera/gpu/resources.h"
 
 #include <cstddef>
 #include <limits>

@@ -14,7 +14,7 @@
 
 namespace tessera::gpu {
 
-/// JPEG decoding on one GPU through nvJPEG (opened at run time, gpu/nvjpeg_loader.h), for the
+/// JPEG decoding on one GPU through nvJPEG (opened at run time, gpu/runtime/nvjpeg_loader.h), for the
 /// files whose pixels it gives the way libjpeg-turbo's reader shapes them: baseline or
 /// progressive Huffman-coded 8-bit JPEGs of one (grey) or three (YCbCr) components. Anything
 /// else (CMYK, YCCK, RGB stored without the colour transform, arithmetic coding, 12-bit,

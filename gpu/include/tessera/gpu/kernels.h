@@ -5,8 +5,8 @@
 // at a time: plan and run one spec on device images, the device resources that needs, and the
 // naive reference kernel. Everything else goes through gpu/engine.h.
 
-#include "gpu/engine.h"
-#include "gpu/executor.h"
-#include "gpu/naive_conv.h"
-#include "gpu/pixel_format.h"
-#include "gpu/resources.h"
+#include "tessera/gpu/engine.h"
+#include "tessera/gpu/executor.h"
+#include "tessera/gpu/naive_conv.h"
+#include "tessera/gpu/pixel_format.h"
+#include "tessera/gpu/resources.h"

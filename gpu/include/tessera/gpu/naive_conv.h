@@ -2,8 +2,8 @@
 #pragma once
 
 #include "filters/filter_spec.h"
-#include "gpu/pixel_format.h"
-#include "gpu/resources.h"
+#include "tessera/gpu/pixel_format.h"
+#include "tessera/gpu/resources.h"
 
 #include <vector>
 
