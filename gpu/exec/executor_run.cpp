@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// run(): a plan carried out on a stream. Planning is executor.cpp's.
+// run(): a plan carried out on a stream. Planning is plan/planner.cpp's.
 #include "tessera/gpu/executor.h"
 
-#include "gpu/runtime/cuda_check.cuh"
 #include "gpu/plan/plan_data.h"
-#include "gpu/kernels/tensor/tensor_conv.h"
+#include "gpu/plan/variant_support.h"
 #include "values/errors.h"
-
-#include <mutex>
 
 namespace tessera::gpu {
 
@@ -16,25 +13,6 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
 {
     run(plan, src, dst, workspace, StreamView(stream), rows);
 }
-
-namespace {
-
-/// The plan's direct taps on its device (uploaded at the first call), or null where the variant
-/// does not use them.
-const float* directTapsOf(const Plan& plan)
-{
-    const PlanData& data = *plan.data;
-    if (!data.directTaps) {
-        return nullptr;
-    }
-    DeviceTaps& taps = *data.directTaps;
-    std::call_once(taps.once, [&] {
-        taps.buffer = uploadNow(data.taps.data(), data.taps.size() * sizeof(float), plan.device);
-    });
-    return static_cast<const float*>(taps.buffer.data());
-}
-
-}  // namespace
 
 void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, StreamView stream,
          RowSpan rows)
@@ -67,48 +45,8 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
         target.pitch = static_cast<std::size_t>(plan.width) * plan.input.channels * sizeof(float);
         target.format = data.kernelOutput;
     }
-    switch (plan.shape.variant) {
-    case KernelVariant::DirectRgba8Walk:
-    case KernelVariant::DirectRgba8Imma:
-    case KernelVariant::DirectFixed:
-    case KernelVariant::DirectTiled: {
-        const float* globalTaps = nullptr;
-        if (data.pinnedTaps) {
-            TESSERA_CUDA_CHECK(cudaMemcpyAsync(ws, data.pinnedTaps->data(), data.pinnedTaps->bytes(),
-                                               cudaMemcpyHostToDevice, detail::cudaStreamOf(stream)));
-            globalTaps = reinterpret_cast<const float*>(ws);
-        }
-        detail::launchDirect(plan, src, target, globalTaps, stream);
-        break;
-    }
-    case KernelVariant::DirectTensor:
-    case KernelVariant::DirectTensorPersistent: {
-        auto* counter = reinterpret_cast<unsigned*>(ws + data.tileCounterOffset);
-        detail::launchTensorDirect(plan, src, target, counter, rows, stream);
-        break;
-    }
-    case KernelVariant::SeparableWalk:
-    case KernelVariant::SeparableTf32Walk:
-    case KernelVariant::SeparableSingle:
-    case KernelVariant::SeparableTiled:
-    case KernelVariant::SeparableTwoPass:
-        detail::launchSeparable(plan, src, target, ws + data.separableWorkspaceOffset, directTapsOf(plan), stream);
-        break;
-    case KernelVariant::SeparableTensorWalk:
-    case KernelVariant::SeparableTensor:
-        detail::launchTensorSeparable(plan, src, target, stream);
-        break;
-    case KernelVariant::FftRows:
-    case KernelVariant::Fft: {
-        const float* direct = directTapsOf(plan);
-        if (plan.shape.variant == KernelVariant::Fft) {
-            detail::launchFft(plan, src, target, ws + data.fftWorkspaceOffset, direct, stream);
-        } else {
-            detail::launchFftRows(plan, src, target, direct, stream);
-        }
-        break;
-    }
-    }
+    // The variant's own launch (its row in the variant table): no code here knows which it is.
+    detail::variantEntry(plan.shape.variant).run(detail::LaunchArgs{plan, src, target, ws, stream, rows});
     if (data.needsConvert) {
         detail::launchConvert(target, dst, stream);
     }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "tessera/gpu/kernel_variant.h"
 
-#include "values/errors.h"
+#include "gpu/plan/variant_rows.h"
 #include "gpu/plan/variant_support.h"
+#include "values/errors.h"
 
 #include <algorithm>
 #include <array>
@@ -11,38 +12,59 @@ namespace tessera::gpu {
 
 namespace {
 
-using detail::VariantEntry;
+using namespace detail;  // the rows' functions
 using V = KernelVariant;
 
-// The one list of kernels. Order matters: within a method and a tensor-core setting the planner
-// takes the first row whose canImplement says yes, so the specialised kernels come before the
-// general ones they beat.
-constexpr std::array<VariantEntry, 15> kVariants{{
-    {V::DirectRgba8Walk, "direct-rgba8-walk", Method::Direct, false, detail::canDirectRgba8Walk,
-     detail::directRgba8WalkShape},
-    {V::DirectFixed, "direct-fixed", Method::Direct, false, detail::canDirectFixed, detail::directFixedShape},
-    {V::DirectTiled, "direct-tiled", Method::Direct, false, detail::canDirectTiled, detail::directTiledShape},
-    {V::DirectRgba8Imma, "direct-rgba8-imma", Method::Direct, true, detail::canDirectRgba8Imma,
-     detail::directRgba8ImmaShape},
-    {V::DirectTensor, "direct-tensor", Method::Direct, true, detail::canDirectTensor, detail::directTensorShape},
-    {V::DirectTensorPersistent, "direct-tensor-persistent", Method::Direct, true, detail::canDirectTensorPersistent,
-     detail::directTensorShape},
-    {V::SeparableWalk, "separable-walk", Method::Separable, false, detail::canSeparableWalk,
-     detail::separableWalkShape},
-    {V::SeparableSingle, "separable-single", Method::Separable, false, detail::canSeparableSingle,
-     detail::separableSingleShape},
-    {V::SeparableTiled, "separable-tiled", Method::Separable, false, detail::canSeparableTiled,
-     detail::separableTiledShape},
-    {V::SeparableTwoPass, "separable-two-pass", Method::Separable, false, detail::canSeparableTwoPass,
-     detail::separableTwoPassShape},
-    {V::SeparableTf32Walk, "separable-tf32-walk", Method::Separable, true, detail::canSeparableTf32Walk,
-     detail::separableTf32WalkShape},
-    {V::SeparableTensorWalk, "separable-tensor-walk", Method::Separable, true, detail::canSeparableTensorWalk,
-     detail::separableTensorWalkShape},
-    {V::SeparableTensor, "separable-tensor", Method::Separable, true, detail::canSeparableTensor,
-     detail::separableTensorShape},
-    {V::FftRows, "fft-rows", Method::Fft, false, detail::canFftRows, detail::fftRowsShape},
-    {V::Fft, "fft", Method::Fft, false, detail::canFft, detail::fftShape},
+// The one list of kernels, one row each holding all that is known of the variant
+// (variant_support.h names the columns). Order matters: within a method and a tensor-core setting
+// the planner takes the first row whose canImplement says yes, so the specialised kernels come
+// before the general ones they beat.
+constexpr std::array<VariantEntry, 16> kVariants{{
+    // variant, name, method, tensor cores,
+    //     canImplement, shape, estimate, note, workspace, details, run
+    {V::DirectRgba8WalkHalf, "direct-rgba8-walk-half", Method::Direct, false,
+     canDirectRgba8WalkHalf, directRgba8WalkShape, estimateDirectHalf, nullptr, workspaceSpilledTaps,
+     detailsRgba8WalkHalf, runDirectRgba8WalkHalf},
+    {V::DirectRgba8Walk, "direct-rgba8-walk", Method::Direct, false,
+     canDirectRgba8Walk, directRgba8WalkShape, estimateDirect, nullptr, workspaceSpilledTaps,
+     detailsRgba8Walk, runDirectRgba8Walk},
+    {V::DirectFixed, "direct-fixed", Method::Direct, false,
+     canDirectFixed, directFixedShape, estimateDirect, nullptr, workspaceSpilledTaps, nullptr, runDirectFixed},
+    {V::DirectTiled, "direct-tiled", Method::Direct, false,
+     canDirectTiled, directTiledShape, estimateDirect, nullptr, workspaceSpilledTaps, nullptr, runDirectTiled},
+    {V::DirectRgba8Imma, "direct-rgba8-imma", Method::Direct, true,
+     canDirectRgba8Imma, directRgba8ImmaShape, estimateRgba8Imma, rgba8FixedNote, workspaceSpilledTaps, nullptr,
+     runDirectRgba8Imma},
+    {V::DirectTensor, "direct-tensor", Method::Direct, true,
+     canDirectTensor, directTensorShape, estimateDirectTensor, noteDirectTensor, workspaceTensorDirect, nullptr,
+     runDirectTensor},
+    {V::DirectTensorPersistent, "direct-tensor-persistent", Method::Direct, true,
+     canDirectTensorPersistent, directTensorPersistentShape, estimateDirectTensor, noteDirectTensor,
+     workspaceTensorDirect, nullptr, runDirectTensorPersistent},
+    {V::SeparableWalk, "separable-walk", Method::Separable, false,
+     canSeparableWalk, separableWalkShape, estimateSeparable, nullptr, workspaceDirectTaps, detailsFloatWalk,
+     runSeparableWalk},
+    {V::SeparableSingle, "separable-single", Method::Separable, false,
+     canSeparableSingle, separableSingleShape, estimateSeparable, nullptr, workspaceDirectTaps, nullptr,
+     runSeparableSingle},
+    {V::SeparableTiled, "separable-tiled", Method::Separable, false,
+     canSeparableTiled, separableTiledShape, estimateSeparableTiled, nullptr, nullptr, nullptr, runSeparableTiled},
+    {V::SeparableTwoPass, "separable-two-pass", Method::Separable, false,
+     canSeparableTwoPass, separableTwoPassShape, estimateSeparableTwoPass, noteTwoPass, workspaceTwoPass, nullptr,
+     runSeparableTwoPass},
+    {V::SeparableTf32Walk, "separable-tf32-walk", Method::Separable, true,
+     canSeparableTf32Walk, separableTf32WalkShape, estimateTf32Walk, tf32Note, workspaceDirectTaps,
+     detailsFloatWalk, runSeparableTf32Walk},
+    {V::SeparableTensorWalk, "separable-tensor-walk", Method::Separable, true,
+     canSeparableTensorWalk, separableTensorWalkShape, estimateSeparableTensor, noteSeparableTensor, nullptr,
+     nullptr, runSeparableTensorWalk},
+    {V::SeparableTensor, "separable-tensor", Method::Separable, true,
+     canSeparableTensor, separableTensorShape, estimateSeparableTensor, noteSeparableTensor, nullptr, nullptr,
+     runSeparableTensor},
+    {V::FftRows, "fft-rows", Method::Fft, false,
+     canFftRows, fftRowsShape, estimateFftRows, nullptr, workspaceFftRows, nullptr, runFftRows},
+    {V::Fft, "fft", Method::Fft, false,
+     canFft, fftShape, estimateFft, nullptr, workspaceFft, nullptr, runFft},
 }};
 
 // The table is indexed by the enum's value; a row out of place would name the wrong kernel.
@@ -56,6 +78,19 @@ constexpr bool tableInEnumOrder()
     return true;
 }
 static_assert(tableInEnumOrder(), "kVariants must list the variants in the enum's order");
+
+// Every row says whether it can run a plan, with which shape, at what estimated cost, and how it
+// is launched; the note, workspace and details columns may be empty.
+constexpr bool rowsComplete()
+{
+    for (const VariantEntry& e : kVariants) {
+        if (e.canImplement == nullptr || e.shape == nullptr || e.estimate == nullptr || e.run == nullptr) {
+            return false;
+        }
+    }
+    return true;
+}
+static_assert(rowsComplete(), "a row of kVariants lacks canImplement, shape, estimate or run");
 
 constexpr std::array<KernelVariant, kVariants.size()> kAllVariants = [] {
     std::array<KernelVariant, kVariants.size()> all{};

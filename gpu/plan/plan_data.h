@@ -51,22 +51,6 @@ struct PlanData {
 
 namespace detail {
 
-/// Launchers, one per method; each enqueues on `stream`, throws CudaError on launch failure and
-/// PreconditionError when handed a plan of another method.
-void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* globalTaps,
-                  StreamView stream);
-/// `directTaps`: the plan's taps on its device, for the walking and single-pass variants, which
-/// compute outputs that are not finite again as direct sums (may be null for the others).
-void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch,
-                     const float* directTaps, StreamView stream);
-/// The row-spectrum FFT; uploads the kernel rows' spectra to data.deviceTaps at the first run.
-/// Both FFT variants compute an output they find not finite again as a direct sum with
-/// `directTaps` (the plan's taps on its device; direct_recompute.cuh).
-void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* directTaps,
-                   StreamView stream);
-/// `workspace` is the FFT's own part of the plan workspace (data.fftWorkspaceBytes bytes).
-void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace,
-               const float* directTaps, StreamView stream);
 /// Prepares the FFT method for plan (sizes, the cache that will hold the kernel spectrum and
 /// cuFFT plans) and returns the device workspace it needs per run (fft_conv.cu). Throws
 /// NotSupported when cuFFT could not be loaded, PreconditionError when the plan's taps do not

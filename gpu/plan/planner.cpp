@@ -2,15 +2,10 @@
 #include "tessera/gpu/executor.h"
 
 #include "gpu/plan/cost_model.h"
-#include "gpu/runtime/cuda_check.cuh"
-#include "gpu/kernels/direct/direct_rgba8_bound.h"
-#include "gpu/kernels/tensor/direct_rgba8_fixed.h"
-#include "gpu/plan/plan_notes.h"
-#include "values/errors.h"
 #include "gpu/plan/plan_data.h"
-#include "gpu/kernels/tensor/separable_tf32.h"
-#include "gpu/kernels/tensor/tensor_conv.h"
+#include "gpu/plan/variant_rows.h"
 #include "gpu/plan/variant_support.h"
+#include "values/errors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,20 +17,10 @@ namespace {
 
 using detail::VariantEntry;
 
-constexpr std::size_t kAlign = 256;
 /// The estimate of a method that cannot run; anything above kShownAsNever is printed as -1
 /// (the direct estimate is printed as it is).
 constexpr double kNever = 1e30;
 constexpr double kShownAsNever = 1e29;
-/// Tap counts above this do not fit the direct kernels' launch parameters; they are read from
-/// the workspace instead.
-constexpr std::size_t kMaxInlineDirectTaps = 4096;
-
-std::size_t alignUp(std::size_t n)
-{
-    return (n + kAlign - 1) / kAlign * kAlign;
-}
-
 /// Taps with the scale folded in (the separable column taps stay unscaled: the row carries
 /// it), and the depth the kernel writes.
 std::shared_ptr<PlanData> prepareTaps(const filters::FilterSpec& spec, PixelFormat format, PixelFormat output)
@@ -93,9 +78,7 @@ struct Eligibility {
     Choice directTensor;
     Choice separable;
     Choice separableTensor;
-    Choice fft;                ///< refused, with the reason, where cuFFT is not installed
-    bool canSeparate = false;  ///< some fp32 separable variant applies (the two-pass one at least)
-    bool fused = false;        ///< ... and it is not the two-pass one
+    Choice fft;  ///< refused, with the reason, where cuFFT is not installed
 };
 
 Eligibility eligibility(const detail::ShapeQuery& q)
@@ -106,8 +89,6 @@ Eligibility eligibility(const detail::ShapeQuery& q)
     e.separable = firstEligible(Method::Separable, false, q);
     e.separableTensor = firstEligible(Method::Separable, true, q);
     e.fft = firstEligible(Method::Fft, false, q);
-    e.canSeparate = static_cast<bool>(e.separable);
-    e.fused = e.canSeparate && e.separable.entry->variant != KernelVariant::SeparableTwoPass;
     return e;
 }
 
@@ -121,71 +102,26 @@ struct Estimates {
     double fft = kNever;
 };
 
-Estimates estimate(const filters::FilterSpec& spec, const PlanData& data, PixelFormat format, PixelFormat output,
-                   int width, int height, const DeviceInfo& device, TensorCores tensor, const Eligibility& e)
+/// Each method's estimate is its first eligible variant's (the row's estimate column).
+Estimates estimate(const detail::ShapeQuery& q, PixelFormat output, const DeviceInfo& device, TensorCores tensor,
+                   const Eligibility& e)
 {
-    const int kw = spec.kernel.width;
-    const int kh = spec.kernel.height;
-    const int channels = format.channels;
-    const double pixels = static_cast<double>(width) * height;
-    const double bytes = pixels * static_cast<double>(format.bytesPerPixel() + output.bytesPerPixel());
+    const double pixels = static_cast<double>(q.width) * q.height;
+    const double bytes = pixels * static_cast<double>(q.input.bytesPerPixel() + output.bytesPerPixel());
     const auto cost = detail::CostModel::forDevice(device);
-    auto tensorCost = [&](const Choice& c, bool separable) {
-        if (tensor == TensorCores::Off || !c) {
-            return kNever;
-        }
-        if (c.entry->variant == KernelVariant::DirectRgba8Imma) {
-            return cost.imma(detail::rgba8ImmaCount(kw, pixels), bytes);
-        }
-        if (c.entry->variant == KernelVariant::SeparableTf32Walk) {
-            const int anchorX = spec.effectiveAnchor().x;
-            return cost.tf32(detail::tf32WalkMmaCount(kw, kh, anchorX, pixels), bytes,
-                             detail::kSeparableBandwidthShare);
-        }
-        return cost.tensor(detail::tensorMmaCount(spec, channels, width, height, separable), pixels * channels,
-                           bytes);
-    };
-
+    const detail::CostQuery c{q, cost, pixels, bytes};
+    const auto of = [&](const Choice& choice) { return choice ? choice.entry->estimate(c) : kNever; };
     Estimates t;
-    if (e.direct) {
-        // The RGBA8 walk's fp16 form does two channels per instruction, so the bytes decide its
-        // estimate; the integer tensor kernel's is never below that, and a tie goes to the kernel
-        // without tensor cores (8192^2: 0.152 ms against 0.199).
-        const bool halfSums = e.direct.entry->variant == KernelVariant::DirectRgba8Walk &&
-                              detail::rgba8WalkTakesHalfSums(kw, data.taps, static_cast<float>(spec.offset));
-        t.direct = cost.direct(pixels, halfSums ? channels / 2 : channels, kw * kh, bytes);
+    t.direct = of(e.direct);
+    t.separable = of(e.separable);
+    if (tensor != TensorCores::Off) {
+        t.directTensor = of(e.directTensor);
+        t.separableTensor = of(e.separableTensor);
     }
-    if (e.canSeparate) {
-        const double share = e.separable.entry->variant == KernelVariant::SeparableTiled
-                                 ? detail::kSeparableTiledBandwidthShare
-                                 : detail::kSeparableBandwidthShare;
-        t.separable =
-            cost.separable(pixels, channels, kw, kh, bytes, share) * (e.fused ? 1.0 : detail::kTwoPassPenalty);
-    }
-    t.directTensor = tensorCost(e.directTensor, false);
-    t.separableTensor = tensorCost(e.separableTensor, true);
-    if (e.fft && (kw * kh >= detail::kFftMinTaps || !e.direct)) {
-        const int bytesPerSample = format.bytesPerPixel() / channels;
-        t.fft = e.fft.entry->variant == KernelVariant::FftRows
-                    ? cost.fftRows(pixels, channels, bytesPerSample, kw, kh, bytes)
-                    : cost.fft(pixels, channels, kw, kh);
+    if (e.fft && (q.kw * q.kh >= detail::kFftMinTaps || !e.direct)) {
+        t.fft = of(e.fft);
     }
     return t;
-}
-
-/// What a tensor-core plan's reason says of its error: fp16 taps and an absolute bound for the
-/// 8-bit kernels; the TF32 split and a bound relative to the output's scale for float.
-std::string tensorBoundNote(const filters::FilterSpec& spec, bool separable, const Eligibility& e)
-{
-    if (separable && e.separableTensor && e.separableTensor.entry->variant == KernelVariant::SeparableTf32Walk) {
-        return detail::tf32Note(spec);
-    }
-    if (!separable && e.directTensor && e.directTensor.entry->variant == KernelVariant::DirectRgba8Imma) {
-        return detail::rgba8FixedNote(spec);
-    }
-    char note[96];
-    std::snprintf(note, sizeof note, "; fp16 taps, error at most %.2g", detail::tensorErrorBound(spec, separable));
-    return note;
 }
 
 /// The method, whether it runs on tensor cores, and why.
@@ -197,8 +133,7 @@ struct Ranking {
 
 /// The fastest estimate wins (separable on a tie, then direct over the FFT); a forced method
 /// stays. Throws NotSupported when TensorCores::On cannot be honoured or no method can run.
-Ranking rank(const filters::FilterSpec& spec, const Estimates& t, Method force, TensorCores tensor,
-             const Eligibility& e)
+Ranking rank(const Estimates& t, Method force, TensorCores tensor, const Eligibility& e)
 {
     Ranking r;
     r.method = force;
@@ -235,9 +170,6 @@ Ranking rank(const filters::FilterSpec& spec, const Estimates& t, Method force, 
         } else {
             r.tensorCores = separable ? t.separableTensor < t.separable : t.directTensor < t.direct;
         }
-        if (r.tensorCores) {
-            r.reason += tensorBoundNote(spec, separable, e);
-        }
     }
     return r;
 }
@@ -261,59 +193,17 @@ const VariantEntry& chooseVariant(const Ranking& r, const Eligibility& e)
     return *c.entry;
 }
 
-/// Places what the variant needs in the workspace (taps, tile counter, intermediates) and
-/// returns its size.
-std::size_t layoutWorkspace(Plan& plan, PlanData& data)
+/// Places what the variant needs in the workspace (its row's layout, then the conversion's
+/// float intermediate) and returns its size. The variant's part starts at 0: the direct kernels
+/// find taps that do not fit their launch parameters there.
+std::size_t layoutWorkspace(const Plan& plan, PlanData& data)
 {
-    const std::size_t floatImage =
-        alignUp(static_cast<std::size_t>(plan.width) * plan.height * plan.input.channels * sizeof(float));
-    std::size_t workspace = 0;
-    switch (plan.shape.variant) {
-    case KernelVariant::DirectTensor:
-    case KernelVariant::DirectTensorPersistent:
-        data.tileCounterOffset = workspace;
-        data.deviceTaps = std::make_shared<DeviceTaps>();
-        workspace += detail::tensorDirectCounterBytes;
-        break;
-    case KernelVariant::DirectRgba8Walk:
-    case KernelVariant::DirectRgba8Imma:
-    case KernelVariant::DirectFixed:
-    case KernelVariant::DirectTiled:
-        if (data.taps.size() > kMaxInlineDirectTaps) {
-            data.tapsWorkspaceBytes = alignUp(data.taps.size() * sizeof(float));
-            data.pinnedTaps = std::make_shared<RawPinnedBuffer>(data.taps.size() * sizeof(float));
-            std::copy(data.taps.begin(), data.taps.end(), static_cast<float*>(data.pinnedTaps->data()));
-            workspace += data.tapsWorkspaceBytes;
-        }
-        break;
-    case KernelVariant::SeparableTwoPass:
-        data.separableWorkspaceOffset = workspace;
-        workspace += floatImage;
-        plan.reason += plan.reason.empty() ? "two-pass" : "; two-pass";
-        break;
-    case KernelVariant::FftRows:
-        data.deviceTaps = std::make_shared<DeviceTaps>();
-        data.directTaps = std::make_shared<DeviceTaps>();
-        break;
-    case KernelVariant::Fft:
-        data.fftWorkspaceOffset = workspace;
-        data.fftWorkspaceBytes = alignUp(detail::planFft(plan, data));
-        workspace += data.fftWorkspaceBytes;
-        data.directTaps = std::make_shared<DeviceTaps>();
-        break;
-    case KernelVariant::SeparableWalk:
-    case KernelVariant::SeparableTf32Walk:
-    case KernelVariant::SeparableSingle:
-        data.directTaps = std::make_shared<DeviceTaps>();
-        break;
-    case KernelVariant::SeparableTiled:
-    case KernelVariant::SeparableTensorWalk:
-    case KernelVariant::SeparableTensor:
-        break;
-    }
+    const detail::VariantEntry& entry = detail::variantEntry(plan.shape.variant);
+    std::size_t workspace = entry.workspace != nullptr ? entry.workspace(plan, data, 0) : 0;
     if (data.needsConvert) {
         data.convertWorkspaceOffset = workspace;
-        workspace += floatImage;
+        workspace += detail::alignWorkspace(static_cast<std::size_t>(plan.width) * plan.height * plan.input.channels *
+                                            sizeof(float));
     }
     return workspace;
 }
@@ -388,12 +278,8 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
         plan.method = entry.method;
         plan.tensorCores = entry.tensorCores;
         plan.reason = "forced variant";
-        if (entry.variant == KernelVariant::SeparableTf32Walk) {
-            plan.reason += detail::tf32Note(spec);
-        } else if (entry.variant == KernelVariant::DirectRgba8Imma) {
-            plan.reason += detail::rgba8FixedNote(spec);
-        }
         plan.shape = entry.shape(query);
+        plan.shape.variant = entry.variant;  // rows may share a shape function (the RGBA8 walk's forms)
     } else {
         if (force == Method::Separable) {
             if (Support s = detail::separableSpec(query); !s) {
@@ -401,7 +287,7 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
             }
         }
         const Eligibility e = eligibility(query);
-        Estimates times = estimate(spec, *data, format, plan.output, width, height, device, tensor, e);
+        Estimates times = estimate(query, plan.output, device, tensor, e);
         // The float rule: on an image a transform's global bound does not serve, the FFT is
         // chosen only when nothing else can run.
         const bool avoidTransform =
@@ -410,7 +296,7 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
         if (avoidTransform) {
             times.fft = kNever;
         }
-        Ranking r = rank(spec, times, force, tensor, e);
+        Ranking r = rank(times, force, tensor, e);
         if (avoidTransform) {
             r.reason += "; no FFT: the image holds NaN, infinity or a range its error bound does not serve";
         }
@@ -419,6 +305,11 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
         plan.tensorCores = r.tensorCores;
         plan.reason = std::move(r.reason);
         plan.shape = chosen.shape(query);
+        plan.shape.variant = chosen.variant;
+    }
+    // The chosen variant's note: the bound of its number form, or its passes.
+    if (const detail::VariantEntry& entry = detail::variantEntry(plan.shape.variant); entry.note != nullptr) {
+        plan.reason += entry.note(spec);
     }
     plan.outputMaxExponent = outputExponentBound(spec, *data, format.depth, values.maxExponent);
     plan.data = data;  // planFft reads the plan's taps through it

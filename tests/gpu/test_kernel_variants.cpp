@@ -75,7 +75,7 @@ FilterSpec withConstantBorder(FilterSpec s, double value)
 TEST(KernelVariants, TableNamesEveryVariantOnceInEnumOrder)
 {
     const auto all = allKernelVariants();
-    ASSERT_EQ(all.size(), 15u);
+    ASSERT_EQ(all.size(), 16u);
     std::set<std::string> names;
     for (std::size_t i = 0; i < all.size(); ++i) {
         EXPECT_EQ(static_cast<std::size_t>(all[i]), i);
@@ -86,6 +86,7 @@ TEST(KernelVariants, TableNamesEveryVariantOnceInEnumOrder)
         EXPECT_EQ(detail::variantEntry(all[i]).variant, all[i]);
     }
     EXPECT_EQ(toString(V::DirectRgba8Walk), "direct-rgba8-walk");
+    EXPECT_EQ(toString(V::DirectRgba8WalkHalf), "direct-rgba8-walk-half");
     EXPECT_EQ(toString(V::DirectRgba8Imma), "direct-rgba8-imma");
     EXPECT_EQ(toString(V::SeparableTwoPass), "separable-two-pass");
     EXPECT_EQ(toString(V::Fft), "fft");
@@ -94,8 +95,8 @@ TEST(KernelVariants, TableNamesEveryVariantOnceInEnumOrder)
 
 TEST(KernelVariants, MethodAndTensorCoresOfEachVariant)
 {
-    for (V v : {V::DirectRgba8Walk, V::DirectFixed, V::DirectTiled, V::DirectRgba8Imma, V::DirectTensor,
-                V::DirectTensorPersistent}) {
+    for (V v : {V::DirectRgba8WalkHalf, V::DirectRgba8Walk, V::DirectFixed, V::DirectTiled, V::DirectRgba8Imma,
+                V::DirectTensor, V::DirectTensorPersistent}) {
         EXPECT_EQ(methodOf(v), Method::Direct) << toString(v);
     }
     for (V v : {V::SeparableWalk, V::SeparableSingle, V::SeparableTiled, V::SeparableTwoPass, V::SeparableTf32Walk,
@@ -134,6 +135,21 @@ TEST(CanImplement, DirectRgba8Walk)
     expectRefused(ask(V::DirectRgba8Walk, test::denseSpec(3), kU8x3), "RGBA");
     expectRefused(ask(V::DirectRgba8Walk, offCentre(test::denseSpec(3)), kU8x4), "centred anchor");
     expectRefused(ask(V::DirectRgba8Walk, withConstantBorder(test::denseSpec(3), 100.3), kU8x4), "byte");
+}
+
+// The walk's fp16 form: what the walk takes, 3 x 3 only, and only taps whose fp16 sums stay
+// within its bound (direct_rgba8_bound.h).
+TEST(CanImplement, DirectRgba8WalkHalf)
+{
+    expectAccepted(ask(V::DirectRgba8WalkHalf, test::denseSpec(3), kU8x4));
+    expectRefused(ask(V::DirectRgba8WalkHalf, filters::makeBox(5), kU8x4), "3 x 3 only");
+    expectRefused(ask(V::DirectRgba8WalkHalf, test::denseSpec(3), kU8x3), "RGBA");
+    filters::FilterSpec strong;
+    strong.kernel = filters::Kernel2D{3, 3, {-5, -5, -5, -5, 41, -5, -5, -5, -5}};
+    expectRefused(ask(V::DirectRgba8WalkHalf, strong, kU8x4), "fp16 sums");
+    filters::FilterSpec shifted = test::denseSpec(3);
+    shifted.offset = -600.0;
+    expectRefused(ask(V::DirectRgba8WalkHalf, shifted, kU8x4), "fp16 sums");
 }
 
 TEST(CanImplement, DirectRgba8Imma)

@@ -36,7 +36,7 @@ TEST(PlanShapes, Rgba8ThreeByThreeWalksOneStripPerColumnOfBlocks)
 {
     const auto plan = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
                                              Method::Direct, TensorCores::Off);
-    EXPECT_EQ(plan.shape.variant, KernelVariant::DirectRgba8Walk) << plan.describe();
+    EXPECT_EQ(plan.shape.variant, KernelVariant::DirectRgba8WalkHalf) << plan.describe();
     EXPECT_EQ(plan.shape.compiledSize, 3) << plan.describe();
     EXPECT_EQ(plan.shape.gridX, 64);
     // Segments of 64 rows (two steps of 32).
@@ -51,9 +51,15 @@ TEST(PlanShapes, Rgba8WalkStatesItsByteConversion)
 {
     const auto mild = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 640, 480, describedH200(),
                                              Method::Direct, TensorCores::Off);
-    ASSERT_EQ(mild.shape.variant, KernelVariant::DirectRgba8Walk);
+    ASSERT_EQ(mild.shape.variant, KernelVariant::DirectRgba8WalkHalf);
     EXPECT_NE(mild.describe().find("fp16 sums of exact bytes (rounding within 0."), std::string::npos)
         << mild.describe();
+    // Forced by name, the walk keeps its byte form on taps its fp16 form would take.
+    const auto forced = tessera::gpu::makePlanForVariant(dense3(), PixelFormat{PixelDepth::U8, 4}, 640, 480,
+                                                         describedH200(), KernelVariant::DirectRgba8Walk);
+    ASSERT_EQ(forced.shape.variant, KernelVariant::DirectRgba8Walk);
+    EXPECT_NE(forced.describe().find("bytes as 1 + b/2^15 (rounding within 0."), std::string::npos)
+        << forced.describe();
     const auto mild5 = tessera::gpu::makePlan(filters::makeBox(5), PixelFormat{PixelDepth::U8, 4}, 640, 480,
                                               describedH200(), Method::Direct, TensorCores::Off);
     ASSERT_EQ(mild5.shape.variant, KernelVariant::DirectRgba8Walk);
@@ -81,7 +87,7 @@ TEST(PlanShapes, Rgba8ThreeByThreeTakesTheIntegerTensorCores)
     offsetDense3.offset = -600.0;
     const auto mild = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
                                              Method::Auto, TensorCores::Auto);
-    EXPECT_EQ(mild.shape.variant, KernelVariant::DirectRgba8Walk) << mild.describe();
+    EXPECT_EQ(mild.shape.variant, KernelVariant::DirectRgba8WalkHalf) << mild.describe();
     EXPECT_FALSE(mild.tensorCores);
     const auto plan = tessera::gpu::makePlan(offsetDense3, PixelFormat{PixelDepth::U8, 4}, 8192, 8192,
                                              describedH200(), Method::Auto, TensorCores::Auto);
@@ -103,7 +109,7 @@ TEST(PlanShapes, Rgba8ThreeByThreeTakesTheIntegerTensorCores)
     // Tensor cores off keeps the byte walk.
     const auto off = tessera::gpu::makePlan(dense3(), PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
                                             Method::Auto, TensorCores::Off);
-    EXPECT_EQ(off.shape.variant, KernelVariant::DirectRgba8Walk) << off.describe();
+    EXPECT_EQ(off.shape.variant, KernelVariant::DirectRgba8WalkHalf) << off.describe();
     // Taps whose 16-bit form rounds too much keep the byte walk too.
     filters::FilterSpec coarse = offsetDense3;
     coarse.scale = 201.37;
@@ -119,7 +125,7 @@ TEST(PlanShapes, WalkingRgba8KernelOnlyWhereItApplies)
         const auto shape = tessera::gpu::makePlan(s, f, 640, 480, d, Method::Direct, TensorCores::Off).shape;
         return std::pair{shape.variant, shape.compiledSize};
     };
-    const std::pair walk3{KernelVariant::DirectRgba8Walk, 3};
+    const std::pair walk3{KernelVariant::DirectRgba8WalkHalf, 3};  // the walk, in its fp16 form for these taps
     const std::pair fixed3{KernelVariant::DirectFixed, 3};
     EXPECT_EQ(shapeOf(dense3(), {PixelDepth::U8, 4}), walk3);
     filters::FilterSpec offCentre = dense3();

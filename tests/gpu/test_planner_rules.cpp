@@ -129,10 +129,10 @@ const GridRow kAutoChoices[] = {
     {{PixelDepth::U8, 3}, true,
      {V::DirectTiled, V::DirectFixed, V::SeparableTensor, V::SeparableTensor, V::SeparableTensor, V::SeparableTensor}},
     {{PixelDepth::U8, 4}, false,
-     {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Imma, V::DirectTensor, V::DirectTensor,
+     {V::DirectTiled, V::DirectRgba8WalkHalf, V::DirectRgba8Imma, V::DirectTensor, V::DirectTensor,
       V::DirectTensorPersistent}},
     {{PixelDepth::U8, 4}, true,
-     {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Imma, V::SeparableTensorWalk, V::SeparableTensorWalk,
+     {V::DirectTiled, V::DirectRgba8WalkHalf, V::DirectRgba8Imma, V::SeparableTensorWalk, V::SeparableTensorWalk,
       V::SeparableTensorWalk}},
     {{PixelDepth::U16, 1}, false,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::FftRows, V::FftRows}},
@@ -171,9 +171,9 @@ const GridRow kDirectChoices[] = {
     {{PixelDepth::U8, 3}, true,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
     {{PixelDepth::U8, 4}, false,
-     {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Walk, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+     {V::DirectTiled, V::DirectRgba8WalkHalf, V::DirectRgba8Walk, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
     {{PixelDepth::U8, 4}, true,
-     {V::DirectTiled, V::DirectRgba8Walk, V::DirectRgba8Walk, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
+     {V::DirectTiled, V::DirectRgba8WalkHalf, V::DirectRgba8Walk, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
     {{PixelDepth::U16, 1}, false,
      {V::DirectTiled, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectFixed, V::DirectTiled}},
     {{PixelDepth::U16, 1}, true,
@@ -238,7 +238,7 @@ TEST(PlannerRules, BenchmarkCasesTakeTheirKernels)
     EXPECT_EQ(variantOf(test::denseSpec(15), f32x1), V::FftRows) << "15 x 15 dense f32 takes the row spectra";
     EXPECT_EQ(variantOf(test::denseSpec(31), f32x1), V::FftRows) << "31 x 31 dense f32 takes the row spectra";
     EXPECT_EQ(variantOf(test::denseSpec(65), f32x1), V::Fft) << "above 64 taps per side, cuFFT";
-    EXPECT_EQ(variantOf(test::denseSpec(3), rgba8), V::DirectRgba8Walk) << "mild RGBA8 3 x 3 sums in fp16";
+    EXPECT_EQ(variantOf(test::denseSpec(3), rgba8), V::DirectRgba8WalkHalf) << "mild RGBA8 3 x 3 sums in fp16";
     const FilterSpec sharpen = filters::makeSharpen(1.5);  // sum |w| beyond the fp16 form's bound
     EXPECT_EQ(variantOf(sharpen, rgba8), V::DirectRgba8Imma)
         << "strong RGBA8 3 x 3 on the integer tensor cores: " << makePlan(sharpen, rgba8, 8192, 8192, d).describe();

@@ -101,6 +101,16 @@ void dispatchChannelCount(int channels, const char* what, F&& f)
     }
 }
 
+/// The direct variants' launch parameters for `a`: its images and spec, with taps too many for the
+/// launch parameters copied first to the start of the workspace, where the kernels read them
+/// (workspaceSpilledTaps planned that). Throws CudaError.
+ConvParams directParams(const LaunchArgs& a);
+
+/// The plan's direct taps on its device, uploaded at the first call and shared by every run of
+/// the plan (PlanData::directTaps: the variants that compute outputs that are not finite again as
+/// direct sums); null where the variant keeps none. Throws CudaError.
+const float* uploadedDirectTaps(const Plan& plan);
+
 /// Lets `kernel` use `bytes` of dynamic shared memory: above the default limit a kernel must opt
 /// in, once per kernel and device. Throws CudaError.
 template <typename Kernel>

@@ -211,9 +211,11 @@ LaunchShape directFixedShape(const ShapeQuery& q)
     return s;
 }
 
-void launchDirectFixed(const Plan& plan, const ConvParams& params, StreamView stream)
+void runDirectFixed(const LaunchArgs& a)
 {
-    const cudaStream_t s = cudaStreamOf(stream);
+    const Plan& plan = a.plan;
+    const ConvParams params = directParams(a);
+    const cudaStream_t s = cudaStreamOf(a.stream);
     dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "direct kernel", [&]<typename Tin, typename Tout>() {
         dispatchChannelCount(plan.input.channels, "direct kernel",
                              [&]<int C>() { dispatchK<Tin, Tout, C>(params, plan, s); });

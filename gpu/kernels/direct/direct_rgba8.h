@@ -2,8 +2,9 @@
 #pragma once
 
 // Private to gpu/: the direct kernels for small centred kernels on 8-bit RGBA images: the byte
-// walk (direct_rgba8.cu, its fp16 form direct_rgba8_half.cu) and its integer tensor-core form
-// (direct_rgba8_imma.cu).
+// walk (direct_rgba8_walk.cu), its fp16 form (direct_rgba8_walk_half.cu) and the integer
+// tensor-core form (kernels/tensor/direct_rgba8_imma.cu). Their table rows are in
+// plan/kernel_variant.cpp.
 
 #include "gpu/kernels/common/kernel_common.cuh"
 #include "gpu/plan/plan_data.h"
@@ -19,17 +20,8 @@ namespace tessera::gpu::detail {
 /// names the kernel in the reason. Never throws.
 Support smallRgba8Support(const ShapeQuery& q, const std::string& kernel, std::size_t shared3, std::size_t shared5);
 
-/// Enqueues KernelVariant::DirectRgba8Walk (canDirectRgba8Walk, directRgba8WalkShape in
-/// variant_support.h say when and how); throws CudaError, PreconditionError for another size.
-void launchDirectRgba8(const Plan& plan, const ConvParams& params, StreamView stream);
-
-/// Enqueues the byte walk's fp16 form (direct_rgba8_half.cu) of a 3 x 3 plan for which
-/// rgba8WalkTakesHalfSums (direct_rgba8_bound.h) holds; launchDirectRgba8 calls it. Throws CudaError.
+/// Enqueues the byte walk's fp16 form of a 3 x 3 plan whose taps take fp16 sums
+/// (rgba8WalkTakesHalfSums, direct_rgba8_bound.h). Throws CudaError.
 void launchDirectRgba8Half(const Plan& plan, const ConvParams& params, StreamView stream);
-
-/// Enqueues KernelVariant::DirectRgba8Imma (canDirectRgba8Imma, directRgba8ImmaShape), the
-/// integer tensor-core form (direct_rgba8_imma.cu); throws CudaError, PreconditionError for
-/// another size or taps without a fixed-point form (direct_rgba8_fixed.h).
-void launchDirectRgba8Imma(const Plan& plan, const ConvParams& params, StreamView stream);
 
 }  // namespace tessera::gpu::detail

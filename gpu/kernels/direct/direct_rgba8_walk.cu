@@ -224,12 +224,11 @@ LaunchShape directRgba8WalkShape(const ShapeQuery& q)
     return s;
 }
 
-void launchDirectRgba8(const Plan& plan, const ConvParams& params, StreamView stream)
+void runDirectRgba8Walk(const LaunchArgs& a)
 {
-    if (rgba8WalkTakesHalfSums(plan.shape.compiledSize, plan.data->taps, params.offset)) {
-        return launchDirectRgba8Half(plan, params, stream);
-    }
-    const cudaStream_t s = cudaStreamOf(stream);
+    const Plan& plan = a.plan;
+    const ConvParams params = directParams(a);
+    const cudaStream_t s = cudaStreamOf(a.stream);
     switch (plan.shape.compiledSize) {
     case 3: return launchK<3>(plan, params, s);
     case 5: return launchK<5>(plan, params, s);

@@ -8,7 +8,9 @@
 #include <cuda_fp16.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <vector>
 
 // The byte-window RGBA8 kernel's fp16 form, for 3 x 3 kernels whose fp16 error bound allows it
 // (direct_rgba8_bound.h: mild taps such as a box or a unit-sum blur): two channels per
@@ -136,6 +138,37 @@ unsigned halfPairBits(double v)
 }
 
 }  // namespace
+
+Support canDirectRgba8WalkHalf(const ShapeQuery& q)
+{
+    if (Support s = canDirectRgba8Walk(q); !s) {
+        return s;
+    }
+    if (q.kw != 3) {
+        return Support::no("the walk's fp16 form is compiled for 3 x 3 only");
+    }
+    // The taps as the plan will hold them (weights times scale, in float).
+    std::vector<float> taps;
+    taps.reserve(q.spec->kernel.weights.size());
+    for (double w : q.spec->kernel.weights) {
+        taps.push_back(static_cast<float>(w * q.spec->scale));
+    }
+    const float offset = static_cast<float>(q.spec->offset);
+    if (!rgba8WalkTakesHalfSums(q.kw, taps, offset)) {
+        char why[160];
+        std::snprintf(why, sizeof why,
+                      "the walk's fp16 form needs fp16 sums that round within %.2g of an output step, these "
+                      "round within %.2g",
+                      kRgba8HalfErrorLimit, rgba8HalfErrorBound(taps, offset));
+        return Support::no(why);
+    }
+    return Support::yes();
+}
+
+void runDirectRgba8WalkHalf(const LaunchArgs& a)
+{
+    launchDirectRgba8Half(a.plan, directParams(a), a.stream);
+}
 
 void launchDirectRgba8Half(const Plan& plan, const ConvParams& p, StreamView stream)
 {

@@ -154,9 +154,6 @@ void dispatchSize(const Plan& plan, const ConvParams& params, cudaStream_t strea
 
 }  // namespace
 
-/// Fixed-size kernels (direct_fixed.cu).
-void launchDirectFixed(const Plan& plan, const ConvParams& params, StreamView stream);
-
 /// Largest tap count carried inline; larger kernels read taps from the workspace.
 constexpr std::size_t kMaxInlineTaps = 4096;
 
@@ -200,19 +197,11 @@ LaunchShape directTiledShape(const ShapeQuery& q)
     return s;
 }
 
-void launchDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* globalTaps,
-                  StreamView stream)
+void runDirectTiled(const LaunchArgs& a)
 {
-    ConvParams p = makeConvParams(plan.spec, src, dst);
-    p.globalTaps = plan.data->taps.size() > kMaxInlineTaps ? globalTaps : nullptr;
-    switch (plan.shape.variant) {
-    case KernelVariant::DirectRgba8Walk: return launchDirectRgba8(plan, p, stream);
-    case KernelVariant::DirectRgba8Imma: return launchDirectRgba8Imma(plan, p, stream);
-    case KernelVariant::DirectFixed: return launchDirectFixed(plan, p, stream);
-    case KernelVariant::DirectTiled: break;
-    default: throw PreconditionError("launchDirect: a " + toString(plan.shape.variant) + " plan");
-    }
-    const cudaStream_t s = cudaStreamOf(stream);
+    const ConvParams p = directParams(a);
+    const Plan& plan = a.plan;
+    const cudaStream_t s = cudaStreamOf(a.stream);
     dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "direct kernel", [&]<typename Tin, typename Tout>() {
         dispatchChannelCount(plan.input.channels, "direct kernel",
                              [&]<int C>() { dispatchSize<Tin, Tout, C>(plan, p, s); });

@@ -356,7 +356,7 @@ std::size_t planFft(const Plan& plan, PlanData& data)
     return g.workAreaOffset() + work + sizeof(unsigned);  // the float rule's flag follows the work area
 }
 
-void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, const float* directTaps,
+static void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, const float* directTaps,
                StreamView stream)
 {
     if (!plan.data || !plan.data->fft) {
@@ -421,6 +421,12 @@ void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst,
     case PixelDepth::U16: launchExtract<std::uint16_t>(b.frames, dst, p, channels, flag, epoch, s); launchRecompute<std::uint16_t>(direct, dst, channels, flag, epoch, plan.device, s); break;
     case PixelDepth::F32: launchExtract<float>(b.frames, dst, p, channels, flag, epoch, s); launchRecompute<float>(direct, dst, channels, flag, epoch, plan.device, s); break;
     }
+}
+
+void runFft(const LaunchArgs& a)
+{
+    launchFft(a.plan, a.src, a.dst, a.workspace + a.plan.data->fftWorkspaceOffset, uploadedDirectTaps(a.plan),
+              a.stream);
 }
 
 }  // namespace tessera::gpu::detail

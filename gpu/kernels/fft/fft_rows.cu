@@ -450,7 +450,7 @@ LaunchShape fftRowsShape(const ShapeQuery& q)
     return s;
 }
 
-void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* directTaps,
+static void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* directTaps,
                    StreamView stream)
 {
     if (plan.shape.variant != KernelVariant::FftRows || !plan.data || !plan.data->deviceTaps) {
@@ -482,6 +482,11 @@ void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& 
             check(cudaGetLastError(), what, __FILE__, __LINE__);
         });
     });
+}
+
+void runFftRows(const LaunchArgs& a)
+{
+    launchFftRows(a.plan, a.src, a.dst, uploadedDirectTaps(a.plan), a.stream);
 }
 
 }  // namespace tessera::gpu::detail

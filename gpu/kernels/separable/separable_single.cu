@@ -364,4 +364,10 @@ void launchSeparableSingle(const Plan& plan, const ConvParams& params, const Dir
     });
 }
 
+void runSeparableSingle(const LaunchArgs& a)
+{
+    launchSeparableSingle(a.plan, makeConvParams(a.plan.spec, a.src, a.dst),
+                             makeDirectTaps(a.plan.spec, a.src, uploadedDirectTaps(a.plan)), a.stream);
+}
+
 }  // namespace tessera::gpu::detail

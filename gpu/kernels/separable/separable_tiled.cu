@@ -4,13 +4,15 @@
 #include "gpu/kernels/common/kernel_common.cuh"
 #include "gpu/kernels/common/launch_common.cuh"
 #include "gpu/plan/plan_data.h"
-#include "gpu/kernels/separable/separable_single.h"
-#include "gpu/kernels/separable/separable_walk.h"
+#include "gpu/kernels/separable/separable_taps.cuh"
 
 #include <stdexcept>
 #include <string>
 
 namespace tessera::gpu::detail {
+
+// KernelVariant::SeparableTiled: the fused fp32 separable kernel, both passes in one
+// shared-memory tile.
 
 namespace {
 
@@ -18,20 +20,13 @@ constexpr int kTileW = 32;
 constexpr int kBlockY = 8;
 constexpr int kRowsPerThread = 4;
 constexpr int kTileH = kBlockY * kRowsPerThread;
-constexpr int kMaxTaps = kMaxSeparableTaps;  // the launch parameters carry every tap
 constexpr int kColsPerItem = 4;  // horizontal outputs per work item of the row pass
-
-struct SeparableTaps {
-    float row[kMaxTaps];
-    float col[kMaxTaps];
-};
-
 /// Fused separable correlation: the block loads its input window once, runs the horizontal
 /// pass over every window row into a second shared buffer, then the vertical pass from there.
 /// Intermediates never touch device memory, so each input byte comes from DRAM about once.
 template <typename Tin, typename Tout, int C>
 __global__ void __launch_bounds__(kTileW * kBlockY)
-    separableKernel(const ConvParams p, const __grid_constant__ SeparableTaps taps)
+    separableKernel(const ConvParams p, const __grid_constant__ Fp32SeparableTaps taps)
 {
     extern __shared__ float smem[];
     const int kw = p.kw;
@@ -163,114 +158,11 @@ __global__ void __launch_bounds__(kTileW * kBlockY)
     storeColumn<Tout, C, kRowsPerThread>(p, x0 + tx, y0 + ty0, acc);
 }
 
-/// Fallback for kernels whose fused window does not fit in shared memory: the horizontal pass
-/// writes a float intermediate (H x W x C) in the workspace, the vertical pass reads it. Rows
-/// outside the image map to intermediate rows by the border rule (a row filter commutes with
-/// choosing rows); constant-border rows are borderValue times the row taps' sum.
-template <typename Tin, int C>
-__global__ void rowPassKernel(const ConvParams p, const __grid_constant__ SeparableTaps taps, float* mid,
-                              std::size_t midPitch)
-{
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= p.width || y >= p.height) {
-        return;
-    }
-    const Tin* row = rowPtr<Tin>(p.src, p.srcPitch, y);
-    float acc[C];
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-        acc[c] = 0.0f;
-    }
-    for (int kx = 0; kx < p.kw; ++kx) {
-        const int gx = mapBorder(x - p.anchorX + kx, p.width, p.border);
-        float v[C];
-        if (gx < 0) {
-#pragma unroll
-            for (int c = 0; c < C; ++c) {
-                v[c] = p.borderValue;
-            }
-        } else {
-            loadPixel<Tin, C>(row, gx, v);
-        }
-        const float t = taps.row[kx];
-#pragma unroll
-        for (int c = 0; c < C; ++c) {
-            acc[c] = fmaf(t, v[c], acc[c]);
-        }
-    }
-    float* out = rowPtr<float>(mid, midPitch, y) + static_cast<std::size_t>(x) * C;
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-        out[c] = acc[c];
-    }
-}
-
-template <typename Tout, int C>
-__global__ void columnPassKernel(const ConvParams p, const __grid_constant__ SeparableTaps taps, const float* mid,
-                                 std::size_t midPitch, float constantRow)
-{
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= p.width || y >= p.height) {
-        return;
-    }
-    float acc[C];
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-        acc[c] = 0.0f;
-    }
-    for (int ky = 0; ky < p.kh; ++ky) {
-        const int gy = mapBorder(y - p.anchorY + ky, p.height, p.border);
-        const float t = taps.col[ky];
-        if (gy < 0) {
-#pragma unroll
-            for (int c = 0; c < C; ++c) {
-                acc[c] = fmaf(t, constantRow, acc[c]);
-            }
-        } else {
-            const float* in = rowPtr<float>(mid, midPitch, gy) + static_cast<std::size_t>(x) * C;
-#pragma unroll
-            for (int c = 0; c < C; ++c) {
-                acc[c] = fmaf(t, in[c], acc[c]);
-            }
-        }
-    }
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-        acc[c] += p.offset;
-    }
-    storePixel<Tout, C>(rowPtr<Tout>(p.dst, p.dstPitch, y), x, acc);
-}
-
 template <typename Tin, typename Tout, int C>
 void launchOne(const Plan& plan, const ConvParams& params, cudaStream_t stream)
 {
-    SeparableTaps taps{};
-    const auto& row = plan.data->rowTaps;
-    const auto& col = plan.data->colTaps;
-    for (size_t i = 0; i < row.size(); ++i) {
-        taps.row[i] = row[i];
-    }
-    for (size_t i = 0; i < col.size(); ++i) {
-        taps.col[i] = col[i];
-    }
+    const Fp32SeparableTaps taps = separableTapsOf(plan);
     const auto& shape = plan.shape;
-    if (plan.shape.variant == KernelVariant::SeparableTwoPass) {
-        const dim3 block(32, 8);
-        const dim3 grid(static_cast<unsigned>((params.width + 31) / 32), static_cast<unsigned>((params.height + 7) / 8));
-        const std::size_t midPitch = static_cast<std::size_t>(params.width) * C * sizeof(float);
-        float rowSum = 0.0f;
-        for (float t : row) {
-            rowSum += t;
-        }
-        rowPassKernel<Tin, C><<<grid, block, 0, stream>>>(params, taps, params.scratch, midPitch);
-        TESSERA_LAUNCH_CHECK("rowPassKernel");
-        columnPassKernel<Tout, C><<<grid, block, 0, stream>>>(params, taps, params.scratch, midPitch,
-                                                              params.borderValue * rowSum);
-        TESSERA_LAUNCH_CHECK("columnPassKernel");
-        return;
-    }
     auto kernel = separableKernel<Tin, Tout, C>;
     allowShared(kernel, shape.sharedBytes);
     const dim3 grid(static_cast<unsigned>(shape.gridX), static_cast<unsigned>(shape.gridY));
@@ -316,40 +208,11 @@ LaunchShape separableTiledShape(const ShapeQuery& q)
     return s;
 }
 
-Support canSeparableTwoPass(const ShapeQuery& q)
+void runSeparableTiled(const LaunchArgs& a)
 {
-    // Any rank-1 kernel the launch parameters hold: the passes need no shared memory.
-    return separableSpec(q);
-}
-
-LaunchShape separableTwoPassShape(const ShapeQuery& q)
-{
-    LaunchShape s;
-    s.blockX = 32;
-    s.blockY = 8;
-    s.tileWidth = 32;
-    s.tileHeight = 8;
-    s.gridX = (q.width + 31) / 32;
-    s.gridY = (q.height + 7) / 8;
-    s.variant = KernelVariant::SeparableTwoPass;
-    return s;
-}
-
-void launchSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* scratch,
-                     const float* directTaps, StreamView stream)
-{
-    ConvParams p = makeConvParams(plan.spec, src, dst);
-    p.scratch = static_cast<float*>(scratch);
-    const DirectTaps direct = makeDirectTaps(plan.spec, src, directTaps);
-    switch (plan.shape.variant) {
-    case KernelVariant::SeparableWalk: return launchSeparableWalk(plan, p, direct, stream);
-    case KernelVariant::SeparableTf32Walk: return launchSeparableTf32Walk(plan, p, direct, stream);
-    case KernelVariant::SeparableSingle: return launchSeparableSingle(plan, p, direct, stream);
-    case KernelVariant::SeparableTiled:
-    case KernelVariant::SeparableTwoPass: break;
-    default: throw PreconditionError("launchSeparable: a " + toString(plan.shape.variant) + " plan");
-    }
-    const cudaStream_t s = cudaStreamOf(stream);
+    const Plan& plan = a.plan;
+    const ConvParams p = makeConvParams(plan.spec, a.src, a.dst);
+    const cudaStream_t s = cudaStreamOf(a.stream);
     dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "separable kernel",
                    [&]<typename Tin, typename Tout>() {
                        dispatchChannelCount(plan.input.channels, "separable kernel",

@@ -224,4 +224,10 @@ void launchSeparableWalk(const Plan& plan, const ConvParams& params, const Direc
     }
 }
 
+void runSeparableWalk(const LaunchArgs& a)
+{
+    launchSeparableWalk(a.plan, makeConvParams(a.plan.spec, a.src, a.dst),
+                           makeDirectTaps(a.plan.spec, a.src, uploadedDirectTaps(a.plan)), a.stream);
+}
+
 }  // namespace tessera::gpu::detail

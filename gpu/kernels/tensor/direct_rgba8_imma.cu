@@ -321,9 +321,11 @@ LaunchShape directRgba8ImmaShape(const ShapeQuery& q)
     return s;
 }
 
-void launchDirectRgba8Imma(const Plan& plan, const ConvParams& params, StreamView stream)
+void runDirectRgba8Imma(const LaunchArgs& a)
 {
-    const cudaStream_t s = cudaStreamOf(stream);
+    const Plan& plan = a.plan;
+    const ConvParams params = directParams(a);
+    const cudaStream_t s = cudaStreamOf(a.stream);
     switch (plan.shape.compiledSize) {
     case 3: return launchK<3>(plan, params, s);
     case 5: return launchK<5>(plan, params, s);

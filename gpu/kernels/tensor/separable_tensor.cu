@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu/kernels/tensor/tensor_common.cuh"
 #include "gpu/kernels/tensor/tensor_conv.h"
-#include "gpu/kernels/tensor/tensor_walk.h"
 #include "gpu/plan/variant_support.h"
 
 #include <algorithm>
@@ -10,8 +9,9 @@
 #include <utility>
 #include <vector>
 
-// The tensor-core separable kernel (for kernels wider than the walking form takes), the shapes,
-// refusals and error bounds of both tensor-core forms; the direct kernels are in tensor_direct.cu.
+// KernelVariant::SeparableTensor: the fused tensor-core separable kernel (for kernels wider than
+// the walking form takes), and what every tensor-core variant shares: the width classes, the
+// refusals and the error bound (tensor_conv.h).
 
 namespace tessera::gpu::detail {
 
@@ -99,7 +99,9 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
 }
 
-LaunchShape baseShape(int width, int height)
+}  // namespace
+
+LaunchShape tensorTileShape(int width, int height)
 {
     LaunchShape s;
     s.blockX = kThreads;
@@ -110,6 +112,8 @@ LaunchShape baseShape(int width, int height)
     s.gridY = (height + kTile - 1) / kTile;
     return s;
 }
+
+namespace {
 
 bool exactInHalf(double v)
 {
@@ -179,8 +183,6 @@ std::string tensorRefusal(const filters::FilterSpec& spec, PixelFormat in, Pixel
     return {};
 }
 
-namespace {
-
 /// Width class a tensor-core form runs: the padded kernel width, or for the separable form the
 /// wider of that and the height.
 int tensorClass(const ShapeQuery& q, bool separable)
@@ -201,63 +203,6 @@ Support tensorSupport(const ShapeQuery& q, bool separable)
     return why.empty() ? Support::yes() : Support::no(std::move(why));
 }
 
-/// The tensor-core direct kernels fit one tile's taps in registers up to this width class;
-/// wider classes run the persistent kernel, which reads its taps from device memory.
-constexpr int kWidestInlineClass = 16;
-
-}  // namespace
-
-Support canDirectTensor(const ShapeQuery& q)
-{
-    if (Support s = tensorSupport(q, false); !s) {
-        return s;
-    }
-    if (tensorClass(q, false) > kWidestInlineClass) {
-        return Support::no("kernels wider than " + std::to_string(kWidestInlineClass) +
-                           " taps (after anchor alignment) run the persistent tensor-core kernel");
-    }
-    return Support::yes();
-}
-
-Support canDirectTensorPersistent(const ShapeQuery& q)
-{
-    if (Support s = tensorSupport(q, false); !s) {
-        return s;
-    }
-    if (tensorClass(q, false) <= kWidestInlineClass) {
-        return Support::no("kernels of at most " + std::to_string(kWidestInlineClass) +
-                           " taps (after anchor alignment) run the non-persistent tensor-core kernel");
-    }
-    return Support::yes();
-}
-
-LaunchShape directTensorShape(const ShapeQuery& q)
-{
-    LaunchShape s = baseShape(q.width, q.height);
-    s.compiledSize = tensorClass(q, false);
-    s.variant =
-        s.compiledSize > kWidestInlineClass ? KernelVariant::DirectTensorPersistent : KernelVariant::DirectTensor;
-    s.sharedBytes = directSharedBytes(s.compiledSize, q.kh, q.input.channels);
-    return s;
-}
-
-Support canSeparableTensorWalk(const ShapeQuery& q)
-{
-    if (Support s = tensorSupport(q, true); !s) {
-        return s;
-    }
-    if (!hasTensorWalk(*q.spec, q.input.channels)) {
-        return Support::no("the walking tensor-core kernel takes RGBA8 with at most 33 taps per side (row taps "
-                           "counted after aligning the anchor) and a constant border only of a whole byte value");
-    }
-    return Support::yes();
-}
-
-LaunchShape separableTensorWalkShape(const ShapeQuery& q)
-{
-    return tensorWalkShape(q.width, q.height);
-}
-
 Support canSeparableTensor(const ShapeQuery& q)
 {
     return tensorSupport(q, true);
@@ -265,7 +210,7 @@ Support canSeparableTensor(const ShapeQuery& q)
 
 LaunchShape separableTensorShape(const ShapeQuery& q)
 {
-    LaunchShape s = baseShape(q.width, q.height);
+    LaunchShape s = tensorTileShape(q.width, q.height);
     s.compiledSize = tensorClass(q, true);
     s.variant = KernelVariant::SeparableTensor;
     s.sharedBytes = separableSharedBytes(s.compiledSize, q.input.channels);
@@ -291,13 +236,11 @@ double tensorMmaCount(const filters::FilterSpec& spec, int channels, int width, 
     return tiles * channels * perTile;
 }
 
-void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, StreamView stream)
+void runSeparableTensor(const LaunchArgs& a)
 {
-    ConvParams p = makeConvParams(plan.spec, src, dst);
-    if (plan.shape.variant == KernelVariant::SeparableTensorWalk) {
-        launchTensorWalk(p, plan.data->rowTaps, plan.data->colTaps, plan.shape, stream);
-        return;
-    }
+    const Plan& plan = a.plan;
+    const StreamView stream = a.stream;
+    ConvParams p = makeConvParams(plan.spec, a.src, a.dst);
     const int pad = leftPad(p.anchorX, plan.input.channels);
     SeparableTaps taps{};
     std::copy(plan.data->rowTaps.begin(), plan.data->rowTaps.end(), taps.row + pad);

@@ -3,7 +3,9 @@
 #include "gpu/kernels/common/kernel_common.cuh"
 #include "gpu/kernels/common/launch_common.cuh"
 #include "gpu/kernels/arch/mma_sync.cuh"
+#include "gpu/kernels/tensor/tensor_conv.h"
 #include "gpu/kernels/tensor/tensor_walk.h"
+#include "gpu/plan/plan_data.h"
 
 #include <cuda_fp16.h>
 
@@ -412,6 +414,30 @@ void launchTensorWalk(const ConvParams& params, const std::vector<float>& rowTap
     tensorWalkKernel<<<grid, kThreads, 0, cudaStreamOf(stream)>>>(
         p, taps, shape.tileHeight, borderPixelRgba8(p.borderValue), 0x64646464u, -1024.0f * tapSum);
     TESSERA_LAUNCH_CHECK("tensorWalkKernel");
+}
+
+Support canSeparableTensorWalk(const ShapeQuery& q)
+{
+    if (Support s = tensorSupport(q, true); !s) {
+        return s;
+    }
+    if (!hasTensorWalk(*q.spec, q.input.channels)) {
+        return Support::no("the walking tensor-core kernel takes RGBA8 with at most 33 taps per side (row taps "
+                           "counted after aligning the anchor) and a constant border only of a whole byte value");
+    }
+    return Support::yes();
+}
+
+LaunchShape separableTensorWalkShape(const ShapeQuery& q)
+{
+    return tensorWalkShape(q.width, q.height);
+}
+
+void runSeparableTensorWalk(const LaunchArgs& a)
+{
+    const Plan& plan = a.plan;
+    launchTensorWalk(makeConvParams(plan.spec, a.src, a.dst), plan.data->rowTaps, plan.data->colTaps, plan.shape,
+                     a.stream);
 }
 
 }  // namespace tessera::gpu::detail

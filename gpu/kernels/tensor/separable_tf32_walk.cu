@@ -376,4 +376,10 @@ void launchSeparableTf32Walk(const Plan& plan, const ConvParams& params, const D
     }
 }
 
+void runSeparableTf32Walk(const LaunchArgs& a)
+{
+    launchSeparableTf32Walk(a.plan, makeConvParams(a.plan.spec, a.src, a.dst),
+                               makeDirectTaps(a.plan.spec, a.src, uploadedDirectTaps(a.plan)), a.stream);
+}
+
 }  // namespace tessera::gpu::detail

@@ -11,6 +11,7 @@
 #include "tessera/gpu/device_info.h"
 #include "tessera/gpu/executor.h"
 #include "tessera/gpu/pixel_format.h"
+#include "gpu/plan/variant_support.h"
 
 #include <cstddef>
 #include <string>
@@ -38,11 +39,16 @@ double tensorMmaCount(const filters::FilterSpec& spec, int channels, int width, 
 /// Device memory the direct form needs for its tile counter (the workspace's, one per run).
 constexpr std::size_t tensorDirectCounterBytes = 256;
 
-/// Enqueue the tensor-core kernels (plan.tensorCores is set; shapes as above). counter: the
-/// direct form's tensorDirectCounterBytes of workspace, reset here before every persistent
-/// launch; the wide direct classes compute only the output rows in `rows`, the others every row.
-void launchTensorDirect(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, unsigned* counter,
-                        RowSpan rows, StreamView stream);
-void launchTensorSeparable(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, StreamView stream);
+/// The tile grid both tensor-core tile kernels launch: kThreads threads per 64 x 64 tile.
+LaunchShape tensorTileShape(int width, int height);
+/// Width class a tensor-core form runs: the padded kernel width, or for the separable form the
+/// wider of that and the height.
+int tensorClass(const ShapeQuery& q, bool separable);
+/// What every tensor-core variant of a method needs (tensorRefusal, and for the separable form
+/// a rank-1 spec the launch parameters hold), as a Support.
+Support tensorSupport(const ShapeQuery& q, bool separable);
+/// The tensor-core direct kernels fit one tile's taps in registers up to this width class;
+/// wider classes run the persistent kernel, which reads its taps from device memory.
+inline constexpr int kWidestInlineClass = 16;
 
 }  // namespace tessera::gpu::detail

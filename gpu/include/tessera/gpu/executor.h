@@ -26,7 +26,7 @@ struct LaunchShape {
     std::size_t sharedBytes = 0;
     KernelVariant variant = KernelVariant::DirectTiled;  ///< the kernel that runs
     /// The compiled instance of a templated variant: the kernel side K for DirectFixed and
-    /// DirectRgba8Walk, the tap-width class (8, 16, 32 or 64) for DirectTensor,
+    /// the RGBA8 walks, the tap-width class (8, 16, 32 or 64) for DirectTensor,
     /// DirectTensorPersistent and SeparableTensor; 0 for the others.
     int compiledSize = 0;
 };

@@ -16,6 +16,7 @@ namespace tessera::gpu {
 /// in this order, that can implement the plan; LaunchShape::compiledSize says which compiled
 /// instance of a templated variant runs.
 enum class KernelVariant {
+    DirectRgba8WalkHalf,     ///< the RGBA8 walk summing exact bytes in fp16, 3x3 with mild taps; compiledSize = 3
     DirectRgba8Walk,         ///< RGBA8 3x3 / 5x5 window walking down a strip; compiledSize = K
     DirectFixed,             ///< square odd 3..15, fully unrolled; compiledSize = K
     DirectTiled,             ///< any size, shared-memory tile per block; compiledSize = 0
