@@ -27,6 +27,8 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 namespace tessera::app {
 namespace {
@@ -124,8 +126,34 @@ BatchProcessor faultyEngine(Faults& faults)
             throw gpu::CudaError(700, "kernel(injected)", __FILE__, __LINE__, "injected device fault");
         }
     };
-    auto pipeline = std::make_shared<gpu::Pipeline>(options);
-    return [pipeline](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
+    // The batch calls its processors from several workers at once, and a Pipeline serves one
+    // thread at a time: each call takes an idle pipeline (or makes one) and gives it back.
+    struct Pool {
+        std::mutex mutex;
+        std::vector<std::unique_ptr<gpu::Pipeline>> idle;
+    };
+    auto pool = std::make_shared<Pool>();
+    return [pool, options](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
+        std::unique_ptr<gpu::Pipeline> pipeline;
+        {
+            const std::lock_guard<std::mutex> lock(pool->mutex);
+            if (!pool->idle.empty()) {
+                pipeline = std::move(pool->idle.back());
+                pool->idle.pop_back();
+            }
+        }
+        if (!pipeline) {
+            pipeline = std::make_unique<gpu::Pipeline>(options);
+        }
+        struct GiveBack {
+            Pool& pool;
+            std::unique_ptr<gpu::Pipeline>& pipeline;
+            ~GiveBack()
+            {
+                const std::lock_guard<std::mutex> lock(pool.mutex);
+                pool.idle.push_back(std::move(pipeline));
+            }
+        } giveBack{*pool, pipeline};
         ProcessOutcome outcome;
         pipeline->run(image, chain, outcome.image);
         outcome.device = "CPU slots";
