@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include <opencv2/core/mat.hpp>
+// OpenCV stays out of filters/' public headers (ui/ sees them): the image is declared only.
+namespace cv {
+class Mat;
+}
 
 #include <cstdint>
 

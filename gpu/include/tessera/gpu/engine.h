@@ -12,7 +12,7 @@
 #include "values/device_selection.h"
 #include "tessera/gpu/kernel_variant.h"
 #include "values/run_report.h"
-#include "gpu/plan/tile_planner.h"
+#include "values/geometry.h"  // Tile, TileSize
 
 #include <opencv2/core/mat.hpp>
 #include <opencv2/core/types.hpp>
