@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/cli/cli.h"
+#include "app/compare/cpu_calibration.h"
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_filter_options.h"
 #include "app/devices/device_scheduler.h"
@@ -196,7 +197,7 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
     const CompareReport report = runComparison(src, chain, targets, options);
     const bool failed = std::any_of(report.results.begin(), report.results.end(), [](const auto& r) { return !r.ok(); });
     if (o.json) {
-        SavedComparison saved{report, snapshot, {}, QSysInfo::machineHostName().toStdString(), gpu::cpuModelName()};
+        SavedComparison saved{report, snapshot, {}, QSysInfo::machineHostName().toStdString(), cpuModelName()};
         nlohmann::json doc = toJson(saved);
         putPath(doc, "input", o.input);
         out << jsonText(doc, 2) << "\n";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/compare/calibration_cache.h"
 
+#include "app/compare/cpu_calibration.h"
 #include "tessera/gpu/engine.h"
 
 #include <QSettings>
@@ -29,7 +30,7 @@ QString CalibrationCache::keyFor(const gpu::DeviceInfo& device, int driverVersio
 
 QString CalibrationCache::cpuKey()
 {
-    return QStringLiteral("cpu|%1|%2").arg(QString::fromStdString(gpu::cpuModelName())).arg(QThread::idealThreadCount());
+    return QStringLiteral("cpu|%1|%2").arg(QString::fromStdString(cpuModelName())).arg(QThread::idealThreadCount());
 }
 
 std::optional<gpu::DeviceCalibration> CalibrationCache::cached(const QString& key) const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/gui/calibration_controller.h"
 
+#include "app/compare/cpu_calibration.h"
 #include "values/device_label.h"
 #include "app/devices/device_scheduler.h"
 #include "tessera/gpu/engine.h"
@@ -15,7 +16,7 @@ namespace {
 gpu::DeviceCalibration measureReal(const QString& key)
 {
     if (key == QLatin1String("cpu")) {
-        return gpu::calibrateCpu();
+        return calibrateCpu();
     }
     return gpu::calibrateDevice(gpu::DeviceId{key.mid(4).toInt()});
 }
@@ -33,7 +34,7 @@ CalibrationController::CalibrationController(ui::DevicePanel& panel, DeviceSched
     : QObject(parent), panel_(panel), scheduler_(scheduler), measure_(measure ? std::move(measure) : Measure(measureReal))
 {
     connect(&panel_, &ui::DevicePanel::measureRequested, this, &CalibrationController::measure);
-    panel_.setCpuName(QString::fromStdString(gpu::cpuModelName()));
+    panel_.setCpuName(QString::fromStdString(cpuModelName()));
     setSnapshot({});
 }
 

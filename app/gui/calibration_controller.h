@@ -34,7 +34,7 @@ public:
     /// Measures a device key ("gpu:N", "cpu"); throws on failure. Runs on the worker thread.
     using Measure = std::function<gpu::DeviceCalibration(const QString& key)>;
 
-    /// measure defaults to gpu::calibrateDevice / gpu::calibrateCpu. Throws only std::bad_alloc.
+    /// measure defaults to gpu::calibrateDevice / calibrateCpu (app/compare/cpu_calibration.h). Throws only std::bad_alloc.
     CalibrationController(ui::DevicePanel& panel, DeviceScheduler& scheduler, Measure measure = {},
                           QObject* parent = nullptr);
     ~CalibrationController() override;

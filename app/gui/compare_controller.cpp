@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/gui/compare_controller.h"
 
+#include "app/compare/cpu_calibration.h"
 #include "tessera/gpu/engine.h"
 #include "ui/compare_dialog.h"
 #include "values/device_label.h"
@@ -151,7 +152,7 @@ void CompareController::save(const QString& path)
 {
     try {
         const SavedComparison saved{report_, setup_.snapshot, setup_.calibrations,
-                                    QSysInfo::machineHostName().toStdString(), gpu::cpuModelName()};
+                                    QSysInfo::machineHostName().toStdString(), cpuModelName()};
         saveComparison(path.toStdString(), saved);
         dialog_.setStatus(tr("Saved %1").arg(QFileInfo(path).fileName()));
     } catch (const std::exception& e) {

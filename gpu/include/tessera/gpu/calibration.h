@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "filters/filter_spec.h"
 #include "values/device_calibration.h"
 #include "values/device_id.h"
 
-#include <string>
+#include <opencv2/core/mat.hpp>
 
 namespace tessera::gpu {
 
@@ -14,12 +15,12 @@ namespace tessera::gpu {
 /// OutOfDeviceMemory when 600 MiB do not fit).
 DeviceCalibration calibrateDevice(DeviceId device);
 
-/// Measures the CPU path: memcpy bandwidth, a multiply-add loop on every thread, and the
-/// standard filter through filters::applyCpu. Takes about half a second on a few cores.
-DeviceCalibration calibrateCpu();
-
-/// The CPU's model name ("AMD EPYC 9654 96-Core Processor") from /proc/cpuinfo; empty when
-/// it cannot be read.
-std::string cpuModelName();
+/// The standard filter every calibration times, on a GPU here and on the CPU path in the
+/// comparison (app/compare/cpu_calibration.h): RGBA8 2048 x 2048 random pixels, the same every
+/// time, and a Gaussian of 15 taps.
+cv::Mat calibrationImage();
+filters::FilterChain calibrationChain();
+/// The standard image's megapixels per second when one filter run takes `milliseconds`.
+double calibrationMegapixelsPerSecond(double milliseconds);
 
 }  // namespace tessera::gpu
