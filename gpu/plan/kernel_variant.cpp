@@ -79,19 +79,6 @@ constexpr bool tableInEnumOrder()
 }
 static_assert(tableInEnumOrder(), "kVariants must list the variants in the enum's order");
 
-// Every row says whether it can run a plan, with which shape, at what estimated cost, and how it
-// is launched; the note, workspace and details columns may be empty.
-constexpr bool rowsComplete()
-{
-    for (const VariantEntry& e : kVariants) {
-        if (e.canImplement == nullptr || e.shape == nullptr || e.estimate == nullptr || e.run == nullptr) {
-            return false;
-        }
-    }
-    return true;
-}
-static_assert(rowsComplete(), "a row of kVariants lacks canImplement, shape, estimate or run");
-
 constexpr std::array<KernelVariant, kVariants.size()> kAllVariants = [] {
     std::array<KernelVariant, kVariants.size()> all{};
     for (std::size_t i = 0; i < kVariants.size(); ++i) {

@@ -83,7 +83,14 @@ TEST(KernelVariants, TableNamesEveryVariantOnceInEnumOrder)
         EXPECT_FALSE(name.empty());
         EXPECT_TRUE(names.insert(name).second) << name << " named twice";
         EXPECT_EQ(parseKernelVariant(name), all[i]);
-        EXPECT_EQ(detail::variantEntry(all[i]).variant, all[i]);
+        const detail::VariantEntry& row = detail::variantEntry(all[i]);
+        EXPECT_EQ(row.variant, all[i]);
+        // Every row says whether it can run a plan, with which shape, at what cost, and how it
+        // is launched (the note, workspace and details columns may be empty).
+        EXPECT_NE(row.canImplement, nullptr) << name;
+        EXPECT_NE(row.shape, nullptr) << name;
+        EXPECT_NE(row.estimate, nullptr) << name;
+        EXPECT_NE(row.run, nullptr) << name;
     }
     EXPECT_EQ(toString(V::DirectRgba8Walk), "direct-rgba8-walk");
     EXPECT_EQ(toString(V::DirectRgba8WalkHalf), "direct-rgba8-walk-half");
