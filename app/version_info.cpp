@@ -14,15 +14,15 @@
 
 namespace tessera::app {
 
-VersionInfo collectVersions(const gpu::DeviceSnapshot& snapshot)
+VersionInfo collectVersions(const values::DeviceSnapshot& snapshot)
 {
     VersionInfo v;
     v.tessera = TESSERA_VERSION;
     v.qt = qVersion();
     v.opencv = CV_VERSION;
-    v.cudaRuntime = gpu::formatCudaVersion(snapshot.runtimeVersion);
-    v.cudaDriver = gpu::formatCudaVersion(snapshot.driverVersion);
-    v.cufft = gpu::formatCufftVersion(snapshot.cufftVersion);
+    v.cudaRuntime = values::formatCudaVersion(snapshot.runtimeVersion);
+    v.cudaDriver = values::formatCudaVersion(snapshot.driverVersion);
+    v.cufft = values::formatCufftVersion(snapshot.cufftVersion);
     v.cudaArchitectures = TESSERA_CUDA_ARCHITECTURES;
     return v;
 }
@@ -38,14 +38,14 @@ std::string gib(std::uint64_t bytes)
 
 }  // namespace
 
-std::string describeDevices(const gpu::DeviceSnapshot& snapshot)
+std::string describeDevices(const values::DeviceSnapshot& snapshot)
 {
     if (!snapshot.hasGpu()) {
         return "No GPU: " + snapshot.reason + ". Tessera uses the CPU path.";
     }
     std::ostringstream s;
     for (const auto& d : snapshot.devices) {
-        s << gpu::deviceLabel(d.id, &snapshot, gpu::LabelForm::Listing) << " (sm_" << d.ccMajor << d.ccMinor << ", "
+        s << values::deviceLabel(d.id, &snapshot, values::LabelForm::Listing) << " (sm_" << d.ccMajor << d.ccMinor << ", "
           << d.smCount << " SMs, " << gib(d.memoryTotal) << ", " << gib(d.memoryFree)
           << " free, PCI " << d.pciBusId << ")\n";
     }
@@ -54,7 +54,7 @@ std::string describeDevices(const gpu::DeviceSnapshot& snapshot)
     return text;
 }
 
-std::string computeSummary(const gpu::DeviceSnapshot& snapshot)
+std::string computeSummary(const values::DeviceSnapshot& snapshot)
 {
     if (!snapshot.hasGpu()) {
         return "CPU path (" + snapshot.reason + ")";

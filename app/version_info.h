@@ -19,12 +19,12 @@ struct VersionInfo {
 };
 
 /// Fills VersionInfo from the libraries and the given device snapshot (for runtime and driver).
-VersionInfo collectVersions(const gpu::DeviceSnapshot& snapshot);
+VersionInfo collectVersions(const values::DeviceSnapshot& snapshot);
 
 /// One line per device, or the reason there is none: "GPU 0: NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB)".
-std::string describeDevices(const gpu::DeviceSnapshot& snapshot);
+std::string describeDevices(const values::DeviceSnapshot& snapshot);
 
 /// Short status text, e.g. "GPU: 4 x NVIDIA H200" or "CPU path (no NVIDIA driver is installed ...)".
-std::string computeSummary(const gpu::DeviceSnapshot& snapshot);
+std::string computeSummary(const values::DeviceSnapshot& snapshot);
 
 }  // namespace tessera::app

@@ -16,7 +16,7 @@ std::string filtersJson()
 
 std::string devicesJson()
 {
-    return gpu::devicesJson(gpu::enumerateDevices(), -1);
+    return values::devicesJson(gpu::enumerateDevices(), -1);
 }
 
 }  // namespace tessera::python

@@ -23,17 +23,17 @@ std::string dump(const json& doc, int indent)
 
 }  // namespace
 
-std::string reportJson(const gpu::RunReport& report, const std::string& where, const std::string& note)
+std::string reportJson(const values::RunReport& report, const std::string& where, const std::string& note)
 {
-    json doc = json::parse(gpu::runReportJson(report));
+    json doc = json::parse(values::runReportJson(report));
     doc["where"] = where;
     doc["note"] = note;
     return dump(doc, -1);
 }
 
-std::string chromeTrace(const std::vector<gpu::TimingRecord>& records)
+std::string chromeTrace(const std::vector<values::TimingRecord>& records)
 {
-    return gpu::toChromeTrace(records, gpu::enumerateDevices());
+    return values::toChromeTrace(records, gpu::enumerateDevices());
 }
 
 }  // namespace tessera::python

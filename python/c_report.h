@@ -12,11 +12,11 @@ namespace tessera::python {
 /// devices that recorded work, the method of each step, the times, what fell back and why,
 /// and every timing record. `note` says anything the device choice itself had to say.
 /// Throws only bad_alloc.
-std::string reportJson(const gpu::RunReport& report, const std::string& where, const std::string& note);
+std::string reportJson(const values::RunReport& report, const std::string& where, const std::string& note);
 
 /// The records as Chrome trace JSON, in the format of `tessera-cli apply --trace` (one
 /// complete event per record, one process per device, one thread per stream, the args
 /// tessera's trace reader needs). Throws only bad_alloc.
-std::string chromeTrace(const std::vector<gpu::TimingRecord>& records);
+std::string chromeTrace(const std::vector<values::TimingRecord>& records);
 
 }  // namespace tessera::python

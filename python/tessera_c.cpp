@@ -63,10 +63,10 @@ tessera_status guarded(Body&& body) noexcept
     } catch (const std::bad_alloc&) {
         lastError = "out of host memory";
         return TESSERA_OUT_OF_MEMORY;
-    } catch (const gpu::NotSupported& e) {
+    } catch (const values::NotSupported& e) {
         lastError = e.what();
         return TESSERA_NOT_SUPPORTED;
-    } catch (const gpu::DeviceUnavailableError& e) {
+    } catch (const values::DeviceUnavailableError& e) {
         lastError = e.what();
         return TESSERA_NOT_SUPPORTED;
     } catch (const filters::PresetError& e) {
@@ -88,26 +88,26 @@ tessera_status guarded(Body&& body) noexcept
 }
 
 /// The device option's name in messages and the forms it takes.
-constexpr gpu::SelectionContext kDeviceArgument{
-    "device", gpu::DeviceForm::Auto | gpu::DeviceForm::Cpu | gpu::DeviceForm::AllGpus | gpu::DeviceForm::OneGpu |
-                  gpu::DeviceForm::GpuList | gpu::DeviceForm::All};
+constexpr values::SelectionContext kDeviceArgument{
+    "device", values::DeviceForm::Auto | values::DeviceForm::Cpu | values::DeviceForm::AllGpus | values::DeviceForm::OneGpu |
+                  values::DeviceForm::GpuList | values::DeviceForm::All};
 
-gpu::Method methodOf(const tessera_options* options)
+values::Method methodOf(const tessera_options* options)
 {
-    return gpu::parseMethod(text(options != nullptr ? options->method : nullptr, "auto"));
+    return values::parseMethod(text(options != nullptr ? options->method : nullptr, "auto"));
 }
 
 /// The report of the calling thread's last run. A device run without step timing keeps only
 /// its chain and wall time, and the report is made when asked for: the run itself stays cheap.
 struct LastRun {
     bool any = false;
-    gpu::RunReport report;
+    values::RunReport report;
     std::shared_ptr<const gpu::DeviceChain> untimed;  ///< set when report is still to be made
     double wallMs = 0.0;
     std::string where;
     std::string note;
 
-    const gpu::RunReport& get()
+    const values::RunReport& get()
     {
         if (untimed) {
             report = untimed->report();
@@ -137,8 +137,8 @@ struct tessera_plan {
     int outType = 0;  ///< OpenCV type of the output
     // Host plans:
     tessera::filters::FilterChain chain;
-    std::vector<tessera::gpu::DeviceId> gpus;  ///< empty: the CPU path
-    tessera::gpu::Method method = tessera::gpu::Method::Auto;
+    std::vector<tessera::values::DeviceId> gpus;  ///< empty: the CPU path
+    tessera::values::Method method = tessera::values::Method::Auto;
     std::size_t memoryLimit = 0;
     std::string where;
     std::string note;  ///< what resolving the device option said
@@ -160,36 +160,36 @@ tessera_image planned(const tessera_plan& plan, const void* data, int64_t stride
 void makeHostPlan(tessera_plan& plan, const tessera_options* options)
 {
     const auto selection =
-        gpu::parseDeviceSelection(text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
+        values::parseDeviceSelection(text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
     // The CPU asked for by name: no need to ask CUDA about devices.
-    if (selection.kind() != gpu::DeviceSelection::Kind::Cpu) {
-        plan.gpus = gpu::resolve(selection, gpu::enumerateDevices(), plan.note, kDeviceArgument);
+    if (selection.kind() != values::DeviceSelection::Kind::Cpu) {
+        plan.gpus = values::resolve(selection, gpu::enumerateDevices(), plan.note, kDeviceArgument);
     }
     plan.method = methodOf(options);
     if (!plan.gpus.empty()) {
         gpu::requireMethod(plan.method);
     }
     plan.memoryLimit = options != nullptr ? options->gpu_memory_limit : 0;
-    plan.where = plan.gpus.empty() ? std::string("cpu") : gpu::toString(gpu::selectionOf(plan.gpus));
+    plan.where = plan.gpus.empty() ? std::string("cpu") : values::toString(values::selectionOf(plan.gpus));
 }
 
 void makeDevicePlan(tessera_plan& plan, const tessera_image& src, const tessera_options* options)
 {
-    const gpu::DeviceId device = gpu::deviceOfPointer(src.data);
-    const gpu::DeviceSelection selection =
-        gpu::parseDeviceSelection(text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
-    using Kind = gpu::DeviceSelection::Kind;
+    const values::DeviceId device = gpu::deviceOfPointer(src.data);
+    const values::DeviceSelection selection =
+        values::parseDeviceSelection(text(options != nullptr ? options->device : nullptr, "auto"), kDeviceArgument);
+    using Kind = values::DeviceSelection::Kind;
     if (selection.kind() == Kind::Cpu) {
-        fail("device='cpu' takes host images; a device image runs on its own GPU (" + gpu::describe(device) + ")");
+        fail("device='cpu' takes host images; a device image runs on its own GPU (" + values::describe(device) + ")");
     }
     if (selection.kind() == Kind::Gpus && (selection.ids().size() != 1 || selection.ids().front() != device)) {
-        fail("device='" + gpu::toString(selection) + "' does not name the GPU that holds the image (" +
-             gpu::describe(device) + ")");
+        fail("device='" + values::toString(selection) + "' does not name the GPU that holds the image (" +
+             values::describe(device) + ")");
     }
     plan.device = std::make_shared<const gpu::DeviceChain>(plan.chain, formatOf(src), plan.width, plan.height, device,
                                                            methodOf(options));
     plan.chain = {};  // the device chain holds its plans; the specs are not needed again
-    plan.where = gpu::toString(gpu::selectionOf({device}));
+    plan.where = values::toString(values::selectionOf({device}));
 }
 
 }  // namespace
@@ -322,12 +322,12 @@ tessera_status tessera_plan_run_host(const tessera_plan* plan, const void* src, 
         if (pipeline == nullptr) {
             gpu::RunOptions so;
             so.deviceSlots = plan->gpus.empty() ? gpu::cpuSlots() : gpu::slotsFor(plan->gpus, {}, plan->memoryLimit);
-            so.method = plan->gpus.empty() ? gpu::Method::Auto : plan->method;
+            so.method = plan->gpus.empty() ? values::Method::Auto : plan->method;
             own = std::make_unique<gpu::Pipeline>(std::move(so));
             pipeline = own.get();
         }
         cv::Mat result = target;
-        gpu::RunReport report;
+        values::RunReport report;
         pipeline->run(source, plan->chain, result, &report);
         if (result.data != target.data) {
             result.copyTo(target);
@@ -357,7 +357,7 @@ tessera_status tessera_plan_run_device(const tessera_plan* plan, const void* src
             fail("row strides must be positive");
         }
         if (gpu::deviceOfPointer(src) != chain.device() || gpu::deviceOfPointer(dst) != chain.device()) {
-            fail("the images must live on the GPU the chain was planned for (" + gpu::describe(chain.device()) + ")");
+            fail("the images must live on the GPU the chain was planned for (" + values::describe(chain.device()) + ")");
         }
         if (scratch != nullptr && scratch_bytes < chain.scratchBytes()) {
             fail("the scratch holds " + std::to_string(scratch_bytes) + " bytes; the chain needs " +
@@ -369,7 +369,7 @@ tessera_status tessera_plan_run_device(const tessera_plan* plan, const void* src
                                    chain.output()};
         const gpu::StreamView view(stream, chain.device());
         if (stepTiming.load(std::memory_order_relaxed)) {
-            gpu::RunReport report;
+            values::RunReport report;
             chain.run(in, out, scratch, view, &report, true);
             lastRun.report = std::move(report);
             lastRun.untimed.reset();
@@ -411,7 +411,7 @@ tessera_status tessera_last_run(int32_t form, const char** text_out)
 tessera_status tessera_pointer_device(const void* pointer, int32_t* device)
 {
     return guarded([&] {
-        const gpu::DeviceId id = gpu::deviceOfPointer(pointer);
+        const values::DeviceId id = gpu::deviceOfPointer(pointer);
         if (device != nullptr) {
             *device = id.value();
         }
@@ -424,7 +424,7 @@ tessera_status tessera_stream_wait(int32_t device, void* stream, void* producer)
         if (device < 0) {
             fail("no GPU " + std::to_string(device));
         }
-        gpu::streamWaits(gpu::DeviceId(device), stream, producer);
+        gpu::streamWaits(values::DeviceId(device), stream, producer);
     });
 }
 

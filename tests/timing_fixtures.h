@@ -15,15 +15,15 @@ namespace tessera::test {
 /// filtered and downloaded on its stream, the streams of a GPU overlap, and a CPU thread stages
 /// the input before and the output after. Durations vary a little from tile to tile, as real
 /// ones do; they stay those of 1024 x 1024 tiles whatever the image size.
-inline std::vector<gpu::TimingRecord> fakeFourGpuRun(int imageWidth = 4096, int imageHeight = 4096)
+inline std::vector<values::TimingRecord> fakeFourGpuRun(int imageWidth = 4096, int imageHeight = 4096)
 {
     constexpr int kTile = 1024;
     constexpr std::uint64_t kTileBytes = std::uint64_t{kTile} * kTile * 16;  // float x 4
-    std::vector<gpu::TimingRecord> records;
-    gpu::TimingRecord stage;
-    stage.device = gpu::DeviceId::cpu();
+    std::vector<values::TimingRecord> records;
+    values::TimingRecord stage;
+    stage.device = values::DeviceId::cpu();
     stage.stream = 0;
-    stage.phase = gpu::Phase::Host;
+    stage.phase = values::Phase::Host;
     stage.label = "stage input";
     stage.beginUs = 0.0;
     stage.endUs = 180.0;
@@ -39,19 +39,19 @@ inline std::vector<gpu::TimingRecord> fakeFourGpuRun(int imageWidth = 4096, int 
         const double jitter = ((tile * 37) % 11) * 3.5;
         const double start = 180.0 + round * 900.0 + stream * 310.0 + device * 12.0;
         const struct {
-            gpu::Phase phase;
+            values::Phase phase;
             const char* label;
             double us;
             std::uint64_t bytes;
         } steps[] = {
-            {gpu::Phase::Upload, "tile input", 330.0 + jitter, kTileBytes},
-            {gpu::Phase::Kernel, tile % 5 == 0 ? "direct" : "separable", 140.0 + 2.0 * jitter, 2 * kTileBytes},
-            {gpu::Phase::Download, "tile output", 320.0 + jitter, kTileBytes},
+            {values::Phase::Upload, "tile input", 330.0 + jitter, kTileBytes},
+            {values::Phase::Kernel, tile % 5 == 0 ? "direct" : "separable", 140.0 + 2.0 * jitter, 2 * kTileBytes},
+            {values::Phase::Download, "tile output", 320.0 + jitter, kTileBytes},
         };
         double t = start;
         for (const auto& step : steps) {
-            gpu::TimingRecord r;
-            r.device = gpu::DeviceId{device};
+            values::TimingRecord r;
+            r.device = values::DeviceId{device};
             r.stream = stream;
             r.tile = tile;
             r.phase = step.phase;
@@ -77,14 +77,14 @@ inline std::vector<gpu::TimingRecord> fakeFourGpuRun(int imageWidth = 4096, int 
 }
 
 /// Four made-up H200-like GPUs named "NVIDIA H200", with a known DRAM bandwidth.
-inline gpu::DeviceSnapshot fakeFourGpuSnapshot()
+inline values::DeviceSnapshot fakeFourGpuSnapshot()
 {
-    gpu::DeviceSnapshot snapshot;
+    values::DeviceSnapshot snapshot;
     snapshot.driverVersion = 13000;
     snapshot.runtimeVersion = 13000;
     for (int id = 0; id < 4; ++id) {
-        gpu::DeviceInfo d;
-        d.id = gpu::DeviceId{id};
+        values::DeviceInfo d;
+        d.id = values::DeviceId{id};
         d.name = "NVIDIA H200";
         d.memoryClockKHz = 2619000;
         d.memoryBusWidthBits = 6144;

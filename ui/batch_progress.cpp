@@ -105,10 +105,10 @@ void BatchProgress::setProgress(int done, int total, const QString& currentFile,
     const qint64 elapsed = clock_.isValid() ? clock_.elapsed() : 0;
     QString text = tr("%1 elapsed").arg(duration(elapsed));
     const double seconds = static_cast<double>(elapsed) / 1000.0;
-    if (const double rate = gpu::filesPerSecond(done, seconds); rate > 0) {
+    if (const double rate = values::filesPerSecond(done, seconds); rate > 0) {
         text += tr(", %1 files/s").arg(QLocale().toString(rate, 'f', rate < 10 ? 2 : 1));
     }
-    if (const std::optional<double> left = gpu::secondsLeft(done, total, seconds)) {
+    if (const std::optional<double> left = values::secondsLeft(done, total, seconds)) {
         text += tr(", about %1 left").arg(duration(static_cast<qint64>(*left * 1000.0)));
     }
     timing_->setText(text);

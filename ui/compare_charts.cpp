@@ -53,13 +53,13 @@ QString shortTargetLabel(const QString& label)
 QColor targetColour(const QString& key)
 {
     if (key == QLatin1String("cpu")) {
-        return deviceColor(gpu::DeviceId::cpu());
+        return deviceColor(values::DeviceId::cpu());
     }
     if (key.startsWith(QLatin1String("gpu:"))) {
         bool ok = false;
         const int id = key.mid(4).toInt(&ok);
         if (ok && id >= 0) {
-            return deviceColor(gpu::DeviceId{id});
+            return deviceColor(values::DeviceId{id});
         }
     }
     // Several GPUs together: a deep blue that none of the single devices uses.
@@ -69,11 +69,11 @@ QColor targetColour(const QString& key)
 QColor rooflineColour(const QString& name)
 {
     if (name.startsWith(QLatin1String("CPU"))) {
-        return deviceColor(gpu::DeviceId::cpu());
+        return deviceColor(values::DeviceId::cpu());
     }
     static const QRegularExpression firstId(QStringLiteral("(\\d+)"));
     const QRegularExpressionMatch m = firstId.match(name);
-    return deviceColor(gpu::DeviceId{m.hasMatch() ? m.captured(1).toInt() : 0});
+    return deviceColor(values::DeviceId{m.hasMatch() ? m.captured(1).toInt() : 0});
 }
 
 ThroughputModel makeThroughputModel(const CompareResults& current, const CompareResults& loaded)

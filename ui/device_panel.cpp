@@ -51,14 +51,14 @@ QString gigahertz(int kiloHertz)
 }
 
 /// The GPUs device can read from, e.g. "GPU 1, GPU 3", or "none".
-QString peers(const gpu::DeviceInfo& device, const gpu::DeviceSnapshot& snapshot)
+QString peers(const values::DeviceInfo& device, const values::DeviceSnapshot& snapshot)
 {
     QStringList names;
     for (std::size_t j = 0; j < device.peerAccess.size(); ++j) {
-        const gpu::DeviceId id =
-            j < snapshot.devices.size() ? snapshot.devices[j].id : gpu::DeviceId{static_cast<int>(j)};
+        const values::DeviceId id =
+            j < snapshot.devices.size() ? snapshot.devices[j].id : values::DeviceId{static_cast<int>(j)};
         if (device.peerAccess[j] && id != device.id) {
-            names << QString::fromStdString(gpu::deviceLabel(id));
+            names << QString::fromStdString(values::deviceLabel(id));
         }
     }
     return names.isEmpty() ? DevicePanel::tr("none") : names.join(QStringLiteral(", "));
@@ -77,7 +77,7 @@ QLabel* addValue(QFormLayout* form, const QString& prefix, const char* field, co
 }
 
 /// "copy 3,900 GB/s · FMA 60,000 GFLOP/s · filter 9,000 Mpixel/s", or "not measured".
-QString calibrationText(const gpu::DeviceCalibration& c)
+QString calibrationText(const values::DeviceCalibration& c)
 {
     if (!c.measured()) {
         return DevicePanel::tr("not measured");
@@ -121,7 +121,7 @@ DevicePanel::DevicePanel(QWidget* parent)
     timer_->setObjectName(QStringLiteral("deviceRefreshTimer"));
     connect(timer_, &QTimer::timeout, this, &DevicePanel::refreshRequested);
     cpuName_ = QSysInfo::currentCpuArchitecture();
-    rebuild(gpu::DeviceSnapshot{});
+    rebuild(values::DeviceSnapshot{});
 }
 
 int DevicePanel::refreshInterval() const
@@ -168,7 +168,7 @@ QStringList DevicePanel::enabledDevices() const
     return keys;
 }
 
-void DevicePanel::setSnapshot(const gpu::DeviceSnapshot& snapshot)
+void DevicePanel::setSnapshot(const values::DeviceSnapshot& snapshot)
 {
     if (sameDevices(snapshot)) {
         updateValues(snapshot);
@@ -178,7 +178,7 @@ void DevicePanel::setSnapshot(const gpu::DeviceSnapshot& snapshot)
     shown_ = snapshot;
 }
 
-bool DevicePanel::sameDevices(const gpu::DeviceSnapshot& snapshot) const
+bool DevicePanel::sameDevices(const values::DeviceSnapshot& snapshot) const
 {
     if (snapshot.devices.size() != shown_.devices.size() || snapshot.reason != shown_.reason ||
         snapshot.driverVersion != shown_.driverVersion || snapshot.fft != shown_.fft || checks_.empty()) {
@@ -194,9 +194,9 @@ bool DevicePanel::sameDevices(const gpu::DeviceSnapshot& snapshot) const
     return true;
 }
 
-void DevicePanel::updateValues(const gpu::DeviceSnapshot& snapshot)
+void DevicePanel::updateValues(const values::DeviceSnapshot& snapshot)
 {
-    for (const gpu::DeviceInfo& device : snapshot.devices) {
+    for (const values::DeviceInfo& device : snapshot.devices) {
         auto* memory = content_->findChild<QLabel*>(QStringLiteral("gpu%1_memory").arg(device.id.value()));
         if (memory != nullptr) {
             memory->setText(tr("%1 free of %2").arg(bytes(device.memoryFree), bytes(device.memoryTotal)));
@@ -208,7 +208,7 @@ void DevicePanel::updateValues(const gpu::DeviceSnapshot& snapshot)
     }
 }
 
-void DevicePanel::setCalibration(const QString& key, const gpu::DeviceCalibration& calibration)
+void DevicePanel::setCalibration(const QString& key, const values::DeviceCalibration& calibration)
 {
     calibrations_[key] = calibration;
     calibrationErrors_.remove(key);
@@ -269,7 +269,7 @@ void DevicePanel::addCalibrationRow(QFormLayout* form, const QString& key, QWidg
     form->addRow(QString(), measure);
 }
 
-QWidget* DevicePanel::peerSection(const gpu::DeviceSnapshot& snapshot)
+QWidget* DevicePanel::peerSection(const values::DeviceSnapshot& snapshot)
 {
     auto* box = new QGroupBox(tr("Peer access (row reads column)"), content_);
     box->setObjectName(QStringLiteral("devicePeers"));
@@ -277,12 +277,12 @@ QWidget* DevicePanel::peerSection(const gpu::DeviceSnapshot& snapshot)
     grid->setHorizontalSpacing(12);
     const auto& devices = snapshot.devices;
     for (std::size_t j = 0; j < devices.size(); ++j) {
-        auto* head = new QLabel(QString::fromStdString(gpu::deviceLabel(devices[j].id)), box);
+        auto* head = new QLabel(QString::fromStdString(values::deviceLabel(devices[j].id)), box);
         head->setAlignment(Qt::AlignCenter);
         grid->addWidget(head, 0, static_cast<int>(j) + 1);
     }
     for (std::size_t i = 0; i < devices.size(); ++i) {
-        grid->addWidget(new QLabel(QString::fromStdString(gpu::deviceLabel(devices[i].id)), box), static_cast<int>(i) + 1, 0);
+        grid->addWidget(new QLabel(QString::fromStdString(values::deviceLabel(devices[i].id)), box), static_cast<int>(i) + 1, 0);
         for (std::size_t j = 0; j < devices.size(); ++j) {
             const bool self = i == j;
             const bool peer = j < devices[i].peerAccess.size() && devices[i].peerAccess[j];
@@ -290,8 +290,8 @@ QWidget* DevicePanel::peerSection(const gpu::DeviceSnapshot& snapshot)
             mark->setObjectName(QStringLiteral("peer_%1_%2").arg(devices[i].id.value()).arg(devices[j].id.value()));
             mark->setAlignment(Qt::AlignCenter);
             mark->setToolTip(self ? tr("the same GPU")
-                                  : peer ? tr("%1 can read %2's memory directly").arg(QString::fromStdString(gpu::deviceLabel(devices[i].id)), QString::fromStdString(gpu::deviceLabel(devices[j].id)))
-                                         : tr("copies between %1 and %2 go through the host").arg(QString::fromStdString(gpu::deviceLabel(devices[i].id)), QString::fromStdString(gpu::deviceLabel(devices[j].id))));
+                                  : peer ? tr("%1 can read %2's memory directly").arg(QString::fromStdString(values::deviceLabel(devices[i].id)), QString::fromStdString(values::deviceLabel(devices[j].id)))
+                                         : tr("copies between %1 and %2 go through the host").arg(QString::fromStdString(values::deviceLabel(devices[i].id)), QString::fromStdString(values::deviceLabel(devices[j].id))));
             grid->addWidget(mark, static_cast<int>(i) + 1, static_cast<int>(j) + 1);
         }
     }
@@ -299,7 +299,7 @@ QWidget* DevicePanel::peerSection(const gpu::DeviceSnapshot& snapshot)
     return box;
 }
 
-void DevicePanel::rebuild(const gpu::DeviceSnapshot& snapshot)
+void DevicePanel::rebuild(const values::DeviceSnapshot& snapshot)
 {
     checks_.clear();
     while (QLayoutItem* item = sections_->takeAt(0)) {
@@ -325,7 +325,7 @@ void DevicePanel::rebuild(const gpu::DeviceSnapshot& snapshot)
         fft->setTextInteractionFlags(Qt::TextSelectableByMouse);
         sections_->addWidget(fft);
     }
-    for (const gpu::DeviceInfo& device : snapshot.devices) {
+    for (const values::DeviceInfo& device : snapshot.devices) {
         sections_->addWidget(gpuSection(device, snapshot));
     }
     if (snapshot.devices.size() > 1) {
@@ -354,12 +354,12 @@ QCheckBox* DevicePanel::deviceCheck(const QString& key, QWidget* parent)
     return check;
 }
 
-QWidget* DevicePanel::gpuSection(const gpu::DeviceInfo& device, const gpu::DeviceSnapshot& snapshot)
+QWidget* DevicePanel::gpuSection(const values::DeviceInfo& device, const values::DeviceSnapshot& snapshot)
 {
     // A device's key is its selection's spelling, as Preferences and the settings write it.
-    const QString key = QString::fromStdString(gpu::toString(gpu::DeviceSelection::gpu(device.id)));
+    const QString key = QString::fromStdString(values::toString(values::DeviceSelection::gpu(device.id)));
     const QString prefix = nameOf(key);
-    auto* box = new QGroupBox(QString::fromStdString(gpu::deviceLabel(device, gpu::LabelForm::Listing)), content_);
+    auto* box = new QGroupBox(QString::fromStdString(values::deviceLabel(device, values::LabelForm::Listing)), content_);
     box->setObjectName(QStringLiteral("deviceSection_%1").arg(prefix));
     auto* form = new QFormLayout(box);
     form->addRow(deviceCheck(key, box));
@@ -381,8 +381,8 @@ QWidget* DevicePanel::gpuSection(const gpu::DeviceInfo& device, const gpu::Devic
 
 QWidget* DevicePanel::cpuSection(bool hasGpu)
 {
-    const QString key = QString::fromStdString(gpu::toString(gpu::DeviceSelection::cpu()));
-    auto* box = new QGroupBox(QString::fromStdString(gpu::deviceLabel(gpu::DeviceId::cpu())), content_);
+    const QString key = QString::fromStdString(values::toString(values::DeviceSelection::cpu()));
+    auto* box = new QGroupBox(QString::fromStdString(values::deviceLabel(values::DeviceId::cpu())), content_);
     box->setObjectName(QStringLiteral("deviceSection_cpu"));
     auto* form = new QFormLayout(box);
     form->addRow(deviceCheck(key, box));

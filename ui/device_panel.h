@@ -37,7 +37,7 @@ public:
     /// The device keys disabled in QSettings (devices not present now included).
     static QStringList storedDisabled();
     /// The snapshot shown now.
-    const gpu::DeviceSnapshot& snapshot() const { return shown_; }
+    const values::DeviceSnapshot& snapshot() const { return shown_; }
     /// The live refresh interval while visible, in milliseconds (0: off).
     int refreshInterval() const;
     /// Changes the live refresh interval (tests turn it off); 0 stops it.
@@ -46,9 +46,9 @@ public:
 public slots:
     /// Shows snapshot's devices and versions, or why there is no GPU; check boxes follow the
     /// settings.
-    void setSnapshot(const tessera::gpu::DeviceSnapshot& snapshot);
+    void setSnapshot(const tessera::values::DeviceSnapshot& snapshot);
     /// Shows the measured calibration of a device (key "gpu:N" or "cpu"); kept across snapshots.
-    void setCalibration(const QString& key, const tessera::gpu::DeviceCalibration& calibration);
+    void setCalibration(const QString& key, const tessera::values::DeviceCalibration& calibration);
     /// Shows that a device is being measured (Measure disabled) or not any more; error, when not
     /// empty, says why a measurement failed.
     void setMeasuring(const QString& key, bool measuring, const QString& error = {});
@@ -69,14 +69,14 @@ protected:
     void hideEvent(QHideEvent* event) override;
 
 private:
-    void rebuild(const gpu::DeviceSnapshot& snapshot);
-    QWidget* gpuSection(const gpu::DeviceInfo& device, const gpu::DeviceSnapshot& snapshot);
+    void rebuild(const values::DeviceSnapshot& snapshot);
+    QWidget* gpuSection(const values::DeviceInfo& device, const values::DeviceSnapshot& snapshot);
     QWidget* cpuSection(bool hasGpu);
-    QWidget* peerSection(const gpu::DeviceSnapshot& snapshot);
+    QWidget* peerSection(const values::DeviceSnapshot& snapshot);
     void addCalibrationRow(QFormLayout* form, const QString& key, QWidget* parent);
     void showCalibration(const QString& key);
-    bool sameDevices(const gpu::DeviceSnapshot& snapshot) const;
-    void updateValues(const gpu::DeviceSnapshot& snapshot);
+    bool sameDevices(const values::DeviceSnapshot& snapshot) const;
+    void updateValues(const values::DeviceSnapshot& snapshot);
     QCheckBox* deviceCheck(const QString& key, QWidget* parent);
     void deviceToggled(const QString& key, bool enabled);
     void lockLastDevice();
@@ -85,10 +85,10 @@ private:
     QVBoxLayout* sections_ = nullptr;
     QWidget* content_ = nullptr;
     std::vector<std::pair<QString, QCheckBox*>> checks_;  ///< in the order shown
-    QMap<QString, gpu::DeviceCalibration> calibrations_;  ///< measured so far, by device key
+    QMap<QString, values::DeviceCalibration> calibrations_;  ///< measured so far, by device key
     QMap<QString, QString> calibrationErrors_;             ///< the last failure, by device key
     QStringList measuring_;                               ///< keys being measured now
-    gpu::DeviceSnapshot shown_;                           ///< the snapshot on screen
+    values::DeviceSnapshot shown_;                           ///< the snapshot on screen
     QString cpuName_;
     QTimer* timer_ = nullptr;
     int interval_ = 1000;

@@ -187,7 +187,7 @@ void ImageView::setSplitPosition(double position)
     emit splitPositionChanged(splitPos_);
 }
 
-void ImageView::setTileOverlay(const std::vector<gpu::TimingRecord>& records)
+void ImageView::setTileOverlay(const std::vector<values::TimingRecord>& records)
 {
     tiles_->setRecords(records);
 }

@@ -73,7 +73,7 @@ public:
     bool isFitToWindow() const { return fit_; }
     /// Sets the tile grid of a run from its timing records (tile rectangles, devices, times);
     /// empty records remove it. setImage() and clear() remove it too.
-    void setTileOverlay(const std::vector<gpu::TimingRecord>& records);
+    void setTileOverlay(const std::vector<values::TimingRecord>& records);
     /// The tile grid item; its marks() say which tiles it shows.
     TileOverlay* tileOverlay() const { return tiles_; }
     /// True while the tile grid is shown (View > Show Tiles).

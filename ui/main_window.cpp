@@ -96,13 +96,13 @@ QStringList MainWindow::enabledDevices() const
     return devicePanel_->enabledDevices();
 }
 
-void MainWindow::setDevices(const gpu::DeviceSnapshot& snapshot)
+void MainWindow::setDevices(const values::DeviceSnapshot& snapshot)
 {
     // The Devices dock asks for a snapshot every second (free memory moves); the profiler needs
     // one only when the devices themselves change, so its views are not redrawn each time.
-    const auto ids = [](const gpu::DeviceSnapshot& s) {
-        std::vector<std::pair<gpu::DeviceId, std::string>> out;
-        for (const gpu::DeviceInfo& d : s.devices) {
+    const auto ids = [](const values::DeviceSnapshot& s) {
+        std::vector<std::pair<values::DeviceId, std::string>> out;
+        for (const values::DeviceInfo& d : s.devices) {
             out.emplace_back(d.id, d.name);
         }
         return out;

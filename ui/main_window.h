@@ -175,10 +175,10 @@ public slots:
     /// Where Help > User Guide leads.
     QUrl userGuide() const { return userGuide_; }
     /// Shows snapshot's devices in the Devices dock and names them in the Profiler.
-    void setDevices(const tessera::gpu::DeviceSnapshot& snapshot);
+    void setDevices(const tessera::values::DeviceSnapshot& snapshot);
     /// Shows a run's timing records in the Profiler dock (unless frozen) and its tiles in the
     /// image view's tile grid; title names the run (e.g. "Gaussian · 4096 × 4096").
-    void setTimingRecords(const std::vector<tessera::gpu::TimingRecord>& records, const QString& title);
+    void setTimingRecords(const std::vector<tessera::values::TimingRecord>& records, const QString& title);
 
 signals:
     /// The user asked to open path (menu, recent list, drop); app/ loads it.

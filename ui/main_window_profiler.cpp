@@ -40,7 +40,7 @@ void MainWindow::createProfilerDock()
     viewMenu_->addAction(profilerDock_->toggleViewAction());
 }
 
-void MainWindow::setTimingRecords(const std::vector<gpu::TimingRecord>& records, const QString& title)
+void MainWindow::setTimingRecords(const std::vector<values::TimingRecord>& records, const QString& title)
 {
     profilerDock_->setRecords(records, title);
     view_->setTileOverlay(records);

@@ -16,23 +16,23 @@ namespace {
 
 const QString kDeviceKey = QStringLiteral("engine/device");
 
-QString keyOf(const gpu::DeviceSelection& selection)
+QString keyOf(const values::DeviceSelection& selection)
 {
-    return QString::fromStdString(gpu::toString(selection));
+    return QString::fromStdString(values::toString(selection));
 }
 
 }  // namespace
 
 std::vector<DeviceOption> PreferencesDialog::basicDeviceOptions()
 {
-    return {{keyOf(gpu::DeviceSelection::automatic()), tr("Auto (every GPU, else the CPU)")},
-            {keyOf(gpu::DeviceSelection::cpu()), tr("CPU only")}};
+    return {{keyOf(values::DeviceSelection::automatic()), tr("Auto (every GPU, else the CPU)")},
+            {keyOf(values::DeviceSelection::cpu()), tr("CPU only")}};
 }
 
 QString PreferencesDialog::storedDevice()
 {
     const QString key = QSettings().value(kDeviceKey).toString();
-    return key.isEmpty() ? keyOf(gpu::DeviceSelection::automatic()) : key;
+    return key.isEmpty() ? keyOf(values::DeviceSelection::automatic()) : key;
 }
 
 void PreferencesDialog::storeDevice(const QString& key)

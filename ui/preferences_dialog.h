@@ -11,7 +11,7 @@ class QComboBox;
 namespace tessera::ui {
 
 /// One place previews can run, as offered in Preferences and the batch dialog: key is the
-/// gpu::DeviceSelection's spelling (gpu::toString: "auto", "cpu", "gpu:0", "all"), which the
+/// values::DeviceSelection's spelling (values::toString: "auto", "cpu", "gpu:0", "all"), which the
 /// settings store; label is what the user reads.
 struct DeviceOption {
     QString key;

@@ -40,8 +40,8 @@ QWidget* makeLegend(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
     const int size = legend->fontMetrics().height() - 4;
-    for (const auto& entry : gpu::kPhaseNames) {
-        const gpu::Phase phase = entry.first;
+    for (const auto& entry : values::kPhaseNames) {
+        const values::Phase phase = entry.first;
         auto* box = new QLabel(legend);
         box->setPixmap(swatch(phaseColor(phase), size));
         layout->addWidget(box);
@@ -136,7 +136,7 @@ QString ProfilerDock::formatTitle(ExportFormat format)
     return {};
 }
 
-void ProfilerDock::setRecords(const std::vector<gpu::TimingRecord>& records, const QString& title)
+void ProfilerDock::setRecords(const std::vector<values::TimingRecord>& records, const QString& title)
 {
     if (frozen_) {
         return;
@@ -147,7 +147,7 @@ void ProfilerDock::setRecords(const std::vector<gpu::TimingRecord>& records, con
     refresh();
 }
 
-void ProfilerDock::setDevices(const gpu::DeviceSnapshot& devices)
+void ProfilerDock::setDevices(const values::DeviceSnapshot& devices)
 {
     devices_ = devices;
     timeline_->setDevices(devices_);
@@ -190,11 +190,11 @@ void ProfilerDock::chooseExportPath(ExportFormat format)
 
 void ProfilerDock::refresh()
 {
-    table_->setStats(gpu::computeTimingStats(records_, devices_), devices_);
+    table_->setStats(values::computeTimingStats(records_, devices_), devices_);
     exportButton_->setEnabled(!records_.empty());
     QString text = title_.isEmpty() ? tr("No run yet") : title_;
     if (!records_.empty()) {
-        const auto [begin, end] = gpu::timeSpan(records_);
+        const auto [begin, end] = values::timeSpan(records_);
         text += records_.size() == 1 ? tr(" \u00b7 %1 \u00b7 1 record").arg(formatDuration(end - begin))
                                      : tr(" \u00b7 %1 \u00b7 %2 records").arg(formatDuration(end - begin)).arg(records_.size());
     }

@@ -33,9 +33,9 @@ public:
     explicit ProfilerDock(QWidget* parent = nullptr);
 
     /// The records shown (those of the last setRecords() while not frozen).
-    const std::vector<gpu::TimingRecord>& records() const { return records_; }
+    const std::vector<values::TimingRecord>& records() const { return records_; }
     /// The devices of the last setDevices().
-    const gpu::DeviceSnapshot& devices() const { return devices_; }
+    const values::DeviceSnapshot& devices() const { return devices_; }
     /// The title of the run shown.
     QString title() const { return title_; }
     /// True while new records are ignored.
@@ -49,9 +49,9 @@ public:
 
 public slots:
     /// Shows a run's records, titled title (e.g. "Gaussian σ 2.0 · 4096 × 4096"); ignored while frozen.
-    void setRecords(const std::vector<tessera::gpu::TimingRecord>& records, const QString& title);
+    void setRecords(const std::vector<tessera::values::TimingRecord>& records, const QString& title);
     /// Names the devices in lanes' tooltips and the table, and gives the bandwidth for "% of peak".
-    void setDevices(const tessera::gpu::DeviceSnapshot& devices);
+    void setDevices(const tessera::values::DeviceSnapshot& devices);
     /// Freezes (keeps the run shown, ignores new records) or follows the latest run again.
     void setFrozen(bool frozen);
     /// Asks for the records to be written to path in format (empty path: nothing happens).
@@ -73,8 +73,8 @@ private:
     QLabel* titleLabel_ = nullptr;
     QToolButton* freezeButton_ = nullptr;
     QToolButton* exportButton_ = nullptr;
-    std::vector<gpu::TimingRecord> records_;
-    gpu::DeviceSnapshot devices_;
+    std::vector<values::TimingRecord> records_;
+    values::DeviceSnapshot devices_;
     QString title_;
     bool frozen_ = false;
 };

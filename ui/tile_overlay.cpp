@@ -20,9 +20,9 @@ QString tr(const char* text)
     return QCoreApplication::translate("tessera::ui::TileOverlay", text);
 }
 
-QString deviceName(gpu::DeviceId device)
+QString deviceName(values::DeviceId device)
 {
-    return QString::fromStdString(gpu::deviceLabel(device));
+    return QString::fromStdString(values::deviceLabel(device));
 }
 
 /// One tile: a tinted rectangle whose label is drawn in screen pixels, so it stays readable at
@@ -83,11 +83,11 @@ private:
 
 }  // namespace
 
-std::vector<TileMark> tileMarks(const std::vector<gpu::TimingRecord>& records)
+std::vector<TileMark> tileMarks(const std::vector<values::TimingRecord>& records)
 {
     std::map<int, TileMark> byTile;
     std::map<int, bool> hasKernel;
-    for (const gpu::TimingRecord& r : records) {
+    for (const values::TimingRecord& r : records) {
         if (r.tile < 0 || r.width <= 0 || r.height <= 0) {
             continue;
         }
@@ -100,19 +100,19 @@ std::vector<TileMark> tileMarks(const std::vector<gpu::TimingRecord>& records)
             m.endUs = r.endUs;
         }
         // The kernel says who computed the tile; copies may run elsewhere (staging on the CPU).
-        if (fresh || (r.phase == gpu::Phase::Kernel && !hasKernel[r.tile])) {
+        if (fresh || (r.phase == values::Phase::Kernel && !hasKernel[r.tile])) {
             m.device = r.device;
             m.stream = r.stream;
-            hasKernel[r.tile] = r.phase == gpu::Phase::Kernel;
+            hasKernel[r.tile] = r.phase == values::Phase::Kernel;
         }
         m.beginUs = std::min(m.beginUs, r.beginUs);
         m.endUs = std::max(m.endUs, r.endUs);
         const double d = std::max(0.0, r.durationUs());
         switch (r.phase) {
-        case gpu::Phase::Upload: m.uploadUs += d; break;
-        case gpu::Phase::Kernel: m.kernelUs += d; break;
-        case gpu::Phase::Download: m.downloadUs += d; break;
-        case gpu::Phase::Host: m.kernelUs += d; break;  // CPU-path tiles filter on the host
+        case values::Phase::Upload: m.uploadUs += d; break;
+        case values::Phase::Kernel: m.kernelUs += d; break;
+        case values::Phase::Download: m.downloadUs += d; break;
+        case values::Phase::Host: m.kernelUs += d; break;  // CPU-path tiles filter on the host
         }
     }
     std::vector<TileMark> marks;
@@ -130,7 +130,7 @@ TileOverlay::TileOverlay()
     setFlag(QGraphicsItem::ItemHasNoContents);
 }
 
-void TileOverlay::setRecords(const std::vector<gpu::TimingRecord>& records)
+void TileOverlay::setRecords(const std::vector<values::TimingRecord>& records)
 {
     for (QGraphicsItem* item : items_) {
         delete item;

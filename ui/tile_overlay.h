@@ -15,7 +15,7 @@ namespace tessera::ui {
 /// One tile of a run as the overlay shows it.
 struct TileMark {
     int tile = -1;
-    gpu::DeviceId device;  ///< the device that filtered it (its kernel's device), or the CPU
+    values::DeviceId device;  ///< the device that filtered it (its kernel's device), or the CPU
     int stream = 0;
     QRect rect;         ///< output rectangle in image pixels
     double beginUs = 0.0;  ///< first record of the tile
@@ -28,7 +28,7 @@ struct TileMark {
 
 /// Gathers the tiles of records: one mark per tile index with a non-empty rectangle, in tile
 /// order; records without a tile (-1) are left out.
-std::vector<TileMark> tileMarks(const std::vector<gpu::TimingRecord>& records);
+std::vector<TileMark> tileMarks(const std::vector<values::TimingRecord>& records);
 
 /// The tile grid of the last run over ImageView's image: each tile outlined and tinted with the
 /// colour of the device that computed it, labelled when there is room on screen, with its device
@@ -39,7 +39,7 @@ public:
     TileOverlay();
 
     /// Shows the tiles of records, replacing any shown before; empty records remove them.
-    void setRecords(const std::vector<gpu::TimingRecord>& records);
+    void setRecords(const std::vector<values::TimingRecord>& records);
     /// The tiles shown, in tile order.
     const std::vector<TileMark>& marks() const { return marks_; }
     /// The child item drawing mark index (for tests and tooltips).

@@ -42,18 +42,18 @@ TimelineView::TimelineView(QWidget* parent) : QAbstractScrollArea(parent)
     updateLabelWidth();
 }
 
-void TimelineView::setRecords(const std::vector<gpu::TimingRecord>& records)
+void TimelineView::setRecords(const std::vector<values::TimingRecord>& records)
 {
     records_ = records;
-    lanes_ = gpu::timingLanes(records_);
+    lanes_ = values::timingLanes(records_);
     laneOf_.clear();
     laneOf_.reserve(records_.size());
-    for (const gpu::TimingRecord& r : records_) {
-        const gpu::TimingLane key{r.device, r.stream};
+    for (const values::TimingRecord& r : records_) {
+        const values::TimingLane key{r.device, r.stream};
         const auto it = std::find(lanes_.begin(), lanes_.end(), key);
         laneOf_.push_back(static_cast<int>(it - lanes_.begin()));
     }
-    const auto [begin, end] = gpu::timeSpan(records_);
+    const auto [begin, end] = values::timeSpan(records_);
     runBeginUs_ = begin;
     // A run without length still needs a scale.
     runEndUs_ = end > begin ? end : begin + 1.0;
@@ -62,7 +62,7 @@ void TimelineView::setRecords(const std::vector<gpu::TimingRecord>& records)
     fit();
 }
 
-void TimelineView::setDevices(const gpu::DeviceSnapshot& devices)
+void TimelineView::setDevices(const values::DeviceSnapshot& devices)
 {
     devices_ = devices;
 }
@@ -70,7 +70,7 @@ void TimelineView::setDevices(const gpu::DeviceSnapshot& devices)
 QStringList TimelineView::laneTitles() const
 {
     QStringList titles;
-    for (const gpu::TimingLane& lane : lanes_) {
+    for (const values::TimingLane& lane : lanes_) {
         titles << laneTitle(lane);
     }
     return titles;
@@ -241,7 +241,7 @@ void TimelineView::paintLanes(QPainter& p) const
     p.setClipRect(QRect(left, kRulerHeight, viewport()->width() - left, lanesArea.height()));
     const QFontMetrics metrics = fontMetrics();
     for (std::size_t i = 0; i < records_.size(); ++i) {
-        const gpu::TimingRecord& r = records_[i];
+        const values::TimingRecord& r = records_[i];
         const double x0 = xOf(r.beginUs);
         const double x1 = std::max(xOf(r.endUs), x0 + 1.0);
         if (x1 < left || x0 > viewport()->width()) {
@@ -377,8 +377,8 @@ bool TimelineView::viewportEvent(QEvent* event)
     if (event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);
         if (const auto index = recordAt(help->pos())) {
-            const gpu::TimingRecord& r = records_[*index];
-            QToolTip::showText(help->globalPos(), describeRecord(r, QString::fromStdString(gpu::deviceTitle(r.device, devices_))),
+            const values::TimingRecord& r = records_[*index];
+            QToolTip::showText(help->globalPos(), describeRecord(r, QString::fromStdString(values::deviceTitle(r.device, devices_))),
                                viewport());
         } else {
             QToolTip::hideText();

@@ -30,13 +30,13 @@ public:
     explicit TimelineView(QWidget* parent = nullptr);
 
     /// Shows records (lanes from their distinct device and stream pairs) fitted to the width.
-    void setRecords(const std::vector<gpu::TimingRecord>& records);
+    void setRecords(const std::vector<values::TimingRecord>& records);
     /// Names devices in the tooltips ("GPU 0 (NVIDIA H200)").
-    void setDevices(const gpu::DeviceSnapshot& devices);
+    void setDevices(const values::DeviceSnapshot& devices);
     /// The records shown.
-    const std::vector<gpu::TimingRecord>& records() const { return records_; }
+    const std::vector<values::TimingRecord>& records() const { return records_; }
     /// The lanes, top to bottom.
-    const std::vector<gpu::TimingLane>& lanes() const { return lanes_; }
+    const std::vector<values::TimingLane>& lanes() const { return lanes_; }
     /// The lanes' titles, top to bottom ("GPU 0 · stream 1", "CPU · thread 0").
     QStringList laneTitles() const;
     /// The time at the left edge of the plot, microseconds on the run's clock.
@@ -88,10 +88,10 @@ private:
     void paintLanes(QPainter& p) const;
     double tickStep() const;
 
-    std::vector<gpu::TimingRecord> records_;
-    std::vector<gpu::TimingLane> lanes_;
+    std::vector<values::TimingRecord> records_;
+    std::vector<values::TimingLane> lanes_;
     std::vector<int> laneOf_;  ///< lane index of each record
-    gpu::DeviceSnapshot devices_;
+    values::DeviceSnapshot devices_;
     double runBeginUs_ = 0.0;
     double runEndUs_ = 0.0;
     double viewBeginUs_ = 0.0;

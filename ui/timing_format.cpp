@@ -24,19 +24,19 @@ int decimalsFor(double value)
 
 }  // namespace
 
-QColor phaseColor(gpu::Phase phase)
+QColor phaseColor(values::Phase phase)
 {
     // Copies in cool colours, compute in a warm one: the eye finds the kernels first.
     switch (phase) {
-    case gpu::Phase::Upload: return QColor(0x4e, 0x79, 0xa7);
-    case gpu::Phase::Kernel: return QColor(0xe8, 0x74, 0x3b);
-    case gpu::Phase::Download: return QColor(0x3f, 0x9e, 0x6f);
-    case gpu::Phase::Host: return QColor(0x93, 0x93, 0x93);
+    case values::Phase::Upload: return QColor(0x4e, 0x79, 0xa7);
+    case values::Phase::Kernel: return QColor(0xe8, 0x74, 0x3b);
+    case values::Phase::Download: return QColor(0x3f, 0x9e, 0x6f);
+    case values::Phase::Host: return QColor(0x93, 0x93, 0x93);
     }
     return QColor(0x93, 0x93, 0x93);
 }
 
-QColor deviceColor(gpu::DeviceId device)
+QColor deviceColor(values::DeviceId device)
 {
     // A palette that stays apart for the common colour-vision deficiencies.
     static const std::array<QColor, 8> palette{
@@ -48,13 +48,13 @@ QColor deviceColor(gpu::DeviceId device)
     return palette[static_cast<std::size_t>(device.value()) % palette.size()];
 }
 
-QString phaseTitle(gpu::Phase phase)
+QString phaseTitle(values::Phase phase)
 {
     switch (phase) {
-    case gpu::Phase::Upload: return tr("Upload");
-    case gpu::Phase::Kernel: return tr("Kernel");
-    case gpu::Phase::Download: return tr("Download");
-    case gpu::Phase::Host: return tr("Host");
+    case values::Phase::Upload: return tr("Upload");
+    case values::Phase::Kernel: return tr("Kernel");
+    case values::Phase::Download: return tr("Download");
+    case values::Phase::Host: return tr("Host");
     }
     return tr("Host");
 }
@@ -110,7 +110,7 @@ QString formatTick(double us, double stepUs)
     return QStringLiteral("%1 %2").arg(value, 0, 'f', decimals).arg(ms ? QStringLiteral("ms") : QStringLiteral("\u00b5s"));
 }
 
-QString describeRecord(const gpu::TimingRecord& r, const QString& deviceTitle)
+QString describeRecord(const values::TimingRecord& r, const QString& deviceTitle)
 {
     QStringList lines;
     const QString what = r.label.empty() ? phaseTitle(r.phase)
@@ -135,10 +135,10 @@ QString describeRecord(const gpu::TimingRecord& r, const QString& deviceTitle)
     return lines.join(QStringLiteral("<br>"));
 }
 
-QString laneTitle(const gpu::TimingLane& lane)
+QString laneTitle(const values::TimingLane& lane)
 {
     // U+00B7 MIDDLE DOT between the device and its stream.
-    const QString device = QString::fromStdString(gpu::deviceLabel(lane.device));
+    const QString device = QString::fromStdString(values::deviceLabel(lane.device));
     return lane.device.isCpu() ? tr("%1 \u00b7 thread %2").arg(device).arg(lane.stream)
                                : tr("%1 \u00b7 stream %2").arg(device).arg(lane.stream);
 }

@@ -12,14 +12,14 @@
 namespace tessera::ui {
 
 /// The colour of a phase's bars in the timeline and its legend.
-QColor phaseColor(gpu::Phase phase);
+QColor phaseColor(values::Phase phase);
 
 /// A stable tint per device for the tile overlay: the same GPU id always gets the same colour,
 /// the CPU (-1) a neutral grey.
-QColor deviceColor(gpu::DeviceId device);
+QColor deviceColor(values::DeviceId device);
 
 /// "Upload", "Kernel", "Download", "Host".
-QString phaseTitle(gpu::Phase phase);
+QString phaseTitle(values::Phase phase);
 
 /// A duration in the unit that suits it: "850 ns", "12.4 µs", "1.42 ms", "2.10 s".
 QString formatDuration(double us);
@@ -37,9 +37,9 @@ QString formatTick(double us, double stepUs);
 
 /// The hover text of one record: label and phase, device and stream, tile rectangle, bytes,
 /// GB/s and duration; deviceTitle names the device ("GPU 0 (NVIDIA H200)").
-QString describeRecord(const gpu::TimingRecord& record, const QString& deviceTitle);
+QString describeRecord(const values::TimingRecord& record, const QString& deviceTitle);
 
 /// A timeline lane's title: "GPU 0 · stream 1" or "CPU · thread 0".
-QString laneTitle(const gpu::TimingLane& lane);
+QString laneTitle(const values::TimingLane& lane);
 
 }  // namespace tessera::ui

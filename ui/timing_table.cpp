@@ -52,15 +52,15 @@ TimingTable::TimingTable(QWidget* parent) : QTableWidget(0, ColumnCount, parent)
     horizontalHeader()->setSectionResizeMode(Label, QHeaderView::Stretch);
 }
 
-void TimingTable::setStats(const std::vector<gpu::TimingStats>& stats, const gpu::DeviceSnapshot& devices)
+void TimingTable::setStats(const std::vector<values::TimingStats>& stats, const values::DeviceSnapshot& devices)
 {
     // Sorting while filling would move rows under the loop.
     setSortingEnabled(false);
     clearContents();
     setRowCount(static_cast<int>(stats.size()));
     for (int row = 0; row < rowCount(); ++row) {
-        const gpu::TimingStats& s = stats[static_cast<std::size_t>(row)];
-        auto* device = new QTableWidgetItem(QString::fromStdString(gpu::deviceTitle(s.device, devices)));
+        const values::TimingStats& s = stats[static_cast<std::size_t>(row)];
+        auto* device = new QTableWidgetItem(QString::fromStdString(values::deviceTitle(s.device, devices)));
         device->setData(Qt::DecorationRole, deviceColor(s.device));
         setItem(row, Device, device);
         auto* phase = new QTableWidgetItem(phaseTitle(s.phase));

@@ -23,7 +23,7 @@ public:
     explicit TimingTable(QWidget* parent = nullptr);
 
     /// Shows stats, one row each, in their order (until the user sorts); devices names the GPUs.
-    void setStats(const std::vector<gpu::TimingStats>& stats, const gpu::DeviceSnapshot& devices);
+    void setStats(const std::vector<values::TimingStats>& stats, const values::DeviceSnapshot& devices);
     /// The exact number behind a numeric cell (durations in µs), or NaN for a text or empty cell.
     double value(int row, Column column) const;
 };

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// Files finished per second so far; 0 before the first one or before any time has passed.
 inline double filesPerSecond(int done, double elapsedSeconds)
@@ -60,4 +60,4 @@ inline std::string rateText(int done, int total, double elapsedSeconds)
     return out;
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

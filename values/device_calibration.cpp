@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 double relativeSpeed(const DeviceCalibration& device, const DeviceCalibration& reference)
 {
@@ -30,4 +30,4 @@ std::vector<double> relativeSpeeds(const std::vector<DeviceCalibration>& calibra
     return speeds;
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// What a short measurement found one device (a GPU or the CPU) able to do; plain data, so that
 /// ui/ can show it. A field left at 0 was not measured.
@@ -26,4 +26,4 @@ double relativeSpeed(const DeviceCalibration& device, const DeviceCalibration& r
 /// the speed weights of multi-GPU slots. All 1.0 when any of them was not measured.
 std::vector<double> relativeSpeeds(const std::vector<DeviceCalibration>& calibrations);
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

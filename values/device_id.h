@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// A CUDA device ordinal with a type of its own, so that a GPU id is never confused with a
 /// count, an index into a list or a band number. The CPU path is the id -1, as the timing
@@ -39,10 +39,10 @@ private:
 /// Never throws (beyond allocation).
 std::string describe(DeviceId id);
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values
 
 /// Lets DeviceId key unordered containers. Never throws.
 template <>
-struct std::hash<tessera::gpu::DeviceId> {
-    std::size_t operator()(tessera::gpu::DeviceId id) const noexcept { return std::hash<int>{}(id.value()); }
+struct std::hash<tessera::values::DeviceId> {
+    std::size_t operator()(tessera::values::DeviceId id) const noexcept { return std::hash<int>{}(id.value()); }
 };

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 std::string formatCudaVersion(int version)
 {
@@ -34,4 +34,4 @@ double DeviceInfo::peakBandwidthGBs() const
     return 2.0 * memoryClockKHz * 1e3 * (memoryBusWidthBits / 8.0) / 1e9;
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// Properties of one CUDA device, read once; plain data, no CUDA types.
 struct DeviceInfo {
@@ -56,4 +56,4 @@ std::string formatCudaVersion(int version);
 /// "12.0.0" from cuFFT's 12000; "none" for 0.
 std::string formatCufftVersion(int version);
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 namespace {
 
@@ -60,4 +60,4 @@ std::string devicesJson(const DeviceSnapshot& snap, int indent)
     return doc.dump(indent);
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "values/device_label.h"
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 namespace {
 
@@ -68,4 +68,4 @@ std::string describe(DeviceId id)
     return deviceLabel(id);
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// The spellings of a device's name that the front ends show or store.
 enum class LabelForm {
@@ -31,4 +31,4 @@ std::string deviceLabel(const DeviceInfo& device, LabelForm form);
 /// empty for none. Never throws (beyond allocation).
 std::string gpusLabel(std::span<const DeviceId> gpus, const std::string& separator = ",");
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

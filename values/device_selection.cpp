@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <array>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 namespace {
 
@@ -246,4 +246,4 @@ DeviceSelection selectionOf(const std::vector<DeviceId>& gpus)
     return gpus.empty() ? DeviceSelection::cpu() : DeviceSelection::gpus(gpus);
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// Where to run, as a user spells it on the command line, in Preferences or in a batch:
 ///   auto        every GPU when there is one, else the CPU
@@ -167,4 +167,4 @@ DeviceSelection selectionOf(const std::vector<DeviceId>& gpus);
 /// from DeviceSelection because they are measured, not spelled by the user.
 using DeviceSpeeds = std::vector<std::pair<DeviceId, double>>;
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

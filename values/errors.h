@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// The caller asked for something malformed: an empty image, a channel count Tessera never
 /// takes, images that do not match their plan, unknown names.
@@ -31,4 +31,4 @@ public:
     using std::logic_error::logic_error;
 };
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

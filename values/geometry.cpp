@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "values/geometry.h"
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 std::string toText(const Rect& r)
 {
@@ -14,4 +14,4 @@ bool Rect::contains(const Rect& r) const
     return r.x >= x && r.y >= y && r.right() <= right() && r.bottom() <= bottom();
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

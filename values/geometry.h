@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// A pixel rectangle in image coordinates (x, y may be negative for periodic inputs).
 struct Rect {
@@ -62,4 +62,4 @@ struct Tile {
     bool operator==(const Tile&) const = default;
 };
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <array>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 namespace {
 
@@ -41,4 +41,4 @@ Method parseMethod(const std::string& text)
     throw InvalidInput("unknown method '" + text + "' (expected auto, direct, separable or fft)");
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// How a spec is computed on a GPU.
 enum class Method {
@@ -30,4 +30,4 @@ std::string toString(Method m);
 /// Throws InvalidInput (a std::invalid_argument) naming the bad text.
 Method parseMethod(const std::string& text);
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 std::string DeviceSlot::name() const
 {
@@ -127,4 +127,4 @@ double RunReport::totalMs(Phase phase) const
     return sum;
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

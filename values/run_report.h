@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// One worker of a run: a GPU (several slots may share one, as virtual devices) or the CPU path.
 struct DeviceSlot {
@@ -122,4 +122,4 @@ struct RunReport {
 /// failed there.
 using FaultHook = std::function<void(SlotIndex slot, int tile, Phase phase)>;
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 namespace {
 
@@ -69,4 +69,4 @@ std::string runReportJson(const RunReport& report, int indent)
     return doc.dump(indent, ' ', false, json::error_handler_t::replace);
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

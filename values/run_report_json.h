@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// A run's report as one JSON object, the same shape from every front end (`tessera-cli apply
 /// --json`'s "run", the batch report's files, the Python module's last_run()): placement, the
@@ -15,4 +15,4 @@ namespace tessera::gpu {
 /// line). Throws only bad_alloc.
 std::string runReportJson(const RunReport& report, int indent = -1);
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

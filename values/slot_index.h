@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <compare>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// A position in a run's list of slots (the pipeline's slots, the planner's devices), with a
 /// type of its own so that it is never taken for a CUDA ordinal: slot 1 may well be GPU 3, or
@@ -27,4 +27,4 @@ private:
     std::size_t value_ = 0;
 };
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

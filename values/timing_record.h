@@ -10,7 +10,7 @@
 #include <string_view>
 #include <utility>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// What a stretch of time in a run was spent on.
 enum class Phase {
@@ -72,4 +72,4 @@ struct TimingRecord {
     bool operator==(const TimingRecord&) const = default;
 };
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -8,7 +8,7 @@
 #include <set>
 #include <tuple>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 namespace {
 
@@ -116,4 +116,4 @@ std::pair<double, double> timeSpan(const std::vector<TimingRecord>& records)
     return {begin, end};
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// What one kind of work (same device, phase and label) cost over a run's records.
 struct TimingStats {
@@ -54,4 +54,4 @@ std::string deviceTitle(DeviceId device, const DeviceSnapshot& devices = {});
 /// The earliest begin and the latest end of records; {0, 0} when there are none.
 std::pair<double, double> timeSpan(const std::vector<TimingRecord>& records);
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

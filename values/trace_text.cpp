@@ -9,7 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 namespace {
 
@@ -183,4 +183,4 @@ std::string timingJson(const std::vector<TimingRecord>& records)
     return array.dump(1, ' ', false, json::error_handler_t::replace);
 }
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

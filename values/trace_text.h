@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::gpu {
+namespace tessera::values {
 
 /// Chrome trace JSON: one complete event ("ph":"X", ts and dur in microseconds) per record, one
 /// process per device named from devices ("GPU 0 (NVIDIA H200)", "CPU"), one thread per stream.
@@ -35,4 +35,4 @@ std::string timingCsvHeader();
 /// end_us, duration_us, bytes, x, y, width, height).
 std::string timingJson(const std::vector<TimingRecord>& records);
 
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -79,7 +79,7 @@ private:
 struct SharedGpus {
     std::mutex large;
     std::unique_ptr<HeldPipeline> all;
-    std::vector<gpu::DeviceId> gpus;
+    std::vector<values::DeviceId> gpus;
     std::string label;
 };
 
@@ -93,7 +93,7 @@ ProcessOutcome runOn(HeldPipeline& held, const std::string& label, const cv::Mat
     gpu::RunControl control;
     control.cancel = &cancel;
     control.memoryBudget = lease != nullptr ? lease->bytes() : 0;
-    gpu::RunReport report;
+    values::RunReport report;
     ProcessOutcome outcome;
     if (!held.pipeline.run(image, chain, outcome.image, control, &report)) {
         outcome.image.release();  // cancelled: nothing half-done leaves the processor
@@ -112,7 +112,7 @@ ProcessOutcome runOn(HeldPipeline& held, const std::string& label, const cv::Mat
 // working buffers (what the CPU path needs to take the image in one piece); a GPU holds that
 // for each of its tiles in flight. The grant, capped by the device's budget, is the run's
 // memory budget, so the pipeline tiles within what the scheduler counts.
-std::uint64_t fileBytes(const cv::Mat& image, const filters::FilterChain& chain, const std::vector<gpu::DeviceId>& devices)
+std::uint64_t fileBytes(const cv::Mat& image, const filters::FilterChain& chain, const std::vector<values::DeviceId>& devices)
 {
     const auto outBytes = static_cast<std::uint64_t>(CV_ELEM_SIZE(gpu::chainOutputType(chain, image.type())));
     const std::uint64_t whole = 2 * static_cast<std::uint64_t>(image.total()) * (image.elemSize() + outBytes);
@@ -120,7 +120,7 @@ std::uint64_t fileBytes(const cv::Mat& image, const filters::FilterChain& chain,
     return cpu ? whole : whole * static_cast<std::uint64_t>(gpu::RunOptions{}.streamsPerGpu);
 }
 
-DeviceLease leaseFor(DeviceScheduler& scheduler, const std::vector<gpu::DeviceId>& devices, const cv::Mat& image,
+DeviceLease leaseFor(DeviceScheduler& scheduler, const std::vector<values::DeviceId>& devices, const cv::Mat& image,
                      const filters::FilterChain& chain, const std::atomic<bool>& cancel,
                      const DeviceScheduler::WaitNotice& notice)
 {
@@ -135,7 +135,7 @@ ProcessOutcome cancelledOutcome(const std::string& label)
     return outcome;
 }
 
-BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std::size_t memoryLimit,
+BatchProcessor gpuProcessorSharing(values::DeviceId device, values::Method method, std::size_t memoryLimit,
                                    std::shared_ptr<SharedGpus> shared, DeviceScheduler& scheduler,
                                    DeviceScheduler::WaitNotice notice)
 {
@@ -143,7 +143,7 @@ BatchProcessor gpuProcessorSharing(gpu::DeviceId device, gpu::Method method, std
     options.deviceSlots = gpu::slotsFor({device}, {}, memoryLimit);
     options.method = method;
     auto own = std::make_shared<PipelinePool>(options, kFilesPerGpu);
-    const std::string label = gpu::deviceLabel(device);
+    const std::string label = values::deviceLabel(device);
     return [own, label, shared, device, &scheduler, notice](const cv::Mat& image, const filters::FilterChain& chain,
                                                            const std::atomic<bool>& cancel) {
         if (shared && shared->all && gpu::spreadOverAllGpus(image.total(), shared->gpus.size())) {
@@ -185,32 +185,32 @@ BatchProcessor cpuProcessor()
     return [pool = cpuPipelines()](const cv::Mat& image, const filters::FilterChain& chain,
                                    const std::atomic<bool>& cancel) {
         const PipelinePool::Borrowed held = pool->borrow();
-        return runOn(*held, gpu::deviceLabel(gpu::DeviceId::cpu()), image, chain, cancel);  // empty image when cancelled
+        return runOn(*held, values::deviceLabel(values::DeviceId::cpu()), image, chain, cancel);  // empty image when cancelled
     };
 }
 
-BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler, std::vector<gpu::DeviceId> devices,
+BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler, std::vector<values::DeviceId> devices,
                                DeviceScheduler::WaitNotice notice)
 {
     return [inner = std::move(inner), &scheduler, devices = std::move(devices), notice = std::move(notice)](
                const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>& cancel) {
         const DeviceLease lease = leaseFor(scheduler, devices, image, chain, cancel, notice);
-        return lease ? inner(image, chain, cancel) : cancelledOutcome(gpu::describe(devices.front()));
+        return lease ? inner(image, chain, cancel) : cancelledOutcome(values::describe(devices.front()));
     };
 }
 
-std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpus, DeviceScheduler& scheduler,
-                                           gpu::Method method, std::size_t gpuMemoryLimit,
+std::vector<BatchProcessor> makeProcessors(const std::vector<values::DeviceId>& gpus, DeviceScheduler& scheduler,
+                                           values::Method method, std::size_t gpuMemoryLimit,
                                            const DeviceScheduler::WaitNotice& notice)
 {
     std::vector<BatchProcessor> processors;
     if (gpus.empty()) {
-        const gpu::DeviceId cpu = gpu::DeviceId::cpu();
+        const values::DeviceId cpu = values::DeviceId::cpu();
         processors.push_back([pool = cpuPipelines(), &scheduler, cpu, notice](const cv::Mat& image,
                                                                             const filters::FilterChain& chain,
                                                                             const std::atomic<bool>& cancel) {
             const DeviceLease lease = leaseFor(scheduler, {cpu}, image, chain, cancel, notice);
-            const std::string label = gpu::deviceLabel(cpu);
+            const std::string label = values::deviceLabel(cpu);
             if (!lease) {
                 return cancelledOutcome(label);
             }
@@ -226,10 +226,10 @@ std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpu
         options.deviceSlots = gpu::slotsFor(gpus, {}, gpuMemoryLimit);
         options.method = method;
         shared->all = std::make_unique<HeldPipeline>(options);
-        shared->label = gpu::gpusLabel(gpus);
+        shared->label = values::gpusLabel(gpus);
         shared->gpus = gpus;
     }
-    for (const gpu::DeviceId id : gpus) {
+    for (const values::DeviceId id : gpus) {
         processors.push_back(gpuProcessorSharing(id, method, gpuMemoryLimit, shared, scheduler, notice));
     }
     return processors;

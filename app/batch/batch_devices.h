@@ -29,11 +29,11 @@ BatchProcessor cpuProcessor();
 /// comparisons, and a batch yields to previews between files. A cancel while waiting returns
 /// an empty image. notice hears why a file waits (from the processor's thread). Never throws
 /// beyond what inner throws; scheduler must outlive the processor.
-BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler, std::vector<gpu::DeviceId> devices,
+BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler, std::vector<values::DeviceId> devices,
                                DeviceScheduler::WaitNotice notice = {});
 
 /// One processor per GPU of gpus (each takes the next decoded file when it is free), or the CPU
-/// when gpus is empty (gpu::resolve()'s answer), each file under a batch lease of scheduler
+/// when gpus is empty (values::resolve()'s answer), each file under a batch lease of scheduler
 /// whose granted bytes are the run's memory budget (the pipeline tiles within them).
 /// A GPU processor keeps one streamed pipeline for the whole batch (streams and buffers reused
 /// from file to file), labelled "GPU N", and times the run's wall; a GPU failure falls back as
@@ -42,8 +42,8 @@ BatchProcessor leasedProcessor(BatchProcessor inner, DeviceScheduler& scheduler,
 /// With several GPUs, the images gpu::spreadOverAllGpus() picks (the large ones) are split in
 /// tiles over all of them, one such image at a time. gpuMemoryLimit caps each GPU's memory (0: from its free memory).
 /// scheduler must outlive the processors; notice as leasedProcessor().
-std::vector<BatchProcessor> makeProcessors(const std::vector<gpu::DeviceId>& gpus, DeviceScheduler& scheduler,
-                                           gpu::Method method = gpu::Method::Auto, std::size_t gpuMemoryLimit = 0,
+std::vector<BatchProcessor> makeProcessors(const std::vector<values::DeviceId>& gpus, DeviceScheduler& scheduler,
+                                           values::Method method = values::Method::Auto, std::size_t gpuMemoryLimit = 0,
                                            const DeviceScheduler::WaitNotice& notice = {});
 
 }  // namespace tessera::app

@@ -46,7 +46,7 @@ struct BatchJob {
     /// GPUs that decode the JPEG inputs with nvJPEG, the files spread over them (a file nvJPEG
     /// cannot take, or every file where nvJPEG is missing, goes to libjpeg-turbo); empty: the
     /// CPU decodes them all.
-    std::vector<gpu::DeviceId> jpegGpus;
+    std::vector<values::DeviceId> jpegGpus;
 };
 
 /// The outcome of one input.

@@ -217,7 +217,7 @@ private:
     // opens, the reason is kept for the JPEG files' reports.
     void openJpegDecoders()
     {
-        for (const gpu::DeviceId device : job_.jpegGpus) {
+        for (const values::DeviceId device : job_.jpegGpus) {
             std::string why;
             if (std::shared_ptr<gpu::GpuJpegDecoder> d = gpu::GpuJpegDecoder::open(device, why)) {
                 jpegDecoders_.push_back(std::move(d));

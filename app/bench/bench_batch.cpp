@@ -130,7 +130,7 @@ struct FileSet {
 
 BatchLine runOnce(const FileSet& set, const std::string& outFolder, const filters::FilterChain& chain,
                   const std::vector<BatchProcessor>& processors, const std::string& label, int workers,
-                  const std::vector<gpu::DeviceId>& jpegGpus = {})
+                  const std::vector<values::DeviceId>& jpegGpus = {})
 {
     BatchLine line;
     line.images = set.name;
@@ -229,8 +229,8 @@ std::vector<BatchLine> runBatchCases(const Options& options, const std::vector<T
         // Each device filters with the JPEGs decoded by libjpeg-turbo; a GPU also with them
         // decoded by nvJPEG on it (the JPEG set only), which is held against twice the floor.
         struct Run {
-            std::vector<gpu::DeviceId> gpus;
-            std::vector<gpu::DeviceId> jpegGpus;
+            std::vector<values::DeviceId> gpus;
+            std::vector<values::DeviceId> jpegGpus;
             std::string label;
         };
         std::vector<Run> runs;
@@ -239,9 +239,9 @@ std::vector<BatchLine> runBatchCases(const Options& options, const std::vector<T
                 runs.push_back({{}, {}, "CPU"});
                 continue;
             }
-            runs.push_back({{t.device}, {}, gpu::deviceLabel(t.device)});
+            runs.push_back({{t.device}, {}, values::deviceLabel(t.device)});
             if (set.ext == "jpg") {
-                runs.push_back({{t.device}, {t.device}, gpu::deviceLabel(t.device) + " + nvJPEG"});
+                runs.push_back({{t.device}, {t.device}, values::deviceLabel(t.device) + " + nvJPEG"});
             }
         }
         for (const Run& r : runs) {

@@ -49,7 +49,7 @@ Result measureCopyCpu(const Options& options)
              " image of 4-byte pixels";
     r.width = options.width;
     r.height = options.height;
-    r.deviceName = gpu::deviceLabel(gpu::DeviceId::cpu(), nullptr, gpu::LabelForm::Key);
+    r.deviceName = values::deviceLabel(values::DeviceId::cpu(), nullptr, values::LabelForm::Key);
     r.bytes = 2.0 * static_cast<double>(a.total() * a.elemSize());
     r.ms = timeWallClock([&] { a.copyTo(b); }, options.runs, 1);
     return r;
@@ -66,7 +66,7 @@ Result runCaseCpu(const BenchCase& c, const cv::Mat& input, const Options& optio
     r.plan = "filters::applyCpu, " + std::to_string(cv::getNumThreads()) + " threads";
     r.width = input.cols;
     r.height = input.rows;
-    r.deviceName = gpu::deviceLabel(gpu::DeviceId::cpu(), nullptr, gpu::LabelForm::Key);
+    r.deviceName = values::deviceLabel(values::DeviceId::cpu(), nullptr, values::LabelForm::Key);
     r.bytes = 2.0 * static_cast<double>(input.total() * input.elemSize());
     r.ceilingGBs = ceilingGBs;
     try {

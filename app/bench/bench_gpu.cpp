@@ -61,7 +61,7 @@ struct DeviceImages {
     gpu::DeviceImage dst;
 };
 
-DeviceImages uploadInput(const cv::Mat& input, gpu::DeviceId device, const gpu::Stream& stream)
+DeviceImages uploadInput(const cv::Mat& input, values::DeviceId device, const gpu::Stream& stream)
 {
     const gpu::PixelFormat format = gpu::pixelFormatFromCvType(input.type());
     const std::size_t rowBytes = static_cast<std::size_t>(input.cols) * format.bytesPerPixel();
@@ -98,7 +98,7 @@ void checkOutput(const std::function<void()>& enqueue, DeviceImages& img, const 
     r.checkOk = r.checkFinite && r.maxAbsErr <= toleranceFor(CV_MAT_DEPTH(cvType));
 }
 
-Result baseResult(const BenchCase& c, const cv::Mat& input, const gpu::DeviceInfo& device, const std::string& method)
+Result baseResult(const BenchCase& c, const cv::Mat& input, const values::DeviceInfo& device, const std::string& method)
 {
     Result r;
     r.caseName = c.name;
@@ -123,7 +123,7 @@ bool selected(const Options& o, const std::string& m)
 
 }  // namespace
 
-Result measureCopyGpu(const gpu::DeviceInfo& device, const Options& options)
+Result measureCopyGpu(const values::DeviceInfo& device, const Options& options)
 {
     const std::size_t rowBytes = static_cast<std::size_t>(options.width) * 4;
     const std::size_t rows = static_cast<std::size_t>(options.height);
@@ -153,7 +153,7 @@ Result measureCopyGpu(const gpu::DeviceInfo& device, const Options& options)
 }
 
 void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource& reference,
-                const gpu::DeviceInfo& device, const Options& options, std::optional<double> ceilingGBs,
+                const values::DeviceInfo& device, const Options& options, std::optional<double> ceilingGBs,
                 const ResultSink& sink)
 {
     gpu::Stream stream(device.id);
@@ -204,7 +204,7 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
             std::optional<gpu::Plan> planned;
             try {
                 planned.emplace(makePlanFor());
-            } catch (const gpu::NotSupported& e) {
+            } catch (const values::NotSupported& e) {
                 if (!unsupportedIsSkip) {
                     throw;
                 }
@@ -213,7 +213,7 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
                 return;
             }
             const gpu::Plan& plan = *planned;
-            r.chosen = r.chosen.empty() ? gpu::toString(plan.method) : r.chosen;
+            r.chosen = r.chosen.empty() ? values::toString(plan.method) : r.chosen;
             r.plan = plan.describe();
             r.workspaceBytes = plan.workspaceBytes;
             gpu::RawDeviceBuffer workspace(plan.workspaceBytes, device.id);
@@ -233,13 +233,13 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
         if (!selected(options, name)) {
             continue;
         }
-        const gpu::Method method = gpu::parseMethod(name);
-        if (method == gpu::Method::Separable && !c.spec.separable) {
+        const values::Method method = values::parseMethod(name);
+        if (method == values::Method::Separable && !c.spec.separable) {
             continue;  // does not apply to a full-rank kernel
         }
         timePlanned(baseResult(c, input, device, name), [&] {
             return gpu::makePlan(c.spec, img.src.format, input.cols, input.rows, device, method,
-                                 gpu::TensorCores::Auto, values);
+                                 values::TensorCores::Auto, values);
         });
     }
     for (const std::string& name : options.variants) {

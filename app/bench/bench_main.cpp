@@ -30,6 +30,7 @@
 
 namespace bench = tessera::app::bench;
 namespace gpu = tessera::gpu;
+namespace values = tessera::values;
 
 namespace {
 
@@ -38,9 +39,9 @@ constexpr int kExitUsage = 2;
 constexpr int kExitCheckFailed = 4;
 
 /// Resolves --devices against the devices present, in order and without repeats. Throws
-/// gpu::DeviceUnavailableError (not an invalid_argument) when a named GPU, or any, is absent.
-std::vector<bench::Target> resolveTargets(const std::vector<gpu::DeviceSelection>& devices,
-                                          const gpu::DeviceSnapshot& snap)
+/// values::DeviceUnavailableError (not an invalid_argument) when a named GPU, or any, is absent.
+std::vector<bench::Target> resolveTargets(const std::vector<values::DeviceSelection>& devices,
+                                          const values::DeviceSnapshot& snap)
 {
     std::vector<bench::Target> targets;
     auto add = [&](bench::Target t) {
@@ -48,13 +49,13 @@ std::vector<bench::Target> resolveTargets(const std::vector<gpu::DeviceSelection
             targets.push_back(t);
         }
     };
-    for (const gpu::DeviceSelection& selection : devices) {
-        if (selection.kind() == gpu::DeviceSelection::Kind::Cpu) {
-            add({true, gpu::DeviceId::cpu()});
+    for (const values::DeviceSelection& selection : devices) {
+        if (selection.kind() == values::DeviceSelection::Kind::Cpu) {
+            add({true, values::DeviceId::cpu()});
             continue;
         }
         std::string note;
-        for (const gpu::DeviceId id : gpu::resolve(selection, snap, note, bench::kBenchDevices)) {
+        for (const values::DeviceId id : values::resolve(selection, snap, note, bench::kBenchDevices)) {
             add({false, id});
         }
     }
@@ -75,7 +76,7 @@ cv::Mat randomImage(const bench::BenchCase& c, int width, int height, unsigned s
 
 std::string targetKey(const bench::Target& t)
 {
-    return t.cpu ? gpu::deviceLabel(gpu::DeviceId::cpu(), nullptr, gpu::LabelForm::Key) : std::to_string(t.device.value());
+    return t.cpu ? values::deviceLabel(values::DeviceId::cpu(), nullptr, values::LabelForm::Key) : std::to_string(t.device.value());
 }
 
 }  // namespace
@@ -108,10 +109,10 @@ int main(int argc, char** argv)
         return kExitUsage;
     }
 
-    const bool wantsGpu = std::ranges::any_of(options.devices, [](const gpu::DeviceSelection& d) {
-        return d.kind() != gpu::DeviceSelection::Kind::Cpu;
+    const bool wantsGpu = std::ranges::any_of(options.devices, [](const values::DeviceSelection& d) {
+        return d.kind() != values::DeviceSelection::Kind::Cpu;
     });
-    const gpu::DeviceSnapshot snapshot = wantsGpu ? gpu::enumerateDevices() : gpu::DeviceSnapshot{};
+    const values::DeviceSnapshot snapshot = wantsGpu ? gpu::enumerateDevices() : values::DeviceSnapshot{};
     std::vector<bench::Target> targets;
     try {
         targets = resolveTargets(options.devices, snapshot);
@@ -177,14 +178,14 @@ int main(int argc, char** argv)
                 bench::runCaseGpu(c, input, source, snapshot.devices[static_cast<std::size_t>(t.device.value())], options,
                                   ceiling, report);
             } catch (const std::exception& e) {
-                std::cerr << "tessera-bench: " << c.name << " on " << gpu::deviceLabel(t.device) << " failed: " << e.what() << "\n";
+                std::cerr << "tessera-bench: " << c.name << " on " << values::deviceLabel(t.device) << " failed: " << e.what() << "\n";
                 anyError = true;
             }
         }
     }
 
     if (selection.multi) {
-        std::vector<gpu::DeviceInfo> gpus;
+        std::vector<values::DeviceInfo> gpus;
         for (const auto& t : targets) {
             if (!t.cpu) {
                 gpus.push_back(snapshot.devices[static_cast<std::size_t>(t.device.value())]);
@@ -204,10 +205,10 @@ int main(int argc, char** argv)
         int qtArgc = 1;
         QCoreApplication qtApp(qtArgc, argv);
         for (const auto& t : targets) {
-            const std::string name = t.cpu ? gpu::deviceLabel(gpu::DeviceId::cpu()) : snapshot.devices[static_cast<std::size_t>(t.device.value())].name;
-            if (!t.cpu && t.device != gpu::DeviceId{0}) {
+            const std::string name = t.cpu ? values::deviceLabel(values::DeviceId::cpu()) : snapshot.devices[static_cast<std::size_t>(t.device.value())].name;
+            if (!t.cpu && t.device != values::DeviceId{0}) {
                 std::cerr << "tessera-bench: preview runs on GPU 0 only (the Engine's device); skipping "
-                          << gpu::deviceLabel(t.device) << "\n";
+                          << values::deviceLabel(t.device) << "\n";
                 continue;
             }
             report(bench::runPreview(!t.cpu, t.device, name, options));
@@ -232,7 +233,7 @@ int main(int argc, char** argv)
         for (const auto& r : results) {
             if (r.caseName == "copy" && r.error.empty()) {
                 std::printf("copy ceiling on %s: %.1f GB/s (%.4g ms for %.4g MB read + written)\n",
-                            gpu::deviceLabel(r.device, nullptr, r.device.isCpu() ? gpu::LabelForm::Key : gpu::LabelForm::Short).c_str(),
+                            values::deviceLabel(r.device, nullptr, r.device.isCpu() ? values::LabelForm::Key : values::LabelForm::Short).c_str(),
                             r.bytes / r.median() / 1e6, r.median(), r.bytes / 1e6);
             }
         }

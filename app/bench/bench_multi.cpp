@@ -37,16 +37,16 @@ std::vector<std::size_t> gpuCounts(std::size_t available)
     return counts;
 }
 
-std::vector<gpu::DeviceSlot> slotsOf(const std::vector<gpu::DeviceInfo>& gpus, std::size_t n)
+std::vector<values::DeviceSlot> slotsOf(const std::vector<values::DeviceInfo>& gpus, std::size_t n)
 {
-    std::vector<gpu::DeviceId> ids;
+    std::vector<values::DeviceId> ids;
     for (std::size_t i = 0; i < n; ++i) {
         ids.push_back(gpus[i].id);
     }
     return gpu::slotsFor(ids);
 }
 
-Result baseResult(const std::string& name, const BenchCase& c, const std::vector<gpu::DeviceInfo>& gpus,
+Result baseResult(const std::string& name, const BenchCase& c, const std::vector<values::DeviceInfo>& gpus,
                   std::size_t n, const Options& options)
 {
     Result r;
@@ -82,7 +82,7 @@ cv::Mat pinnedMat(int rows, int cols, int type, std::vector<gpu::RawPinnedBuffer
     return cv::Mat(rows, cols, type, keep.back().data());
 }
 
-void runResident(const BenchCase& c, const cv::Mat& image, const std::vector<gpu::DeviceInfo>& gpus,
+void runResident(const BenchCase& c, const cv::Mat& image, const std::vector<values::DeviceInfo>& gpus,
                  const Options& options, const std::function<void(const Result&)>& sink)
 {
     const filters::FilterChain chain{{c.spec}};
@@ -92,12 +92,12 @@ void runResident(const BenchCase& c, const cv::Mat& image, const std::vector<gpu
         Result r = baseResult("multi-resident-" + c.name, c, gpus, n, options);
         try {
             gpu::RunOptions resident;
-            resident.placement = gpu::Placement::Resident;
+            resident.placement = values::Placement::Resident;
             resident.deviceSlots = slotsOf(gpus, n);
             gpu::Pipeline bands(resident);
             if (options.check) {
                 cv::Mat out;
-                gpu::RunReport checked;
+                values::RunReport checked;
                 bands.run(image, chain, out, &checked);
                 if (!checked.fallback.empty()) {
                     throw std::runtime_error(checked.fallback);  // the bench times GPUs, never the CPU in their place
@@ -110,7 +110,7 @@ void runResident(const BenchCase& c, const cv::Mat& image, const std::vector<gpu
                     r.checkOk = r.maxAbsErr <= 1.0;
                 }
             }
-            gpu::RunReport report;
+            values::RunReport report;
             for (int i = 0; i < std::max(options.warmup, 1); ++i) {
                 bands.runInPlace(image, chain);
             }
@@ -145,7 +145,7 @@ void runResident(const BenchCase& c, const cv::Mat& image, const std::vector<gpu
 
 // A plain pinned copy of the same bytes over the same GPUs: each GPU uploads its share of the
 // input while it downloads its share of the output, all GPUs at once.
-std::vector<double> pinnedCopyMs(const cv::Mat& src, cv::Mat& dst, const std::vector<gpu::DeviceInfo>& gpus,
+std::vector<double> pinnedCopyMs(const cv::Mat& src, cv::Mat& dst, const std::vector<values::DeviceInfo>& gpus,
                                  std::size_t n, const Options& options)
 {
     struct Share {
@@ -187,7 +187,7 @@ std::vector<double> pinnedCopyMs(const cv::Mat& src, cv::Mat& dst, const std::ve
     return ms;
 }
 
-void runHostToHost(const BenchCase& c, const cv::Mat& image, const std::vector<gpu::DeviceInfo>& gpus,
+void runHostToHost(const BenchCase& c, const cv::Mat& image, const std::vector<values::DeviceInfo>& gpus,
                    const Options& options, const std::function<void(const Result&)>& sink)
 {
     const filters::FilterChain chain{{c.spec}};
@@ -204,7 +204,7 @@ void runHostToHost(const BenchCase& c, const cv::Mat& image, const std::vector<g
             o.deviceSlots = slotsOf(gpus, n);
             o.tilesPerSlot = 8;
             gpu::Pipeline executor(o);
-            gpu::RunReport report;
+            values::RunReport report;
             for (int i = 0; i < std::max(options.warmup, 1); ++i) {
                 executor.run(src, chain, dst, &report);
             }
@@ -234,7 +234,7 @@ void runHostToHost(const BenchCase& c, const cv::Mat& image, const std::vector<g
 
 }  // namespace
 
-void runMulti(const std::vector<gpu::DeviceInfo>& gpus, const Options& options,
+void runMulti(const std::vector<values::DeviceInfo>& gpus, const Options& options,
               const std::function<void(const Result&)>& sink)
 {
     if (gpus.empty()) {

@@ -17,7 +17,7 @@ namespace tessera::app::bench {
 ///    GPUs, next to a plain pinned copy of the same bytes over the same GPUs (each GPU uploads
 ///    its share of the input while it downloads its share of the output), in the same run.
 /// Each result is checked against one GPU's (resident) or the CPU path (host to host).
-void runMulti(const std::vector<gpu::DeviceInfo>& gpus, const Options& options,
+void runMulti(const std::vector<values::DeviceInfo>& gpus, const Options& options,
               const std::function<void(const Result&)>& sink);
 
 /// The closing table of the multi lines: GPUs, median, speed-up, efficiency, pinned-copy ratio.

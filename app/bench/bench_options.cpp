@@ -72,12 +72,12 @@ void parseMethods(const std::string& text, Options& o)
 
 // --devices keeps its own list, GPU ids, "all" and "cpu" mixed ("0,2,cpu"): each item is one
 // selection, a bare id standing for gpu:N.
-gpu::DeviceSelection parseDevicesItem(const std::string& item)
+values::DeviceSelection parseDevicesItem(const std::string& item)
 {
     const bool id = !item.empty() && std::ranges::all_of(item, [](char c) { return c >= '0' && c <= '9'; });
     try {
-        return gpu::parseDeviceSelection(id ? "gpu:" + item : item, kBenchDevices);
-    } catch (const gpu::DeviceSelectionError&) {
+        return values::parseDeviceSelection(id ? "gpu:" + item : item, kBenchDevices);
+    } catch (const values::DeviceSelectionError&) {
         throw std::invalid_argument("--devices: expected GPU ids, 'all' or 'cpu', got '" + item + "'");
     }
 }
@@ -108,11 +108,11 @@ Options parseOptions(int argc, char** argv)
                 throw std::invalid_argument("--devices: empty list");
             }
         } else if (arg == "--device") {
-            const gpu::SelectionContext context{"--device", kBenchDevices.accepted | gpu::DeviceForm::AllGpus};
-            const gpu::DeviceSelection device = gpu::parseDeviceSelection(value(), context);
+            const values::SelectionContext context{"--device", kBenchDevices.accepted | values::DeviceForm::AllGpus};
+            const values::DeviceSelection device = values::parseDeviceSelection(value(), context);
             // "gpu" is the bench's default device here, not every GPU as for apply.
-            o.devices = {device.kind() == gpu::DeviceSelection::Kind::AllGpus
-                             ? gpu::DeviceSelection::gpu(gpu::DeviceId{0})
+            o.devices = {device.kind() == values::DeviceSelection::Kind::AllGpus
+                             ? values::DeviceSelection::gpu(values::DeviceId{0})
                              : device};
         } else if (arg == "--size") {
             parseSize(value(), o);

@@ -11,18 +11,18 @@ namespace tessera::app::bench {
 /// Where one series of runs happens: a CUDA device id, or the OpenCV CPU path.
 struct Target {
     bool cpu = false;
-    gpu::DeviceId device;
+    values::DeviceId device;
     bool operator==(const Target&) const = default;
 };
 
 /// What tessera-bench's --devices and --device take: one device or every GPU, each timed alone.
-inline constexpr gpu::SelectionContext kBenchDevices{
-    "--devices", gpu::DeviceForm::Cpu | gpu::DeviceForm::OneGpu | gpu::DeviceForm::GpuList | gpu::DeviceForm::All};
+inline constexpr values::SelectionContext kBenchDevices{
+    "--devices", values::DeviceForm::Cpu | values::DeviceForm::OneGpu | values::DeviceForm::GpuList | values::DeviceForm::All};
 
 /// Parsed command line of tessera-bench.
 struct Options {
     /// Each resolved on its own, every GPU it names timed alone; GPU 0 unless told.
-    std::vector<gpu::DeviceSelection> devices{gpu::DeviceSelection::gpu(gpu::DeviceId{0})};
+    std::vector<values::DeviceSelection> devices{values::DeviceSelection::gpu(values::DeviceId{0})};
     int width = 8192;
     int height = 8192;
     std::vector<std::string> cases{"all"};

@@ -65,7 +65,7 @@ double maxDifference(const cv::Mat& a, const cv::Mat& b)
 
 }  // namespace
 
-Result runPreview(bool gpu, gpu::DeviceId device, const std::string& deviceName, const Options& options)
+Result runPreview(bool gpu, values::DeviceId device, const std::string& deviceName, const Options& options)
 {
     Result r;
     r.caseName = "preview";
@@ -74,7 +74,7 @@ Result runPreview(bool gpu, gpu::DeviceId device, const std::string& deviceName,
     r.method = "engine";
     r.width = options.width;
     r.height = options.height;
-    r.device = gpu ? device : gpu::DeviceId::cpu();
+    r.device = gpu ? device : values::DeviceId::cpu();
     r.deviceName = deviceName;
     const QRect whole(0, 0, options.width, options.height);
     const QRect view = QRect((options.width - kViewWidth) / 2, (options.height - kViewHeight) / 2, kViewWidth,

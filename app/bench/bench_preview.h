@@ -15,6 +15,6 @@ namespace tessera::app::bench {
 /// signal on the asking thread: filtering, download and the display conversion included. The
 /// first and last results are compared with the CPU path (8-bit, within 1). Needs a
 /// QCoreApplication on the calling thread (the Engine's results arrive as queued signals).
-Result runPreview(bool gpu, gpu::DeviceId device, const std::string& deviceName, const Options& options);
+Result runPreview(bool gpu, values::DeviceId device, const std::string& deviceName, const Options& options);
 
 }  // namespace tessera::app::bench

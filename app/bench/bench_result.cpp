@@ -75,10 +75,10 @@ nlohmann::ordered_json toJson(const Result& r)
     j["chosen"] = r.chosen;
     // The ordinals as numbers, as earlier versions wrote them.
     nlohmann::ordered_json ids = nlohmann::ordered_json::array();
-    for (const gpu::DeviceId id : r.gpus) {
+    for (const values::DeviceId id : r.gpus) {
         ids.push_back(id.value());
     }
-    j["devices"] = r.device.isCpu() ? nlohmann::ordered_json(gpu::deviceLabel(r.device, nullptr, gpu::LabelForm::Key))
+    j["devices"] = r.device.isCpu() ? nlohmann::ordered_json(values::deviceLabel(r.device, nullptr, values::LabelForm::Key))
                    : r.gpus.empty() ? nlohmann::ordered_json::array({r.device.value()})
                                     : ids;
     j["device_name"] = r.deviceName;
@@ -156,7 +156,7 @@ std::string formatTable(const std::vector<Result>& results)
         if (r.caseName == "copy" || !r.gpus.empty()) {
             continue;  // multi-GPU lines have a table of their own
         }
-        const std::string dev = r.device.isCpu() ? gpu::deviceLabel(r.device, nullptr, gpu::LabelForm::Key)
+        const std::string dev = r.device.isCpu() ? values::deviceLabel(r.device, nullptr, values::LabelForm::Key)
                                                  : std::to_string(r.device.value());
         std::string method = r.method;
         if (r.method == "auto" && !r.chosen.empty()) {

@@ -27,7 +27,7 @@ struct Result {
     std::string plan;            ///< Plan::describe() or a short description
     int width = 0;
     int height = 0;
-    gpu::DeviceId device;        ///< the GPU measured, or the CPU
+    values::DeviceId device;        ///< the GPU measured, or the CPU
     std::string deviceName;
     std::vector<double> ms;      ///< one entry per timed run
     double bytes = 0.0;          ///< input + output bytes of one run
@@ -41,7 +41,7 @@ struct Result {
     std::optional<double> ceilingGBs;  ///< measured copy bandwidth on the same device
     std::string error;           ///< set when the line could not be measured
     std::string skipped;         ///< set when a named variant does not apply to the case (not an error)
-    std::vector<gpu::DeviceId> gpus;  ///< multi-GPU lines: every GPU the run used (device is the first)
+    std::vector<values::DeviceId> gpus;  ///< multi-GPU lines: every GPU the run used (device is the first)
     std::optional<double> speedup;      ///< multi-GPU lines: one GPU's median / this median
     std::optional<double> baselineMs;   ///< host-to-host lines: the pinned copy of the same bytes
 

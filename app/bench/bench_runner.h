@@ -24,14 +24,14 @@ using ResultSink = std::function<void(const Result&)>;
 /// Times a device-to-device copy of a width x height image of 4-byte pixels (read + write
 /// counted): the ceiling that a filter reading and writing such an image can approach.
 /// Throws CudaError / OutOfDeviceMemory.
-Result measureCopyGpu(const gpu::DeviceInfo& device, const Options& options);
+Result measureCopyGpu(const values::DeviceInfo& device, const Options& options);
 
 /// Runs one case on one GPU: the naive kernel first (when selected), then auto and every
 /// forceable method that applies, each with a CPU-path check and options.runs timed runs on
 /// one stream. A method that fails becomes a line with `error` set; nothing is thrown except
 /// for failures to set up the images.
 void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource& reference,
-                const gpu::DeviceInfo& device, const Options& options, std::optional<double> ceilingGBs,
+                const values::DeviceInfo& device, const Options& options, std::optional<double> ceilingGBs,
                 const ResultSink& sink);
 
 /// Times a host memcpy of the same bytes as measureCopyGpu (the CPU's ceiling).

@@ -123,10 +123,10 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
 
     std::string note;
-    std::vector<gpu::DeviceId> gpus;  // empty: the CPU path
+    std::vector<values::DeviceId> gpus;  // empty: the CPU path
     try {
-        gpus = gpu::resolve(gpu::parseDeviceSelection(o.filters.device, gpu::kDeviceOption), gpu::enumerateDevices(),
-                            note, gpu::kDeviceOption);
+        gpus = values::resolve(values::parseDeviceSelection(o.filters.device, values::kDeviceOption), gpu::enumerateDevices(),
+                            note, values::kDeviceOption);
         if (!gpus.empty()) {
             gpu::requireMethod(o.filters.method);  // --method fft without cuFFT: said here, not per tile
         }
@@ -166,7 +166,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     const cv::Mat src = readImage(o.input, {}, &metadata);
     const auto t1 = Clock::now();
     cv::Mat dst;
-    gpu::RunReport gpuReport;
+    values::RunReport gpuReport;
     std::string ranOn = "cpu";
     {
         // One GPU or several, or the CPU slot when there is none or the CPU is asked for: the
@@ -181,7 +181,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
             throw std::runtime_error(o.input + ": " + e.what());
         }
         if (!gpus.empty()) {
-            ranOn = gpu::toString(gpu::selectionOf(gpus));
+            ranOn = values::toString(values::selectionOf(gpus));
             // What fell back is the pipeline's to say; the events tell the rest.
             note = gpuReport.fellBack.describe();
             for (const auto& e : gpuReport.events) {
@@ -194,7 +194,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     const MetadataReport kept = writeImage(o.output, dst, o.stripMetadata ? nullptr : &metadata);
     if (!o.trace.empty()) {
         writeTrace(o.trace, TraceFormat::ChromeTrace, gpuReport.records,
-                   gpus.empty() ? gpu::DeviceSnapshot{} : gpu::enumerateDevices());
+                   gpus.empty() ? values::DeviceSnapshot{} : gpu::enumerateDevices());
     }
     const auto t3 = Clock::now();
     auto ms = [](Clock::time_point a, Clock::time_point b) {
@@ -210,7 +210,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
             d["separable"] = spec.separable.has_value();
             d["border"] = filters::toString(spec.border);
             if (!gpus.empty() && i < gpuReport.stepMethods.size()) {
-                d["method"] = gpu::toString(gpuReport.stepMethods[i]);
+                d["method"] = values::toString(gpuReport.stepMethods[i]);
                 d["plan"] = gpuReport.methods[i];
             }
             steps.push_back(d);
@@ -229,7 +229,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
                     {"metadata", kept.kept.summary()},
                     {"metadata_left_out", kept.dropped}};
         // What the pipeline did, in the shape every front end reports (values/run_report_json.h).
-        doc["run"] = json::parse(gpu::runReportJson(gpuReport));
+        doc["run"] = json::parse(values::runReportJson(gpuReport));
         putPath(doc, "input", o.input);
         putPath(doc, "output", o.output);
         if (metadata.orientation != 1) {
@@ -240,9 +240,9 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
             for (const auto& r : gpuReport.records) {
                 phase[static_cast<int>(r.phase)] += r.durationUs() / 1000.0;
             }
-            doc["gpu_kernel_milliseconds"] = phase[static_cast<int>(gpu::Phase::Kernel)];
-            doc["gpu_upload_milliseconds"] = phase[static_cast<int>(gpu::Phase::Upload)];
-            doc["gpu_download_milliseconds"] = phase[static_cast<int>(gpu::Phase::Download)];
+            doc["gpu_kernel_milliseconds"] = phase[static_cast<int>(values::Phase::Kernel)];
+            doc["gpu_upload_milliseconds"] = phase[static_cast<int>(values::Phase::Upload)];
+            doc["gpu_download_milliseconds"] = phase[static_cast<int>(values::Phase::Download)];
             doc["tiles"] = gpuReport.tiles.size();
             doc["tile_plan"] = gpuReport.plan;
             json slotList = json::array();
@@ -257,13 +257,13 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (gpuReport.fellBack.happened()) {
             json from = json::array();
             json to = json::array();
-            for (const gpu::DeviceId id : gpuReport.fellBack.from) {
-                from.push_back(gpu::describe(id));
+            for (const values::DeviceId id : gpuReport.fellBack.from) {
+                from.push_back(values::describe(id));
             }
-            for (const gpu::DeviceId id : gpuReport.fellBack.to) {
-                to.push_back(gpu::describe(id));
+            for (const values::DeviceId id : gpuReport.fellBack.to) {
+                to.push_back(values::describe(id));
             }
-            doc["fell_back"] = {{"policy", gpu::toString(gpuReport.policy)},
+            doc["fell_back"] = {{"policy", values::toString(gpuReport.policy)},
                                 {"from", from},
                                 {"to", to},
                                 {"tiles", gpuReport.fellBack.tiles},

@@ -275,12 +275,12 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
         plan.files = std::move(mine);
     }
 
-    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    const values::DeviceSnapshot snapshot = gpu::enumerateDevices();
     std::string note;
-    std::vector<gpu::DeviceId> gpus;  // empty: the CPU path
+    std::vector<values::DeviceId> gpus;  // empty: the CPU path
     try {
-        gpus = gpu::resolve(gpu::parseDeviceSelection(o.filters.device, gpu::kDeviceOption), snapshot, note,
-                            gpu::kDeviceOption);
+        gpus = values::resolve(values::parseDeviceSelection(o.filters.device, values::kDeviceOption), snapshot, note,
+                            values::kDeviceOption);
         if (!gpus.empty()) {
             gpu::requireMethod(o.filters.method);  // --method fft without cuFFT: said once, not per file
         }
@@ -299,7 +299,7 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
                 name = "..." + name.substr(name.size() - 37);
             }
             const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            const std::string rate = gpu::rateText(p.done, p.total, elapsed);
+            const std::string rate = values::rateText(p.done, p.total, elapsed);
             out << "\r\033[K[" << p.done << "/" << p.total << "] " << (rate.empty() ? "" : rate + "  ") << name << " "
                 << static_cast<int>(p.fileFraction * 100) << "%" << std::flush;
         };

@@ -30,7 +30,7 @@ namespace {
 struct BenchOptions {
     std::string input;
     FilterOptions filters;
-    gpu::DeviceSelection devices = gpu::DeviceSelection::all();
+    values::DeviceSelection devices = values::DeviceSelection::all();
     int warmup = 1;
     int runs = 5;
     bool json = false;
@@ -74,8 +74,8 @@ BenchOptions parseBench(const std::vector<std::string>& args)
             o.help = true;
         } else if (a == "--devices") {
             try {
-                o.devices = gpu::parseDeviceSelection(value(), gpu::kCompareDevices);
-            } catch (const gpu::DeviceSelectionError& e) {
+                o.devices = values::parseDeviceSelection(value(), values::kCompareDevices);
+            } catch (const values::DeviceSelectionError& e) {
                 throw UsageError(e.what());
             }
         } else if (a == "--warmup") {
@@ -93,32 +93,32 @@ BenchOptions parseBench(const std::vector<std::string>& args)
 }
 
 /// The targets --devices asks for; throws UsageError for a GPU that is not there.
-std::vector<CompareTarget> benchTargets(const gpu::DeviceSelection& devices, const gpu::DeviceSnapshot& snapshot)
+std::vector<CompareTarget> benchTargets(const values::DeviceSelection& devices, const values::DeviceSnapshot& snapshot)
 {
-    const auto name = [&](gpu::DeviceId id) {
+    const auto name = [&](values::DeviceId id) {
         for (const auto& d : snapshot.devices) {
             if (d.id == id) {
-                return gpu::describe(id) + " (" + d.name + ")";
+                return values::describe(id) + " (" + d.name + ")";
             }
         }
-        return gpu::describe(id);
+        return values::describe(id);
     };
-    using Kind = gpu::DeviceSelection::Kind;
+    using Kind = values::DeviceSelection::Kind;
     if (devices.kind() == Kind::Cpu) {
         return {cpuTarget()};
     }
-    std::vector<gpu::DeviceId> gpus;
+    std::vector<values::DeviceId> gpus;
     try {
         std::string note;
-        gpus = gpu::resolve(devices, snapshot, note, gpu::kCompareDevices);
-    } catch (const gpu::DeviceUnavailableError& e) {
+        gpus = values::resolve(devices, snapshot, note, values::kCompareDevices);
+    } catch (const values::DeviceUnavailableError& e) {
         throw UsageError(e.what());
     }
     // each: every GPU alone and the CPU; all: also every GPU together; a list: those alone and together.
     const bool cpu = devices.kind() != Kind::Gpus;
     const bool together = devices.kind() != Kind::Each;
     std::vector<CompareTarget> targets;
-    for (const gpu::DeviceId id : gpus) {
+    for (const values::DeviceId id : gpus) {
         targets.push_back(gpuTarget({id}, name(id)));
     }
     if (together && gpus.size() > 1) {
@@ -168,7 +168,7 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
 {
     BenchOptions o;
     std::vector<CompareTarget> targets;
-    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    const values::DeviceSnapshot snapshot = gpu::enumerateDevices();
     try {
         o = parseBench(args);
         if (o.help) {
@@ -203,7 +203,7 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
         out << jsonText(doc, 2) << "\n";
     } else {
         printTable(out, report);
-        if (!snapshot.hasGpu() && o.devices != gpu::DeviceSelection::cpu()) {
+        if (!snapshot.hasGpu() && o.devices != values::DeviceSelection::cpu()) {
             out << "No GPU: " << snapshot.reason << "; the CPU path only.\n";
         }
     }

@@ -138,7 +138,7 @@ std::size_t parseBytes(const std::string& option, const std::string& text)
     return static_cast<std::size_t>(v * unit);
 }
 
-gpu::TileSize parseTileSize(const std::string& option, const std::string& text)
+values::TileSize parseTileSize(const std::string& option, const std::string& text)
 {
     const auto x = text.find('x');
     try {
@@ -253,7 +253,7 @@ bool FilterOptionParser::consume(ArgumentReader& in)
         o.device = value();
     } else if (a == "--method") {
         try {
-            o.method = gpu::parseMethod(value());
+            o.method = values::parseMethod(value());
         } catch (const std::invalid_argument& e) {
             throw UsageError(std::string("--method: ") + e.what());
         }

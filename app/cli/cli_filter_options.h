@@ -37,9 +37,9 @@ struct FilterOptions {
     std::optional<double> offset;
     std::optional<filters::OutputDepth> depth;
     std::string device = "auto";
-    gpu::Method method = gpu::Method::Auto;
+    values::Method method = values::Method::Auto;
     std::size_t gpuMemoryLimit = 0;     ///< bytes each GPU may use; 0: from its free memory
-    std::optional<gpu::TileSize> tile;  ///< GPU tile size; empty: chosen from the memory
+    std::optional<values::TileSize> tile;  ///< GPU tile size; empty: chosen from the memory
 };
 
 /// Reads --filter/--param, --kernel, --preset, --border, --border-value, --scale, --offset,
@@ -84,7 +84,7 @@ filters::FilterChoice filterChoiceOption(const std::string& id, const std::vecto
 std::size_t parseBytes(const std::string& option, const std::string& text);
 
 /// WIDTHxHEIGHT in pixels, both positive; throws UsageError.
-gpu::TileSize parseTileSize(const std::string& option, const std::string& text);
+values::TileSize parseTileSize(const std::string& option, const std::string& text);
 
 /// The usage lines of --gpu-memory-limit and --tile.
 extern const char* const kGpuOptionsHelp;

@@ -61,11 +61,11 @@ int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ost
     const bool asJson = request == InfoRequest::Json;
     const auto snap = gpu::enumerateDevices();
     if (asJson) {
-        out << gpu::devicesJson(snap, 2) << "\n";
+        out << values::devicesJson(snap, 2) << "\n";
         return kExitOk;
     }
-    out << "CUDA driver " << gpu::formatCudaVersion(snap.driverVersion) << ", runtime "
-        << gpu::formatCudaVersion(snap.runtimeVersion) << "\n";
+    out << "CUDA driver " << values::formatCudaVersion(snap.driverVersion) << ", runtime "
+        << values::formatCudaVersion(snap.runtimeVersion) << "\n";
     if (!snap.fft.empty()) {
         out << snap.fft << "\n";
     }

@@ -21,7 +21,7 @@ QString settingsKey(const QString& key)
 
 }  // namespace
 
-QString CalibrationCache::keyFor(const gpu::DeviceInfo& device, int driverVersion)
+QString CalibrationCache::keyFor(const values::DeviceInfo& device, int driverVersion)
 {
     return QStringLiteral("%1|%2|%3")
         .arg(QString::fromStdString(device.name), QString::fromStdString(device.pciBusId))
@@ -33,14 +33,14 @@ QString CalibrationCache::cpuKey()
     return QStringLiteral("cpu|%1|%2").arg(QString::fromStdString(cpuModelName())).arg(QThread::idealThreadCount());
 }
 
-std::optional<gpu::DeviceCalibration> CalibrationCache::cached(const QString& key) const
+std::optional<values::DeviceCalibration> CalibrationCache::cached(const QString& key) const
 {
     QSettings settings;
     settings.beginGroup(settingsKey(key));
     if (!settings.contains(QStringLiteral("filterMpixS"))) {
         return std::nullopt;
     }
-    gpu::DeviceCalibration c;
+    values::DeviceCalibration c;
     c.copyGBs = settings.value(QStringLiteral("copyGBs")).toDouble();
     c.fmaGflops = settings.value(QStringLiteral("fmaGflops")).toDouble();
     c.filterMpixS = settings.value(QStringLiteral("filterMpixS")).toDouble();
@@ -48,7 +48,7 @@ std::optional<gpu::DeviceCalibration> CalibrationCache::cached(const QString& ke
     return c;
 }
 
-void CalibrationCache::store(const QString& key, const gpu::DeviceCalibration& calibration)
+void CalibrationCache::store(const QString& key, const values::DeviceCalibration& calibration)
 {
     QSettings settings;
     settings.beginGroup(settingsKey(key));
@@ -63,13 +63,13 @@ void CalibrationCache::remove(const QString& key)
     QSettings().remove(settingsKey(key));
 }
 
-gpu::DeviceCalibration CalibrationCache::measureOrCached(const QString& key,
-                                                          const std::function<gpu::DeviceCalibration()>& measure)
+values::DeviceCalibration CalibrationCache::measureOrCached(const QString& key,
+                                                          const std::function<values::DeviceCalibration()>& measure)
 {
     if (auto stored = cached(key)) {
         return *stored;
     }
-    gpu::DeviceCalibration fresh = measure();
+    values::DeviceCalibration fresh = measure();
     store(key, fresh);
     return fresh;
 }

@@ -18,19 +18,19 @@ namespace tessera::app {
 class CalibrationCache {
 public:
     /// "NVIDIA H200|0000:19:00.0|13010" for a GPU of snapshot.
-    static QString keyFor(const gpu::DeviceInfo& device, int driverVersion);
+    static QString keyFor(const values::DeviceInfo& device, int driverVersion);
     /// "cpu|<model name>|<threads>" for the CPU path.
     static QString cpuKey();
 
     /// The stored calibration for key, or none.
-    std::optional<gpu::DeviceCalibration> cached(const QString& key) const;
+    std::optional<values::DeviceCalibration> cached(const QString& key) const;
     /// Stores calibration under key, replacing what was there.
-    void store(const QString& key, const gpu::DeviceCalibration& calibration);
+    void store(const QString& key, const values::DeviceCalibration& calibration);
     /// Forgets key (the panel's Measure measures again even when something is stored).
     void remove(const QString& key);
     /// The stored calibration, or measure()'s result after storing it. Whatever measure throws
     /// (CudaError) goes to the caller and nothing is stored.
-    gpu::DeviceCalibration measureOrCached(const QString& key, const std::function<gpu::DeviceCalibration()>& measure);
+    values::DeviceCalibration measureOrCached(const QString& key, const std::function<values::DeviceCalibration()>& measure);
 };
 
 }  // namespace tessera::app

@@ -76,28 +76,28 @@ T integerOr(const json& j, const char* key, T missing)
     return it == j.end() ? missing : integerOf<T>(*it, key);
 }
 
-json calibrationJson(const gpu::DeviceCalibration& c)
+json calibrationJson(const values::DeviceCalibration& c)
 {
     return {{"copy_gbs", c.copyGBs}, {"fma_gflops", c.fmaGflops}, {"filter_mpix_s", c.filterMpixS}, {"method", c.method}};
 }
 
-gpu::DeviceCalibration calibrationFrom(const json& j)
+values::DeviceCalibration calibrationFrom(const json& j)
 {
     return {j.value("copy_gbs", 0.0), j.value("fma_gflops", 0.0), j.value("filter_mpix_s", 0.0),
             j.value("method", std::string())};
 }
 
-json deviceJson(const gpu::DeviceInfo& d)
+json deviceJson(const values::DeviceInfo& d)
 {
     return {{"id", d.id.value()}, {"name", d.name}, {"cc", std::to_string(d.ccMajor) + "." + std::to_string(d.ccMinor)},
             {"sms", d.smCount}, {"memory_total", d.memoryTotal}, {"pci_bus_id", d.pciBusId},
             {"clock_khz", d.clockKHz}, {"memory_clock_khz", d.memoryClockKHz}};
 }
 
-gpu::DeviceInfo deviceFrom(const json& j)
+values::DeviceInfo deviceFrom(const json& j)
 {
-    gpu::DeviceInfo d;
-    d.id = gpu::DeviceId{integerOr(j, "id", -1)};
+    values::DeviceInfo d;
+    d.id = values::DeviceId{integerOr(j, "id", -1)};
     d.name = j.value("name", std::string());
     const std::string cc = j.value("cc", std::string("0.0"));
     if (const auto dot = cc.find('.'); dot != std::string::npos) {
@@ -147,7 +147,7 @@ TargetResult resultFrom(const json& j)
     r.maxAbsError = j.value("max_abs_error", 0.0);
     r.psnr = numberOr(j, "psnr_db", std::numeric_limits<double>::infinity());
     for (const auto& p : listOf(j, "roofline")) {
-        r.roofline.push_back({gpu::DeviceId{integerOr(p, "device", -1)}, p.value("method", std::string()), p.value("intensity", 0.0),
+        r.roofline.push_back({values::DeviceId{integerOr(p, "device", -1)}, p.value("method", std::string()), p.value("intensity", 0.0),
                               p.value("gflops", 0.0), p.value("gbs", 0.0)});
     }
     r.error = j.value("error", std::string());

@@ -17,8 +17,8 @@ namespace tessera::app {
 /// shown beside the current results.
 struct SavedComparison {
     CompareReport report;
-    gpu::DeviceSnapshot snapshot;
-    std::map<std::string, gpu::DeviceCalibration> calibrations;
+    values::DeviceSnapshot snapshot;
+    std::map<std::string, values::DeviceCalibration> calibrations;
     std::string host;
     std::string cpu;
 };

@@ -192,7 +192,7 @@ std::pair<double, double> chainWork(const filters::FilterChain& chain, cv::Size 
 
 std::vector<RooflinePoint> rooflinePoints(const std::vector<KernelSample>& samples)
 {
-    std::map<std::pair<gpu::DeviceId, std::string>, KernelSample> sums;
+    std::map<std::pair<values::DeviceId, std::string>, KernelSample> sums;
     for (const auto& s : samples) {
         auto& sum = sums[{s.device, s.method}];
         sum.device = s.device;
@@ -234,7 +234,7 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
         TargetResult r;
         r.key = target.key;
         r.label = target.label;
-        for (const gpu::DeviceId id : target.gpus) {
+        for (const values::DeviceId id : target.gpus) {
             r.gpus.push_back(id.value());
         }
         cv::Mat output;
@@ -242,9 +242,9 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
         const int doneBefore = done;
         DeviceLease lease;
         if (options.scheduler != nullptr) {
-            std::vector<gpu::DeviceId> devices = target.gpus;
+            std::vector<values::DeviceId> devices = target.gpus;
             if (devices.empty()) {
-                devices.push_back(gpu::DeviceId::cpu());
+                devices.push_back(values::DeviceId::cpu());
             }
             lease = options.scheduler->acquire({devices, LeaseKind::Exclusive, 0, "comparison"}, cancelled, options.waiting);
             if (!lease) {
@@ -291,7 +291,7 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
             }
             const auto [flops, bytes] = chainWork(chain, src.size(), src.type(), methods);
             for (double ms : r.runMs) {
-                kernels.push_back({gpu::DeviceId::cpu(), "cpu", ms, flops, bytes});
+                kernels.push_back({values::DeviceId::cpu(), "cpu", ms, flops, bytes});
             }
         }
         fillTimings(r, double(src.total()));
@@ -323,7 +323,7 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
     return report;
 }
 
-CompareTarget gpuTarget(const std::vector<gpu::DeviceId>& gpus, const std::string& label, const std::vector<double>& speeds)
+CompareTarget gpuTarget(const std::vector<values::DeviceId>& gpus, const std::string& label, const std::vector<double>& speeds)
 {
     CompareTarget t;
     std::ostringstream key;
@@ -337,15 +337,15 @@ CompareTarget gpuTarget(const std::vector<gpu::DeviceId>& gpus, const std::strin
     // The image stays on the target's GPUs (in bands, as the previews keep it) from the first
     // run on, so a run's time is the filtering on the GPUs, every GPU of the target at once,
     // not the PCIe copies around it; the result is downloaded after the timed part.
-    gpu::DeviceSpeeds bySpeed;
+    values::DeviceSpeeds bySpeed;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         bySpeed.emplace_back(gpus[i], i < speeds.size() ? speeds[i] : 1.0);
     }
     gpu::RunOptions options;
-    options.placement = gpu::Placement::Resident;
+    options.placement = values::Placement::Resident;
     options.deviceSlots = gpu::slotsFor(gpus, bySpeed);
     // A comparison measures these GPUs: no other device may stand in for them.
-    options.fallback = gpu::Fallback::None;
+    options.fallback = values::Fallback::None;
     // Made at the first run (on the comparison's thread), then kept with the image on its GPUs.
     auto resident = std::make_shared<std::unique_ptr<gpu::Pipeline>>();
     t.run = [options, resident](const cv::Mat& src, const filters::FilterChain& chain) {
@@ -353,11 +353,11 @@ CompareTarget gpuTarget(const std::vector<gpu::DeviceId>& gpus, const std::strin
             *resident = std::make_unique<gpu::Pipeline>(options);
         }
         gpu::Pipeline& pipeline = **resident;
-        gpu::RunReport report;
+        values::RunReport report;
         TargetRun run;
         run.wallMs = pipeline.runInPlace(src, chain, &report);
         for (const auto& rec : report.records) {
-            if (rec.phase != gpu::Phase::Kernel) {
+            if (rec.phase != values::Phase::Kernel) {
                 continue;
             }
             const auto [flops, bytes] =
@@ -375,13 +375,13 @@ CompareTarget gpuTarget(const std::vector<gpu::DeviceId>& gpus, const std::strin
 CompareTarget cpuTarget()
 {
     CompareTarget t;
-    t.key = gpu::deviceLabel(gpu::DeviceId::cpu(), nullptr, gpu::LabelForm::Key);
-    t.label = gpu::deviceLabel(gpu::DeviceId::cpu());
+    t.key = values::deviceLabel(values::DeviceId::cpu(), nullptr, values::LabelForm::Key);
+    t.label = values::deviceLabel(values::DeviceId::cpu());
     t.run = [](const cv::Mat& src, const filters::FilterChain& chain) {
         // The CPU slot of a pipeline, as every front end runs the CPU path.
         gpu::RunOptions options;
         options.deviceSlots = gpu::cpuSlots();
-        options.fallback = gpu::Fallback::None;
+        options.fallback = values::Fallback::None;
         const auto start = Clock::now();
         TargetRun run;
         run.output = gpu::runStreamed(src, chain, options, &run.report);
@@ -391,22 +391,22 @@ CompareTarget cpuTarget()
     return t;
 }
 
-std::vector<CompareTarget> defaultTargets(const gpu::DeviceSnapshot& snapshot,
-                                          const std::vector<gpu::DeviceCalibration>& calibrations)
+std::vector<CompareTarget> defaultTargets(const values::DeviceSnapshot& snapshot,
+                                          const std::vector<values::DeviceCalibration>& calibrations)
 {
     std::vector<CompareTarget> targets;
-    std::vector<gpu::DeviceId> all;
+    std::vector<values::DeviceId> all;
     for (const auto& d : snapshot.devices) {
-        targets.push_back(gpuTarget({d.id}, gpu::describe(d.id) + " (" + d.name + ")"));
+        targets.push_back(gpuTarget({d.id}, values::describe(d.id) + " (" + d.name + ")"));
         all.push_back(d.id);
     }
     if (all.size() > 1) {
-        std::vector<gpu::DeviceCalibration> chosen;
-        for (const gpu::DeviceId id : all) {
+        std::vector<values::DeviceCalibration> chosen;
+        for (const values::DeviceId id : all) {
             const auto at = static_cast<std::size_t>(id.value());
-            chosen.push_back(at < calibrations.size() ? calibrations[at] : gpu::DeviceCalibration{});
+            chosen.push_back(at < calibrations.size() ? calibrations[at] : values::DeviceCalibration{});
         }
-        targets.push_back(gpuTarget(all, std::to_string(all.size()) + " GPUs", gpu::relativeSpeeds(chosen)));
+        targets.push_back(gpuTarget(all, std::to_string(all.size()) + " GPUs", values::relativeSpeeds(chosen)));
     }
     targets.push_back(cpuTarget());
     return targets;

@@ -19,7 +19,7 @@ class DeviceScheduler;
 
 /// Time a kernel (or a method inside a tile) took, with the work it did, for the roofline.
 struct KernelSample {
-    gpu::DeviceId device;  ///< the GPU that ran it, or the CPU
+    values::DeviceId device;  ///< the GPU that ran it, or the CPU
     std::string method;   ///< "separable", "direct", "fft", "cpu"...
     double ms = 0.0;      ///< summed kernel time
     double flops = 0.0;   ///< 2 x taps x pixels x channels of the steps it ran
@@ -31,7 +31,7 @@ struct TargetRun {
     cv::Mat output;
     double wallMs = 0.0;
     std::vector<KernelSample> kernels;  ///< may be empty (the CPU path, fakes)
-    gpu::RunReport report;              ///< the pipeline's report of the timed run (empty from fakes)
+    values::RunReport report;              ///< the pipeline's report of the timed run (empty from fakes)
 };
 
 /// Runs the chain over the image on one target: the real GPU and CPU paths, or a fake in tests.
@@ -41,7 +41,7 @@ using TargetFunction = std::function<TargetRun(const cv::Mat& src, const filters
 struct CompareTarget {
     std::string key;        ///< "gpu:0", "gpus:0,1,2,3", "cpu"
     std::string label;      ///< "GPU 0 (NVIDIA H200)", "4 GPUs", "CPU"
-    std::vector<gpu::DeviceId> gpus;  ///< empty for the CPU
+    std::vector<values::DeviceId> gpus;  ///< empty for the CPU
     TargetFunction run;
 
     bool isCpu() const { return gpus.empty(); }
@@ -49,7 +49,7 @@ struct CompareTarget {
 
 /// A method's achieved rates on one device, against that device's calibrated ceilings.
 struct RooflinePoint {
-    gpu::DeviceId device;
+    values::DeviceId device;
     std::string method;
     double intensity = 0.0;  ///< flops per byte
     double gflops = 0.0;     ///< achieved
@@ -75,7 +75,7 @@ struct TargetResult {
     cv::Mat heatMap;           ///< CV_8UC3 BGR, |target - reference| scaled to the largest error
     std::vector<RooflinePoint> roofline;
     std::string error;         ///< why the target gave no result; empty when it did
-    gpu::RunReport lastRun;    ///< the pipeline's report of the target's last run, as every front end reports
+    values::RunReport lastRun;    ///< the pipeline's report of the target's last run, as every front end reports
 
     bool ok() const { return error.empty(); }
 };
@@ -141,12 +141,12 @@ std::vector<RooflinePoint> rooflinePoints(const std::vector<KernelSample>& sampl
 /// The targets to offer for snapshot: each GPU alone, all GPUs together (two or more), the CPU.
 /// Their functions run the real paths: GPUs with the image resident in bands (gpu::ResidentBands,
 /// band heights from calibrations by GPU id, when given), the CPU through a pipeline on the CPU slot.
-std::vector<CompareTarget> defaultTargets(const gpu::DeviceSnapshot& snapshot,
-                                          const std::vector<gpu::DeviceCalibration>& calibrations = {});
+std::vector<CompareTarget> defaultTargets(const values::DeviceSnapshot& snapshot,
+                                          const std::vector<values::DeviceCalibration>& calibrations = {});
 
 /// A target running on gpus with the image resident in one band per GPU, as previews keep it: a
 /// run's time is the GPUs' filtering (all at once), the download after it is not counted.
-CompareTarget gpuTarget(const std::vector<gpu::DeviceId>& gpus, const std::string& label, const std::vector<double>& speeds = {});
+CompareTarget gpuTarget(const std::vector<values::DeviceId>& gpus, const std::string& label, const std::vector<double>& speeds = {});
 /// The CPU path target.
 CompareTarget cpuTarget();
 

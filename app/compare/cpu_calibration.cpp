@@ -79,9 +79,9 @@ double measureCpuFma()
 
 }  // namespace
 
-gpu::DeviceCalibration calibrateCpu()
+values::DeviceCalibration calibrateCpu()
 {
-    gpu::DeviceCalibration c;
+    values::DeviceCalibration c;
     constexpr std::size_t bytes = std::size_t(64) << 20;
     constexpr int copyRepeats = 4;
     std::vector<unsigned char> from(bytes, 1);

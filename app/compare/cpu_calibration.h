@@ -13,7 +13,7 @@ namespace tessera::app {
 /// Measures the CPU path: memcpy bandwidth, a multiply-add loop on every thread, and the
 /// standard filter (gpu::calibrationImage, gpu::calibrationChain) through filters::applyCpu.
 /// Takes about half a second on a few cores.
-gpu::DeviceCalibration calibrateCpu();
+values::DeviceCalibration calibrateCpu();
 
 /// The CPU's model name ("AMD EPYC 9654 96-Core Processor") from /proc/cpuinfo; empty when
 /// it cannot be read.

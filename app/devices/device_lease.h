@@ -18,10 +18,10 @@ enum class LeaseKind { Preview, Batch, Exclusive };
 /// "preview", "batch", "exclusive": for messages and tests. Never throws.
 const char* toString(LeaseKind kind) noexcept;
 
-/// What a job asks the scheduler for: devices (GPU ids, or gpu::DeviceId::cpu()), how it uses
+/// What a job asks the scheduler for: devices (GPU ids, or values::DeviceId::cpu()), how it uses
 /// them, and the device memory it will hold on each of them. Plain value.
 struct LeaseRequest {
-    std::vector<gpu::DeviceId> devices;
+    std::vector<values::DeviceId> devices;
     LeaseKind kind = LeaseKind::Batch;
     std::uint64_t bytes = 0;   ///< per device; more than a device's budget takes the whole budget
     std::string holder;        ///< what the job is, as messages name it: "batch", "calibration"...

@@ -5,36 +5,36 @@
 
 namespace tessera::app {
 
-gpu::DeviceSelection readPreviewPreference(const std::string& stored)
+values::DeviceSelection readPreviewPreference(const std::string& stored)
 {
     try {
-        return gpu::parseDeviceSelection(stored, gpu::kPreviewPreference);
-    } catch (const gpu::DeviceSelectionError&) {
-        return gpu::DeviceSelection::automatic();
+        return values::parseDeviceSelection(stored, values::kPreviewPreference);
+    } catch (const values::DeviceSelectionError&) {
+        return values::DeviceSelection::automatic();
     }
 }
 
-gpu::DeviceSelection restrictPreference(const gpu::DeviceSelection& preference, const AllowedDevices& allowed)
+values::DeviceSelection restrictPreference(const values::DeviceSelection& preference, const AllowedDevices& allowed)
 {
-    using Kind = gpu::DeviceSelection::Kind;
-    const auto contains = [](const std::vector<gpu::DeviceId>& ids, gpu::DeviceId id) {
+    using Kind = values::DeviceSelection::Kind;
+    const auto contains = [](const std::vector<values::DeviceId>& ids, values::DeviceId id) {
         return std::ranges::find(ids, id) != ids.end();
     };
-    const gpu::DeviceSelection fallback =
-        allowed.gpus.empty() ? gpu::DeviceSelection::cpu() : gpu::DeviceSelection::gpu(allowed.gpus.front());
+    const values::DeviceSelection fallback =
+        allowed.gpus.empty() ? values::DeviceSelection::cpu() : values::DeviceSelection::gpu(allowed.gpus.front());
     switch (preference.kind()) {
     case Kind::Cpu:
         return allowed.cpu ? preference : fallback;
     case Kind::Gpus:
         return std::ranges::all_of(preference.ids(),
-                                   [&](gpu::DeviceId id) {
+                                   [&](values::DeviceId id) {
                                        return contains(allowed.gpus, id) || !contains(allowed.present, id);
                                    })
                    ? preference
                    : fallback;
     default:
         // Auto runs on every enabled GPU, so it stays Auto while any is enabled (or none exists).
-        return allowed.present.empty() || !allowed.gpus.empty() ? preference : gpu::DeviceSelection::cpu();
+        return allowed.present.empty() || !allowed.gpus.empty() ? preference : values::DeviceSelection::cpu();
     }
 }
 

@@ -10,14 +10,14 @@
 namespace tessera::app {
 
 /// Preferences' preview device as the settings keep it: auto, cpu or gpu:N
-/// (gpu::kPreviewPreference). Anything else, an old or hand-edited value, reads as auto, so a
+/// (values::kPreviewPreference). Anything else, an old or hand-edited value, reads as auto, so a
 /// bad setting never stops the previews. Never throws (beyond allocation).
-gpu::DeviceSelection readPreviewPreference(const std::string& stored);
+values::DeviceSelection readPreviewPreference(const std::string& stored);
 
 /// Which devices the device panel lets previews use: GPU ids in the panel's order, and the CPU.
 struct AllowedDevices {
-    std::vector<gpu::DeviceId> present;  ///< every GPU found, in enumeration order
-    std::vector<gpu::DeviceId> gpus;     ///< the GPUs left enabled
+    std::vector<values::DeviceId> present;  ///< every GPU found, in enumeration order
+    std::vector<values::DeviceId> gpus;     ///< the GPUs left enabled
     bool cpu = true;
 };
 
@@ -25,6 +25,6 @@ struct AllowedDevices {
 /// present, so the Engine still says so); otherwise the first allowed GPU, else the CPU. Auto
 /// (every enabled GPU together) stays auto while any GPU is enabled. Never throws (beyond
 /// allocation).
-gpu::DeviceSelection restrictPreference(const gpu::DeviceSelection& preference, const AllowedDevices& allowed);
+values::DeviceSelection restrictPreference(const values::DeviceSelection& preference, const AllowedDevices& allowed);
 
 }  // namespace tessera::app

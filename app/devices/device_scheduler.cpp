@@ -12,7 +12,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-bool uses(const LeaseRequest& request, gpu::DeviceId device)
+bool uses(const LeaseRequest& request, values::DeviceId device)
 {
     return std::ranges::find(request.devices, device) != request.devices.end();
 }
@@ -22,14 +22,14 @@ std::string holderOf(const LeaseRequest& request)
     return request.holder.empty() ? std::string(toString(request.kind)) : request.holder;
 }
 
-std::string waitText(gpu::DeviceId device, const std::string& why)
+std::string waitText(values::DeviceId device, const std::string& why)
 {
-    return "waiting for " + gpu::describe(device) + " (" + why + ")";
+    return "waiting for " + values::describe(device) + " (" + why + ")";
 }
 
 }  // namespace
 
-void DeviceScheduler::setBudget(gpu::DeviceId device, std::uint64_t bytes)
+void DeviceScheduler::setBudget(values::DeviceId device, std::uint64_t bytes)
 {
     {
         std::lock_guard lock(mutex_);
@@ -38,21 +38,21 @@ void DeviceScheduler::setBudget(gpu::DeviceId device, std::uint64_t bytes)
     changed_.notify_all();
 }
 
-void DeviceScheduler::adoptDevices(const gpu::DeviceSnapshot& snapshot, double fraction)
+void DeviceScheduler::adoptDevices(const values::DeviceSnapshot& snapshot, double fraction)
 {
     std::lock_guard lock(mutex_);
-    for (const gpu::DeviceInfo& d : snapshot.devices) {
-        budgets_.try_emplace(gpu::DeviceId{d.id}, static_cast<std::uint64_t>(static_cast<double>(d.memoryFree) * fraction));
+    for (const values::DeviceInfo& d : snapshot.devices) {
+        budgets_.try_emplace(values::DeviceId{d.id}, static_cast<std::uint64_t>(static_cast<double>(d.memoryFree) * fraction));
     }
 }
 
-std::uint64_t DeviceScheduler::budget(gpu::DeviceId device) const
+std::uint64_t DeviceScheduler::budget(values::DeviceId device) const
 {
     std::lock_guard lock(mutex_);
     return budgetLocked(device);
 }
 
-std::uint64_t DeviceScheduler::budgetLocked(gpu::DeviceId device) const
+std::uint64_t DeviceScheduler::budgetLocked(values::DeviceId device) const
 {
     const auto it = budgets_.find(device);
     return it == budgets_.end() ? std::numeric_limits<std::uint64_t>::max() : it->second;
@@ -63,7 +63,7 @@ std::uint64_t DeviceScheduler::grantedBytesLocked(const LeaseRequest& request) c
     // A job that wants more than a whole budget gets all of it: it then runs alone on the
     // device (its pipeline tiles within what it has) instead of waiting for ever.
     std::uint64_t bytes = request.bytes;
-    for (const gpu::DeviceId d : request.devices) {
+    for (const values::DeviceId d : request.devices) {
         bytes = std::min(bytes, budgetLocked(d));
     }
     return bytes;
@@ -72,7 +72,7 @@ std::uint64_t DeviceScheduler::grantedBytesLocked(const LeaseRequest& request) c
 std::string DeviceScheduler::blockerLocked(const LeaseRequest& request, std::uint64_t ticket) const
 {
     const std::uint64_t bytes = grantedBytesLocked(request);
-    for (const gpu::DeviceId d : request.devices) {
+    for (const values::DeviceId d : request.devices) {
         std::uint64_t used = 0;
         std::string memoryHolder;
         for (const auto& [id, a] : active_) {
@@ -195,7 +195,7 @@ std::string DeviceScheduler::whyWait(const LeaseRequest& request) const
     return blockerLocked(request, 0);
 }
 
-std::uint64_t DeviceScheduler::bytesInUse(gpu::DeviceId device) const
+std::uint64_t DeviceScheduler::bytesInUse(values::DeviceId device) const
 {
     std::lock_guard lock(mutex_);
     std::uint64_t used = 0;

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::gpu {
+namespace tessera::values {
 struct DeviceSnapshot;
 }
 
@@ -57,11 +57,11 @@ public:
     DeviceScheduler& operator=(const DeviceScheduler&) = delete;
 
     /// Sets device's memory budget in bytes (affects leases granted from now on). Never throws.
-    void setBudget(gpu::DeviceId device, std::uint64_t bytes);
+    void setBudget(values::DeviceId device, std::uint64_t bytes);
     /// Gives every GPU of snapshot without a budget one of fraction of its free memory. Never throws.
-    void adoptDevices(const gpu::DeviceSnapshot& snapshot, double fraction = 0.8);
+    void adoptDevices(const values::DeviceSnapshot& snapshot, double fraction = 0.8);
     /// device's budget (the largest number when it has none). Never throws.
-    std::uint64_t budget(gpu::DeviceId device) const;
+    std::uint64_t budget(values::DeviceId device) const;
 
     /// Blocks until request can be granted under the rules, and returns the lease. Returns an
     /// empty lease when stop answers true while waiting (it is asked about every 10 ms). Throws
@@ -76,7 +76,7 @@ public:
     /// (beyond allocation).
     std::string whyWait(const LeaseRequest& request) const;
     /// Bytes leased on device now. Never throws.
-    std::uint64_t bytesInUse(gpu::DeviceId device) const;
+    std::uint64_t bytesInUse(values::DeviceId device) const;
 
     /// Starts (or stops) keeping an interval per released lease, for tests. Never throws.
     void setRecording(bool on);
@@ -99,13 +99,13 @@ private:
 
     std::string blockerLocked(const LeaseRequest& request, std::uint64_t ticket) const;
     std::uint64_t grantedBytesLocked(const LeaseRequest& request) const;
-    std::uint64_t budgetLocked(gpu::DeviceId device) const;
+    std::uint64_t budgetLocked(values::DeviceId device) const;
     DeviceLease grantLocked(const LeaseRequest& request, double waitedMs);
     void release(std::uint64_t id) noexcept;
 
     mutable std::mutex mutex_;
     std::condition_variable changed_;
-    std::map<gpu::DeviceId, std::uint64_t> budgets_;
+    std::map<values::DeviceId, std::uint64_t> budgets_;
     std::map<std::uint64_t, Active> active_;    // by lease id
     std::map<std::uint64_t, Waiter> waiting_;   // by ticket, oldest first
     std::uint64_t nextId_ = 1;

@@ -111,14 +111,14 @@ public:
             }
             // One run for every case: the GPUs' bands, or the CPU slot when there is no GPU or the
             // user chose the CPU; what fell back is the pipeline's to decide and to report.
-            gpu::RunReport report;
+            values::RunReport report;
             pipeline_->run(image_, chain, r.data, &report, region);
             if (!report.devicesUsed().empty()) {
                 r.device = gpuLabel(report);
                 r.methods = kernelLabel(report);
                 r.milliseconds = report.kernelMs();
             } else {
-                r.device = QString::fromStdString(gpu::deviceLabel(gpu::DeviceId::cpu()));
+                r.device = QString::fromStdString(values::deviceLabel(values::DeviceId::cpu()));
                 r.milliseconds = report.wallMs;
             }
             if (report.fellBack.happened()) {
@@ -151,7 +151,7 @@ public:
 
     void setDisplayMapping(const DisplayMapping& mapping) { mapping_ = mapping; }
 
-    void setDevicePreference(const gpu::DeviceSelection& preference, const gpu::DeviceSpeeds& autoGpus)
+    void setDevicePreference(const values::DeviceSelection& preference, const values::DeviceSpeeds& autoGpus)
     {
         // The next request probes again for the devices now preferred.
         preference_ = preference;
@@ -178,7 +178,7 @@ private:
                                         static_cast<std::uint64_t>(region.area()) * image_.elemSize();
             request.bytes = bytes / std::max<std::size_t>(chosen_.size(), 1);
         } else {
-            request.devices = {gpu::DeviceId::cpu()};
+            request.devices = {values::DeviceId::cpu()};
         }
         return scheduler_.acquire(
             request, [this, id] { return superseded(id); },
@@ -188,20 +188,20 @@ private:
     // "GPU 0 (NVIDIA H200)" for one band, "GPUs 0, 1 (2 x NVIDIA H200)" when the preview
     // crossed several.
     // The methods of the first band's kernels, e.g. "separable, direct".
-    static QString kernelLabel(const gpu::RunReport& report)
+    static QString kernelLabel(const values::RunReport& report)
     {
         for (const auto& rec : report.records) {
-            if (rec.phase == gpu::Phase::Kernel) {
+            if (rec.phase == values::Phase::Kernel) {
                 return QString::fromStdString(rec.label);
             }
         }
         return {};
     }
 
-    QString gpuLabel(const gpu::RunReport& report) const
+    QString gpuLabel(const values::RunReport& report) const
     {
-        const std::vector<gpu::DeviceId> used = report.devicesUsed();
-        const std::string ids = used.empty() ? std::string("GPU ?") : gpu::gpusLabel(used, ", ");
+        const std::vector<values::DeviceId> used = report.devicesUsed();
+        const std::string ids = used.empty() ? std::string("GPU ?") : values::gpusLabel(used, ", ");
         const std::string model = used.size() <= 1 ? gpuName_ : std::to_string(used.size()) + " x " + gpuName_;
         return QString::fromStdString(ids + " (" + model + ")");
     }
@@ -218,7 +218,7 @@ private:
         }
         if (!pipeline_) {
             gpu::RunOptions options;
-            options.placement = gpu::Placement::Resident;
+            options.placement = values::Placement::Resident;
             options.deviceSlots = gpu::cpuSlots();
             pipeline_ = std::make_unique<gpu::Pipeline>(std::move(options));
         }
@@ -226,36 +226,36 @@ private:
 
     void ensureGpu()
     {
-        if (preference_.kind() == gpu::DeviceSelection::Kind::Cpu) {
+        if (preference_.kind() == values::DeviceSelection::Kind::Cpu) {
             gpuReason_ = "the CPU is chosen in Preferences";
             return;
         }
         const auto snap = gpu::enumerateDevices();
         scheduler_.adoptDevices(snap);
-        std::vector<gpu::DeviceId> chosen;
+        std::vector<values::DeviceId> chosen;
         std::string note;
         try {
-            chosen = gpu::resolve(preference_, snap, note, gpu::kPreviewPreference);
-        } catch (const gpu::DeviceUnavailableError& e) {
+            chosen = values::resolve(preference_, snap, note, values::kPreviewPreference);
+        } catch (const values::DeviceUnavailableError& e) {
             gpuReason_ = e.what();
             return;
         }
-        if (preference_.kind() == gpu::DeviceSelection::Kind::Auto) {
+        if (preference_.kind() == values::DeviceSelection::Kind::Auto) {
             // Auto runs on the GPUs the Devices panel leaves enabled (all when it names none).
-            std::erase_if(chosen, [&](gpu::DeviceId id) {
+            std::erase_if(chosen, [&](values::DeviceId id) {
                 return !autoGpus_.empty() &&
-                       std::ranges::find(autoGpus_, id, &gpu::DeviceSpeeds::value_type::first) == autoGpus_.end();
+                       std::ranges::find(autoGpus_, id, &values::DeviceSpeeds::value_type::first) == autoGpus_.end();
             });
             if (chosen.empty()) {
                 gpuReason_ = snap.hasGpu() ? "every GPU is disabled in the Devices panel" : note;
                 return;
             }
         }
-        if (const auto d = std::ranges::find(snap.devices, chosen.front(), &gpu::DeviceInfo::id); d != snap.devices.end()) {
+        if (const auto d = std::ranges::find(snap.devices, chosen.front(), &values::DeviceInfo::id); d != snap.devices.end()) {
             gpuName_ = d->name;
         }
         gpu::RunOptions options;
-        options.placement = gpu::Placement::Resident;
+        options.placement = values::Placement::Resident;
         // Measured speeds size the bands of Auto; a GPU chosen alone has one band.
         options.deviceSlots = gpu::slotsFor(chosen, autoGpus_);
         pipeline_ = std::make_unique<gpu::Pipeline>(std::move(options));
@@ -269,11 +269,11 @@ private:
     std::string gpuReason_;
     std::string gpuName_;
     std::unique_ptr<gpu::Pipeline> pipeline_;  // resident: the image stays on the GPUs between requests
-    gpu::DeviceSpeeds autoGpus_;
+    values::DeviceSpeeds autoGpus_;
     cv::Mat image_;
     DisplayMapping mapping_;
-    gpu::DeviceSelection preference_;
-    std::vector<gpu::DeviceId> chosen_;  // the GPUs pipeline_ runs on
+    values::DeviceSelection preference_;
+    std::vector<values::DeviceId> chosen_;  // the GPUs pipeline_ runs on
     std::shared_ptr<std::atomic<quint64>> latest_;
     DeviceScheduler& scheduler_;
     Notice waiting_;
@@ -315,7 +315,7 @@ void Engine::setImage(const cv::Mat& image)
     QMetaObject::invokeMethod(worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
 }
 
-void Engine::setDevicePreference(const gpu::DeviceSelection& preference, const gpu::DeviceSpeeds& autoGpus)
+void Engine::setDevicePreference(const values::DeviceSelection& preference, const values::DeviceSpeeds& autoGpus)
 {
     EngineWorker* worker = worker_;
     QMetaObject::invokeMethod(

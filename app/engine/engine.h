@@ -37,8 +37,8 @@ struct PreviewResult {
     QString note;              ///< e.g. why the CPU ran although a GPU was present
     QString error;             ///< set when the request failed; image is then empty
     QRect region;              ///< the part of the image that image/data show (all of it unless asked)
-    std::vector<gpu::TimingRecord> timings;  ///< what each GPU (or the CPU) spent on this preview
-    gpu::RunReport report;     ///< the pipeline's report of this preview, as every front end reports
+    std::vector<values::TimingRecord> timings;  ///< what each GPU (or the CPU) spent on this preview
+    values::RunReport report;     ///< the pipeline's report of this preview, as every front end reports
 };
 
 class DeviceScheduler;
@@ -68,7 +68,7 @@ public:
     /// Sets where later previews run: auto spreads the image in bands over autoGpus' GPUs, as
     /// high as their speeds (every GPU present, alike, when empty); gpu:N[,M...] runs those GPUs,
     /// cpu the CPU path. A GPU that is not present falls back to the CPU with a note in the result.
-    void setDevicePreference(const gpu::DeviceSelection& preference, const gpu::DeviceSpeeds& autoGpus = {});
+    void setDevicePreference(const values::DeviceSelection& preference, const values::DeviceSpeeds& autoGpus = {});
     /// Sets the display mapping of later previews' images (the data is not affected).
     void setDisplayMapping(const DisplayMapping& mapping);
     /// Queues a preview of chain on the current image and returns its id (increasing). With a

@@ -76,16 +76,16 @@ BatchController::~BatchController()
 
 void BatchController::refresh()
 {
-    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    const values::DeviceSnapshot snapshot = gpu::enumerateDevices();
     // The keys are the selections' own spelling, as `tessera-cli batch --device` takes them.
-    const auto key = [](const gpu::DeviceSelection& selection) { return qs(gpu::toString(selection)); };
+    const auto key = [](const values::DeviceSelection& selection) { return qs(values::toString(selection)); };
     // The same words for Auto and the CPU as Preferences uses.
     std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
-    for (const gpu::DeviceInfo& d : snapshot.devices) {
-        options.push_back({key(gpu::DeviceSelection::gpu(d.id)), qs(gpu::deviceLabel(d.id, &snapshot, gpu::LabelForm::Listing))});
+    for (const values::DeviceInfo& d : snapshot.devices) {
+        options.push_back({key(values::DeviceSelection::gpu(d.id)), qs(values::deviceLabel(d.id, &snapshot, values::LabelForm::Listing))});
     }
     if (snapshot.devices.size() > 1) {
-        options.push_back({key(gpu::DeviceSelection::all()), tr("All %1 GPUs").arg(snapshot.devices.size())});
+        options.push_back({key(values::DeviceSelection::all()), tr("All %1 GPUs").arg(snapshot.devices.size())});
     }
     dialog_.setDeviceOptions(options);
     const filters::FilterChain chain = currentChain_ ? currentChain_() : filters::FilterChain{};
@@ -142,16 +142,16 @@ void BatchController::start(const ui::BatchRequest& request)
     try {
         job = jobFor(request, false);
         plan = planBatch(job);
-        const gpu::DeviceSelection device = gpu::parseDeviceSelection(request.device.toStdString(), gpu::kDeviceOption);
-        const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+        const values::DeviceSelection device = values::parseDeviceSelection(request.device.toStdString(), values::kDeviceOption);
+        const values::DeviceSnapshot snapshot = gpu::enumerateDevices();
         scheduler_.adoptDevices(snapshot);
         // The dialog's progress line says when a file waits for its device.
         const auto waiting = [this](const std::string& why) {
             QMetaObject::invokeMethod(
                 this, [this, text = qs(why)] { dialog_.setSummary(text); }, Qt::QueuedConnection);
         };
-        const std::vector<gpu::DeviceId> gpus = gpu::resolve(device, snapshot, note, gpu::kDeviceOption);
-        processors = makeProcessors(gpus, scheduler_, gpu::Method::Auto, 0, waiting);
+        const std::vector<values::DeviceId> gpus = values::resolve(device, snapshot, note, values::kDeviceOption);
+        processors = makeProcessors(gpus, scheduler_, values::Method::Auto, 0, waiting);
         if (job.jobs == 0) {
             job.jobs = defaultWorkers(gpus.size());
         }

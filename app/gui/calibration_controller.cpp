@@ -13,18 +13,18 @@ namespace tessera::app {
 
 namespace {
 
-gpu::DeviceCalibration measureReal(const QString& key)
+values::DeviceCalibration measureReal(const QString& key)
 {
     if (key == QLatin1String("cpu")) {
         return calibrateCpu();
     }
-    return gpu::calibrateDevice(gpu::DeviceId{key.mid(4).toInt()});
+    return gpu::calibrateDevice(values::DeviceId{key.mid(4).toInt()});
 }
 
 // "cpu" or "gpu:N" as the device the measurement leases.
-gpu::DeviceId deviceOf(const QString& key)
+values::DeviceId deviceOf(const QString& key)
 {
-    return key == QLatin1String("cpu") ? gpu::DeviceId::cpu() : gpu::DeviceId{key.mid(4).toInt()};
+    return key == QLatin1String("cpu") ? values::DeviceId::cpu() : values::DeviceId{key.mid(4).toInt()};
 }
 
 }  // namespace
@@ -51,19 +51,19 @@ QString CalibrationController::cacheKey(const QString& key) const
         return CalibrationCache::cpuKey();
     }
     for (const auto& d : snapshot_.devices) {
-        if (key == QString::fromStdString(gpu::deviceLabel(d.id, nullptr, gpu::LabelForm::Key))) {
+        if (key == QString::fromStdString(values::deviceLabel(d.id, nullptr, values::LabelForm::Key))) {
             return CalibrationCache::keyFor(d, snapshot_.driverVersion);
         }
     }
     return {};
 }
 
-void CalibrationController::setSnapshot(const gpu::DeviceSnapshot& snapshot)
+void CalibrationController::setSnapshot(const values::DeviceSnapshot& snapshot)
 {
     snapshot_ = snapshot;
-    QStringList keys{QString::fromStdString(gpu::deviceLabel(gpu::DeviceId::cpu(), nullptr, gpu::LabelForm::Key))};
+    QStringList keys{QString::fromStdString(values::deviceLabel(values::DeviceId::cpu(), nullptr, values::LabelForm::Key))};
     for (const auto& d : snapshot.devices) {
-        keys << QString::fromStdString(gpu::deviceLabel(d.id, nullptr, gpu::LabelForm::Key));
+        keys << QString::fromStdString(values::deviceLabel(d.id, nullptr, values::LabelForm::Key));
     }
     for (const QString& key : keys) {
         if (auto stored = cache_.cached(cacheKey(key))) {
@@ -73,7 +73,7 @@ void CalibrationController::setSnapshot(const gpu::DeviceSnapshot& snapshot)
     }
 }
 
-std::map<std::string, gpu::DeviceCalibration> CalibrationController::known() const
+std::map<std::string, values::DeviceCalibration> CalibrationController::known() const
 {
     return known_;
 }
@@ -122,7 +122,7 @@ void CalibrationController::startNext()
 void CalibrationController::finish(const Outcome& outcome)
 {
     const QString& key = outcome.key;
-    const gpu::DeviceCalibration& result = outcome.result;
+    const values::DeviceCalibration& result = outcome.result;
     const QString& error = outcome.error;
     queue_.removeAll(key);
     if (error.isEmpty()) {

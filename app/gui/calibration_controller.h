@@ -32,7 +32,7 @@ class CalibrationController : public QObject {
 
 public:
     /// Measures a device key ("gpu:N", "cpu"); throws on failure. Runs on the worker thread.
-    using Measure = std::function<gpu::DeviceCalibration(const QString& key)>;
+    using Measure = std::function<values::DeviceCalibration(const QString& key)>;
 
     /// measure defaults to gpu::calibrateDevice / calibrateCpu (app/compare/cpu_calibration.h). Throws only std::bad_alloc.
     CalibrationController(ui::DevicePanel& panel, DeviceScheduler& scheduler, Measure measure = {},
@@ -40,11 +40,11 @@ public:
     ~CalibrationController() override;
 
     /// New devices: shows the cached calibration of each (and of the CPU) in the panel.
-    void setSnapshot(const gpu::DeviceSnapshot& snapshot);
+    void setSnapshot(const values::DeviceSnapshot& snapshot);
     /// Measures key (queued behind one in progress), ignoring what the cache holds.
     void measure(const QString& key);
     /// The calibrations known now, by device key.
-    std::map<std::string, gpu::DeviceCalibration> known() const;
+    std::map<std::string, values::DeviceCalibration> known() const;
     /// True while a measurement runs or waits.
     bool isBusy() const { return job_.isRunning() || !queue_.isEmpty(); }
     /// The cache key of a device key under the current snapshot (empty when unknown).
@@ -61,7 +61,7 @@ private:
     /// What one measurement gave.
     struct Outcome {
         QString key;
-        gpu::DeviceCalibration result;
+        values::DeviceCalibration result;
         QString error;
     };
 
@@ -72,8 +72,8 @@ private:
     DeviceScheduler& scheduler_;
     Measure measure_;
     CalibrationCache cache_;
-    gpu::DeviceSnapshot snapshot_;
-    std::map<std::string, gpu::DeviceCalibration> known_;
+    values::DeviceSnapshot snapshot_;
+    std::map<std::string, values::DeviceCalibration> known_;
     QStringList queue_;
     std::atomic<bool> stopping_{false};
     BackgroundJob<Outcome> job_;  // last: it waits for the work, which uses the members above

@@ -31,14 +31,14 @@ QImage toImage(const cv::Mat& bgr)
     return QImage(bgr.data, bgr.cols, bgr.rows, static_cast<qsizetype>(bgr.step), QImage::Format_BGR888).copy();
 }
 
-std::string deviceKey(gpu::DeviceId device)
+std::string deviceKey(values::DeviceId device)
 {
-    return gpu::deviceLabel(device, nullptr, gpu::LabelForm::Key);
+    return values::deviceLabel(device, nullptr, values::LabelForm::Key);
 }
 
-std::string deviceModel(const gpu::DeviceSnapshot& snapshot, gpu::DeviceId device)
+std::string deviceModel(const values::DeviceSnapshot& snapshot, values::DeviceId device)
 {
-    return gpu::deviceLabel(device, &snapshot, gpu::LabelForm::Model);
+    return values::deviceLabel(device, &snapshot, values::LabelForm::Model);
 }
 
 }  // namespace
@@ -172,8 +172,8 @@ void CompareController::load(const QString& path)
     }
 }
 
-ui::CompareResults CompareController::toResults(const CompareReport& report, const gpu::DeviceSnapshot& snapshot,
-                                                const std::map<std::string, gpu::DeviceCalibration>& calibrations,
+ui::CompareResults CompareController::toResults(const CompareReport& report, const values::DeviceSnapshot& snapshot,
+                                                const std::map<std::string, values::DeviceCalibration>& calibrations,
                                                 const QString& title)
 {
     ui::CompareResults out;
@@ -199,8 +199,8 @@ ui::CompareResults CompareController::toResults(const CompareReport& report, con
         out.rows.push_back(row);
     }
     // Identical GPUs share one roof: four H200s make one line, not four on top of each other.
-    std::vector<std::pair<std::string, std::vector<gpu::DeviceId>>> models;
-    std::set<gpu::DeviceId> seen;
+    std::vector<std::pair<std::string, std::vector<values::DeviceId>>> models;
+    std::set<values::DeviceId> seen;
     for (const TargetResult& r : report.results) {
         for (const RooflinePoint& p : r.roofline) {
             if (!seen.insert(p.device).second) {
@@ -217,8 +217,8 @@ ui::CompareResults CompareController::toResults(const CompareReport& report, con
     }
     for (const auto& [model, devices] : models) {
         ui::RooflineDevice d;
-        std::vector<gpu::DeviceId> gpus;
-        for (const gpu::DeviceId id : devices) {
+        std::vector<values::DeviceId> gpus;
+        for (const values::DeviceId id : devices) {
             if (!id.isCpu()) {
                 gpus.push_back(id);
             }
@@ -230,9 +230,9 @@ ui::CompareResults CompareController::toResults(const CompareReport& report, con
         // "GPU 0-3" for a run of ids, "GPUs 0,2" otherwise: short enough for a chart legend.
         const bool run = gpus.size() > 1 &&
                          gpus.back().value() - gpus.front().value() == static_cast<int>(gpus.size()) - 1;
-        d.name = gpus.empty() ? qs(gpu::deviceLabel(gpu::DeviceId::cpu()))
-                 : run        ? qs(gpu::deviceLabel(gpus.front()) + "\u2013" + std::to_string(gpus.back().value()))
-                              : qs(gpu::gpusLabel(gpus));
+        d.name = gpus.empty() ? qs(values::deviceLabel(values::DeviceId::cpu()))
+                 : run        ? qs(values::deviceLabel(gpus.front()) + "\u2013" + std::to_string(gpus.back().value()))
+                              : qs(values::gpusLabel(gpus));
         for (const TargetResult& r : report.results) {
             for (const RooflinePoint& p : r.roofline) {
                 if (std::find(devices.begin(), devices.end(), p.device) != devices.end()) {

@@ -25,8 +25,8 @@ namespace tessera::app {
 /// What a comparison runs on: the devices, their calibrations by key ("gpu:N", "cpu"), and the
 /// targets with the functions that run them (the real paths, or fakes in tests).
 struct CompareSetup {
-    gpu::DeviceSnapshot snapshot;
-    std::map<std::string, gpu::DeviceCalibration> calibrations;
+    values::DeviceSnapshot snapshot;
+    std::map<std::string, values::DeviceCalibration> calibrations;
     std::vector<CompareTarget> targets;
 };
 
@@ -62,8 +62,8 @@ public:
 
     /// The dialog's view of report: heat maps as images, roofline per device model with the
     /// ceilings of calibrations; title names the results (bar set, legend).
-    static ui::CompareResults toResults(const CompareReport& report, const gpu::DeviceSnapshot& snapshot,
-                                        const std::map<std::string, gpu::DeviceCalibration>& calibrations,
+    static ui::CompareResults toResults(const CompareReport& report, const values::DeviceSnapshot& snapshot,
+                                        const std::map<std::string, values::DeviceCalibration>& calibrations,
                                         const QString& title);
 
 signals:

@@ -35,7 +35,7 @@ DeviceController::~DeviceController() = default;
 
 void DeviceController::refreshDeviceInfo()
 {
-    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    const values::DeviceSnapshot snapshot = gpu::enumerateDevices();
     const VersionInfo versions = collectVersions(snapshot);
     ui::AboutInfo about;
     about.tessera = qs(versions.tessera);
@@ -48,37 +48,37 @@ void DeviceController::refreshDeviceInfo()
     window_.setAboutInfo(about);
     window_.setComputeSummary(qs(computeSummary(snapshot)));
     std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
-    for (const gpu::DeviceInfo& device : snapshot.devices) {
-        const gpu::DeviceSelection gpu = gpu::DeviceSelection::gpu(device.id);
-        options.push_back({qs(gpu::toString(gpu)), qs(gpu::deviceLabel(device.id, &snapshot, gpu::LabelForm::Listing))});
+    for (const values::DeviceInfo& device : snapshot.devices) {
+        const values::DeviceSelection gpu = values::DeviceSelection::gpu(device.id);
+        options.push_back({qs(values::toString(gpu)), qs(values::deviceLabel(device.id, &snapshot, values::LabelForm::Listing))});
     }
     window_.setDeviceOptions(options);
     window_.setDevices(snapshot);
     calibration_->setSnapshot(snapshot);
     presentGpus_.clear();
-    for (const gpu::DeviceInfo& device : snapshot.devices) {
+    for (const values::DeviceInfo& device : snapshot.devices) {
         presentGpus_.push_back(device.id);
     }
     snapshot_ = snapshot;
     applyDevicePreference();
 }
 
-gpu::DeviceSpeeds DeviceController::gpuSpeeds(const std::vector<gpu::DeviceId>& gpus) const
+values::DeviceSpeeds DeviceController::gpuSpeeds(const std::vector<values::DeviceId>& gpus) const
 {
     // Band heights follow the measured speeds once every GPU in use has been measured.
-    std::vector<gpu::DeviceCalibration> calibrations;
+    std::vector<values::DeviceCalibration> calibrations;
     const CalibrationCache cache;
-    for (const gpu::DeviceId id : gpus) {
-        gpu::DeviceCalibration c;
-        for (const gpu::DeviceInfo& device : snapshot_.devices) {
+    for (const values::DeviceId id : gpus) {
+        values::DeviceCalibration c;
+        for (const values::DeviceInfo& device : snapshot_.devices) {
             if (device.id == id) {
                 c = cache.cached(CalibrationCache::keyFor(device, snapshot_.driverVersion)).value_or(c);
             }
         }
         calibrations.push_back(c);
     }
-    const std::vector<double> relative = gpu::relativeSpeeds(calibrations);
-    gpu::DeviceSpeeds speeds;
+    const std::vector<double> relative = values::relativeSpeeds(calibrations);
+    values::DeviceSpeeds speeds;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         speeds.emplace_back(gpus[i], relative[i]);
     }
@@ -93,17 +93,17 @@ void DeviceController::applyDevicePreference()
     for (const QString& key : window_.enabledDevices()) {
         // The dock's keys are one device each ("gpu:N", "cpu"), spelled as the setting is; one
         // that is neither reads as auto and allows nothing.
-        const gpu::DeviceSelection device = readPreviewPreference(key.toStdString());
-        if (device.kind() == gpu::DeviceSelection::Kind::Gpus) {
+        const values::DeviceSelection device = readPreviewPreference(key.toStdString());
+        if (device.kind() == values::DeviceSelection::Kind::Gpus) {
             allowed.gpus.insert(allowed.gpus.end(), device.ids().begin(), device.ids().end());
         }
-        allowed.cpu = allowed.cpu || device.kind() == gpu::DeviceSelection::Kind::Cpu;
+        allowed.cpu = allowed.cpu || device.kind() == values::DeviceSelection::Kind::Cpu;
     }
-    const gpu::DeviceSelection preference =
+    const values::DeviceSelection preference =
         restrictPreference(readPreviewPreference(window_.preferredDevice().toStdString()), allowed);
     // Auto spreads previews over every enabled GPU, so the set of GPUs and their speeds matter
     // too. Compared as values: two speeds that differ only past some decimal are still two.
-    const gpu::DeviceSpeeds speeds = gpuSpeeds(allowed.gpus);
+    const values::DeviceSpeeds speeds = gpuSpeeds(allowed.gpus);
     if (applied_ && applied_->preference == preference && applied_->speeds == speeds) {
         return;
     }

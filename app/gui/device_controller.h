@@ -46,17 +46,17 @@ signals:
 private:
     void applyDevicePreference();
     /// Relative speeds of gpus from their cached calibrations (all 1 until each is measured).
-    gpu::DeviceSpeeds gpuSpeeds(const std::vector<gpu::DeviceId>& gpus) const;
+    values::DeviceSpeeds gpuSpeeds(const std::vector<values::DeviceId>& gpus) const;
 
     ui::MainWindow& window_;
     Engine& engine_;
     CalibrationController* calibration_ = nullptr;  ///< the Devices dock's Measure buttons
-    std::vector<gpu::DeviceId> presentGpus_;  ///< GPU ids of the last device snapshot
-    gpu::DeviceSnapshot snapshot_;            ///< the last device snapshot
+    std::vector<values::DeviceId> presentGpus_;  ///< GPU ids of the last device snapshot
+    values::DeviceSnapshot snapshot_;            ///< the last device snapshot
     /// What the Engine was last given.
     struct AppliedDevices {
-        gpu::DeviceSelection preference;
-        gpu::DeviceSpeeds speeds;
+        values::DeviceSelection preference;
+        values::DeviceSpeeds speeds;
     };
     std::optional<AppliedDevices> applied_;  ///< none before the first preference
 };

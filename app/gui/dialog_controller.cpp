@@ -64,16 +64,16 @@ void DialogController::openCompare()
             s.snapshot = gpu::enumerateDevices();
             s.calibrations = calibration_.known();
             const QStringList enabled = window_.enabledDevices();
-            gpu::DeviceSnapshot allowed = s.snapshot;
-            std::erase_if(allowed.devices, [&](const gpu::DeviceInfo& d) {
-                const gpu::DeviceSelection alone = gpu::DeviceSelection::gpu(d.id);
-                return !enabled.contains(QString::fromStdString(gpu::toString(alone)));
+            values::DeviceSnapshot allowed = s.snapshot;
+            std::erase_if(allowed.devices, [&](const values::DeviceInfo& d) {
+                const values::DeviceSelection alone = values::DeviceSelection::gpu(d.id);
+                return !enabled.contains(QString::fromStdString(values::toString(alone)));
             });
-            std::vector<gpu::DeviceCalibration> byId;
+            std::vector<values::DeviceCalibration> byId;
             for (const auto& d : s.snapshot.devices) {
                 const auto at = static_cast<std::size_t>(d.id.value());
                 byId.resize(std::max<std::size_t>(byId.size(), at + 1));
-                if (auto it = s.calibrations.find(gpu::deviceLabel(d.id, nullptr, gpu::LabelForm::Key)); it != s.calibrations.end()) {
+                if (auto it = s.calibrations.find(values::deviceLabel(d.id, nullptr, values::LabelForm::Key)); it != s.calibrations.end()) {
                     byId[at] = it->second;
                 }
             }

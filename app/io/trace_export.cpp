@@ -8,22 +8,22 @@
 
 namespace tessera::app {
 
-void writeTrace(const std::string& path, TraceFormat format, const std::vector<gpu::TimingRecord>& records,
-                const gpu::DeviceSnapshot& devices)
+void writeTrace(const std::string& path, TraceFormat format, const std::vector<values::TimingRecord>& records,
+                const values::DeviceSnapshot& devices)
 {
     std::string text;
     switch (format) {
-    case TraceFormat::Csv: text = gpu::timingCsv(records); break;
-    case TraceFormat::Json: text = gpu::timingJson(records); break;
-    case TraceFormat::ChromeTrace: text = gpu::toChromeTrace(records, devices); break;
+    case TraceFormat::Csv: text = values::timingCsv(records); break;
+    case TraceFormat::Json: text = values::timingJson(records); break;
+    case TraceFormat::ChromeTrace: text = values::toChromeTrace(records, devices); break;
     }
     // Through the temporary files that a signal's handler removes (QSaveFile's would stay), or
     // straight into a pipe or device such as /dev/stdout.
     files::writeOutputFile(path, text);
 }
 
-void writeTrace(const QString& path, TraceFormat format, const std::vector<gpu::TimingRecord>& records,
-                const gpu::DeviceSnapshot& devices)
+void writeTrace(const QString& path, TraceFormat format, const std::vector<values::TimingRecord>& records,
+                const values::DeviceSnapshot& devices)
 {
     writeTrace(QFile::encodeName(path).toStdString(), format, records, devices);
 }

@@ -21,19 +21,19 @@ enum class TraceFormat {
 
 // The text forms are values/trace_text.h's, the same for every front end; here under the
 // names the app has used.
-using gpu::parseChromeTrace;
-using gpu::toChromeTrace;
-inline std::string toCsv(const std::vector<gpu::TimingRecord>& records) { return gpu::timingCsv(records); }
-inline std::string csvHeader() { return gpu::timingCsvHeader(); }
-inline std::string toJson(const std::vector<gpu::TimingRecord>& records) { return gpu::timingJson(records); }
+using values::parseChromeTrace;
+using values::toChromeTrace;
+inline std::string toCsv(const std::vector<values::TimingRecord>& records) { return values::timingCsv(records); }
+inline std::string csvHeader() { return values::timingCsvHeader(); }
+inline std::string toJson(const std::vector<values::TimingRecord>& records) { return values::timingJson(records); }
 
 /// Writes records in format to path under the output rule (files::writeOutputFile): a file is
 /// replaced through a temporary renamed into place, so a failed write leaves it whole; a pipe or
 /// character device is written straight. Throws std::runtime_error naming the file on failure.
-void writeTrace(const std::string& path, TraceFormat format, const std::vector<gpu::TimingRecord>& records,
-                const gpu::DeviceSnapshot& devices = {});
+void writeTrace(const std::string& path, TraceFormat format, const std::vector<values::TimingRecord>& records,
+                const values::DeviceSnapshot& devices = {});
 /// The same for a path from a file dialog, turned into bytes with QFile::encodeName().
-void writeTrace(const QString& path, TraceFormat format, const std::vector<gpu::TimingRecord>& records,
-                const gpu::DeviceSnapshot& devices = {});
+void writeTrace(const QString& path, TraceFormat format, const std::vector<values::TimingRecord>& records,
+                const values::DeviceSnapshot& devices = {});
 
 }  // namespace tessera::app

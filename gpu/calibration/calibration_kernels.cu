@@ -3,6 +3,7 @@
 #include "gpu/runtime/cuda_check.cuh"
 
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -2,6 +2,7 @@
 #include "gpu/exec/band_crew.h"
 
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 #include <chrono>
 #include <stdexcept>
 

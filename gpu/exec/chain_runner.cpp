@@ -5,6 +5,7 @@
 #include "gpu/plan/cost_model.h"
 #include "gpu/plan/variant_support.h"
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 
 #include <algorithm>
 #include <tuple>

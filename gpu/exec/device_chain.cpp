@@ -6,6 +6,7 @@
 #include "tessera/gpu/device_info.h"
 #include "tessera/gpu/engine.h"
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 
 #include <algorithm>
 #include <chrono>

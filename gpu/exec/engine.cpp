@@ -3,6 +3,7 @@
 #include "gpu/runtime/cufft_loader.h"
 
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 #include "filters/cpu_executor.h"
 #include "tessera/gpu/pixel_format.h"
 #include "gpu/exec/resident/resident_bands.h"

@@ -5,6 +5,7 @@
 #include "gpu/plan/plan_data.h"
 #include "gpu/plan/variant_support.h"
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 
 namespace tessera::gpu {
 

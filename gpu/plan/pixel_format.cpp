@@ -2,6 +2,7 @@
 #include "tessera/gpu/pixel_format.h"
 
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 #include <opencv2/core/cvdef.h>
 
 #include <stdexcept>

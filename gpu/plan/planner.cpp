@@ -6,6 +6,7 @@
 #include "gpu/plan/variant_rows.h"
 #include "gpu/plan/variant_support.h"
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 
 #include <algorithm>
 #include <cmath>

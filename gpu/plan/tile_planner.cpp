@@ -2,6 +2,7 @@
 #include "gpu/plan/tile_planner.h"
 
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 
 #include <algorithm>
 #include <array>

@@ -3,6 +3,7 @@
 
 #include "filters/filter_spec.h"
 #include "values/geometry.h"
+#include "tessera/gpu/values.h"
 
 #include <cstddef>
 #include <cstdint>

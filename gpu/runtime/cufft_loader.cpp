@@ -3,6 +3,7 @@
 
 #include "values/device_info.h"
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 
 #include <dlfcn.h>
 

@@ -4,6 +4,7 @@
 #include "gpu/calibration/calibration_kernels.cuh"
 #include "gpu/runtime/cuda_check.cuh"
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 
 #include <cstdint>
 #include <cstring>

@@ -43,7 +43,7 @@ TEST(BatchLeaseBudget, TheGrantedBytesDecideTheTiles)
 
     DeviceScheduler tight;
     tight.setRecording(true);
-    tight.setBudget(gpu::DeviceId::cpu(), asked / 8);
+    tight.setBudget(values::DeviceId::cpu(), asked / 8);
     const ProcessOutcome tiled = makeProcessors({}, tight).front()(src, chain, cancel);
     ASSERT_FALSE(tiled.image.empty());
     EXPECT_GT(tiled.tiles, 4u) << "an eighth of the bytes, still one piece";

@@ -22,7 +22,7 @@ Result line(const std::string& method)
     r.method = method;
     r.width = 8192;
     r.height = 8192;
-    r.device = gpu::DeviceId{0};
+    r.device = values::DeviceId{0};
     r.deviceName = "GPU";
     return r;
 }

@@ -11,7 +11,7 @@
 namespace {
 
 using tessera::app::CalibrationCache;
-using tessera::gpu::DeviceCalibration;
+using tessera::values::DeviceCalibration;
 
 /// Settings in a folder of the test's own, never the user's.
 class CalibrationCacheTest : public testing::Test {
@@ -30,7 +30,7 @@ protected:
 
 TEST_F(CalibrationCacheTest, StoreAndReadBack)
 {
-    tessera::gpu::DeviceInfo device;
+    tessera::values::DeviceInfo device;
     device.name = "NVIDIA H200";
     device.pciBusId = "0000:19:00.0";
     const QString key = CalibrationCache::keyFor(device, 13010);

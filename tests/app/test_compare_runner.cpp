@@ -28,7 +28,7 @@ CompareTarget fake(const std::string& key, const std::vector<int>& gpus, std::ve
     t.key = key;
     t.label = key;
     for (const int ordinal : gpus) {  // the ordinals as the keys spell them
-        t.gpus.push_back(gpu::DeviceId{ordinal});
+        t.gpus.push_back(values::DeviceId{ordinal});
     }
     auto next = std::make_shared<std::size_t>(0);
     t.run = [ms, offset, next](const cv::Mat& src, const filters::FilterChain& chain) {
@@ -38,7 +38,7 @@ CompareTarget fake(const std::string& key, const std::vector<int>& gpus, std::ve
             cv::add(run.output, cv::Scalar::all(offset), run.output);
         }
         run.wallMs = ms[(*next)++ % ms.size()];
-        run.kernels.push_back({gpu::DeviceId{0}, "separable", run.wallMs, 2e9, 1e9});
+        run.kernels.push_back({values::DeviceId{0}, "separable", run.wallMs, 2e9, 1e9});
         return run;
     };
     return t;
@@ -176,7 +176,7 @@ TEST(CompareJson, SaveLoadRoundTrip)
     saved.host = "machine-a";
     saved.snapshot.driverVersion = 13000;
     saved.snapshot.devices.push_back({});
-    saved.snapshot.devices[0].id = gpu::DeviceId{0};
+    saved.snapshot.devices[0].id = values::DeviceId{0};
     saved.snapshot.devices[0].name = "Fake GPU";
     saved.calibrations["gpu:0"] = {3000, 60000, 9000, "fake"};
     const std::string path = (std::filesystem::temp_directory_path() / "tessera-compare-roundtrip.json").string();
@@ -230,12 +230,12 @@ TEST(CompareJson, NumbersOutOfRangeAreErrorsNamingTheFile)
 
 TEST(CompareRunner, RelativeSpeedsFollowTheFilterRate)
 {
-    const auto speeds = gpu::relativeSpeeds({{0, 0, 50, ""}, {0, 0, 100, ""}});
+    const auto speeds = values::relativeSpeeds({{0, 0, 50, ""}, {0, 0, 100, ""}});
     EXPECT_DOUBLE_EQ(speeds[0], 0.5);
     EXPECT_DOUBLE_EQ(speeds[1], 1.0);
-    const auto even = gpu::relativeSpeeds({{0, 0, 50, ""}, {}});
+    const auto even = values::relativeSpeeds({{0, 0, 50, ""}, {}});
     EXPECT_DOUBLE_EQ(even[0], 1.0);
-    EXPECT_DOUBLE_EQ(gpu::relativeSpeed({0, 0, 30, ""}, {0, 0, 10, ""}), 3.0);
+    EXPECT_DOUBLE_EQ(values::relativeSpeed({0, 0, 30, ""}, {0, 0, 10, ""}), 3.0);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@ TEST(Calibration, CpuPath)
 {
     // Needs no GPU; the numbers only need to exist: a busy machine or a sanitizer build (unoptimised,
     // instrumented loops) may measure well under 0.1 GFLOP/s. Speed goals live in the benchmark.
-    const gpu::DeviceCalibration c = calibrateCpu();
+    const values::DeviceCalibration c = calibrateCpu();
     EXPECT_GT(c.copyGBs, 0.0);
     EXPECT_GT(c.fmaGflops, 0.0);
     EXPECT_GT(c.filterMpixS, 0.0);

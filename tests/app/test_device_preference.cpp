@@ -6,8 +6,8 @@
 namespace tessera::app {
 namespace {
 
-using gpu::DeviceId;
-using gpu::DeviceSelection;
+using values::DeviceId;
+using values::DeviceSelection;
 
 DeviceSelection gpuPreference(int id)
 {
@@ -26,9 +26,9 @@ std::vector<DeviceId> ids(std::initializer_list<int> values)
 TEST(DevicePreference, RoundTripsThroughItsText)
 {
     for (const DeviceSelection& p : {DeviceSelection::automatic(), DeviceSelection::cpu(), gpuPreference(3)}) {
-        EXPECT_EQ(readPreviewPreference(gpu::toString(p)), p) << gpu::toString(p);
+        EXPECT_EQ(readPreviewPreference(values::toString(p)), p) << values::toString(p);
     }
-    EXPECT_EQ(gpu::toString(gpuPreference(12)), "gpu:12");
+    EXPECT_EQ(values::toString(gpuPreference(12)), "gpu:12");
 }
 
 TEST(DevicePreference, ReadsTheValuesOlderVersionsStored)

@@ -16,10 +16,10 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const gpu::DeviceId kGpu0{0};
-const gpu::DeviceId kGpu1{1};
+const values::DeviceId kGpu0{0};
+const values::DeviceId kGpu1{1};
 
-LeaseRequest ask(LeaseKind kind, std::vector<gpu::DeviceId> devices, std::uint64_t bytes = 0, std::string holder = {})
+LeaseRequest ask(LeaseKind kind, std::vector<values::DeviceId> devices, std::uint64_t bytes = 0, std::string holder = {})
 {
     return {std::move(devices), kind, bytes, std::move(holder)};
 }
@@ -42,7 +42,7 @@ bool overlap(const LeaseInterval& a, const LeaseInterval& b)
 
 bool sharesDevice(const LeaseInterval& a, const LeaseInterval& b)
 {
-    for (const gpu::DeviceId d : a.request.devices) {
+    for (const values::DeviceId d : a.request.devices) {
         if (std::ranges::find(b.request.devices, d) != b.request.devices.end()) {
             return true;
         }
@@ -95,7 +95,7 @@ TEST(DeviceScheduler, CalibrationNeverOverlapsOtherWorkOnItsDevice)
     for (int t = 0; t < 6; ++t) {
         workers.emplace_back([&scheduler, &stop, t] {
             const LeaseKind kind = t % 2 == 0 ? LeaseKind::Batch : LeaseKind::Preview;
-            const std::vector<gpu::DeviceId> devices = t < 4 ? std::vector{kGpu0} : std::vector{kGpu0, gpu::DeviceId::cpu()};
+            const std::vector<values::DeviceId> devices = t < 4 ? std::vector{kGpu0} : std::vector{kGpu0, values::DeviceId::cpu()};
             while (!stop) {
                 DeviceLease lease = scheduler.acquire(ask(kind, devices, 1), [&stop] { return stop.load(); });
                 std::this_thread::sleep_for(200us);
@@ -171,7 +171,7 @@ TEST(DeviceScheduler, WaitingPreviewGetsTheDeviceBeforeTheNextBatchLease)
 TEST(DeviceScheduler, ManyConcurrentLeasesNeverExceedABudget)
 {
     DeviceScheduler scheduler;
-    const std::map<gpu::DeviceId, std::uint64_t> budgets{{kGpu0, 100}, {kGpu1, 64}, {gpu::DeviceId::cpu(), 50}};
+    const std::map<values::DeviceId, std::uint64_t> budgets{{kGpu0, 100}, {kGpu1, 64}, {values::DeviceId::cpu(), 50}};
     for (const auto& [device, bytes] : budgets) {
         scheduler.setBudget(device, bytes);
     }
@@ -182,12 +182,12 @@ TEST(DeviceScheduler, ManyConcurrentLeasesNeverExceedABudget)
         for (int t = 0; t < 12; ++t) {
             workers.emplace_back([&, seed = std::random_device{}()] {
                 std::mt19937 random(seed);
-                const std::vector<std::vector<gpu::DeviceId>> sets{{kGpu0}, {kGpu1}, {kGpu0, kGpu1}, {gpu::DeviceId::cpu()}};
+                const std::vector<std::vector<values::DeviceId>> sets{{kGpu0}, {kGpu1}, {kGpu0, kGpu1}, {values::DeviceId::cpu()}};
                 for (int i = 0; i < 60; ++i) {
                     const auto kind = static_cast<LeaseKind>(random() % 2);  // preview or batch
                     const auto& devices = sets[random() % sets.size()];
                     DeviceLease lease = scheduler.acquire(ask(kind, devices, 1 + random() % 45));
-                    for (const gpu::DeviceId d : devices) {
+                    for (const values::DeviceId d : devices) {
                         overBudget = overBudget || scheduler.bytesInUse(d) > budgets.at(d);
                     }
                     std::this_thread::sleep_for(std::chrono::microseconds(random() % 300));
@@ -200,7 +200,7 @@ TEST(DeviceScheduler, ManyConcurrentLeasesNeverExceedABudget)
     const std::vector<LeaseInterval> intervals = scheduler.intervals();
     ASSERT_EQ(intervals.size(), 12u * 60u);
     for (const LeaseInterval& a : intervals) {
-        for (const gpu::DeviceId d : a.request.devices) {
+        for (const values::DeviceId d : a.request.devices) {
             std::uint64_t used = 0;
             for (const LeaseInterval& b : intervals) {
                 const bool running = b.begin <= a.begin && a.begin < b.end;
@@ -208,7 +208,7 @@ TEST(DeviceScheduler, ManyConcurrentLeasesNeverExceedABudget)
                     used += b.grantedBytes;
                 }
             }
-            ASSERT_LE(used, budgets.at(d)) << "on " << gpu::describe(d);
+            ASSERT_LE(used, budgets.at(d)) << "on " << values::describe(d);
         }
     }
 }

@@ -172,7 +172,7 @@ TEST(Engine, GpuPreferredFallsBackToTheCpuWithAReason)
 // Needs two GPUs or more; the CPU path is what runs elsewhere.
 TEST(Engine, ADisabledGpuLeavesTheNextPreviewsTimingRecords)
 {
-    const gpu::DeviceSnapshot snap = gpu::enumerateDevices();
+    const values::DeviceSnapshot snap = gpu::enumerateDevices();
     if (snap.devices.size() < 2) {
         GTEST_SKIP() << "needs two GPUs or more; this machine has " << snap.devices.size()
                      << (snap.hasGpu() ? "" : " (" + snap.reason + ")");
@@ -183,24 +183,24 @@ TEST(Engine, ADisabledGpuLeavesTheNextPreviewsTimingRecords)
     QObject::connect(&engine, &Engine::previewReady, [&](const PreviewResult& r) { results.push_back(r); });
     const cv::Mat image = sample();
     engine.setImage(image);
-    std::vector<gpu::DeviceId> all;
+    std::vector<values::DeviceId> all;
     for (const auto& d : snap.devices) {
         all.push_back(d.id);
     }
     const filters::FilterChain chain{{filters::makeGaussian(2.0, 0)}};
     const auto devicesOf = [](const PreviewResult& r) {
-        std::set<gpu::DeviceId> ids;
+        std::set<values::DeviceId> ids;
         for (const auto& rec : r.timings) {
-            ids.insert(gpu::DeviceId{rec.device});
+            ids.insert(values::DeviceId{rec.device});
         }
         return ids;
     };
-    const auto preview = [&](const std::vector<gpu::DeviceId>& enabled) {
-        gpu::DeviceSpeeds alike;
-        for (const gpu::DeviceId id : enabled) {
+    const auto preview = [&](const std::vector<values::DeviceId>& enabled) {
+        values::DeviceSpeeds alike;
+        for (const values::DeviceId id : enabled) {
             alike.emplace_back(id, 1.0);
         }
-        engine.setDevicePreference(gpu::DeviceSelection::automatic(), alike);
+        engine.setDevicePreference(values::DeviceSelection::automatic(), alike);
         const std::size_t before = results.size();
         engine.requestPreview(chain);
         EXPECT_TRUE(waitFor([&] { return results.size() == before + 1; }));
@@ -208,14 +208,14 @@ TEST(Engine, ADisabledGpuLeavesTheNextPreviewsTimingRecords)
     };
     const PreviewResult everyGpu = preview(all);
     ASSERT_TRUE(everyGpu.error.isEmpty()) << everyGpu.error.toStdString();
-    EXPECT_EQ(devicesOf(everyGpu), std::set<gpu::DeviceId>(all.begin(), all.end()));
+    EXPECT_EQ(devicesOf(everyGpu), std::set<values::DeviceId>(all.begin(), all.end()));
     EXPECT_LE(cv::norm(everyGpu.data, filters::applyCpu(image, chain), cv::NORM_INF), 1.0);
 
-    std::vector<gpu::DeviceId> without = all;
+    std::vector<values::DeviceId> without = all;
     without.erase(without.begin() + 1);  // the second GPU switched off
     const PreviewResult fewer = preview(without);
     ASSERT_TRUE(fewer.error.isEmpty()) << fewer.error.toStdString();
-    EXPECT_EQ(devicesOf(fewer), std::set<gpu::DeviceId>(without.begin(), without.end()));
+    EXPECT_EQ(devicesOf(fewer), std::set<values::DeviceId>(without.begin(), without.end()));
     EXPECT_EQ(devicesOf(fewer).count(all[1]), 0u);
     EXPECT_LE(cv::norm(fewer.data, filters::applyCpu(image, chain), cv::NORM_INF), 1.0);
 }
@@ -250,7 +250,7 @@ TEST(Engine, PreviewWaitsForAnExclusiveLeaseAndSaysWhy)
     QStringList waits;
     QObject::connect(&fixture.engine, &Engine::previewWaiting, [&waits](const QString& why) { waits << why; });
     DeviceLease calibration =
-        fixture.engine.scheduler().acquire({{gpu::DeviceId::cpu()}, LeaseKind::Exclusive, 0, "calibration"});
+        fixture.engine.scheduler().acquire({{values::DeviceId::cpu()}, LeaseKind::Exclusive, 0, "calibration"});
     const filters::FilterChain chain{{filters::makeGaussian(1.5, 0)}};
     fixture.engine.requestPreview(chain);
     ASSERT_TRUE(waitFor([&] { return !waits.isEmpty(); }));

@@ -116,12 +116,12 @@ struct Faults {
 BatchProcessor faultyEngine(Faults& faults)
 {
     gpu::RunOptions options;
-    options.placement = gpu::Placement::Streamed;
-    options.deviceSlots = {gpu::DeviceSlot{gpu::DeviceId::cpu(), 0, 1.0}, gpu::DeviceSlot{gpu::DeviceId::cpu(), 0, 1.0}};
-    options.tileSize = gpu::TileSize{64, 48};
+    options.placement = values::Placement::Streamed;
+    options.deviceSlots = {values::DeviceSlot{values::DeviceId::cpu(), 0, 1.0}, values::DeviceSlot{values::DeviceId::cpu(), 0, 1.0}};
+    options.tileSize = values::TileSize{64, 48};
     options.streamsPerGpu = 1;
-    options.fault = [&faults](gpu::SlotIndex slot, int, gpu::Phase) {
-        if (slot == gpu::SlotIndex{1} && faults.calls.fetch_add(1) % 7 == 3) {
+    options.fault = [&faults](values::SlotIndex slot, int, values::Phase) {
+        if (slot == values::SlotIndex{1} && faults.calls.fetch_add(1) % 7 == 3) {
             ++faults.thrown;
             throw gpu::CudaError(700, "kernel(injected)", __FILE__, __LINE__, "injected device fault");
         }

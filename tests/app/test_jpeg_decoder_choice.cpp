@@ -213,7 +213,7 @@ TEST(JpegDecoderBatch, WithoutNvjpegTheOutputsAreTheSameBytesAndLibjpegTurboIsNa
     job.outputDir = out.file("cpu");
     const BatchSummary plain = runBatch(planBatch(job), job, {cpuProcessor()}, never);
     job.outputDir = out.file("asked");
-    job.jpegGpus = {gpu::DeviceId(0), gpu::DeviceId(1)};
+    job.jpegGpus = {values::DeviceId(0), values::DeviceId(1)};
     const BatchSummary asked = runBatch(planBatch(job), job, {cpuProcessor()}, never);
 
     ASSERT_EQ(plain.ok, 6);

@@ -58,7 +58,7 @@ TEST(OneRunner, EngineComparisonAndApplyGiveTheSamePixelsAndReportShape)
     // The CPU path as the pipeline runs it: what every front end must give on the CPU.
     gpu::RunOptions cpu;
     cpu.deviceSlots = gpu::cpuSlots();
-    gpu::RunReport streamedReport;
+    values::RunReport streamedReport;
     const cv::Mat want = gpu::runStreamed(image, chain, cpu, &streamedReport);
 
     // The window's engine.
@@ -91,9 +91,9 @@ TEST(OneRunner, EngineComparisonAndApplyGiveTheSamePixelsAndReportShape)
 
     // One report shape: every front end's report has the same fields, and says the same about
     // where the work ran and how each step was done.
-    const nlohmann::json fromEngine = nlohmann::json::parse(gpu::runReportJson(preview.report));
-    const nlohmann::json fromComparison = nlohmann::json::parse(gpu::runReportJson(cpuResult.lastRun));
-    const nlohmann::json fromPipeline = nlohmann::json::parse(gpu::runReportJson(streamedReport));
+    const nlohmann::json fromEngine = nlohmann::json::parse(values::runReportJson(preview.report));
+    const nlohmann::json fromComparison = nlohmann::json::parse(values::runReportJson(cpuResult.lastRun));
+    const nlohmann::json fromPipeline = nlohmann::json::parse(values::runReportJson(streamedReport));
     EXPECT_EQ(keysOf(cliRun), keysOf(fromPipeline));
     EXPECT_EQ(keysOf(fromEngine), keysOf(fromPipeline));
     EXPECT_EQ(keysOf(fromComparison), keysOf(fromPipeline));
@@ -109,7 +109,7 @@ TEST(OneRunner, EngineComparisonAndApplyGiveTheSamePixelsAndReportShape)
 // pipeline: their pixels match the CPU path within the rounding of an 8-bit output.
 TEST(OneRunner, GpuTargetsMatchTheCpuPathWhereThereAreGpus)
 {
-    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    const values::DeviceSnapshot snapshot = gpu::enumerateDevices();
     if (!snapshot.hasGpu()) {
         GTEST_SKIP() << "no GPU here: " << snapshot.reason;
     }
@@ -123,7 +123,7 @@ TEST(OneRunner, GpuTargetsMatchTheCpuPathWhereThereAreGpus)
     for (const TargetResult& r : compared.results) {
         ASSERT_TRUE(r.ok()) << r.key << ": " << r.error;
         EXPECT_LE(r.maxAbsError, 1.0) << r.key;
-        const nlohmann::json report = nlohmann::json::parse(gpu::runReportJson(r.lastRun));
+        const nlohmann::json report = nlohmann::json::parse(values::runReportJson(r.lastRun));
         EXPECT_FALSE(report.at("devices").empty()) << r.key;
     }
     Engine engine(true);
@@ -133,7 +133,7 @@ TEST(OneRunner, GpuTargetsMatchTheCpuPathWhereThereAreGpus)
     gpu::RunOptions cpu;
     cpu.deviceSlots = gpu::cpuSlots();
     EXPECT_LE(cv::norm(preview.data, gpu::runStreamed(image, chain, cpu), cv::NORM_INF), 1.0);
-    EXPECT_NE(nlohmann::json::parse(gpu::runReportJson(preview.report)).at("devices"),
+    EXPECT_NE(nlohmann::json::parse(values::runReportJson(preview.report)).at("devices"),
               nlohmann::json::array({"cpu"}));
 }
 

@@ -57,17 +57,17 @@ BatchJob tiffJob(const test::TempFolder& in, const test::TempFolder& out, const 
 bool sharesDevice(const LeaseInterval& a, const LeaseInterval& b)
 {
     return std::ranges::any_of(a.request.devices,
-                               [&b](gpu::DeviceId d) { return std::ranges::find(b.request.devices, d) != b.request.devices.end(); });
+                               [&b](values::DeviceId d) { return std::ranges::find(b.request.devices, d) != b.request.devices.end(); });
 }
 
 // On the CPU slots (CI) the results equal the CPU path's exactly; on GPUs (the GPU machine) every
 // result is within the 1-LSB rounding the GPU contract allows for 8-bit output.
-void runAllTogether(const gpu::DeviceSnapshot& devices)
+void runAllTogether(const values::DeviceSnapshot& devices)
 {
     const bool gpu = devices.hasGpu();
     const double tolerance = gpu ? 1.0 : 0.0;
-    std::vector<gpu::DeviceId> gpus;
-    for (const gpu::DeviceInfo& d : devices.devices) {
+    std::vector<values::DeviceId> gpus;
+    for (const values::DeviceInfo& d : devices.devices) {
         gpus.push_back(d.id);
     }
     app();
@@ -161,13 +161,13 @@ void runAllTogether(const gpu::DeviceSnapshot& devices)
 
 TEST(SharedDevices, PreviewBatchAndComparisonTogetherAllExact)
 {
-    runAllTogether(gpu::DeviceSnapshot{});
+    runAllTogether(values::DeviceSnapshot{});
 }
 
 // The same on every GPU of the machine. Needs a GPU.
 TEST(SharedDevices, PreviewBatchAndComparisonTogetherOnTheGpus)
 {
-    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    const values::DeviceSnapshot snapshot = gpu::enumerateDevices();
     if (!snapshot.hasGpu()) {
         GTEST_SKIP() << "needs a GPU: " << snapshot.reason;
     }
@@ -186,12 +186,12 @@ TEST(SharedDevices, BatchCancelledWhileWaitingForTheDevice)
         cv::imwrite(in.file("f" + std::to_string(i) + ".tif"), randomImage(random, CV_8UC1));
     }
     BatchJob job = tiffJob(in, out, filters::FilterChain{{filters::makeBox(3)}});
-    DeviceLease calibration = scheduler.acquire({{gpu::DeviceId::cpu()}, LeaseKind::Exclusive, 0, "calibration"});
+    DeviceLease calibration = scheduler.acquire({{values::DeviceId::cpu()}, LeaseKind::Exclusive, 0, "calibration"});
     std::atomic<bool> cancel{false};
     std::atomic<bool> waited{false};
     auto batch = std::async(std::launch::async, [&] {
         return runBatch(planBatch(job), job,
-                        makeProcessors({}, scheduler, gpu::Method::Auto, 0, [&](const std::string&) { waited = true; }),
+                        makeProcessors({}, scheduler, values::Method::Auto, 0, [&](const std::string&) { waited = true; }),
                         cancel);
     });
     QElapsedTimer timer;
@@ -213,7 +213,7 @@ TEST(SharedDevices, BatchCancelledWhileWaitingForTheDevice)
 // the benchmark holds those). Needs a GPU.
 TEST(SharedDevices, PreviewLatencyDuringA200FileBatch)
 {
-    const gpu::DeviceSnapshot snapshot = gpu::enumerateDevices();
+    const values::DeviceSnapshot snapshot = gpu::enumerateDevices();
     if (!snapshot.hasGpu()) {
         GTEST_SKIP() << "needs a GPU: " << snapshot.reason;
     }
@@ -234,7 +234,7 @@ TEST(SharedDevices, PreviewLatencyDuringA200FileBatch)
     cv::Mat image(2048, 2048, CV_8UC3);
     cv::randu(image, cv::Scalar::all(0), cv::Scalar::all(255));
     Engine engine(true, nullptr, scheduler);
-    engine.setDevicePreference(gpu::DeviceSelection::gpu(gpu::DeviceId{0}));
+    engine.setDevicePreference(values::DeviceSelection::gpu(values::DeviceId{0}));
     engine.setImage(image);
     std::vector<PreviewResult> previews;
     QObject::connect(&engine, &Engine::previewReady, [&previews](const PreviewResult& r) { previews.push_back(r); });
@@ -268,7 +268,7 @@ TEST(SharedDevices, PreviewLatencyDuringA200FileBatch)
     QElapsedTimer batchTimer;
     batchTimer.start();
     auto batch = std::async(std::launch::async, [&] {
-        return runBatch(planBatch(job), job, makeProcessors({gpu::DeviceId{0}}, *scheduler), never);
+        return runBatch(planBatch(job), job, makeProcessors({values::DeviceId{0}}, *scheduler), never);
     });
     std::vector<double> during;
     while (batch.wait_for(std::chrono::milliseconds(0)) != std::future_status::ready) {

@@ -17,7 +17,7 @@
 namespace {
 
 using tessera::app::TraceFormat;
-using tessera::gpu::TimingRecord;
+using tessera::values::TimingRecord;
 using nlohmann::json;
 
 TEST(TraceExport, ChromeTraceReadsBackAsTheSameRecords)
@@ -84,8 +84,8 @@ TEST(TraceExport, ChromeTraceHasCompleteEventsAndNamedProcessesAndThreads)
 TEST(TraceExport, KernelEventsCarryMethodAndBandwidth)
 {
     TimingRecord r;
-    r.device = tessera::gpu::DeviceId{0};
-    r.phase = tessera::gpu::Phase::Kernel;
+    r.device = tessera::values::DeviceId{0};
+    r.phase = tessera::values::Phase::Kernel;
     r.label = "separable";
     r.beginUs = 10.0;
     r.endUs = 20.0;
@@ -166,11 +166,11 @@ TEST(TraceExport, TheFourGpuTraceFromTheGpuMachineReadsBack)
     ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << "missing " << file.fileName().toStdString();
     const auto records = parseChromeTrace(file.readAll().toStdString());
     ASSERT_FALSE(records.empty());
-    std::map<int, std::map<gpu::Phase, const gpu::TimingRecord*>> byTile;
+    std::map<int, std::map<values::Phase, const values::TimingRecord*>> byTile;
     std::set<int> devices;
     for (const auto& r : records) {
         EXPECT_LE(r.beginUs, r.endUs);
-        if (!r.device.isCpu() && r.phase != gpu::Phase::Host) {
+        if (!r.device.isCpu() && r.phase != values::Phase::Host) {
             devices.insert(r.device.value());
             byTile[r.tile][r.phase] = &r;
         }
@@ -179,9 +179,9 @@ TEST(TraceExport, TheFourGpuTraceFromTheGpuMachineReadsBack)
     ASSERT_GE(byTile.size(), 4u);
     for (const auto& [tile, phases] : byTile) {
         ASSERT_EQ(phases.size(), 3u) << "tile " << tile;
-        const auto* up = phases.at(gpu::Phase::Upload);
-        const auto* kernel = phases.at(gpu::Phase::Kernel);
-        const auto* down = phases.at(gpu::Phase::Download);
+        const auto* up = phases.at(values::Phase::Upload);
+        const auto* kernel = phases.at(values::Phase::Kernel);
+        const auto* down = phases.at(values::Phase::Download);
         EXPECT_EQ(up->device, down->device);
         EXPECT_EQ(up->stream, kernel->stream);
         EXPECT_LE(up->endUs, kernel->beginUs + 0.01) << "tile " << tile;

@@ -6,10 +6,10 @@
 namespace tessera::app {
 namespace {
 
-gpu::DeviceInfo fakeDevice(int id, const std::string& name)
+values::DeviceInfo fakeDevice(int id, const std::string& name)
 {
-    gpu::DeviceInfo d;
-    d.id = gpu::DeviceId{id};
+    values::DeviceInfo d;
+    d.id = values::DeviceId{id};
     d.name = name;
     d.ccMajor = 9;
     d.smCount = 132;
@@ -21,7 +21,7 @@ gpu::DeviceInfo fakeDevice(int id, const std::string& name)
 
 TEST(VersionInfo, NamesEveryLibrary)
 {
-    gpu::DeviceSnapshot snap;
+    values::DeviceSnapshot snap;
     snap.runtimeVersion = 13000;
     const auto v = collectVersions(snap);
     EXPECT_FALSE(v.tessera.empty());
@@ -36,7 +36,7 @@ TEST(VersionInfo, NamesEveryLibrary)
 
 TEST(VersionInfo, SummaryWithoutGpuGivesTheReason)
 {
-    gpu::DeviceSnapshot snap;
+    values::DeviceSnapshot snap;
     snap.reason = "no NVIDIA driver is installed";
     EXPECT_EQ(computeSummary(snap), "CPU path (no NVIDIA driver is installed)");
     EXPECT_NE(describeDevices(snap).find("no NVIDIA driver"), std::string::npos);
@@ -44,7 +44,7 @@ TEST(VersionInfo, SummaryWithoutGpuGivesTheReason)
 
 TEST(VersionInfo, SummaryGroupsIdenticalGpus)
 {
-    gpu::DeviceSnapshot snap;
+    values::DeviceSnapshot snap;
     for (int i = 0; i < 4; ++i) {
         snap.devices.push_back(fakeDevice(i, "NVIDIA H200"));
     }

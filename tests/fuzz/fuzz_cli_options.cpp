@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
     }
     try {
-        tessera::gpu::parseDeviceSelection(options.device, tessera::gpu::kDeviceOption);
+        tessera::values::parseDeviceSelection(options.device, tessera::values::kDeviceOption);
     } catch (const std::invalid_argument&) {
     }
     return 0;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "self_test.h"
+#include "tessera/gpu/values.h"
 
 #include <cuda_runtime.h>
 

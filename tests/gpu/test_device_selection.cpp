@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <unordered_set>
 
-namespace tessera::gpu {
+namespace tessera::values {
 namespace {
 
 using Kind = DeviceSelection::Kind;
@@ -250,4 +250,4 @@ TEST(DeviceSelection, SelectionOfAResolvedList)
 }
 
 }  // namespace
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -39,7 +39,7 @@ TEST(JpegBatchGpu, JpegsAreDecodedOnTheGpuAndNamedCmykFallsBack)
         GTEST_SKIP() << "no CUDA device";
     }
     std::string why;
-    if (!gpu::GpuJpegDecoder::open(gpu::DeviceId(0), why)) {
+    if (!gpu::GpuJpegDecoder::open(values::DeviceId(0), why)) {
         GTEST_SKIP() << why;
     }
     const fs::path root = fs::temp_directory_path() / ("tessera-jpeg-batch-" + std::to_string(std::random_device{}()));
@@ -61,7 +61,7 @@ TEST(JpegBatchGpu, JpegsAreDecodedOnTheGpuAndNamedCmykFallsBack)
     job.outputDir = (root / "cpu").string();
     const BatchSummary cpu = runBatch(planBatch(job), job, {cpuProcessor()}, never);
     job.outputDir = (root / "gpu").string();
-    job.jpegGpus = {gpu::DeviceId(0)};
+    job.jpegGpus = {values::DeviceId(0)};
     const BatchSummary onGpu = runBatch(planBatch(job), job, {cpuProcessor()}, never);
     ASSERT_EQ(cpu.ok, 5);
     ASSERT_EQ(onGpu.ok, 5);

@@ -15,12 +15,12 @@
 namespace {
 
 using tessera::filters::Border;
-using tessera::gpu::DeviceInfo;
+using tessera::values::DeviceInfo;
 using tessera::gpu::KernelVariant;
-using tessera::gpu::Method;
+using tessera::values::Method;
 using tessera::gpu::PixelDepth;
 using tessera::gpu::PixelFormat;
-using tessera::gpu::TensorCores;
+using tessera::values::TensorCores;
 namespace filters = tessera::filters;
 
 using tessera::gpu::test::describedH200;

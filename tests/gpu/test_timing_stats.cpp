@@ -5,12 +5,12 @@
 
 namespace {
 
-using tessera::gpu::DeviceId;
-using tessera::gpu::DeviceSnapshot;
-using tessera::gpu::Phase;
-using tessera::gpu::TimingRecord;
-using tessera::gpu::TimingStats;
-using tessera::gpu::computeTimingStats;
+using tessera::values::DeviceId;
+using tessera::values::DeviceSnapshot;
+using tessera::values::Phase;
+using tessera::values::TimingRecord;
+using tessera::values::TimingStats;
+using tessera::values::computeTimingStats;
 
 TimingRecord record(int device, int stream, Phase phase, const std::string& label, double begin, double end,
                     std::uint64_t bytes, int width = 0, int height = 0)
@@ -108,26 +108,26 @@ TEST(TimingStats, UnknownBandwidthOrNoBytesLeavesThePercentageEmpty)
 TEST(TimingStats, EmptyInputGivesNothing)
 {
     EXPECT_TRUE(computeTimingStats({}).empty());
-    EXPECT_TRUE(tessera::gpu::timingLanes({}).empty());
-    EXPECT_EQ(tessera::gpu::timeSpan({}), (std::pair<double, double>{0.0, 0.0}));
+    EXPECT_TRUE(tessera::values::timingLanes({}).empty());
+    EXPECT_EQ(tessera::values::timeSpan({}), (std::pair<double, double>{0.0, 0.0}));
 }
 
 TEST(TimingStats, LanesAreDistinctDeviceStreamPairsWithTheCpuLast)
 {
-    const auto lanes = tessera::gpu::timingLanes(handMade());
+    const auto lanes = tessera::values::timingLanes(handMade());
     ASSERT_EQ(lanes.size(), 4u);
-    EXPECT_EQ(lanes[0], (tessera::gpu::TimingLane{DeviceId{0}, 0}));
-    EXPECT_EQ(lanes[1], (tessera::gpu::TimingLane{DeviceId{0}, 1}));
-    EXPECT_EQ(lanes[2], (tessera::gpu::TimingLane{DeviceId{1}, 0}));
-    EXPECT_EQ(lanes[3], (tessera::gpu::TimingLane{DeviceId::cpu(), 0}));
+    EXPECT_EQ(lanes[0], (tessera::values::TimingLane{DeviceId{0}, 0}));
+    EXPECT_EQ(lanes[1], (tessera::values::TimingLane{DeviceId{0}, 1}));
+    EXPECT_EQ(lanes[2], (tessera::values::TimingLane{DeviceId{1}, 0}));
+    EXPECT_EQ(lanes[3], (tessera::values::TimingLane{DeviceId::cpu(), 0}));
 }
 
 TEST(TimingStats, DeviceTitlesUseTheSnapshotsNames)
 {
-    EXPECT_EQ(tessera::gpu::deviceTitle(DeviceId{0}, oneGpu()), "GPU 0 (Test GPU)");
-    EXPECT_EQ(tessera::gpu::deviceTitle(DeviceId{1}, oneGpu()), "GPU 1");
-    EXPECT_EQ(tessera::gpu::deviceTitle(DeviceId::cpu(), oneGpu()), "CPU");
-    EXPECT_EQ(tessera::gpu::timeSpan(handMade()), (std::pair<double, double>{0.0, 130.0}));
+    EXPECT_EQ(tessera::values::deviceTitle(DeviceId{0}, oneGpu()), "GPU 0 (Test GPU)");
+    EXPECT_EQ(tessera::values::deviceTitle(DeviceId{1}, oneGpu()), "GPU 1");
+    EXPECT_EQ(tessera::values::deviceTitle(DeviceId::cpu(), oneGpu()), "CPU");
+    EXPECT_EQ(tessera::values::timeSpan(handMade()), (std::pair<double, double>{0.0, 130.0}));
 }
 
 }  // namespace

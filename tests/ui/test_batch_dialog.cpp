@@ -136,7 +136,7 @@ TEST_F(BatchDialogTest, WaitsWhileACalibrationHoldsTheDeviceAndSaysSo)
     auto* device = child<QComboBox>("batchDevice");
     device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
     app::DeviceLease calibration =
-        scheduler_.acquire({{gpu::DeviceId::cpu()}, app::LeaseKind::Exclusive, 0, "calibration"});
+        scheduler_.acquire({{values::DeviceId::cpu()}, app::LeaseKind::Exclusive, 0, "calibration"});
     QSignalSpy finished(&controller_, &app::BatchController::finished);
     QTest::mouseClick(child<QPushButton>("batchStart"), Qt::LeftButton);
     auto* summary = child<QLabel>("batchSummary");

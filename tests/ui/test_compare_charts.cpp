@@ -87,9 +87,9 @@ TEST(CompareCharts, ThroughputModelMatchesLoadedRowsAndLeavesFailuresBare)
     EXPECT_NEAR(std::fmod(m.axisTop, m.step), 0.0, 1e-9);
     EXPECT_LE(m.axisTop / m.step, 10.0);
     // Colours follow the device; the loaded bar is a paler tint of its target's colour.
-    EXPECT_EQ(findBar(m, 0, 0)->colour, deviceColor(tessera::gpu::DeviceId{0}));
-    EXPECT_EQ(findBar(m, 2, 0)->colour, deviceColor(tessera::gpu::DeviceId::cpu()));
-    EXPECT_GT(findBar(m, 0, 1)->colour.lightnessF(), deviceColor(tessera::gpu::DeviceId{0}).lightnessF());
+    EXPECT_EQ(findBar(m, 0, 0)->colour, deviceColor(tessera::values::DeviceId{0}));
+    EXPECT_EQ(findBar(m, 2, 0)->colour, deviceColor(tessera::values::DeviceId::cpu()));
+    EXPECT_GT(findBar(m, 0, 1)->colour.lightnessF(), deviceColor(tessera::values::DeviceId{0}).lightnessF());
 }
 
 TEST(CompareCharts, ThroughputModelWithoutLoadedHasOneSet)
@@ -176,8 +176,8 @@ TEST(CompareCharts, RooflineModelHasDecadeRangesRoofsAndMarks)
     EXPECT_NE(m.marks[0].shape, m.marks[1].shape);
     EXPECT_EQ(m.marks[2].name, QStringLiteral("CPU"));
     EXPECT_EQ(m.legendOrder, (QStringList{"GPU 0\u20131 roof", "GPU 0\u20131 separable", "GPU 0\u20131 direct", "CPU"}));
-    EXPECT_EQ(m.marks[0].colour, deviceColor(tessera::gpu::DeviceId{0}));
-    EXPECT_EQ(m.marks[2].colour, deviceColor(tessera::gpu::DeviceId::cpu()));
+    EXPECT_EQ(m.marks[0].colour, deviceColor(tessera::values::DeviceId{0}));
+    EXPECT_EQ(m.marks[2].colour, deviceColor(tessera::values::DeviceId::cpu()));
 }
 
 TEST(CompareCharts, RooflineMapsLogValuesAndNamesWhatIsHovered)
@@ -210,14 +210,14 @@ TEST(CompareCharts, RooflineMapsLogValuesAndNamesWhatIsHovered)
 
 TEST(CompareCharts, ColoursFollowTheDevice)
 {
-    EXPECT_EQ(targetColour(QStringLiteral("gpu:2")), deviceColor(tessera::gpu::DeviceId{2}));
-    EXPECT_EQ(targetColour(QStringLiteral("cpu")), deviceColor(tessera::gpu::DeviceId::cpu()));
+    EXPECT_EQ(targetColour(QStringLiteral("gpu:2")), deviceColor(tessera::values::DeviceId{2}));
+    EXPECT_EQ(targetColour(QStringLiteral("cpu")), deviceColor(tessera::values::DeviceId::cpu()));
     for (int id = 0; id < 8; ++id) {
-        EXPECT_NE(targetColour(QStringLiteral("gpus:0,1")), deviceColor(tessera::gpu::DeviceId{id}));
+        EXPECT_NE(targetColour(QStringLiteral("gpus:0,1")), deviceColor(tessera::values::DeviceId{id}));
     }
-    EXPECT_EQ(rooflineColour(QStringLiteral("GPU 3")), deviceColor(tessera::gpu::DeviceId{3}));
-    EXPECT_EQ(rooflineColour(QStringLiteral("GPUs 2,5")), deviceColor(tessera::gpu::DeviceId{2}));
-    EXPECT_EQ(rooflineColour(QStringLiteral("CPU")), deviceColor(tessera::gpu::DeviceId::cpu()));
+    EXPECT_EQ(rooflineColour(QStringLiteral("GPU 3")), deviceColor(tessera::values::DeviceId{3}));
+    EXPECT_EQ(rooflineColour(QStringLiteral("GPUs 2,5")), deviceColor(tessera::values::DeviceId{2}));
+    EXPECT_EQ(rooflineColour(QStringLiteral("CPU")), deviceColor(tessera::values::DeviceId::cpu()));
 }
 
 TEST(CompareCharts, LogTickLabelsAndLegendLayout)
@@ -272,7 +272,7 @@ TEST(CompareCharts, PaintEmptyAndFilledInLightAndDarkPalettes)
         int index = -1;
         ASSERT_NE(findBar(bars.model(), 0, 0, &index), nullptr);
         const QPointF centre = bars.barRect(index).center() * shot.devicePixelRatioF();
-        EXPECT_EQ(shot.pixelColor(centre.toPoint()).rgb(), deviceColor(tessera::gpu::DeviceId{0}).rgb());
+        EXPECT_EQ(shot.pixelColor(centre.toPoint()).rgb(), deviceColor(tessera::values::DeviceId{0}).rgb());
         EXPECT_FALSE(roof.grab().isNull());
     }
 }

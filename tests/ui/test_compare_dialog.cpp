@@ -44,9 +44,9 @@ cv::Mat testImage(int side)
 
 /// A fake GPU target: the CPU result (with a patch of off-by-one pixels when noisy), run times
 /// ms around a median, kernels as a separable pass would report them.
-app::CompareTarget fakeGpu(std::vector<gpu::DeviceId> gpus, double ms, bool noisy = false, int sleepMs = 0)
+app::CompareTarget fakeGpu(std::vector<values::DeviceId> gpus, double ms, bool noisy = false, int sleepMs = 0)
 {
-    const std::string label = gpus.size() == 1 ? gpu::describe(gpus[0]) + " (NVIDIA H200)"
+    const std::string label = gpus.size() == 1 ? values::describe(gpus[0]) + " (NVIDIA H200)"
                                                : std::to_string(gpus.size()) + " GPUs";
     app::CompareTarget t = app::gpuTarget(gpus, label);
     auto turn = std::make_shared<int>(0);
@@ -62,7 +62,7 @@ app::CompareTarget fakeGpu(std::vector<gpu::DeviceId> gpus, double ms, bool nois
         }
         run.wallMs = ms * (1.0 + 0.05 * ((*turn)++ % 3 - 1));
         const auto [flops, bytes] = app::chainWork(chain, src.size(), src.type(), {"separable"});
-        for (const gpu::DeviceId g : gpus) {
+        for (const values::DeviceId g : gpus) {
             run.kernels.push_back({g, "separable", run.wallMs * 0.8, flops / double(gpus.size()), bytes / double(gpus.size())});
         }
         return run;
@@ -74,14 +74,14 @@ app::CompareSetup fourGpuSetup(int sleepMs = 0)
 {
     app::CompareSetup s;
     for (int id = 0; id < 4; ++id) {
-        gpu::DeviceInfo d;
-        d.id = gpu::DeviceId{id};
+        values::DeviceInfo d;
+        d.id = values::DeviceId{id};
         d.name = "NVIDIA H200";
         s.snapshot.devices.push_back(d);
         s.targets.push_back(fakeGpu({d.id}, 0.125 + 0.003 * id, false, sleepMs));
         s.calibrations["gpu:" + std::to_string(id)] = {3900, 61000, 9000, "fake"};
     }
-    const std::vector<gpu::DeviceId> all{gpu::DeviceId{0}, gpu::DeviceId{1}, gpu::DeviceId{2}, gpu::DeviceId{3}};
+    const std::vector<values::DeviceId> all{values::DeviceId{0}, values::DeviceId{1}, values::DeviceId{2}, values::DeviceId{3}};
     s.targets.push_back(fakeGpu(all, 0.036, true, sleepMs));
     s.targets.push_back(app::cpuTarget());
     s.calibrations["cpu"] = {12, 400, 150, "fake"};
@@ -168,7 +168,7 @@ TEST_F(CompareDialogTest, WaitsForABatchOnItsDeviceAndSaysSo)
         return s;
     }, testImage(96));
     scheduler_.setRecording(true);
-    app::DeviceLease batch = scheduler_.acquire({{gpu::DeviceId::cpu()}, app::LeaseKind::Batch, 0, "batch"});
+    app::DeviceLease batch = scheduler_.acquire({{values::DeviceId::cpu()}, app::LeaseKind::Batch, 0, "batch"});
     QSignalSpy finished(controller_.get(), &app::CompareController::finished);
     dialog_.findChild<QPushButton*>(QStringLiteral("compareRun"))->click();
     auto* status = dialog_.findChild<QLabel*>(QStringLiteral("compareStatus"));

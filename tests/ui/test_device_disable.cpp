@@ -27,7 +27,7 @@ namespace {
 using tessera::app::GuiController;
 using DeviceDisableTest = tessera::test::WindowFixture;
 
-std::set<int> devicesIn(const std::vector<tessera::gpu::TimingRecord>& records)
+std::set<int> devicesIn(const std::vector<tessera::values::TimingRecord>& records)
 {
     std::set<int> ids;
     for (const auto& r : records) {
@@ -65,7 +65,7 @@ TEST_F(DeviceDisableTest, UncheckingAGpuTakesItOutOfTheNextPreview)
     }
     EXPECT_EQ(devicesIn(window_.profilerDock()->records()), all);
 
-    const tessera::gpu::DeviceId off = snap.devices[1].id;
+    const tessera::values::DeviceId off = snap.devices[1].id;
     auto* check =
         window_.devicePanel()->findChild<QCheckBox*>(QStringLiteral("deviceCheck_gpu%1").arg(off.value()));
     ASSERT_NE(check, nullptr);

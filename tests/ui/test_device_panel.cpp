@@ -21,9 +21,9 @@
 
 namespace {
 
-using tessera::gpu::DeviceId;
-using tessera::gpu::DeviceInfo;
-using tessera::gpu::DeviceSnapshot;
+using tessera::values::DeviceId;
+using tessera::values::DeviceInfo;
+using tessera::values::DeviceSnapshot;
 using tessera::ui::DevicePanel;
 
 constexpr std::uint64_t kGiB = 1ull << 30;

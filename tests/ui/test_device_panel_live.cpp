@@ -20,10 +20,10 @@
 
 namespace {
 
-using tessera::gpu::DeviceCalibration;
-using tessera::gpu::DeviceId;
-using tessera::gpu::DeviceInfo;
-using tessera::gpu::DeviceSnapshot;
+using tessera::values::DeviceCalibration;
+using tessera::values::DeviceId;
+using tessera::values::DeviceInfo;
+using tessera::values::DeviceSnapshot;
 using tessera::ui::DevicePanel;
 
 constexpr std::uint64_t kGiB = 1ull << 30;
@@ -232,14 +232,14 @@ TEST_F(DevicePanelLive, MeasurementWaitsForItsGpuAndHasItAlone)
     panel.setRefreshInterval(0);
     tessera::app::DeviceScheduler scheduler;
     scheduler.setRecording(true);
-    const tessera::gpu::DeviceId gpu1{1};
+    const tessera::values::DeviceId gpu1{1};
     std::atomic<bool> othersKeptOff{false};
     std::atomic<bool> otherGpuFree{false};
     tessera::app::CalibrationController controller(panel, scheduler, [&](const QString&) {
         using tessera::app::LeaseKind;
         othersKeptOff = !scheduler.tryAcquire({{gpu1}, LeaseKind::Preview, 0, "preview"}).held() &&
                         !scheduler.tryAcquire({{gpu1}, LeaseKind::Batch, 0, "batch"}).held();
-        otherGpuFree = scheduler.tryAcquire({{tessera::gpu::DeviceId{2}}, LeaseKind::Batch, 0, "batch"}).held();
+        otherGpuFree = scheduler.tryAcquire({{tessera::values::DeviceId{2}}, LeaseKind::Batch, 0, "batch"}).held();
         return DeviceCalibration{4000, 60000, 9000.0, "fake"};
     });
     panel.setSnapshot(fourGpus());

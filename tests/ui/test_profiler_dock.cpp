@@ -21,7 +21,7 @@
 
 namespace {
 
-using tessera::gpu::TimingRecord;
+using tessera::values::TimingRecord;
 using tessera::ui::ProfilerDock;
 using tessera::ui::TimingTable;
 
@@ -50,7 +50,7 @@ TEST_F(ProfilerDockTest, TableAgreesWithTheRecords)
     dock_.setRecords(records, QStringLiteral("run"));
     std::map<std::tuple<QString, QString, QString>, std::vector<double>> groups;
     for (const TimingRecord& r : records) {
-        groups[{QString::fromStdString(tessera::gpu::deviceTitle(r.device, dock_.devices())),
+        groups[{QString::fromStdString(tessera::values::deviceTitle(r.device, dock_.devices())),
                 tessera::ui::phaseTitle(r.phase), QString::fromStdString(r.label)}]
             .push_back(r.endUs - r.beginUs);
     }
@@ -87,8 +87,8 @@ TEST_F(ProfilerDockTest, BandwidthColumnsAreFilledWhereBytesAndPeakAreKnown)
 
 TEST(TimingFormat, LaneTitlesNameTheDeviceAndItsStream)
 {
-    EXPECT_EQ(tessera::ui::laneTitle(tessera::gpu::TimingLane{tessera::gpu::DeviceId{0}, 1}), QString::fromUtf8("GPU 0 \u00b7 stream 1"));
-    EXPECT_EQ(tessera::ui::laneTitle(tessera::gpu::TimingLane{tessera::gpu::DeviceId::cpu(), 0}), QString::fromUtf8("CPU \u00b7 thread 0"));
+    EXPECT_EQ(tessera::ui::laneTitle(tessera::values::TimingLane{tessera::values::DeviceId{0}, 1}), QString::fromUtf8("GPU 0 \u00b7 stream 1"));
+    EXPECT_EQ(tessera::ui::laneTitle(tessera::values::TimingLane{tessera::values::DeviceId::cpu(), 0}), QString::fromUtf8("CPU \u00b7 thread 0"));
 }
 
 TEST_F(ProfilerDockTest, OneLanePerDeviceAndStream)
@@ -130,7 +130,7 @@ TEST_F(ProfilerDockTest, ZoomChangesTheVisibleSpanAndFitRestoresIt)
 {
     dock_.setRecords(tessera::test::fakeFourGpuRun(), QStringLiteral("run"));
     tessera::ui::TimelineView* timeline = dock_.timeline();
-    const auto [begin, end] = tessera::gpu::timeSpan(dock_.records());
+    const auto [begin, end] = tessera::values::timeSpan(dock_.records());
     const double whole = timeline->visibleSpanUs();
     EXPECT_NEAR(whole, end - begin, 1e-6);
 
@@ -183,7 +183,7 @@ TEST_F(ProfilerDockTest, BarsAreFoundUnderTheMouseWithTheirDetails)
     tessera::ui::TimelineView* timeline = dock_.timeline();
     // The first kernel of GPU 0, stream 0, in the middle of its bar.
     const TimingRecord& kernel = records[2];
-    ASSERT_EQ(kernel.phase, tessera::gpu::Phase::Kernel);
+    ASSERT_EQ(kernel.phase, tessera::values::Phase::Kernel);
     const QPoint at(static_cast<int>(timeline->xOf(0.5 * (kernel.beginUs + kernel.endUs))), timeline->laneRect(0).center().y());
     const auto hit = timeline->recordAt(at);
     ASSERT_TRUE(hit.has_value());

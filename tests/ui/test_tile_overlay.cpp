@@ -17,7 +17,7 @@
 
 namespace {
 
-using tessera::gpu::TimingRecord;
+using tessera::values::TimingRecord;
 using tessera::ui::ImageView;
 
 class TileOverlayTest : public testing::Test {
@@ -45,13 +45,13 @@ TEST_F(TileOverlayTest, OneTintedRectanglePerTile)
     for (int i = 0; i < 16; ++i) {
         const tessera::ui::TileMark& mark = marks[static_cast<std::size_t>(i)];
         EXPECT_EQ(mark.tile, i);
-        EXPECT_EQ(mark.device, tessera::gpu::DeviceId{i / 4});
+        EXPECT_EQ(mark.device, tessera::values::DeviceId{i / 4});
         area += static_cast<qint64>(mark.rect.width()) * mark.rect.height();
         auto* item = dynamic_cast<QGraphicsRectItem*>(view_.tileOverlay()->markItem(i));
         ASSERT_NE(item, nullptr);
         EXPECT_EQ(item->rect(), QRectF(mark.rect));
-        EXPECT_EQ(item->brush().color().rgb(), tessera::ui::deviceColor(tessera::gpu::DeviceId{i / 4}).rgb());
-        EXPECT_EQ(item->pen().color(), tessera::ui::deviceColor(tessera::gpu::DeviceId{i / 4}));
+        EXPECT_EQ(item->brush().color().rgb(), tessera::ui::deviceColor(tessera::values::DeviceId{i / 4}).rgb());
+        EXPECT_EQ(item->pen().color(), tessera::ui::deviceColor(tessera::values::DeviceId{i / 4}));
         EXPECT_TRUE(item->toolTip().contains(QStringLiteral("GPU %1").arg(i / 4)));
         EXPECT_TRUE(item->toolTip().contains(QStringLiteral("kernel")));
         EXPECT_TRUE(item->isVisible());
@@ -67,10 +67,10 @@ TEST_F(TileOverlayTest, OneTintedRectanglePerTile)
 
 TEST_F(TileOverlayTest, DevicesKeepTheirColoursAndDiffer)
 {
-    EXPECT_EQ(tessera::ui::deviceColor(tessera::gpu::DeviceId{2}), tessera::ui::deviceColor(tessera::gpu::DeviceId{2}));
+    EXPECT_EQ(tessera::ui::deviceColor(tessera::values::DeviceId{2}), tessera::ui::deviceColor(tessera::values::DeviceId{2}));
     for (int a = -1; a < 8; ++a) {
         for (int b = a + 1; b < 8; ++b) {
-            EXPECT_NE(tessera::ui::deviceColor(tessera::gpu::DeviceId{a}), tessera::ui::deviceColor(tessera::gpu::DeviceId{b})) << a << " " << b;
+            EXPECT_NE(tessera::ui::deviceColor(tessera::values::DeviceId{a}), tessera::ui::deviceColor(tessera::values::DeviceId{b})) << a << " " << b;
         }
     }
 }
@@ -94,7 +94,7 @@ TEST_F(TileOverlayTest, HiddenUntilTurnedOnAndClearedByANewImage)
 TEST_F(TileOverlayTest, RecordsWithoutTilesDrawNothing)
 {
     TimingRecord stage;
-    stage.phase = tessera::gpu::Phase::Host;
+    stage.phase = tessera::values::Phase::Host;
     stage.width = 1000;
     stage.height = 800;
     view_.setTileOverlay({stage});
@@ -104,11 +104,11 @@ TEST_F(TileOverlayTest, RecordsWithoutTilesDrawNothing)
 TEST_F(TileOverlayTest, TheKernelNamesTheDeviceOfATile)
 {
     std::vector<TimingRecord> records(2);
-    records[0].device = tessera::gpu::DeviceId::cpu();  // staged on the CPU first
-    records[0].phase = tessera::gpu::Phase::Host;
-    records[1].device = tessera::gpu::DeviceId{3};
+    records[0].device = tessera::values::DeviceId::cpu();  // staged on the CPU first
+    records[0].phase = tessera::values::Phase::Host;
+    records[1].device = tessera::values::DeviceId{3};
     records[1].stream = 1;
-    records[1].phase = tessera::gpu::Phase::Kernel;
+    records[1].phase = tessera::values::Phase::Kernel;
     for (TimingRecord& r : records) {
         r.tile = 0;
         r.width = 10;
@@ -116,7 +116,7 @@ TEST_F(TileOverlayTest, TheKernelNamesTheDeviceOfATile)
     }
     const auto marks = tessera::ui::tileMarks(records);
     ASSERT_EQ(marks.size(), 1u);
-    EXPECT_EQ(marks[0].device, tessera::gpu::DeviceId{3});
+    EXPECT_EQ(marks[0].device, tessera::values::DeviceId{3});
     EXPECT_EQ(marks[0].stream, 1);
 }
 

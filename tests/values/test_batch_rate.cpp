@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-namespace tessera::gpu {
+namespace tessera::values {
 namespace {
 
 TEST(BatchRate, RateAndTimeLeftFollowTheCountsSoFar)
@@ -35,4 +35,4 @@ TEST(BatchRate, TheLineSaysWhatCanBeToldSoFar)
 }
 
 }  // namespace
-}  // namespace tessera::gpu
+}  // namespace tessera::values

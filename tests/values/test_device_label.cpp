@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace tessera::gpu {
+namespace tessera::values {
 namespace {
 
 DeviceSnapshot h200On(int ordinal)
@@ -103,4 +103,4 @@ TEST(SlotIndex, IsItsOwnTypeAndOrdersByPosition)
 }
 
 }  // namespace
-}  // namespace tessera::gpu
+}  // namespace tessera::values

@@ -2,6 +2,7 @@
 #include "gpu/exec/resident/resident_bands.h"
 
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 #include "gpu/exec/band_crew.h"
 #include "gpu/exec/chain_runner.h"
 #include "filters/float_range.h"

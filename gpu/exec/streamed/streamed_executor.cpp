@@ -2,6 +2,7 @@
 #include "gpu/exec/streamed/streamed_executor.h"
 
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 #include "gpu/exec/chain_runner.h"
 #include "tessera/gpu/device_info.h"
 #include "tessera/gpu/pixel_format.h"

@@ -3,6 +3,7 @@
 
 #include "gpu/plan/tile_planner.h"
 #include "values/timing_record.h"
+#include "tessera/gpu/values.h"
 
 #include <atomic>
 #include <chrono>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu/runtime/cuda_check.cuh"
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 #include "gpu/kernels/common/kernel_common.cuh"
 #include "gpu/plan/plan_data.h"
 

@@ -6,6 +6,7 @@
 #include "filters/filter_spec.h"
 #include "gpu/runtime/cuda_check.cuh"
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 #include "gpu/kernels/common/kernel_common.cuh"
 #include "tessera/gpu/pixel_format.h"
 #include "gpu/plan/variant_support.h"

@@ -3,6 +3,7 @@
 #include "gpu/kernels/common/direct_recompute.cuh"
 #include "gpu/runtime/cufft_loader.h"
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 #include "gpu/kernels/common/fft_cache.cuh"
 #include "gpu/kernels/fft/fft_layout.h"
 #include "gpu/kernels/common/kernel_common.cuh"

@@ -3,6 +3,7 @@
 #include "gpu/runtime/cuda_check.cuh"
 #include "gpu/kernels/common/direct_recompute.cuh"
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 #include "gpu/kernels/fft/fft_layout.h"
 #include "gpu/kernels/fft/fft_rows.h"
 #include "gpu/kernels/common/kernel_common.cuh"

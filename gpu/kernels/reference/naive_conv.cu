@@ -3,6 +3,7 @@
 
 #include "gpu/runtime/cuda_check.cuh"
 #include "values/errors.h"
+#include "tessera/gpu/values.h"
 #include "gpu/kernels/common/kernel_common.cuh"
 #include "gpu/kernels/common/launch_common.cuh"
 

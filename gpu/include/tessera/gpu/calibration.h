@@ -4,6 +4,7 @@
 #include "filters/filter_spec.h"
 #include "values/device_calibration.h"
 #include "values/device_id.h"
+#include "tessera/gpu/values.h"
 
 #include <opencv2/core/mat.hpp>
 

@@ -12,6 +12,7 @@
 #include "values/device_id.h"
 #include "values/method.h"
 #include "values/run_report.h"
+#include "tessera/gpu/values.h"
 
 #include <cstddef>
 #include <string>

@@ -4,6 +4,7 @@
 // The CUDA query behind the device values of values/device_info.h.
 
 #include "values/device_info.h"
+#include "tessera/gpu/values.h"
 
 #include <cstdint>
 

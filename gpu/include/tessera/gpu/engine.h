@@ -13,6 +13,7 @@
 #include "tessera/gpu/kernel_variant.h"
 #include "values/run_report.h"
 #include "values/geometry.h"  // Tile, TileSize
+#include "tessera/gpu/values.h"
 
 #include <opencv2/core/mat.hpp>
 #include <opencv2/core/types.hpp>

@@ -5,6 +5,7 @@
 // force), whether tensor cores may be used, and the kernel variant that carries a plan out.
 
 #include "values/method.h"
+#include "tessera/gpu/values.h"
 
 #include <span>
 #include <string>

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "values/device_id.h"
+#include "tessera/gpu/values.h"
 
 #include <cstddef>
 #include <new>
