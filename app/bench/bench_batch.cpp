@@ -8,6 +8,7 @@
 #include "app/io/image_io.h"
 #include "filters/cpu_executor.h"
 #include "filters/factories.h"
+#include "tessera/gpu/jpeg_decoder_gpu.h"
 #include "values/device_label.h"
 
 #include <opencv2/core.hpp>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -227,11 +229,13 @@ std::vector<BatchLine> runBatchCases(const Options& options, const std::vector<T
         floor.ratioOf = "the floor itself";
         lines.push_back(floor);
         // Each device filters with the JPEGs decoded by libjpeg-turbo; a GPU also with them
-        // decoded by nvJPEG on it (the JPEG set only), which is held against twice the floor.
+        // decoded by nvJPEG on it (the JPEG set only), once on its decode engines (where it has
+        // them) and once with the engines turned off, both held against twice the floor.
         struct Run {
             std::vector<values::DeviceId> gpus;
             std::vector<values::DeviceId> jpegGpus;
             std::string label;
+            bool engines = true;
         };
         std::vector<Run> runs;
         for (const Target& t : targets) {
@@ -241,11 +245,14 @@ std::vector<BatchLine> runBatchCases(const Options& options, const std::vector<T
             }
             runs.push_back({{t.device}, {}, values::deviceLabel(t.device)});
             if (set.ext == "jpg") {
-                runs.push_back({{t.device}, {t.device}, values::deviceLabel(t.device) + " + nvJPEG"});
+                runs.push_back({{t.device}, {t.device}, values::deviceLabel(t.device) + " + nvJPEG engines"});
+                runs.push_back({{t.device}, {t.device}, values::deviceLabel(t.device) + " + nvJPEG default", false});
             }
         }
         for (const Run& r : runs) {
             BatchLine line;
+            // Read when the run opens its decoders, before its threads start.
+            ::setenv(gpu::kNvjpegHardwareVariable, r.engines ? "1" : "0", 1);
             try {
                 line = runOnce(set, root + "/out", gaussian, makeProcessors(r.gpus, scheduler), r.label,
                                defaultWorkers(r.gpus.size()), r.jpegGpus);
@@ -272,6 +279,7 @@ std::vector<BatchLine> runBatchCases(const Options& options, const std::vector<T
             lines.push_back(line);
         }
     }
+    ::unsetenv(gpu::kNvjpegHardwareVariable);
     std::error_code ec;
     if (options.batchDir.empty()) {
         fs::remove_all(root, ec);
@@ -311,9 +319,9 @@ std::string formatBatchTable(const std::vector<BatchLine>& lines)
 {
     std::ostringstream out;
     out << std::fixed;
-    out << "images             run            files  files/s    MP/s   cores busy  peak MiB  decode/filter/encode ms  ratio\n";
+    out << "images             run                     files  files/s    MP/s   cores busy  peak MiB  decode/filter/encode ms  ratio\n";
     for (const BatchLine& l : lines) {
-        out << std::left << std::setw(19) << l.images << std::setw(15) << l.run << std::right << std::setw(5) << l.files
+        out << std::left << std::setw(19) << l.images << std::setw(24) << l.run << std::right << std::setw(5) << l.files
             << std::setw(9) << std::setprecision(2) << l.filesPerSecond << std::setw(8) << std::setprecision(1)
             << l.mpPerSecond << std::setw(13) << std::setprecision(2) << l.coresBusy << std::setw(10)
             << std::setprecision(0) << l.peakMiB << "   " << std::setprecision(1) << std::setw(6) << l.decodeMs << " /"

@@ -7,6 +7,8 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <condition_variable>
 #include <mutex>
 #include <vector>
@@ -47,30 +49,36 @@ constexpr std::size_t kMaxStates = 8;
 }  // namespace
 
 /// One decoding state: a nvJPEG handle and state of its own (nothing of nvJPEG's is shared
-/// between concurrent calls), a stream and the output buffer.
+/// between concurrent calls), a stream and the output buffer. A hardware state's handle is of
+/// the hardware backend and decodes through the batched calls, one image per batch.
 struct DecodeState {
     DeviceId device;
+    bool hardware = false;
     nv::nvjpegHandle_t handle = nullptr;
     nv::nvjpegJpegState_t state = nullptr;
     Stream stream;
     RawDeviceBuffer buffer;
-    bool warmed = false;  // a decode has succeeded on it
+    bool warmed = false;    // a decode has succeeded on it
+    int batchedFormat = -1;  // the output format the batched decoder was set up for; -1: not set up
 
     /// Throws std::runtime_error naming the nvJPEG call that failed, CudaError.
-    explicit DecodeState(DeviceId d) : device(d), stream(d)
+    DecodeState(DeviceId d, bool onHardware) : device(d), hardware(onHardware), stream(d)
     {
         const ScopedDevice on(device);
         // Chroma interpolated when upsampled, as libjpeg-turbo does; a library that does not
-        // know the flag gets the plain handle.
-        nv::nvjpegStatus_t s = api().nvjpegCreateEx(nv::NVJPEG_BACKEND_DEFAULT, nullptr, nullptr,
-                                                    nv::NVJPEG_FLAGS_UPSAMPLING_WITH_INTERPOLATION, &handle);
-        if (s != nv::NVJPEG_STATUS_SUCCESS) {
+        // know the flag gets the plain handle (the default backend only: the hardware one is
+        // not worth having with another upsampling than the tests bound).
+        const nv::nvjpegBackend_t backend = hardware ? nv::NVJPEG_BACKEND_HARDWARE : nv::NVJPEG_BACKEND_DEFAULT;
+        nv::nvjpegStatus_t s =
+            api().nvjpegCreateEx(backend, nullptr, nullptr, nv::NVJPEG_FLAGS_UPSAMPLING_WITH_INTERPOLATION, &handle);
+        if (s != nv::NVJPEG_STATUS_SUCCESS && !hardware) {
             handle = nullptr;
             s = api().nvjpegCreateSimple(&handle);
         }
         if (s != nv::NVJPEG_STATUS_SUCCESS) {
             handle = nullptr;
-            throw std::runtime_error("nvjpegCreateSimple: " + nv::statusName(s));
+            throw std::runtime_error(std::string(hardware ? "nvjpegCreateEx (hardware backend): " : "nvjpegCreateSimple: ") +
+                                     nv::statusName(s));
         }
         s = api().nvjpegJpegStateCreate(handle, &state);
         if (s != nv::NVJPEG_STATUS_SUCCESS) {
@@ -93,10 +101,33 @@ struct DecodeState {
     {
         api().nvjpegJpegStateDestroy(state);
         state = nullptr;
+        batchedFormat = -1;
         if (const nv::nvjpegStatus_t s = api().nvjpegJpegStateCreate(handle, &state); s != nv::NVJPEG_STATUS_SUCCESS) {
             state = nullptr;
             throw std::runtime_error("nvjpegJpegStateCreate: " + nv::statusName(s));
         }
+    }
+
+    /// Decodes data into out on the stream, asynchronously: nvjpegDecode on the default
+    /// backend; on the hardware one a batch of one, set up on first use and whenever the
+    /// output format changes.
+    nv::nvjpegStatus_t decode(const unsigned char* data, std::size_t length, nv::nvjpegOutputFormat_t format,
+                              nv::nvjpegImage_t& out)
+    {
+        const auto s = static_cast<nv::cudaStream_t>(stream.handle());
+        if (!hardware) {
+            return api().nvjpegDecode(handle, state, data, length, format, &out, s);
+        }
+        if (batchedFormat != static_cast<int>(format)) {
+            if (const nv::nvjpegStatus_t init = api().nvjpegDecodeBatchedInitialize(handle, state, 1, 1, format);
+                init != nv::NVJPEG_STATUS_SUCCESS) {
+                return init;
+            }
+            batchedFormat = static_cast<int>(format);
+        }
+        const unsigned char* const streams[1] = {data};
+        const std::size_t lengths[1] = {length};
+        return api().nvjpegDecodeBatched(handle, state, streams, lengths, &out, s);
     }
 };
 
@@ -136,11 +167,27 @@ struct GpuJpegDecoder::Pool {
     }
 };
 
-std::string gpuJpegRefusal(std::span<const std::uint8_t> file)
+namespace {
+
+/// What the markers before the first scan say: why nvJPEG is not asked (empty when it is), the
+/// frame's marker and components, and how many components the first scan holds.
+struct JpegHeaders {
+    std::string refusal;
+    std::uint8_t frame = 0;  // 0xC0 baseline, 0xC1 extended, 0xC2 progressive
+    int components = 0;
+    int firstScanComponents = 0;
+};
+
+JpegHeaders readJpegHeaders(std::span<const std::uint8_t> file)
 {
+    JpegHeaders h;
+    const auto refuse = [&h](std::string why) {
+        h.refusal = std::move(why);
+        return h;
+    };
     const std::size_t n = file.size();
     if (n < 4 || file[0] != 0xFF || file[1] != 0xD8) {
-        return "not a JPEG file";
+        return refuse("not a JPEG file");
     }
     bool jfif = false;
     int adobeTransform = -1;  // -1: no Adobe segment
@@ -160,14 +207,20 @@ std::string gpuJpegRefusal(std::span<const std::uint8_t> file)
             continue;
         }
         if (m == 0xDA || m == 0xD9) {
-            return "no frame header before the first scan";
+            if (h.frame == 0) {
+                return refuse("no frame header before the first scan");
+            }
+            if (m == 0xDA && pos + 4 < n) {
+                h.firstScanComponents = file[pos + 4];
+            }
+            return h;
         }
         if (pos + 3 >= n) {
             break;
         }
         const std::size_t length = std::size_t(file[pos + 2]) << 8 | file[pos + 3];
         if (length < 2 || pos + 2 + length > n) {
-            return "damaged marker segment";
+            return refuse("damaged marker segment");
         }
         const std::uint8_t* body = file.data() + pos + 4;
         const std::size_t bodyLength = length - 2;
@@ -177,52 +230,80 @@ std::string gpuJpegRefusal(std::span<const std::uint8_t> file)
             adobeTransform = body[11];
         } else if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
             if (m == 0xC3 || m == 0xC7 || m == 0xCB || m == 0xCF) {
-                return "lossless JPEG";
+                return refuse("lossless JPEG");
             }
             if (m >= 0xC9) {
-                return "arithmetic-coded JPEG";
+                return refuse("arithmetic-coded JPEG");
             }
             if (m >= 0xC5) {
-                return "hierarchical JPEG";
+                return refuse("hierarchical JPEG");
             }
             if (bodyLength < 6) {
-                return "damaged frame header";
+                return refuse("damaged frame header");
             }
             const int precision = body[0];
             const int height = body[1] << 8 | body[2];
             const int width = body[3] << 8 | body[4];
             const int components = body[5];
             if (precision != 8) {
-                return std::to_string(precision) + "-bit JPEG";
+                return refuse(std::to_string(precision) + "-bit JPEG");
             }
             if (width == 0 || height == 0) {
-                return "JPEG whose height is given after the first scan (DNL)";
+                return refuse("JPEG whose height is given after the first scan (DNL)");
             }
             if (components == 4) {
-                return adobeTransform == 2 ? "YCCK JPEG (4 components)" : "CMYK JPEG (4 components)";
+                return refuse(adobeTransform == 2 ? "YCCK JPEG (4 components)" : "CMYK JPEG (4 components)");
             }
             if (components != 1 && components != 3) {
-                return "JPEG of " + std::to_string(components) + " components";
+                return refuse("JPEG of " + std::to_string(components) + " components");
             }
             if (components == 3 && !jfif) {
                 if (adobeTransform == 0) {
-                    return "RGB JPEG stored without the colour transform (Adobe)";
+                    return refuse("RGB JPEG stored without the colour transform (Adobe)");
                 }
                 if (adobeTransform < 0 && bodyLength >= 6 + 3 * 3 && body[6] == 'R' && body[9] == 'G' &&
                     body[12] == 'B') {
-                    return "RGB JPEG (components named R, G, B)";
+                    return refuse("RGB JPEG (components named R, G, B)");
                 }
             }
-            return {};
+            h.frame = m;
+            h.components = components;
         }
         pos += 2 + length;
     }
-    return "no frame header";
+    if (h.frame == 0) {
+        return refuse("no frame header");
+    }
+    return h;  // a frame but no scan: nvJPEG says what is wrong
+}
+
+/// The hardware decoder's streams: baseline with every component in one interleaved scan.
+bool forHardware(const JpegHeaders& h)
+{
+    return h.refusal.empty() && h.frame == 0xC0 && h.firstScanComponents == h.components;
+}
+
+}  // namespace
+
+std::string gpuJpegRefusal(std::span<const std::uint8_t> file)
+{
+    return readJpegHeaders(file).refusal;
+}
+
+bool gpuJpegForEngines(std::span<const std::uint8_t> file)
+{
+    return forHardware(readJpegHeaders(file));
 }
 
 GpuJpegDecoder::GpuJpegDecoder(DeviceId device) : device_(device), pool_(std::make_unique<Pool>()) {}
 
 GpuJpegDecoder::~GpuJpegDecoder() = default;  // every state is back: decode() calls hold the decoder
+
+bool nvjpegHardwareWanted()
+{
+    const char* v = std::getenv(kNvjpegHardwareVariable);
+    return v == nullptr || std::string_view(v) != "0";
+}
 
 std::shared_ptr<GpuJpegDecoder> GpuJpegDecoder::open(DeviceId device, std::string& why)
 {
@@ -239,18 +320,34 @@ std::shared_ptr<GpuJpegDecoder> GpuJpegDecoder::open(DeviceId device, std::strin
               (err != cudaSuccess ? " (" + cudaText(err) + ")" : " (" + std::to_string(count) + " CUDA devices)");
         return nullptr;
     }
+    std::shared_ptr<GpuJpegDecoder> decoder;
     try {
         // The first state is made now, so that a device where nvJPEG cannot start says so here.
-        auto first = std::make_unique<DecodeState>(device);
-        std::shared_ptr<GpuJpegDecoder> decoder(new GpuJpegDecoder(device));
+        auto first = std::make_unique<DecodeState>(device, false);
+        decoder.reset(new GpuJpegDecoder(device));
         decoder->pool_->made = 1;
         decoder->pool_->idle.push_back(std::move(first));
-        return decoder;
     } catch (const std::exception& e) {
         clearLastError();
         why = "GPU JPEG decoding unavailable on " + gpu::describe(device) + ": " + e.what();
         return nullptr;
     }
+    // The decode engines, where the GPU has them and they are not turned off: a device without
+    // them refuses the hardware backend, and every file then takes the default one.
+    if (!nvjpegHardwareWanted()) {
+        decoder->hardwareWhy_ = std::string("turned off by ") + kNvjpegHardwareVariable + "=0";
+        return decoder;
+    }
+    try {
+        auto first = std::make_unique<DecodeState>(device, true);
+        decoder->hardwarePool_ = std::make_unique<Pool>();
+        decoder->hardwarePool_->made = 1;
+        decoder->hardwarePool_->idle.push_back(std::move(first));
+    } catch (const std::exception& e) {
+        clearLastError();
+        decoder->hardwareWhy_ = e.what();
+    }
+    return decoder;
 }
 
 std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file, std::string& why)
@@ -259,18 +356,33 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
         why = "nvjpegDecode: " + nv::statusName(nv::NVJPEG_STATUS_EXECUTION_FAILED) + " (injected fault)";
         return std::nullopt;
     }
-    if (std::string refusal = gpuJpegRefusal(file); !refusal.empty()) {
-        why = std::move(refusal);
+    const JpegHeaders headers = readJpegHeaders(file);
+    if (!headers.refusal.empty()) {
+        why = headers.refusal;
         return std::nullopt;
     }
+    if (hardwarePool_ && forHardware(headers)) {
+        std::string hardwareWhy;
+        if (std::optional<cv::Mat> image = decodeOn(*hardwarePool_, true, file, hardwareWhy)) {
+            hardwareDecodes_.fetch_add(1, std::memory_order_relaxed);
+            return image;
+        }
+        // The engines refused or failed: the default backend tries the same file.
+    }
+    return decodeOn(*pool_, false, file, why);
+}
+
+std::optional<cv::Mat> GpuJpegDecoder::decodeOn(Pool& pool, bool hardware, std::span<const std::uint8_t> file,
+                                                std::string& why)
+{
     const auto* data = reinterpret_cast<const unsigned char*>(file.data());
-    std::unique_ptr<DecodeState> state = pool_->borrow();
+    std::unique_ptr<DecodeState> state = pool.borrow();
     if (!state) {
         try {
-            state = std::make_unique<DecodeState>(device_);
+            state = std::make_unique<DecodeState>(device_, hardware);
         } catch (const std::exception& e) {
             clearLastError();
-            pool_->giveBack(nullptr);
+            pool.giveBack(nullptr);
             why = std::string("GPU JPEG decoding failed on ") + gpu::describe(device_) + ": " + e.what();
             return std::nullopt;
         }
@@ -284,14 +396,16 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
             api().nvjpegGetImageInfo(handle, data, file.size(), &components, &subsampling, widths, heights);
         s != nv::NVJPEG_STATUS_SUCCESS) {
         why = "nvjpegGetImageInfo: " + nv::statusName(s);
-        pool_->giveBack(std::move(state));
+        pool.giveBack(std::move(state));
         return std::nullopt;
     }
+    // The engines take neither 4:1:1 nor 4:1:0 (nvJPEG's documentation of the hardware backend).
+    const bool refusedHere = hardware && (subsampling == nv::NVJPEG_CSS_411 || subsampling == nv::NVJPEG_CSS_410);
     if ((components != 1 && components != 3) || subsampling == nv::NVJPEG_CSS_UNKNOWN ||
-        subsampling == nv::NVJPEG_CSS_410V || widths[0] <= 0 || heights[0] <= 0) {
+        subsampling == nv::NVJPEG_CSS_410V || refusedHere || widths[0] <= 0 || heights[0] <= 0) {
         why = "nvJPEG reads " + std::to_string(components) + " components with subsampling " +
               std::to_string(static_cast<int>(subsampling)) + ", which it does not decode here";
-        pool_->giveBack(std::move(state));
+        pool.giveBack(std::move(state));
         return std::nullopt;
     }
     const int width = widths[0];
@@ -303,9 +417,9 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
     try {
         const ScopedDevice on(device_);
         // A state's first decode and one on a larger image allocate (nvJPEG inside, the buffer
-        // here): those run one at a time per decoder, since concurrent first decodes gave
+        // here): those run one at a time per pool, since concurrent first decodes gave
         // NVJPEG_STATUS_ALLOCATOR_FAILURE now and then on an H200 (nvJPEG 13.0.1).
-        std::unique_lock alone(pool_->growing, std::defer_lock);
+        std::unique_lock alone(pool.growing, std::defer_lock);
         if (!state->warmed || state->buffer.bytes() < bytes) {
             alone.lock();
         }
@@ -318,7 +432,7 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
         out.pitch[0] = pitch;
         const auto stream = static_cast<cudaStream_t>(state->stream.handle());
         const nv::nvjpegOutputFormat_t format = channels == 1 ? nv::NVJPEG_OUTPUT_Y : nv::NVJPEG_OUTPUT_BGRI;
-        nv::nvjpegStatus_t s = api().nvjpegDecode(handle, state->state, data, file.size(), format, &out, stream);
+        nv::nvjpegStatus_t s = state->decode(data, file.size(), format, out);
         if (s == nv::NVJPEG_STATUS_ALLOCATOR_FAILURE) {
             // Once more on a fresh state, with no other decode allocating meanwhile.
             if (!alone.owns_lock()) {
@@ -327,12 +441,14 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
             cudaStreamSynchronize(stream);
             cudaGetLastError();
             state->renew();
-            s = api().nvjpegDecode(handle, state->state, data, file.size(), format, &out, stream);
+            s = state->decode(data, file.size(), format, out);
         }
         if (s != nv::NVJPEG_STATUS_SUCCESS) {
-            why = "nvjpegDecode: " + nv::statusName(s);
+            why = std::string(hardware ? "nvjpegDecodeBatched (hardware): " : "nvjpegDecode: ") + nv::statusName(s);
+            cudaStreamSynchronize(stream);
+            cudaGetLastError();
             state.reset();  // a state a failed decode leaves behind is not trusted again
-            pool_->giveBack(nullptr);
+            pool.giveBack(nullptr);
             return std::nullopt;
         }
         cv::Mat image(height, width, CV_8UC(channels));
@@ -344,24 +460,30 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
             cudaGetLastError();
             why = "copying the decoded JPEG from " + gpu::describe(device_) + ": " + cudaText(err);
             state.reset();
-            pool_->giveBack(nullptr);
+            pool.giveBack(nullptr);
             return std::nullopt;
         }
         state->warmed = true;
-        pool_->giveBack(std::move(state));
+        pool.giveBack(std::move(state));
         return image;
     } catch (const std::exception& e) {
         clearLastError();
         why = std::string("GPU JPEG decoding failed on ") + gpu::describe(device_) + ": " + e.what();
         state.reset();
-        pool_->giveBack(nullptr);
+        pool.giveBack(nullptr);
         return std::nullopt;
     }
 }
 
 std::string GpuJpegDecoder::describe() const
 {
-    return "nvJPEG " + detail::nvjpegLibrary().version() + " on " + gpu::describe(device_);
+    return "nvJPEG " + detail::nvjpegLibrary().version() + " on " + gpu::describe(device_) +
+           (hardwarePool_ ? ", baseline JPEGs on the decode engines" : ", no decode engines: " + hardwareWhy_);
+}
+
+bool GpuJpegDecoder::hasHardwareDecoder() const
+{
+    return hardwarePool_ != nullptr;
 }
 
 std::string GpuJpegDecoder::label() const

@@ -15,7 +15,9 @@
 //    the status codes 0 to 9, NVJPEG_MAX_COMPONENT = 4,
 //    libraryPropertyType MAJOR_VERSION = 0, MINOR_VERSION = 1, PATCH_LEVEL = 2;
 //  - docs.nvidia.com/cuda/nvjpeg (Thread Safety): a nvjpegJpegState_t per thread, the handle
-//    may be shared.
+//    may be shared; (2.2.1) NVJPEG_BACKEND_HARDWARE = 3, baseline single-scan streams only,
+//    batched calls only; (2.3.3.2, 2.3.3.3) nvjpegDecodeBatchedInitialize and
+//    nvjpegDecodeBatched, asynchronous on the stream given.
 
 #include <array>
 #include <cstddef>
@@ -60,9 +62,11 @@ enum nvjpegOutputFormat_t : int {
     NVJPEG_OUTPUT_BGRI = 6,
 };
 
-/// nvjpegBackend_t: the one Tessera asks for.
+/// nvjpegBackend_t: the two Tessera asks for. The hardware backend drives the JPEG decode
+/// engines of A100, H100 and H200 class GPUs and is reached only through the batched calls.
 enum nvjpegBackend_t : int {
     NVJPEG_BACKEND_DEFAULT = 0,
+    NVJPEG_BACKEND_HARDWARE = 3,
 };
 
 /// nvJPEG's flag for nvjpegCreateEx that upsamples subsampled chroma by interpolation (as
@@ -106,6 +110,13 @@ using nvjpegGetImageInfo_fn = nvjpegStatus_t (*)(nvjpegHandle_t handle, const un
 using nvjpegDecode_fn = nvjpegStatus_t (*)(nvjpegHandle_t handle, nvjpegJpegState_t state, const unsigned char* data,
                                            std::size_t length, nvjpegOutputFormat_t format,
                                            nvjpegImage_t* destination, cudaStream_t stream);
+/// max_cpu_threads is no longer read by nvJPEG 12 and 13 (1 is passed).
+using nvjpegDecodeBatchedInitialize_fn = nvjpegStatus_t (*)(nvjpegHandle_t handle, nvjpegJpegState_t state,
+                                                            int batchSize, int maxCpuThreads,
+                                                            nvjpegOutputFormat_t format);
+using nvjpegDecodeBatched_fn = nvjpegStatus_t (*)(nvjpegHandle_t handle, nvjpegJpegState_t state,
+                                                  const unsigned char* const* data, const std::size_t* lengths,
+                                                  nvjpegImage_t* destinations, cudaStream_t stream);
 
 /// "NVJPEG_STATUS_BAD_JPEG" and so on; "nvJPEG status N" for a value the API does not list.
 std::string statusName(int status);
@@ -123,7 +134,9 @@ namespace tessera::gpu::detail {
     X(nvjpegJpegStateCreate)        \
     X(nvjpegJpegStateDestroy)       \
     X(nvjpegGetImageInfo)           \
-    X(nvjpegDecode)
+    X(nvjpegDecode)                 \
+    X(nvjpegDecodeBatchedInitialize) \
+    X(nvjpegDecodeBatched)
 
 /// The resolved entry points; all set or all null.
 struct NvjpegApi {

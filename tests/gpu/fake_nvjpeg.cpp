@@ -82,3 +82,25 @@ FAKE_EXPORT int nvjpegDecode(void* handle, void* state, const unsigned char* dat
     return kNotInitialised;
 }
 #endif
+
+FAKE_EXPORT int nvjpegDecodeBatchedInitialize(void* handle, void* state, int batchSize, int maxCpuThreads, int format)
+{
+    (void)handle;
+    (void)state;
+    (void)batchSize;
+    (void)maxCpuThreads;
+    (void)format;
+    return kNotInitialised;
+}
+
+FAKE_EXPORT int nvjpegDecodeBatched(void* handle, void* state, const unsigned char* const* data, const size_t* lengths,
+                                    void* destinations, void* stream)
+{
+    (void)handle;
+    (void)state;
+    (void)data;
+    (void)lengths;
+    (void)destinations;
+    (void)stream;
+    return kNotInitialised;
+}

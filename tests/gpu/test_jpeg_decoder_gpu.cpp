@@ -23,6 +23,7 @@
 #include <atomic>
 #include <mutex>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include <unistd.h>
@@ -96,10 +97,18 @@ struct Case {
     JpegChoice choice;
 };
 
-TEST(GpuJpegDecoderGpu, MatchesLibjpegTurboWithinTheBounds)
+/// GPU 0's decoder with the decode engines turned off by the variable.
+std::shared_ptr<GpuJpegDecoder> openWithoutEngines(std::string& why)
 {
-    OPEN_OR_SKIP(decoder);
-    std::printf("%s\n", decoder->describe().c_str());
+    ::setenv(kNvjpegHardwareVariable, "0", 1);
+    std::shared_ptr<GpuJpegDecoder> d = GpuJpegDecoder::open(DeviceId(0), why);
+    ::unsetenv(kNvjpegHardwareVariable);
+    return d;
+}
+
+void expectWithinTheBounds(GpuJpegDecoder& decoder)
+{
+    std::printf("%s\n", decoder.describe().c_str());
     const Case cases[] = {
         {"baseline 4:2:0 q90 1920x1080", 1080, 1920, false, {}},
         {"baseline 4:2:0 q75 odd 4001x2999", 2999, 4001, false, {.quality = 75}},
@@ -114,8 +123,10 @@ TEST(GpuJpegDecoderGpu, MatchesLibjpegTurboWithinTheBounds)
         const std::vector<std::uint8_t> file = encodeJpeg(photoLike(c.rows, c.cols, c.grey), c.choice);
         const cv::Mat want = libjpegTurbo(file);
         std::string why;
-        const std::optional<cv::Mat> got = decoder->decode(bytes(file), why);
+        const std::size_t enginesBefore = decoder.hardwareDecodes();
+        const std::optional<cv::Mat> got = decoder.decode(bytes(file), why);
         ASSERT_TRUE(got.has_value()) << why;
+        const bool onEngines = decoder.hardwareDecodes() > enginesBefore;
         ASSERT_EQ(got->type(), c.grey ? CV_8UC1 : CV_8UC3);
         ASSERT_EQ(got->type(), want.type());
         ASSERT_EQ(got->size(), want.size());
@@ -124,13 +135,51 @@ TEST(GpuJpegDecoderGpu, MatchesLibjpegTurboWithinTheBounds)
         for (int m : d.maxPerChannel) {
             maxText += (maxText.empty() ? "" : ",") + std::to_string(m);
         }
-        std::printf("%-36s max abs per channel (B,G,R) %s  mean abs %.4f  share > 3: %.5f%%\n", c.name,
-                    maxText.c_str(), d.mean, 100.0 * d.overThree);
+        std::printf("%-36s %-8s max abs per channel (B,G,R) %s  mean abs %.4f  share > 3: %.5f%%\n", c.name,
+                    onEngines ? "engines" : "default", maxText.c_str(), d.mean, 100.0 * d.overThree);
         EXPECT_LE(d.mean, 0.5);
         for (int m : d.maxPerChannel) {
             EXPECT_LE(m, 3);
         }
     }
+}
+
+TEST(GpuJpegDecoderGpu, MatchesLibjpegTurboWithinTheBounds)
+{
+    OPEN_OR_SKIP(decoder);
+    expectWithinTheBounds(*decoder);
+}
+
+TEST(GpuJpegDecoderGpu, MatchesLibjpegTurboWithinTheBoundsWithoutTheEngines)
+{
+    OPEN_OR_SKIP(withEngines);
+    std::string why;
+    const std::shared_ptr<GpuJpegDecoder> decoder = openWithoutEngines(why);
+    ASSERT_TRUE(decoder) << why;
+    EXPECT_FALSE(decoder->hasHardwareDecoder());
+    EXPECT_NE(decoder->describe().find("turned off by TESSERA_NVJPEG_HARDWARE=0"), std::string::npos)
+        << decoder->describe();
+    expectWithinTheBounds(*decoder);
+    EXPECT_EQ(decoder->hardwareDecodes(), 0U);
+}
+
+TEST(GpuJpegDecoderGpu, BaselineJpegsGoToTheEnginesAndProgressiveOnesDoNot)
+{
+    OPEN_OR_SKIP(decoder);
+    if (!decoder->hasHardwareDecoder()) {
+        GTEST_SKIP() << decoder->describe();
+    }
+    std::string why;
+    const std::vector<std::uint8_t> baseline = encodeJpeg(photoLike(300, 400));
+    const std::vector<std::uint8_t> progressive = encodeJpeg(photoLike(300, 400), {.progressive = true});
+    const std::vector<std::uint8_t> grey = encodeJpeg(photoLike(120, 90, true));
+    const std::size_t before = decoder->hardwareDecodes();
+    ASSERT_TRUE(decoder->decode(bytes(baseline), why).has_value()) << why;
+    EXPECT_EQ(decoder->hardwareDecodes(), before + 1);
+    ASSERT_TRUE(decoder->decode(bytes(progressive), why).has_value()) << why;
+    EXPECT_EQ(decoder->hardwareDecodes(), before + 1);
+    ASSERT_TRUE(decoder->decode(bytes(grey), why).has_value()) << why;
+    std::printf("grey baseline went to the %s\n", decoder->hardwareDecodes() > before + 1 ? "engines" : "default backend");
 }
 
 TEST(GpuJpegDecoderGpu, CmykFallsBackToLibjpegTurboWithTheReason)

@@ -32,6 +32,19 @@ TEST(GpuJpegRefusal, TakesBaselineProgressiveGreyAnd444)
     EXPECT_EQ(gpuJpegRefusal(bytes(encodeJpeg(photoLike(67, 91, true)))), "");
 }
 
+TEST(GpuJpegEngines, TakeBaselineSingleScanFilesOnly)
+{
+    const cv::Mat colour = photoLike(67, 91);
+    EXPECT_TRUE(gpuJpegForEngines(bytes(encodeJpeg(colour))));
+    EXPECT_TRUE(gpuJpegForEngines(bytes(encodeJpeg(colour, {.full444 = true}))));
+    EXPECT_TRUE(gpuJpegForEngines(bytes(encodeJpeg(photoLike(67, 91, true)))));
+    EXPECT_FALSE(gpuJpegForEngines(bytes(encodeJpeg(colour, {.progressive = true}))));
+    EXPECT_FALSE(gpuJpegForEngines(bytes(encodeJpeg(colour, {.cmyk = true}))));
+    std::vector<std::uint8_t> cut = encodeJpeg(colour);
+    cut.resize(frameHeaderAt(cut) + 4);  // the frame header's start: no frame read, no scan
+    EXPECT_FALSE(gpuJpegForEngines(bytes(cut)));
+}
+
 TEST(GpuJpegRefusal, RefusesWhatLibjpegWouldDecodeDifferently)
 {
     const cv::Mat colour = photoLike(40, 56);

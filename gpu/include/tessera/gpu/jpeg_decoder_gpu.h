@@ -6,6 +6,8 @@
 
 #include <opencv2/core/mat.hpp>
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -22,10 +24,12 @@ namespace tessera::gpu {
 /// lossless, hierarchical) and any nvJPEG or CUDA failure gives no image and a reason, so that
 /// the caller decodes that file with libjpeg-turbo instead.
 ///
-/// nvJPEG's single-image call (nvjpegDecode on handles of the default backend): Huffman
-/// decoding on the calling thread, the IDCT, upsampling and colour conversion on the GPU, into
-/// a device buffer that is then copied to the host. The hardware engines are reached only
-/// through the batched or decoupled API, which this class does not use.
+/// Two ways in: baseline JPEGs whose components share one scan go to the GPU's JPEG decode
+/// engines (nvJPEG's hardware backend, through its batched calls with a batch of one) where the
+/// GPU has them (A100, H100, H200); every other file, and one the engines refuse or fail on,
+/// takes nvJPEG's single-image call on the default backend (Huffman decoding on the calling
+/// thread, the rest on the GPU). Either way the pixels land in a device buffer that is then
+/// copied to the host. TESSERA_NVJPEG_HARDWARE=0 keeps every file off the engines.
 class GpuJpegDecoder {
 public:
     /// A decoder on device, or null with why set when nvJPEG is missing, the device does not
@@ -44,8 +48,13 @@ public:
     /// own stream before returning. Never throws (beyond bad_alloc).
     std::optional<cv::Mat> decode(std::span<const std::uint8_t> file, std::string& why);
 
-    /// "nvJPEG 13.0.1 on GPU 0".
+    /// "nvJPEG 13.0.1 on GPU 0, baseline JPEGs on the decode engines", or the reason there are
+    /// none ("..., no decode engines: nvjpegCreateEx (hardware backend): ...").
     std::string describe() const;
+    /// Whether baseline JPEGs go to the decode engines.
+    bool hasHardwareDecoder() const;
+    /// Files the engines decoded so far (the rest went to the default backend or were refused).
+    std::size_t hardwareDecodes() const { return hardwareDecodes_.load(std::memory_order_relaxed); }
     /// "nvJPEG (GPU 0)", for reports of which decoder read a file.
     std::string label() const;
     DeviceId device() const { return device_; }
@@ -54,16 +63,31 @@ public:
 
 private:
     explicit GpuJpegDecoder(DeviceId device);
+    std::optional<cv::Mat> decodeOn(Pool& pool, bool hardware, std::span<const std::uint8_t> file, std::string& why);
 
     DeviceId device_;
-    std::unique_ptr<Pool> pool_;
+    std::unique_ptr<Pool> pool_;          // default backend
+    std::unique_ptr<Pool> hardwarePool_;  // hardware backend; null where there is none
+    std::string hardwareWhy_;             // why hardwarePool_ is null
+    std::atomic<std::size_t> hardwareDecodes_{0};
 };
+
+/// The environment variable that, set to 0, keeps GpuJpegDecoder off the decode engines.
+inline constexpr const char* kNvjpegHardwareVariable = "TESSERA_NVJPEG_HARDWARE";
+
+/// False when $TESSERA_NVJPEG_HARDWARE is 0. Reads the environment.
+bool nvjpegHardwareWanted();
 
 /// Empty when the file's headers describe a JPEG GpuJpegDecoder decodes as libjpeg-turbo would
 /// (8-bit, Huffman-coded baseline or progressive, one component, or three that libjpeg treats
 /// as YCbCr); otherwise the reason, e.g. "CMYK JPEG (4 components)". Reads the markers up to
 /// the frame header only. Never throws (beyond bad_alloc).
 std::string gpuJpegRefusal(std::span<const std::uint8_t> file);
+
+/// Whether the file goes to the decode engines where a GPU has them: one GpuJpegDecoder takes
+/// (empty refusal), baseline, every component in its first scan. Reads the markers up to the
+/// first scan only. Never throws (beyond bad_alloc).
+bool gpuJpegForEngines(std::span<const std::uint8_t> file);
 
 /// For tests: while fault is set and returns true, every GpuJpegDecoder::decode() fails as if
 /// nvJPEG had returned an error. Empty clears it. Thread-safe.
