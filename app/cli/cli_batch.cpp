@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "app/batch/batch_devices.h"
+#include "app/batch/batch_run.h"
 #include "app/batch/batch_shard.h"
 #include "app/batch/input_list.h"
 #include "app/batch/batch_plan.h"
@@ -7,7 +7,6 @@
 #include "app/batch/batch_manifest.h"
 #include "app/io/file_roles.h"
 #include "files/output_file.h"
-#include "app/batch/batch_runner.h"
 #include "app/cli/cli.h"
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_filter_options.h"
@@ -15,9 +14,6 @@
 #include "values/batch_rate.h"
 #include "app/cli/stderr_lines.h"
 #include "app/version_info.h"
-#include "tessera/gpu/device_info.h"
-#include "tessera/gpu/engine.h"
-#include "values/device_selection.h"
 
 #include <chrono>
 #include <cstdio>
@@ -216,7 +212,9 @@ void refuseOverlaps(const BatchCliOptions& o, const BatchPlan& plan)
 int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     BatchCliOptions o;
-    BatchPlan plan;
+    // This run is the process: its scheduler keeps every file within the GPUs' memory budgets.
+    DeviceScheduler scheduler;
+    std::optional<BatchRun> batch;
     try {
         o = parseBatch(args);
         if (o.help) {
@@ -236,8 +234,14 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
         }
         o.job.chain = chainFromOptions(o.filters);
         o.job.depth = o.filters.depth.value_or(filters::OutputDepth::Same);
-        plan = planBatch(o.job);
-        refuseOverlaps(o, plan);  // the whole list's: every shard refuses alike
+        BatchRunOptions options;
+        options.device = o.filters.device;
+        options.method = o.filters.method;
+        options.gpuMemoryLimit = o.filters.gpuMemoryLimit;
+        options.jpegOnGpu = o.jpegOnGpu;
+        options.shard = o.shard;
+        batch.emplace(o.job, options, scheduler);
+        refuseOverlaps(o, batch->wholePlan());  // the whole list's: every shard refuses alike
         // The side files pass the output rule before the run, not after it.
         for (const std::string& side : {o.report, o.csv}) {
             if (!side.empty()) {
@@ -260,31 +264,7 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     } catch (const files::OutputFileError& e) {
         err << "tessera-cli batch: " << e.what() << "\nNothing was written.\n";
         return kExitFailure;
-    }
-
-    ReportScope scope;
-    scope.shard = o.shard;
-    scope.listTotal = plan.files.size();
-    if (o.shard) {
-        std::vector<PlannedFile> mine;
-        for (std::size_t p = 0; p < plan.files.size(); ++p) {
-            if (o.shard->holds(p)) {
-                mine.push_back(std::move(plan.files[p]));
-            }
-        }
-        plan.files = std::move(mine);
-    }
-
-    const values::DeviceSnapshot snapshot = gpu::enumerateDevices();
-    std::string note;
-    std::vector<values::DeviceId> gpus;  // empty: the CPU path
-    try {
-        gpus = values::resolve(values::parseDeviceSelection(o.filters.device, values::kDeviceOption), snapshot, note,
-                            values::kDeviceOption);
-        if (!gpus.empty()) {
-            gpu::requireMethod(o.filters.method);  // --method fft without cuFFT: said once, not per file
-        }
-    } catch (const std::invalid_argument& e) {
+    } catch (const std::invalid_argument& e) {  // the device selection or the method
         err << "tessera-cli batch: " << e.what() << "\n";
         return kExitUsage;
     }
@@ -309,26 +289,14 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     const InterruptGuard guard(InterruptGuard::Mode::Cancel);
     std::optional<StderrLines> wholeLines;  // the decoders' warnings from the worker threads
     wholeLines.emplace();
-    // This run is the process: its scheduler keeps every file within the GPUs' memory budgets.
-    DeviceScheduler scheduler;
-    scheduler.adoptDevices(snapshot);
     std::optional<CancelNotice> notice;
     notice.emplace(guard.cancelFlag(), std::chrono::milliseconds(1500), [&err] {
         err << "tessera-cli: stopping: waiting for the files being read, filtered or written to finish; "
                      "press Ctrl+C again to stop at once (temporaries are removed)\n" << std::flush;
     });
-    if (o.job.jobs == 0) {
-        o.job.jobs = defaultWorkers(gpus.size());
-    }
-    if (o.jpegOnGpu) {
-        o.job.jpegGpus = gpus;  // nvJPEG on the batch's GPUs (libjpeg-turbo where it cannot)
-    }
-    BatchSummary summary = runBatch(plan, o.job,
-                                    makeProcessors(gpus, scheduler, o.filters.method, o.filters.gpuMemoryLimit),
-                                    guard.cancelFlag(), progress);
+    BatchSummary summary = batch->run(guard.cancelFlag(), progress);
     notice.reset();
     wholeLines.reset();  // the workers are joined: stderr is the process's own again
-    summary.note = note;
     if (terminal) {
         out << "\r\033[K";
     }
@@ -351,16 +319,18 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     out << summary.files.size() << " file(s): " << summary.ok << " written, " << summary.skipped << " skipped, "
         << summary.failed << " failed, " << summary.cancelled << " cancelled in " << wall
         << (devices.empty() ? "" : " on " + devices)
-        << (o.shard ? " (shard " + o.shard->text() + " of a list of " + std::to_string(scope.listTotal) + ")" : "")
+        << (o.shard ? " (shard " + o.shard->text() + " of a list of " + std::to_string(batch->scope().listTotal) + ")"
+                    : "")
         << "\n";
-    if (!note.empty()) {
-        err << "note: " << note << "\n";
+    if (!batch->note().empty()) {
+        err << "note: " << batch->note() << "\n";
     }
     if (summary.wasCancelled) {
         err << "interrupted: the files not yet filtered were left out; every output written is complete\n";
     }
     if (!o.report.empty()) {
-        saveTextFile(o.report, reportJson(summary, o.job, plan.chain, collectVersions(snapshot), scope));
+        saveTextFile(o.report, reportJson(summary, batch->job(), batch->wholePlan().chain,
+                                          collectVersions(batch->snapshot()), batch->scope()));
     }
     if (!o.csv.empty()) {
         saveTextFile(o.csv, resultsCsv(summary.files, o.shard));

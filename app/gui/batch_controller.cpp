@@ -2,12 +2,11 @@
 #include "app/gui/batch_controller.h"
 
 #include "values/device_label.h"
-#include "app/batch/batch_devices.h"
 #include "app/batch/batch_inputs.h"
 #include "app/batch/batch_naming.h"
 #include "app/batch/batch_plan.h"
 #include "app/batch/batch_report.h"
-#include "app/batch/batch_runner.h"
+#include "app/batch/batch_run.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
 #include "tessera/gpu/device_info.h"
@@ -135,29 +134,17 @@ void BatchController::start(const ui::BatchRequest& request)
     if (job_.isRunning()) {
         return;
     }
-    BatchJob job;
-    BatchPlan plan;
-    std::string note;
-    std::vector<BatchProcessor> processors;
+    std::shared_ptr<BatchRun> batch;
     try {
-        job = jobFor(request, false);
-        plan = planBatch(job);
-        const values::DeviceSelection device = values::parseDeviceSelection(request.device.toStdString(), values::kDeviceOption);
-        const values::DeviceSnapshot snapshot = gpu::enumerateDevices();
-        scheduler_.adoptDevices(snapshot);
+        BatchRunOptions options;
+        options.device = request.device.toStdString();
+        options.jpegOnGpu = request.jpegOnGpu;
         // The dialog's progress line says when a file waits for its device.
-        const auto waiting = [this](const std::string& why) {
+        options.waiting = [this](const std::string& why) {
             QMetaObject::invokeMethod(
                 this, [this, text = qs(why)] { dialog_.setSummary(text); }, Qt::QueuedConnection);
         };
-        const std::vector<values::DeviceId> gpus = values::resolve(device, snapshot, note, values::kDeviceOption);
-        processors = makeProcessors(gpus, scheduler_, values::Method::Auto, 0, waiting);
-        if (job.jobs == 0) {
-            job.jobs = defaultWorkers(gpus.size());
-        }
-        if (request.jpegOnGpu) {
-            job.jpegGpus = gpus;  // nvJPEG on the batch's GPUs (libjpeg-turbo where it cannot)
-        }
+        batch = std::make_shared<BatchRun>(jobFor(request, false), std::move(options), scheduler_);
     } catch (const std::exception& e) {
         dialog_.showRefusal(qs(e.what()));
         emit finished();
@@ -165,8 +152,8 @@ void BatchController::start(const ui::BatchRequest& request)
     }
     cancel_ = false;
     dialog_.setRunning(true);
-    dialog_.setProgress(0, static_cast<int>(plan.files.size()), QString(), 0.0);
-    job_.start([this, job = std::move(job), plan = std::move(plan), processors = std::move(processors), note] {
+    dialog_.setProgress(0, static_cast<int>(batch->fileCount()), QString(), 0.0);
+    job_.start([this, batch] {
         QElapsedTimer sincePost;
         sincePost.start();
         const auto progress = [this, &sincePost](const BatchProgress& p) {
@@ -191,12 +178,9 @@ void BatchController::start(const ui::BatchRequest& request)
         };
         BatchSummary summary;
         try {
-            summary = runBatch(plan, job, processors, cancel_, progress);
+            summary = batch->run(cancel_, progress);
         } catch (const std::exception& e) {
             summary.note = e.what();
-        }
-        if (summary.note.empty()) {
-            summary.note = note;
         }
         return summary;
     }, [this](BatchSummary summary) { done(std::move(summary)); });
