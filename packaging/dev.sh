@@ -5,6 +5,8 @@
 #   packaging/dev.sh test   install what is missing, build, run the whole test suite
 #   packaging/dev.sh build  install what is missing and build
 # The preset defaults to dev; set TESSERA_PRESET=release or asan for the others.
+# TESSERA_CMAKE_ARGS, when set on a build folder's first configure, is added to the preset's
+# settings (space-separated -D options; CI uses it, see .ci/run).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,7 +27,9 @@ setup_and_build() {
         export PATH=/usr/local/cuda/bin:$PATH
     fi
     if [[ ! -f $build_dir/build.ninja ]]; then
-        cmake --preset "$preset"
+        local extra=()
+        read -r -a extra <<<"${TESSERA_CMAKE_ARGS:-}"
+        cmake --preset "$preset" "${extra[@]}"
     fi
     cmake --build --preset "$preset"
 }
