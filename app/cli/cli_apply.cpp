@@ -1,29 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/cli/cli.h"
-#include "app/batch/batch_devices.h"
+#include "app/apply/apply_run.h"
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_filter_options.h"
 #include "app/io/file_roles.h"
 #include "app/io/image_io.h"
 #include "app/io/path_text.h"
-#include "app/io/trace_export.h"
 #include "values/run_report_json.h"
 #include "files/output_file.h"
 #include "app/cli/interrupt.h"
 #include "filters/factories.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
-#include "values/device_selection.h"
-#include "tessera/gpu/engine.h"
 
 #include <nlohmann/json.hpp>
 #include <opencv2/core/utility.hpp>
 
-#include <chrono>
-#include <fstream>
 #include <optional>
 #include <ostream>
-#include <sstream>
 #include <stdexcept>
 
 namespace tessera::app {
@@ -96,6 +90,142 @@ ApplyOptions parseApply(const std::vector<std::string>& args)
     });
     return o;
 }
+
+/// "u8x3", as describeFormat says it of an image of that type.
+std::string formatText(int type)
+{
+    return describeFormat(cv::Mat(1, 1, type));
+}
+
+/// The GPU run's own figures: time per phase, tiles, slots, events.
+void putGpuDetails(json& doc, const values::RunReport& report)
+{
+    double phase[4] = {0, 0, 0, 0};
+    for (const auto& r : report.records) {
+        phase[static_cast<int>(r.phase)] += r.durationUs() / 1000.0;
+    }
+    doc["gpu_kernel_milliseconds"] = phase[static_cast<int>(values::Phase::Kernel)];
+    doc["gpu_upload_milliseconds"] = phase[static_cast<int>(values::Phase::Upload)];
+    doc["gpu_download_milliseconds"] = phase[static_cast<int>(values::Phase::Download)];
+    doc["tiles"] = report.tiles.size();
+    doc["tile_plan"] = report.plan;
+    json slotList = json::array();
+    for (const auto& s : report.slotReports) {
+        slotList.push_back(
+            {{"device", s.slot.name()}, {"tiles", s.tiles}, {"busy_milliseconds", s.busyMs}, {"failure", s.failure}});
+    }
+    doc["slots"] = slotList;
+    doc["events"] = report.events;
+    doc["cpu_fallback_tiles"] = report.cpuFallbackTiles;
+}
+
+/// The --json document of a finished run.
+json applyJson(const ApplyOptions& o, const filters::FilterChain& chain, const ApplyResult& r)
+{
+    const values::RunReport& report = r.report;
+    const bool onGpu = !r.gpus.empty();
+    json steps = json::array();
+    for (size_t i = 0; i < o.filters.steps.size(); ++i) {
+        json d = o.filters.steps[i].description;
+        const auto& spec = chain.steps[i];
+        d["kernel_size"] = {spec.kernel.width, spec.kernel.height};
+        d["separable"] = spec.separable.has_value();
+        d["border"] = filters::toString(spec.border);
+        if (onGpu && i < report.stepMethods.size()) {
+            d["method"] = values::toString(report.stepMethods[i]);
+            d["plan"] = report.methods[i];
+        }
+        steps.push_back(d);
+    }
+    json doc = {{"width", r.size.width},
+                {"height", r.size.height},
+                {"format_in", formatText(r.typeIn)},
+                {"format_out", formatText(r.typeOut)},
+                {"filters", steps},
+                {"border", filters::toString(chain.steps.front().border)},
+                {"device", r.ranOn},
+                {"threads", cv::getNumThreads()},
+                {"milliseconds", r.runMs},
+                {"read_milliseconds", r.readMs},
+                {"write_milliseconds", r.writeMs},
+                {"metadata", r.kept.kept.summary()},
+                {"metadata_left_out", r.kept.dropped}};
+    // What the pipeline did, in the shape every front end reports (values/run_report_json.h).
+    doc["run"] = json::parse(values::runReportJson(report));
+    putPath(doc, "input", o.input);
+    putPath(doc, "output", o.output);
+    if (r.metadata.orientation != 1) {
+        doc["orientation_applied"] = describeOrientation(r.metadata.orientation);
+    }
+    if (onGpu) {
+        putGpuDetails(doc, report);
+    }
+    if (report.fellBack.happened()) {
+        json from = json::array();
+        json to = json::array();
+        for (const values::DeviceId id : report.fellBack.from) {
+            from.push_back(values::describe(id));
+        }
+        for (const values::DeviceId id : report.fellBack.to) {
+            to.push_back(values::describe(id));
+        }
+        doc["fell_back"] = {{"policy", values::toString(report.policy)},
+                            {"from", from},
+                            {"to", to},
+                            {"tiles", report.fellBack.tiles},
+                            {"reason", report.fellBack.reason}};
+    }
+    if (!o.trace.empty()) {
+        putPath(doc, "trace", o.trace);
+    }
+    if (!r.note.empty()) {
+        doc["note"] = r.note;
+    }
+    return doc;
+}
+
+void printApplyText(const ApplyOptions& o, const filters::FilterChain& chain, const ApplyResult& r, std::ostream& out,
+                    std::ostream& err)
+{
+    out << o.output << ": " << r.size.width << " x " << r.size.height << " " << formatText(r.typeIn) << " -> "
+        << formatText(r.typeOut) << ", " << chain.steps.size() << " filter(s) on " << r.ranOn << " in " << r.runMs
+        << " ms";
+    if (r.metadata.orientation != 1) {
+        out << ", " << describeOrientation(r.metadata.orientation) << " to stand upright";
+    }
+    if (!r.kept.kept.empty()) {
+        out << ", kept " << r.kept.kept.summary();
+    }
+    out << "\n";
+    for (const std::string& left : r.kept.dropped) {
+        err << "note: metadata left out of " << o.output << ": " << left << "\n";
+    }
+    if (!r.note.empty()) {
+        err << "note: " << r.note << "\n";
+    }
+}
+
+/// Every file the run touches has one role, and every file it writes passes the output rule
+/// before any is written. Throws FilesOverlap, files::OutputFileError.
+void checkApplyFiles(const ApplyOptions& o)
+{
+    FileRoles roles;
+    roles.reads(o.input, "the input image");
+    addFilterFiles(o.filters, roles);
+    roles.writes(o.output, "the output image");
+    if (!o.trace.empty()) {
+        roles.writes(o.trace, "the --trace file");
+    }
+    roles.check();
+    // A trace that cannot be written must not fail the run after the image was, and an image
+    // aimed at a device or FIFO is refused before the work (a trace may go to one: /dev/stdout,
+    // a pipe).
+    files::checkOutputFile(o.output, files::Streams::Refuse);
+    if (!o.trace.empty()) {
+        files::checkOutputFile(o.trace, files::Streams::Write);
+    }
+}
+
 }  // namespace
 
 int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -121,179 +251,36 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         printApplyUsage(err);
         return kExitUsage;
     }
-
-    std::string note;
-    std::vector<values::DeviceId> gpus;  // empty: the CPU path
+    ApplyRequest request;
+    request.input = o.input;
+    request.output = o.output;
+    request.trace = o.trace;
+    request.chain = chainFromOptions(o.filters);
+    request.device = o.filters.device;
+    request.method = o.filters.method;
+    request.gpuMemoryLimit = o.filters.gpuMemoryLimit;
+    request.tile = o.filters.tile;
+    request.stripMetadata = o.stripMetadata;
+    std::optional<ApplyRun> run;
     try {
-        gpus = values::resolve(values::parseDeviceSelection(o.filters.device, values::kDeviceOption), gpu::enumerateDevices(),
-                            note, values::kDeviceOption);
-        if (!gpus.empty()) {
-            gpu::requireMethod(o.filters.method);  // --method fft without cuFFT: said here, not per tile
-        }
+        run.emplace(request);
     } catch (const std::invalid_argument& e) {
         err << "tessera-cli apply: " << e.what() << "\n";
         return kExitUsage;
     }
-
-    const filters::FilterChain chain = chainFromOptions(o.filters);
     try {
-        FileRoles roles;
-        roles.reads(o.input, "the input image");
-        addFilterFiles(o.filters, roles);
-        roles.writes(o.output, "the output image");
-        if (!o.trace.empty()) {
-            roles.writes(o.trace, "the --trace file");
-        }
-        roles.check();
+        checkApplyFiles(o);
     } catch (const FilesOverlap& e) {
         err << "tessera-cli apply: " << e.what() << "\nNothing was written.\n";
         return kExitUsage;
     }
-    // Every file the run writes passes the output rule before any is written: a trace that
-    // cannot be written must not fail the run after the image was, and an image aimed at a
-    // device or FIFO is refused before the work (a trace may go to one: /dev/stdout, a pipe).
-    files::checkOutputFile(o.output, files::Streams::Refuse);
-    if (!o.trace.empty()) {
-        files::checkOutputFile(o.trace, files::Streams::Write);
-    }
-
     // Ctrl+C or SIGTERM ends the run at once with 130 or 143, its temporary output removed.
     const InterruptGuard guard(InterruptGuard::Mode::Exit);
-    using Clock = std::chrono::steady_clock;
-    const auto t0 = Clock::now();
-    refuseSameFile(o.input, o.output);
-    ImageMetadata metadata;
-    const cv::Mat src = readImage(o.input, {}, &metadata);
-    const auto t1 = Clock::now();
-    cv::Mat dst;
-    values::RunReport gpuReport;
-    std::string ranOn = "cpu";
-    {
-        // One GPU or several, or the CPU slot when there is none or the CPU is asked for: the
-        // same tiled run.
-        gpu::RunOptions so;
-        so.deviceSlots = gpus.empty() ? gpu::cpuSlots() : gpu::slotsFor(gpus, {}, o.filters.gpuMemoryLimit);
-        so.method = o.filters.method;
-        so.tileSize = o.filters.tile;
-        try {
-            dst = gpu::runStreamed(src, chain, so, &gpuReport);
-        } catch (const std::invalid_argument& e) {
-            throw std::runtime_error(o.input + ": " + e.what());
-        }
-        if (!gpus.empty()) {
-            ranOn = values::toString(values::selectionOf(gpus));
-            // What fell back is the pipeline's to say; the events tell the rest.
-            note = gpuReport.fellBack.describe();
-            for (const auto& e : gpuReport.events) {
-                note += (note.empty() ? "" : "; ") + e;
-            }
-        }
-    }
-    const auto t2 = Clock::now();
-    // What the output holds is what its writer put there, not what was offered.
-    const MetadataReport kept = writeImage(o.output, dst, o.stripMetadata ? nullptr : &metadata);
-    if (!o.trace.empty()) {
-        writeTrace(o.trace, TraceFormat::ChromeTrace, gpuReport.records,
-                   gpus.empty() ? values::DeviceSnapshot{} : gpu::enumerateDevices());
-    }
-    const auto t3 = Clock::now();
-    auto ms = [](Clock::time_point a, Clock::time_point b) {
-        return std::chrono::duration<double, std::milli>(b - a).count();
-    };
-
+    const ApplyResult result = run->run();
     if (o.json) {
-        json steps = json::array();
-        for (size_t i = 0; i < o.filters.steps.size(); ++i) {
-            json d = o.filters.steps[i].description;
-            const auto& spec = chain.steps[i];
-            d["kernel_size"] = {spec.kernel.width, spec.kernel.height};
-            d["separable"] = spec.separable.has_value();
-            d["border"] = filters::toString(spec.border);
-            if (!gpus.empty() && i < gpuReport.stepMethods.size()) {
-                d["method"] = values::toString(gpuReport.stepMethods[i]);
-                d["plan"] = gpuReport.methods[i];
-            }
-            steps.push_back(d);
-        }
-        json doc = {{"width", src.cols},
-                    {"height", src.rows},
-                    {"format_in", describeFormat(src)},
-                    {"format_out", describeFormat(dst)},
-                    {"filters", steps},
-                    {"border", filters::toString(chain.steps.front().border)},
-                    {"device", ranOn},
-                    {"threads", cv::getNumThreads()},
-                    {"milliseconds", ms(t1, t2)},
-                    {"read_milliseconds", ms(t0, t1)},
-                    {"write_milliseconds", ms(t2, t3)},
-                    {"metadata", kept.kept.summary()},
-                    {"metadata_left_out", kept.dropped}};
-        // What the pipeline did, in the shape every front end reports (values/run_report_json.h).
-        doc["run"] = json::parse(values::runReportJson(gpuReport));
-        putPath(doc, "input", o.input);
-        putPath(doc, "output", o.output);
-        if (metadata.orientation != 1) {
-            doc["orientation_applied"] = describeOrientation(metadata.orientation);
-        }
-        if (!gpus.empty()) {
-            double phase[4] = {0, 0, 0, 0};
-            for (const auto& r : gpuReport.records) {
-                phase[static_cast<int>(r.phase)] += r.durationUs() / 1000.0;
-            }
-            doc["gpu_kernel_milliseconds"] = phase[static_cast<int>(values::Phase::Kernel)];
-            doc["gpu_upload_milliseconds"] = phase[static_cast<int>(values::Phase::Upload)];
-            doc["gpu_download_milliseconds"] = phase[static_cast<int>(values::Phase::Download)];
-            doc["tiles"] = gpuReport.tiles.size();
-            doc["tile_plan"] = gpuReport.plan;
-            json slotList = json::array();
-            for (const auto& s : gpuReport.slotReports) {
-                slotList.push_back({{"device", s.slot.name()}, {"tiles", s.tiles}, {"busy_milliseconds", s.busyMs},
-                                 {"failure", s.failure}});
-            }
-            doc["slots"] = slotList;
-            doc["events"] = gpuReport.events;
-            doc["cpu_fallback_tiles"] = gpuReport.cpuFallbackTiles;
-        }
-        if (gpuReport.fellBack.happened()) {
-            json from = json::array();
-            json to = json::array();
-            for (const values::DeviceId id : gpuReport.fellBack.from) {
-                from.push_back(values::describe(id));
-            }
-            for (const values::DeviceId id : gpuReport.fellBack.to) {
-                to.push_back(values::describe(id));
-            }
-            doc["fell_back"] = {{"policy", values::toString(gpuReport.policy)},
-                                {"from", from},
-                                {"to", to},
-                                {"tiles", gpuReport.fellBack.tiles},
-                                {"reason", gpuReport.fellBack.reason}};
-        }
-        if (!o.trace.empty()) {
-            putPath(doc, "trace", o.trace);
-        }
-        if (!note.empty()) {
-            doc["note"] = note;
-        }
-        out << jsonText(doc, 2) << "\n";
+        out << jsonText(applyJson(o, request.chain, result), 2) << "\n";
     } else {
-        out << o.output << ": " << src.cols << " x " << src.rows << " " << describeFormat(src)
-            << " -> " << describeFormat(dst) << ", " << chain.steps.size() << " filter(s) on "
-            << ranOn << " in "
-            << ms(t1, t2) << " ms";
-        if (metadata.orientation != 1) {
-            out << ", " << describeOrientation(metadata.orientation) << " to stand upright";
-        }
-        if (!kept.kept.empty()) {
-            out << ", kept " << kept.kept.summary();
-        }
-        out << "\n";
-        for (const std::string& left : kept.dropped) {
-            err << "note: metadata left out of " << o.output << ": " << left << "\n";
-        }
-        if (!note.empty()) {
-            err << "note: " << note << "\n";
-        }
+        printApplyText(o, request.chain, result, out, err);
     }
     return kExitOk;
 }

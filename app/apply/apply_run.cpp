@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "app/apply/apply_run.h"
+
+#include "app/io/trace_export.h"
+#include "tessera/gpu/device_info.h"
+#include "tessera/gpu/engine.h"
+#include "values/device_selection.h"
+
+#include <chrono>
+#include <stdexcept>
+#include <utility>
+
+namespace tessera::app {
+
+ApplyRun::ApplyRun(ApplyRequest request) : request_(std::move(request))
+{
+    gpus_ = values::resolve(values::parseDeviceSelection(request_.device, values::kDeviceOption),
+                            gpu::enumerateDevices(), note_, values::kDeviceOption);
+    if (!gpus_.empty()) {
+        gpu::requireMethod(request_.method);  // said here, before the file is read, not per tile
+    }
+}
+
+ApplyResult ApplyRun::run()
+{
+    using Clock = std::chrono::steady_clock;
+    const auto ms = [](Clock::time_point a, Clock::time_point b) {
+        return std::chrono::duration<double, std::milli>(b - a).count();
+    };
+    ApplyResult result;
+    result.gpus = gpus_;
+    result.note = note_;
+    const auto t0 = Clock::now();
+    refuseSameFile(request_.input, request_.output);
+    const cv::Mat src = readImage(request_.input, {}, &result.metadata);
+    result.size = src.size();
+    result.typeIn = src.type();
+    const auto t1 = Clock::now();
+
+    // One GPU or several, or the CPU slot when there is none or the CPU is asked for: the same
+    // tiled run.
+    gpu::RunOptions options;
+    options.deviceSlots = gpus_.empty() ? gpu::cpuSlots() : gpu::slotsFor(gpus_, {}, request_.gpuMemoryLimit);
+    options.method = request_.method;
+    options.tileSize = request_.tile;
+    cv::Mat dst;
+    try {
+        dst = gpu::runStreamed(src, request_.chain, options, &result.report);
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(request_.input + ": " + e.what());
+    }
+    result.typeOut = dst.type();
+    if (!gpus_.empty()) {
+        result.ranOn = values::toString(values::selectionOf(gpus_));
+        // What fell back is the pipeline's to say; the events tell the rest.
+        result.note = result.report.fellBack.describe();
+        for (const std::string& e : result.report.events) {
+            result.note += (result.note.empty() ? "" : "; ") + e;
+        }
+    }
+    const auto t2 = Clock::now();
+    // What the output holds is what its writer put there, not what was offered.
+    result.kept = writeImage(request_.output, dst, request_.stripMetadata ? nullptr : &result.metadata);
+    if (!request_.trace.empty()) {
+        writeTrace(request_.trace, TraceFormat::ChromeTrace, result.report.records,
+                   gpus_.empty() ? values::DeviceSnapshot{} : gpu::enumerateDevices());
+    }
+    const auto t3 = Clock::now();
+    result.readMs = ms(t0, t1);
+    result.runMs = ms(t1, t2);
+    result.writeMs = ms(t2, t3);
+    return result;
+}
+
+}  // namespace tessera::app
