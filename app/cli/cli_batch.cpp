@@ -207,6 +207,88 @@ void refuseOverlaps(const BatchCliOptions& o, const BatchPlan& plan)
     roles.check();
 }
 
+/// The line a terminal shows while the batch runs: "[12/200] 3.1 files/s, 1:02 left  name 40%".
+BatchProgressCallback terminalProgress(std::ostream& out)
+{
+    return [&out, started = std::chrono::steady_clock::now()](const BatchProgress& p) {
+        std::string name = p.currentFile;
+        if (name.size() > 40) {
+            name = "..." + name.substr(name.size() - 37);
+        }
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        const std::string rate = values::rateText(p.done, p.total, elapsed);
+        out << "\r\033[K[" << p.done << "/" << p.total << "] " << (rate.empty() ? "" : rate + "  ") << name << " "
+            << static_cast<int>(p.fileFraction * 100) << "%" << std::flush;
+    };
+}
+
+/// Each failure and skip on err, the counts on out, then the device note and the interruption.
+void printSummary(const BatchSummary& summary, const BatchCliOptions& o, const BatchRun& batch, std::ostream& out,
+                  std::ostream& err)
+{
+    for (const FileResult& r : summary.files) {
+        if (r.status == FileStatus::Failed) {
+            err << "failed: " << r.error << "\n";
+        } else if (r.status == FileStatus::Skipped && r.output.empty()) {
+            err << "skipped: " << r.error << "\n";  // a file in an input folder that is not an image
+        }
+    }
+    std::string devices;
+    for (const std::string& d : summary.devices) {
+        devices += (devices.empty() ? "" : ", ") + d;
+    }
+    char wall[96];
+    std::snprintf(wall, sizeof wall, "%.0f ms (%.2f files/s, peak memory %.0f MiB)", summary.wallMs,
+                  summary.wallMs > 0 ? 1000.0 * (summary.ok + summary.failed) / summary.wallMs : 0.0,
+                  summary.peakResidentMiB);
+    out << summary.files.size() << " file(s): " << summary.ok << " written, " << summary.skipped << " skipped, "
+        << summary.failed << " failed, " << summary.cancelled << " cancelled in " << wall
+        << (devices.empty() ? "" : " on " + devices)
+        << (o.shard ? " (shard " + o.shard->text() + " of a list of " + std::to_string(batch.scope().listTotal) + ")"
+                    : "")
+        << "\n";
+    if (!batch.note().empty()) {
+        err << "note: " << batch.note() << "\n";
+    }
+    if (summary.wasCancelled) {
+        err << "interrupted: the files not yet filtered were left out; every output written is complete\n";
+    }
+}
+
+/// The run the options ask for, checked before anything is written. Throws UsageError,
+/// InputListError, BatchRefused, FilesOverlap, files::OutputFileError and std::invalid_argument
+/// (the device selection or the method).
+void prepareRun(BatchCliOptions& o, DeviceScheduler& scheduler, std::optional<BatchRun>& batch)
+{
+    readInputLists(o);
+    if (o.job.inputs.empty()) {
+        throw UsageError(o.lists.empty() ? "no input given (files, folders or patterns)"
+                                         : "no input given: the --files-from lists hold no path");
+    }
+    if (o.job.outputDir.empty()) {
+        throw UsageError("no output folder given (-o OUTDIR)");
+    }
+    if (o.filters.steps.empty()) {
+        throw UsageError("nothing to apply: give --filter, --kernel or --preset");
+    }
+    o.job.chain = chainFromOptions(o.filters);
+    o.job.depth = o.filters.depth.value_or(filters::OutputDepth::Same);
+    BatchRunOptions options;
+    options.device = o.filters.device;
+    options.method = o.filters.method;
+    options.gpuMemoryLimit = o.filters.gpuMemoryLimit;
+    options.jpegOnGpu = o.jpegOnGpu;
+    options.shard = o.shard;
+    batch.emplace(o.job, options, scheduler);
+    refuseOverlaps(o, batch->wholePlan());  // the whole list's: every shard refuses alike
+    // The side files pass the output rule before the run, not after it.
+    for (const std::string& side : {o.report, o.csv}) {
+        if (!side.empty()) {
+            files::checkOutputFile(side, files::Streams::Write);
+        }
+    }
+}
+
 }  // namespace
 
 int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -221,33 +303,7 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
             printBatchUsage(out);
             return kExitOk;
         }
-        readInputLists(o);
-        if (o.job.inputs.empty()) {
-            throw UsageError(o.lists.empty() ? "no input given (files, folders or patterns)"
-                                             : "no input given: the --files-from lists hold no path");
-        }
-        if (o.job.outputDir.empty()) {
-            throw UsageError("no output folder given (-o OUTDIR)");
-        }
-        if (o.filters.steps.empty()) {
-            throw UsageError("nothing to apply: give --filter, --kernel or --preset");
-        }
-        o.job.chain = chainFromOptions(o.filters);
-        o.job.depth = o.filters.depth.value_or(filters::OutputDepth::Same);
-        BatchRunOptions options;
-        options.device = o.filters.device;
-        options.method = o.filters.method;
-        options.gpuMemoryLimit = o.filters.gpuMemoryLimit;
-        options.jpegOnGpu = o.jpegOnGpu;
-        options.shard = o.shard;
-        batch.emplace(o.job, options, scheduler);
-        refuseOverlaps(o, batch->wholePlan());  // the whole list's: every shard refuses alike
-        // The side files pass the output rule before the run, not after it.
-        for (const std::string& side : {o.report, o.csv}) {
-            if (!side.empty()) {
-                files::checkOutputFile(side, files::Streams::Write);
-            }
-        }
+        prepareRun(o, scheduler, batch);
     } catch (const UsageError& e) {
         err << "tessera-cli batch: " << e.what() << "\n\n";
         printBatchUsage(err);
@@ -271,19 +327,7 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
 
     // The progress line is for people watching a terminal; logs and pipes get the summary only.
     const bool terminal = &out == &std::cout && ::isatty(STDOUT_FILENO) == 1;
-    BatchProgressCallback progress;
-    if (terminal) {
-        progress = [&out, started = std::chrono::steady_clock::now()](const BatchProgress& p) {
-            std::string name = p.currentFile;
-            if (name.size() > 40) {
-                name = "..." + name.substr(name.size() - 37);
-            }
-            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            const std::string rate = values::rateText(p.done, p.total, elapsed);
-            out << "\r\033[K[" << p.done << "/" << p.total << "] " << (rate.empty() ? "" : rate + "  ") << name << " "
-                << static_cast<int>(p.fileFraction * 100) << "%" << std::flush;
-        };
-    }
+    const BatchProgressCallback progress = terminal ? terminalProgress(out) : BatchProgressCallback{};
     // Ctrl+C or SIGTERM stops the run between files (no partial output) and the report below
     // still says what finished; a second signal ends the process at once, its temporaries removed.
     const InterruptGuard guard(InterruptGuard::Mode::Cancel);
@@ -301,33 +345,7 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
         out << "\r\033[K";
     }
 
-    for (const FileResult& r : summary.files) {
-        if (r.status == FileStatus::Failed) {
-            err << "failed: " << r.error << "\n";
-        } else if (r.status == FileStatus::Skipped && r.output.empty()) {
-            err << "skipped: " << r.error << "\n";  // a file in an input folder that is not an image
-        }
-    }
-    std::string devices;
-    for (const std::string& d : summary.devices) {
-        devices += (devices.empty() ? "" : ", ") + d;
-    }
-    char wall[96];
-    std::snprintf(wall, sizeof wall, "%.0f ms (%.2f files/s, peak memory %.0f MiB)", summary.wallMs,
-                  summary.wallMs > 0 ? 1000.0 * (summary.ok + summary.failed) / summary.wallMs : 0.0,
-                  summary.peakResidentMiB);
-    out << summary.files.size() << " file(s): " << summary.ok << " written, " << summary.skipped << " skipped, "
-        << summary.failed << " failed, " << summary.cancelled << " cancelled in " << wall
-        << (devices.empty() ? "" : " on " + devices)
-        << (o.shard ? " (shard " + o.shard->text() + " of a list of " + std::to_string(batch->scope().listTotal) + ")"
-                    : "")
-        << "\n";
-    if (!batch->note().empty()) {
-        err << "note: " << batch->note() << "\n";
-    }
-    if (summary.wasCancelled) {
-        err << "interrupted: the files not yet filtered were left out; every output written is complete\n";
-    }
+    printSummary(summary, o, *batch, out, err);
     if (!o.report.empty()) {
         saveTextFile(o.report, reportJson(summary, batch->job(), batch->wholePlan().chain,
                                           collectVersions(batch->snapshot()), batch->scope()));

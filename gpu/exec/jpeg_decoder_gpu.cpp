@@ -129,6 +129,62 @@ struct DecodeState {
         const std::size_t lengths[1] = {length};
         return api().nvjpegDecodeBatched(handle, state, streams, lengths, &out, s);
     }
+
+    /// The file's pixels decoded into this state's device buffer (grown when too small) and
+    /// copied to the host; nullopt with why set when nvJPEG or the copy fails, after which the
+    /// state is not to be used again. A first decode, and one that grows the buffer, hold
+    /// growing: concurrent first decodes gave NVJPEG_STATUS_ALLOCATOR_FAILURE now and then on
+    /// an H200 (nvJPEG 13.0.1). Throws CudaError when the buffer cannot be made.
+    std::optional<cv::Mat> decodeToHost(std::span<const std::uint8_t> file, int width, int height, int channels,
+                                        std::mutex& growing, std::string& why)
+    {
+        const ScopedDevice on(device);
+        const std::size_t pitch = std::size_t(width) * std::size_t(channels);
+        const std::size_t bytes = pitch * std::size_t(height);
+        std::unique_lock alone(growing, std::defer_lock);
+        if (!warmed || buffer.bytes() < bytes) {
+            alone.lock();
+        }
+        if (buffer.bytes() < bytes) {
+            buffer = RawDeviceBuffer();  // free the old one before the larger one is made
+            buffer = RawDeviceBuffer(bytes, device);
+        }
+        nv::nvjpegImage_t out{};
+        out.channel[0] = static_cast<unsigned char*>(buffer.data());
+        out.pitch[0] = pitch;
+        const auto s = static_cast<cudaStream_t>(stream.handle());
+        const auto* data = reinterpret_cast<const unsigned char*>(file.data());
+        const nv::nvjpegOutputFormat_t format = channels == 1 ? nv::NVJPEG_OUTPUT_Y : nv::NVJPEG_OUTPUT_BGRI;
+        nv::nvjpegStatus_t status = decode(data, file.size(), format, out);
+        if (status == nv::NVJPEG_STATUS_ALLOCATOR_FAILURE) {
+            // Once more on a fresh state, with no other decode allocating meanwhile.
+            if (!alone.owns_lock()) {
+                alone.lock();
+            }
+            cudaStreamSynchronize(s);
+            cudaGetLastError();
+            renew();
+            status = decode(data, file.size(), format, out);
+        }
+        if (status != nv::NVJPEG_STATUS_SUCCESS) {
+            why = std::string(hardware ? "nvjpegDecodeBatched (hardware): " : "nvjpegDecode: ") + nv::statusName(status);
+            cudaStreamSynchronize(s);
+            cudaGetLastError();
+            return std::nullopt;
+        }
+        cv::Mat image(height, width, CV_8UC(channels));
+        cudaError_t err = cudaMemcpy2DAsync(image.data, image.step[0], out.channel[0], pitch, pitch,
+                                            std::size_t(height), cudaMemcpyDeviceToHost, s);
+        const cudaError_t synced = cudaStreamSynchronize(s);
+        err = err != cudaSuccess ? err : synced;
+        if (err != cudaSuccess) {
+            cudaGetLastError();
+            why = "copying the decoded JPEG from " + gpu::describe(device) + ": " + cudaText(err);
+            return std::nullopt;
+        }
+        warmed = true;
+        return image;
+    }
 };
 
 struct GpuJpegDecoder::Pool {
@@ -177,6 +233,48 @@ struct JpegHeaders {
     int components = 0;
     int firstScanComponents = 0;
 };
+
+/// Why a frame header (marker m, its body) describes a JPEG nvJPEG should not take, or empty.
+std::string frameRefusal(std::uint8_t m, const std::uint8_t* body, std::size_t bodyLength, bool jfif, int adobeTransform)
+{
+    if (m == 0xC3 || m == 0xC7 || m == 0xCB || m == 0xCF) {
+        return "lossless JPEG";
+    }
+    if (m >= 0xC9) {
+        return "arithmetic-coded JPEG";
+    }
+    if (m >= 0xC5) {
+        return "hierarchical JPEG";
+    }
+    if (bodyLength < 6) {
+        return "damaged frame header";
+    }
+    const int precision = body[0];
+    const int height = body[1] << 8 | body[2];
+    const int width = body[3] << 8 | body[4];
+    const int components = body[5];
+    if (precision != 8) {
+        return std::to_string(precision) + "-bit JPEG";
+    }
+    if (width == 0 || height == 0) {
+        return "JPEG whose height is given after the first scan (DNL)";
+    }
+    if (components == 4) {
+        return adobeTransform == 2 ? "YCCK JPEG (4 components)" : "CMYK JPEG (4 components)";
+    }
+    if (components != 1 && components != 3) {
+        return "JPEG of " + std::to_string(components) + " components";
+    }
+    if (components == 3 && !jfif) {
+        if (adobeTransform == 0) {
+            return "RGB JPEG stored without the colour transform (Adobe)";
+        }
+        if (adobeTransform < 0 && bodyLength >= 6 + 3 * 3 && body[6] == 'R' && body[9] == 'G' && body[12] == 'B') {
+            return "RGB JPEG (components named R, G, B)";
+        }
+    }
+    return {};
+}
 
 JpegHeaders readJpegHeaders(std::span<const std::uint8_t> file)
 {
@@ -229,45 +327,11 @@ JpegHeaders readJpegHeaders(std::span<const std::uint8_t> file)
         } else if (m == 0xEE && bodyLength >= 12 && std::equal(body, body + 5, "Adobe")) {
             adobeTransform = body[11];
         } else if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
-            if (m == 0xC3 || m == 0xC7 || m == 0xCB || m == 0xCF) {
-                return refuse("lossless JPEG");
-            }
-            if (m >= 0xC9) {
-                return refuse("arithmetic-coded JPEG");
-            }
-            if (m >= 0xC5) {
-                return refuse("hierarchical JPEG");
-            }
-            if (bodyLength < 6) {
-                return refuse("damaged frame header");
-            }
-            const int precision = body[0];
-            const int height = body[1] << 8 | body[2];
-            const int width = body[3] << 8 | body[4];
-            const int components = body[5];
-            if (precision != 8) {
-                return refuse(std::to_string(precision) + "-bit JPEG");
-            }
-            if (width == 0 || height == 0) {
-                return refuse("JPEG whose height is given after the first scan (DNL)");
-            }
-            if (components == 4) {
-                return refuse(adobeTransform == 2 ? "YCCK JPEG (4 components)" : "CMYK JPEG (4 components)");
-            }
-            if (components != 1 && components != 3) {
-                return refuse("JPEG of " + std::to_string(components) + " components");
-            }
-            if (components == 3 && !jfif) {
-                if (adobeTransform == 0) {
-                    return refuse("RGB JPEG stored without the colour transform (Adobe)");
-                }
-                if (adobeTransform < 0 && bodyLength >= 6 + 3 * 3 && body[6] == 'R' && body[9] == 'G' &&
-                    body[12] == 'B') {
-                    return refuse("RGB JPEG (components named R, G, B)");
-                }
+            if (std::string why = frameRefusal(m, body, bodyLength, jfif, adobeTransform); !why.empty()) {
+                return refuse(std::move(why));
             }
             h.frame = m;
-            h.components = components;
+            h.components = body[5];
         }
         pos += 2 + length;
     }
@@ -281,6 +345,39 @@ JpegHeaders readJpegHeaders(std::span<const std::uint8_t> file)
 bool forHardware(const JpegHeaders& h)
 {
     return h.refusal.empty() && h.frame == 0xC0 && h.firstScanComponents == h.components;
+}
+
+/// The pixels nvJPEG gives for a file: its size and 1 (grey) or 3 (BGR) channels.
+struct DecodedShape {
+    int width = 0;
+    int height = 0;
+    int channels = 0;
+};
+
+/// The file's shape as nvJPEG reads its headers, or nullopt with why set when it cannot
+/// decode it here (the engines take neither 4:1:1 nor 4:1:0, as nvJPEG documents).
+std::optional<DecodedShape> decodedShape(nv::nvjpegHandle_t handle, std::span<const std::uint8_t> file, bool hardware,
+                                         std::string& why)
+{
+    int components = 0;
+    nv::nvjpegChromaSubsampling_t subsampling = nv::NVJPEG_CSS_UNKNOWN;
+    int widths[nv::NVJPEG_MAX_COMPONENT] = {};
+    int heights[nv::NVJPEG_MAX_COMPONENT] = {};
+    const auto* data = reinterpret_cast<const unsigned char*>(file.data());
+    if (const nv::nvjpegStatus_t s =
+            api().nvjpegGetImageInfo(handle, data, file.size(), &components, &subsampling, widths, heights);
+        s != nv::NVJPEG_STATUS_SUCCESS) {
+        why = "nvjpegGetImageInfo: " + nv::statusName(s);
+        return std::nullopt;
+    }
+    const bool refusedHere = hardware && (subsampling == nv::NVJPEG_CSS_411 || subsampling == nv::NVJPEG_CSS_410);
+    if ((components != 1 && components != 3) || subsampling == nv::NVJPEG_CSS_UNKNOWN ||
+        subsampling == nv::NVJPEG_CSS_410V || refusedHere || widths[0] <= 0 || heights[0] <= 0) {
+        why = "nvJPEG reads " + std::to_string(components) + " components with subsampling " +
+              std::to_string(static_cast<int>(subsampling)) + ", which it does not decode here";
+        return std::nullopt;
+    }
+    return DecodedShape{widths[0], heights[0], components == 1 ? 1 : 3};
 }
 
 }  // namespace
@@ -375,7 +472,6 @@ std::optional<cv::Mat> GpuJpegDecoder::decode(std::span<const std::uint8_t> file
 std::optional<cv::Mat> GpuJpegDecoder::decodeOn(Pool& pool, bool hardware, std::span<const std::uint8_t> file,
                                                 std::string& why)
 {
-    const auto* data = reinterpret_cast<const unsigned char*>(file.data());
     std::unique_ptr<DecodeState> state = pool.borrow();
     if (!state) {
         try {
@@ -387,84 +483,18 @@ std::optional<cv::Mat> GpuJpegDecoder::decodeOn(Pool& pool, bool hardware, std::
             return std::nullopt;
         }
     }
-    const nv::nvjpegHandle_t handle = state->handle;
-    int components = 0;
-    nv::nvjpegChromaSubsampling_t subsampling = nv::NVJPEG_CSS_UNKNOWN;
-    int widths[nv::NVJPEG_MAX_COMPONENT] = {};
-    int heights[nv::NVJPEG_MAX_COMPONENT] = {};
-    if (const nv::nvjpegStatus_t s =
-            api().nvjpegGetImageInfo(handle, data, file.size(), &components, &subsampling, widths, heights);
-        s != nv::NVJPEG_STATUS_SUCCESS) {
-        why = "nvjpegGetImageInfo: " + nv::statusName(s);
+    std::string infoWhy;
+    const std::optional<DecodedShape> shape = decodedShape(state->handle, file, hardware, infoWhy);
+    if (!shape) {
+        why = std::move(infoWhy);
         pool.giveBack(std::move(state));
         return std::nullopt;
     }
-    // The engines take neither 4:1:1 nor 4:1:0 (nvJPEG's documentation of the hardware backend).
-    const bool refusedHere = hardware && (subsampling == nv::NVJPEG_CSS_411 || subsampling == nv::NVJPEG_CSS_410);
-    if ((components != 1 && components != 3) || subsampling == nv::NVJPEG_CSS_UNKNOWN ||
-        subsampling == nv::NVJPEG_CSS_410V || refusedHere || widths[0] <= 0 || heights[0] <= 0) {
-        why = "nvJPEG reads " + std::to_string(components) + " components with subsampling " +
-              std::to_string(static_cast<int>(subsampling)) + ", which it does not decode here";
-        pool.giveBack(std::move(state));
-        return std::nullopt;
-    }
-    const int width = widths[0];
-    const int height = heights[0];
-    const int channels = components == 1 ? 1 : 3;
-    const std::size_t pitch = std::size_t(width) * std::size_t(channels);
-    const std::size_t bytes = pitch * std::size_t(height);
-
     try {
-        const ScopedDevice on(device_);
-        // A state's first decode and one on a larger image allocate (nvJPEG inside, the buffer
-        // here): those run one at a time per pool, since concurrent first decodes gave
-        // NVJPEG_STATUS_ALLOCATOR_FAILURE now and then on an H200 (nvJPEG 13.0.1).
-        std::unique_lock alone(pool.growing, std::defer_lock);
-        if (!state->warmed || state->buffer.bytes() < bytes) {
-            alone.lock();
-        }
-        if (state->buffer.bytes() < bytes) {
-            state->buffer = RawDeviceBuffer();  // free the old one before the larger one is made
-            state->buffer = RawDeviceBuffer(bytes, device_);
-        }
-        nv::nvjpegImage_t out{};
-        out.channel[0] = static_cast<unsigned char*>(state->buffer.data());
-        out.pitch[0] = pitch;
-        const auto stream = static_cast<cudaStream_t>(state->stream.handle());
-        const nv::nvjpegOutputFormat_t format = channels == 1 ? nv::NVJPEG_OUTPUT_Y : nv::NVJPEG_OUTPUT_BGRI;
-        nv::nvjpegStatus_t s = state->decode(data, file.size(), format, out);
-        if (s == nv::NVJPEG_STATUS_ALLOCATOR_FAILURE) {
-            // Once more on a fresh state, with no other decode allocating meanwhile.
-            if (!alone.owns_lock()) {
-                alone.lock();
-            }
-            cudaStreamSynchronize(stream);
-            cudaGetLastError();
-            state->renew();
-            s = state->decode(data, file.size(), format, out);
-        }
-        if (s != nv::NVJPEG_STATUS_SUCCESS) {
-            why = std::string(hardware ? "nvjpegDecodeBatched (hardware): " : "nvjpegDecode: ") + nv::statusName(s);
-            cudaStreamSynchronize(stream);
-            cudaGetLastError();
-            state.reset();  // a state a failed decode leaves behind is not trusted again
-            pool.giveBack(nullptr);
-            return std::nullopt;
-        }
-        cv::Mat image(height, width, CV_8UC(channels));
-        cudaError_t err = cudaMemcpy2DAsync(image.data, image.step[0], out.channel[0], pitch, pitch,
-                                            std::size_t(height), cudaMemcpyDeviceToHost, stream);
-        const cudaError_t synced = cudaStreamSynchronize(stream);
-        err = err != cudaSuccess ? err : synced;
-        if (err != cudaSuccess) {
-            cudaGetLastError();
-            why = "copying the decoded JPEG from " + gpu::describe(device_) + ": " + cudaText(err);
-            state.reset();
-            pool.giveBack(nullptr);
-            return std::nullopt;
-        }
-        state->warmed = true;
-        pool.giveBack(std::move(state));
+        std::optional<cv::Mat> image = state->decodeToHost(file, shape->width, shape->height, shape->channels,
+                                                           pool.growing, why);
+        // A state a failed decode leaves behind is not trusted again.
+        pool.giveBack(image ? std::move(state) : nullptr);
         return image;
     } catch (const std::exception& e) {
         clearLastError();
