@@ -2,7 +2,7 @@
 # ("SPDX-License-Identifier: Apache-2.0"): C++ and CUDA sources and headers, CMake files, shell
 # and Python scripts in the project's folders. Fails listing the files without it.
 #   cmake -DSOURCE_DIR=<repo> -P check_spdx.cmake
-set(folders app ui gpu filters values files tests python packaging .ci)
+set(folders app ui gpu filters values files tests python packaging docs .ci)
 set(missing "")
 set(count 0)
 foreach(folder IN LISTS folders)
