@@ -7,7 +7,7 @@
 #include "ui/preferences_dialog.h"
 
 #include <QMainWindow>
-#include <QUrl>
+#include <QStringList>
 
 #include <functional>
 
@@ -27,6 +27,7 @@ class FilterStack;
 class ImageView;
 class KernelDock;
 class ProfilerDock;
+class UserGuideDialog;
 class RecentFiles;
 class WindowStatus;
 class ZoomField;
@@ -170,10 +171,14 @@ public slots:
     void showAbout();
     /// Shows Help > Keyboard Shortcuts (not blocking).
     void showShortcuts();
-    /// Where Help > User Guide leads (the README; the project's page until set).
-    void setUserGuide(const QUrl& url) { userGuide_ = url; }
-    /// Where Help > User Guide leads.
-    QUrl userGuide() const { return userGuide_; }
+    /// Where Help > User Guide looks for the HTML manual's index.html, in order (app/ gives the
+    /// build folder's copy and the installed one); the first that exists is shown.
+    void setUserGuidePlaces(const QStringList& indexFiles) { userGuidePlaces_ = indexFiles; }
+    /// Where Help > User Guide looks for the manual.
+    QStringList userGuidePlaces() const { return userGuidePlaces_; }
+    /// Shows Help > User Guide (not blocking): the manual in a browser of its own, or a page that
+    /// names where it looked. One window: shown again and raised when already open.
+    UserGuideDialog* showUserGuide();
     /// Shows snapshot's devices in the Devices dock and names them in the Profiler.
     void setDevices(const tessera::values::DeviceSnapshot& snapshot);
     /// Shows a run's timing records in the Profiler dock (unless frozen) and its tiles in the
@@ -257,7 +262,7 @@ private:
     std::vector<DeviceOption> deviceOptions_;
 
     AboutInfo about_;
-    QUrl userGuide_{QStringLiteral("https://github.com/tessera/tessera#readme")};
+    QStringList userGuidePlaces_;
     QString currentPath_;
     QString lastError_;
     bool modalDialogs_ = true;

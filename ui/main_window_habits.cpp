@@ -5,9 +5,9 @@
 #include "ui/filter_dock.h"
 #include "ui/filter_stack.h"
 #include "ui/make_action.h"
+#include "ui/user_guide_dialog.h"
 
 #include <QAction>
-#include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -23,7 +23,7 @@
 
 // What people bring from other image editors: Ctrl+Y for Redo, the common actions on the
 // toolbar with their shortcuts in the tooltips, Filters > Add Filter, and Help's list of keys
-// and its link to the user guide.
+// and the user guide.
 
 namespace tessera::ui {
 
@@ -110,8 +110,8 @@ void MainWindow::createHabits()
                                QKeySequence(Qt::CTRL | Qt::Key_F1), tr("Every key Tessera answers to"));
     connect(keys, &QAction::triggered, this, &MainWindow::showShortcuts);
     QAction* guide = makeAction(this, tr("&User Guide"), QStringLiteral("actionUserGuide"), QKeySequence::HelpContents,
-                                tr("Open the user guide (the README)"));
-    connect(guide, &QAction::triggered, this, [this] { QDesktopServices::openUrl(userGuide_); });
+                                tr("Open the manual, offline, in a window of its own"));
+    connect(guide, &QAction::triggered, this, &MainWindow::showUserGuide);
     QAction* firstHelp = help->actions().value(0);
     help->insertAction(firstHelp, guide);
     help->insertAction(firstHelp, keys);
@@ -166,6 +166,19 @@ void MainWindow::showShortcuts()
     layout->addWidget(buttons);
     dialog->resize(560, 520);
     dialog->show();
+}
+
+UserGuideDialog* MainWindow::showUserGuide()
+{
+    auto* dialog = findChild<UserGuideDialog*>(QStringLiteral("userGuideDialog"), Qt::FindDirectChildrenOnly);
+    if (dialog == nullptr) {
+        dialog = new UserGuideDialog(userGuidePlaces_, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+    return dialog;
 }
 
 }  // namespace tessera::ui

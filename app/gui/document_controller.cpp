@@ -95,6 +95,11 @@ DocumentController::DocumentController(ui::MainWindow& window, document::Documen
         samples.push_back(QString::fromStdString(sample.string()));
     }
     window_.setSampleImages(samples);
+    QStringList guidePlaces;
+    for (const std::filesystem::path& place : manualIndexCandidates()) {
+        guidePlaces.push_back(QString::fromStdString(place.string()));
+    }
+    window_.setUserGuidePlaces(guidePlaces);
     ui::setBundledPresetFolder(QString::fromStdString(presetsDir().string()));
     showStack();
 }

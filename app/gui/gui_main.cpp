@@ -11,8 +11,6 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QFileInfo>
-#include <QUrl>
 #include <QGuiApplication>
 #include <QIcon>
 #include <QPixmap>
@@ -121,7 +119,7 @@ int main(int argc, char* argv[])
     parser.addOption(zoomOption);
     const QCommandLineOption screenshotsOption(
         QStringLiteral("screenshots"),
-        QStringLiteral("Once the preview is in, save the README's pictures (preview, tiles, profiler, devices, "
+        QStringLiteral("Once the preview is in, save the user guide's pictures (preview, tiles, profiler, devices, "
                        "device comparison) as PNGs in DIR, then quit."),
         QStringLiteral("DIR"));
     parser.addOption(screenshotsOption);
@@ -154,10 +152,6 @@ int main(int argc, char* argv[])
     QApplication::setWindowIcon(windowIcon());
     tessera::ui::MainWindow window;
     tessera::app::GuiController controller(window);
-    // Run from the build folder, the guide is the source tree's README; installed, the project page.
-    if (const QFileInfo readme(QStringLiteral(TESSERA_SOURCE_RESOURCES "/../README.md")); readme.isFile()) {
-        window.setUserGuide(QUrl::fromLocalFile(readme.absoluteFilePath()));
-    }
     const QString screenshot = parser.value(screenshotOption);
     // A headless check must never wait on a modal box; errors still reach the status bar.
     window.setModalDialogsEnabled(screenshot.isEmpty() && !parser.isSet(screenshotsOption));

@@ -42,6 +42,29 @@ fs::path presetsDir()
     return dataDir() / "presets";
 }
 
+std::vector<fs::path> manualIndexCandidatesFor(const fs::path& exe)
+{
+    std::vector<fs::path> places;
+    if (exe.empty()) {
+        return places;
+    }
+    // <build>/app/tessera or <prefix>/bin/tessera -> <build> or <prefix>
+    const fs::path top = exe.parent_path().parent_path();
+    std::error_code ec;
+    if (fs::is_regular_file(top / "CMakeCache.txt", ec)) {
+        places.push_back((top / "docs" / "manual" / "index.html").lexically_normal());
+    }
+    places.push_back((top / "share" / "tessera" / "manual" / "index.html").lexically_normal());
+    return places;
+}
+
+std::vector<fs::path> manualIndexCandidates()
+{
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    return manualIndexCandidatesFor(ec ? fs::path() : exe);
+}
+
 std::vector<fs::path> imageFilesIn(const fs::path& dir)
 {
     static constexpr std::array<std::string_view, 8> kImageExtensions{

@@ -21,6 +21,15 @@ std::filesystem::path dataDir();
 std::filesystem::path samplesDir();
 std::filesystem::path presetsDir();
 
+/// Where Help > User Guide looks for the HTML manual's index.html, in order. A program in a build
+/// folder (<build>/app/tessera, with <build>/CMakeCache.txt) first takes the manual that build
+/// made, <build>/docs/manual; then, as an installed program does, <prefix>/share/tessera/manual
+/// for <prefix>/bin/tessera. Pure apart from the one existence check; empty for an empty exe.
+std::vector<std::filesystem::path> manualIndexCandidatesFor(const std::filesystem::path& exe);
+
+/// manualIndexCandidatesFor() of this process (/proc/self/exe).
+std::vector<std::filesystem::path> manualIndexCandidates();
+
 /// The image files in dir (by extension: png, jpg, jpeg, tif, tiff, bmp, webp, exr), sorted by
 /// name; empty when dir is missing or unreadable. Never throws.
 std::vector<std::filesystem::path> imageFilesIn(const std::filesystem::path& dir);

@@ -12,11 +12,11 @@ namespace tessera::app {
 
 class GuiController;
 
-/// The pictures the README shows, taken by the app itself once the first preview is in: the
-/// window with the preview, the same with the tile overlay, with the Profiler dock, with the
-/// Devices dock, and the device comparison after a run (Tools > Compare Devices). Each lands
-/// in a folder as a PNG; the application quits when the last one is saved (exit code 1 when one
-/// could not be saved or the comparison failed).
+/// The pictures the user guide shows (docs/user-guide.md), taken by the app itself once the first
+/// preview is in: the window with the preview, the same with the tile overlay, with the Profiler
+/// dock, with the Devices dock, and the device comparison after a run (Tools > Compare Devices).
+/// Each lands in a folder as a PNG; the application quits when the last one is saved (exit code 1
+/// when one could not be saved or the comparison failed).
 class ScreenshotTour : public QObject {
     Q_OBJECT
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Where an installed or a built program finds its samples and presets.
+// Where an installed or a built program finds its samples, presets and manual.
 
 #include "app/io/data_dirs.h"
 
@@ -54,6 +54,23 @@ TEST_F(DataDirsTest, ImageFilesAreListedByExtensionInNameOrder)
     EXPECT_EQ(files[1].filename(), "b.PNG");
     EXPECT_EQ(files[2].filename(), "c.exr");
     EXPECT_TRUE(imageFilesIn(root_ / "missing").empty());
+}
+
+TEST_F(DataDirsTest, AnInstalledProgramLooksForTheManualBesideItsData)
+{
+    const auto places = tessera::app::manualIndexCandidatesFor(root_ / "bin" / "tessera");
+    ASSERT_EQ(places.size(), 1u);
+    EXPECT_EQ(places[0], (root_ / "share" / "tessera" / "manual" / "index.html").lexically_normal());
+    EXPECT_TRUE(tessera::app::manualIndexCandidatesFor(fs::path()).empty());
+}
+
+TEST_F(DataDirsTest, AProgramInABuildFolderLooksForTheBuiltManualFirst)
+{
+    std::ofstream(root_ / "CMakeCache.txt") << "# a build folder\n";
+    const auto places = tessera::app::manualIndexCandidatesFor(root_ / "app" / "tessera");
+    ASSERT_EQ(places.size(), 2u);
+    EXPECT_EQ(places[0], (root_ / "docs" / "manual" / "index.html").lexically_normal());
+    EXPECT_EQ(places[1], (root_ / "share" / "tessera" / "manual" / "index.html").lexically_normal());
 }
 
 TEST(DataDirs, TheBuildFolderFindsTheSourceSamples)

@@ -212,8 +212,7 @@ TEST_F(HabitsTest, FiltersMenuToolbarAndHelp)
     ASSERT_NE(help, nullptr);
     EXPECT_TRUE(help->actions().contains(window_.findChild<QAction*>(QStringLiteral("actionShortcuts"))));
     EXPECT_TRUE(help->actions().contains(window_.findChild<QAction*>(QStringLiteral("actionUserGuide"))));
-    EXPECT_TRUE(window_.userGuide().toString().contains(QStringLiteral("readme"), Qt::CaseInsensitive))
-        << window_.userGuide().toString().toStdString();
+    EXPECT_FALSE(window_.userGuidePlaces().isEmpty());
     bool redoListed = false;
     bool zoomKeysListed = false;
     for (const auto& [what, keys] : window_.shortcutList()) {
