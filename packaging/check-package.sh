@@ -8,7 +8,8 @@
 # 3. lintian finds no error (accepted warnings are listed below);
 # 4. the package is unpacked into a temporary root and run from there: versions, a filter
 #    applied to an installed sample and read back, the window's --version without a display,
-#    every man page rendered, and the Python module imported and run on a NumPy image.
+#    every man page rendered, the Python module imported and run on a NumPy image, and the HTML
+#    manual present with every link resolving inside it.
 # Any failure exits non-zero with the step that failed.
 set -euo pipefail
 
@@ -25,8 +26,9 @@ app_id=io.github.tessera.Tessera
 #                                          change); relro and bind-now are set.
 #   extra-license-file LICENSE             the Apache-2.0 text is shipped beside the copyright
 #                                          file on purpose, as the licence asks.
-#   package-contains-documentation-outside-usr-share-doc samples/SOURCES.md
-#                                          the samples' origins and licences stay with them.
+#   package-contains-documentation-outside-usr-share-doc samples/SOURCES.md, manual/*.html
+#                                          the samples' origins and licences stay with them; the
+#                                          manual lives with the data Help > User Guide reads.
 #   spelling-error-in-binary               a message of the statically linked CUDA runtime
 #                                          ("occured") and chance letters in machine code.
 step() { echo "check-package: $*"; }
@@ -72,7 +74,8 @@ for f in bin/tessera bin/tessera-cli bin/tessera-bench \
          share/icons/hicolor/scalable/apps/$app_id.svg share/icons/hicolor/16x16/apps/$app_id.png \
          share/icons/hicolor/512x512/apps/$app_id.png \
          share/doc/tessera/copyright share/doc/tessera/changelog.gz \
-         share/tessera/presets/sharpen-5x5.json; do
+         share/tessera/presets/sharpen-5x5.json \
+         share/tessera/manual/index.html share/tessera/manual/user-guide.html share/tessera/manual/manual.css; do
     [[ -e $tmp/root/usr/$f ]] || fail "missing /usr/$f"
 done
 
@@ -136,6 +139,9 @@ fi
 
 step "tessera --version with no display"
 env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$bin/tessera" --version
+
+step "the manual: Help > User Guide's pages, links resolving inside share/tessera/manual"
+python3 "$root/docs/tools/check_links.py" --html "$share/tessera/manual" || fail "the installed manual has broken links"
 
 step "man pages"
 for page in tessera tessera-cli tessera-bench; do

@@ -14,6 +14,7 @@ packages=(
     xvfb xauth fonts-dejavu-core
     clang-14 libfuzzer-14-dev
     help2man dpkg-dev fakeroot lintian appstream desktop-file-utils man-db
+    pandoc
     slurmctld slurmd slurm-client munge
     python3-numpy python3-pytest python3-hypothesis python3-opencv
     imagemagick

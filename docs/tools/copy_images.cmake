@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copies the screenshots the manual's pages show (src="images/NAME") from SCREENSHOT_DIR into
+# MANUAL_DIR/images, removes images no page shows any more, and touches STAMP. Fails naming a page
+# that shows a picture SCREENSHOT_DIR does not hold.
+#   cmake -DMANUAL_DIR=<dir> -DSCREENSHOT_DIR=<dir> -DSTAMP=<file> -P copy_images.cmake
+cmake_policy(VERSION 3.25)
+file(GLOB pages ${MANUAL_DIR}/*.html)
+set(wanted "")
+foreach(page IN LISTS pages)
+    file(READ ${page} text)
+    string(REGEX MATCHALL "src=\"images/[^\"]+\"" sources "${text}")
+    foreach(source IN LISTS sources)
+        string(REGEX REPLACE "^src=\"images/([^\"]+)\"$" "\\1" name "${source}")
+        if(NOT EXISTS ${SCREENSHOT_DIR}/${name})
+            get_filename_component(page_name ${page} NAME)
+            message(FATAL_ERROR "${page_name} shows images/${name}, which is not in ${SCREENSHOT_DIR}")
+        endif()
+        list(APPEND wanted ${name})
+    endforeach()
+endforeach()
+list(REMOVE_DUPLICATES wanted)
+file(MAKE_DIRECTORY ${MANUAL_DIR}/images)
+foreach(name IN LISTS wanted)
+    file(COPY_FILE ${SCREENSHOT_DIR}/${name} ${MANUAL_DIR}/images/${name} ONLY_IF_DIFFERENT)
+endforeach()
+file(GLOB present RELATIVE ${MANUAL_DIR}/images ${MANUAL_DIR}/images/*)
+foreach(name IN LISTS present)
+    if(NOT name IN_LIST wanted)
+        file(REMOVE ${MANUAL_DIR}/images/${name})
+    endif()
+endforeach()
+file(TOUCH ${STAMP})
