@@ -151,7 +151,11 @@ std::string outputNameFor(const BatchJob& job, const std::string& input, int ind
     return expandNameTemplate(job.nameTemplate, fields) + "." + ext;
 }
 
-BatchPlan planBatch(const BatchJob& job)
+namespace {
+
+/// Refuses a job that cannot start: no chain, no output folder, a file where the folder should
+/// be, a template that does not parse.
+void checkJob(const BatchJob& job)
 {
     if (job.chain.steps.empty()) {
         throw BatchRefused("nothing to apply: the filter stack is empty");
@@ -168,6 +172,86 @@ BatchPlan planBatch(const BatchJob& job)
     } catch (const std::invalid_argument& e) {
         throw BatchRefused(e.what());
     }
+}
+
+/// The depth the outputs get: the last one a step names (the job's own choice, or a depth set
+/// in the stack, such as float for a signed edge filter); Same when every step keeps the
+/// input's, which only the files themselves can tell.
+filters::OutputDepth outputDepthOf(const filters::FilterChain& chain)
+{
+    for (auto step = chain.steps.rbegin(); step != chain.steps.rend(); ++step) {
+        if (step->depth != filters::OutputDepth::Same) {
+            return step->depth;
+        }
+    }
+    return filters::OutputDepth::Same;
+}
+
+/// The inputs that can be read, by canonical path and by device and inode, so that no output
+/// replaces one of them under another name.
+struct KnownInputs {
+    std::map<std::string, std::string> byKey;
+    std::map<std::pair<dev_t, ino_t>, std::string> byId;
+
+    explicit KnownInputs(const std::vector<BatchInput>& inputs)
+    {
+        for (const BatchInput& in : inputs) {
+            if (in.error.empty()) {
+                byKey.emplace(canonicalKey(in.path), in.path);
+                if (const auto id = fileId(in.path); id.second != 0) {
+                    byId.emplace(id, in.path);
+                }
+            }
+        }
+    }
+
+    /// Throws BatchRefused when output is one of the inputs, by name or by file.
+    void refuseReplacing(const std::string& output, const std::string& key) const
+    {
+        if (const auto same = byKey.find(key); same != byKey.end()) {
+            throw BatchRefused("the output " + output + " would replace the input " + same->second +
+                               "; choose another output folder or name template");
+        }
+        if (const auto id = fileId(output); id.second != 0) {
+            if (const auto same = byId.find(id); same != byId.end()) {
+                throw BatchRefused("the output " + output + " is the same file as the input " + same->second +
+                                   "; choose another output folder or name template");
+            }
+        }
+    }
+};
+
+/// What the overwrite policy does with the outputs that exist already: skip their files, or
+/// give them the first free "-N" name (taken: the canonical outputs already claimed).
+void applyPolicy(OverwritePolicy policy, std::vector<PlannedFile>& files, std::set<std::string> taken)
+{
+    std::error_code ec;
+    for (PlannedFile& file : files) {
+        if (file.status != FileStatus::Ok || !fs::exists(fs::symlink_status(file.output, ec))) {
+            continue;
+        }
+        if (policy == OverwritePolicy::Skip) {
+            file.status = FileStatus::Skipped;
+            file.error = file.input + ": the output " + file.output + " exists (policy skip)";
+        } else if (policy == OverwritePolicy::Rename) {
+            const fs::path original(file.output);
+            for (int n = 1;; ++n) {
+                const std::string candidate = withSuffix(original, n);
+                if (!fs::exists(fs::symlink_status(candidate, ec)) && !taken.contains(canonicalKey(candidate))) {
+                    file.output = candidate;
+                    taken.insert(canonicalKey(candidate));
+                    break;
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+BatchPlan planBatch(const BatchJob& job)
+{
+    checkJob(job);
     BatchPlan plan;
     plan.outputDir = job.outputDir;
     plan.date = todayDate();
@@ -175,16 +259,7 @@ BatchPlan planBatch(const BatchJob& job)
     if (job.depth != filters::OutputDepth::Same) {
         plan.chain.steps.back().depth = job.depth;
     }
-    // The depth the outputs get: the last one a step names (the job's own choice, or a depth
-    // set in the stack, such as float for a signed edge filter); Same when every step keeps the
-    // input's, which only the files themselves can tell.
-    filters::OutputDepth outputDepth = filters::OutputDepth::Same;
-    for (auto step = plan.chain.steps.rbegin(); step != plan.chain.steps.rend(); ++step) {
-        if (step->depth != filters::OutputDepth::Same) {
-            outputDepth = step->depth;
-            break;
-        }
-    }
+    const filters::OutputDepth outputDepth = outputDepthOf(plan.chain);
     checkFormat(normalFormat(job.format), outputDepth);
 
     const std::vector<BatchInput> inputs = expandInputs(job.inputs, job.recursive, job.outputDir);
@@ -198,17 +273,7 @@ BatchPlan planBatch(const BatchJob& job)
         throw BatchRefused("no input images found; " + inputs.front().skipped +
                            (inputs.size() > 1 ? " (and " + std::to_string(inputs.size() - 1) + " more files)" : ""));
     }
-    std::map<std::string, std::string> inputByKey;
-    std::map<std::pair<dev_t, ino_t>, std::string> inputById;
-    for (const BatchInput& in : inputs) {
-        if (in.error.empty()) {
-            inputByKey.emplace(canonicalKey(in.path), in.path);
-            if (const auto id = fileId(in.path); id.second != 0) {
-                inputById.emplace(id, in.path);
-            }
-        }
-    }
-
+    const KnownInputs known(inputs);
     std::map<std::string, std::string> inputByOutput;  // canonical output -> the input naming it
     int index = 0;
     for (size_t n = 0; n < inputs.size(); ++n) {
@@ -216,32 +281,17 @@ BatchPlan planBatch(const BatchJob& job)
         PlannedFile file;
         file.position = static_cast<int>(n) + 1;
         file.input = in.path;
-        if (!in.skipped.empty()) {
-            file.status = FileStatus::Skipped;
-            file.error = in.skipped;
+        if (!in.skipped.empty() || !in.error.empty()) {
+            file.status = in.skipped.empty() ? FileStatus::Failed : FileStatus::Skipped;
+            file.error = in.skipped.empty() ? in.error : in.skipped;
+            file.index = in.skipped.empty() ? ++index : 0;
             plan.files.push_back(std::move(file));
             continue;
         }
-        const int i = index++;
-        file.index = i + 1;
-        if (!in.error.empty()) {
-            file.status = FileStatus::Failed;
-            file.error = in.error;
-            plan.files.push_back(std::move(file));
-            continue;
-        }
-        file.output = (fs::path(job.outputDir) / outputNameFor(job, file.input, i + 1, count, plan.date)).string();
+        file.index = ++index;
+        file.output = (fs::path(job.outputDir) / outputNameFor(job, file.input, file.index, count, plan.date)).string();
         const std::string key = canonicalKey(file.output);
-        if (const auto same = inputByKey.find(key); same != inputByKey.end()) {
-            throw BatchRefused("the output " + file.output + " would replace the input " + same->second +
-                               "; choose another output folder or name template");
-        }
-        if (const auto id = fileId(file.output); id.second != 0) {
-            if (const auto same = inputById.find(id); same != inputById.end()) {
-                throw BatchRefused("the output " + file.output + " is the same file as the input " + same->second +
-                                   "; choose another output folder or name template");
-            }
-        }
+        known.refuseReplacing(file.output, key);
         if (const auto [it, fresh] = inputByOutput.emplace(key, file.input); !fresh) {
             throw BatchRefused("the inputs " + it->second + " and " + file.input + " would both be written to " +
                                file.output + "; add {index} or {ext} to the name template");
@@ -258,30 +308,11 @@ BatchPlan planBatch(const BatchJob& job)
     if (const std::string format = normalFormat(job.format); outputDepth == filters::OutputDepth::Same && !format.empty()) {
         checkKeptDepths(format, plan.files);
     }
-
     std::set<std::string> taken;
     for (const auto& entry : inputByOutput) {
         taken.insert(entry.first);
     }
-    for (PlannedFile& file : plan.files) {
-        if (file.status != FileStatus::Ok || !fs::exists(fs::symlink_status(file.output, ec))) {
-            continue;
-        }
-        if (job.policy == OverwritePolicy::Skip) {
-            file.status = FileStatus::Skipped;
-            file.error = file.input + ": the output " + file.output + " exists (policy skip)";
-        } else if (job.policy == OverwritePolicy::Rename) {
-            const fs::path original(file.output);
-            for (int n = 1;; ++n) {
-                const std::string candidate = withSuffix(original, n);
-                if (!fs::exists(fs::symlink_status(candidate, ec)) && !taken.contains(canonicalKey(candidate))) {
-                    file.output = candidate;
-                    taken.insert(canonicalKey(candidate));
-                    break;
-                }
-            }
-        }
-    }
+    applyPolicy(job.policy, plan.files, std::move(taken));
     return plan;
 }
 

@@ -260,16 +260,12 @@ std::string readReportFile(const std::string& path)
     }
 }
 
-MergedReport mergeReports(const std::vector<ReportText>& reports)
+namespace {
+
+/// Throws ReportsDisagree when two reports are of different jobs: a job field or the output
+/// folder differs.
+void refuseOtherJobs(const std::vector<ReportText>& reports, const std::vector<Parsed>& parsed)
 {
-    if (reports.empty()) {
-        throw ReportUnreadable("no report to merge");
-    }
-    std::vector<Parsed> parsed;
-    parsed.reserve(reports.size());
-    for (const ReportText& report : reports) {
-        parsed.push_back(parseReport(report));
-    }
     const Json& first = parsed.front().doc;
     for (std::size_t r = 1; r < parsed.size(); ++r) {
         for (const char* field : kJobFields) {
@@ -291,21 +287,16 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
                                   " in one and " + percentEncodeName(other) + " in the other (percent-encoded)");
         }
     }
-    for (std::size_t r = 0; r < parsed.size(); ++r) {
-        refuseContradictions(reports[r], parsed[r]);
-    }
+}
 
-    // One entry per place in the list: two reports naming different files at one place were
-    // made from different lists (the list changed between the shards' runs).
+/// The files of every report, one entry per place in the list: two reports naming different
+/// files at one place were made from different lists (the list changed between the shards'
+/// runs). Sets newest to the report that finished last and mergedFrom to one line per report.
+std::map<long long, Entry> collectFiles(const std::vector<ReportText>& reports, std::vector<Parsed>& parsed,
+                                        const std::optional<std::size_t>& listTotal, std::size_t& newest,
+                                        Json& mergedFrom)
+{
     std::map<long long, Entry> files;
-    std::size_t newest = 0;
-    // Every report that states list_total states the same one (a job field); unknown when none
-    // does (reports from before shards).
-    std::optional<std::size_t> listTotal;
-    for (const Parsed& p : parsed) {
-        listTotal = p.listTotal ? p.listTotal : listTotal;
-    }
-    Json mergedFrom = Json::array();
     for (std::size_t r = 0; r < parsed.size(); ++r) {
         Json& doc = parsed[r].doc;
         if (parsed[r].finished >= parsed[newest].finished) {
@@ -343,12 +334,16 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
         }
     }
 
+    return files;
+}
+
+/// The merged list in place order, the counts per status and the places no report covers,
+/// found between the sorted keys: nothing is allocated per place beyond what is listed.
+MergedReport countFiles(std::map<long long, Entry>& files, const std::optional<std::size_t>& listTotal, Json& list,
+                        Json& missing)
+{
     MergedReport merged;
-    Json list = Json::array();
     std::map<std::string, std::size_t> counts;
-    // The places none of the reports covers, found between the sorted keys: nothing is
-    // allocated per place of the list beyond what the merged report lists.
-    Json missing = Json::array();
     const std::size_t last = listTotal.value_or(0);
     std::size_t next = 1;
     for (auto& [key, entry] : files) {
@@ -368,6 +363,37 @@ MergedReport mergeReports(const std::vector<ReportText>& reports)
     merged.failed = counts["failed"];
     merged.cancelled = counts["cancelled"];
     merged.missing = missing.size();
+    return merged;
+}
+
+}  // namespace
+
+MergedReport mergeReports(const std::vector<ReportText>& reports)
+{
+    if (reports.empty()) {
+        throw ReportUnreadable("no report to merge");
+    }
+    std::vector<Parsed> parsed;
+    parsed.reserve(reports.size());
+    for (const ReportText& report : reports) {
+        parsed.push_back(parseReport(report));
+    }
+    refuseOtherJobs(reports, parsed);
+    for (std::size_t r = 0; r < parsed.size(); ++r) {
+        refuseContradictions(reports[r], parsed[r]);
+    }
+    // Every report that states list_total states the same one (a job field); unknown when none
+    // does (reports from before shards).
+    std::optional<std::size_t> listTotal;
+    for (const Parsed& p : parsed) {
+        listTotal = p.listTotal ? p.listTotal : listTotal;
+    }
+    std::size_t newest = 0;
+    Json mergedFrom = Json::array();
+    std::map<long long, Entry> files = collectFiles(reports, parsed, listTotal, newest, mergedFrom);
+    Json list = Json::array();
+    Json missing = Json::array();
+    MergedReport merged = countFiles(files, listTotal, list, missing);
 
     const Json& latest = parsed[newest].doc;
     Json doc;
