@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <variant>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +72,142 @@ void removeTemporariesOnTerminatingSignals()
 
 }  // namespace
 
+namespace {
+
+/// What the command line asks of this start.
+struct StartOptions {
+    QString image;        ///< empty: none
+    QString screenshot;   ///< --screenshot PATH
+    QString tourFolder;   ///< --screenshots DIR
+    QString preset;
+    QString filter;
+    QStringList params;
+    bool compare = false;
+    double zoom = 0.0;    ///< 0: fitted
+};
+
+/// Parses the command line (answering --help and --version itself). Returns the options, or
+/// the exit status of a usage error, already said on stderr.
+std::variant<StartOptions, int> parseStart(const QCoreApplication& app)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Tessera: 2D image convolution on CUDA GPUs."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("image"), QStringLiteral("Image file to open."),
+                                 QStringLiteral("[IMAGE]"));
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Save a PNG of the window to PATH shortly after start, then quit."),
+        QStringLiteral("PATH"));
+    const QCommandLineOption presetOption(
+        QStringLiteral("preset"), QStringLiteral("Load the preset FILE into the filter stack and preview it."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption filterOption(
+        QStringLiteral("filter"), QStringLiteral("Add filter ID to the end of the filter stack and preview it."),
+        QStringLiteral("ID"));
+    const QCommandLineOption paramOption(
+        QStringLiteral("param"), QStringLiteral("Set a parameter of --filter (repeatable)."),
+        QStringLiteral("KEY=VALUE"));
+    const QCommandLineOption compareOption(
+        QStringLiteral("compare"), QStringLiteral("Show before/after with the divider once the preview is in."));
+    const QCommandLineOption zoomOption(
+        QStringLiteral("zoom"),
+        QStringLiteral("Show the image at FACTOR (1 = actual size) instead of fitted to the window."),
+        QStringLiteral("FACTOR"));
+    const QCommandLineOption screenshotsOption(
+        QStringLiteral("screenshots"),
+        QStringLiteral("Once the preview is in, save the user guide's pictures (preview, tiles, profiler, devices, "
+                       "device comparison) as PNGs in DIR, then quit."),
+        QStringLiteral("DIR"));
+    parser.addOptions({screenshotOption, presetOption, filterOption, paramOption, compareOption, zoomOption,
+                       screenshotsOption});
+    parser.process(app);
+
+    StartOptions o;
+    const QStringList positional = parser.positionalArguments();
+    o.image = positional.isEmpty() ? QString() : positional.first();
+    o.screenshot = parser.value(screenshotOption);
+    o.tourFolder = parser.value(screenshotsOption);
+    o.preset = parser.value(presetOption);
+    o.filter = parser.value(filterOption);
+    o.params = parser.values(paramOption);
+    o.compare = parser.isSet(compareOption);
+    // The tour pictures a preview: without an image and a filter there is none to wait for.
+    if (!o.tourFolder.isEmpty() && (o.image.isEmpty() || (o.filter.isEmpty() && o.preset.isEmpty()))) {
+        std::fprintf(stderr, "tessera: --screenshots needs an IMAGE and --filter or --preset\n");
+        return 2;
+    }
+    if (positional.size() > 1) {
+        std::fprintf(stderr, "tessera: expected at most one image, got %lld\n",
+                     static_cast<long long>(positional.size()));
+        return 2;
+    }
+    if (parser.isSet(zoomOption)) {
+        bool ok = false;
+        o.zoom = parser.value(zoomOption).toDouble(&ok);
+        if (!ok || o.zoom <= 0.0) {
+            std::fprintf(stderr, "tessera: --zoom: expected a positive number, got '%s'\n",
+                         qPrintable(parser.value(zoomOption)));
+            return 2;
+        }
+    }
+    return o;
+}
+
+/// Adds --filter with its --param values to the end of the stack, read as the CLI reads them
+/// so that both spell the options and their errors alike. False after saying why on stderr.
+bool addFilterOption(tessera::app::GuiController& controller, const StartOptions& o)
+{
+    std::vector<std::string> params;
+    for (const QString& kv : o.params) {
+        params.push_back(kv.toStdString());
+    }
+    tessera::filters::FilterChoice choice;
+    try {
+        choice = tessera::app::filterChoiceOption(o.filter.toStdString(), params, tessera::filters::builtinRegistry());
+    } catch (const tessera::app::UsageError& e) {
+        std::fprintf(stderr, "tessera: %s\n", e.what());
+        return false;
+    }
+    tessera::filters::StackState stack = controller.document().stack();
+    stack.entries.push_back(tessera::filters::StackEntry{choice});
+    stack.current = static_cast<int>(stack.entries.size()) - 1;
+    controller.document().resetStack(stack);
+    return true;
+}
+
+/// Saves the window as a PNG once the preview is in (or at once when none is coming), then
+/// quits: 0 when it was saved and nothing failed on the way.
+void armScreenshot(tessera::ui::MainWindow& window, tessera::app::GuiController& controller, const QString& path,
+                   bool previewing)
+{
+    // A start-up that failed (an unreadable image or preset) will never preview: the shot, with
+    // the error in the status bar, is taken at once and the exit status is 1.
+    previewing = previewing && window.lastError().isEmpty();
+    auto takeShot = [&window, path] {
+        const bool saved = window.grab().save(path, "PNG");
+        if (!saved) {
+            std::fprintf(stderr, "tessera: could not save a screenshot to %s\n", qPrintable(path));
+        }
+        // A failed open also fails the check, so a broken loader cannot pass unnoticed.
+        if (!window.lastError().isEmpty()) {
+            std::fprintf(stderr, "tessera: %s\n", qPrintable(window.lastError()));
+        }
+        QApplication::exit(saved && window.lastError().isEmpty() ? 0 : 1);
+    };
+    if (previewing) {
+        // Wait for the preview (or give up after a while), then let it paint.
+        QObject::connect(&controller, &tessera::app::GuiController::previewShown, &window,
+                         [&window, takeShot] { QTimer::singleShot(kScreenshotDelayMs, &window, takeShot); });
+        QTimer::singleShot(kPreviewTimeoutMs, &window, takeShot);
+    } else {
+        QTimer::singleShot(kScreenshotDelayMs, &window, takeShot);
+    }
+}
+
+}  // namespace
+
 int main(int argc, char* argv[])
 {
     removeTemporariesOnTerminatingSignals();
@@ -85,148 +222,52 @@ int main(int argc, char* argv[])
     // The id of the desktop file and the icon, so that Wayland compositors and task bars match
     // the window to its launcher.
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.tessera.Tessera"));
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Tessera: 2D image convolution on CUDA GPUs."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("image"), QStringLiteral("Image file to open."),
-                                 QStringLiteral("[IMAGE]"));
-    const QCommandLineOption screenshotOption(
-        QStringLiteral("screenshot"),
-        QStringLiteral("Save a PNG of the window to PATH shortly after start, then quit."),
-        QStringLiteral("PATH"));
-    parser.addOption(screenshotOption);
-    const QCommandLineOption presetOption(
-        QStringLiteral("preset"), QStringLiteral("Load the preset FILE into the filter stack and preview it."),
-        QStringLiteral("FILE"));
-    parser.addOption(presetOption);
-    const QCommandLineOption filterOption(
-        QStringLiteral("filter"), QStringLiteral("Add filter ID to the end of the filter stack and preview it."),
-        QStringLiteral("ID"));
-    parser.addOption(filterOption);
-    const QCommandLineOption paramOption(
-        QStringLiteral("param"), QStringLiteral("Set a parameter of --filter (repeatable)."),
-        QStringLiteral("KEY=VALUE"));
-    parser.addOption(paramOption);
-    const QCommandLineOption compareOption(
-        QStringLiteral("compare"), QStringLiteral("Show before/after with the divider once the preview is in."));
-    parser.addOption(compareOption);
-    const QCommandLineOption zoomOption(
-        QStringLiteral("zoom"),
-        QStringLiteral("Show the image at FACTOR (1 = actual size) instead of fitted to the window."),
-        QStringLiteral("FACTOR"));
-    parser.addOption(zoomOption);
-    const QCommandLineOption screenshotsOption(
-        QStringLiteral("screenshots"),
-        QStringLiteral("Once the preview is in, save the user guide's pictures (preview, tiles, profiler, devices, "
-                       "device comparison) as PNGs in DIR, then quit."),
-        QStringLiteral("DIR"));
-    parser.addOption(screenshotsOption);
-    parser.process(*app);
-
-    const QStringList positional = parser.positionalArguments();
-    // The tour pictures a preview: without an image and a filter there is none to wait for.
-    if (parser.isSet(screenshotsOption) &&
-        (positional.isEmpty() || (!parser.isSet(filterOption) && !parser.isSet(presetOption)))) {
-        std::fprintf(stderr, "tessera: --screenshots needs an IMAGE and --filter or --preset\n");
-        return 2;
+    const std::variant<StartOptions, int> parsed = parseStart(*app);
+    if (const int* status = std::get_if<int>(&parsed)) {
+        return *status;
     }
-    if (positional.size() > 1) {
-        std::fprintf(stderr, "tessera: expected at most one image, got %lld\n",
-                     static_cast<long long>(positional.size()));
-        return 2;
-    }
-
-    double zoom = 0.0;
-    if (parser.isSet(zoomOption)) {
-        bool ok = false;
-        zoom = parser.value(zoomOption).toDouble(&ok);
-        if (!ok || zoom <= 0.0) {
-            std::fprintf(stderr, "tessera: --zoom: expected a positive number, got '%s'\n",
-                         qPrintable(parser.value(zoomOption)));
-            return 2;
-        }
-    }
+    const StartOptions& o = std::get<StartOptions>(parsed);
 
     QApplication::setWindowIcon(windowIcon());
     tessera::ui::MainWindow window;
     tessera::app::GuiController controller(window);
-    const QString screenshot = parser.value(screenshotOption);
     // A headless check must never wait on a modal box; errors still reach the status bar.
-    window.setModalDialogsEnabled(screenshot.isEmpty() && !parser.isSet(screenshotsOption));
-    tessera::app::ScreenshotTour tour(window, controller, parser.value(screenshotsOption));
-    if (parser.isSet(screenshotsOption)) {
+    window.setModalDialogsEnabled(o.screenshot.isEmpty() && o.tourFolder.isEmpty());
+    tessera::app::ScreenshotTour tour(window, controller, o.tourFolder);
+    if (!o.tourFolder.isEmpty()) {
         tour.start();
     }
     controller.refreshDeviceInfo();
     window.show();
-    if (!positional.isEmpty()) {
-        controller.openImage(positional.first());
+    if (!o.image.isEmpty()) {
+        controller.openImage(o.image);
         // Before any preview is asked for, so that a large image's first preview is of this view.
-        if (zoom > 0.0) {
-            window.imageView()->setZoom(zoom);
+        if (o.zoom > 0.0) {
+            window.imageView()->setZoom(o.zoom);
         }
     }
     bool previewing = false;
-    if (parser.isSet(presetOption)) {
-        controller.loadPreset(parser.value(presetOption));
-        previewing = !positional.isEmpty();
+    if (!o.preset.isEmpty()) {
+        controller.loadPreset(o.preset);
+        previewing = !o.image.isEmpty();
     }
-    if (parser.isSet(filterOption)) {
-        // Read as the CLI reads them, so that both spell the options and their errors alike.
-        std::vector<std::string> params;
-        for (const QString& kv : parser.values(paramOption)) {
-            params.push_back(kv.toStdString());
-        }
-        tessera::filters::FilterChoice choice;
-        try {
-            choice = tessera::app::filterChoiceOption(parser.value(filterOption).toStdString(), params,
-                                                      tessera::filters::builtinRegistry());
-        } catch (const tessera::app::UsageError& e) {
-            std::fprintf(stderr, "tessera: %s\n", e.what());
+    if (!o.filter.isEmpty()) {
+        if (!addFilterOption(controller, o)) {
             return 2;
         }
-        tessera::filters::StackState stack = controller.document().stack();
-        stack.entries.push_back(tessera::filters::StackEntry{choice});
-        stack.current = static_cast<int>(stack.entries.size()) - 1;
-        controller.document().resetStack(stack);
         previewing = true;
     }
     // Automation never waits on a start-up that failed (an unreadable image or preset).
-    if (parser.isSet(screenshotsOption) && !window.lastError().isEmpty()) {
+    if (!o.tourFolder.isEmpty() && !window.lastError().isEmpty()) {
         std::fprintf(stderr, "tessera: %s\n", qPrintable(window.lastError()));
         return 1;
     }
-    if (previewing && parser.isSet(compareOption)) {
+    if (previewing && o.compare) {
         QObject::connect(&controller, &tessera::app::GuiController::previewShown, &window,
                          [&window] { window.imageView()->setSplitEnabled(true); });
     }
-
-    if (!screenshot.isEmpty()) {
-        // A start-up that failed (an unreadable image or preset) will never preview: the shot,
-        // with the error in the status bar, is taken at once and the exit status is 1.
-        previewing = previewing && window.lastError().isEmpty();
-        auto takeShot = [&window, screenshot] {
-            const bool saved = window.grab().save(screenshot, "PNG");
-            if (!saved) {
-                std::fprintf(stderr, "tessera: could not save a screenshot to %s\n",
-                             qPrintable(screenshot));
-            }
-            // A failed open also fails the check, so a broken loader cannot pass unnoticed.
-            if (!window.lastError().isEmpty()) {
-                std::fprintf(stderr, "tessera: %s\n", qPrintable(window.lastError()));
-            }
-            QApplication::exit(saved && window.lastError().isEmpty() ? 0 : 1);
-        };
-        if (previewing) {
-            // Wait for the preview (or give up after a while), then let it paint.
-            QObject::connect(&controller, &tessera::app::GuiController::previewShown, &window,
-                             [&window, takeShot] { QTimer::singleShot(kScreenshotDelayMs, &window, takeShot); });
-            QTimer::singleShot(kPreviewTimeoutMs, &window, takeShot);
-        } else {
-            QTimer::singleShot(kScreenshotDelayMs, &window, takeShot);
-        }
+    if (!o.screenshot.isEmpty()) {
+        armScreenshot(window, controller, o.screenshot, previewing);
     }
     return QApplication::exec();
 }
