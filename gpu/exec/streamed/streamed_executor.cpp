@@ -226,6 +226,97 @@ void collect(const TileQueue& queue, const std::vector<std::vector<Plan>>& plans
     }
 }
 
+
+/// Runs every usable slot on its worker thread (a lone CPU slot on the caller's) until the
+/// queue is empty; plans collects each GPU slot's plans. Rethrows what a slot threw, after
+/// every worker is done.
+void runSlots(const StreamedRun& run, const SlotSetup& setup, RunReport& report, std::vector<std::vector<Plan>>& plans,
+              std::vector<std::unique_ptr<SlotWorker>>& workers, std::vector<GpuLanesPtr>& lanes)
+{
+    const RunOptions& options = run.options;
+    const std::size_t n = options.deviceSlots.size();
+    // One CPU slot alone has no one to share the queue with: it runs on the caller's thread,
+    // which would only wait for a worker (a small image's run would pay more for the hand-off
+    // than for its filter).
+    const bool onCaller = n == 1 && options.deviceSlots[0].isCpu() && setup.unusable[0].empty();
+    if (onCaller) {
+        runCpuSlot(run, SlotIndex{0}, report.slotReports[0]);
+    }
+    // Every thread exists before the first job is posted, so a thread that cannot start leaves
+    // no job behind pointing into this frame.
+    for (std::size_t i = 0; i < n && !onCaller; ++i) {
+        if (setup.unusable[i].empty() && !workers[i]) {
+            workers[i] = std::make_unique<SlotWorker>();
+        }
+    }
+    std::vector<SlotWorker*> busy;
+    for (std::size_t i = 0; i < n && !onCaller; ++i) {
+        SlotReport& slotReport = report.slotReports[i];
+        if (!setup.unusable[i].empty()) {
+            continue;
+        }
+        SlotWorker* worker = workers[i].get();
+        const SlotIndex slot{i};
+        if (options.deviceSlots[i].isCpu()) {
+            worker->post([&run, slot, &slotReport] { runCpuSlot(run, slot, slotReport); });
+        } else {
+            worker->post([&run, i, slot, &slotReport, &setup, &plans, &lanes] {
+                runGpuSlot(run, slot, *setup.infos[i], slotReport, &plans[i], lanes[i]);
+            });
+        }
+        busy.push_back(worker);
+    }
+    // The slot functions never throw; were one to, every worker is still waited for first.
+    std::exception_ptr error;
+    for (SlotWorker* worker : busy) {
+        try {
+            worker->wait();
+        } catch (...) {
+            error = error ? error : std::current_exception();
+        }
+    }
+    if (error) {
+        std::rethrow_exception(error);
+    }
+}
+
+/// What the policy makes of the failed slots and of the tiles no slot took: refused (throws),
+/// or finished on the CPU; the report gets the fallback and every slot's plans.
+void settleFallback(const StreamedRun& run, TileQueue& queue, std::vector<std::vector<Plan>>& plans, RunReport& report)
+{
+    const RunOptions& options = run.options;
+    FallbackRecord fell = failedSlots(report.slotReports);
+    if (fell.happened()) {
+        for (const auto& s : report.slotReports) {
+            if (s.failure.empty() && s.tiles > 0 &&
+                std::find(fell.to.begin(), fell.to.end(), s.slot.gpu) == fell.to.end()) {
+                fell.to.push_back(s.slot.gpu);
+            }
+        }
+    }
+    std::vector<TileQueue::Item> left;
+    if (!queue.cancelled()) {
+        left = queue.drain();
+    }
+    const FallbackStep step =
+        decideFallback(options.fallback, fell.happened(), true, static_cast<int>(left.size()));
+    if (step.action == FallbackStep::Action::Refuse) {
+        collect(queue, plans, report);
+        refuse(fell, step.why, report);
+    }
+    if (step.action == FallbackStep::Action::CpuTakes) {
+        report.cpuFallbackTiles = finishOnCpu(run, left);
+    }
+    if (report.cpuFallbackTiles > 0) {
+        if (std::find(fell.to.begin(), fell.to.end(), DeviceId::cpu()) == fell.to.end()) {
+            fell.to.push_back(DeviceId::cpu());
+        }
+        fell.tiles = report.cpuFallbackTiles;
+    }
+    report.fellBack = std::move(fell);
+    collect(queue, plans, report);
+}
+
 }  // namespace
 
 struct StreamedExecutor::State {
@@ -309,82 +400,9 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
     const StreamedRun run{src, dst, chain, options, queue, gpus && isPinnedHost(src.data),
                           gpus && isPinnedHost(dst.data), gpus ? sourceValuesFor(src, chain) : SourceValues{}};
 
-    const std::size_t n = options.deviceSlots.size();
-    std::vector<std::vector<Plan>> plans(n);
-    // One CPU slot alone has no one to share the queue with: it runs on the caller's thread,
-    // which would only wait for a worker (a small image's run would pay more for the hand-off
-    // than for its filter).
-    const bool onCaller = n == 1 && options.deviceSlots[0].isCpu() && setup.unusable[0].empty();
-    if (onCaller) {
-        runCpuSlot(run, SlotIndex{0}, report.slotReports[0]);
-    }
-    // Every thread exists before the first job is posted, so a thread that cannot start leaves
-    // no job behind pointing into this frame.
-    for (std::size_t i = 0; i < n && !onCaller; ++i) {
-        if (setup.unusable[i].empty() && !state_->workers[i]) {
-            state_->workers[i] = std::make_unique<SlotWorker>();
-        }
-    }
-    std::vector<SlotWorker*> busy;
-    for (std::size_t i = 0; i < n && !onCaller; ++i) {
-        SlotReport& slotReport = report.slotReports[i];
-        if (!setup.unusable[i].empty()) {
-            continue;
-        }
-        SlotWorker* worker = state_->workers[i].get();
-        const SlotIndex slot{i};
-        if (options.deviceSlots[i].isCpu()) {
-            worker->post([&run, slot, &slotReport] { runCpuSlot(run, slot, slotReport); });
-        } else {
-            worker->post([&run, i, slot, &slotReport, &setup, &plans, this] {
-                runGpuSlot(run, slot, *setup.infos[i], slotReport, &plans[i], state_->lanes[i]);
-            });
-        }
-        busy.push_back(worker);
-    }
-    // The slot functions never throw; were one to, every worker is still waited for first.
-    std::exception_ptr error;
-    for (SlotWorker* worker : busy) {
-        try {
-            worker->wait();
-        } catch (...) {
-            error = error ? error : std::current_exception();
-        }
-    }
-    if (error) {
-        std::rethrow_exception(error);
-    }
-    // What the policy makes of the failed slots and of the tiles no slot took.
-    FallbackRecord fell = failedSlots(report.slotReports);
-    if (fell.happened()) {
-        for (const auto& s : report.slotReports) {
-            if (s.failure.empty() && s.tiles > 0 &&
-                std::find(fell.to.begin(), fell.to.end(), s.slot.gpu) == fell.to.end()) {
-                fell.to.push_back(s.slot.gpu);
-            }
-        }
-    }
-    std::vector<TileQueue::Item> left;
-    if (!queue.cancelled()) {
-        left = queue.drain();
-    }
-    const FallbackStep step =
-        decideFallback(options.fallback, fell.happened(), true, static_cast<int>(left.size()));
-    if (step.action == FallbackStep::Action::Refuse) {
-        collect(queue, plans, report);
-        refuse(fell, step.why, report);
-    }
-    if (step.action == FallbackStep::Action::CpuTakes) {
-        report.cpuFallbackTiles = finishOnCpu(run, left);
-    }
-    if (report.cpuFallbackTiles > 0) {
-        if (std::find(fell.to.begin(), fell.to.end(), DeviceId::cpu()) == fell.to.end()) {
-            fell.to.push_back(DeviceId::cpu());
-        }
-        fell.tiles = report.cpuFallbackTiles;
-    }
-    report.fellBack = std::move(fell);
-    collect(queue, plans, report);
+    std::vector<std::vector<Plan>> plans(options.deviceSlots.size());
+    runSlots(run, setup, report, plans, state_->workers, state_->lanes);
+    settleFallback(run, queue, plans, report);
     return !report.cancelled;
 }
 
