@@ -87,10 +87,12 @@ void addFilter(FilterRegistry& registry, FilterDesc desc,
 
 }  // namespace
 
-void registerBuiltinFilters(FilterRegistry& registry)
+namespace {
+
+/// Identity, the blurs of a square window and the sharpeners.
+void registerBasicBlurAndSharpen(FilterRegistry& registry)
 {
     const int maxSide = kMaxKernelSide;
-
     addFilter(registry,
               {"identity", "Identity", "Basic", "Copies the image (a 1 x 1 kernel of 1).", {}, {}},
               [](const Args&) { return makeIdentity(); });
@@ -129,7 +131,11 @@ void registerBuiltinFilters(FilterRegistry& registry)
                             "How much of the detail to add back")},
                {}},
               [](const Args& a) { return makeUnsharp(a.number("sigma"), a.number("amount")); });
+}
 
+/// The derivative and second-derivative filters.
+void registerEdges(FilterRegistry& registry)
+{
     addFilter(registry,
               {"laplacian", "Laplacian", "Edges", "Second derivative, as cv::Laplacian.",
                {intParam("size", "Aperture", 1, 3, 1, 2,
@@ -168,7 +174,12 @@ void registerBuiltinFilters(FilterRegistry& registry)
                             "horizontal: d/dx, vertical: d/dy")},
                {}},
               [](const Args& a) { return makePrewitt(a.choice("direction")); });
+}
 
+/// Emboss, motion blur and the custom kernel.
+void registerStylesAndCustom(FilterRegistry& registry)
+{
+    const int maxSide = kMaxKernelSide;
     addFilter(registry,
               {"emboss", "Emboss", "Stylize", "Relief lit from one direction.",
                {doubleParam("angle", "Angle", -180.0, 180.0, 45.0, 15.0,
@@ -199,6 +210,15 @@ void registerBuiltinFilters(FilterRegistry& registry)
                   const Kernel2D kernel = a.values().kernel.value_or(Kernel2D{});
                   return makeCustom(kernel, a.flag("normalize"));
               });
+}
+
+}  // namespace
+
+void registerBuiltinFilters(FilterRegistry& registry)
+{
+    registerBasicBlurAndSharpen(registry);
+    registerEdges(registry);
+    registerStylesAndCustom(registry);
 }
 
 }  // namespace tessera::filters
