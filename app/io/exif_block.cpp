@@ -327,27 +327,26 @@ int exifOrientation(std::string_view exifBlock)
     return v && *v >= 1 && *v <= 8 ? static_cast<int>(*v) : 0;
 }
 
-ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit)
-{
-    ExifEdited out;
-    const ExifReader reader(exifBlock);
-    std::string why;
-    const std::optional<ExifIfd> ifd0 = reader.ifd(reader.ifd0Offset(), why);
-    if (!ifd0) {
-        out.notes.push_back("EXIF: does not parse (" + why + "); left out");
-        return out;
-    }
-    const bool be = reader.bigEndian();
-    std::string b(exifBlock);
-
-    // Which IFD0 entries stay: structure tags go, so do pointers to sub-IFDs that do not parse
-    // or that point back at IFD0 or at each other.
+/// What stays of IFD0: the tags to drop (structure tags when asked, pointers to sub-IFDs that
+/// do not parse, point back at an IFD already read or overlap another), the sub-IFDs kept and
+/// the Exif sub-IFD among them. Each sub-IFD left out gets a note.
+struct Ifd0Plan {
     std::vector<std::uint16_t> dropTags;
     std::vector<std::string_view> structureNames;
-    std::vector<std::uint32_t> seen{ifd0->at};
     std::optional<ExifIfd> exifIfd;
     std::vector<ExifIfd> keptSubs;
-    for (const ExifEntry& e : ifd0->entries) {
+};
+
+Ifd0Plan planIfd0(const ExifReader& reader, const ExifIfd& ifd0, const ExifEdit& edit, std::vector<std::string>& notes)
+{
+    Ifd0Plan plan;
+    std::vector<std::uint16_t>& dropTags = plan.dropTags;
+    std::vector<std::string_view>& structureNames = plan.structureNames;
+    std::optional<ExifIfd>& exifIfd = plan.exifIfd;
+    std::vector<ExifIfd>& keptSubs = plan.keptSubs;
+    std::vector<std::uint32_t> seen{ifd0.at};
+    std::string why;
+    for (const ExifEntry& e : ifd0.entries) {
         if (edit.dropStructureTags) {
             if (const std::string_view name = tiffStructureTagName(e.tag); !name.empty()) {
                 dropTags.push_back(e.tag);
@@ -371,7 +370,7 @@ ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit)
         } else if ((sub = reader.ifd(*offset, why))) {
             // IFDs that share bytes would see each other's patches: such a sub-IFD is not used.
             std::vector<Range> structures;
-            structures.emplace_back(ifd0->at, std::size_t{ifd0->at} + 2 + ifd0->entries.size() * kEntryBytes + 4);
+            structures.emplace_back(ifd0.at, std::size_t{ifd0.at} + 2 + ifd0.entries.size() * kEntryBytes + 4);
             for (const ExifIfd& k : keptSubs) {
                 structures.emplace_back(k.at, std::size_t{k.at} + 2 + k.entries.size() * kEntryBytes + 4);
             }
@@ -382,7 +381,7 @@ ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit)
         }
         if (!sub) {
             dropTags.push_back(e.tag);
-            out.notes.push_back(std::string("EXIF: ") + what + " does not parse (" + why + "); left out");
+            notes.push_back(std::string("EXIF: ") + what + " does not parse (" + why + "); left out");
             continue;
         }
         seen.push_back(*offset);
@@ -391,6 +390,50 @@ ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit)
             exifIfd = std::move(sub);
         }
     }
+    return plan;
+}
+
+/// PixelXDimension and PixelYDimension of the Exif sub-IFD set to the new size, where they are
+/// one SHORT or LONG (a SHORT too small becomes a LONG); otherwise a note.
+void setPixelDimensions(std::string& b, bool be, const ExifIfd& exifIfd, const ExifEdit& edit,
+                        std::vector<std::string>& notes)
+{
+    const std::pair<std::uint16_t, std::uint32_t> dims[] = {{exif_tag::kPixelXDimension, edit.pixelWidth},
+                                                            {exif_tag::kPixelYDimension, edit.pixelHeight}};
+    for (const auto& [tag, value] : dims) {
+        const ExifEntry* e = exifIfd.find(tag);
+        if (e == nullptr || value == 0) {
+            continue;
+        }
+        const char* name = tag == exif_tag::kPixelXDimension ? "PixelXDimension" : "PixelYDimension";
+        if (e->count != 1 || (e->type != 3 && e->type != 4)) {
+            notes.push_back(std::string("EXIF: ") + name + " is not one SHORT or LONG and cannot hold " +
+                        std::to_string(value) + "; left as it was");
+            continue;
+        }
+        // A SHORT too small for the value becomes a LONG: one value of either fits in the
+        // entry, so nothing else moves.
+        setInline(b, be, *e, value <= 0xffff && e->type == 3 ? ExifType::Short : ExifType::Long, value);
+    }
+}
+
+ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit)
+{
+    ExifEdited out;
+    const ExifReader reader(exifBlock);
+    std::string why;
+    const std::optional<ExifIfd> ifd0 = reader.ifd(reader.ifd0Offset(), why);
+    if (!ifd0) {
+        out.notes.push_back("EXIF: does not parse (" + why + "); left out");
+        return out;
+    }
+    const bool be = reader.bigEndian();
+    std::string b(exifBlock);
+    const Ifd0Plan plan = planIfd0(reader, *ifd0, edit, out.notes);
+    const std::vector<std::uint16_t>& dropTags = plan.dropTags;
+    const std::vector<std::string_view>& structureNames = plan.structureNames;
+    const std::optional<ExifIfd>& exifIfd = plan.exifIfd;
+    const std::vector<ExifIfd>& keptSubs = plan.keptSubs;
     if (!structureNames.empty()) {
         out.notes.push_back("EXIF: TIFF structure tags left out: " + tagList(structureNames));
     }
@@ -401,23 +444,7 @@ ExifEdited editExif(std::string_view exifBlock, const ExifEdit& edit)
         }
     }
     if (exifIfd) {
-        const std::pair<std::uint16_t, std::uint32_t> dims[] = {{exif_tag::kPixelXDimension, edit.pixelWidth},
-                                                                {exif_tag::kPixelYDimension, edit.pixelHeight}};
-        for (const auto& [tag, value] : dims) {
-            const ExifEntry* e = exifIfd->find(tag);
-            if (e == nullptr || value == 0) {
-                continue;
-            }
-            const char* name = tag == exif_tag::kPixelXDimension ? "PixelXDimension" : "PixelYDimension";
-            if (e->count != 1 || (e->type != 3 && e->type != 4)) {
-                out.notes.push_back(std::string("EXIF: ") + name + " is not one SHORT or LONG and cannot hold " +
-                                    std::to_string(value) + "; left as it was");
-                continue;
-            }
-            // A SHORT too small for the value becomes a LONG: one value of either fits in the
-            // entry, so nothing else moves.
-            setInline(b, be, *e, value <= 0xffff && e->type == 3 ? ExifType::Short : ExifType::Long, value);
-        }
+        setPixelDimensions(b, be, *exifIfd, edit, out.notes);
     }
 
     const bool unlinkThumbnail = edit.dropThumbnail && ifd0->next != 0;
