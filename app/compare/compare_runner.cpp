@@ -212,8 +212,42 @@ std::vector<RooflinePoint> rooflinePoints(const std::vector<KernelSample>& sampl
     return points;
 }
 
-CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chain,
-                            const std::vector<CompareTarget>& targets, const CompareOptions& options)
+namespace {
+
+/// The CPU path reports no kernels: its whole run is its one "kernel". OpenCV runs separable
+/// kernels as two passes, so those count as separable work.
+std::vector<KernelSample> cpuRunsAsKernels(const filters::FilterChain& chain, const cv::Mat& src,
+                                           const std::vector<double>& runMs)
+{
+    std::vector<std::string> methods;
+    for (const auto& step : chain.steps) {
+        methods.push_back(step.separable ? "separable" : "direct");
+    }
+    const auto [flops, bytes] = chainWork(chain, src.size(), src.type(), methods);
+    std::vector<KernelSample> kernels;
+    for (double ms : runMs) {
+        kernels.push_back({values::DeviceId::cpu(), "cpu", ms, flops, bytes});
+    }
+    return kernels;
+}
+
+/// A target's output held against the CPU path's: the largest difference, PSNR and heat map.
+void compareWithReference(TargetResult& r, const cv::Mat& out, const cv::Mat& reference)
+{
+    if (!r.ok() || out.empty()) {
+        return;
+    }
+    if (out.size() != reference.size() || out.type() != reference.type()) {
+        r.error = "output differs in size or type from the CPU path's";
+        return;
+    }
+    r.maxAbsError = maxAbsError(out, reference);
+    r.psnr = psnr(out, reference);
+    r.heatMap = errorHeatMap(out, reference);
+}
+
+/// The report's description of the work, before any target ran.
+CompareReport emptyReport(const cv::Mat& src, const filters::FilterChain& chain, const CompareOptions& options)
 {
     CompareReport report;
     report.width = src.cols;
@@ -223,6 +257,27 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
     report.chain = describeChain(chain);
     report.warmup = std::max(options.warmup, 0);
     report.repeats = std::max(options.repeats, 1);
+    return report;
+}
+
+/// The target's devices (the CPU for a CPU target) for it alone, waiting for them; an empty
+/// lease when cancelled meanwhile.
+DeviceLease exclusiveLease(const CompareTarget& target, const CompareOptions& options)
+{
+    std::vector<values::DeviceId> devices = target.gpus;
+    if (devices.empty()) {
+        devices.push_back(values::DeviceId::cpu());
+    }
+    const auto cancelled = [&] { return options.cancel != nullptr && options.cancel->load(); };
+    return options.scheduler->acquire({devices, LeaseKind::Exclusive, 0, "comparison"}, cancelled, options.waiting);
+}
+
+}  // namespace
+
+CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chain,
+                            const std::vector<CompareTarget>& targets, const CompareOptions& options)
+{
+    CompareReport report = emptyReport(src, chain, options);
     const int perTarget = report.warmup + report.repeats;
     const int total = perTarget * static_cast<int>(targets.size());
     int done = 0;
@@ -240,17 +295,10 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
         cv::Mat output;
         std::vector<KernelSample> kernels;
         const int doneBefore = done;
-        DeviceLease lease;
-        if (options.scheduler != nullptr) {
-            std::vector<values::DeviceId> devices = target.gpus;
-            if (devices.empty()) {
-                devices.push_back(values::DeviceId::cpu());
-            }
-            lease = options.scheduler->acquire({devices, LeaseKind::Exclusive, 0, "comparison"}, cancelled, options.waiting);
-            if (!lease) {
-                report.cancelled = true;
-                break;
-            }
+        const DeviceLease lease = options.scheduler != nullptr ? exclusiveLease(target, options) : DeviceLease{};
+        if (options.scheduler != nullptr && !lease) {
+            report.cancelled = true;
+            break;
         }
         try {
             for (int i = 0; i < perTarget && !cancelled(); ++i) {
@@ -283,16 +331,7 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
             reference = output;
         }
         if (kernels.empty() && r.ok() && target.isCpu()) {
-            // The CPU path reports no kernels: its whole run is its one "kernel". OpenCV runs
-            // separable kernels as two passes, so those count as separable work.
-            std::vector<std::string> methods;
-            for (const auto& step : chain.steps) {
-                methods.push_back(step.separable ? "separable" : "direct");
-            }
-            const auto [flops, bytes] = chainWork(chain, src.size(), src.type(), methods);
-            for (double ms : r.runMs) {
-                kernels.push_back({values::DeviceId::cpu(), "cpu", ms, flops, bytes});
-            }
+            kernels = cpuRunsAsKernels(chain, src, r.runMs);
         }
         fillTimings(r, double(src.total()));
         r.roofline = rooflinePoints(kernels);
@@ -306,18 +345,7 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
         reference = filters::applyCpu(src, chain);
     }
     for (std::size_t i = 0; i < report.results.size(); ++i) {
-        TargetResult& r = report.results[i];
-        const cv::Mat& out = outputs[i];
-        if (!r.ok() || out.empty()) {
-            continue;
-        }
-        if (out.size() != reference.size() || out.type() != reference.type()) {
-            r.error = "output differs in size or type from the CPU path's";
-            continue;
-        }
-        r.maxAbsError = maxAbsError(out, reference);
-        r.psnr = psnr(out, reference);
-        r.heatMap = errorHeatMap(out, reference);
+        compareWithReference(report.results[i], outputs[i], reference);
     }
     report.baseline = fillSpeedups(report.results);
     return report;
