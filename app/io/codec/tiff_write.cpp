@@ -105,6 +105,103 @@ void setTags(TIFF* tif, const cv::Mat& img, const EncodeOptions& options)
     TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, TIFFDefaultStripSize(tif, 0));
 }
 
+/// ICC, XMP and IPTC as TIFF tags, and the EXIF block split into IFD0's own tags (set here)
+/// and the EXIF and GPS directories (returned, pointed at by placeholder tags until
+/// appendExifDirectories places them).
+ExifParts setMetadataTags(TIFF* tif, const ImageMetadata& metadata, MetadataWritten& written)
+{
+    ExifParts exif;
+    if (!metadata.icc.empty()) {
+        TIFFSetField(tif, TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(metadata.icc.size()),
+                     metadata.icc.data());
+        written.parts.icc = metadata.icc;
+    }
+    if (!metadata.xmp.empty()) {
+        TIFFSetField(tif, TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(metadata.xmp.size()),
+                     metadata.xmp.data());
+        written.parts.xmp = metadata.xmp;
+    }
+    if (!metadata.iptc.empty()) {
+        TIFFSetField(tif, TIFFTAG_RICHTIFFIPTC, static_cast<std::uint32_t>(metadata.iptc.size()),
+                     metadata.iptc.data());
+        written.parts.iptc = metadata.iptc;
+    }
+    if (!metadata.exif.empty()) {
+        exif = splitExif(metadata.exif);
+        for (const RawEntry& e : exif.ifd0) {
+            const std::string text(e.value.c_str());  // up to its terminator
+            TIFFSetField(tif, e.tag, text.c_str());
+        }
+        if (!exif.exif.empty()) {
+            TIFFSetField(tif, TIFFTAG_EXIFIFD, std::uint64_t{0});
+        }
+        if (!exif.gps.empty()) {
+            TIFFSetField(tif, TIFFTAG_GPSIFD, std::uint64_t{0});
+        }
+        if (exif.leftOut > 0) {
+            written.dropped.push_back("EXIF: " + std::to_string(exif.leftOut) +
+                                      " tags of its first directory have no place in a TIFF's own and were "
+                                      "left out");
+        }
+    }
+    return exif;
+}
+
+/// The image's rows, B, G, R reordered to R, G, B (alpha kept last). Throws CodecError.
+void writeRows(TIFF* tif, const cv::Mat& img, const tiff::Handlers& h)
+{
+    const int channels = img.channels();
+    const std::size_t rowBytes = img.elemSize() * std::size_t(img.cols);
+    std::vector<std::uint8_t> row(rowBytes);
+    const std::size_t sample = img.elemSize1();
+    for (int y = 0; y < img.rows; ++y) {
+        const std::uint8_t* in = img.ptr(y);
+        if (channels >= 3) {
+            for (int x = 0; x < img.cols; ++x) {
+                const std::uint8_t* p = in + img.elemSize() * std::size_t(x);
+                std::uint8_t* q = row.data() + img.elemSize() * std::size_t(x);
+                std::memcpy(q, p + 2 * sample, sample);
+                std::memcpy(q + sample, p + sample, sample);
+                std::memcpy(q + 2 * sample, p, sample);
+                if (channels == 4) {
+                    std::memcpy(q + 3 * sample, p + 3 * sample, sample);
+                }
+            }
+        } else {
+            std::memcpy(row.data(), in, rowBytes);
+        }
+        if (TIFFWriteScanline(tif, row.data(), static_cast<std::uint32_t>(y), 0) != 1) {
+            throw CodecError("libtiff cannot write row " + std::to_string(y) + ": " + h.firstError);
+        }
+    }
+}
+
+/// The EXIF and GPS directories go after everything libtiff wrote; IFD0's pointers to them,
+/// written as 0 before, are set to where they landed. Throws CodecError.
+void appendExifDirectories(std::vector<std::uint8_t>& file, const ExifParts& exif)
+{
+    const ExifReader fileDirs(std::string_view(reinterpret_cast<const char*>(file.data()), file.size()));
+    std::string why;
+    const std::optional<ExifIfd> ifd0 = fileDirs.ifd(fileDirs.ifd0Offset(), why);
+    if (!ifd0) {
+        throw CodecError("libtiff wrote a file whose first directory cannot be read: " + why);
+    }
+    const bool bigEndian = fileDirs.bigEndian();
+    std::vector<std::pair<std::uint16_t, std::size_t>> slots;
+    for (const ExifEntry& e : ifd0->entries) {
+        if (e.tag == exif_tag::kExifIfd || e.tag == exif_tag::kGpsIfd) {
+            slots.emplace_back(e.tag, e.at + 8);
+        }
+    }
+    for (const auto& [tag, at] : slots) {
+        std::vector<RawEntry> entries = tag == exif_tag::kExifIfd ? exif.exif : exif.gps;
+        std::erase_if(entries, [](const RawEntry& e) { return e.tag == exif_tag::kInteropIfd; });
+        const std::uint32_t where =
+            tiff::appendIfd(file, bigEndian, inOrder(std::move(entries), exif.bigEndian, bigEndian));
+        tiff::putU32(file, at, where, bigEndian);
+    }
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> writeTiff(const cv::Mat& img, const ImageMetadata* metadata, const EncodeOptions& options,
@@ -122,91 +219,16 @@ std::vector<std::uint8_t> writeTiff(const cv::Mat& img, const ImageMetadata* met
         tiff::Handle tif = tiff::openForWriting(sink, h);
         setTags(tif.get(), img, options);
         if (metadata != nullptr) {
-            if (!metadata->icc.empty()) {
-                TIFFSetField(tif.get(), TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(metadata->icc.size()),
-                             metadata->icc.data());
-                written.parts.icc = metadata->icc;
-            }
-            if (!metadata->xmp.empty()) {
-                TIFFSetField(tif.get(), TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(metadata->xmp.size()),
-                             metadata->xmp.data());
-                written.parts.xmp = metadata->xmp;
-            }
-            if (!metadata->iptc.empty()) {
-                TIFFSetField(tif.get(), TIFFTAG_RICHTIFFIPTC, static_cast<std::uint32_t>(metadata->iptc.size()),
-                             metadata->iptc.data());
-                written.parts.iptc = metadata->iptc;
-            }
-            if (!metadata->exif.empty()) {
-                exif = splitExif(metadata->exif);
-                for (const RawEntry& e : exif.ifd0) {
-                    const std::string text(e.value.c_str());  // up to its terminator
-                    TIFFSetField(tif.get(), e.tag, text.c_str());
-                }
-                if (!exif.exif.empty()) {
-                    TIFFSetField(tif.get(), TIFFTAG_EXIFIFD, std::uint64_t{0});
-                }
-                if (!exif.gps.empty()) {
-                    TIFFSetField(tif.get(), TIFFTAG_GPSIFD, std::uint64_t{0});
-                }
-                if (exif.leftOut > 0) {
-                    written.dropped.push_back("EXIF: " + std::to_string(exif.leftOut) +
-                                              " tags of its first directory have no place in a TIFF's own and were "
-                                              "left out");
-                }
-            }
+            exif = setMetadataTags(tif.get(), *metadata, written);
         }
-        const std::size_t rowBytes = img.elemSize() * std::size_t(img.cols);
-        std::vector<std::uint8_t> row(rowBytes);
-        const std::size_t sample = img.elemSize1();
-        for (int y = 0; y < img.rows; ++y) {
-            const std::uint8_t* in = img.ptr(y);
-            if (channels >= 3) {
-                for (int x = 0; x < img.cols; ++x) {
-                    const std::uint8_t* p = in + img.elemSize() * std::size_t(x);
-                    std::uint8_t* q = row.data() + img.elemSize() * std::size_t(x);
-                    std::memcpy(q, p + 2 * sample, sample);
-                    std::memcpy(q + sample, p + sample, sample);
-                    std::memcpy(q + 2 * sample, p, sample);
-                    if (channels == 4) {
-                        std::memcpy(q + 3 * sample, p + 3 * sample, sample);
-                    }
-                }
-            } else {
-                std::memcpy(row.data(), in, rowBytes);
-            }
-            if (TIFFWriteScanline(tif.get(), row.data(), static_cast<std::uint32_t>(y), 0) != 1) {
-                throw CodecError("libtiff cannot write row " + std::to_string(y) + ": " + h.firstError);
-            }
-        }
+        writeRows(tif.get(), img, h);
         if (TIFFWriteDirectory(tif.get()) != 1) {
             throw CodecError("libtiff cannot write the directory: " + h.firstError);
         }
     }
     std::vector<std::uint8_t> file = std::move(sink.bytes);
     if (!exif.exif.empty() || !exif.gps.empty()) {
-        // The EXIF and GPS directories go after everything libtiff wrote; IFD0's pointers to
-        // them, written as 0 above, are set to where they landed.
-        const ExifReader fileDirs(std::string_view(reinterpret_cast<const char*>(file.data()), file.size()));
-        std::string why;
-        const std::optional<ExifIfd> ifd0 = fileDirs.ifd(fileDirs.ifd0Offset(), why);
-        if (!ifd0) {
-            throw CodecError("libtiff wrote a file whose first directory cannot be read: " + why);
-        }
-        const bool bigEndian = fileDirs.bigEndian();
-        std::vector<std::pair<std::uint16_t, std::size_t>> slots;
-        for (const ExifEntry& e : ifd0->entries) {
-            if (e.tag == exif_tag::kExifIfd || e.tag == exif_tag::kGpsIfd) {
-                slots.emplace_back(e.tag, e.at + 8);
-            }
-        }
-        for (const auto& [tag, at] : slots) {
-            std::vector<RawEntry> entries = tag == exif_tag::kExifIfd ? exif.exif : exif.gps;
-            std::erase_if(entries, [](const RawEntry& e) { return e.tag == exif_tag::kInteropIfd; });
-            const std::uint32_t where =
-                tiff::appendIfd(file, bigEndian, inOrder(std::move(entries), exif.bigEndian, bigEndian));
-            tiff::putU32(file, at, where, bigEndian);
-        }
+        appendExifDirectories(file, exif);
         written.parts.exif = metadata->exif;
     } else if (metadata != nullptr && !metadata->exif.empty() && !exif.ifd0.empty()) {
         written.parts.exif = metadata->exif;
