@@ -38,6 +38,51 @@ struct Layout {
     std::size_t dataOffset = 0;
 };
 
+/// A 16-bit BMP's form: 15 for 5-5-5 (given by bit field masks or by default), 16 for 5-6-5;
+/// any other bpp is returned as it is. Throws CodecError for other masks or a file that ends
+/// before them.
+int sixteenBitForm(std::span<const std::uint8_t> file, const Layout& l, std::uint32_t headerSize, std::size_t paletteAt)
+{
+    if (l.bpp != 16) {
+        return l.bpp;
+    }
+    if (l.compression != kBitFields) {
+        return 15;
+    }
+    // The masks follow a 40-byte header and are part of the V4/V5 headers.
+    const std::size_t masksAt = headerSize == 40 ? paletteAt : 14 + 40;
+    if (file.size() < masksAt + 12) {
+        throw CodecError("truncated BMP data: the file ends before its bit field masks");
+    }
+    const std::uint32_t r = le32(file, masksAt), g = le32(file, masksAt + 4), b = le32(file, masksAt + 8);
+    if (b == 0x1f && g == 0x3e0 && r == 0x7c00) {
+        return 15;
+    }
+    if (!(b == 0x1f && g == 0x7e0 && r == 0xf800)) {
+        throw CodecError("BMP with 16-bit fields other than 5-5-5 or 5-6-5 is not supported");
+    }
+    return 16;
+}
+
+/// The palette's entries (B, G, R, of 3 or 4 bytes each) and whether any is not grey. Throws
+/// CodecError when the file ends inside it.
+void readPalette(std::span<const std::uint8_t> file, std::size_t at, std::size_t entries, std::size_t entrySize,
+                 Layout& l)
+{
+    if (at + entries * entrySize > file.size()) {
+        throw CodecError("truncated BMP data: the file ends inside its palette");
+    }
+    for (std::size_t i = 0; i < entries; ++i) {
+        std::memcpy(l.palette[i].data(), file.data() + at + i * entrySize, 3);
+    }
+    l.colour = false;
+    for (std::size_t i = 0; i < (std::size_t{1} << l.bpp); ++i) {
+        if (l.palette[i][0] != l.palette[i][1] || l.palette[i][0] != l.palette[i][2]) {
+            l.colour = true;
+        }
+    }
+}
+
 Layout readLayout(std::span<const std::uint8_t> file)
 {
     if (file.size() < 26 || file[0] != 'B' || file[1] != 'M') {
@@ -76,21 +121,7 @@ Layout readLayout(std::span<const std::uint8_t> file)
         }
         paletteAt = infoAt + headerSize;
         paletteEntries = l.bpp <= 8 ? (used == 0 ? std::size_t{1} << l.bpp : used) : 0;
-        if (l.compression == kBitFields && l.bpp == 16) {
-            // The masks follow a 40-byte header and are part of the V4/V5 headers.
-            const std::size_t masksAt = headerSize == 40 ? paletteAt : infoAt + 40;
-            if (file.size() < masksAt + 12) {
-                throw CodecError("truncated BMP data: the file ends before its bit field masks");
-            }
-            const std::uint32_t r = le32(file, masksAt), g = le32(file, masksAt + 4), b = le32(file, masksAt + 8);
-            if (b == 0x1f && g == 0x3e0 && r == 0x7c00) {
-                l.bpp = 15;
-            } else if (!(b == 0x1f && g == 0x7e0 && r == 0xf800)) {
-                throw CodecError("BMP with 16-bit fields other than 5-5-5 or 5-6-5 is not supported");
-            }
-        } else if (l.bpp == 16) {
-            l.bpp = 15;
-        }
+        l.bpp = sixteenBitForm(file, l, headerSize, paletteAt);
     } else {
         throw CodecError("invalid BMP data: an info header of " + std::to_string(headerSize) + " bytes");
     }
@@ -110,18 +141,7 @@ Layout readLayout(std::span<const std::uint8_t> file)
     l.topDown = height < 0;
     l.height = static_cast<int>(height < 0 ? -height : height);
     if (paletteEntries > 0) {
-        if (paletteAt + paletteEntries * entrySize > file.size()) {
-            throw CodecError("truncated BMP data: the file ends inside its palette");
-        }
-        for (std::size_t i = 0; i < paletteEntries; ++i) {
-            std::memcpy(l.palette[i].data(), file.data() + paletteAt + i * entrySize, 3);
-        }
-        l.colour = false;
-        for (std::size_t i = 0; i < (std::size_t{1} << l.bpp); ++i) {
-            if (l.palette[i][0] != l.palette[i][1] || l.palette[i][0] != l.palette[i][2]) {
-                l.colour = true;
-            }
-        }
+        readPalette(file, paletteAt, paletteEntries, entrySize, l);
     }
     return l;
 }
