@@ -155,6 +155,24 @@ void cmykRowToBgr(const std::uint8_t* cmyk, std::uint8_t* bgr, int width)
 
 }  // namespace
 
+/// Hands the decoder's progress to the budget (cancel, time), after refusing a file whose scans
+/// would take longer than the budget allows. Throws CodecError.
+void watchProgress(Decompressor& d, std::span<const std::uint8_t> file, const DecodeBudget& budget)
+{
+    jpeg_decompress_struct& cinfo = d.cinfo;
+    d.progress.budget = &budget;
+    d.progress.width = static_cast<int>(cinfo.image_width);
+    d.progress.height = static_cast<int>(cinfo.image_height);
+    d.progress.pixels = std::uint64_t(cinfo.image_width) * std::uint64_t(cinfo.image_height);
+    d.progress.progressive = cinfo.progressive_mode != 0;
+    if (const std::string reason = overBudget(d.progress, std::max<std::uint64_t>(countScans(file), 1));
+        !reason.empty()) {
+        throw CodecError(reason);
+    }
+    d.progress.pub.progress_monitor = monitor;
+    cinfo.progress = &d.progress.pub;
+}
+
 Decoded readJpeg(std::span<const std::uint8_t> file, const DecodeBudget& budget)
 {
     if (file.size() < 3 || file[0] != 0xFF || file[1] != 0xD8) {
@@ -170,17 +188,7 @@ Decoded readJpeg(std::span<const std::uint8_t> file, const DecodeBudget& budget)
     const int width = static_cast<int>(cinfo.image_width);
     const int height = static_cast<int>(cinfo.image_height);
     checkSize(width, height, budget);
-    d.progress.budget = &budget;
-    d.progress.width = width;
-    d.progress.height = height;
-    d.progress.pixels = std::uint64_t(width) * std::uint64_t(height);
-    d.progress.progressive = cinfo.progressive_mode != 0;
-    if (const std::string reason = overBudget(d.progress, std::max<std::uint64_t>(countScans(file), 1));
-        !reason.empty()) {
-        throw CodecError(reason);
-    }
-    d.progress.pub.progress_monitor = monitor;
-    cinfo.progress = &d.progress.pub;
+    watchProgress(d, file, budget);
 
     Decoded out;
     out.metadata = jpeg::parseSegments(savedSegments(cinfo));
