@@ -62,6 +62,28 @@ bool sharesDevice(const LeaseInterval& a, const LeaseInterval& b)
 
 // On the CPU slots (CI) the results equal the CPU path's exactly; on GPUs (the GPU machine) every
 // result is within the 1-LSB rounding the GPU contract allows for 8-bit output.
+/// One preview, one lease per file of the 12, one exclusive lease for the comparison's target;
+/// the exclusive one overlaps nothing on its device.
+void expectLeasesOfThree(const std::vector<LeaseInterval>& intervals)
+{
+    const auto count = [&](LeaseKind kind) {
+        return std::ranges::count_if(intervals, [kind](const LeaseInterval& i) { return i.request.kind == kind; });
+    };
+    EXPECT_EQ(count(LeaseKind::Preview), 1);
+    EXPECT_EQ(count(LeaseKind::Batch), 12);
+    EXPECT_EQ(count(LeaseKind::Exclusive), 1);
+    for (const LeaseInterval& a : intervals) {
+        if (a.request.kind != LeaseKind::Exclusive) {
+            continue;
+        }
+        for (const LeaseInterval& b : intervals) {
+            if (&a != &b && sharesDevice(a, b)) {
+                EXPECT_FALSE(a.begin < b.end && b.begin < a.end) << toString(b.request.kind) << " beside the comparison";
+            }
+        }
+    }
+}
+
 void runAllTogether(const values::DeviceSnapshot& devices)
 {
     const bool gpu = devices.hasGpu();
@@ -138,25 +160,7 @@ void runAllTogether(const values::DeviceSnapshot& devices)
         EXPECT_LE(cv::norm(readImage(r.output), filters::applyCpu(readImage(r.input), chain), cv::NORM_INF), tolerance);
     }
 
-    // One preview, one lease per file, one exclusive lease for the comparison's target; the
-    // exclusive one overlaps nothing on its device.
-    const std::vector<LeaseInterval> intervals = scheduler->intervals();
-    const auto count = [&](LeaseKind kind) {
-        return std::ranges::count_if(intervals, [kind](const LeaseInterval& i) { return i.request.kind == kind; });
-    };
-    EXPECT_EQ(count(LeaseKind::Preview), 1);
-    EXPECT_EQ(count(LeaseKind::Batch), 12);
-    EXPECT_EQ(count(LeaseKind::Exclusive), 1);
-    for (const LeaseInterval& a : intervals) {
-        if (a.request.kind != LeaseKind::Exclusive) {
-            continue;
-        }
-        for (const LeaseInterval& b : intervals) {
-            if (&a != &b && sharesDevice(a, b)) {
-                EXPECT_FALSE(a.begin < b.end && b.begin < a.end) << toString(b.request.kind) << " beside the comparison";
-            }
-        }
-    }
+    expectLeasesOfThree(scheduler->intervals());
 }
 
 TEST(SharedDevices, PreviewBatchAndComparisonTogetherAllExact)

@@ -70,90 +70,112 @@ struct ExrSpec {
     bool pixels = true;
 };
 
-Bytes buildExr(const ExrSpec& spec)
-{
+/// Little-endian bytes of an OpenEXR file, appended to out.
+struct ExrWriter {
     Bytes out;
-    const auto u8 = [&](int v) { out.push_back(std::uint8_t(v)); };
-    const auto i32 = [&](std::uint32_t v) {
+
+    void u8(int v) { out.push_back(std::uint8_t(v)); }
+    void i32(std::uint32_t v)
+    {
         for (int i = 0; i < 4; ++i) {
             out.push_back(std::uint8_t(v >> (8 * i)));
         }
-    };
-    const auto text = [&](const std::string& s) {
-        out.insert(out.end(), s.begin(), s.end());
-        out.push_back(0);
-    };
-    const auto attribute = [&](const std::string& name, const std::string& type, std::uint32_t size) {
-        text(name);
-        text(type);
-        i32(size);
-    };
-    const auto f32 = [&](float f) {
+    }
+    void f32(float f)
+    {
         std::uint32_t v;
         std::memcpy(&v, &f, 4);
         i32(v);
-    };
-    i32(20000630);
-    i32(2 | spec.versionFlags);
+    }
+    void text(const std::string& s)
+    {
+        out.insert(out.end(), s.begin(), s.end());
+        out.push_back(0);
+    }
+    void attribute(const std::string& name, const std::string& type, std::uint32_t size)
+    {
+        text(name);
+        text(type);
+        i32(size);
+    }
+};
+
+/// The magic number, version and the header's attributes, ending with its terminating 0.
+void writeExrHeader(ExrWriter& w, const ExrSpec& spec)
+{
+    w.i32(20000630);
+    w.i32(2 | spec.versionFlags);
     std::uint32_t listSize = 1;
     for (const auto& [name, type] : spec.channels) {
         listSize += std::uint32_t(name.size()) + 1 + 16;
     }
-    attribute("channels", "chlist", listSize);
+    w.attribute("channels", "chlist", listSize);
     for (const auto& [name, type] : spec.channels) {
-        text(name);
-        i32(std::uint32_t(type));
-        i32(0);
-        i32(1);
-        i32(1);
+        w.text(name);
+        w.i32(std::uint32_t(type));
+        w.i32(0);
+        w.i32(1);
+        w.i32(1);
     }
-    u8(0);
-    attribute("compression", "compression", 1);
-    u8(0);
+    w.u8(0);
+    w.attribute("compression", "compression", 1);
+    w.u8(0);
     for (const char* name : {"dataWindow", "displayWindow"}) {
-        attribute(name, "box2i", 16);
-        i32(std::uint32_t(spec.minX));
-        i32(std::uint32_t(spec.minY));
-        i32(std::uint32_t(spec.maxX));
-        i32(std::uint32_t(spec.maxY));
+        w.attribute(name, "box2i", 16);
+        w.i32(std::uint32_t(spec.minX));
+        w.i32(std::uint32_t(spec.minY));
+        w.i32(std::uint32_t(spec.maxX));
+        w.i32(std::uint32_t(spec.maxY));
     }
-    attribute("lineOrder", "lineOrder", 1);
-    u8(0);
-    attribute("pixelAspectRatio", "float", 4);
-    f32(1.0f);
-    attribute("screenWindowCenter", "v2f", 8);
-    f32(0.0f);
-    f32(0.0f);
-    attribute("screenWindowWidth", "float", 4);
-    f32(1.0f);
-    u8(0);
-    if (!spec.pixels) {
-        return out;
-    }
+    w.attribute("lineOrder", "lineOrder", 1);
+    w.u8(0);
+    w.attribute("pixelAspectRatio", "float", 4);
+    w.f32(1.0f);
+    w.attribute("screenWindowCenter", "v2f", 8);
+    w.f32(0.0f);
+    w.f32(0.0f);
+    w.attribute("screenWindowWidth", "float", 4);
+    w.f32(1.0f);
+    w.u8(0);
+}
+
+/// The line offset table and one uncompressed scan line per row, each sample r * 1000 + x * 10
+/// + its channel's place.
+void writeExrPixels(ExrWriter& w, const ExrSpec& spec)
+{
     const int width = spec.maxX - spec.minX + 1;
     const int rows = spec.maxY - spec.minY + 1;
-    const std::size_t table = out.size();
+    const std::size_t table = w.out.size();
     const std::uint32_t lineBytes = std::uint32_t(width) * 4 * std::uint32_t(spec.channels.size());
     for (int r = 0; r < rows; ++r) {
         const std::uint64_t offset = table + std::uint64_t(rows) * 8 + std::uint64_t(r) * (8 + lineBytes);
-        i32(std::uint32_t(offset));
-        i32(std::uint32_t(offset >> 32));
+        w.i32(std::uint32_t(offset));
+        w.i32(std::uint32_t(offset >> 32));
     }
     for (int r = 0; r < rows; ++r) {
-        i32(std::uint32_t(spec.minY + r));
-        i32(lineBytes);
+        w.i32(std::uint32_t(spec.minY + r));
+        w.i32(lineBytes);
         for (std::size_t c = 0; c < spec.channels.size(); ++c) {
             for (int x = 0; x < width; ++x) {
                 const std::uint32_t value = std::uint32_t(r * 1000 + x * 10) + std::uint32_t(c);
                 if (spec.channels[c].second == 0) {
-                    i32(value);
+                    w.i32(value);
                 } else {
-                    f32(float(value));
+                    w.f32(float(value));
                 }
             }
         }
     }
-    return out;
+}
+
+Bytes buildExr(const ExrSpec& spec)
+{
+    ExrWriter w;
+    writeExrHeader(w, spec);
+    if (spec.pixels) {
+        writeExrPixels(w, spec);
+    }
+    return std::move(w.out);
 }
 
 TEST(ExrCodec, DecodesAsOpenCvDoes)
