@@ -337,4 +337,29 @@ Kernel2D parseInlineKernel(const std::string& text)
     return kernel;
 }
 
+void applyOverrides(FilterChain& chain, const ChainOverrides& overrides)
+{
+    if (chain.steps.empty()) {
+        return;
+    }
+    for (FilterSpec& step : chain.steps) {
+        if (overrides.border) {
+            step.border = *overrides.border;
+        }
+        if (overrides.borderValue) {
+            step.borderValue = *overrides.borderValue;
+        }
+    }
+    FilterSpec& last = chain.steps.back();
+    if (overrides.scale) {
+        last.scale = *overrides.scale;
+    }
+    if (overrides.offset) {
+        last.offset = *overrides.offset;
+    }
+    if (overrides.depth) {
+        last.depth = *overrides.depth;
+    }
+}
+
 }  // namespace tessera::filters

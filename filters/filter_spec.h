@@ -103,6 +103,21 @@ struct FilterChain {
     bool operator==(const FilterChain&) const = default;
 };
 
+/// What a front end sets over a whole chain (--border, --scale, ... on the command line, the
+/// options of Python's calls, a batch's output depth). The one rule every front end follows:
+/// the border and its value apply to every step (each step reads the one before through it);
+/// scale, offset and depth apply to the last step, the one that makes the output.
+struct ChainOverrides {
+    std::optional<Border> border = std::nullopt;
+    std::optional<double> borderValue = std::nullopt;
+    std::optional<double> scale = std::nullopt;
+    std::optional<double> offset = std::nullopt;
+    std::optional<OutputDepth> depth = std::nullopt;  ///< Same: the input's, whatever the last step said
+};
+
+/// chain with overrides applied by that rule. Does nothing to an empty chain. Never throws.
+void applyOverrides(FilterChain& chain, const ChainOverrides& overrides);
+
 /// Lower-case names used on the command line and in JSON: "reflect101", "reflect", "replicate",
 /// "constant", "wrap". parseBorder throws std::invalid_argument naming the bad text.
 std::string toString(Border b);

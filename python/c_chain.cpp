@@ -48,29 +48,24 @@ filters::FilterChain makeChain(const char* chainJson, const tessera_options* opt
         return chain;
     }
     const tessera_options& o = *options;
+    filters::ChainOverrides overrides;
     if (o.border != nullptr && *o.border != '\0') {
-        const filters::Border border = filters::parseBorder(o.border);
-        for (auto& s : chain.steps) {
-            s.border = border;
-        }
+        overrides.border = filters::parseBorder(o.border);
     }
     if (o.set_border_value != 0) {
-        const double v = finite(o.border_value, "border_value");
-        for (auto& s : chain.steps) {
-            s.borderValue = v;
-        }
+        overrides.borderValue = finite(o.border_value, "border_value");
     }
-    auto& last = chain.steps.back();
     if (o.set_scale != 0) {
-        last.scale = finite(o.scale, "scale");
+        overrides.scale = finite(o.scale, "scale");
     }
     if (o.set_offset != 0) {
-        last.offset = finite(o.offset, "offset");
+        overrides.offset = finite(o.offset, "offset");
     }
     if (o.depth != nullptr && *o.depth != '\0') {
         const std::string d = o.depth;
-        last.depth = filters::parseOutputDepth(d == "keep" ? std::string("same") : d);
+        overrides.depth = filters::parseOutputDepth(d == "keep" ? std::string("same") : d);
     }
+    filters::applyOverrides(chain, overrides);
     for (const auto& s : chain.steps) {
         filters::validateSpec(s);
     }

@@ -256,8 +256,9 @@ BatchPlan planBatch(const BatchJob& job)
     plan.outputDir = job.outputDir;
     plan.date = todayDate();
     plan.chain = job.chain;
+    // The job's depth, when it names one, is the last step's (the chain's one override rule).
     if (job.depth != filters::OutputDepth::Same) {
-        plan.chain.steps.back().depth = job.depth;
+        filters::applyOverrides(plan.chain, {.depth = job.depth});
     }
     const filters::OutputDepth outputDepth = outputDepthOf(plan.chain);
     checkFormat(normalFormat(job.format), outputDepth);

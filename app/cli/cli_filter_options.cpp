@@ -281,25 +281,9 @@ filters::FilterChain chainFromOptions(const FilterOptions& options)
 {
     filters::FilterChain chain;
     for (const auto& s : options.steps) {
-        filters::FilterSpec spec = s.spec;
-        if (options.border) {
-            spec.border = *options.border;
-        }
-        if (options.borderValue) {
-            spec.borderValue = *options.borderValue;
-        }
-        chain.steps.push_back(std::move(spec));
+        chain.steps.push_back(s.spec);
     }
-    auto& last = chain.steps.back();
-    if (options.scale) {
-        last.scale = *options.scale;
-    }
-    if (options.offset) {
-        last.offset = *options.offset;
-    }
-    if (options.depth) {
-        last.depth = *options.depth;
-    }
+    filters::applyOverrides(chain, {options.border, options.borderValue, options.scale, options.offset, options.depth});
     return chain;
 }
 

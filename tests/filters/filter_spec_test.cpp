@@ -235,3 +235,38 @@ TEST(FilterSpec, ValidateSpecMessages)
 
 }  // namespace
 }  // namespace tessera::filters
+
+namespace tessera::filters {
+namespace {
+
+// The one override rule every front end follows (tessera-cli's options, Python's, a batch's
+// depth): border and border value on every step, scale, offset and depth on the last.
+TEST(ChainOverrides, BorderOnEveryStepScaleOffsetDepthOnTheLast)
+{
+    FilterChain chain{{makeBox(3), makeGaussian(1.0, 5), makeBox(5)}};
+    chain.steps[0].depth = OutputDepth::F32;
+    const FilterChain before = chain;
+    applyOverrides(chain, {});
+    EXPECT_EQ(chain, before) << "nothing given, nothing changed";
+
+    applyOverrides(chain, {Border::Constant, 7.0, 2.0, -1.0, OutputDepth::U16});
+    for (const FilterSpec& step : chain.steps) {
+        EXPECT_EQ(step.border, Border::Constant);
+        EXPECT_EQ(step.borderValue, 7.0);
+    }
+    EXPECT_EQ(chain.steps[0].scale, before.steps[0].scale);
+    EXPECT_EQ(chain.steps[0].depth, OutputDepth::F32) << "an earlier step keeps its own depth";
+    EXPECT_EQ(chain.steps[2].scale, 2.0);
+    EXPECT_EQ(chain.steps[2].offset, -1.0);
+    EXPECT_EQ(chain.steps[2].depth, OutputDepth::U16);
+
+    applyOverrides(chain, {.depth = OutputDepth::Same});
+    EXPECT_EQ(chain.steps[2].depth, OutputDepth::Same) << "same, when given, is the input's depth";
+
+    FilterChain empty;
+    applyOverrides(empty, {.scale = 3.0});
+    EXPECT_TRUE(empty.steps.empty());
+}
+
+}  // namespace
+}  // namespace tessera::filters
