@@ -79,6 +79,164 @@ std::string targetKey(const bench::Target& t)
     return t.cpu ? values::deviceLabel(values::DeviceId::cpu(), nullptr, values::LabelForm::Key) : std::to_string(t.device.value());
 }
 
+/// One bench run after its options are read: the results so far and whether any failed.
+class BenchRun {
+public:
+    BenchRun(const bench::Options& options, const bench::CaseSelection& selection,
+             const values::DeviceSnapshot& snapshot, std::vector<bench::Target> targets)
+        : options_(options), selection_(selection), snapshot_(snapshot), targets_(std::move(targets))
+    {
+    }
+
+    /// One JSON line per result on stdout, as it comes.
+    void report(const bench::Result& r)
+    {
+        std::cout << bench::toJson(r).dump() << std::endl;
+        anyError_ = anyError_ || !r.error.empty();
+        anyCheckFailed_ = anyCheckFailed_ || (!r.check.empty() && !r.checkOk);
+        results_.push_back(r);
+    }
+
+    /// The copy ceiling of each target first; the floors of the kernel cases refer to it.
+    void measureCeilings()
+    {
+        for (const auto& t : targets_) {
+            try {
+                bench::Result r = t.cpu ? bench::measureCopyCpu(options_) : bench::measureCopyGpu(gpuOf(t), options_);
+                report(r);
+                ceilings_[targetKey(t)] = r.bytes / r.median() / 1e6;
+            } catch (const std::exception& e) {
+                std::cerr << "tessera-bench: copy ceiling on " << targetKey(t) << " failed: " << e.what() << "\n";
+                anyError_ = true;
+            }
+        }
+    }
+
+    void runKernelCases()
+    {
+        for (std::size_t i = 0; i < selection_.cases.size(); ++i) {
+            const bench::BenchCase& c = selection_.cases[i];
+            std::cerr << "tessera-bench: case " << c.name << "\n";
+            const cv::Mat input =
+                randomImage(c, options_.width, options_.height, options_.seed + static_cast<unsigned>(i));
+            std::optional<bench::Reference> reference;
+            const bench::ReferenceSource source = [&]() -> const bench::Reference& {
+                if (!reference) {
+                    reference.emplace(input, c.spec);
+                }
+                return *reference;
+            };
+            for (const auto& t : targets_) {
+                const auto it = ceilings_.find(targetKey(t));
+                const std::optional<double> ceiling = it == ceilings_.end() ? std::nullopt : std::optional(it->second);
+                if (t.cpu) {
+                    report(bench::runCaseCpu(c, input, options_, ceiling));
+                    continue;
+                }
+                try {
+                    bench::runCaseGpu(c, input, source, gpuOf(t), options_, ceiling,
+                                      [this](const bench::Result& r) { report(r); });
+                } catch (const std::exception& e) {
+                    std::cerr << "tessera-bench: " << c.name << " on " << values::deviceLabel(t.device)
+                              << " failed: " << e.what() << "\n";
+                    anyError_ = true;
+                }
+            }
+        }
+    }
+
+    void runMultiCases()
+    {
+        std::vector<values::DeviceInfo> gpus;
+        for (const auto& t : targets_) {
+            if (!t.cpu) {
+                gpus.push_back(gpuOf(t));
+            }
+        }
+        if (gpus.empty()) {
+            std::cerr << "tessera-bench: the multi cases need GPUs (--devices all); skipping them\n";
+            return;
+        }
+        std::cerr << "tessera-bench: multi cases on " << gpus.size() << " GPU(s)\n";
+        bench::runMulti(gpus, options_, [this](const bench::Result& r) { report(r); });
+    }
+
+    /// Needs a QCoreApplication (the Engine's thread and signals).
+    void runPreviewCases()
+    {
+        std::cerr << "tessera-bench: case preview\n";
+        for (const auto& t : targets_) {
+            const std::string name = t.cpu ? values::deviceLabel(values::DeviceId::cpu()) : gpuOf(t).name;
+            if (!t.cpu && t.device != values::DeviceId{0}) {
+                std::cerr << "tessera-bench: preview runs on GPU 0 only (the Engine's device); skipping "
+                          << values::deviceLabel(t.device) << "\n";
+                continue;
+            }
+            report(bench::runPreview(!t.cpu, t.device, name, options_));
+        }
+    }
+
+    void runBatchCases()
+    {
+        std::cerr << "tessera-bench: case batch (" << options_.batchFiles << " files per set)\n";
+        batchLines_ = bench::runBatchCases(options_, targets_);
+        for (const bench::BatchLine& line : batchLines_) {
+            std::cout << bench::toJson(line).dump() << std::endl;
+            anyError_ = anyError_ || !line.error.empty();
+        }
+    }
+
+    /// The tables for people (not with --json-only), then the exit status.
+    int finish() const
+    {
+        if (!options_.jsonOnly && !batchLines_.empty()) {
+            std::cout << "\n" << bench::formatBatchTable(batchLines_) << std::flush;
+        }
+        if (!options_.jsonOnly && !results_.empty()) {
+            printTables();
+        }
+        if (anyError_) {
+            return kExitFailure;
+        }
+        return anyCheckFailed_ ? kExitCheckFailed : 0;
+    }
+
+private:
+    const values::DeviceInfo& gpuOf(const bench::Target& t) const
+    {
+        return snapshot_.devices[static_cast<std::size_t>(t.device.value())];
+    }
+
+    void printTables() const
+    {
+        std::cout << "\n";
+        for (const auto& r : results_) {
+            if (r.caseName == "copy" && r.error.empty()) {
+                const values::LabelForm form = r.device.isCpu() ? values::LabelForm::Key : values::LabelForm::Short;
+                std::printf("copy ceiling on %s: %.1f GB/s (%.4g ms for %.4g MB read + written)\n",
+                            values::deviceLabel(r.device, nullptr, form).c_str(), r.bytes / r.median() / 1e6,
+                            r.median(), r.bytes / 1e6);
+            }
+        }
+        std::printf("floor = input + output bytes at %.2f TB/s; targets from docs/performance.md (8192x8192 only)\n\n",
+                    bench::kReferenceCeilingGBs / 1000.0);
+        std::cout << bench::formatTable(results_) << std::flush;
+        if (selection_.multi) {
+            std::cout << "\n" << bench::formatMultiTable(results_) << std::flush;
+        }
+    }
+
+    const bench::Options& options_;
+    const bench::CaseSelection& selection_;
+    const values::DeviceSnapshot& snapshot_;
+    std::vector<bench::Target> targets_;
+    std::vector<bench::Result> results_;
+    std::vector<bench::BatchLine> batchLines_;
+    std::map<std::string, double> ceilings_;
+    bool anyError_ = false;
+    bool anyCheckFailed_ = false;
+};
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -101,14 +259,12 @@ int main(int argc, char** argv)
         return kExitUsage;
     }
     for (const auto& group : selection.unavailable) {
-        std::cerr << "tessera-bench: case group '" << group
-                  << "' is not yet available in this build; skipping it\n";
+        std::cerr << "tessera-bench: case group '" << group << "' is not yet available in this build; skipping it\n";
     }
     if (selection.cases.empty() && !selection.preview && !selection.multi && !selection.batch) {
         std::cerr << "tessera-bench: nothing to run\n";
         return kExitUsage;
     }
-
     const bool wantsGpu = std::ranges::any_of(options.devices, [](const values::DeviceSelection& d) {
         return d.kind() != values::DeviceSelection::Kind::Cpu;
     });
@@ -123,129 +279,25 @@ int main(int argc, char** argv)
         std::cerr << "tessera-bench: " << e.what() << "\n";
         return kExitFailure;
     }
-
-    std::vector<bench::Result> results;
-    bool anyError = false;
-    bool anyCheckFailed = false;
-    auto report = [&](const bench::Result& r) {
-        std::cout << bench::toJson(r).dump() << std::endl;
-        anyError = anyError || !r.error.empty();
-        anyCheckFailed = anyCheckFailed || (!r.check.empty() && !r.checkOk);
-        results.push_back(r);
-    };
-
+    BenchRun run(options, selection, snapshot, std::move(targets));
     if (!selection.cases.empty()) {
         std::cerr << "tessera-bench: " << options.width << "x" << options.height << ", " << options.runs
                   << " timed runs after " << options.warmup << " warm-up, " << selection.cases.size() << " case(s)\n";
+        run.measureCeilings();  // only the kernel cases are held against the copy ceiling
+        run.runKernelCases();
     }
-
-    // The copy ceiling of each target first; floors of later lines refer to it.
-    std::map<std::string, double> ceilings;
-    for (const auto& t : targets) {
-        if (selection.cases.empty()) {
-            break;  // only the kernel cases are held against the copy ceiling
-        }
-        try {
-            bench::Result r = t.cpu ? bench::measureCopyCpu(options)
-                                    : bench::measureCopyGpu(snapshot.devices[static_cast<std::size_t>(t.device.value())], options);
-            report(r);
-            ceilings[targetKey(t)] = r.bytes / r.median() / 1e6;
-        } catch (const std::exception& e) {
-            std::cerr << "tessera-bench: copy ceiling on " << targetKey(t) << " failed: " << e.what() << "\n";
-            anyError = true;
-        }
-    }
-
-    for (std::size_t i = 0; i < selection.cases.size(); ++i) {
-        const bench::BenchCase& c = selection.cases[i];
-        std::cerr << "tessera-bench: case " << c.name << "\n";
-        const cv::Mat input = randomImage(c, options.width, options.height, options.seed + static_cast<unsigned>(i));
-        std::optional<bench::Reference> reference;
-        const bench::ReferenceSource source = [&]() -> const bench::Reference& {
-            if (!reference) {
-                reference.emplace(input, c.spec);
-            }
-            return *reference;
-        };
-        for (const auto& t : targets) {
-            const auto it = ceilings.find(targetKey(t));
-            const std::optional<double> ceiling = it == ceilings.end() ? std::nullopt : std::optional(it->second);
-            if (t.cpu) {
-                report(bench::runCaseCpu(c, input, options, ceiling));
-                continue;
-            }
-            try {
-                bench::runCaseGpu(c, input, source, snapshot.devices[static_cast<std::size_t>(t.device.value())], options,
-                                  ceiling, report);
-            } catch (const std::exception& e) {
-                std::cerr << "tessera-bench: " << c.name << " on " << values::deviceLabel(t.device) << " failed: " << e.what() << "\n";
-                anyError = true;
-            }
-        }
-    }
-
     if (selection.multi) {
-        std::vector<values::DeviceInfo> gpus;
-        for (const auto& t : targets) {
-            if (!t.cpu) {
-                gpus.push_back(snapshot.devices[static_cast<std::size_t>(t.device.value())]);
-            }
-        }
-        if (gpus.empty()) {
-            std::cerr << "tessera-bench: the multi cases need GPUs (--devices all); skipping them\n";
-        } else {
-            std::cerr << "tessera-bench: multi cases on " << gpus.size() << " GPU(s)\n";
-            bench::runMulti(gpus, options, report);
-        }
+        run.runMultiCases();
     }
-
+    // Lives until the end of main, before static destructors run.
+    int qtArgc = 1;
+    std::optional<QCoreApplication> qtApp;
     if (selection.preview) {
-        std::cerr << "tessera-bench: case preview\n";
-        // Lives until the end of main, before static destructors run.
-        int qtArgc = 1;
-        QCoreApplication qtApp(qtArgc, argv);
-        for (const auto& t : targets) {
-            const std::string name = t.cpu ? values::deviceLabel(values::DeviceId::cpu()) : snapshot.devices[static_cast<std::size_t>(t.device.value())].name;
-            if (!t.cpu && t.device != values::DeviceId{0}) {
-                std::cerr << "tessera-bench: preview runs on GPU 0 only (the Engine's device); skipping "
-                          << values::deviceLabel(t.device) << "\n";
-                continue;
-            }
-            report(bench::runPreview(!t.cpu, t.device, name, options));
-        }
+        qtApp.emplace(qtArgc, argv);
+        run.runPreviewCases();
     }
-
-    std::vector<bench::BatchLine> batchLines;
     if (selection.batch) {
-        std::cerr << "tessera-bench: case batch (" << options.batchFiles << " files per set)\n";
-        batchLines = bench::runBatchCases(options, targets);
-        for (const bench::BatchLine& line : batchLines) {
-            std::cout << bench::toJson(line).dump() << std::endl;
-            anyError = anyError || !line.error.empty();
-        }
+        run.runBatchCases();
     }
-
-    if (!options.jsonOnly && !batchLines.empty()) {
-        std::cout << "\n" << bench::formatBatchTable(batchLines) << std::flush;
-    }
-    if (!options.jsonOnly && !results.empty()) {
-        std::cout << "\n";
-        for (const auto& r : results) {
-            if (r.caseName == "copy" && r.error.empty()) {
-                std::printf("copy ceiling on %s: %.1f GB/s (%.4g ms for %.4g MB read + written)\n",
-                            values::deviceLabel(r.device, nullptr, r.device.isCpu() ? values::LabelForm::Key : values::LabelForm::Short).c_str(),
-                            r.bytes / r.median() / 1e6, r.median(), r.bytes / 1e6);
-            }
-        }
-        std::printf("floor = input + output bytes at %.2f TB/s; targets from PERFORMANCE.md (8192x8192 only)\n\n",
-                    bench::kReferenceCeilingGBs / 1000.0);
-        std::cout << bench::formatTable(results) << std::flush;
-        if (selection.multi) {
-            std::cout << "\n" << bench::formatMultiTable(results) << std::flush;
-        }
-    }
-    if (anyError) {
-        return kExitFailure;
-    }
-    return anyCheckFailed ? kExitCheckFailed : 0;
+    return run.finish();
 }
