@@ -68,6 +68,61 @@ void ScreenshotTour::shoot(const QString& name)
     }
 }
 
+void ScreenshotTour::measureDevices(const std::function<void()>& next)
+{
+    shoot(QStringLiteral("profiler.png"));
+    window_.profilerDock()->hide();
+    // The Devices dock on its own, tall enough to show every device.
+    window_.deviceDock()->show();
+    window_.deviceDock()->setFloating(true);
+    window_.deviceDock()->resize(560, 1330);
+    // Measure every device first, so the panel and the roofline show their ceilings.
+    const QStringList keys = window_.enabledDevices();
+    auto pending = std::make_shared<int>(static_cast<int>(keys.size()));
+    if (*pending == 0) {
+        next();
+        return;
+    }
+    connect(&controller_.calibration(), &CalibrationController::measured, this, [this, pending, next] {
+        if (--*pending == 0) {
+            next();
+        }
+    });
+    for (const QString& key : keys) {
+        controller_.calibration().measure(key);
+    }
+}
+
+void ScreenshotTour::runComparison()
+{
+    const QString devices = QDir(folder_).filePath(QStringLiteral("devices.png"));
+    if (!window_.deviceDock()->grab().save(devices, "PNG")) {
+        failed_ = true;
+    } else {
+        std::fprintf(stderr, "tessera: saved %s\n", qPrintable(devices));
+    }
+    window_.deviceDock()->setFloating(false);
+    controller_.openCompare();
+    CompareController* compare = controller_.compareController();
+    auto* dialog = window_.findChild<ui::CompareDialog*>();
+    auto* run = dialog != nullptr ? dialog->findChild<QAbstractButton*>(QStringLiteral("compareRun")) : nullptr;
+    if (compare == nullptr || run == nullptr) {
+        std::fprintf(stderr, "tessera: the comparison view did not open\n");
+        failed_ = true;
+        step(5);
+        return;
+    }
+    connect(compare, &CompareController::finished, this, [this] {
+        QTimer::singleShot(kSettleMs, this, [this] { step(4); });
+    }, Qt::SingleShotConnection);
+    QTimer::singleShot(kCompareTimeoutMs, this, [this] {
+        std::fprintf(stderr, "tessera: the comparison did not finish in time\n");
+        failed_ = true;
+        step(5);
+    });
+    run->click();
+}
+
 void ScreenshotTour::step(int index)
 {
     const auto next = [this, index] { QTimer::singleShot(kSettleMs, this, [this, index] { step(index + 1); }); };
@@ -84,59 +139,12 @@ void ScreenshotTour::step(int index)
         window_.profilerDock()->raise();
         next();
         return;
-    case 2: {
-        shoot(QStringLiteral("profiler.png"));
-        window_.profilerDock()->hide();
-        // The Devices dock on its own, tall enough to show every device.
-        window_.deviceDock()->show();
-        window_.deviceDock()->setFloating(true);
-        window_.deviceDock()->resize(560, 1330);
-        // Measure every device first, so the panel and the roofline show their ceilings.
-        const QStringList keys = window_.enabledDevices();
-        auto pending = std::make_shared<int>(static_cast<int>(keys.size()));
-        if (*pending == 0) {
-            next();
-            return;
-        }
-        connect(&controller_.calibration(), &CalibrationController::measured, this, [this, pending, next] {
-            if (--*pending == 0) {
-                next();
-            }
-        });
-        for (const QString& key : keys) {
-            controller_.calibration().measure(key);
-        }
+    case 2:
+        measureDevices(next);
         return;
-    }
-    case 3: {
-        const QString devices = QDir(folder_).filePath(QStringLiteral("devices.png"));
-        if (!window_.deviceDock()->grab().save(devices, "PNG")) {
-            failed_ = true;
-        } else {
-            std::fprintf(stderr, "tessera: saved %s\n", qPrintable(devices));
-        }
-        window_.deviceDock()->setFloating(false);
-        controller_.openCompare();
-        CompareController* compare = controller_.compareController();
-        auto* dialog = window_.findChild<ui::CompareDialog*>();
-        auto* run = dialog != nullptr ? dialog->findChild<QAbstractButton*>(QStringLiteral("compareRun")) : nullptr;
-        if (compare == nullptr || run == nullptr) {
-            std::fprintf(stderr, "tessera: the comparison view did not open\n");
-            failed_ = true;
-            step(5);
-            return;
-        }
-        connect(compare, &CompareController::finished, this, [this] {
-            QTimer::singleShot(kSettleMs, this, [this] { step(4); });
-        }, Qt::SingleShotConnection);
-        QTimer::singleShot(kCompareTimeoutMs, this, [this] {
-            std::fprintf(stderr, "tessera: the comparison did not finish in time\n");
-            failed_ = true;
-            step(5);
-        });
-        run->click();
+    case 3:
+        runComparison();
         return;
-    }
     case 4: {
         auto* dialog = window_.findChild<ui::CompareDialog*>();
         const QString path = QDir(folder_).filePath(QStringLiteral("compare.png"));

@@ -4,6 +4,8 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 namespace tessera::ui {
 class MainWindow;
 }
@@ -29,6 +31,12 @@ public:
 private:
     void shoot(const QString& name);
     void step(int index);
+    /// Step 2: the profiler shot, then the Devices dock floating on its own while every device
+    /// is measured; next runs once all are.
+    void measureDevices(const std::function<void()>& next);
+    /// Step 3: the devices shot, then the comparison run; step 4 once it finishes (or step 5
+    /// when it cannot open or does not finish in time).
+    void runComparison();
 
     ui::MainWindow& window_;
     GuiController& controller_;
