@@ -20,10 +20,10 @@ struct CaseDef {
     int size;
     bool gaussian;
     double targetMs;  ///< 0: none
-    bool extra = false;  ///< not in PERFORMANCE.md's table: only by name or the "extra" group
+    bool extra = false;  ///< not in docs/performance.md's table: only by name or the "extra" group
 };
 
-// The table of PERFORMANCE.md, in its order.
+// The table of docs/performance.md, in its order.
 constexpr CaseDef kCases[] = {
     {"f32c1-custom3", "f32c1", CV_32FC1, 3, false, 0.16},
     {"f32c1-custom15", "f32c1", CV_32FC1, 15, false, 0.5},

@@ -9,7 +9,7 @@
 
 namespace tessera::app::bench {
 
-/// One row of the PERFORMANCE.md case table: an input format and a filter.
+/// One row of the docs/performance.md case table: an input format and a filter.
 struct BenchCase {
     std::string name;        ///< e.g. "rgba8-custom31"
     std::string format;      ///< "rgba8" or "f32c1"

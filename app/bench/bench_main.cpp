@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// tessera-bench: the benchmark contract of PERFORMANCE.md (cases, JSON lines, closing table).
+// tessera-bench: the benchmark contract of docs/performance.md (cases, JSON lines, closing table).
 
 #include "app/bench/bench_batch.h"
 #include "app/bench/bench_cases.h"

@@ -10,7 +10,7 @@
 
 namespace tessera::app::bench {
 
-/// The multi-GPU cases of PERFORMANCE.md on 1, 2, 4 (and all) of `gpus`:
+/// The multi-GPU cases of docs/performance.md on 1, 2, 4 (and all) of `gpus`:
 ///  - resident RGBA8 31x31 and 3x3: the image lives on the GPUs in bands; each run filters every
 ///    band and waits for all of them (host wall clock), nothing copied; speed-up against one GPU;
 ///  - host to host RGBA8 3x3: pinned image in, pinned result out, streamed in tiles over the

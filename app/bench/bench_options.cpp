@@ -169,8 +169,8 @@ std::string usage()
 {
     return R"(Usage: tessera-bench [options]
 
-Times Tessera's GPU convolution on the cases of PERFORMANCE.md with the image resident on the
-device, next to a naive one-thread-per-pixel kernel. Prints one JSON object per line on stdout
+Times Tessera's GPU convolution on the cases of docs/performance.md with the image resident on
+the device, next to a naive one-thread-per-pixel kernel. Prints one JSON object per line on stdout
 (a "copy" line per device first: the measured device-to-device copy ceiling), then a table.
 
 Options:

@@ -12,7 +12,7 @@
 
 namespace tessera::app::bench {
 
-/// The copy bandwidth the floor in PERFORMANCE.md is computed from (read + write counted).
+/// The copy bandwidth the floor in docs/performance.md is computed from (read + write counted).
 inline constexpr double kReferenceCeilingGBs = 4150.0;
 
 /// One measured line: a case on one device with one method (or the copy ceiling).

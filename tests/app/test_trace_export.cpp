@@ -158,11 +158,11 @@ namespace tessera::app {
 namespace {
 
 // The trace `tessera-cli apply --device all --trace` wrote on a machine with four H200s (kept
-// under tests/perf/results): it reads back into records of four GPUs, every tile with its
-// upload, kernels and download in that order on one stream.
+// under tests/perf/results/archive/2026-11-29): it reads back into records of four GPUs, every
+// tile with its upload, kernels and download in that order on one stream.
 TEST(TraceExport, TheFourGpuTraceFromTheGpuMachineReadsBack)
 {
-    QFile file(QStringLiteral(TESSERA_PERF_RESULTS_DIR "/2026-11-29-h200x4-trace.json"));
+    QFile file(QStringLiteral(TESSERA_PERF_RESULTS_DIR "/archive/2026-11-29/2026-11-29-h200x4-trace.json"));
     ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << "missing " << file.fileName().toStdString();
     const auto records = parseChromeTrace(file.readAll().toStdString());
     ASSERT_FALSE(records.empty());
