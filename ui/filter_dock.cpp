@@ -40,13 +40,6 @@ FilterDock::FilterDock(QWidget* parent) : QDockWidget(tr("Filter"), parent)
     setWidget(splitter);
 
     connect(stack_, &FilterStack::currentChanged, this, &FilterDock::showCurrentEntry);
-    connect(panel_, &FilterPanel::choiceChanged, this, [this] {
-        // The panel already shows this edit; showing the document's answer again would reset
-        // a slider or a kernel field under the user's hands.
-        editing_ = true;
-        stack_->editCurrent(panel_->currentChoice());
-        editing_ = false;
-    });
 }
 
 bool FilterDock::showsEmptyState() const
@@ -85,9 +78,8 @@ void FilterDock::showCurrentEntry()
 {
     // With an empty stack the panel keeps what it shows: its next edit starts a new stack.
     pages_->setCurrentIndex(stack_->state().entries.empty() ? 0 : 1);
-    if (editing_) {
-        return;
-    }
+    // The panel touches only the controls whose value differs, so the answer to its own edit
+    // leaves a dragged slider or a field being typed in alone.
     if (const filters::StackEntry* entry = stack_->currentEntry()) {
         panel_->setChoice(entry->choice);
     }

@@ -15,8 +15,9 @@ class FilterPanel;
 class FilterStack;
 
 /// The Filter dock: the filter stack above the parameter panel. The panel shows the stack's
-/// selected entry, and every panel edit becomes an edit of that entry (or, with an empty
-/// stack, its first entry). GUI thread only.
+/// selected entry whenever the stack shows a new state; the panel's edits go to the document
+/// straight from FilterPanel::choiceChanged() (app/ connects them), and come back here only as
+/// the document's new state. GUI thread only.
 class FilterDock : public QDockWidget {
     Q_OBJECT
 
@@ -41,7 +42,6 @@ private:
     FilterStack* stack_ = nullptr;
     FilterPanel* panel_ = nullptr;
     QStackedWidget* pages_ = nullptr;  ///< the empty stack's page, then the parameters
-    bool editing_ = false;  ///< true while a panel edit goes to the document
 };
 
 }  // namespace tessera::ui

@@ -177,11 +177,21 @@ void FilterPanel::setChoice(const filters::FilterChoice& choice)
         filterCombo_->setCurrentIndex(index);
         rebuildParams();
     }
+    // Only controls whose value differs are set: the document's answer to an edit made here
+    // then leaves a dragged slider, a spin box or the kernel field being typed in alone.
     for (ParamRow& control : params_) {
-        showParamValue(control, choice.values.get(control.desc.key, control.desc.defaultValue));
+        const double value = choice.values.get(control.desc.key, control.desc.defaultValue);
+        if (paramValue(control) != value) {
+            showParamValue(control, value);
+        }
     }
     if (choice.id == kCustomId) {
-        setKernel(choice.values.kernel.value_or(filters::defaultCustomKernel()));
+        const Kernel2D kernel = choice.values.kernel.value_or(filters::defaultCustomKernel());
+        // A field left with text that does not parse shows the document's kernel again.
+        const bool fieldInError = kernelError_ != nullptr && !kernelError_->isHidden();
+        if (kernel != kernel_ || fieldInError) {
+            setKernel(kernel);
+        }
     }
     showOutput(choice.border, choice.borderValue, choice.depth);
 }
@@ -349,7 +359,9 @@ void FilterPanel::showOutput(filters::Border border, double borderValue,
     const QSignalBlocker blockValue(borderValueSpin_);
     const QSignalBlocker blockDepth(depthCombo_);
     borderCombo_->setCurrentIndex(borderCombo_->findData(qs(toString(border))));
-    borderValueSpin_->setValue(borderValue);
+    if (borderValueSpin_->value() != borderValue) {
+        borderValueSpin_->setValue(borderValue);
+    }
     depthCombo_->setCurrentIndex(depthCombo_->findData(qs(toString(depth))));
     updateBorderValueEnabled();
 }

@@ -194,16 +194,6 @@ void FilterStack::setEntryEnabled(int index, bool enabled)
     emit enableRequested(index, enabled);
 }
 
-void FilterStack::editCurrent(const filters::FilterChoice& choice)
-{
-    emit editRequested(choice);
-}
-
-void FilterStack::replaceCurrent(const filters::StackEntry& entry)
-{
-    emit replaceRequested(entry);
-}
-
 void FilterStack::onRowsMoved(int from, int row)
 {
     if (refreshing_) {

@@ -54,10 +54,6 @@ public slots:
     void moveCurrent(int delta);
     /// Asks to turn entry index on or off.
     void setEntryEnabled(int index, bool enabled);
-    /// Asks to make choice the selected entry's settings (a Filter panel edit).
-    void editCurrent(const tessera::filters::FilterChoice& choice);
-    /// Asks to replace the selected entry (an edit from outside the panel, e.g. the kernel editor).
-    void replaceCurrent(const tessera::filters::StackEntry& entry);
 
 signals:
     /// The user wants filter id added below the selected entry.
@@ -68,10 +64,6 @@ signals:
     void moveRequested(int from, int to);
     /// The user wants entry index turned on or off.
     void enableRequested(int index, bool enabled);
-    /// The Filter panel changed the selected entry's settings.
-    void editRequested(const tessera::filters::FilterChoice& choice);
-    /// The selected entry should become entry.
-    void replaceRequested(const tessera::filters::StackEntry& entry);
     /// The user selected another entry (or none: -1), which the document follows, or setState()
     /// showed a new state: the Filter panel should show currentEntry().
     void currentChanged(int index);

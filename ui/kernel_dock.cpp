@@ -48,13 +48,12 @@ void KernelDock::showCurrentEntry()
 {
     const filters::StackEntry* entry = stack_->currentEntry();
     pages_->setCurrentIndex(stack_->state().entries.empty() ? 0 : 1);
-    if (editing_ || entry == nullptr) {
-        return;  // the editor already shows the edit; with an empty stack it keeps what it has
+    if (entry == nullptr) {
+        return;  // with an empty stack the editor keeps what it has
     }
     const filters::FilterChoice& choice = entry->choice;
     if (choice.id == FilterPanel::kCustomId) {
-        editor_->setKernel(choice.values.kernel.value_or(filters::Kernel2D{}), choice.values.anchor);
-        editor_->setScaleOffset(entry->scale, entry->offset);
+        showCustom(*entry);
         return;
     }
     const filters::FilterDesc* desc = stack_->filter(choice.id);
@@ -71,6 +70,19 @@ void KernelDock::showCurrentEntry()
                                         .arg(spec.kernel.height));
     } catch (const std::exception&) {
         // Parameters the filter refuses: the window already says why; the last kernel stays.
+    }
+}
+
+void KernelDock::showCustom(const filters::StackEntry& entry)
+{
+    // The answer to the editor's own edit finds the editor showing it already; setting it again
+    // would clear the editor's note and move the grid's current cell.
+    const filters::Kernel2D kernel = entry.choice.values.kernel.value_or(filters::Kernel2D{});
+    if (editor_->isReadOnly() || editor_->kernel() != kernel || editor_->anchor() != entry.choice.values.anchor) {
+        editor_->setKernel(kernel, entry.choice.values.anchor);
+    }
+    if (editor_->scale() != entry.scale || editor_->offset() != entry.offset) {
+        editor_->setScaleOffset(entry.scale, entry.offset);
     }
 }
 
@@ -91,9 +103,7 @@ void KernelDock::kernelEdited(const filters::Kernel2D& kernel, std::optional<fil
     entry.choice.values.anchor = anchor;
     entry.scale = editor_->scale();
     entry.offset = editor_->offset();
-    editing_ = true;
-    stack_->replaceCurrent(entry);
-    editing_ = false;
+    emit entryEdited(entry);
 }
 
 }  // namespace tessera::ui

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "filters/filter_spec.h"
+#include "filters/filter_stack_model.h"
 
 #include <QDockWidget>
 
@@ -15,10 +16,10 @@ class FilterStack;
 class KernelEditor;
 
 /// The Kernel dock: the kernel of the filter stack's selected entry. A custom entry's kernel,
-/// anchor, scale and offset are edited here, and each edit asks the document (through the
-/// stack) for an undoable edit of the entry; for a built-in filter the dock shows the kernel it makes, read-only, and "Copy to
-/// custom" turns the entry into a custom kernel. Editing with an empty stack starts one. GUI
-/// thread only.
+/// anchor, scale and offset are edited here, and each edit emits entryEdited() for app/ to make
+/// an undoable edit of the document; for a built-in filter the dock shows the kernel it makes,
+/// read-only, and "Copy to custom" turns the entry into a custom kernel. Editing with an empty
+/// stack starts one. The dock shows only what the stack (the document's) shows. GUI thread only.
 class KernelDock : public QDockWidget {
     Q_OBJECT
 
@@ -31,14 +32,19 @@ public:
     /// True while the dock says the stack is empty instead of showing the editor.
     bool showsEmptyState() const;
 
+signals:
+    /// The user edited the kernel: the selected entry (or, with an empty stack, the first one)
+    /// should become entry.
+    void entryEdited(const tessera::filters::StackEntry& entry);
+
 private:
     void showCurrentEntry();
+    void showCustom(const filters::StackEntry& entry);
     void kernelEdited(const filters::Kernel2D& kernel, std::optional<filters::Point> anchor);
 
     FilterStack* stack_;
     KernelEditor* editor_ = nullptr;
     QStackedWidget* pages_ = nullptr;  ///< the empty stack's note, then the editor
-    bool editing_ = false;  ///< true while the editor's own edit goes into the stack
 };
 
 }  // namespace tessera::ui

@@ -11,6 +11,7 @@
 #include "filters/preset_io.h"
 #include "ui/file_dialogs.h"
 #include "ui/filter_dock.h"
+#include "ui/filter_panel.h"
 #include "ui/filter_stack.h"
 #include "ui/kernel_dock.h"
 #include "ui/kernel_editor.h"
@@ -79,8 +80,12 @@ DocumentController::DocumentController(ui::MainWindow& window, document::Documen
     connect(stack, &ui::FilterStack::removeRequested, &document_, &Document::removeEntry);
     connect(stack, &ui::FilterStack::moveRequested, &document_, &Document::moveEntry);
     connect(stack, &ui::FilterStack::enableRequested, &document_, &Document::setEntryEnabled);
-    connect(stack, &ui::FilterStack::editRequested, &document_, &Document::editCurrent);
-    connect(stack, &ui::FilterStack::replaceRequested, &document_, &Document::replaceCurrent);
+    // Edits of the panel and the kernel editor go straight to the document; the docks show them
+    // when the document announces its new stack (showStack()), like any other change.
+    ui::FilterPanel* panel = window_.filterDock()->panel();
+    connect(panel, &ui::FilterPanel::choiceChanged, &document_,
+            [this, panel] { document_.editCurrent(panel->currentChoice()); });
+    connect(window_.kernelDock(), &ui::KernelDock::entryEdited, &document_, &Document::replaceCurrent);
     connect(stack, &ui::FilterStack::currentChanged, &document_, &Document::select);
     connect(&document_, &Document::stackChanged, this, &DocumentController::showStack);
     connect(&document_, &Document::currentChanged, this, &DocumentController::showStack);

@@ -13,7 +13,10 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QSlider>
 #include <QSpinBox>
 #include <QTemporaryDir>
 
@@ -93,6 +96,56 @@ TEST_F(DocumentViewsTest, DocumentChangesShowInTheDocksWhoeverMakesThem)
     const int steps = document().undoStack().count();
     window_.filterStack()->moveCurrent(1);
     EXPECT_EQ(document().undoStack().count(), steps);
+}
+
+TEST_F(DocumentViewsTest, APanelEditReachesTheDocumentOnceAndTheAnswerLeavesTheRowsAlone)
+{
+    trigger(QStringLiteral("stackAdd_gaussian"));
+    const int steps = document().undoStack().count();
+    auto* sigma = find<QDoubleSpinBox>(QStringLiteral("param_sigma_spin"));
+    auto* slider = find<QSlider>(QStringLiteral("param_sigma_slider"));
+    ASSERT_NE(sigma, nullptr);
+    ASSERT_NE(slider, nullptr);
+    const double before = sigma->value();
+    int stackSignals = 0;
+    QObject::connect(&document(), &Document::stackChanged, [&stackSignals] { ++stackSignals; });
+    // A slider position whose value the spin box rounds: the document's answer must not move
+    // the slider to the rounded value's position, nor rebuild the row under the user's hands.
+    const int position = slider->maximum() / 3 + 1;
+    slider->setValue(position);
+    EXPECT_EQ(stackSignals, 1);
+    ASSERT_EQ(document().undoStack().count(), steps + 1);
+    EXPECT_EQ(document().stack().currentEntry()->choice.values.get("sigma", 0.0), sigma->value());
+    EXPECT_EQ(slider->value(), position);
+    EXPECT_EQ(find<QDoubleSpinBox>(QStringLiteral("param_sigma_spin")), sigma);
+
+    trigger(QStringLiteral("actionUndo"));
+    EXPECT_EQ(document().undoStack().index(), steps);
+    EXPECT_EQ(sigma->value(), before);
+    EXPECT_EQ(find<QDoubleSpinBox>(QStringLiteral("param_sigma_spin")), sigma);
+    trigger(QStringLiteral("actionRedo"));
+    EXPECT_EQ(slider->value(), position);
+}
+
+TEST_F(DocumentViewsTest, TypingAKernelKeepsTheFieldAsTyped)
+{
+    trigger(QStringLiteral("stackAdd_custom"));
+    auto* edit = find<QLineEdit>(QStringLiteral("kernelEdit"));
+    ASSERT_NE(edit, nullptr);
+    const int steps = document().undoStack().count();
+    // Text that the panel would write differently ("1" rather than "1.0"): the document's
+    // answer to each keystroke leaves the text and the cursor where the user has them.
+    edit->setFocus();
+    edit->setText(QStringLiteral("0, 1.0, 0"));
+    edit->setCursorPosition(4);
+    EXPECT_EQ(document().undoStack().count(), steps + 1);
+    const tessera::filters::Kernel2D row{3, 1, {0, 1, 0}};
+    EXPECT_EQ(document().stack().currentEntry()->choice.values.kernel, row);
+    EXPECT_EQ(edit->text(), QStringLiteral("0, 1.0, 0"));
+    EXPECT_EQ(edit->cursorPosition(), 4);
+    trigger(QStringLiteral("actionUndo"));
+    EXPECT_NE(edit->text(), QStringLiteral("0, 1.0, 0"));
+    EXPECT_EQ(document().undoStack().index(), steps);
 }
 
 TEST_F(DocumentViewsTest, KernelPresetRoundTripsThroughTheDocument)
