@@ -15,6 +15,12 @@ namespace tessera::ui {
 
 namespace {
 
+/// r as a Qt scene rectangle, for the items that draw it.
+QRectF sceneRect(const values::Rect& r)
+{
+    return QRectF(r.x, r.y, r.width, r.height);
+}
+
 QString tr(const char* text)
 {
     return QCoreApplication::translate("tessera::ui::TileOverlay", text);
@@ -29,7 +35,7 @@ QString deviceName(values::DeviceId device)
 /// every zoom, and only when the tile is large enough on screen to hold it.
 class TileMarkItem : public QGraphicsRectItem {
 public:
-    TileMarkItem(const TileMark& mark, QGraphicsItem* parent) : QGraphicsRectItem(QRectF(mark.rect), parent), mark_(mark)
+    TileMarkItem(const TileMark& mark, QGraphicsItem* parent) : QGraphicsRectItem(sceneRect(mark.rect), parent), mark_(mark)
     {
         setAcceptedMouseButtons(Qt::NoButton);
         QColor fill = mark.tint;
@@ -45,10 +51,10 @@ public:
                        .arg(mark.tile)
                        .arg(deviceName(mark.device), mark.device.isCpu() ? tr("thread") : tr("stream"))
                        .arg(mark.stream)
-                       .arg(mark.rect.x())
-                       .arg(mark.rect.y())
-                       .arg(mark.rect.width())
-                       .arg(mark.rect.height())
+                       .arg(mark.rect.x)
+                       .arg(mark.rect.y)
+                       .arg(mark.rect.width)
+                       .arg(mark.rect.height)
                        .arg(formatDuration(mark.uploadUs), formatDuration(mark.kernelUs), formatDuration(mark.downloadUs),
                             formatDuration(mark.beginUs), formatDuration(mark.endUs)));
     }
@@ -95,7 +101,7 @@ std::vector<TileMark> tileMarks(const std::vector<values::TimingRecord>& records
         TileMark& m = it->second;
         if (fresh) {
             m.tile = r.tile;
-            m.rect = QRect(r.x, r.y, r.width, r.height);
+            m.rect = values::Rect{r.x, r.y, r.width, r.height};
             m.beginUs = r.beginUs;
             m.endUs = r.endUs;
         }
@@ -141,7 +147,7 @@ void TileOverlay::setRecords(const std::vector<values::TimingRecord>& records)
     bounds_ = QRectF();
     for (const TileMark& m : marks_) {
         items_.push_back(new TileMarkItem(m, this));
-        bounds_ = bounds_.united(QRectF(m.rect));
+        bounds_ = bounds_.united(sceneRect(m.rect));
     }
 }
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "values/geometry.h"
 #include "values/timing_record.h"
 
 #include <QColor>
 #include <QGraphicsItem>
-#include <QRect>
 #include <QString>
 
 #include <vector>
@@ -17,7 +17,7 @@ struct TileMark {
     int tile = -1;
     values::DeviceId device;  ///< the device that filtered it (its kernel's device), or the CPU
     int stream = 0;
-    QRect rect;         ///< output rectangle in image pixels
+    values::Rect rect;  ///< output rectangle in image pixels
     double beginUs = 0.0;  ///< first record of the tile
     double endUs = 0.0;    ///< last record of the tile
     double kernelUs = 0.0;  ///< summed durations per phase

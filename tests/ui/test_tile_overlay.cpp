@@ -46,10 +46,10 @@ TEST_F(TileOverlayTest, OneTintedRectanglePerTile)
         const tessera::ui::TileMark& mark = marks[static_cast<std::size_t>(i)];
         EXPECT_EQ(mark.tile, i);
         EXPECT_EQ(mark.device, tessera::values::DeviceId{i / 4});
-        area += static_cast<qint64>(mark.rect.width()) * mark.rect.height();
+        area += mark.rect.area();
         auto* item = dynamic_cast<QGraphicsRectItem*>(view_.tileOverlay()->markItem(i));
         ASSERT_NE(item, nullptr);
-        EXPECT_EQ(item->rect(), QRectF(mark.rect));
+        EXPECT_EQ(item->rect(), QRectF(mark.rect.x, mark.rect.y, mark.rect.width, mark.rect.height));
         EXPECT_EQ(item->brush().color().rgb(), tessera::ui::deviceColor(tessera::values::DeviceId{i / 4}).rgb());
         EXPECT_EQ(item->pen().color(), tessera::ui::deviceColor(tessera::values::DeviceId{i / 4}));
         EXPECT_TRUE(item->toolTip().contains(QStringLiteral("GPU %1").arg(i / 4)));
