@@ -5,6 +5,7 @@
 #include "ui/display_menu.h"
 #include "ui/document_actions.h"
 #include "ui/filter_dock.h"
+#include "ui/help_menu.h"
 #include "ui/image_view.h"
 #include "ui/kernel_dock.h"
 #include "ui/make_action.h"
@@ -40,7 +41,7 @@ const QString kStateKey = QStringLiteral("mainWindow/state");
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), view_(new ImageView(this))
+    : QMainWindow(parent), view_(new ImageView(this)), prompts_(std::make_unique<DocumentPrompts>(this))
 {
     // Before any dock exists: the guard sees every field as it is first polished.
     new WheelGuard(this);
@@ -130,11 +131,6 @@ QStringList MainWindow::recentFiles() const
     return recent_->files();
 }
 
-QString MainWindow::aboutText() const
-{
-    return formatAboutText(about_);
-}
-
 void MainWindow::showImage(const QImage& image, const QString& path, const QString& description)
 {
     view_->setImage(image);
@@ -202,14 +198,9 @@ void MainWindow::showError(const QString& title, const QString& message)
 {
     lastError_ = message;
     status_->showMessage(message);
-    if (modalDialogs_) {
+    if (prompts_->modalDialogsEnabled()) {
         QMessageBox::warning(this, title, message);
     }
-}
-
-void MainWindow::setAboutInfo(const AboutInfo& info)
-{
-    about_ = info;
 }
 
 QString MainWindow::preferredDevice() const
@@ -232,13 +223,6 @@ void MainWindow::showPreferences()
 void MainWindow::setComputeSummary(const QString& summary)
 {
     status_->set(WindowStatus::Compute, summary);
-}
-
-void MainWindow::showAbout()
-{
-    if (modalDialogs_) {
-        QMessageBox::about(this, tr("About Tessera"), aboutText());
-    }
 }
 
 void MainWindow::setUndoStack(QUndoStack* stack)
@@ -304,10 +288,6 @@ void MainWindow::createActions()
     preferencesAction_->setMenuRole(QAction::PreferencesRole);
     connect(preferencesAction_, &QAction::triggered, this, &MainWindow::showPreferences);
     deviceOptions_ = PreferencesDialog::basicDeviceOptions();
-
-    aboutAction_ = makeAction(this, tr("&About Tessera"), QStringLiteral("actionAbout"));
-    aboutAction_->setMenuRole(QAction::AboutRole);
-    connect(aboutAction_, &QAction::triggered, this, &MainWindow::showAbout);
 }
 
 void MainWindow::createMenus()
@@ -363,13 +343,8 @@ void MainWindow::createMenus()
     connect(compareDevices, &QAction::triggered, this, &MainWindow::compareRequested);
     tools->addAction(compareDevices);
 
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    sampleMenu_ = help->addMenu(tr("Open &Sample Image"));
-    sampleMenu_->setObjectName(QStringLiteral("sampleMenu"));
-    sampleMenu_->setEnabled(false);
-    help->addSeparator();
-    help->addAction(aboutAction_);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    help_ = new HelpMenu(this, menuBar()->addMenu(tr("&Help")), *prompts_);
+    connect(help_, &HelpMenu::sampleChosen, this, &MainWindow::requestOpen);
 }
 
 void MainWindow::createToolBar()

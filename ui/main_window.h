@@ -3,13 +3,13 @@
 
 #include "values/device_info.h"
 #include "values/timing_record.h"
-#include "ui/about_info.h"
+#include "ui/document_prompts.h"
 #include "ui/preferences_dialog.h"
 
 #include <QMainWindow>
 #include <QStringList>
 
-#include <functional>
+#include <memory>
 
 class QAction;
 class QDockWidget;
@@ -24,10 +24,10 @@ class DocumentActions;
 class FilterDock;
 class FilterPanel;
 class FilterStack;
+class HelpMenu;
 class ImageView;
 class KernelDock;
 class ProfilerDock;
-class UserGuideDialog;
 class RecentFiles;
 class WindowStatus;
 class ZoomField;
@@ -71,60 +71,31 @@ public:
     QString preferredDevice() const;
     /// Recent files, newest first.
     QStringList recentFiles() const;
-    /// The About box text (rich text) built from the last setAboutInfo().
-    QString aboutText() const;
     /// Status text of the last preview shown.
     QString previewStatus() const;
-    /// Help > Keyboard Shortcuts as rows of (what it does, keys).
-    QList<QPair<QString, QString>> shortcutList() const;
     /// Text of the last showError() message, for tests and logs.
     QString lastError() const { return lastError_; }
-    /// When false, errors and About go to the status bar and lastError() only, without modal
-    /// boxes; tests turn this off so nothing blocks.
-    void setModalDialogsEnabled(bool enabled) { modalDialogs_ = enabled; }
-
-    /// What the user answers when unsaved changes would be lost.
-    enum class UnsavedAnswer { Save, Discard, Cancel };
-    /// Replaces the Save / Discard / Cancel box asked before unsaved changes are lost (tests;
-    /// an empty function restores the box). `action` says what would lose them ("open
-    /// coffee.png", "quit"). Without modal dialogs and without a prompt, work is discarded.
-    void setUnsavedPrompt(std::function<UnsavedAnswer(const QString& action)> prompt) { unsavedPrompt_ = std::move(prompt); }
+    /// When false, errors, About and the document questions skip their modal boxes (errors go to
+    /// the status bar and lastError() only); tests turn this off so nothing blocks.
+    void setModalDialogsEnabled(bool enabled) { prompts_->setModalDialogsEnabled(enabled); }
+    /// The Help menu: About, the user guide, the keyboard shortcuts.
+    HelpMenu* help() const { return help_; }
+    /// The questions asked about the document (unsaved work, Save, Export); tests replace them.
+    DocumentPrompts& prompts() const { return *prompts_; }
+    using UnsavedAnswer = DocumentPrompts::UnsavedAnswer;
+    using SaveChoice = DocumentPrompts::SaveChoice;
+    using ExportFix = DocumentPrompts::ExportFix;
     /// Asks, when the image has unsaved changes, whether to save them before `action`; Save
-    /// saves to the open file. True when the document may be replaced or closed: nothing was
-    /// unsaved, the user discarded it, or it was saved.
+    /// saves to the open file. True when the document may be replaced or closed.
     bool mayDiscardDocument(const QString& action);
-
-    /// What Save writes when enabled filters are in the stack.
-    enum class SaveChoice {
-        Result,    ///< apply the filters (one undoable step) and write the result
-        Original,  ///< write the image as it is; the stack stays for later
-        Cancel     ///< write nothing
-    };
-    /// Replaces the question Save asks when the stack holds enabled filters (tests; an empty
-    /// function restores the box). It gets the file's name and the enabled filters' titles.
-    /// Without modal dialogs and without a prompt, Save writes the original image.
-    void setSaveChoicePrompt(std::function<SaveChoice(const QString& file, const QStringList& filters)> prompt)
+    SaveChoice askSaveChoice(const QString& path, const QStringList& filters) const
     {
-        saveChoicePrompt_ = std::move(prompt);
+        return prompts_->askSaveChoice(path, filters);
     }
-    /// Asks whether Save to path applies the enabled filters (titles in filters) first.
-    SaveChoice askSaveChoice(const QString& path, const QStringList& filters);
-
-    /// The way out of an Export whose format cannot hold the result.
-    enum class ExportFix {
-        OtherFormat,  ///< write the same name in a format that can (TIFF)
-        Convert8Bit,  ///< convert the result to 8 bits and keep the chosen format
-        Cancel        ///< write nothing
-    };
-    /// Replaces the question (tests; an empty function restores the box). It gets the reason,
-    /// the path in a format that can hold the result, and whether converting to 8 bits would do.
-    /// Without modal dialogs and without a prompt, nothing is written.
-    void setExportFixPrompt(std::function<ExportFix(const QString& problem, const QString& other, bool canConvert)> prompt)
+    ExportFix askExportFix(const QString& problem, const QString& other, bool canConvert) const
     {
-        exportFixPrompt_ = std::move(prompt);
+        return prompts_->askExportFix(problem, other, canConvert);
     }
-    /// Asks how to export a result the chosen format cannot hold (problem says why).
-    ExportFix askExportFix(const QString& problem, const QString& other, bool canConvert);
 
 public slots:
     /// Shows image for the file at path; description names the pixel format (e.g. "u8x3").
@@ -155,11 +126,10 @@ public slots:
     void setDocumentPath(const QString& path);
     /// Marks the open image as changed since it was opened or saved (title shows "*").
     void setDocumentModified(bool modified);
-    /// Lists the sample images (absolute paths) in Help > Open Sample Image; choosing one opens
-    /// it as Open Recent does, after the question about unsaved work. Empty disables the menu.
+    /// Help > Open Sample Image lists paths; choosing one opens it as Open Recent does.
     void setSampleImages(const QStringList& paths);
-    /// Sets what Help > About shows.
-    void setAboutInfo(const tessera::ui::AboutInfo& info);
+    /// Where Help > User Guide looks for the manual (see HelpMenu).
+    void setUserGuidePlaces(const QStringList& indexFiles);
     /// Sets the devices Edit > Preferences offers (Auto and CPU only are there from the start).
     void setDeviceOptions(const std::vector<tessera::ui::DeviceOption>& options);
     /// Opens Edit > Preferences (not blocking); accepting a new device stores it and emits
@@ -167,18 +137,6 @@ public slots:
     void showPreferences();
     /// Sets the status bar's compute text, e.g. "GPU: 4 x NVIDIA H200" or "CPU path (...)".
     void setComputeSummary(const QString& summary);
-    /// Shows the About box.
-    void showAbout();
-    /// Shows Help > Keyboard Shortcuts (not blocking).
-    void showShortcuts();
-    /// Where Help > User Guide looks for the HTML manual's index.html, in order (app/ gives the
-    /// build folder's copy and the installed one); the first that exists is shown.
-    void setUserGuidePlaces(const QStringList& indexFiles) { userGuidePlaces_ = indexFiles; }
-    /// Where Help > User Guide looks for the manual.
-    QStringList userGuidePlaces() const { return userGuidePlaces_; }
-    /// Shows Help > User Guide (not blocking): the manual in a browser of its own, or a page that
-    /// names where it looked. One window: shown again and raised when already open.
-    UserGuideDialog* showUserGuide();
     /// Shows snapshot's devices in the Devices dock and names them in the Profiler.
     void setDevices(const tessera::values::DeviceSnapshot& snapshot);
     /// Shows a run's timing records in the Profiler dock (unless frozen) and its tiles in the
@@ -241,7 +199,6 @@ private:
     ProfilerDock* profilerDock_ = nullptr;
     QAction* showTilesAction_ = nullptr;
     QMenu* viewMenu_ = nullptr;
-    QMenu* sampleMenu_ = nullptr;
     DisplayMenu* displayMenu_ = nullptr;
     DocumentActions* documents_ = nullptr;
     RecentFiles* recent_ = nullptr;
@@ -257,18 +214,13 @@ private:
     QAction* zoomOutAction_ = nullptr;
     QAction* fitAction_ = nullptr;
     QAction* actualSizeAction_ = nullptr;
-    QAction* aboutAction_ = nullptr;
     QAction* preferencesAction_ = nullptr;
     std::vector<DeviceOption> deviceOptions_;
 
-    AboutInfo about_;
-    QStringList userGuidePlaces_;
+    HelpMenu* help_ = nullptr;
     QString currentPath_;
     QString lastError_;
-    bool modalDialogs_ = true;
-    std::function<UnsavedAnswer(const QString&)> unsavedPrompt_;
-    std::function<SaveChoice(const QString&, const QStringList&)> saveChoicePrompt_;
-    std::function<ExportFix(const QString&, const QString&, bool)> exportFixPrompt_;
+    std::unique_ptr<DocumentPrompts> prompts_;
     bool profilerSawDevices_ = false;  ///< setDevices() has passed a snapshot to the profiler
 };
 

@@ -9,6 +9,7 @@
 #include "app/document/qt_text.h"
 #include "app/version_info.h"
 #include "tessera/gpu/device_info.h"
+#include "ui/help_menu.h"
 #include "ui/main_window.h"
 #include "ui/preferences_dialog.h"
 
@@ -45,7 +46,7 @@ void DeviceController::refreshDeviceInfo()
     about.cudaDriver = qs(versions.cudaDriver);
     about.cufft = qs(versions.cufft);
     about.devices = qs(describeDevices(snapshot));
-    window_.setAboutInfo(about);
+    window_.help()->setAboutInfo(about);
     window_.setComputeSummary(qs(computeSummary(snapshot)));
     std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
     for (const values::DeviceInfo& device : snapshot.devices) {

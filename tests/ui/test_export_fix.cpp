@@ -41,7 +41,7 @@ protected:
 
     void answer(Fix fix)
     {
-        window_.setExportFixPrompt([this, fix](const QString& problem, const QString& other, bool canConvert) {
+        window_.prompts().setExportFixPrompt([this, fix](const QString& problem, const QString& other, bool canConvert) {
             asked_ << problem;
             other_ = other;
             canConvert_ = canConvert;

@@ -6,6 +6,7 @@
 #include "filters/registry.h"
 #include "ui/filter_panel.h"
 #include "ui/image_view.h"
+#include "ui/help_menu.h"
 #include "ui/main_window.h"
 
 #include <gtest/gtest.h>
@@ -62,7 +63,7 @@ TEST_F(GuiControllerTest, MissingFileShowsAnErrorWithThePath)
 TEST_F(GuiControllerTest, DeviceInfoFillsAboutAndStatusBar)
 {
     controller_.refreshDeviceInfo();
-    EXPECT_TRUE(window_.aboutText().contains(QString::fromLatin1(qVersion())));
+    EXPECT_TRUE(window_.help()->aboutText().contains(QString::fromLatin1(qVersion())));
     auto* compute = window_.findChild<QLabel*>(QStringLiteral("computeLabel"));
     ASSERT_NE(compute, nullptr);
     EXPECT_TRUE(compute->text().startsWith(QStringLiteral("GPU")) ||

@@ -7,6 +7,7 @@
 #include "gui_test_support.h"
 #include "ui/filter_stack.h"
 #include "ui/image_view.h"
+#include "ui/help_menu.h"
 #include "ui/main_window.h"
 #include "ui/zoom_field.h"
 
@@ -212,16 +213,16 @@ TEST_F(HabitsTest, FiltersMenuToolbarAndHelp)
     ASSERT_NE(help, nullptr);
     EXPECT_TRUE(help->actions().contains(window_.findChild<QAction*>(QStringLiteral("actionShortcuts"))));
     EXPECT_TRUE(help->actions().contains(window_.findChild<QAction*>(QStringLiteral("actionUserGuide"))));
-    EXPECT_FALSE(window_.userGuidePlaces().isEmpty());
+    EXPECT_FALSE(window_.help()->userGuidePlaces().isEmpty());
     bool redoListed = false;
     bool zoomKeysListed = false;
-    for (const auto& [what, keys] : window_.shortcutList()) {
+    for (const auto& [what, keys] : window_.help()->shortcutList()) {
         redoListed |= what.startsWith(QStringLiteral("Redo")) && keys.contains(QStringLiteral("Ctrl+Y"));
         zoomKeysListed |= keys == QStringLiteral("1 / 0");
     }
     EXPECT_TRUE(redoListed);
     EXPECT_TRUE(zoomKeysListed);
-    window_.showShortcuts();
+    window_.help()->showShortcuts();
     EXPECT_NE(window_.findChild<QDialog*>(QStringLiteral("shortcutsDialog")), nullptr);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/image_view.h"
+#include "ui/help_menu.h"
 #include "ui/main_window.h"
 
 #include <gtest/gtest.h>
@@ -215,8 +216,8 @@ TEST_F(MainWindowTest, AboutAndComputeSummary)
     info.cudaDriver = QStringLiteral("none");
     info.cufft = QStringLiteral("11.2.1");
     info.devices = QStringLiteral("No GPU: <no driver>");
-    window_->setAboutInfo(info);
-    const QString about = window_->aboutText();
+    window_->help()->setAboutInfo(info);
+    const QString about = window_->help()->aboutText();
     EXPECT_TRUE(about.contains(QStringLiteral("<td>cuFFT</td><td>&nbsp;&nbsp;11.2.1</td>"))) << about.toStdString();
     EXPECT_TRUE(about.contains(QString::fromLatin1(qVersion())));
     EXPECT_TRUE(about.contains(QStringLiteral("4.6.0")));

@@ -47,7 +47,7 @@ protected:
 
     void answer(Choice c)
     {
-        window_.setSaveChoicePrompt([this, c](const QString& file, const QStringList& filters) {
+        window_.prompts().setSaveChoicePrompt([this, c](const QString& file, const QStringList& filters) {
             asked_ << file + QStringLiteral(": ") + filters.join(QStringLiteral(", "));
             return c;
         });
@@ -119,7 +119,7 @@ TEST_F(SaveChoiceTest, AStackOfDisabledFiltersDoesNotAsk)
 
 TEST_F(SaveChoiceTest, TheStackLeftOnAnImageComesBackWithIt)
 {
-    window_.setUnsavedPrompt([](const QString&) { return MainWindow::UnsavedAnswer::Discard; });
+    window_.prompts().setUnsavedPrompt([](const QString&) { return MainWindow::UnsavedAnswer::Discard; });
     ASSERT_TRUE(window_.close());
     // A fresh start: nothing in the stack, then the same image again.
     controller_.document().resetStack({});

@@ -62,7 +62,7 @@ protected:
     /// Answers every question with `answer` and keeps what each asked about.
     void answer(Answer a)
     {
-        window_.setUnsavedPrompt([this, a](const QString& action) {
+        window_.prompts().setUnsavedPrompt([this, a](const QString& action) {
             asked_ << action;
             return a;
         });

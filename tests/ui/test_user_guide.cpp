@@ -8,6 +8,7 @@
 // guide over the window, as the desktop shows them.
 
 #include "gui_test_support.h"
+#include "ui/help_menu.h"
 #include "ui/user_guide_dialog.h"
 
 #include <gtest/gtest.h>
@@ -168,8 +169,8 @@ TEST_F(UserGuideFromTheWindow, HelpUserGuideOpensOneGuideWindowOnTheGivenPlaces)
     file.close();
 
     // The controller has given the window the places of the built and installed manuals.
-    EXPECT_FALSE(window_.userGuidePlaces().isEmpty());
-    for (const QString& place : window_.userGuidePlaces()) {
+    EXPECT_FALSE(window_.help()->userGuidePlaces().isEmpty());
+    for (const QString& place : window_.help()->userGuidePlaces()) {
         EXPECT_TRUE(place.endsWith(QStringLiteral("/manual/index.html"))) << place.toStdString();
     }
     window_.setUserGuidePlaces({index});
