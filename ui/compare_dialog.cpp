@@ -56,6 +56,19 @@ CompareDialog::CompareDialog(QWidget* parent)
     setObjectName(QStringLiteral("compareDialog"));
     setWindowTitle(tr("Compare Devices"));
 
+    QWidget* left = createControls();
+    QWidget* right = createResults();
+
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(left);
+    layout->addWidget(right, 1);
+    resize(1280, 800);
+    redrawCharts();
+    setRunning(false);
+}
+
+QFormLayout* CompareDialog::createCounts()
+{
     targets_ = new QListWidget(this);
     targets_->setObjectName(QStringLiteral("compareTargets"));
     targets_->setToolTip(tr("Each GPU alone, all GPUs together, and the CPU path"));
@@ -72,7 +85,11 @@ CompareDialog::CompareDialog(QWidget* parent)
     auto* counts = new QFormLayout;
     counts->addRow(tr("Warm-up runs:"), warmup_);
     counts->addRow(tr("Timed runs:"), repeats_);
+    return counts;
+}
 
+void CompareDialog::createRunButtons()
+{
     run_ = new QPushButton(tr("Run"), this);
     run_->setObjectName(QStringLiteral("compareRun"));
     run_->setDefault(true);
@@ -91,6 +108,10 @@ CompareDialog::CompareDialog(QWidget* parent)
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("compareStatus"));
     status_->setWordWrap(true);
+}
+
+void CompareDialog::createFileButtons()
+{
     save_ = new QPushButton(tr("Save\u2026"), this);
     save_->setObjectName(QStringLiteral("compareSave"));
     save_->setToolTip(tr("Write these results, the devices and their calibration as JSON"));
@@ -112,13 +133,10 @@ CompareDialog::CompareDialog(QWidget* parent)
             emit loadRequested(path);
         }
     });
-    auto* runRow = new QHBoxLayout;
-    runRow->addWidget(run_);
-    runRow->addWidget(cancel_);
-    auto* fileRow = new QHBoxLayout;
-    fileRow->addWidget(save_);
-    fileRow->addWidget(load_);
+}
 
+QGroupBox* CompareDialog::createHeatBox()
+{
     heatMap_ = new QLabel(this);
     heatMap_->setObjectName(QStringLiteral("compareHeatMap"));
     heatMap_->setAlignment(Qt::AlignCenter);
@@ -131,6 +149,21 @@ CompareDialog::CompareDialog(QWidget* parent)
     auto* heatLayout = new QVBoxLayout(heatBox);
     heatLayout->addWidget(heatMap_, 1);
     heatLayout->addWidget(heatCaption_);
+    return heatBox;
+}
+
+QWidget* CompareDialog::createControls()
+{
+    QFormLayout* counts = createCounts();
+    createRunButtons();
+    createFileButtons();
+    auto* runRow = new QHBoxLayout;
+    runRow->addWidget(run_);
+    runRow->addWidget(cancel_);
+    auto* fileRow = new QHBoxLayout;
+    fileRow->addWidget(save_);
+    fileRow->addWidget(load_);
+    QGroupBox* heatBox = createHeatBox();
 
     auto* left = new QWidget(this);
     auto* leftLayout = new QVBoxLayout(left);
@@ -145,7 +178,11 @@ CompareDialog::CompareDialog(QWidget* parent)
     leftLayout->addWidget(heatBox, 2);
     left->setMinimumWidth(240);
     left->setMaximumWidth(320);
+    return left;
+}
 
+QWidget* CompareDialog::createResults()
+{
     table_ = new QTableWidget(0, ColumnCount, this);
     table_->setObjectName(QStringLiteral("compareTable"));
     table_->setHorizontalHeaderLabels({tr("Target"), tr("Median ms"), tr("Min\u2013max ms"), tr("Mpixel/s"),
@@ -176,13 +213,7 @@ CompareDialog::CompareDialog(QWidget* parent)
     right->setStretchFactor(0, 2);
     right->setStretchFactor(1, 3);
     right->setSizes({230, 520});
-
-    auto* layout = new QHBoxLayout(this);
-    layout->addWidget(left);
-    layout->addWidget(right, 1);
-    resize(1280, 800);
-    redrawCharts();
-    setRunning(false);
+    return right;
 }
 
 void CompareDialog::setTargets(const QVector<CompareTargetOption>& targets)

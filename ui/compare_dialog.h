@@ -6,6 +6,8 @@
 #include <QDialog>
 #include <QStringList>
 
+class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QListWidget;
 class QProgressBar;
@@ -64,6 +66,12 @@ signals:
     void loadRequested(const QString& path);
 
 private:
+    QFormLayout* createCounts();
+    void createRunButtons();
+    void createFileButtons();
+    QGroupBox* createHeatBox();
+    QWidget* createControls();
+    QWidget* createResults();
     void fillTable();
     void showHeatMap();
     void redrawCharts();

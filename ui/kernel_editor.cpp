@@ -55,6 +55,17 @@ QHBoxLayout* rowOf(std::initializer_list<QWidget*> widgets)
 
 KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent)
 {
+    createSizeControls();
+    createGridAndLabels();
+    createOutputControls();
+    layOutControls();
+    connectControls();
+    setTabChain();
+    setKernel(identityKernel());
+}
+
+void KernelEditor::createSizeControls()
+{
     title_ = named(new QLabel(this), "kernelTitle", QString());
     QFont bold = title_->font();
     bold.setBold(true);
@@ -76,7 +87,10 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent)
     pickAnchorButton_->setCheckable(true);
     centreAnchorButton_ = named(new QPushButton(tr("Ce&ntre anchor"), this), "centreAnchorButton",
                                 tr("Anchor the kernel at its centre cell"));
+}
 
+void KernelEditor::createGridAndLabels()
+{
     model_ = new KernelGridModel(this);
     grid_ = named(new KernelGridView(this), "kernelGrid", QString());
     grid_->setModel(model_);
@@ -90,7 +104,10 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent)
     message_ = named(new QLabel(this), "kernelMessage", QString());
     message_->setWordWrap(true);
     message_->hide();
+}
 
+void KernelEditor::createOutputControls()
+{
     scaleSpin_ = named(new QDoubleSpinBox(this), "scaleSpin",
                        tr("Output = scale \u00d7 weighted sum + offset"));
     scaleSpin_->setRange(-1e6, 1e6);
@@ -114,7 +131,10 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent)
     copyButton_ = named(new QPushButton(tr("Co&py to custom"), this), "copyToCustomButton",
                         tr("Edit a copy of this kernel as the custom filter"));
     copyButton_->hide();
+}
 
+void KernelEditor::layOutControls()
+{
     auto* scaleLabel = new QLabel(tr("S&cale:"), this);
     scaleLabel->setBuddy(scaleSpin_);
     auto* offsetLabel = new QLabel(tr("&Offset:"), this);
@@ -133,7 +153,10 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent)
     layout->addLayout(rowOf({scaleLabel, scaleSpin_, offsetLabel, offsetSpin_, nullptr}));
     layout->addLayout(rowOf({normaliseButton_, nullptr, copyButton_}));
     layout->addLayout(rowOf({loadButton_, saveButton_, nullptr}));
+}
 
+void KernelEditor::connectControls()
+{
     connect(widthSpin_, &QSpinBox::valueChanged, this, &KernelEditor::onSizeEdited);
     connect(heightSpin_, &QSpinBox::valueChanged, this, &KernelEditor::onSizeEdited);
     connect(pickAnchorButton_, &QPushButton::toggled, this, [this](bool on) {
@@ -159,14 +182,16 @@ KernelEditor::KernelEditor(QWidget* parent) : QWidget(parent)
     connect(loadButton_, &QPushButton::clicked, this, &KernelEditor::openLoadDialog);
     connect(saveButton_, &QPushButton::clicked, this, &KernelEditor::openSaveDialog);
     connect(copyButton_, &QPushButton::clicked, this, &KernelEditor::copyToCustom);
+}
 
+void KernelEditor::setTabChain()
+{
     const std::vector<QWidget*> chain{widthSpin_,  heightSpin_, pickAnchorButton_,
                                       centreAnchorButton_, grid_, scaleSpin_, offsetSpin_,
                                       normaliseButton_, loadButton_, saveButton_, copyButton_};
     for (size_t i = 1; i < chain.size(); ++i) {
         setTabOrder(chain[i - 1], chain[i]);
     }
-    setKernel(identityKernel());
 }
 
 KernelEditor::~KernelEditor() = default;

@@ -90,6 +90,12 @@ signals:
     void savePresetRequested(const QString& path);
 
 private:
+    void createSizeControls();
+    void createGridAndLabels();
+    void createOutputControls();
+    void layOutControls();
+    void connectControls();
+    void setTabChain();
     void onSizeEdited();
     void onAnchorPicked(int x, int y);
     void onWeightRefused(int x, int y, const QString& text);

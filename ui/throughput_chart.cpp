@@ -148,6 +148,15 @@ void ThroughputChart::paintEvent(QPaintEvent*)
         return;
     }
 
+    drawYAxis(p, plot, layout.yTitle, metrics);
+    drawCategories(p, plot, layout.xTitle, metrics);
+    drawBars(p);
+    chart::drawLegend(p, layout.legend, metrics, legend, palette());
+}
+
+
+void ThroughputChart::drawYAxis(QPainter& p, const QRectF& plot, const QRectF& yTitle, const QFontMetricsF& metrics) const
+{
     // The y axis: labelled ticks with grid lines across the plot.
     const int decimals = tickDecimals(model_.step);
     for (int k = 0; k * model_.step <= model_.axisTop * (1.0 + 1e-9); ++k) {
@@ -158,12 +167,16 @@ void ThroughputChart::paintEvent(QPaintEvent*)
         }
         p.setPen(palette().color(QPalette::WindowText));
         p.drawLine(QPointF(plot.left() - 5.0, y), QPointF(plot.left(), y));
-        p.drawText(QRectF(layout.yTitle.right(), y - metrics.height() / 2.0, plot.left() - 8.0 - layout.yTitle.right(),
+        p.drawText(QRectF(yTitle.right(), y - metrics.height() / 2.0, plot.left() - 8.0 - yTitle.right(),
                           metrics.height()),
                    Qt::AlignRight | Qt::AlignVCenter, QLocale().toString(v, 'f', decimals));
     }
-    chart::drawVerticalTitle(p, layout.yTitle, tr("Mpixel/s"), palette());
+    chart::drawVerticalTitle(p, yTitle, tr("Mpixel/s"), palette());
+}
 
+void ThroughputChart::drawCategories(QPainter& p, const QRectF& plot, const QRectF& xTitle,
+                                     const QFontMetricsF& metrics) const
+{
     // Categories along the x axis.
     for (int i = 0; i < model_.categories.size(); ++i) {
         const QRectF category = categoryRect(i);
@@ -177,8 +190,11 @@ void ThroughputChart::paintEvent(QPaintEvent*)
         }
     }
     p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(layout.xTitle, Qt::AlignCenter, tr("Target"));
+    p.drawText(xTitle, Qt::AlignCenter, tr("Target"));
+}
 
+void ThroughputChart::drawBars(QPainter& p) const
+{
     // Bars, then whiskers over them, then values above.
     QFont small = font();
     small.setPointSizeF(font().pointSizeF() * 0.85);
@@ -220,7 +236,6 @@ void ThroughputChart::paintEvent(QPaintEvent*)
             p.setFont(font());
         }
     }
-    chart::drawLegend(p, layout.legend, metrics, legend, palette());
 }
 
 }  // namespace tessera::ui

@@ -7,6 +7,9 @@
 
 #include <QRectF>
 
+class QFontMetricsF;
+class QPainter;
+
 namespace tessera::ui {
 
 /// The comparison's throughput bars, painted: per target a bar of the median Mpixel/s for the
@@ -39,6 +42,12 @@ protected:
 
 private:
     double yLabelWidth() const;
+    /// The y axis: labelled ticks with grid lines across plot, and its title in yTitle.
+    void drawYAxis(QPainter& p, const QRectF& plot, const QRectF& yTitle, const QFontMetricsF& metrics) const;
+    /// The category names under plot (and "failed" where a target failed), the axis title in xTitle.
+    void drawCategories(QPainter& p, const QRectF& plot, const QRectF& xTitle, const QFontMetricsF& metrics) const;
+    /// The bars, their whiskers and, where every one fits, their values.
+    void drawBars(QPainter& p) const;
     /// The x span of category i in the plot.
     QRectF categoryRect(int i) const;
 
