@@ -129,20 +129,23 @@ void ImageView::setPatch(const QImage& patch, QPoint at)
     patch_->setPatch(item_ != nullptr && !patch.isNull() ? QPixmap::fromImage(patch) : QPixmap(), at);
 }
 
-QRect ImageView::patchRect() const
+values::Rect ImageView::patchRect() const
 {
     return patch_->patchRect();
 }
 
-QRect ImageView::visibleImageRect() const
+values::Rect ImageView::visibleImageRect() const
 {
     if (item_ == nullptr) {
         return {};
     }
     const QRectF shown = viewportTransform().inverted().mapRect(QRectF(viewport()->rect()));
-    const QPoint topLeft(static_cast<int>(std::floor(shown.left())), static_cast<int>(std::floor(shown.top())));
-    const QPoint end(static_cast<int>(std::ceil(shown.right())), static_cast<int>(std::ceil(shown.bottom())));
-    return QRect(topLeft, QSize(end.x() - topLeft.x(), end.y() - topLeft.y())).intersected(QRect(QPoint(0, 0), imageSize()));
+    const int left = static_cast<int>(std::floor(shown.left()));
+    const int top = static_cast<int>(std::floor(shown.top()));
+    const int right = static_cast<int>(std::ceil(shown.right()));
+    const int bottom = static_cast<int>(std::ceil(shown.bottom()));
+    const values::Rect partlyShown{left, top, right - left, bottom - top};
+    return partlyShown.intersected(values::imageRect(imageSize().width(), imageSize().height()));
 }
 
 bool ImageView::hasOriginal() const

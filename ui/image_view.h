@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "values/geometry.h"
 #include "values/timing_record.h"
 
 #include <QGraphicsView>
@@ -52,9 +53,9 @@ public:
     /// setImage() and clear() remove it too.
     void setPatch(const QImage& patch, QPoint at);
     /// The image pixels the patch covers; empty without one.
-    QRect patchRect() const;
+    values::Rect patchRect() const;
     /// The image pixels the viewport shows, partly shown ones included; empty without an image.
-    QRect visibleImageRect() const;
+    values::Rect visibleImageRect() const;
     /// True while the before/after split is shown.
     bool isSplitEnabled() const { return split_; }
     /// Divider position as a fraction of the image width, in [0, 1]; 0.5 by default.

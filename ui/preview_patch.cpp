@@ -35,9 +35,9 @@ void PreviewPatch::setPatch(const QPixmap& patch, QPoint at)
     update();
 }
 
-QRect PreviewPatch::patchRect() const
+values::Rect PreviewPatch::patchRect() const
 {
-    return patch_.isNull() ? QRect() : QRect(at_, patch_.size());
+    return patch_.isNull() ? values::Rect{} : values::Rect{at_.x(), at_.y(), patch_.width(), patch_.height()};
 }
 
 void PreviewPatch::setTransformationMode(Qt::TransformationMode mode)
@@ -58,7 +58,7 @@ void PreviewPatch::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
     if (patch_.isNull()) {
         return;
     }
-    const QRegion outside = QRegion(QRect(QPoint(0, 0), imageSize_)).subtracted(QRegion(patchRect()));
+    const QRegion outside = QRegion(QRect(QPoint(0, 0), imageSize_)).subtracted(QRegion(patch_.isNull() ? QRect() : QRect(at_, patch_.size())));
     for (const QRect& part : outside) {
         painter->fillRect(part, kNotPreviewed);
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "values/geometry.h"
+
 #include <QGraphicsItem>
 #include <QPixmap>
 #include <QPoint>
@@ -22,7 +24,7 @@ public:
     /// Shows patch with its top-left corner at image pixel at; a null pixmap removes it.
     void setPatch(const QPixmap& patch, QPoint at);
     /// The image pixels the patch covers; empty without one.
-    QRect patchRect() const;
+    values::Rect patchRect() const;
     /// Matches the image's scaling so the patch and the image look alike at every zoom.
     void setTransformationMode(Qt::TransformationMode mode);
 

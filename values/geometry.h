@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 
@@ -26,11 +27,22 @@ struct Rect {
     bool empty() const { return width <= 0 || height <= 0; }
     std::int64_t area() const { return empty() ? 0 : std::int64_t{width} * height; }
     bool contains(const Rect& r) const;
+    /// Whether pixel (px, py) lies inside.
+    bool containsPixel(int px, int py) const { return px >= x && py >= y && px < right() && py < bottom(); }
+    /// The pixels both rectangles hold; an empty Rect when they do not meet.
+    Rect intersected(const Rect& r) const;
+    /// dx more columns on the left and on the right, dy more rows above and below.
+    Rect grown(int dx, int dy) const { return {x - dx, y - dy, width + 2 * dx, height + 2 * dy}; }
     bool operator==(const Rect&) const = default;
 };
 
+/// The whole of an image of width x height pixels.
+inline Rect imageRect(int width, int height) { return {0, 0, width, height}; }
+
 /// "640 x 480 at (0, 32)", as run events name tiles.
 std::string toText(const Rect& r);
+/// The same text, for test failure messages.
+void PrintTo(const Rect& r, std::ostream* os);
 
 /// A tile's nominal size in pixels.
 struct TileSize {

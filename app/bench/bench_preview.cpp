@@ -25,7 +25,7 @@ constexpr double kTargetMs = 16.0;
 constexpr int kTimeoutMs = 60000;
 
 /// Requests a preview and waits for it on this thread's event loop (error set on timeout).
-PreviewResult previewAndWait(Engine& engine, const filters::FilterChain& chain, const QRect& region)
+PreviewResult previewAndWait(Engine& engine, const filters::FilterChain& chain, const values::Rect& region)
 {
     PreviewResult got;
     bool done = false;
@@ -76,13 +76,12 @@ Result runPreview(bool gpu, values::DeviceId device, const std::string& deviceNa
     r.height = options.height;
     r.device = gpu ? device : values::DeviceId::cpu();
     r.deviceName = deviceName;
-    const QRect whole(0, 0, options.width, options.height);
-    const QRect view = QRect((options.width - kViewWidth) / 2, (options.height - kViewHeight) / 2, kViewWidth,
-                             kViewHeight)
-                           .intersected(whole);
-    r.plan = "request to result of a " + std::to_string(view.width()) + "x" + std::to_string(view.height()) +
+    const values::Rect view =
+        values::Rect{(options.width - kViewWidth) / 2, (options.height - kViewHeight) / 2, kViewWidth, kViewHeight}
+            .intersected(values::imageRect(options.width, options.height));
+    r.plan = "request to result of a " + std::to_string(view.width) + "x" + std::to_string(view.height) +
              " view of the image, display conversion included";
-    r.bytes = static_cast<double>(view.width()) * view.height() * 4.0 * 2.0;
+    r.bytes = static_cast<double>(view.width) * view.height * 4.0 * 2.0;
     if (options.width == 8192 && options.height == 8192) {
         r.targetMs = kTargetMs;
     }
@@ -102,7 +101,7 @@ Result runPreview(bool gpu, values::DeviceId device, const std::string& deviceNa
     for (int i = 1; i < options.warmup; ++i) {
         previewAndWait(engine, gaussianStep(i), view);
     }
-    const cv::Rect region(view.x(), view.y(), view.width(), view.height());
+    const cv::Rect region(view.x, view.y, view.width, view.height);
     PreviewResult last;
     for (int i = 0; i < options.runs; ++i) {
         const auto chain = gaussianStep(options.warmup + i);

@@ -88,7 +88,7 @@ public:
     }
 
     /// Empty when the request was superseded while it waited for its devices.
-    std::optional<PreviewResult> run(quint64 id, const filters::FilterChain& chain, const QRect& requested)
+    std::optional<PreviewResult> run(quint64 id, const filters::FilterChain& chain, const values::Rect& requested)
     {
         PreviewResult r;
         r.id = id;
@@ -96,13 +96,14 @@ public:
             r.error = QStringLiteral("no image is open");
             return r;
         }
-        const QRect whole(0, 0, image_.cols, image_.rows);
-        r.region = requested.isEmpty() ? whole : requested.intersected(whole);
-        if (r.region.isEmpty()) {
+        const values::Rect whole = values::imageRect(image_.cols, image_.rows);
+        r.region = requested.empty() ? whole : requested.intersected(whole);
+        if (r.region.empty()) {
             r.error = QStringLiteral("the preview region lies outside the image");
             return r;
         }
-        const cv::Rect region(r.region.x(), r.region.y(), r.region.width(), r.region.height());
+        // The pipeline speaks OpenCV: the one conversion on this path.
+        const cv::Rect region(r.region.x, r.region.y, r.region.width, r.region.height);
         try {
             ensurePipeline();
             DeviceLease lease = leaseFor(id, region);
@@ -329,7 +330,7 @@ void Engine::setDisplayMapping(const DisplayMapping& mapping)
     QMetaObject::invokeMethod(worker_, [worker, mapping] { worker->setDisplayMapping(mapping); }, Qt::QueuedConnection);
 }
 
-quint64 Engine::requestPreview(const filters::FilterChain& chain, const QRect& region)
+quint64 Engine::requestPreview(const filters::FilterChain& chain, const values::Rect& region)
 {
     const quint64 id = latest_->fetch_add(1) + 1;
     EngineWorker* worker = worker_;

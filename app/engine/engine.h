@@ -3,6 +3,7 @@
 
 #include "app/engine/display_mapping.h"
 #include "filters/filter_spec.h"
+#include "values/geometry.h"
 #include "values/device_selection.h"
 #include "values/run_report.h"
 #include "values/timing_record.h"
@@ -13,7 +14,6 @@
 #include <QImage>
 #include <QMetaType>
 #include <QObject>
-#include <QRect>
 #include <QString>
 
 #include <atomic>
@@ -36,7 +36,7 @@ struct PreviewResult {
     double milliseconds = 0.0; ///< compute time of the request (GPU: kernels, by CUDA events)
     QString note;              ///< e.g. why the CPU ran although a GPU was present
     QString error;             ///< set when the request failed; image is then empty
-    QRect region;              ///< the part of the image that image/data show (all of it unless asked)
+    values::Rect region;       ///< the part of the image that image/data show (all of it unless asked)
     std::vector<values::TimingRecord> timings;  ///< what each GPU (or the CPU) spent on this preview
     values::RunReport report;     ///< the pipeline's report of this preview, as every front end reports
 };
@@ -74,7 +74,7 @@ public:
     /// Queues a preview of chain on the current image and returns its id (increasing). With a
     /// region (clipped to the image), only that part is computed and returned, e.g. what the
     /// view shows; an empty region means the whole image.
-    quint64 requestPreview(const filters::FilterChain& chain, const QRect& region = QRect());
+    quint64 requestPreview(const filters::FilterChain& chain, const values::Rect& region = {});
     /// Id of the newest request so far (0 before the first).
     quint64 latestRequest() const { return latest_->load(); }
     /// A future of the result of request id or of the first newer one that runs, fulfilled on the

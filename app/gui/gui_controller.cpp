@@ -30,7 +30,7 @@ CalibrationController& GuiController::calibration() const { return devices_->cal
 CompareController* GuiController::compareController() const { return dialogs_->compareController(); }
 quint64 GuiController::shownPreview() const { return previews_->shownPreview(); }
 const cv::Mat& GuiController::previewData() const { return previews_->previewData(); }
-QRect GuiController::previewRegion() const { return previews_->previewRegion(); }
+values::Rect GuiController::previewRegion() const { return previews_->previewRegion(); }
 void GuiController::setRegionPreviewThreshold(qint64 pixels) { previews_->setRegionPreviewThreshold(pixels); }
 bool GuiController::isPreviewPending() const { return previews_->isPreviewPending(); }
 bool GuiController::isComputingWhole() const { return previews_->isComputingWhole(); }

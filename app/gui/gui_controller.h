@@ -4,6 +4,7 @@
 #include "app/engine/display_mapping.h"
 #include "app/document/document.h"
 #include "filters/filter_spec.h"
+#include "values/geometry.h"
 
 #include <opencv2/core/mat.hpp>
 
@@ -60,7 +61,7 @@ public:
     /// filter is enabled.
     const cv::Mat& previewData() const;
     /// The part of the image the last preview covers; empty while no preview is shown.
-    QRect previewRegion() const;
+    values::Rect previewRegion() const;
     /// Sets the pixel count above which previews cover only the view (by default
     /// ViewRegions::kDefaultThreshold; tests lower it). Takes effect at the next request.
     void setRegionPreviewThreshold(qint64 pixels);

@@ -102,7 +102,7 @@ void PreviewController::setDisplayMapping(const DisplayMapping& mapping)
             window_.imageView()->replaceImage(image);
             filteredBase_ = true;
         } else {
-            window_.imageView()->setPatch(image, previewRegion_.topLeft());
+            window_.imageView()->setPatch(image, QPoint(previewRegion_.x, previewRegion_.y));
         }
         window_.setDisplayStatus(shown);
     }
@@ -139,9 +139,14 @@ void PreviewController::previewStack()
     }
 }
 
-QRect PreviewController::wholeImage() const
+values::Rect PreviewController::wholeImage() const
 {
-    return QRect(0, 0, document_.image().cols, document_.image().rows);
+    return values::imageRect(document_.image().cols, document_.image().rows);
+}
+
+QSize PreviewController::imageSize() const
+{
+    return QSize(document_.image().cols, document_.image().rows);
 }
 
 void PreviewController::requestPreview(const filters::FilterChain& chain)
@@ -150,12 +155,12 @@ void PreviewController::requestPreview(const filters::FilterChain& chain)
         return;
     }
     wantedChain_ = chain;
-    requestRegion(chain, regions_->wanted(wholeImage().size()));
+    requestRegion(chain, regions_->wanted(imageSize()));
 }
 
-quint64 PreviewController::requestRegion(const filters::FilterChain& chain, const QRect& region)
+quint64 PreviewController::requestRegion(const filters::FilterChain& chain, const values::Rect& region)
 {
-    const QRect covered = region.isEmpty() ? wholeImage() : region.intersected(wholeImage());
+    const values::Rect covered = region.empty() ? wholeImage() : region.intersected(wholeImage());
     const quint64 id = engine_->requestPreview(chain, covered);
     requested_[id] = Request{chain, covered};
     return id;
@@ -166,7 +171,7 @@ void PreviewController::followView()
     if (waitingForWhole_ || document_.image().empty() || wantedChain_.steps.empty()) {
         return;
     }
-    const auto covers = [this](const filters::FilterChain& chain, const QRect& region) {
+    const auto covers = [this](const filters::FilterChain& chain, const values::Rect& region) {
         return chain == wantedChain_ && regions_->coversView(region);
     };
     // Covered by what is shown, or by what is on its way.
@@ -174,7 +179,7 @@ void PreviewController::followView()
         (!requested_.empty() && covers(requested_.rbegin()->second.chain, requested_.rbegin()->second.region))) {
         return;
     }
-    requestRegion(wantedChain_, regions_->wanted(wholeImage().size()));
+    requestRegion(wantedChain_, regions_->wanted(imageSize()));
 }
 
 void PreviewController::showUnfiltered()
@@ -206,7 +211,7 @@ void PreviewController::showPreview(const PreviewResult& result)
     QString shown = result.shownRange;
     const QImage image = result.mapping == mapping_ ? result.image : render(preview_, &shown);
     if (previewRegion_ == wholeImage()) {
-        window_.showPreview(image, previewStatusText(result, wholeImage().size()));
+        window_.showPreview(image, previewStatusText(result, imageSize()));
         filteredBase_ = true;
     } else {
         // A patch lies over the original, never over another stack's whole preview.
@@ -214,15 +219,16 @@ void PreviewController::showPreview(const PreviewResult& result)
             window_.imageView()->replaceImage(originalDisplay_);
             filteredBase_ = false;
         }
-        window_.showPreviewPatch(image, previewRegion_.topLeft(), previewStatusText(result, wholeImage().size()));
+        window_.showPreviewPatch(image, QPoint(previewRegion_.x, previewRegion_.y),
+                                 previewStatusText(result, imageSize()));
         // The view may have moved on while this was computed.
         regions_->recheckSoon();
     }
     window_.setDisplayStatus(shown);
     window_.setTimingRecords(result.timings,
                              tr("Preview %1 x %2 on %3%4")
-                                 .arg(result.region.width())
-                                 .arg(result.region.height())
+                                 .arg(result.region.width)
+                                 .arg(result.region.height)
                                  .arg(result.device,
                                       result.methods.isEmpty() ? QString() : QStringLiteral(" · ") + result.methods));
     emit previewShown(result.id);
@@ -314,7 +320,7 @@ void PreviewController::cancelWholeResult()
 
 QString PreviewController::describePixel(const QPoint& pos) const
 {
-    if (document_.image().empty() || !wholeImage().contains(pos)) {
+    if (document_.image().empty() || !wholeImage().containsPixel(pos.x(), pos.y())) {
         return {};
     }
     const QString where = tr("x %1, y %2: ").arg(pos.x()).arg(pos.y());
@@ -322,8 +328,8 @@ QString PreviewController::describePixel(const QPoint& pos) const
     if (preview_.empty() || (window_.imageView()->isSplitEnabled() && window_.imageView()->showsOriginalAt(pos))) {
         return where + pixelValues(document_.image(), pos);
     }
-    if (previewRegion_.contains(pos)) {
-        return where + pixelValues(preview_, pos - previewRegion_.topLeft());
+    if (previewRegion_.containsPixel(pos.x(), pos.y())) {
+        return where + pixelValues(preview_, pos - QPoint(previewRegion_.x, previewRegion_.y));
     }
     return where + pixelValues(document_.image(), pos) + tr(" (original: not previewed here)");
 }
@@ -355,7 +361,7 @@ void PreviewController::forgetPreviews()
     requested_.clear();
     preview_ = cv::Mat();
     previewChain_ = filters::FilterChain{};
-    previewRegion_ = QRect();
+    previewRegion_ = {};
     wantedChain_ = filters::FilterChain{};
 }
 

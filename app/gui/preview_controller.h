@@ -60,7 +60,7 @@ public:
     const cv::Mat& previewData() const { return preview_; }
     /// The part of the image the last preview covers (image pixels): all of a small image, the
     /// view and its margin for a large one; empty while no preview is shown.
-    QRect previewRegion() const { return previewRegion_; }
+    values::Rect previewRegion() const { return previewRegion_; }
     /// Sets the pixel count above which previews cover only the view. Takes effect at the next
     /// request.
     void setRegionPreviewThreshold(qint64 pixels);
@@ -111,16 +111,17 @@ private:
     /// A request on its way: the chain and the image pixels it covers.
     struct Request {
         filters::FilterChain chain;
-        QRect region;
+        values::Rect region;
     };
 
     void showPreview(const PreviewResult& result);
-    quint64 requestRegion(const filters::FilterChain& chain, const QRect& region);
+    quint64 requestRegion(const filters::FilterChain& chain, const values::Rect& region);
     void followView();
     void computeWhole(const filters::FilterChain& chain);
     void wholeArrived(const PreviewResult& whole, quint64 id, const filters::FilterChain& chain);
     void endWholeWait();
-    QRect wholeImage() const;
+    values::Rect wholeImage() const;
+    QSize imageSize() const;
     void showUnfiltered();
     void showDocumentImage();
     void forgetPreviews();
@@ -131,7 +132,7 @@ private:
     document::Document& document_;
     cv::Mat preview_;
     filters::FilterChain previewChain_;  ///< what preview_ is the result of
-    QRect previewRegion_;                ///< the image pixels preview_ covers
+    values::Rect previewRegion_;         ///< the image pixels preview_ covers
     filters::FilterChain wantedChain_;   ///< the chain last asked for; empty when none is enabled
     std::map<quint64, Request> requested_;  ///< requests not yet shown, by id
     bool waitingForWhole_ = false;   ///< a caller waits for the whole image

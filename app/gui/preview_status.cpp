@@ -21,8 +21,8 @@ QString previewStatusText(const PreviewResult& result, QSize imageSize)
         status += QStringLiteral(", ") + result.methods;
     }
     status += QStringLiteral(", %1 ms").arg(result.milliseconds, 0, 'f', result.milliseconds < 10 ? 2 : 0);
-    if (result.region.size() != imageSize) {
-        status += tr(", view %1 \u00d7 %2").arg(result.region.width()).arg(result.region.height());
+    if (result.region.width != imageSize.width() || result.region.height != imageSize.height()) {
+        status += tr(", view %1 \u00d7 %2").arg(result.region.width).arg(result.region.height);
     }
     // "No GPU" is already in the status bar's compute label; a GPU that failed is news, and so
     // is the CPU running because of Preferences.

@@ -16,23 +16,22 @@ ViewRegions::ViewRegions(const ui::ImageView& view, QObject* parent)
     connect(settle_, &QTimer::timeout, this, &ViewRegions::viewSettled);
 }
 
-QRect ViewRegions::wanted(QSize image) const
+values::Rect ViewRegions::wanted(QSize image) const
 {
-    const QRect whole(QPoint(0, 0), image);
+    const values::Rect whole = values::imageRect(image.width(), image.height());
     // Small images are previewed whole: about as fast as a region, and right at every scroll
     // position without another request.
-    const QRect visible = view_.visibleImageRect();
-    if (static_cast<qint64>(image.width()) * image.height() <= threshold_ || visible.isEmpty()) {
+    const values::Rect visible = view_.visibleImageRect();
+    if (whole.area() <= threshold_ || visible.empty()) {
         return whole;
     }
-    const int dx = visible.width() / 4;
-    const int dy = visible.height() / 4;
-    return visible.adjusted(-dx, -dy, dx, dy).intersected(whole);
+    return visible.grown(visible.width / 4, visible.height / 4).intersected(whole);
 }
 
-bool ViewRegions::coversView(const QRect& region) const
+bool ViewRegions::coversView(const values::Rect& region) const
 {
-    return region.contains(view_.visibleImageRect());
+    const values::Rect visible = view_.visibleImageRect();
+    return !region.empty() && !visible.empty() && region.contains(visible);
 }
 
 void ViewRegions::recheckSoon()

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <QObject>
-#include <QRect>
+#include "values/geometry.h"
+
+#include <QSize>
 #include <QSize>
 
 class QTimer;
@@ -32,9 +34,9 @@ public:
     void setThreshold(qint64 pixels) { threshold_ = pixels; }
     /// The part of an image of size to preview now: all of it when it is small or the view
     /// shows nothing; else the visible part grown by a quarter of its size each side, clipped.
-    QRect wanted(QSize image) const;
+    values::Rect wanted(QSize image) const;
     /// True when region holds every image pixel the view shows.
-    bool coversView(const QRect& region) const;
+    bool coversView(const values::Rect& region) const;
     /// Emits viewSettled() once the view has rested again (e.g. after a region preview arrived
     /// while the view kept moving).
     void recheckSoon();

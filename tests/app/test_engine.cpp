@@ -87,24 +87,25 @@ TEST(Engine, RegionPreviewCoversOnlyTheRegion)
     const cv::Mat image = fixture.open(sample());
     const filters::FilterChain chain{{filters::makeBox(7), filters::makeSharpen(1.0)}};
     // Inside, across the right edge (clipped), and wholly outside (an error, no crash).
-    const QRect inside(40, 30, 120, 70);
-    const QRect across(image.cols - 50, 10, 100, 40);
-    const QRect outside(image.cols + 10, 0, 20, 20);
+    const values::Rect inside{40, 30, 120, 70};
+    const values::Rect across{image.cols - 50, 10, 100, 40};
+    const values::Rect outside{image.cols + 10, 0, 20, 20};
     // One at a time: the newest request wins, so queued ones would be dropped.
-    for (const QRect& region : {inside, across, outside}) {
+    for (const values::Rect& region : {inside, across, outside}) {
         const std::size_t before = results.size();
         engine.requestPreview(chain, region);
         ASSERT_TRUE(waitFor([&] { return results.size() == before + 1; }));
     }
     const cv::Mat whole = filters::applyCpu(image, chain);
-    const QRect clipped = across.intersected(QRect(0, 0, image.cols, image.rows));
+    // Clipped by hand: 50 columns are left of the right edge.
+    const values::Rect clipped{image.cols - 50, 10, 50, 40};
     for (int i = 0; i < 2; ++i) {
         const PreviewResult& r = results[static_cast<std::size_t>(i)];
-        const QRect want = i == 0 ? inside : clipped;
+        const values::Rect want = i == 0 ? inside : clipped;
         ASSERT_TRUE(r.error.isEmpty()) << r.error.toStdString();
         EXPECT_EQ(r.region, want);
-        EXPECT_EQ(r.image.size(), want.size());
-        const cv::Rect cvRect(want.x(), want.y(), want.width(), want.height());
+        EXPECT_EQ(r.image.size(), QSize(want.width, want.height));
+        const cv::Rect cvRect(want.x, want.y, want.width, want.height);
         EXPECT_EQ(cv::norm(r.data, whole(cvRect), cv::NORM_INF), 0.0) << "request " << i;
     }
     EXPECT_FALSE(results[2].error.isEmpty());

@@ -86,7 +86,7 @@ TEST_F(GuiControllerTest, PreviewArrivesWithTheCpuPathsPixels)
     const cv::Mat want = tessera::filters::applyCpu(controller_.sourceImage(), chain);
     EXPECT_LE(cv::norm(controller_.previewData(), want, cv::NORM_INF), 1.0);
     // A small image is previewed whole, whatever the view shows.
-    EXPECT_EQ(controller_.previewRegion(), QRect(0, 0, 600, 400));
+    EXPECT_EQ(controller_.previewRegion(), (tessera::values::Rect{0, 0, 600, 400}));
     EXPECT_TRUE(window_.previewStatus().startsWith(QStringLiteral("Preview: "))) << window_.previewStatus().toStdString();
     EXPECT_FALSE(window_.previewStatus().contains(QStringLiteral(", view "))) << window_.previewStatus().toStdString();
     // A preview replaces the pixels, not the view.

@@ -314,7 +314,7 @@ TEST_F(ImageViewTest, PixelLeftOutsideTheImage)
 TEST_F(ImageViewTest, VisibleImageRectFollowsZoomAndScroll)
 {
     view_.setImage(makeImage(4000, 3000));
-    EXPECT_EQ(view_.visibleImageRect(), QRect(0, 0, 4000, 3000));
+    EXPECT_EQ(view_.visibleImageRect(), (tessera::values::Rect{0, 0, 4000, 3000}));
     QSignalSpy moved(&view_, &ImageView::visibleAreaChanged);
     view_.actualSize();
     QCoreApplication::processEvents();
@@ -322,16 +322,17 @@ TEST_F(ImageViewTest, VisibleImageRectFollowsZoomAndScroll)
     view_.horizontalScrollBar()->setValue(1000);
     view_.verticalScrollBar()->setValue(500);
     const QSize viewport = view_.viewport()->size();
-    EXPECT_EQ(view_.visibleImageRect(), QRect(QPoint(1000, 500), viewport));
+    EXPECT_EQ(view_.visibleImageRect(), (tessera::values::Rect{1000, 500, viewport.width(), viewport.height()}));
     // At 2x a viewport pixel is half an image pixel; partly shown pixels count as shown.
     view_.setZoom(2.0);
     moved.clear();
     view_.horizontalScrollBar()->setValue(1001);
     view_.verticalScrollBar()->setValue(0);
     EXPECT_GE(moved.count(), 1);
-    const QRect rect = view_.visibleImageRect();
-    EXPECT_EQ(rect.topLeft(), QPoint(500, 0));
-    EXPECT_EQ(rect.width(), (1001 + viewport.width() + 1) / 2 - 500);
+    const tessera::values::Rect rect = view_.visibleImageRect();
+    EXPECT_EQ(rect.x, 500);
+    EXPECT_EQ(rect.y, 0);
+    EXPECT_EQ(rect.width, (1001 + viewport.width() + 1) / 2 - 500);
 }
 
 TEST_F(ImageViewTest, PatchShowsOverTheImageAndDimsTheRest)
@@ -339,7 +340,7 @@ TEST_F(ImageViewTest, PatchShowsOverTheImageAndDimsTheRest)
     view_.setImage(makeImage(64, 48, Qt::white));
     view_.actualSize();
     view_.setPatch(makeImage(20, 16, Qt::black), QPoint(4, 6));
-    EXPECT_EQ(view_.patchRect(), QRect(4, 6, 20, 16));
+    EXPECT_EQ(view_.patchRect(), (tessera::values::Rect{4, 6, 20, 16}));
     QCoreApplication::processEvents();
     const qreal dpr = view_.viewport()->devicePixelRatioF();
     const QImage frame = view_.viewport()->grab().toImage();
@@ -350,12 +351,12 @@ TEST_F(ImageViewTest, PatchShowsOverTheImageAndDimsTheRest)
     EXPECT_LT(outside, 224);
     // A new rendering of the same picture keeps the patch; a new picture drops it.
     view_.replaceImage(makeImage(64, 48, Qt::gray));
-    EXPECT_EQ(view_.patchRect(), QRect(4, 6, 20, 16));
+    EXPECT_EQ(view_.patchRect(), (tessera::values::Rect{4, 6, 20, 16}));
     view_.setPatch(QImage(), QPoint());
-    EXPECT_TRUE(view_.patchRect().isEmpty());
+    EXPECT_TRUE(view_.patchRect().empty());
     view_.setPatch(makeImage(20, 16, Qt::black), QPoint(4, 6));
     view_.setImage(makeImage(64, 48));
-    EXPECT_TRUE(view_.patchRect().isEmpty());
+    EXPECT_TRUE(view_.patchRect().empty());
 }
 
 }  // namespace

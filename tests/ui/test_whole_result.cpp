@@ -48,7 +48,7 @@ protected:
             QTest::qWait(10);
         }
         ASSERT_FALSE(previews_->previewData().empty());
-        ASSERT_NE(previews_->previewRegion().size(), QSize(original_.cols, original_.rows));
+        ASSERT_NE(previews_->previewRegion(), tessera::values::imageRect(original_.cols, original_.rows));
     }
 
     PreviewController* previews_ = nullptr;
@@ -95,7 +95,7 @@ TEST_F(WholeResultTest, TheGuiThreadHandlesEventsWhileTheWholeImageIsComputedAnd
     ASSERT_EQ(outcome->result.type(), want.type());
     EXPECT_LE(cv::norm(outcome->result, want, cv::NORM_INF), 1.0);
     // The whole result is on screen too, and the next ask is answered at once.
-    EXPECT_EQ(previews_->previewRegion(), QRect(0, 0, original_.cols, original_.rows));
+    EXPECT_EQ(previews_->previewRegion(), (tessera::values::Rect{0, 0, original_.cols, original_.rows}));
     EXPECT_TRUE(ask(controller_)->arrived);
 }
 
