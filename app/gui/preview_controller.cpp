@@ -144,18 +144,13 @@ values::Rect PreviewController::wholeImage() const
     return values::imageRect(document_.image().cols, document_.image().rows);
 }
 
-QSize PreviewController::imageSize() const
-{
-    return QSize(document_.image().cols, document_.image().rows);
-}
-
 void PreviewController::requestPreview(const filters::FilterChain& chain)
 {
     if (document_.image().empty()) {
         return;
     }
     wantedChain_ = chain;
-    requestRegion(chain, regions_->wanted(imageSize()));
+    requestRegion(chain, regions_->wanted(wholeImage()));
 }
 
 quint64 PreviewController::requestRegion(const filters::FilterChain& chain, const values::Rect& region)
@@ -179,7 +174,7 @@ void PreviewController::followView()
         (!requested_.empty() && covers(requested_.rbegin()->second.chain, requested_.rbegin()->second.region))) {
         return;
     }
-    requestRegion(wantedChain_, regions_->wanted(imageSize()));
+    requestRegion(wantedChain_, regions_->wanted(wholeImage()));
 }
 
 void PreviewController::showUnfiltered()
@@ -211,7 +206,7 @@ void PreviewController::showPreview(const PreviewResult& result)
     QString shown = result.shownRange;
     const QImage image = result.mapping == mapping_ ? result.image : render(preview_, &shown);
     if (previewRegion_ == wholeImage()) {
-        window_.showPreview(image, previewStatusText(result, imageSize()));
+        window_.showPreview(image, previewStatusText(result, wholeImage()));
         filteredBase_ = true;
     } else {
         // A patch lies over the original, never over another stack's whole preview.
@@ -220,7 +215,7 @@ void PreviewController::showPreview(const PreviewResult& result)
             filteredBase_ = false;
         }
         window_.showPreviewPatch(image, QPoint(previewRegion_.x, previewRegion_.y),
-                                 previewStatusText(result, imageSize()));
+                                 previewStatusText(result, wholeImage()));
         // The view may have moved on while this was computed.
         regions_->recheckSoon();
     }

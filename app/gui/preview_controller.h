@@ -121,7 +121,6 @@ private:
     void wholeArrived(const PreviewResult& whole, quint64 id, const filters::FilterChain& chain);
     void endWholeWait();
     values::Rect wholeImage() const;
-    QSize imageSize() const;
     void showUnfiltered();
     void showDocumentImage();
     void forgetPreviews();

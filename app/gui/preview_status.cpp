@@ -14,14 +14,14 @@ QString tr(const char* text)
 
 }  // namespace
 
-QString previewStatusText(const PreviewResult& result, QSize imageSize)
+QString previewStatusText(const PreviewResult& result, const values::Rect& image)
 {
     QString status = tr("Preview: %1").arg(result.device);
     if (!result.methods.isEmpty()) {
         status += QStringLiteral(", ") + result.methods;
     }
     status += QStringLiteral(", %1 ms").arg(result.milliseconds, 0, 'f', result.milliseconds < 10 ? 2 : 0);
-    if (result.region.width != imageSize.width() || result.region.height != imageSize.height()) {
+    if (result.region != image) {
         status += tr(", view %1 \u00d7 %2").arg(result.region.width).arg(result.region.height);
     }
     // "No GPU" is already in the status bar's compute label; a GPU that failed is news, and so

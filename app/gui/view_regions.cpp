@@ -16,9 +16,8 @@ ViewRegions::ViewRegions(const ui::ImageView& view, QObject* parent)
     connect(settle_, &QTimer::timeout, this, &ViewRegions::viewSettled);
 }
 
-values::Rect ViewRegions::wanted(QSize image) const
+values::Rect ViewRegions::wanted(const values::Rect& whole) const
 {
-    const values::Rect whole = values::imageRect(image.width(), image.height());
     // Small images are previewed whole: about as fast as a region, and right at every scroll
     // position without another request.
     const values::Rect visible = view_.visibleImageRect();

@@ -32,9 +32,9 @@ public:
 
     /// Sets the pixel count above which only the view is previewed.
     void setThreshold(qint64 pixels) { threshold_ = pixels; }
-    /// The part of an image of size to preview now: all of it when it is small or the view
+    /// The part of image (its whole rectangle) to preview now: all of it when it is small or the view
     /// shows nothing; else the visible part grown by a quarter of its size each side, clipped.
-    values::Rect wanted(QSize image) const;
+    values::Rect wanted(const values::Rect& image) const;
     /// True when region holds every image pixel the view shows.
     bool coversView(const values::Rect& region) const;
     /// Emits viewSettled() once the view has rested again (e.g. after a region preview arrived
