@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/batch_dialog.h"
+#include "ui/screen_fit.h"
 
 #include "ui/file_dialogs.h"
 
@@ -86,7 +87,7 @@ BatchDialog::BatchDialog(QWidget* parent) : QDialog(parent)
         }
     });
     restoreSettings();
-    resize(900, 640);
+    resize(fittedSize(QSize(900, 640), availableArea(parentWidget())));
 }
 
 QWidget* BatchDialog::createInputs()

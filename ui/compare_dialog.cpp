@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/compare_dialog.h"
+#include "ui/screen_fit.h"
 #include "ui/file_dialogs.h"
 
 #include "ui/roofline_chart.h"
@@ -62,7 +63,7 @@ CompareDialog::CompareDialog(QWidget* parent)
     auto* layout = new QHBoxLayout(this);
     layout->addWidget(left);
     layout->addWidget(right, 1);
-    resize(1280, 800);
+    resize(fittedSize(QSize(1280, 800), availableArea(parentWidget())));
     redrawCharts();
     setRunning(false);
 }

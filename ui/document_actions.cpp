@@ -34,6 +34,10 @@ DocumentActions::DocumentActions(QWidget* dialogParent) : QObject(dialogParent),
     });
     saveAs_ = makeAction(this, tr("Save &As\u2026"), QStringLiteral("actionSaveAs"), QKeySequence::SaveAs,
                          tr("Write the image to another file, which becomes the open one"));
+    if (saveAs_->shortcuts().isEmpty()) {
+        // Some platforms give Save As no key; Ctrl+Shift+S is the one most editors use.
+        saveAs_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    }
     connect(saveAs_, &QAction::triggered, this, &DocumentActions::chooseFileToSave);
     export_ = makeAction(this, tr("&Export\u2026"), QStringLiteral("actionExport"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
                          tr("Write the image with the filter stack applied to another file; the open image stays as it is"));

@@ -72,14 +72,27 @@ DocumentPrompts::ExportFix DocumentPrompts::askExportFix(const QString& problem,
     QMessageBox box(QMessageBox::Warning, tr("Export"), tr("The chosen format cannot hold this result: %1.").arg(problem),
                     QMessageBox::NoButton, parent_);
     QPushButton* otherFormat = box.addButton(tr("Save as %1").arg(QFileInfo(other).fileName()), QMessageBox::AcceptRole);
-    QPushButton* convert = canConvert ? box.addButton(tr("Convert to 8-bit"), QMessageBox::ActionRole) : nullptr;
+    QPushButton* asShown = canConvert ? box.addButton(tr("8-bit as Shown"), QMessageBox::ActionRole) : nullptr;
+    QPushButton* clipped = canConvert ? box.addButton(tr("8-bit, Clipped"), QMessageBox::ActionRole) : nullptr;
     box.addButton(QMessageBox::Cancel);
     box.setDefaultButton(otherFormat);
+    if (canConvert) {
+        box.setInformativeText(
+            tr("%1 keeps every value in the same name as TIFF.\n"
+               "8-bit as Shown writes the picture the view shows, with its display mapping.\n"
+               "8-bit, Clipped writes each value as a number: below 0 becomes 0, above 255 becomes 255 "
+               "(float data within [0, 1] is scaled by 255 first).")
+                .arg(otherFormat->text()));
+    }
     box.exec();
     if (box.clickedButton() == otherFormat) {
         return ExportFix::OtherFormat;
     }
-    return convert != nullptr && box.clickedButton() == convert ? ExportFix::Convert8Bit : ExportFix::Cancel;
+    if (box.clickedButton() != nullptr && box.clickedButton() == asShown) {
+        return ExportFix::ConvertAsShown;
+    }
+    return box.clickedButton() != nullptr && box.clickedButton() == clipped ? ExportFix::ConvertClipped
+                                                                            : ExportFix::Cancel;
 }
 
 }  // namespace tessera::ui

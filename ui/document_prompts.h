@@ -29,7 +29,8 @@ public:
     /// The way out of an Export whose format cannot hold the result.
     enum class ExportFix {
         OtherFormat,  ///< write the same name in a format that can (TIFF)
-        Convert8Bit,  ///< convert the result to 8 bits and keep the chosen format
+        ConvertAsShown,  ///< 8 bits as the view shows the result (its display mapping), same format
+        ConvertClipped,  ///< 8 bits by value: below 0 becomes 0, above 255 becomes 255
         Cancel        ///< write nothing
     };
 

@@ -12,8 +12,23 @@ namespace tessera::ui {
 
 namespace {
 
-const QString kReadableImages = QStringLiteral(
-    "Images (*.png *.jpg *.jpeg *.bmp *.tif *.tiff *.webp *.exr *.pgm *.ppm *.pnm);;All files (*)");
+// The file name extensions of the formats Tessera reads, for the Open dialog and for drops.
+const QStringList kReadableExtensions{QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("jpeg"),
+                                      QStringLiteral("jpe"), QStringLiteral("bmp"), QStringLiteral("dib"),
+                                      QStringLiteral("tif"), QStringLiteral("tiff"), QStringLiteral("webp"),
+                                      QStringLiteral("exr"), QStringLiteral("pbm"), QStringLiteral("pgm"),
+                                      QStringLiteral("ppm"), QStringLiteral("pnm")};
+
+QString readableImagesFilter()
+{
+    QStringList patterns;
+    for (const QString& ext : kReadableExtensions) {
+        patterns << QStringLiteral("*.") + ext;
+    }
+    return QStringLiteral("Images (%1);;All files (*)").arg(patterns.join(QLatin1Char(' ')));
+}
+
+const QString kReadableImages = readableImagesFilter();
 const QString kWritableImages = QStringLiteral(
     "PNG (*.png);;TIFF (*.tif *.tiff);;JPEG (*.jpg *.jpeg);;BMP (*.bmp);;WebP (*.webp);;OpenEXR (*.exr)");
 const QString kPresets = QStringLiteral("Tessera presets (*.json);;All files (*)");
@@ -51,7 +66,9 @@ QString askToOpen(QWidget* parent, const QString& title, const QString& filter, 
 // suggested: a bare name placed in the last save folder, or a full path used as it is.
 QString askToSave(QWidget* parent, const QString& title, const QString& suggested, const QString& filter)
 {
-    const QString path = QFileDialog::getSaveFileName(parent, title, suggestedSavePath(suggested), filter);
+    // The type shown agrees with the suggested name's extension (a JPEG suggests JPEG, not PNG).
+    QString selected = nameFilterFor(filter, suggested);
+    const QString path = QFileDialog::getSaveFileName(parent, title, suggestedSavePath(suggested), filter, &selected);
     if (!path.isEmpty()) {
         rememberFolder(FolderRole::Save, path);
     }
@@ -96,9 +113,33 @@ QString suggestedSavePath(const QString& name)
     return QFileInfo(name).isAbsolute() ? name : QDir(lastFolder(FolderRole::Save)).filePath(name);
 }
 
+QString nameFilterFor(const QString& filters, const QString& path)
+{
+    const QStringList entries = filters.split(QStringLiteral(";;"));
+    const QString pattern = QStringLiteral("*.") + QFileInfo(path).suffix().toLower();
+    for (const QString& entry : entries) {
+        const qsizetype open = entry.indexOf(QLatin1Char('('));
+        const QStringList patterns = entry.mid(open + 1).chopped(entry.endsWith(QLatin1Char(')')) ? 1 : 0).split(QLatin1Char(' '));
+        if (open >= 0 && patterns.contains(pattern)) {
+            return entry;
+        }
+    }
+    return entries.value(0);
+}
+
+bool hasReadableImageName(const QString& path)
+{
+    return kReadableExtensions.contains(QFileInfo(path).suffix().toLower());
+}
+
 QString askImageToOpen(QWidget* parent)
 {
     return askToOpen(parent, tr("Open Image"), kReadableImages);
+}
+
+QString writableImageFilters()
+{
+    return kWritableImages;
 }
 
 QString askImageToSave(QWidget* parent, const QString& currentPath)

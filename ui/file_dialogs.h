@@ -31,6 +31,14 @@ void setBundledPresetFolder(const QString& folder);
 
 /// File > Open: an image to read.
 QString askImageToOpen(QWidget* parent);
+/// The entry of filters (a QFileDialog filter list, "PNG (*.png);;TIFF (*.tif *.tiff)") whose
+/// patterns hold path's extension; the first entry when none does.
+QString nameFilterFor(const QString& filters, const QString& path);
+/// The list of image types Save As and Export offer.
+QString writableImageFilters();
+/// True when path's extension is one of a format Tessera reads (any case): what Open offers and
+/// what a drop accepts.
+bool hasReadableImageName(const QString& path);
 /// File > Save As: where to write the open image, starting at its current path.
 QString askImageToSave(QWidget* parent, const QString& currentPath);
 /// File > Export: suggests "<name>-filtered.<suffix>" for the image at currentPath.

@@ -89,7 +89,18 @@ QList<QPair<QString, QString>> HelpMenu::shortcutList() const
         for (const QKeySequence& key : action->shortcuts()) {
             keys << key.toString(QKeySequence::NativeText);
         }
-        rows.append({tipWithShortcut(action).section(QStringLiteral(" ("), 0, 0), keys.join(QStringLiteral(", "))});
+        // An action whose text follows the state ("Undo Add Box blur") gives its lasting name;
+        // a key that works only in one widget says which.
+        const QVariant lasting = action->property(kShortcutName);
+        QString name = lasting.isValid() ? lasting.toString()
+                                         : tipWithShortcut(action).section(QStringLiteral(" ("), 0, 0);
+        const Qt::ShortcutContext context = action->shortcutContext();
+        const auto* owner = qobject_cast<const QWidget*>(action->parent());
+        if ((context == Qt::WidgetShortcut || context == Qt::WidgetWithChildrenShortcut) && owner != nullptr
+            && !owner->accessibleName().isEmpty()) {
+            name = tr("%1 (%2 focused)").arg(name, owner->accessibleName().toLower());
+        }
+        rows.append({name, keys.join(QStringLiteral(", "))});
     }
     std::sort(rows.begin(), rows.end());
     rows.append({tr("Zoom in / out (image view focused)"), QStringLiteral("+ / \u2212")});

@@ -20,6 +20,10 @@ class UserGuideDialog;
 /// "Save (Ctrl+S)": the action's text without its mnemonic and ellipsis, and its shortcuts.
 QString tipWithShortcut(const QAction* action);
 
+/// The property an action whose text changes (Undo, Redo) keeps its lasting name in, for Help >
+/// Keyboard Shortcuts.
+inline constexpr const char* kShortcutName = "shortcutName";
+
 /// The main window's Help menu and what it opens: the user guide, the list of keyboard
 /// shortcuts, the sample images, and the About box. GUI thread only.
 class HelpMenu : public QObject {

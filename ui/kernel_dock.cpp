@@ -7,6 +7,7 @@
 
 #include <QLabel>
 #include <QScrollArea>
+#include <QVBoxLayout>
 #include <QStackedWidget>
 
 #include <exception>
@@ -21,8 +22,14 @@ KernelDock::KernelDock(FilterStack* stack, QWidget* parent)
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    editor_ = new KernelEditor(scroll);
-    scroll->setWidget(editor_);
+    // The editor sits in a plain holder: the scroll area asks the holder's layout, which asks
+    // the editor whether it sizes by height-for-width (it says no).
+    auto* holder = new QWidget(scroll);
+    auto* holding = new QVBoxLayout(holder);
+    holding->setContentsMargins(0, 0, 0, 0);
+    editor_ = new KernelEditor(holder);
+    holding->addWidget(editor_);
+    scroll->setWidget(holder);
     pages_ = new QStackedWidget(this);
     pages_->setObjectName(QStringLiteral("kernelPages"));
     auto* empty = new QLabel(tr("The kernel of the selected filter shows here. Add a <i>Custom kernel</i> "

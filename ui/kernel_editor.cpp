@@ -8,6 +8,7 @@
 
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QToolTip>
 #include <QPushButton>
@@ -85,7 +86,7 @@ void KernelEditor::createSizeControls()
                               tr("Then click the cell that lands on the output pixel "
                                  "(Ctrl+click a cell works at any time)"));
     pickAnchorButton_->setCheckable(true);
-    centreAnchorButton_ = named(new QPushButton(tr("Ce&ntre anchor"), this), "centreAnchorButton",
+    centreAnchorButton_ = named(new QPushButton(tr("Ce&ntre"), this), "centreAnchorButton",
                                 tr("Anchor the kernel at its centre cell"));
 }
 
@@ -140,19 +141,21 @@ void KernelEditor::layOutControls()
     auto* offsetLabel = new QLabel(tr("&Offset:"), this);
     offsetLabel->setBuddy(offsetSpin_);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(title_);
-    // Rows short enough for a dock of about 400 pixels: nothing is cut off at the right.
-    layout->addLayout(rowOf({new QLabel(tr("Size:"), this), widthSpin_,
-                             new QLabel(QStringLiteral("\u00d7"), this), heightSpin_, nullptr}));
-    layout->addLayout(rowOf({pickAnchorButton_, centreAnchorButton_, nullptr}));
+    layout->addLayout(rowOf({title_, nullptr, copyButton_}));
+    // Rows short enough for a dock of about 400 pixels (nothing is cut off at the right) and few
+    // enough that a 7 x 7 kernel and every control below it fit the dock of a 1280 x 800 window
+    // without scrolling.
+    layout->addLayout(rowOf({new QLabel(tr("Size:"), this), widthSpin_, new QLabel(QStringLiteral("\u00d7"), this),
+                             heightSpin_, nullptr, pickAnchorButton_, centreAnchorButton_}));
     layout->addWidget(grid_, 1);
-    layout->addWidget(sumLabel_);
-    layout->addWidget(anchorLabel_);
+    layout->addLayout(rowOf({sumLabel_, anchorLabel_, nullptr}));
     layout->addWidget(separableLabel_);
     layout->addWidget(message_);
     layout->addLayout(rowOf({scaleLabel, scaleSpin_, offsetLabel, offsetSpin_, nullptr}));
-    layout->addLayout(rowOf({normaliseButton_, nullptr, copyButton_}));
-    layout->addLayout(rowOf({loadButton_, saveButton_, nullptr}));
+    layout->addLayout(rowOf({normaliseButton_, nullptr, loadButton_, saveButton_}));
+    // The grid scrolls within itself before the dock has to: three rows at the least.
+    grid_->setMinimumHeight(grid_->horizontalHeader()->sizeHint().height() +
+                            3 * grid_->verticalHeader()->defaultSectionSize() + 2 * grid_->frameWidth());
 }
 
 void KernelEditor::connectControls()

@@ -27,6 +27,10 @@ class KernelEditor : public QWidget {
     Q_OBJECT
 
 public:
+    /// False, although labels in it wrap: a dock's scroll area would otherwise size the editor
+    /// by height-for-width, giving the grid every row and pushing the controls below out of
+    /// view; this way the grid takes the room that is left and scrolls within itself.
+    bool hasHeightForWidth() const override { return false; }
     /// Largest side the size spin boxes offer (larger kernels can still be shown).
     static constexpr int kMaxEditorSide = 127;
 

@@ -72,6 +72,8 @@ KernelGridView::KernelGridView(QWidget* parent) : QTableView(parent)
         addAction(action);
         return action;
     };
+    // Named in Help > Keyboard Shortcuts, where the grid's keys say where they work.
+    setAccessibleName(tr("Kernel grid"));
     setAnchorAction_ = addMenuAction(tr("Set anchor here"), "setAnchorAction");
     setAnchorAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
     centreAnchorAction_ = addMenuAction(tr("Centre anchor"), "centreAnchorAction");
@@ -133,8 +135,34 @@ void KernelGridView::mousePressEvent(QMouseEvent* event)
     QTableView::mousePressEvent(event);
 }
 
+QAction* KernelGridView::ownActionFor(const QKeyEvent* event) const
+{
+    const QKeySequence pressed(event->keyCombination());
+    for (QAction* action : actions()) {
+        if (action->isEnabled() && action->shortcuts().contains(pressed)) {
+            return action;
+        }
+    }
+    return nullptr;
+}
+
+bool KernelGridView::event(QEvent* event)
+{
+    // Only when the grid itself has focus: in a cell editor the keys edit the text.
+    if (event->type() == QEvent::ShortcutOverride && hasFocus() && ownActionFor(static_cast<QKeyEvent*>(event))) {
+        event->accept();
+        return true;
+    }
+    return QTableView::event(event);
+}
+
 void KernelGridView::keyPressEvent(QKeyEvent* event)
 {
+    if (QAction* own = hasFocus() ? ownActionFor(event) : nullptr) {
+        own->trigger();
+        event->accept();
+        return;
+    }
     if (event->key() == Qt::Key_Escape && picking_) {
         setAnchorPicking(false);
         event->accept();

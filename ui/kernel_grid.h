@@ -37,10 +37,16 @@ signals:
     void anchorPickingChanged(bool on);
 
 protected:
+    /// The grid's own keys win over the window's while the grid has focus, as a text field's
+    /// Ctrl+Z does: Ctrl+Return sets the anchor here instead of applying the filters.
+    bool event(QEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    /// The enabled action of the grid's own whose shortcut event is, or nullptr.
+    QAction* ownActionFor(const QKeyEvent* event) const;
+
     bool picking_ = false;
     QAction* setAnchorAction_ = nullptr;
     QAction* centreAnchorAction_ = nullptr;

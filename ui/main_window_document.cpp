@@ -2,8 +2,9 @@
 #include "ui/main_window.h"
 
 #include "ui/document_actions.h"
-#include "ui/help_menu.h"
+#include "ui/file_dialogs.h"
 #include "ui/recent_files.h"
+#include "ui/window_menus.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -42,22 +43,12 @@ QString droppedFile(const QMimeData* mime)
 void MainWindow::setDocumentPath(const QString& path)
 {
     currentPath_ = path;
-    documents_->setDocumentPath(path);
+    menus_->documents()->setDocumentPath(path);
     const QString name = QFileInfo(path).fileName();
     setWindowTitle(name.isEmpty() ? QStringLiteral("Tessera") : QStringLiteral("%1[*] \u2014 Tessera").arg(name));
     if (!path.isEmpty()) {
-        recent_->add(path);
+        menus_->recent()->add(path);
     }
-}
-
-void MainWindow::setSampleImages(const QStringList& paths)
-{
-    help_->setSampleImages(paths);
-}
-
-void MainWindow::setUserGuidePlaces(const QStringList& indexFiles)
-{
-    help_->setUserGuidePlaces(indexFiles);
 }
 
 void MainWindow::setDocumentModified(bool modified)
@@ -71,9 +62,9 @@ bool MainWindow::mayDiscardDocument(const QString& action)
         return true;
     }
     switch (prompts_->askUnsaved(action)) {
-    case UnsavedAnswer::Cancel: return false;
-    case UnsavedAnswer::Discard: return true;
-    case UnsavedAnswer::Save:
+    case DocumentPrompts::UnsavedAnswer::Cancel: return false;
+    case DocumentPrompts::UnsavedAnswer::Discard: return true;
+    case DocumentPrompts::UnsavedAnswer::Save:
         emit saveRequested(currentPath_);
         return !isWindowModified();  // a failed save keeps the document; its error is on screen
     }
@@ -100,7 +91,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 {
-    if (!droppedFile(event->mimeData()).isEmpty()) {
+    // Refused while dragging, so the pointer says so before the drop, not after it.
+    if (hasReadableImageName(droppedFile(event->mimeData()))) {
         event->acceptProposedAction();
     }
 }
@@ -112,7 +104,9 @@ void MainWindow::dropEvent(QDropEvent* event)
         return;
     }
     event->acceptProposedAction();
-    requestOpen(path);
+    // After the drop has returned: a question about unsaved work or an error box shown inside
+    // the drop would leave the application the file came from waiting until it is answered.
+    QMetaObject::invokeMethod(this, [this, path] { requestOpen(path); }, Qt::QueuedConnection);
 }
 
 }  // namespace tessera::ui

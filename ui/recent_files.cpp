@@ -6,6 +6,8 @@
 #include <QMenu>
 #include <QSettings>
 
+#include <algorithm>
+
 namespace tessera::ui {
 
 namespace {
@@ -55,7 +57,15 @@ void RecentFiles::rebuildMenu()
     for (int i = 0; i < files_.size(); ++i) {
         const QString& path = files_.at(i);
         // Number the first nine for keyboard access; the full path is in the status tip.
-        const QString name = QFileInfo(path).fileName();
+        const QFileInfo info(path);
+        QString name = info.fileName();
+        // Two files of one name (photos from two cameras, say) are told apart by their folder.
+        const bool shared = std::count_if(files_.begin(), files_.end(), [&name](const QString& other) {
+                                return QFileInfo(other).fileName() == name;
+                            }) > 1;
+        if (shared) {
+            name = QStringLiteral("%1 \u2014 %2").arg(name, QDir::toNativeSeparators(info.absolutePath()));
+        }
         const QString text = i < 9 ? QStringLiteral("&%1 %2").arg(i + 1).arg(name) : name;
         QAction* action = menu_->addAction(text);
         action->setStatusTip(QDir::toNativeSeparators(path));

@@ -46,8 +46,13 @@ public:
         pen.setJoinStyle(Qt::MiterJoin);
         setPen(pen);
         setData(0, mark.device.value());
-        setToolTip(tr("<b>Tile %1 \u2014 %2 \u00b7 %3 %4</b><br>x %5, y %6, %7 \u00d7 %8 px<br>"
-                      "upload %9 \u00b7 kernel %10 \u00b7 download %11<br>%12 to %13 of the run")
+        // The CPU path copies nothing to or from a device: its tiles name only the filtering.
+        const QString phases = mark.device.isCpu()
+                                   ? tr("filter %1").arg(formatDuration(mark.kernelUs))
+                                   : tr("upload %1 \u00b7 kernel %2 \u00b7 download %3")
+                                         .arg(formatDuration(mark.uploadUs), formatDuration(mark.kernelUs),
+                                              formatDuration(mark.downloadUs));
+        setToolTip(tr("<b>Tile %1 \u2014 %2 \u00b7 %3 %4</b><br>x %5, y %6, %7 \u00d7 %8 px<br>%9<br>%10 to %11 of the run")
                        .arg(mark.tile)
                        .arg(deviceName(mark.device), mark.device.isCpu() ? tr("thread") : tr("stream"))
                        .arg(mark.stream)
@@ -55,8 +60,7 @@ public:
                        .arg(mark.rect.y)
                        .arg(mark.rect.width)
                        .arg(mark.rect.height)
-                       .arg(formatDuration(mark.uploadUs), formatDuration(mark.kernelUs), formatDuration(mark.downloadUs),
-                            formatDuration(mark.beginUs), formatDuration(mark.endUs)));
+                       .arg(phases, formatDuration(mark.beginUs), formatDuration(mark.endUs)));
     }
 
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override

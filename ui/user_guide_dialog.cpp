@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/user_guide_dialog.h"
+#include "ui/screen_fit.h"
 
 #include <QDesktopServices>
 #include <QDialogButtonBox>
@@ -40,7 +41,7 @@ UserGuideDialog::UserGuideDialog(const QStringList& places, QWidget* parent)
     setObjectName(QStringLiteral("userGuideDialog"));
     setWindowTitle(tr("Tessera User Guide"));
     setSizeGripEnabled(true);
-    resize(960, 720);
+    resize(fittedSize(QSize(960, 720), availableArea(parentWidget())));
 
     back_ = navigationButton(this, QStyle::SP_ArrowBack, tr("Back"), QStringLiteral("guideBack"),
                              QKeySequence(QKeySequence::Back));

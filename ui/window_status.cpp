@@ -2,7 +2,10 @@
 #include "ui/window_status.h"
 
 #include <QLabel>
+#include <QLayout>
 #include <QStatusBar>
+
+#include <algorithm>
 
 namespace tessera::ui {
 
@@ -41,6 +44,12 @@ WindowStatus::WindowStatus(QStatusBar* bar) : QObject(bar), bar_(bar)
         bar->addPermanentWidget(label);
         labels_[static_cast<size_t>(i)] = label;
     }
+    // Once the message has passed (or the bar cleared it), message() says so.
+    connect(bar_, &QStatusBar::messageChanged, this, [this](const QString& shown) {
+        if (shown.isEmpty()) {
+            message_.clear();
+        }
+    });
     set(Pixel, QString());
     set(Display, QString());
     set(Compute, tr("Compute: not checked yet"));
@@ -69,10 +78,23 @@ QString WindowStatus::text(Field field) const
     return texts_[static_cast<size_t>(field)];
 }
 
+int WindowStatus::messageRoom() const
+{
+    int fields = 0;
+    for (const QLabel* label : labels_) {
+        if (!label->isHidden()) {
+            fields += std::max(label->width(), label->sizeHint().width()) + bar_->layout()->spacing();
+        }
+    }
+    // The bar's own margins and, where the window can be resized, its size grip.
+    constexpr int kMargins = 32;
+    return std::max(80, bar_->width() - fields - kMargins);
+}
+
 void WindowStatus::showMessage(const QString& message)
 {
-    bar_->showMessage(message, kMessageMs);
-    // A message longer than the room left beside the fields is cut; the bar's tooltip holds it.
+    message_ = message;
+    bar_->showMessage(bar_->fontMetrics().elidedText(message, Qt::ElideRight, messageRoom()), kMessageMs);
     bar_->setToolTip(message);
 }
 

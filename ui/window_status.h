@@ -29,13 +29,20 @@ public:
     void set(Field field, const QString& text);
     /// What field shows.
     QString text(Field field) const;
-    /// A message that passes after a while.
+    /// A message that passes after a while. One longer than the room beside the fields is cut
+    /// with "…"; the bar's tooltip holds it whole.
     void showMessage(const QString& message);
+    /// The whole passing message on show; empty once it has passed.
+    QString message() const { return message_; }
 
 private:
+    /// The width left of the permanent fields, where the passing message is drawn.
+    int messageRoom() const;
+
     QStatusBar* bar_;
     std::array<QLabel*, kFieldCount> labels_{};
     std::array<QString, kFieldCount> texts_{};
+    QString message_;
     QString displayTip_;  ///< what the Display field is, below its whole text in its tooltip  ///< the whole texts; labels may show them elided
 };
 

@@ -49,7 +49,6 @@ ApplyResult ApplyRun::run()
     } catch (const std::invalid_argument& e) {
         throw std::runtime_error(request_.input + ": " + e.what());
     }
-    result.typeOut = dst.type();
     if (!gpus_.empty()) {
         result.ranOn = values::toString(values::selectionOf(gpus_));
         // What fell back is the pipeline's to say; the events tell the rest.
@@ -59,17 +58,42 @@ ApplyResult ApplyRun::run()
         }
     }
     const auto t2 = Clock::now();
+    writeOutputs(dst, result);
+    const auto t3 = Clock::now();
+    result.readMs = ms(t0, t1);
+    result.runMs = ms(t1, t2);
+    result.writeMs = ms(t2, t3);
+    return result;
+}
+
+ApplyResult ApplyRun::write(const cv::Mat& source, const cv::Mat& result, const ImageMetadata& metadata,
+                            const values::RunReport& report)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    ApplyResult out;
+    out.gpus = gpus_;
+    out.note = note_;
+    out.size = source.size();
+    out.typeIn = source.type();
+    out.metadata = metadata;
+    out.report = report;
+    if (!request_.input.empty()) {
+        refuseSameFile(request_.input, request_.output);
+    }
+    writeOutputs(result, out);
+    out.writeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+void ApplyRun::writeOutputs(const cv::Mat& dst, ApplyResult& result) const
+{
+    result.typeOut = dst.type();
     // What the output holds is what its writer put there, not what was offered.
     result.kept = writeImage(request_.output, dst, request_.stripMetadata ? nullptr : &result.metadata);
     if (!request_.trace.empty()) {
         writeTrace(request_.trace, TraceFormat::ChromeTrace, result.report.records,
                    gpus_.empty() ? values::DeviceSnapshot{} : gpu::enumerateDevices());
     }
-    const auto t3 = Clock::now();
-    result.readMs = ms(t0, t1);
-    result.runMs = ms(t1, t2);
-    result.writeMs = ms(t2, t3);
-    return result;
 }
 
 }  // namespace tessera::app

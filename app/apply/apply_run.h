@@ -62,7 +62,18 @@ public:
     /// std::runtime_error naming the input when the chain cannot run on it.
     ApplyResult run();
 
+    /// For a front end that holds the image and has computed the chain's result itself (the
+    /// window, from its preview engine): writes result as this run's output under the same rules
+    /// as run() (never over the input, metadata kept unless stripped, a temporary name synced
+    /// and renamed) and the trace of report's records. source is the image the result was made
+    /// from, metadata what was read with it. Throws what writing throws, naming the file.
+    ApplyResult write(const cv::Mat& source, const cv::Mat& result, const ImageMetadata& metadata,
+                      const values::RunReport& report = {});
+
 private:
+    /// Writes dst and the trace; fills typeOut and kept.
+    void writeOutputs(const cv::Mat& dst, ApplyResult& result) const;
+
     ApplyRequest request_;
     std::vector<values::DeviceId> gpus_;
     std::string note_;

@@ -146,7 +146,16 @@ void Document::select(int index)
 
 void Document::apply(const cv::Mat& result, const QString& text)
 {
-    undo_.push(new ApplyCommand(*this, DocumentState{image_, stack_}, DocumentState{result, StackState{}}, text));
+    // The enabled filters are now in the pixels; the disabled ones were not applied and stay,
+    // still off, for the user to use or remove.
+    StackState left;
+    for (const filters::StackEntry& entry : stack_.entries) {
+        if (!entry.enabled) {
+            left.entries.push_back(entry);
+        }
+    }
+    left.current = left.entries.empty() ? -1 : 0;
+    undo_.push(new ApplyCommand(*this, DocumentState{image_, stack_}, DocumentState{result, std::move(left)}, text));
 }
 
 void Document::edit(StackState next, StackEdit kind, int entry, const QString& text)

@@ -69,8 +69,8 @@ public slots:
     void replaceEntries(const std::vector<tessera::filters::StackEntry>& entries, const QString& text);
     /// Selects entry index (-1: none) without an undo step; emits currentChanged().
     void select(int index);
-    /// Makes result the image and empties the stack, as one undo step named text: the stack's
-    /// filters are now in the pixels.
+    /// Makes result the image and takes the enabled filters off the stack, as one undo step named
+    /// text: they are now in the pixels. Disabled filters stay, still off.
     void apply(const cv::Mat& result, const QString& text);
 
 signals:

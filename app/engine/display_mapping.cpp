@@ -217,4 +217,62 @@ QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping, std::st
     }
 }
 
+cv::Mat toEightBitAsShown(const cv::Mat& img, const DisplayMapping& mapping)
+{
+    if (img.depth() == CV_8U) {
+        return img;
+    }
+    const QImage shown = toDisplayImage(img, mapping);
+    if (shown.isNull()) {
+        return {};
+    }
+    cv::Mat out;
+    switch (shown.format()) {
+    case QImage::Format_Grayscale8:
+        out = cv::Mat(shown.height(), shown.width(), CV_8UC1, const_cast<uchar*>(shown.constBits()),
+                      static_cast<std::size_t>(shown.bytesPerLine()))
+                  .clone();
+        break;
+    case QImage::Format_RGB888: {
+        const cv::Mat rgb(shown.height(), shown.width(), CV_8UC3, const_cast<uchar*>(shown.constBits()),
+                          static_cast<std::size_t>(shown.bytesPerLine()));
+        out.create(rgb.size(), CV_8UC3);
+        const int toBgr[] = {0, 2, 1, 1, 2, 0};
+        cv::mixChannels(&rgb, 1, &out, 1, toBgr, 3);
+        break;
+    }
+    default: {
+        // ARGB32 holds each pixel as one 32-bit 0xAARRGGBB word: bytes B, G, R, A in memory.
+        const QImage argb = shown.convertToFormat(QImage::Format_ARGB32);
+        static_assert(Q_BYTE_ORDER == Q_LITTLE_ENDIAN, "ARGB32 read as BGRA bytes");
+        out = cv::Mat(argb.height(), argb.width(), CV_8UC4, const_cast<uchar*>(argb.constBits()),
+                      static_cast<std::size_t>(argb.bytesPerLine()))
+                  .clone();
+        break;
+    }
+    }
+    return out;
+}
+
+cv::Mat toEightBitClipped(const cv::Mat& img)
+{
+    if (img.depth() == CV_8U || img.empty()) {
+        return img;
+    }
+    double scale = 1.0;
+    if (img.depth() == CV_32F) {
+        double low = 0.0;
+        double high = 0.0;
+        cv::Mat finite = img.reshape(1).clone();
+        cv::patchNaNs(finite, 0.0);
+        cv::minMaxLoc(finite, &low, &high);
+        if (low >= 0.0 && high <= 1.0 + 1e-3) {
+            scale = 255.0;
+        }
+    }
+    cv::Mat out;
+    img.convertTo(out, CV_8U, scale);
+    return out;
+}
+
 }  // namespace tessera::app

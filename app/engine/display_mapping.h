@@ -33,4 +33,12 @@ struct DisplayMapping {
 /// throw std::invalid_argument. Reads img only; safe to call from any thread.
 QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping = {}, std::string* shown = nullptr);
 
+/// img in 8 bits as toDisplayImage() shows it with mapping, with img's channels (BGR, BGRA or
+/// one): what Export's "8-bit as Shown" writes. Throws as toDisplayImage().
+cv::Mat toEightBitAsShown(const cv::Mat& img, const DisplayMapping& mapping);
+
+/// img in 8 bits by value, rounded, below 0 becoming 0 and above 255 becoming 255 (NaN 0); float
+/// data within [0, 1] is scaled by 255 first. 8-bit data is returned as it is.
+cv::Mat toEightBitClipped(const cv::Mat& img);
+
 }  // namespace tessera::app

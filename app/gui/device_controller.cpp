@@ -11,6 +11,9 @@
 #include "tessera/gpu/device_info.h"
 #include "ui/help_menu.h"
 #include "ui/main_window.h"
+#include "ui/window_menus.h"
+#include "ui/run_docks.h"
+#include "ui/device_panel.h"
 #include "ui/preferences_dialog.h"
 
 namespace tessera::app::gui {
@@ -18,15 +21,15 @@ namespace tessera::app::gui {
 DeviceController::DeviceController(ui::MainWindow& window, Engine& engine, QObject* parent)
     : QObject(parent), window_(window), engine_(engine)
 {
-    calibration_ = new CalibrationController(*window_.devicePanel(), engine_.scheduler(), {}, this);
+    calibration_ = new CalibrationController(*window_.runDocks()->devicePanel(), engine_.scheduler(), {}, this);
     connect(calibration_, &CalibrationController::waiting, this,
             [this](const QString&, const QString& why) { window_.showMessage(why); });
     // A new measurement changes how the bands are shared out.
     connect(calibration_, &CalibrationController::measured, this, &DeviceController::applyDevicePreference);
     applyDevicePreference();
-    connect(&window_, &ui::MainWindow::preferredDeviceChanged, this, &DeviceController::applyDevicePreference);
-    connect(&window_, &ui::MainWindow::enabledDevicesChanged, this, &DeviceController::applyDevicePreference);
-    connect(&window_, &ui::MainWindow::deviceRefreshRequested, this, [this] {
+    connect(window_.menus(), &ui::WindowMenus::preferredDeviceChanged, this, &DeviceController::applyDevicePreference);
+    connect(window_.runDocks()->devicePanel(), &ui::DevicePanel::enabledDevicesChanged, this, &DeviceController::applyDevicePreference);
+    connect(window_.runDocks()->devicePanel(), &ui::DevicePanel::refreshRequested, this, [this] {
         gpu::rescanDevices();  // the user asked: read the devices again, for every front end
         refreshDeviceInfo();
     });
@@ -53,8 +56,8 @@ void DeviceController::refreshDeviceInfo()
         const values::DeviceSelection gpu = values::DeviceSelection::gpu(device.id);
         options.push_back({qs(values::toString(gpu)), qs(values::deviceLabel(device.id, &snapshot, values::LabelForm::Listing))});
     }
-    window_.setDeviceOptions(options);
-    window_.setDevices(snapshot);
+    window_.menus()->setDeviceOptions(options);
+    window_.runDocks()->setDevices(snapshot);
     calibration_->setSnapshot(snapshot);
     presentGpus_.clear();
     for (const values::DeviceInfo& device : snapshot.devices) {
@@ -91,7 +94,7 @@ void DeviceController::applyDevicePreference()
     // Preferences says where previews should run; the Devices dock's check boxes say which
     // devices they may use. The Engine gets the first device that satisfies both.
     AllowedDevices allowed{presentGpus_, {}, false};
-    for (const QString& key : window_.enabledDevices()) {
+    for (const QString& key : window_.runDocks()->enabledDevices()) {
         // The dock's keys are one device each ("gpu:N", "cpu"), spelled as the setting is; one
         // that is neither reads as auto and allows nothing.
         const values::DeviceSelection device = readPreviewPreference(key.toStdString());
@@ -101,7 +104,7 @@ void DeviceController::applyDevicePreference()
         allowed.cpu = allowed.cpu || device.kind() == values::DeviceSelection::Kind::Cpu;
     }
     const values::DeviceSelection preference =
-        restrictPreference(readPreviewPreference(window_.preferredDevice().toStdString()), allowed);
+        restrictPreference(readPreviewPreference(window_.menus()->preferredDevice().toStdString()), allowed);
     // Auto spreads previews over every enabled GPU, so the set of GPUs and their speeds matter
     // too. Compared as values: two speeds that differ only past some decimal are still two.
     const values::DeviceSpeeds speeds = gpuSpeeds(allowed.gpus);

@@ -14,6 +14,8 @@
 #include "ui/batch_dialog.h"
 #include "ui/compare_dialog.h"
 #include "ui/main_window.h"
+#include "ui/window_menus.h"
+#include "ui/run_docks.h"
 
 #include <algorithm>
 #include <exception>
@@ -26,8 +28,8 @@ DialogController::DialogController(ui::MainWindow& window, document::Document& d
                                    CalibrationController& calibration, QObject* parent)
     : QObject(parent), window_(window), document_(document), previews_(previews), calibration_(calibration)
 {
-    connect(&window_, &ui::MainWindow::batchRequested, this, &DialogController::openBatch);
-    connect(&window_, &ui::MainWindow::compareRequested, this, &DialogController::openCompare);
+    connect(window_.menus(), &ui::WindowMenus::batchRequested, this, &DialogController::openBatch);
+    connect(window_.menus(), &ui::WindowMenus::compareRequested, this, &DialogController::openCompare);
 }
 
 DialogController::~DialogController() = default;
@@ -63,7 +65,7 @@ void DialogController::openCompare()
             CompareSetup s;
             s.snapshot = gpu::enumerateDevices();
             s.calibrations = calibration_.known();
-            const QStringList enabled = window_.enabledDevices();
+            const QStringList enabled = window_.runDocks()->enabledDevices();
             values::DeviceSnapshot allowed = s.snapshot;
             std::erase_if(allowed.devices, [&](const values::DeviceInfo& d) {
                 const values::DeviceSelection alone = values::DeviceSelection::gpu(d.id);

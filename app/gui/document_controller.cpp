@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/gui/document_controller.h"
 
+#include "app/apply/apply_run.h"
 #include "app/document/document.h"
 #include "app/document/qt_text.h"
 #include "app/io/data_dirs.h"
@@ -16,8 +17,15 @@
 #include "ui/kernel_dock.h"
 #include "ui/kernel_editor.h"
 #include "ui/main_window.h"
+#include "ui/document_actions.h"
+#include "ui/window_menus.h"
+#include "ui/help_menu.h"
 
+#include <QAction>
+#include <QClipboard>
 #include <QDir>
+#include <QGuiApplication>
+#include <QMimeData>
 #include <QFileInfo>
 #include <QSettings>
 
@@ -29,6 +37,7 @@
 #include <exception>
 #include <filesystem>
 #include <optional>
+#include <utility>
 
 namespace tessera::app::gui {
 
@@ -36,26 +45,8 @@ using document::Document;
 
 namespace {
 
-// The stack left on an image when the window closed, and that image's path.
-const QString kKeptStackImage = QStringLiteral("lastStack/image");
-const QString kKeptStack = QStringLiteral("lastStack/preset");
-
-/// img in 8 bits: 16-bit samples keep their high byte, float samples of [0, 1] are scaled to
-/// [0, 255] and float data beyond that range is saturated as it is.
-cv::Mat toEightBit(const cv::Mat& img)
-{
-    cv::Mat out;
-    double high = 0.0;
-    switch (img.depth()) {
-    case CV_16U: img.convertTo(out, CV_8U, 1.0 / 257.0); break;
-    case CV_32F:
-        cv::minMaxLoc(img.reshape(1), nullptr, &high);
-        img.convertTo(out, CV_8U, high <= 1.0 + 1e-3 ? 255.0 : 1.0);
-        break;
-    default: out = img; break;
-    }
-    return out;
-}
+// What Copy Stack puts on the clipboard besides the preset's JSON text.
+constexpr const char* kStackMimeType = "application/x-tessera-stack+json";
 
 /// "1 filter", "3 filters".
 QString countOf(qsizetype filters)
@@ -67,14 +58,14 @@ QString countOf(qsizetype filters)
 
 DocumentController::DocumentController(ui::MainWindow& window, document::Document& document, PreviewController& previews,
                                        QObject* parent)
-    : QObject(parent), window_(window), document_(document), previews_(previews)
+    : QObject(parent), window_(window), document_(document), previews_(previews), memory_(document.registry())
 {
     connect(&window_, &ui::MainWindow::openRequested, this, &DocumentController::openImage);
     connect(&window_, &ui::MainWindow::saveRequested, this, &DocumentController::saveImage);
     connect(&window_, &ui::MainWindow::exportRequested, this, &DocumentController::exportImage);
     connect(&window_, &ui::MainWindow::closing, this, &DocumentController::keepStack);
     window_.filterDock()->setFilters(document_.registry().all());
-    window_.setUndoStack(&document_.undoStack());
+    window_.menus()->setUndoStack(&document_.undoStack());
     ui::FilterStack* stack = window_.filterStack();
     connect(stack, &ui::FilterStack::addRequested, &document_, &Document::addFilter);
     connect(stack, &ui::FilterStack::removeRequested, &document_, &Document::removeEntry);
@@ -92,6 +83,9 @@ DocumentController::DocumentController(ui::MainWindow& window, document::Documen
     connect(&document_, &Document::imageChanged, this, &DocumentController::showStack);
     connect(&window_, &ui::MainWindow::loadPresetRequested, this, &DocumentController::loadPreset);
     connect(&window_, &ui::MainWindow::savePresetRequested, this, &DocumentController::savePreset);
+    connect(window_.menus()->copyStackAction(), &QAction::triggered, this, &DocumentController::copyStack);
+    connect(window_.menus()->pasteStackAction(), &QAction::triggered, this, &DocumentController::pasteStack);
+    connect(QGuiApplication::clipboard(), &QClipboard::dataChanged, this, &DocumentController::updateStackActions);
     ui::KernelEditor* editor = window_.kernelDock()->editor();
     connect(editor, &ui::KernelEditor::loadPresetRequested, this, &DocumentController::loadKernelPreset);
     connect(editor, &ui::KernelEditor::savePresetRequested, this, &DocumentController::saveKernelPreset);
@@ -99,12 +93,12 @@ DocumentController::DocumentController(ui::MainWindow& window, document::Documen
     for (const std::filesystem::path& sample : imageFilesIn(samplesDir())) {
         samples.push_back(QString::fromStdString(sample.string()));
     }
-    window_.setSampleImages(samples);
+    window_.help()->setSampleImages(samples);
     QStringList guidePlaces;
     for (const std::filesystem::path& place : manualIndexCandidates()) {
         guidePlaces.push_back(QString::fromStdString(place.string()));
     }
-    window_.setUserGuidePlaces(guidePlaces);
+    window_.help()->setUserGuidePlaces(guidePlaces);
     ui::setBundledPresetFolder(QString::fromStdString(presetsDir().string()));
     showStack();
 }
@@ -118,8 +112,17 @@ void DocumentController::openImage(const QString& path)
     const QString absolute = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
     try {
         ImageMetadata metadata;
-        document_.setImage(readImage(absolute.toStdString(), {}, &metadata));
+        cv::Mat image = readImage(absolute.toStdString(), {}, &metadata);
+        // Each image keeps its own stack: the one open leaves its stack behind, and the new one
+        // starts from what it was left with, or from none. The first image of a session takes
+        // the stack built before it (given on the command line, say).
+        if (!document_.image().empty()) {
+            keepStack();
+            document_.resetStack(filters::StackState{});
+        }
+        document_.setImage(std::move(image));
         metadata_ = std::move(metadata);
+        previews_.setSourceProfile(metadata_.icc);
         previews_.showOpenedImage(absolute);
         if (metadata_.orientation != 1) {
             window_.showMessage(tr("Opened %1, %2 as its EXIF orientation asks")
@@ -147,11 +150,11 @@ void DocumentController::saveImage(const QString& path)
     }
     QString what = tr("the image");
     if (!filters.isEmpty()) {
-        switch (window_.askSaveChoice(path, filters)) {
-        case ui::MainWindow::SaveChoice::Cancel:
+        switch (window_.prompts().askSaveChoice(path, filters)) {
+        case ui::DocumentPrompts::SaveChoice::Cancel:
             window_.showMessage(tr("Nothing saved"));
             return;
-        case ui::MainWindow::SaveChoice::Result:
+        case ui::DocumentPrompts::SaveChoice::Result:
             previews_.applyPreview();
             if (std::any_of(document_.stack().entries.begin(), document_.stack().entries.end(),
                             [](const filters::StackEntry& e) { return e.enabled; })) {
@@ -159,7 +162,7 @@ void DocumentController::saveImage(const QString& path)
             }
             what = tr("the image with %1 applied (%2)").arg(countOf(filters.size()), filters.join(QStringLiteral(", ")));
             break;
-        case ui::MainWindow::SaveChoice::Original:
+        case ui::DocumentPrompts::SaveChoice::Original:
             what = tr("the original image, without the %1 of the stack").arg(countOf(filters.size()));
             break;
         }
@@ -203,20 +206,30 @@ void DocumentController::exportResult(const QString& path, cv::Mat result)
             const QFileInfo info(path);
             const QString tiff = info.dir().filePath(info.completeBaseName() + QStringLiteral(".tif"));
             const bool canConvert = outputFormatProblem(path.toStdString(), CV_8U, result.channels()).empty();
-            switch (window_.askExportFix(qs(problem), tiff, canConvert)) {
-            case ui::MainWindow::ExportFix::Cancel:
+            switch (window_.prompts().askExportFix(qs(problem), tiff, canConvert)) {
+            case ui::DocumentPrompts::ExportFix::Cancel:
                 window_.showNotice(tr("Nothing exported: %1: %2").arg(path, qs(problem)));
                 return;
-            case ui::MainWindow::ExportFix::OtherFormat:
+            case ui::DocumentPrompts::ExportFix::OtherFormat:
                 target = tiff;
                 break;
-            case ui::MainWindow::ExportFix::Convert8Bit:
-                converted = tr(", converted from %1").arg(qs(describeFormat(result)));
-                result = toEightBit(result);
+            case ui::DocumentPrompts::ExportFix::ConvertAsShown:
+                converted = tr(", converted from %1 as the view shows it").arg(qs(describeFormat(result)));
+                result = toEightBitAsShown(result, previews_.displayMapping());
+                break;
+            case ui::DocumentPrompts::ExportFix::ConvertClipped:
+                converted = tr(", converted from %1 by value, clipped to 0\u2013255").arg(qs(describeFormat(result)));
+                result = toEightBitClipped(result);
                 break;
             }
         }
-        const MetadataReport kept = writeImage(target.toStdString(), result, &metadata_);
+        // The same run object as tessera-cli apply writes it, with the same rules: never over the
+        // file the image came from, metadata kept, a temporary name synced and renamed.
+        ApplyRequest request;
+        request.input = window_.currentPath().toStdString();
+        request.output = target.toStdString();
+        request.chain = previews_.stackChain();
+        const MetadataReport kept = ApplyRun(std::move(request)).write(document_.image(), result, metadata_).kept;
         window_.showMessage(
             tr("Exported %1 (%2%3%4)").arg(target, qs(describeFormat(result)), converted, metadataNote(kept)));
     } catch (const std::exception& e) {
@@ -240,46 +253,77 @@ QString DocumentController::metadataNote(const MetadataReport& written)
 
 void DocumentController::keepStack()
 {
-    QSettings settings;
-    const filters::StackState& stack = document_.stack();
-    const bool anyEnabled = std::any_of(stack.entries.begin(), stack.entries.end(),
-                                        [](const filters::StackEntry& e) { return e.enabled; });
-    if (document_.image().empty() || window_.currentPath().isEmpty() || !anyEnabled) {
-        settings.remove(kKeptStackImage);
-        settings.remove(kKeptStack);
-        return;
-    }
-    try {
-        const filters::Preset preset = presetFromStack(stack, "last stack", document_.registry());
-        settings.setValue(kKeptStackImage, window_.currentPath());
-        settings.setValue(kKeptStack, qs(filters::presetToJson(preset)));
-    } catch (const std::exception&) {
-        settings.remove(kKeptStack);  // a stack that does not build is not worth keeping
+    if (!document_.image().empty()) {
+        memory_.keep(window_.currentPath(), document_.stack());
     }
 }
 
 void DocumentController::restoreKeptStack(const QString& path)
 {
-    QSettings settings;
-    if (!document_.stack().entries.empty() || settings.value(kKeptStackImage).toString() != path) {
+    if (!document_.stack().entries.empty()) {
         return;
     }
-    const QString json = settings.value(kKeptStack).toString();
-    settings.remove(kKeptStackImage);
-    settings.remove(kKeptStack);
-    try {
-        const filters::Preset preset = filters::parsePreset(json.toStdString(), "last stack", document_.registry());
-        document_.replaceEntries(entriesFromPreset(preset), tr("Restore the last stack"));
-        window_.showMessage(
-            tr("Restored the %1 you left on this image; Edit > Undo removes them").arg(countOf(preset.steps.size())));
-    } catch (const std::exception&) {
-        // A filter this version no longer knows: the image opens with an empty stack.
+    const std::vector<filters::StackEntry> entries = memory_.recall(path);
+    if (entries.empty()) {
+        return;
     }
+    document_.replaceEntries(entries, tr("Restore the stack of this image"));
+    window_.showMessage(
+        tr("Restored the %1 you left on this image; Edit > Undo removes them").arg(countOf(entries.size())));
+}
+
+void DocumentController::copyStack()
+{
+    try {
+        const filters::Preset preset = presetFromStack(document_.stack(), "copied stack", document_.registry());
+        if (preset.steps.empty()) {
+            window_.showNotice(tr("Nothing to copy: the stack has no enabled filter"));
+            return;
+        }
+        const QByteArray json = QByteArray::fromStdString(filters::presetToJson(preset));
+        auto* mime = new QMimeData;
+        mime->setData(QString::fromLatin1(kStackMimeType), json);
+        mime->setText(QString::fromUtf8(json));
+        QGuiApplication::clipboard()->setMimeData(mime);
+        window_.showMessage(tr("Copied %1; Edit > Paste Stack puts them on another image").arg(countOf(preset.steps.size())));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot copy the stack"), qs(e.what()));
+    }
+}
+
+void DocumentController::pasteStack()
+{
+    const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
+    if (mime == nullptr || !mime->hasFormat(QString::fromLatin1(kStackMimeType))) {
+        window_.showNotice(tr("Nothing to paste: copy a stack first (Edit > Copy Stack)"));
+        return;
+    }
+    try {
+        const filters::Preset preset = filters::parsePreset(
+            mime->data(QString::fromLatin1(kStackMimeType)).toStdString(), "pasted stack", document_.registry());
+        document_.replaceEntries(entriesFromPreset(preset), tr("Paste stack"));
+        window_.showMessage(tr("Pasted %1").arg(countOf(preset.steps.size())));
+    } catch (const std::exception& e) {
+        window_.showError(tr("Cannot paste the stack"), qs(e.what()));
+    }
+}
+
+void DocumentController::updateStackActions()
+{
+    const filters::StackState& stack = document_.stack();
+    const bool anyEnabled = std::any_of(stack.entries.begin(), stack.entries.end(),
+                                        [](const filters::StackEntry& e) { return e.enabled; });
+    window_.menus()->copyStackAction()->setEnabled(anyEnabled);
+    window_.menus()->documents()->savePreset()->setEnabled(anyEnabled);
+    const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
+    window_.menus()->pasteStackAction()->setEnabled(mime != nullptr
+                                                    && mime->hasFormat(QString::fromLatin1(kStackMimeType)));
 }
 
 void DocumentController::showStack()
 {
     window_.filterStack()->setState(document_.stack());
+    updateStackActions();
 }
 
 void DocumentController::loadPreset(const QString& path)
@@ -299,6 +343,11 @@ void DocumentController::savePreset(const QString& path)
     try {
         const filters::Preset preset = presetFromStack(
             document_.stack(), QFileInfo(path).completeBaseName().toStdString(), document_.registry());
+        if (preset.steps.empty()) {
+            window_.showNotice(tr("Nothing saved: the stack has no enabled filter, so %1 would be an empty preset")
+                                   .arg(path));
+            return;
+        }
         filters::savePreset(preset, path.toStdString());
         window_.showMessage(tr("Saved preset %1 (%2 filters)").arg(path).arg(preset.steps.size()));
     } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "app/gui/stack_memory.h"
 #include "app/io/image_io.h"
 #include "app/io/image_metadata.h"
 
@@ -57,9 +58,14 @@ public slots:
     /// Writes the kernel editor's kernel as a preset to path; errors name the file. Never throws.
     void saveKernelPreset(const QString& path);
 
-    /// Remembers the enabled filters of the stack with the open image's path (the window is
-    /// closing), so that opening that image again brings them back; an empty stack forgets.
+    /// Remembers the enabled filters of the stack with the open image's path (another image is
+    /// opened, or the window is closing), so that opening that image again brings them back; an
+    /// empty stack forgets.
     void keepStack();
+    /// Edit > Copy Stack: the stack's enabled filters on the clipboard, as a preset.
+    void copyStack();
+    /// Edit > Paste Stack: the stack replaced by the filters on the clipboard (undoable).
+    void pasteStack();
 
 private:
     /// The rest of exportImage() once the whole result is there.
@@ -69,11 +75,15 @@ private:
     static QString metadataNote(const MetadataReport& written);
     /// After path opened with an empty stack: the stack kept for path, as one undoable step.
     void restoreKeptStack(const QString& path);
+    /// Enables Copy Stack and Save Stack as Preset while the stack has an enabled filter, and
+    /// Paste Stack while the clipboard holds a stack.
+    void updateStackActions();
 
     ui::MainWindow& window_;
     document::Document& document_;
     PreviewController& previews_;
     ImageMetadata metadata_;  ///< what the open image's file carried besides pixels
+    StackMemory memory_;      ///< each image's stack, by path
 };
 
 }  // namespace tessera::app::gui

@@ -13,7 +13,10 @@
 #include "ui/display_menu.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
+#include "ui/window_menus.h"
+#include "ui/run_docks.h"
 
+#include <QColorSpace>
 #include <QGuiApplication>
 #include <QImage>
 
@@ -46,13 +49,13 @@ PreviewController::PreviewController(ui::MainWindow& window, document::Document&
     connect(window_.imageView(), &ui::ImageView::pixelHovered, this,
             [this](const QPoint& pos) { window_.setPixelReadout(describePixel(pos)); });
     connect(window_.imageView(), &ui::ImageView::pixelLeft, this, [this] { window_.setPixelReadout(QString()); });
-    connect(&window_, &ui::MainWindow::applyRequested, this, &PreviewController::applyPreview);
+    connect(window_.menus(), &ui::WindowMenus::applyRequested, this, &PreviewController::applyPreview);
     cancelWhole_ = new QShortcut(QKeySequence(Qt::Key_Escape), &window_);
     cancelWhole_->setEnabled(false);
     connect(cancelWhole_, &QShortcut::activated, this, &PreviewController::cancelWholeResult);
-    mapping_ = toMapping(window_.displayMenu()->options());
+    mapping_ = toMapping(window_.menus()->displayMenu()->options());
     engine_->setDisplayMapping(mapping_);
-    connect(window_.displayMenu(), &ui::DisplayMenu::optionsChanged, this,
+    connect(window_.menus()->displayMenu(), &ui::DisplayMenu::optionsChanged, this,
             [this](const ui::DisplayOptions& options) { setDisplayMapping(toMapping(options)); });
     connect(regions_, &ViewRegions::viewSettled, this, &PreviewController::followView);
 }
@@ -75,7 +78,43 @@ QImage PreviewController::render(const cv::Mat& data, QString* shown) const
     std::string text;
     QImage image = toDisplayImage(data, mapping_, &text);
     *shown = qs(text);
+    return forScreen(std::move(image), shown);
+}
+
+QImage PreviewController::forScreen(QImage image, QString* shown) const
+{
+    if (profileName_.isEmpty()) {
+        return image;
+    }
+    const QString note = convertColours_ ? tr("colour profile %1, shown as sRGB").arg(profileName_)
+                                         : tr("colour profile %1").arg(profileName_);
+    *shown = shown->isEmpty() ? note : QStringLiteral("%1; %2").arg(*shown, note);
+    // Grey images have no colours to convert.
+    if (!convertColours_ || image.isNull() || image.format() == QImage::Format_Grayscale8) {
+        return image;
+    }
+    if (image.format() == QImage::Format_RGB888) {
+        image = std::move(image).convertToFormat(QImage::Format_RGB32);
+    }
+    image.applyColorTransform(toScreen_);
     return image;
+}
+
+void PreviewController::setSourceProfile(const std::string& icc)
+{
+    const QColorSpace space = icc.empty() ? QColorSpace() : QColorSpace::fromIccProfile(QByteArray::fromStdString(icc));
+    profileName_.clear();
+    convertColours_ = false;
+    toScreen_ = QColorTransform();
+    if (!space.isValid()) {
+        return;  // none, or one Qt cannot use: the data is shown as sRGB, as before
+    }
+    profileName_ = space.description().isEmpty() ? tr("from the file") : space.description();
+    const QColorSpace srgb(QColorSpace::SRgb);
+    if (space != srgb) {
+        toScreen_ = space.transformationToColorSpace(srgb);
+        convertColours_ = true;
+    }
 }
 
 void PreviewController::showOriginalRendering()
@@ -204,7 +243,7 @@ void PreviewController::showPreview(const PreviewResult& result)
     previewRegion_ = result.region;
     // Made before the mapping last changed: render again with the current one.
     QString shown = result.shownRange;
-    const QImage image = result.mapping == mapping_ ? result.image : render(preview_, &shown);
+    const QImage image = result.mapping == mapping_ ? forScreen(result.image, &shown) : render(preview_, &shown);
     if (previewRegion_ == wholeImage()) {
         window_.showPreview(image, previewStatusText(result, wholeImage()));
         filteredBase_ = true;
@@ -220,7 +259,7 @@ void PreviewController::showPreview(const PreviewResult& result)
         regions_->recheckSoon();
     }
     window_.setDisplayStatus(shown);
-    window_.setTimingRecords(result.timings,
+    window_.runDocks()->setTimingRecords(result.timings,
                              tr("Preview %1 x %2 on %3%4")
                                  .arg(result.region.width)
                                  .arg(result.region.height)
@@ -381,7 +420,7 @@ void PreviewController::showOpenedImage(const QString& path)
     originalShown_ = shown;
     window_.imageView()->setOriginal(originalDisplay_);
     window_.setDisplayStatus(originalShown_);
-    // The stack stays: it is previewed on the new image.
+    // The stack the image opened with (its own, or for the first image one given before it).
     if (!document_.stack().entries.empty()) {
         previewStack();
     }

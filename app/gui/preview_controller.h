@@ -9,6 +9,7 @@
 #include <opencv2/core/mat.hpp>
 
 #include <QImage>
+#include <QColorTransform>
 #include <QObject>
 #include <QPoint>
 #include <QRect>
@@ -95,6 +96,10 @@ public slots:
     /// Shows the document's newly opened image (read from path) and
     /// previews the stack on it.
     void showOpenedImage(const QString& path);
+    /// The ICC profile the open image's file carries (empty: none, taken as sRGB). Colours are
+    /// converted from it to sRGB for the screen, never in the data, and the status bar names it.
+    /// Takes effect at the next rendering (showOpenedImage() makes one).
+    void setSourceProfile(const std::string& icc);
     /// Makes the stack's result the image and empties the stack, as one undo step; a notice
     /// when no filter is enabled.
     void applyPreview();
@@ -125,6 +130,9 @@ private:
     void showDocumentImage();
     void forgetPreviews();
     QImage render(const cv::Mat& data, QString* shown) const;
+    /// image (a rendering of the data) converted for the screen from the source profile, with
+    /// the profile named in *shown.
+    QImage forScreen(QImage image, QString* shown) const;
     void showOriginalRendering();
 
     ui::MainWindow& window_;
@@ -141,6 +149,9 @@ private:
     quint64 shownPreview_ = 0;
     quint64 acceptFrom_ = 0;  ///< results of older requests belong to a previous image or stack
     DisplayMapping mapping_;
+    QColorTransform toScreen_;  ///< source profile to sRGB; used while convertColours_
+    bool convertColours_ = false;
+    QString profileName_;       ///< the source profile's description; empty without one
     QImage originalDisplay_;  ///< the open image as displayed, the "before" of the split
     QString originalShown_;   ///< what black and white stand for in originalDisplay_
     /// The caller waiting for the whole result; both empty when none is (or it gave up).

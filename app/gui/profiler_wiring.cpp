@@ -3,6 +3,7 @@
 
 #include "app/io/trace_export.h"
 #include "ui/main_window.h"
+#include "ui/run_docks.h"
 #include "ui/profiler_dock.h"
 
 #include <QCoreApplication>
@@ -33,7 +34,7 @@ QString tr(const char* text)
 
 void connectProfilerExport(ui::MainWindow& window)
 {
-    ui::ProfilerDock* dock = window.profilerDock();
+    ui::ProfilerDock* dock = window.runDocks()->profilerDock();
     QObject::connect(dock, &ui::ProfilerDock::exportRequested, &window,
                      [&window, dock](ui::ProfilerDock::ExportFormat format, const QString& path) {
                          try {

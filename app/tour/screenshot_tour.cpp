@@ -6,6 +6,7 @@
 #include "app/gui/gui_controller.h"
 #include "ui/compare_dialog.h"
 #include "ui/main_window.h"
+#include "ui/run_docks.h"
 #include "ui/profiler_dock.h"
 
 #include <QAbstractButton>
@@ -71,13 +72,13 @@ void ScreenshotTour::shoot(const QString& name)
 void ScreenshotTour::measureDevices(const std::function<void()>& next)
 {
     shoot(QStringLiteral("profiler.png"));
-    window_.profilerDock()->hide();
+    window_.runDocks()->profilerDock()->hide();
     // The Devices dock on its own, tall enough to show every device.
-    window_.deviceDock()->show();
-    window_.deviceDock()->setFloating(true);
-    window_.deviceDock()->resize(560, 1330);
+    window_.runDocks()->deviceDock()->show();
+    window_.runDocks()->deviceDock()->setFloating(true);
+    window_.runDocks()->deviceDock()->resize(560, 1330);
     // Measure every device first, so the panel and the roofline show their ceilings.
-    const QStringList keys = window_.enabledDevices();
+    const QStringList keys = window_.runDocks()->enabledDevices();
     auto pending = std::make_shared<int>(static_cast<int>(keys.size()));
     if (*pending == 0) {
         next();
@@ -96,12 +97,12 @@ void ScreenshotTour::measureDevices(const std::function<void()>& next)
 void ScreenshotTour::runComparison()
 {
     const QString devices = QDir(folder_).filePath(QStringLiteral("devices.png"));
-    if (!window_.deviceDock()->grab().save(devices, "PNG")) {
+    if (!window_.runDocks()->deviceDock()->grab().save(devices, "PNG")) {
         failed_ = true;
     } else {
         std::fprintf(stderr, "tessera: saved %s\n", qPrintable(devices));
     }
-    window_.deviceDock()->setFloating(false);
+    window_.runDocks()->deviceDock()->setFloating(false);
     controller_.openCompare();
     CompareController* compare = controller_.compareController();
     auto* dialog = window_.findChild<ui::CompareDialog*>();
@@ -129,14 +130,14 @@ void ScreenshotTour::step(int index)
     switch (index) {
     case 0:
         shoot(QStringLiteral("preview.png"));
-        window_.showTilesAction()->setChecked(true);
+        window_.runDocks()->showTilesAction()->setChecked(true);
         next();
         return;
     case 1:
         shoot(QStringLiteral("tiles.png"));
-        window_.showTilesAction()->setChecked(false);
-        window_.profilerDock()->show();
-        window_.profilerDock()->raise();
+        window_.runDocks()->showTilesAction()->setChecked(false);
+        window_.runDocks()->profilerDock()->show();
+        window_.runDocks()->profilerDock()->raise();
         next();
         return;
     case 2:

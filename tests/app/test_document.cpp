@@ -140,6 +140,23 @@ TEST_F(DocumentTest, ApplyReplacesImageAndStackAndUndoBringsBothBack)
     EXPECT_EQ(document_.undoStack().count(), 0);
 }
 
+TEST_F(DocumentTest, ApplyKeepsTheDisabledFiltersItDidNotApply)
+{
+    document_.setImage(cv::Mat(4, 5, CV_8UC1, cv::Scalar(10)));
+    document_.addFilter(QStringLiteral("box"));
+    document_.addFilter(QStringLiteral("gaussian"));
+    document_.addFilter(QStringLiteral("sharpen"));
+    document_.setEntryEnabled(1, false);
+    const StackState before = document_.stack();
+    document_.apply(cv::Mat(4, 5, CV_8UC1, cv::Scalar(20)), QStringLiteral("Apply 2 filters"));
+    ASSERT_EQ(document_.stack().entries.size(), 1u);
+    EXPECT_EQ(document_.stack().entries[0].choice.id, "gaussian");
+    EXPECT_FALSE(document_.stack().entries[0].enabled);
+    EXPECT_EQ(document_.stack().current, 0);
+    document_.undoStack().undo();
+    EXPECT_EQ(document_.stack(), before);
+}
+
 TEST(KernelPreset, RoundTripsAndRefusesWhatTheRegistryRefuses)
 {
     QTemporaryDir dir;

@@ -13,6 +13,7 @@
 #include "ui/filter_panel.h"
 #include "ui/filter_stack.h"
 #include "ui/main_window.h"
+#include "ui/run_docks.h"
 #include "ui/profiler_dock.h"
 
 #include <gtest/gtest.h>
@@ -63,23 +64,23 @@ TEST_F(DeviceDisableTest, UncheckingAGpuTakesItOutOfTheNextPreview)
     for (const auto& d : snap.devices) {
         all.insert(d.id.value());
     }
-    EXPECT_EQ(devicesIn(window_.profilerDock()->records()), all);
+    EXPECT_EQ(devicesIn(window_.runDocks()->profilerDock()->records()), all);
 
     const tessera::values::DeviceId off = snap.devices[1].id;
     auto* check =
-        window_.devicePanel()->findChild<QCheckBox*>(QStringLiteral("deviceCheck_gpu%1").arg(off.value()));
+        window_.runDocks()->devicePanel()->findChild<QCheckBox*>(QStringLiteral("deviceCheck_gpu%1").arg(off.value()));
     ASSERT_NE(check, nullptr);
     ASSERT_TRUE(check->isChecked());
     check->click();  // as the user does; the controller previews again on the devices left
     ASSERT_FALSE(check->isChecked());
-    EXPECT_FALSE(window_.enabledDevices().contains(QStringLiteral("gpu:%1").arg(off.value())));
+    EXPECT_FALSE(window_.runDocks()->enabledDevices().contains(QStringLiteral("gpu:%1").arg(off.value())));
     ASSERT_TRUE(shown.wait(30000));
     while (controller_.isPreviewPending()) {
         ASSERT_TRUE(shown.wait(30000));
     }
     std::set<int> left = all;
     left.erase(off.value());
-    EXPECT_EQ(devicesIn(window_.profilerDock()->records()), left);
+    EXPECT_EQ(devicesIn(window_.runDocks()->profilerDock()->records()), left);
     EXPECT_LE(cv::norm(controller_.previewData(), tessera::filters::applyCpu(controller_.sourceImage(), chain),
                        cv::NORM_INF),
               1.0);

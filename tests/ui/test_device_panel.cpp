@@ -4,6 +4,7 @@
 #include "tessera/gpu/device_info.h"
 #include "ui/device_panel.h"
 #include "ui/main_window.h"
+#include "ui/run_docks.h"
 
 #include <gtest/gtest.h>
 
@@ -190,7 +191,7 @@ class DeviceDockTest : public tessera::test::WindowFixture {};
 
 TEST_F(DeviceDockTest, TheViewMenuTogglesTheDock)
 {
-    QDockWidget* dock = window_.deviceDock();
+    QDockWidget* dock = window_.runDocks()->deviceDock();
     ASSERT_NE(dock, nullptr);
     EXPECT_EQ(window_.dockWidgetArea(dock), Qt::RightDockWidgetArea);
     auto* toggle = window_.findChild<QAction*>(QStringLiteral("actionShowDevices"));
@@ -212,14 +213,14 @@ TEST_F(DeviceDockTest, TheViewMenuTogglesTheDock)
 TEST_F(DeviceDockTest, TheControllerFillsTheDockAndRefreshReadsAgain)
 {
     // The window shows whatever snapshot it is given; the controller gives it the real one.
-    window_.setDevices(fourGpus());
-    EXPECT_EQ(window_.enabledDevices().size(), 5);
+    window_.runDocks()->setDevices(fourGpus());
+    EXPECT_EQ(window_.runDocks()->enabledDevices().size(), 5);
     controller_.refreshDeviceInfo();
     const DeviceSnapshot real = tessera::gpu::enumerateDevices();
-    EXPECT_EQ(window_.enabledDevices().size(), static_cast<qsizetype>(real.devices.size() + 1));
-    window_.setDevices(fourGpus());
-    window_.devicePanel()->findChild<QPushButton*>(QStringLiteral("deviceRefresh"))->click();
-    EXPECT_EQ(window_.devicePanel()->findChild<QGroupBox*>(QStringLiteral("deviceSection_gpu3")) != nullptr,
+    EXPECT_EQ(window_.runDocks()->enabledDevices().size(), static_cast<qsizetype>(real.devices.size() + 1));
+    window_.runDocks()->setDevices(fourGpus());
+    window_.runDocks()->devicePanel()->findChild<QPushButton*>(QStringLiteral("deviceRefresh"))->click();
+    EXPECT_EQ(window_.runDocks()->devicePanel()->findChild<QGroupBox*>(QStringLiteral("deviceSection_gpu3")) != nullptr,
               real.devices.size() > 3);
 }
 

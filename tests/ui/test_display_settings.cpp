@@ -8,6 +8,7 @@
 #include "ui/filter_dock.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
+#include "ui/window_menus.h"
 #include "ui/preferences_dialog.h"
 
 #include <gtest/gtest.h>
@@ -124,11 +125,15 @@ TEST_F(SettingsTest, TestsNeverTouchTheUsersSettings)
 
 TEST_F(SettingsTest, GeometryAndDockLayoutAreKept)
 {
+    // A size within the test screen (800 x 600): a larger one is brought within the screen.
     window_.addDockWidget(Qt::LeftDockWidgetArea, window_.filterDock());
-    window_.resize(1000, 700);
+    window_.resize(700, 500);
     window_.close();
     tessera::ui::MainWindow restored;
-    EXPECT_EQ(restored.size(), QSize(1000, 700));
+    EXPECT_EQ(restored.size(), QSize(700, 500));
+    // The dock layout comes back when the window is shown, with its final size.
+    restored.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&restored));
     EXPECT_EQ(restored.dockWidgetArea(restored.filterDock()), Qt::LeftDockWidgetArea);
 }
 
@@ -137,7 +142,7 @@ TEST_F(SettingsTest, DisplayMappingChoiceIsKept)
     window_.findChild<QAction*>(QStringLiteral("actionDisplayFullRange"))->trigger();
     window_.findChild<QAction*>(QStringLiteral("actionDisplayAbsolute"))->trigger();
     tessera::ui::MainWindow other;
-    EXPECT_EQ(other.displayMenu()->options(), (tessera::ui::DisplayOptions{false, true}));
+    EXPECT_EQ(other.menus()->displayMenu()->options(), (tessera::ui::DisplayOptions{false, true}));
     tessera::app::GuiController controller(other);
     EXPECT_EQ(controller.displayMapping(), (tessera::app::DisplayMapping{false, tessera::app::SignedMode::Absolute}));
 }
@@ -183,16 +188,16 @@ TEST_F(SettingsTest, PreferredDeviceReachesTheEngineAndIsKept)
 {
     controller_.refreshDeviceInfo();
     controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
-    EXPECT_EQ(window_.preferredDevice(), QStringLiteral("auto"));
+    EXPECT_EQ(window_.menus()->preferredDevice(), QStringLiteral("auto"));
     choosePreviewDevice(window_, QStringLiteral("cpu"));
-    EXPECT_EQ(window_.preferredDevice(), QStringLiteral("cpu"));
+    EXPECT_EQ(window_.menus()->preferredDevice(), QStringLiteral("cpu"));
     window_.findChild<QAction*>(QStringLiteral("stackAdd_box"))->trigger();
     const FilterChain chain{{tessera::filters::builtinRegistry().get("box").build({})}};
     ASSERT_TRUE(tessera::test::waitForPreviewOf(controller_, chain));
     EXPECT_TRUE(window_.previewStatus().contains(QStringLiteral("CPU is chosen in Preferences")))
         << window_.previewStatus().toStdString();
     tessera::ui::MainWindow other;
-    EXPECT_EQ(other.preferredDevice(), QStringLiteral("cpu"));
+    EXPECT_EQ(other.menus()->preferredDevice(), QStringLiteral("cpu"));
 }
 
 /// A window and its controller made after `device` was stored as the preview device, with a

@@ -26,7 +26,7 @@ TEST_F(EmptyStackTest, EmptyStackShowsHowToAddAFilter)
     EXPECT_TRUE(window_.filterDock()->showsEmptyState());
     EXPECT_TRUE(window_.kernelDock()->showsEmptyState());
     EXPECT_TRUE(find<QLabel>(QStringLiteral("emptyStackText"))->isVisible());
-    EXPECT_FALSE(window_.filterPanel()->isVisible());
+    EXPECT_FALSE(window_.filterDock()->panel()->isVisible());
     EXPECT_FALSE(window_.kernelDock()->editor()->isVisible());
     auto* add = find<QPushButton>(QStringLiteral("emptyStackAddButton"));
     ASSERT_NE(add->menu(), nullptr);
@@ -35,7 +35,7 @@ TEST_F(EmptyStackTest, EmptyStackShowsHowToAddAFilter)
     window_.findChild<QAction*>(QStringLiteral("stackAdd_box"))->trigger();
     EXPECT_FALSE(window_.filterDock()->showsEmptyState());
     EXPECT_FALSE(window_.kernelDock()->showsEmptyState());
-    EXPECT_TRUE(window_.filterPanel()->isVisible());
+    EXPECT_TRUE(window_.filterDock()->panel()->isVisible());
 
     controller_.undoStack().undo();
     EXPECT_TRUE(window_.filterDock()->showsEmptyState());

@@ -8,6 +8,7 @@
 #include "ui/image_view.h"
 #include "ui/help_menu.h"
 #include "ui/main_window.h"
+#include "ui/filter_dock.h"
 
 #include <gtest/gtest.h>
 
@@ -128,7 +129,7 @@ namespace {
 TEST_F(GuiControllerTest, MovingAParameterInThePanelUpdatesThePreview)
 {
     controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
-    auto* panel = window_.filterPanel();
+    auto* panel = window_.filterDock()->panel();
     ASSERT_NE(panel, nullptr);
     auto* combo = panel->findChild<QComboBox*>(QStringLiteral("filterCombo"));
     ASSERT_NE(combo, nullptr);
@@ -164,7 +165,7 @@ TEST_F(GuiControllerTest, UndoApplySaveReload)
     const QString path = QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png");
     controller_.openImage(path);
     const cv::Mat original = controller_.sourceImage().clone();
-    auto* panel = window_.filterPanel();
+    auto* panel = window_.filterDock()->panel();
     auto* combo = panel->findChild<QComboBox*>(QStringLiteral("filterCombo"));
     combo->setCurrentIndex(combo->findData(QStringLiteral("box")));
     auto* size = panel->findChild<QSpinBox*>(QStringLiteral("param_size_spin"));

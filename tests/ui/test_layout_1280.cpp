@@ -5,11 +5,13 @@
 // With TESSERA_SCREENSHOT_DIR set, the test also saves the window at each step (1280 x 800).
 
 #include "gui_test_support.h"
+#include "ui/filter_dock.h"
 #include "ui/filter_panel.h"
 #include "ui/image_view.h"
 #include "ui/kernel_dock.h"
 #include "ui/kernel_editor.h"
 #include "ui/profiler_dock.h"
+#include "ui/run_docks.h"
 
 #include <gtest/gtest.h>
 
@@ -96,6 +98,29 @@ protected:
         }
     }
 
+    /// w can be seen without scrolling its dock: it lies within the viewport with the dock
+    /// scrolled to its top.
+    void expectUnscrolled(const char* name)
+    {
+        auto* w = window_.findChild<QWidget*>(QLatin1String(name));
+        ASSERT_NE(w, nullptr) << name;
+        ASSERT_TRUE(w->isVisible()) << name;
+        QAbstractScrollArea* area = scrollAreaOf(w);
+        QWidget* frame = area != nullptr ? area->viewport() : dockOf(w);
+        ASSERT_NE(frame, nullptr) << name;
+        if (area != nullptr) {
+            area->verticalScrollBar()->setValue(0);
+            QCoreApplication::processEvents();
+        }
+        const QRect r(w->mapTo(frame, QPoint(0, 0)), w->size());
+        EXPECT_GE(r.top(), 0) << name;
+        QWidget* content = area != nullptr ? static_cast<QScrollArea*>(area)->widget() : nullptr;
+        EXPECT_LE(r.bottom(), frame->height()) << name << " ends at " << r.bottom() << " of " << frame->height()
+                                               << ": it needs scrolling (the content asks for at least "
+                                               << (content != nullptr ? content->minimumSizeHint().height() : 0)
+                                               << " and is " << (content != nullptr ? content->height() : 0) << ")";
+    }
+
     void shot(const QString& name)
     {
         const QString dir = qEnvironmentVariable("TESSERA_SCREENSHOT_DIR");
@@ -144,6 +169,10 @@ TEST_F(Layout1280, CustomKernel7x7)
                              "normaliseButton", "scaleSpin", "offsetSpin", "loadButton", "saveButton"}) {
         expectWhole(name);
     }
+    // The kernel's own controls fit the dock's height, so a 7 x 7 kernel needs no scrolling.
+    for (const char* name : {"scaleSpin", "offsetSpin", "normaliseButton", "loadButton", "saveButton"}) {
+        expectUnscrolled(name);
+    }
     shot(QStringLiteral("editor-kernel-7x7-cpu.png"));
 }
 
@@ -169,11 +198,11 @@ TEST_F(Layout1280, FloatResult)
 TEST_F(Layout1280, ProfilerOpensAtAModestHeight)
 {
     openAndAdd("gaussian");
-    window_.profilerDock()->show();
+    window_.runDocks()->profilerDock()->show();
     QTest::qWait(200);
-    EXPECT_LE(window_.profilerDock()->height(), 800 / 3 + 10);
+    EXPECT_LE(window_.runDocks()->profilerDock()->height(), 800 / 3 + 10);
     // The parameters stay in view beside it: the Filter dock keeps the window's height.
-    EXPECT_GE(window_.filterPanel()->visibleRegion().boundingRect().height(), 150);
+    EXPECT_GE(window_.filterDock()->panel()->visibleRegion().boundingRect().height(), 150);
     expectWhole("param_sigma_spin");
     shot(QStringLiteral("editor-profiler-cpu.png"));
 }
@@ -190,6 +219,20 @@ TEST_F(Layout1280, LongStatusTextsAreElidedWithTheWholeTextInTheirTooltips)
     EXPECT_NE(compute->text(), summary);
     controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/astronaut.png"));
     EXPECT_TRUE(window_.statusBar()->toolTip().contains(QStringLiteral("astronaut.png")));
+}
+
+TEST_F(Layout1280, ALongPassingMessageIsCutWithAnEllipsisAndKeptWhole)
+{
+    controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/astronaut.png"));
+    QTest::qWait(100);
+    const QString message = QStringLiteral("Opened /a/very/long/folder/name/that/goes/on/") + QString(150, QLatin1Char('x')) +
+                            QStringLiteral(", rotated 90\u00b0 clockwise as its EXIF orientation asks; kept EXIF, XMP");
+    window_.showMessage(message);
+    const QString shown = window_.statusBar()->currentMessage();
+    EXPECT_TRUE(shown.endsWith(QChar(0x2026))) << shown.toStdString();
+    EXPECT_LT(window_.statusBar()->fontMetrics().horizontalAdvance(shown), window_.width());
+    EXPECT_EQ(window_.statusMessage(), message);
+    EXPECT_EQ(window_.statusBar()->toolTip(), message);
 }
 
 }  // namespace

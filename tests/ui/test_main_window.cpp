@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/image_view.h"
+#include "ui/file_dialogs.h"
 #include "ui/help_menu.h"
 #include "ui/main_window.h"
 
@@ -155,8 +156,25 @@ TEST_F(MainWindowTest, DroppedFileIsRequested)
     EXPECT_TRUE(enter.isAccepted());
     QDropEvent drop(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QCoreApplication::sendEvent(window_.get(), &drop);
+    // Nothing is asked inside the drop, so the application the file came from is not kept
+    // waiting; the request follows once the drop has returned.
+    EXPECT_EQ(spy.count(), 0);
+    QCoreApplication::processEvents();
     ASSERT_EQ(spy.count(), 1);
     EXPECT_EQ(spy.at(0).at(0).toString(), path);
+}
+
+TEST_F(MainWindowTest, ANonImageFileIsRefusedWhileDragged)
+{
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(QStringLiteral("/tmp/notes.txt"))});
+    QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(window_.get(), &enter);
+    EXPECT_FALSE(enter.isAccepted());
+    mime.setUrls({QUrl::fromLocalFile(QStringLiteral("/tmp/Photo.JPG"))});
+    QDragEnterEvent image(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(window_.get(), &image);
+    EXPECT_TRUE(image.isAccepted());
 }
 
 TEST_F(MainWindowTest, DropWithoutLocalFileIsRefused)
@@ -187,6 +205,22 @@ TEST_F(MainWindowTest, RecentFilesAreKeptNewestFirstAndCapped)
     EXPECT_EQ(other.recentFiles(), recent);
 }
 
+TEST_F(MainWindowTest, RecentFilesOfOneNameShowTheirFolders)
+{
+    window_->showImage(makeImage(8, 8), QStringLiteral("/data/a/astronaut.png"), QStringLiteral("u8x3"));
+    window_->showImage(makeImage(8, 8), QStringLiteral("/data/b/astronaut.png"), QStringLiteral("u8x3"));
+    window_->showImage(makeImage(8, 8), QStringLiteral("/data/b/coffee.png"), QStringLiteral("u8x3"));
+    auto* menu = window_->findChild<QMenu*>(QStringLiteral("recentMenu"));
+    ASSERT_NE(menu, nullptr);
+    QStringList texts;
+    for (const QAction* action : menu->actions()) {
+        texts << action->text();
+    }
+    EXPECT_TRUE(texts.contains(QStringLiteral("&2 astronaut.png \u2014 /data/b"))) << texts.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(texts.contains(QStringLiteral("&3 astronaut.png \u2014 /data/a")));
+    EXPECT_TRUE(texts.contains(QStringLiteral("&1 coffee.png")));
+}
+
 TEST_F(MainWindowTest, ChoosingARecentFileRequestsIt)
 {
     window_->showImage(makeImage(8, 8), QStringLiteral("/data/a.png"), QStringLiteral("u8x3"));
@@ -203,7 +237,7 @@ TEST_F(MainWindowTest, ErrorIsRecordedAndShownInStatusBar)
 {
     window_->showError(QStringLiteral("Cannot open image"), QStringLiteral("/x/missing.png: file not found"));
     EXPECT_EQ(window_->lastError(), QStringLiteral("/x/missing.png: file not found"));
-    EXPECT_TRUE(window_->statusBar()->currentMessage().contains(QStringLiteral("missing.png")));
+    EXPECT_TRUE(window_->statusMessage().contains(QStringLiteral("missing.png")));
 }
 
 TEST_F(MainWindowTest, AboutAndComputeSummary)
@@ -233,6 +267,19 @@ TEST_F(MainWindowTest, GeometryIsSavedOnClose)
     window_->close();
     MainWindow restored;
     EXPECT_EQ(restored.size(), QSize(640, 480));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(FileDialogs, TheOfferedTypeFollowsTheSuggestedName)
+{
+    const QString filters = tessera::ui::writableImageFilters();
+    EXPECT_EQ(tessera::ui::nameFilterFor(filters, QStringLiteral("/p/photo-filtered.jpg")), QStringLiteral("JPEG (*.jpg *.jpeg)"));
+    EXPECT_EQ(tessera::ui::nameFilterFor(filters, QStringLiteral("x.TIFF")), QStringLiteral("TIFF (*.tif *.tiff)"));
+    EXPECT_EQ(tessera::ui::nameFilterFor(filters, QStringLiteral("x.webp")), QStringLiteral("WebP (*.webp)"));
+    EXPECT_EQ(tessera::ui::nameFilterFor(filters, QStringLiteral("x.xyz")), QStringLiteral("PNG (*.png)"));
 }
 
 }  // namespace

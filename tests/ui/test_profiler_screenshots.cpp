@@ -2,6 +2,7 @@
 #include "tests/timing_fixtures.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
+#include "ui/run_docks.h"
 #include "ui/profiler_dock.h"
 
 #include <gtest/gtest.h>
@@ -38,14 +39,14 @@ TEST_F(ProfilerScreenshots, ProfilerDockAndTileGrid)
     tessera::ui::MainWindow window;
     window.setModalDialogsEnabled(false);
     window.resize(1500, 1000);
-    window.setDevices(tessera::test::fakeFourGpuSnapshot());
+    window.runDocks()->setDevices(tessera::test::fakeFourGpuSnapshot());
     QImage image(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
     ASSERT_FALSE(image.isNull());
     window.showImage(image, QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"), QStringLiteral("u8x3"));
-    window.setTimingRecords(tessera::test::fakeFourGpuRun(image.width(), image.height()),
+    window.runDocks()->setTimingRecords(tessera::test::fakeFourGpuRun(image.width(), image.height()),
                             QStringLiteral("Gaussian \u03c3 3.0 \u00b7 4096 \u00d7 4096 \u00b7 4 \u00d7 NVIDIA H200"));
     window.findChild<QAction*>(QStringLiteral("actionShowTiles"))->setChecked(true);
-    window.profilerDock()->show();
+    window.runDocks()->profilerDock()->show();
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
     QTest::qWait(50);
@@ -55,7 +56,7 @@ TEST_F(ProfilerScreenshots, ProfilerDockAndTileGrid)
     const QString dock = QDir(dir).filePath(QStringLiteral("profiler-dock.png"));
     const QString tiles = QDir(dir).filePath(QStringLiteral("tile-overlay.png"));
     EXPECT_TRUE(window.grab().save(whole));
-    EXPECT_TRUE(window.profilerDock()->grab().save(dock));
+    EXPECT_TRUE(window.runDocks()->profilerDock()->grab().save(dock));
     EXPECT_TRUE(window.imageView()->grab().save(tiles));
     EXPECT_FALSE(QImage(dock).isNull());
 }

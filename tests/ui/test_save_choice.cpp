@@ -22,7 +22,7 @@
 namespace {
 
 using tessera::ui::MainWindow;
-using Choice = MainWindow::SaveChoice;
+using Choice = tessera::ui::DocumentPrompts::SaveChoice;
 
 const QString kCoffee = QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png");
 
@@ -53,7 +53,7 @@ protected:
         });
     }
 
-    QString statusText() const { return window_.statusBar()->currentMessage(); }
+    QString statusText() const { return window_.statusMessage(); }
 
     QString target_;
     QStringList asked_;
@@ -119,20 +119,22 @@ TEST_F(SaveChoiceTest, AStackOfDisabledFiltersDoesNotAsk)
 
 TEST_F(SaveChoiceTest, TheStackLeftOnAnImageComesBackWithIt)
 {
-    window_.prompts().setUnsavedPrompt([](const QString&) { return MainWindow::UnsavedAnswer::Discard; });
+    window_.prompts().setUnsavedPrompt([](const QString&) { return tessera::ui::DocumentPrompts::UnsavedAnswer::Discard; });
     ASSERT_TRUE(window_.close());
-    // A fresh start: nothing in the stack, then the same image again.
-    controller_.document().resetStack({});
-    ASSERT_TRUE(window_.filterStack()->state().entries.empty());
-    controller_.openImage(kCoffee);
-    ASSERT_EQ(window_.filterStack()->state().entries.size(), 1u);
-    EXPECT_EQ(window_.filterStack()->state().entries[0].choice.id, "box");
-    EXPECT_TRUE(statusText().contains(QStringLiteral("Restored"))) << statusText().toStdString();
+    // A fresh start: a new window with nothing in its stack, then the same image again.
+    tessera::ui::MainWindow fresh;
+    fresh.setModalDialogsEnabled(false);
+    tessera::app::GuiController restarted(fresh);
+    ASSERT_TRUE(fresh.filterStack()->state().entries.empty());
+    restarted.openImage(kCoffee);
+    ASSERT_EQ(fresh.filterStack()->state().entries.size(), 1u);
+    EXPECT_EQ(fresh.filterStack()->state().entries[0].choice.id, "box");
+    EXPECT_TRUE(fresh.statusMessage().contains(QStringLiteral("Restored"))) << fresh.statusMessage().toStdString();
     // Undo takes the restored stack away again; the next open of the image does not repeat it.
-    controller_.undoStack().undo();
-    EXPECT_TRUE(window_.filterStack()->state().entries.empty());
-    controller_.openImage(kCoffee);
-    EXPECT_TRUE(window_.filterStack()->state().entries.empty());
+    restarted.undoStack().undo();
+    EXPECT_TRUE(fresh.filterStack()->state().entries.empty());
+    restarted.openImage(kCoffee);
+    EXPECT_TRUE(fresh.filterStack()->state().entries.empty());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "tests/timing_fixtures.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
+#include "ui/run_docks.h"
 #include "ui/profiler_dock.h"
 #include "ui/tile_overlay.h"
 #include "ui/timing_format.h"
@@ -120,6 +121,24 @@ TEST_F(TileOverlayTest, TheKernelNamesTheDeviceOfATile)
     EXPECT_EQ(marks[0].stream, 1);
 }
 
+TEST_F(TileOverlayTest, ACpuTileSaysFilterWithoutUploadOrDownload)
+{
+    TimingRecord record;
+    record.device = tessera::values::DeviceId::cpu();
+    record.phase = tessera::values::Phase::Kernel;
+    record.tile = 0;
+    record.width = 1000;
+    record.height = 800;
+    record.endUs = 2000.0;
+    view_.setTileOverlay({record});
+    view_.setTileOverlayVisible(true);
+    auto* item = dynamic_cast<QGraphicsRectItem*>(view_.tileOverlay()->markItem(0));
+    ASSERT_NE(item, nullptr);
+    EXPECT_TRUE(item->toolTip().contains(QStringLiteral("filter"))) << item->toolTip().toStdString();
+    EXPECT_FALSE(item->toolTip().contains(QStringLiteral("upload"))) << item->toolTip().toStdString();
+    EXPECT_FALSE(item->toolTip().contains(QStringLiteral("download")));
+}
+
 class ProfilerWindowTest : public tessera::test::WindowFixture {};
 
 TEST_F(ProfilerWindowTest, ViewMenuTogglesTilesAndTheProfiler)
@@ -141,9 +160,9 @@ TEST_F(ProfilerWindowTest, ViewMenuTogglesTilesAndTheProfiler)
 
     QAction* profiler = window_.findChild<QAction*>(QStringLiteral("actionShowProfiler"));
     ASSERT_NE(profiler, nullptr);
-    EXPECT_FALSE(window_.profilerDock()->isVisible());
+    EXPECT_FALSE(window_.runDocks()->profilerDock()->isVisible());
     profiler->trigger();
-    EXPECT_TRUE(window_.profilerDock()->isVisible());
+    EXPECT_TRUE(window_.runDocks()->profilerDock()->isVisible());
 }
 
 TEST_F(ProfilerWindowTest, TimingRecordsReachTheDockAndTheTileGrid)
@@ -152,23 +171,23 @@ TEST_F(ProfilerWindowTest, TimingRecordsReachTheDockAndTheTileGrid)
     image.fill(Qt::gray);
     window_.showImage(image, QString(), QStringLiteral("u8x4"));
     const std::vector<TimingRecord> records = tessera::test::fakeFourGpuRun(1000, 800);
-    window_.setTimingRecords(records, QStringLiteral("Gaussian"));
-    EXPECT_EQ(window_.profilerDock()->records(), records);
-    EXPECT_EQ(window_.profilerDock()->title(), QStringLiteral("Gaussian"));
+    window_.runDocks()->setTimingRecords(records, QStringLiteral("Gaussian"));
+    EXPECT_EQ(window_.runDocks()->profilerDock()->records(), records);
+    EXPECT_EQ(window_.runDocks()->profilerDock()->title(), QStringLiteral("Gaussian"));
     EXPECT_EQ(window_.imageView()->tileOverlay()->marks().size(), 16u);
 }
 
 TEST_F(ProfilerWindowTest, ExportWritesTheDocksRecords)
 {
     const std::vector<TimingRecord> records = tessera::test::fakeFourGpuRun();
-    window_.setTimingRecords(records, QStringLiteral("run"));
+    window_.runDocks()->setTimingRecords(records, QStringLiteral("run"));
     const QString path = tessera::test::tempPath(QStringLiteral("profiler"), QStringLiteral("timing.csv"));
-    window_.profilerDock()->exportTo(tessera::ui::ProfilerDock::ExportFormat::Csv, path);
+    window_.runDocks()->profilerDock()->exportTo(tessera::ui::ProfilerDock::ExportFormat::Csv, path);
     QFile file(path);
     ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << window_.lastError().toStdString();
     EXPECT_EQ(file.readAll().count('\n'), static_cast<qsizetype>(records.size() + 1));
     file.remove();
-    window_.profilerDock()->exportTo(tessera::ui::ProfilerDock::ExportFormat::ChromeTrace, QStringLiteral("/no/such/dir/t.json"));
+    window_.runDocks()->profilerDock()->exportTo(tessera::ui::ProfilerDock::ExportFormat::ChromeTrace, QStringLiteral("/no/such/dir/t.json"));
     EXPECT_TRUE(window_.lastError().contains(QStringLiteral("/no/such/dir/t.json")));
 }
 

@@ -9,6 +9,7 @@
 #include "ui/filter_panel.h"
 #include "ui/filter_stack.h"
 #include "ui/main_window.h"
+#include "ui/filter_dock.h"
 
 #include <gtest/gtest.h>
 
@@ -31,7 +32,7 @@
 namespace {
 
 using tessera::ui::MainWindow;
-using Answer = MainWindow::UnsavedAnswer;
+using Answer = tessera::ui::DocumentPrompts::UnsavedAnswer;
 
 const QString kCoffee = QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png");
 const QString kCamera = QStringLiteral(TESSERA_SAMPLE_DIR "/camera.png");
@@ -49,7 +50,7 @@ protected:
 
     void applyBox()
     {
-        auto* panel = window_.filterPanel();
+        auto* panel = window_.filterDock()->panel();
         auto* combo = panel->findChild<QComboBox*>(QStringLiteral("filterCombo"));
         combo->setCurrentIndex(combo->findData(QStringLiteral("box")));
         panel->findChild<QSpinBox*>(QStringLiteral("param_size_spin"))->setValue(5);
@@ -78,6 +79,7 @@ protected:
         ASSERT_TRUE(enter.isAccepted());
         QDropEvent event(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QCoreApplication::sendEvent(&window_, &event);
+        QCoreApplication::processEvents();  // the window asks once the drop has returned
     }
 
     void chooseRecent(const QString& path)

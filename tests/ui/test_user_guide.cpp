@@ -173,7 +173,7 @@ TEST_F(UserGuideFromTheWindow, HelpUserGuideOpensOneGuideWindowOnTheGivenPlaces)
     for (const QString& place : window_.help()->userGuidePlaces()) {
         EXPECT_TRUE(place.endsWith(QStringLiteral("/manual/index.html"))) << place.toStdString();
     }
-    window_.setUserGuidePlaces({index});
+    window_.help()->setUserGuidePlaces({index});
     QAction* action = find<QAction>(QStringLiteral("actionUserGuide"));
     ASSERT_NE(action, nullptr);
     EXPECT_EQ(action->shortcut(), QKeySequence(QKeySequence::HelpContents));
@@ -194,7 +194,7 @@ TEST_F(UserGuideFromTheWindow, TheBuiltManualOpensAndItsPagesLinkToEachOther)
     }
     window_.resize(1280, 800);
     controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
-    window_.setUserGuidePlaces({manual});
+    window_.help()->setUserGuidePlaces({manual});
     window_.findChild<QAction*>(QStringLiteral("actionUserGuide"))->trigger();
     auto* dialog = window_.findChild<UserGuideDialog*>();
     ASSERT_NE(dialog, nullptr);

@@ -3,6 +3,7 @@
 // the pointer passes over keeps its value until it has focus.
 
 #include "gui_test_support.h"
+#include "ui/filter_dock.h"
 #include "ui/filter_panel.h"
 
 #include <gtest/gtest.h>
@@ -71,8 +72,8 @@ TEST_F(WheelGuardTest, AnUnfocusedComboKeepsItsValueAndThePanelScrolls)
 
 TEST_F(WheelGuardTest, UnfocusedSpinBoxesAndSlidersKeepTheirValues)
 {
-    auto* spin = window_.filterPanel()->findChild<QDoubleSpinBox*>(QStringLiteral("param_sigma_spin"));
-    auto* slider = window_.filterPanel()->findChild<QSlider*>(QStringLiteral("param_sigma_slider"));
+    auto* spin = window_.filterDock()->panel()->findChild<QDoubleSpinBox*>(QStringLiteral("param_sigma_spin"));
+    auto* slider = window_.filterDock()->panel()->findChild<QSlider*>(QStringLiteral("param_sigma_slider"));
     ASSERT_NE(spin, nullptr);
     ASSERT_NE(slider, nullptr);
     const double sigma = spin->value();
