@@ -45,9 +45,9 @@ std::string describeDevices(const values::DeviceSnapshot& snapshot)
     }
     std::ostringstream s;
     for (const auto& d : snapshot.devices) {
-        s << values::deviceLabel(d.id, &snapshot, values::LabelForm::Listing) << " (sm_" << d.ccMajor << d.ccMinor << ", "
-          << d.smCount << " SMs, " << gib(d.memoryTotal) << ", " << gib(d.memoryFree)
-          << " free, PCI " << d.pciBusId << ")\n";
+        s << values::deviceLabel(d.id, &snapshot, values::LabelForm::Listing) << " (sm_" << d.ccMajor << d.ccMinor
+          << ", " << d.smCount << " SMs, " << gib(d.memoryTotal) << ", " << gib(d.memoryFree) << " free, PCI "
+          << d.pciBusId << ")\n";
     }
     std::string text = s.str();
     text.pop_back();

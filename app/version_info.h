@@ -10,11 +10,11 @@ namespace tessera::app {
 /// Versions of Tessera and the libraries it runs on, for --version, About and manifests.
 struct VersionInfo {
     std::string tessera;
-    std::string qt;            ///< runtime Qt version (qVersion())
-    std::string opencv;        ///< cv::getVersionString()
-    std::string cudaRuntime;   ///< e.g. "13.0"
-    std::string cudaDriver;    ///< e.g. "13.0", or "none"
-    std::string cufft;         ///< cuFFT as opened at run time, e.g. "12.0.0", or "none"
+    std::string qt;                 ///< runtime Qt version (qVersion())
+    std::string opencv;             ///< cv::getVersionString()
+    std::string cudaRuntime;        ///< e.g. "13.0"
+    std::string cudaDriver;         ///< e.g. "13.0", or "none"
+    std::string cufft;              ///< cuFFT as opened at run time, e.g. "12.0.0", or "none"
     std::string cudaArchitectures;  ///< what the device code was built for, e.g. "90"
 };
 

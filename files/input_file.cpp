@@ -50,8 +50,8 @@ std::string accessReason(int err)
 InputFileError tooLarge(const std::string& name, const InputRule& rule, std::optional<std::uintmax_t> size)
 {
     const std::string bound = describeBytes(rule.maxBytes);
-    return InputFileError(name, "larger than " + bound + (size ? " (" + std::to_string(*size) + " bytes)" : "") +
-                                    "; " + rule.kind + " may hold at most " + bound);
+    return InputFileError(name, "larger than " + bound + (size ? " (" + std::to_string(*size) + " bytes)" : "") + "; " +
+                                    rule.kind + " may hold at most " + bound);
 }
 
 // Refuses what the rule does not read: a folder, a device, a socket, a FIFO where pipes are not

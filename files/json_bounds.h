@@ -29,8 +29,7 @@ template <class Json>
 Json parseBoundedJson(std::string_view text, int maxDepth = kMaxJsonDepth)
 {
     // The callback sees each array and object as it opens, with the number already open.
-    const typename Json::parser_callback_t bound = [maxDepth](int depth, typename Json::parse_event_t event,
-                                                              Json&) {
+    const typename Json::parser_callback_t bound = [maxDepth](int depth, typename Json::parse_event_t event, Json&) {
         if ((event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start) &&
             depth >= maxDepth) {
             throw JsonTooDeep("arrays and objects nested deeper than " + std::to_string(maxDepth) + " levels");

@@ -139,9 +139,9 @@ OutputFile::OutputFile(const std::string& path, Streams streams) : path_(path), 
         const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0) {
             const int err = errno;
-            throw OutputFileError(path, err == ENXIO ? std::string("a FIFO that no process reads; nothing was written")
-                                                     : std::string("cannot open the file for writing: ") +
-                                                           std::strerror(err),
+            throw OutputFileError(path,
+                                  err == ENXIO ? std::string("a FIFO that no process reads; nothing was written")
+                                               : std::string("cannot open the file for writing: ") + std::strerror(err),
                                   err);
         }
         stream_ = fd;
@@ -253,8 +253,9 @@ void OutputFile::commit()
         }
         if (::chmod(temp_.path().c_str(), target_.mode) != 0) {
             const int err = errno;
-            throw OutputFileError(path_, std::string("cannot give the new file the permissions of the old one: ") +
-                                             std::strerror(err) + "; nothing was replaced",
+            throw OutputFileError(path_,
+                                  std::string("cannot give the new file the permissions of the old one: ") +
+                                      std::strerror(err) + "; nothing was replaced",
                                   err);
         }
     }

@@ -44,12 +44,12 @@ enum class Streams {
 
 /// How one path is written, decided from what is there now.
 struct OutputTarget {
-    std::filesystem::path file;   ///< what is written: the path with its symbolic links followed
-    bool stream = false;          ///< a character device or FIFO: written straight, never replaced
-    bool replaces = false;        ///< a regular file is there and will be replaced
-    mode_t mode = 0;              ///< the permission bits of the file replaced
-    uid_t owner = 0;              ///< its owner
-    gid_t group = 0;              ///< its group
+    std::filesystem::path file;  ///< what is written: the path with its symbolic links followed
+    bool stream = false;         ///< a character device or FIFO: written straight, never replaced
+    bool replaces = false;       ///< a regular file is there and will be replaced
+    mode_t mode = 0;             ///< the permission bits of the file replaced
+    uid_t owner = 0;             ///< its owner
+    gid_t group = 0;             ///< its group
 };
 
 /// Decides how path is written without changing anything: its folder must exist; a folder, a

@@ -129,8 +129,8 @@ std::string thisHostTag()
 
 std::string temporaryNameFor(const fs::path& target)
 {
-    const std::string suffix = std::string(kMarker) + thisHostTag() + "-" + std::to_string(::getpid()) + "-" +
-                               randomTag();
+    const std::string suffix =
+        std::string(kMarker) + thisHostTag() + "-" + std::to_string(::getpid()) + "-" + randomTag();
     std::string stem = target.stem().string();
     std::string ext = target.extension().string();
     const std::size_t fixed = 1 + suffix.size();

@@ -32,38 +32,34 @@ private:
     const ParamValues& values_;
 };
 
-ParamDesc intParam(std::string key, std::string label, int lo, int hi, int def, int step,
-                   std::string tooltip)
+ParamDesc intParam(std::string key, std::string label, int lo, int hi, int def, int step, std::string tooltip)
 {
-    return {std::move(key), std::move(label), ParamType::Int, double(lo), double(hi), double(def),
-            double(step), {}, std::move(tooltip)};
+    return {std::move(key),    std::move(label), ParamType::Int, double(lo), double(hi), double(def), double(step), {},
+            std::move(tooltip)};
 }
 
-ParamDesc doubleParam(std::string key, std::string label, double lo, double hi, double def,
-                      double step, std::string tooltip)
+ParamDesc doubleParam(std::string key, std::string label, double lo, double hi, double def, double step,
+                      std::string tooltip)
 {
-    return {std::move(key), std::move(label), ParamType::Double, lo, hi, def, step, {},
-            std::move(tooltip)};
+    return {std::move(key), std::move(label), ParamType::Double, lo, hi, def, step, {}, std::move(tooltip)};
 }
 
 ParamDesc boolParam(std::string key, std::string label, bool def, std::string tooltip)
 {
-    return {std::move(key), std::move(label), ParamType::Bool, 0.0, 1.0, def ? 1.0 : 0.0, 1.0,
-            {}, std::move(tooltip)};
+    return {std::move(key), std::move(label), ParamType::Bool, 0.0, 1.0, def ? 1.0 : 0.0, 1.0, {}, std::move(tooltip)};
 }
 
-ParamDesc choiceParam(std::string key, std::string label, std::vector<std::string> choices,
-                      int def, std::string tooltip)
+ParamDesc choiceParam(std::string key, std::string label, std::vector<std::string> choices, int def,
+                      std::string tooltip)
 {
     const double last = static_cast<double>(choices.size()) - 1.0;
-    return {std::move(key), std::move(label), ParamType::Choice, 0.0, last, double(def), 1.0,
+    return {std::move(key),     std::move(label),  ParamType::Choice, 0.0, last, double(def), 1.0,
             std::move(choices), std::move(tooltip)};
 }
 
 // Wraps a factory call so every filter checks its values the same way, takes the optional
 // anchor and carries its registry id.
-void addFilter(FilterRegistry& registry, FilterDesc desc,
-               std::function<FilterSpec(const Args&)> make)
+void addFilter(FilterRegistry& registry, FilterDesc desc, std::function<FilterSpec(const Args&)> make)
 {
     FilterDesc meta = desc;
     desc.build = [meta = std::move(meta), make = std::move(make)](const ParamValues& values) {
@@ -93,42 +89,45 @@ namespace {
 void registerBasicBlurAndSharpen(FilterRegistry& registry)
 {
     const int maxSide = kMaxKernelSide;
-    addFilter(registry,
-              {"identity", "Identity", "Basic", "Copies the image (a 1 x 1 kernel of 1).", {}, {}},
+    addFilter(registry, {"identity", "Identity", "Basic", "Copies the image (a 1 x 1 kernel of 1).", {}, {}},
               [](const Args&) { return makeIdentity(); });
 
     addFilter(registry,
-              {"box", "Box blur", "Blur", "Mean over a square window, as cv::blur.",
+              {"box",
+               "Box blur",
+               "Blur",
+               "Mean over a square window, as cv::blur.",
                {intParam("size", "Size", 1, maxSide, 3, 1, "Side of the square window in pixels"),
-                boolParam("normalize", "Normalize", true,
-                          "Divide by the window area (off: plain sum)")},
+                boolParam("normalize", "Normalize", true, "Divide by the window area (off: plain sum)")},
                {}},
               [](const Args& a) { return makeBox(a.integer("size"), a.flag("normalize")); });
 
     addFilter(registry,
-              {"gaussian", "Gaussian blur", "Blur", "Gaussian blur, as cv::GaussianBlur.",
-               {doubleParam("sigma", "Sigma", 0.1, 40.0, 1.0, 0.1,
-                            "Standard deviation in pixels"),
-                intParam("size", "Size", 0, maxSide, 0, 1,
-                         "Odd kernel side; 0 picks 2 * ceil(3 * sigma) + 1")},
+              {"gaussian",
+               "Gaussian blur",
+               "Blur",
+               "Gaussian blur, as cv::GaussianBlur.",
+               {doubleParam("sigma", "Sigma", 0.1, 40.0, 1.0, 0.1, "Standard deviation in pixels"),
+                intParam("size", "Size", 0, maxSide, 0, 1, "Odd kernel side; 0 picks 2 * ceil(3 * sigma) + 1")},
                {}},
               [](const Args& a) { return makeGaussian(a.number("sigma"), a.integer("size")); });
 
     addFilter(registry,
-              {"sharpen", "Sharpen", "Sharpen",
+              {"sharpen",
+               "Sharpen",
+               "Sharpen",
                "3 x 3 sharpen: the centre minus its four neighbours.",
-               {doubleParam("amount", "Amount", 0.0, 10.0, 1.0, 0.1,
-                            "Weight of each subtracted neighbour")},
+               {doubleParam("amount", "Amount", 0.0, 10.0, 1.0, 0.1, "Weight of each subtracted neighbour")},
                {}},
               [](const Args& a) { return makeSharpen(a.number("amount")); });
 
     addFilter(registry,
-              {"unsharp", "Unsharp mask", "Sharpen",
+              {"unsharp",
+               "Unsharp mask",
+               "Sharpen",
                "Adds back the difference between the image and its Gaussian blur.",
-               {doubleParam("sigma", "Sigma", 0.1, 40.0, 1.0, 0.1,
-                            "Standard deviation of the blur in pixels"),
-                doubleParam("amount", "Amount", 0.0, 10.0, 1.0, 0.1,
-                            "How much of the detail to add back")},
+               {doubleParam("sigma", "Sigma", 0.1, 40.0, 1.0, 0.1, "Standard deviation of the blur in pixels"),
+                doubleParam("amount", "Amount", 0.0, 10.0, 1.0, 0.1, "How much of the detail to add back")},
                {}},
               [](const Args& a) { return makeUnsharp(a.number("sigma"), a.number("amount")); });
 }
@@ -137,14 +136,18 @@ void registerBasicBlurAndSharpen(FilterRegistry& registry)
 void registerEdges(FilterRegistry& registry)
 {
     addFilter(registry,
-              {"laplacian", "Laplacian", "Edges", "Second derivative, as cv::Laplacian.",
-               {intParam("size", "Aperture", 1, 3, 1, 2,
-                         "1: 4-neighbour kernel, 3: 3 x 3 aperture")},
+              {"laplacian",
+               "Laplacian",
+               "Edges",
+               "Second derivative, as cv::Laplacian.",
+               {intParam("size", "Aperture", 1, 3, 1, 2, "1: 4-neighbour kernel, 3: 3 x 3 aperture")},
                {}},
               [](const Args& a) { return makeLaplacian(a.integer("size")); });
 
     addFilter(registry,
-              {"log", "Laplacian of Gaussian", "Edges",
+              {"log",
+               "Laplacian of Gaussian",
+               "Edges",
                "Laplacian of a Gaussian: blob and edge detector, zero on flat areas.",
                {doubleParam("sigma", "Sigma", 0.1, 40.0, 1.4, 0.1,
                             "Standard deviation in pixels; the kernel spans 3 sigma each way")},
@@ -152,28 +155,35 @@ void registerEdges(FilterRegistry& registry)
               [](const Args& a) { return makeLaplacianOfGaussian(a.number("sigma")); });
 
     addFilter(registry,
-              {"sobel", "Sobel", "Edges", "Smoothed derivative, as cv::Sobel.",
+              {"sobel",
+               "Sobel",
+               "Edges",
+               "Smoothed derivative, as cv::Sobel.",
                {intParam("dx", "X order", 0, 2, 1, 1, "Order of the derivative along x"),
                 intParam("dy", "Y order", 0, 2, 0, 1, "Order of the derivative along y"),
                 intParam("size", "Aperture", 1, 7, 3, 2, "Kernel side: 1, 3, 5 or 7")},
                {}},
-              [](const Args& a) {
-                  return makeSobel(a.integer("dx"), a.integer("dy"), a.integer("size"));
-              });
+              [](const Args& a) { return makeSobel(a.integer("dx"), a.integer("dy"), a.integer("size")); });
 
     addFilter(registry,
-              {"scharr", "Scharr", "Edges", "3 x 3 derivative with better rotation symmetry.",
+              {"scharr",
+               "Scharr",
+               "Edges",
+               "3 x 3 derivative with better rotation symmetry.",
                {intParam("dx", "X order", 0, 1, 1, 1, "1 for d/dx (then dy is 0)"),
                 intParam("dy", "Y order", 0, 1, 0, 1, "1 for d/dy (then dx is 0)")},
                {}},
               [](const Args& a) { return makeScharr(a.integer("dx"), a.integer("dy")); });
 
-    addFilter(registry,
-              {"prewitt", "Prewitt", "Edges", "3 x 3 derivative with flat smoothing.",
-               {choiceParam("direction", "Direction", {"horizontal", "vertical"}, 0,
-                            "horizontal: d/dx, vertical: d/dy")},
-               {}},
-              [](const Args& a) { return makePrewitt(a.choice("direction")); });
+    addFilter(
+        registry,
+        {"prewitt",
+         "Prewitt",
+         "Edges",
+         "3 x 3 derivative with flat smoothing.",
+         {choiceParam("direction", "Direction", {"horizontal", "vertical"}, 0, "horizontal: d/dx, vertical: d/dy")},
+         {}},
+        [](const Args& a) { return makePrewitt(a.choice("direction")); });
 }
 
 /// Emboss, motion blur and the custom kernel.
@@ -181,26 +191,31 @@ void registerStylesAndCustom(FilterRegistry& registry)
 {
     const int maxSide = kMaxKernelSide;
     addFilter(registry,
-              {"emboss", "Emboss", "Stylize", "Relief lit from one direction.",
+              {"emboss",
+               "Emboss",
+               "Stylize",
+               "Relief lit from one direction.",
                {doubleParam("angle", "Angle", -180.0, 180.0, 45.0, 15.0,
                             "Light direction in degrees, counter-clockwise from +x"),
-                doubleParam("strength", "Strength", 0.0, 10.0, 1.0, 0.1,
-                            "Weight of the relief")},
+                doubleParam("strength", "Strength", 0.0, 10.0, 1.0, 0.1, "Weight of the relief")},
                {}},
               [](const Args& a) { return makeEmboss(a.number("angle"), a.number("strength")); });
 
-    addFilter(registry,
-              {"motion_blur", "Motion blur", "Blur", "Average along a line.",
-               {intParam("length", "Length", 1, maxSide, 9, 1, "Length of the line in pixels"),
-                doubleParam("angle", "Angle", -180.0, 180.0, 0.0, 15.0,
-                            "Direction in degrees, counter-clockwise from +x")},
-               {}},
-              [](const Args& a) {
-                  return makeMotionBlur(a.integer("length"), a.number("angle"));
-              });
+    addFilter(
+        registry,
+        {"motion_blur",
+         "Motion blur",
+         "Blur",
+         "Average along a line.",
+         {intParam("length", "Length", 1, maxSide, 9, 1, "Length of the line in pixels"),
+          doubleParam("angle", "Angle", -180.0, 180.0, 0.0, 15.0, "Direction in degrees, counter-clockwise from +x")},
+         {}},
+        [](const Args& a) { return makeMotionBlur(a.integer("length"), a.number("angle")); });
 
     addFilter(registry,
-              {"custom", "Custom kernel", "Custom",
+              {"custom",
+               "Custom kernel",
+               "Custom",
                "Any kernel up to 255 x 255, with an optional anchor.",
                {boolParam("normalize", "Normalize", false,
                           "Divide by the sum of the weights at every run, leaving the weights as they are "

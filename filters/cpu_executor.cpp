@@ -20,8 +20,7 @@ void checkFormat(const cv::Mat& src)
         throw std::invalid_argument("applyCpu: the image is empty");
     }
     if (src.dims != 2) {
-        throw std::invalid_argument("applyCpu: expected a 2D image, got " +
-                                    std::to_string(src.dims) + " dimensions");
+        throw std::invalid_argument("applyCpu: expected a 2D image, got " + std::to_string(src.dims) + " dimensions");
     }
     const int depth = src.depth();
     if (depth != CV_8U && depth != CV_16U && depth != CV_32F) {
@@ -30,8 +29,8 @@ void checkFormat(const cv::Mat& src)
     }
     const int channels = src.channels();
     if (channels != 1 && channels != 3 && channels != 4) {
-        throw std::invalid_argument("applyCpu: unsupported channel count " +
-                                    std::to_string(channels) + " (expected 1, 3 or 4)");
+        throw std::invalid_argument("applyCpu: unsupported channel count " + std::to_string(channels) +
+                                    " (expected 1, 3 or 4)");
     }
 }
 
@@ -138,7 +137,6 @@ int toCvBorder(Border border)
     return cv::BORDER_REFLECT_101;
 }
 
-
 int resolveOutputDepth(OutputDepth depth, int inDepth)
 {
     return resolveOutputDepth<int>(depth, inDepth, CV_8U, CV_16U, CV_32F);
@@ -169,8 +167,7 @@ cv::Mat applyCpu(const cv::Mat& src, const FilterSpec& spec)
     // OpenCV 4.6's DFT path (large kernels) mishandles an off-centre anchor near the right and
     // bottom edges, so off-centre anchors are padded here too.
     const bool offCentre = anchor.x != spec.kernel.width / 2 || anchor.y != spec.kernel.height / 2;
-    const bool pad = spec.border == Border::Wrap ||
-                     (spec.border == Border::Constant && spec.borderValue != 0.0) ||
+    const bool pad = spec.border == Border::Wrap || (spec.border == Border::Constant && spec.borderValue != 0.0) ||
                      src.cols < spec.kernel.width || src.rows < spec.kernel.height || offCentre;
     cv::Mat input = src;
     int borderType = toCvBorder(spec.border);
@@ -191,11 +188,9 @@ cv::Mat applyCpu(const cv::Mat& src, const FilterSpec& spec)
     cv::Mat filtered;
     if (separable) {
         cv::sepFilter2D(input, filtered, workDepth, column64(spec.separable->row, spec.scale),
-                        column64(spec.separable->column, 1.0), cvAnchor, spec.offset,
-                        borderType);
+                        column64(spec.separable->column, 1.0), cvAnchor, spec.offset, borderType);
     } else {
-        cv::filter2D(input, filtered, workDepth, kernel64(spec.kernel, spec.scale), cvAnchor,
-                     spec.offset, borderType);
+        cv::filter2D(input, filtered, workDepth, kernel64(spec.kernel, spec.scale), cvAnchor, spec.offset, borderType);
     }
     if (pad) {
         filtered = filtered(cv::Rect(halo.left, halo.top, src.cols, src.rows));

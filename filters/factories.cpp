@@ -49,8 +49,9 @@ int sizeForSigma(const std::string& filter, double sigma)
 {
     const double size = 2.0 * std::ceil(3.0 * sigma) + 1.0;
     if (size > kMaxKernelSide) {
-        fail(filter, "sigma", formatNumber(sigma) + " needs a " + formatNumber(size) +
-                                  "-tap kernel; the limit is " + std::to_string(kMaxKernelSide));
+        fail(filter, "sigma",
+             formatNumber(sigma) + " needs a " + formatNumber(size) + "-tap kernel; the limit is " +
+                 std::to_string(kMaxKernelSide));
     }
     return static_cast<int>(size);
 }
@@ -121,8 +122,7 @@ FilterSpec makeIdentity()
 FilterSpec makeBox(int size, bool normalize)
 {
     if (size < 1 || size > kMaxKernelSide) {
-        fail("box", "size", "must be 1.." + std::to_string(kMaxKernelSide) + ", got " +
-                                std::to_string(size));
+        fail("box", "size", "must be 1.." + std::to_string(kMaxKernelSide) + ", got " + std::to_string(size));
     }
     const double tap = normalize ? 1.0 / size : 1.0;
     return fromFactors("box", std::vector<double>(static_cast<size_t>(size), tap),
@@ -135,9 +135,8 @@ FilterSpec makeGaussian(double sigma, int size)
     if (size == 0) {
         size = sizeForSigma("gaussian", sigma);
     } else if (size < 0 || size > kMaxKernelSide || size % 2 == 0) {
-        fail("gaussian", "size", "must be 0 (from sigma) or odd 1.." +
-                                     std::to_string(kMaxKernelSide) + ", got " +
-                                     std::to_string(size));
+        fail("gaussian", "size",
+             "must be 0 (from sigma) or odd 1.." + std::to_string(kMaxKernelSide) + ", got " + std::to_string(size));
     }
     auto taps = gaussianTaps(size, sigma);
     return fromFactors("gaussian", taps, taps);
@@ -226,13 +225,12 @@ FilterSpec makeSobel(int dx, int dy, int size)
 FilterSpec makeScharr(int dx, int dy)
 {
     if (!((dx == 1 && dy == 0) || (dx == 0 && dy == 1))) {
-        fail("scharr", "dx, dy", "must be (1, 0) or (0, 1), got (" + std::to_string(dx) + ", " +
-                                     std::to_string(dy) + ")");
+        fail("scharr", "dx, dy",
+             "must be (1, 0) or (0, 1), got (" + std::to_string(dx) + ", " + std::to_string(dy) + ")");
     }
     const std::vector<double> derivative{-1.0, 0.0, 1.0};
     const std::vector<double> smooth{3.0, 10.0, 3.0};
-    return dx == 1 ? fromFactors("scharr", derivative, smooth)
-                   : fromFactors("scharr", smooth, derivative);
+    return dx == 1 ? fromFactors("scharr", derivative, smooth) : fromFactors("scharr", smooth, derivative);
 }
 
 FilterSpec makePrewitt(const std::string& direction)
@@ -276,8 +274,8 @@ FilterSpec makeEmboss(double angleDegrees, double strength)
 FilterSpec makeMotionBlur(int length, double angleDegrees)
 {
     if (length < 1 || length > kMaxKernelSide) {
-        fail("motion_blur", "length", "must be 1.." + std::to_string(kMaxKernelSide) +
-                                          ", got " + std::to_string(length));
+        fail("motion_blur", "length",
+             "must be 1.." + std::to_string(kMaxKernelSide) + ", got " + std::to_string(length));
     }
     requireFinite("motion_blur", "angle", angleDegrees);
     // Each cell of a length x length square weighs how close it lies to the segment through the

@@ -145,7 +145,8 @@ bool FilterChain::isIdentity() const
 {
     return std::all_of(steps.begin(), steps.end(), [](const FilterSpec& s) {
         if (s.scale != 1.0 || s.offset != 0.0 || s.depth != OutputDepth::Same ||
-            s.kernel.weights.size() != static_cast<std::size_t>(s.kernel.width) * static_cast<std::size_t>(s.kernel.height)) {
+            s.kernel.weights.size() !=
+                static_cast<std::size_t>(s.kernel.width) * static_cast<std::size_t>(s.kernel.height)) {
             return false;
         }
         const Point a = s.effectiveAnchor();
@@ -238,8 +239,7 @@ std::optional<SeparablePair> detectSeparable(const Kernel2D& k, double relTol)
     const double tolerance = relTol * std::abs(peak);
     for (int y = 0; y < k.height; ++y) {
         for (int x = 0; x < k.width; ++x) {
-            const double product =
-                pair.column[static_cast<size_t>(y)] * pair.row[static_cast<size_t>(x)];
+            const double product = pair.column[static_cast<size_t>(y)] * pair.row[static_cast<size_t>(x)];
             if (!(std::abs(product - k.at(x, y)) <= tolerance)) {
                 return std::nullopt;
             }
@@ -252,16 +252,13 @@ void validateSpec(const FilterSpec& spec)
 {
     const Kernel2D& k = spec.kernel;
     if (k.width < 1 || k.height < 1 || k.width > kMaxKernelSide || k.height > kMaxKernelSide) {
-        throw std::invalid_argument("kernel size " + std::to_string(k.width) + " x " +
-                                    std::to_string(k.height) + " is outside 1..." +
-                                    std::to_string(kMaxKernelSide));
+        throw std::invalid_argument("kernel size " + std::to_string(k.width) + " x " + std::to_string(k.height) +
+                                    " is outside 1..." + std::to_string(kMaxKernelSide));
     }
     const size_t expected = static_cast<size_t>(k.width) * static_cast<size_t>(k.height);
     if (k.weights.size() != expected) {
-        throw std::invalid_argument("kernel " + std::to_string(k.width) + " x " +
-                                    std::to_string(k.height) + " needs " +
-                                    std::to_string(expected) + " weights, has " +
-                                    std::to_string(k.weights.size()));
+        throw std::invalid_argument("kernel " + std::to_string(k.width) + " x " + std::to_string(k.height) + " needs " +
+                                    std::to_string(expected) + " weights, has " + std::to_string(k.weights.size()));
     }
     for (double w : k.weights) {
         if (!std::isfinite(w)) {
@@ -271,15 +268,14 @@ void validateSpec(const FilterSpec& spec)
     const Point a = spec.effectiveAnchor();
     if (a.x < 0 || a.y < 0 || a.x >= k.width || a.y >= k.height) {
         throw std::invalid_argument("anchor (" + std::to_string(a.x) + ", " + std::to_string(a.y) +
-                                    ") is outside the " + std::to_string(k.width) + " x " +
-                                    std::to_string(k.height) + " kernel");
+                                    ") is outside the " + std::to_string(k.width) + " x " + std::to_string(k.height) +
+                                    " kernel");
     }
     if (spec.separable && (spec.separable->row.size() != static_cast<size_t>(k.width) ||
                            spec.separable->column.size() != static_cast<size_t>(k.height))) {
         throw std::invalid_argument("separable factors do not match the kernel size");
     }
-    if (!std::isfinite(spec.scale) || !std::isfinite(spec.offset) ||
-        !std::isfinite(spec.borderValue)) {
+    if (!std::isfinite(spec.scale) || !std::isfinite(spec.offset) || !std::isfinite(spec.borderValue)) {
         throw std::invalid_argument("scale, offset and border value must be finite numbers");
     }
 }
@@ -312,8 +308,8 @@ Kernel2D parseInlineKernel(const std::string& text)
             }
             const auto [ptr, ec] = std::from_chars(first, last, value);
             if (part.empty() || ec != std::errc() || ptr != last || !std::isfinite(value)) {
-                throw std::invalid_argument(where + ", value " + std::to_string(i + 1) + ": '" +
-                                            part + "' is not a number");
+                throw std::invalid_argument(where + ", value " + std::to_string(i + 1) + ": '" + part +
+                                            "' is not a number");
             }
             kernel.weights.push_back(value);
         }
@@ -321,12 +317,12 @@ Kernel2D parseInlineKernel(const std::string& text)
         if (rowCount == 1) {
             kernel.width = width;
         } else if (width != kernel.width) {
-            throw std::invalid_argument(where + " has " + std::to_string(width) +
-                                        " values, row 1 has " + std::to_string(kernel.width));
+            throw std::invalid_argument(where + " has " + std::to_string(width) + " values, row 1 has " +
+                                        std::to_string(kernel.width));
         }
         if (kernel.width > kMaxKernelSide || rowCount > kMaxKernelSide) {
-            throw std::invalid_argument("inline kernel: more than " +
-                                        std::to_string(kMaxKernelSide) + " values per side");
+            throw std::invalid_argument("inline kernel: more than " + std::to_string(kMaxKernelSide) +
+                                        " values per side");
         }
         if (semicolon == std::string::npos) {
             break;

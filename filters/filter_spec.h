@@ -70,12 +70,12 @@ struct SeparablePair {
 /// One linear filter as a plain value: cv::filter2D semantics (correlation, not flipped),
 /// output = saturate(round(scale * sum + offset)) in the output depth.
 struct FilterSpec {
-    std::string id = "identity";          ///< registry id of the filter that made it
-    Kernel2D kernel;                       ///< always present, full 2D weights
+    std::string id = "identity";             ///< registry id of the filter that made it
+    Kernel2D kernel;                         ///< always present, full 2D weights
     std::optional<SeparablePair> separable;  ///< set when the kernel is rank 1
-    std::optional<Point> anchor;           ///< empty: (width / 2, height / 2)
+    std::optional<Point> anchor;             ///< empty: (width / 2, height / 2)
     Border border = Border::Reflect101;
-    double borderValue = 0.0;              ///< used by Border::Constant
+    double borderValue = 0.0;  ///< used by Border::Constant
     double scale = 1.0;
     double offset = 0.0;
     OutputDepth depth = OutputDepth::Same;

@@ -3,7 +3,10 @@
 
 namespace tessera::filters {
 
-Kernel2D defaultCustomKernel() { return Kernel2D{3, 3, {0, 0, 0, 0, 1, 0, 0, 0, 0}}; }
+Kernel2D defaultCustomKernel()
+{
+    return Kernel2D{3, 3, {0, 0, 0, 0, 1, 0, 0, 0, 0}};
+}
 
 FilterChoice defaultChoice(const FilterDesc& desc)
 {

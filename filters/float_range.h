@@ -4,7 +4,7 @@
 // OpenCV stays out of filters/' public headers (ui/ sees them): the image is declared only.
 namespace cv {
 class Mat;
-}
+}  // namespace cv
 
 #include <cstdint>
 

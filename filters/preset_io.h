@@ -14,9 +14,9 @@ namespace tessera::filters {
 /// A named chain as stored in a preset file, with the registry parameters that made each step
 /// (so the GUI can show them again).
 struct PresetStep {
-    std::string id;          ///< registry id
-    ParamValues params;      ///< values used to build it
-    FilterSpec spec;         ///< the built spec, with border/scale/offset/depth applied
+    std::string id;      ///< registry id
+    ParamValues params;  ///< values used to build it
+    FilterSpec spec;     ///< the built spec, with border/scale/offset/depth applied
     bool operator==(const PresetStep&) const = default;
 };
 
@@ -41,8 +41,7 @@ public:
 /// or a chain {name, filters:[{id, params:{...}} | kernel object with "id":"custom"], border, ...}.
 /// `source` is used in messages. JSON nested deeper than files::kMaxJsonDepth is refused before
 /// it is built. Throws PresetError.
-Preset parsePreset(const std::string& jsonText, const std::string& source,
-                   const FilterRegistry& registry);
+Preset parsePreset(const std::string& jsonText, const std::string& source, const FilterRegistry& registry);
 
 /// The largest preset file loadPreset reads (far above any real stack of filters).
 inline constexpr std::uintmax_t kMaxPresetBytes = std::uintmax_t{4} << 20;

@@ -24,8 +24,7 @@ struct StepDefaults {
 // Reads one preset document; every failure names the source and the JSON path.
 class PresetReader {
 public:
-    PresetReader(std::string source, const FilterRegistry& registry)
-        : source_(std::move(source)), registry_(registry)
+    PresetReader(std::string source, const FilterRegistry& registry) : source_(std::move(source)), registry_(registry)
     {
     }
 
@@ -36,8 +35,7 @@ public:
         }
         Preset preset;
         if (doc.contains("filters")) {
-            checkFields(doc, "", {"name", "description", "filters", "border", "border_value",
-                                  "depth"});
+            checkFields(doc, "", {"name", "description", "filters", "border", "border_value", "depth"});
             readNameAndDescription(doc, preset);
             const StepDefaults defaults = readDefaults(doc, "", StepDefaults{});
             const json& list = doc.at("filters");
@@ -52,15 +50,14 @@ public:
                                     std::to_string(kMaxChainSteps));
             }
             for (size_t i = 0; i < list.size(); ++i) {
-                preset.steps.push_back(
-                    readStep(list[i], "filters[" + std::to_string(i) + "]", defaults));
+                preset.steps.push_back(readStep(list[i], "filters[" + std::to_string(i) + "]", defaults));
             }
             return preset;
         }
         if (doc.contains("weights") || doc.contains("size")) {
-            checkFields(doc, "", {"name", "description", "id", "size", "anchor", "weights",
-                                  "scale", "offset", "normalize", "border", "border_value",
-                                  "depth"});
+            checkFields(doc, "",
+                        {"name", "description", "id", "size", "anchor", "weights", "scale", "offset", "normalize",
+                         "border", "border_value", "depth"});
             readNameAndDescription(doc, preset);
             if (doc.contains("id") && !(doc["id"].is_string() && doc["id"] == "custom")) {
                 fail("id", "a single kernel object takes no id other than \"custom\"");
@@ -94,8 +91,7 @@ private:
     }
 
     // Unknown fields are errors: a typo such as "boder" would otherwise be silently ignored.
-    void checkFields(const json& object, const std::string& path,
-                     const std::set<std::string>& allowed) const
+    void checkFields(const json& object, const std::string& path, const std::set<std::string>& allowed) const
     {
         for (const auto& item : object.items()) {
             if (allowed.count(item.key()) == 0) {
@@ -133,8 +129,7 @@ private:
         return static_cast<int>(v);
     }
 
-    std::pair<int, int> readPair(const json& value, const std::string& path,
-                                 const std::string& what) const
+    std::pair<int, int> readPair(const json& value, const std::string& path, const std::string& what) const
     {
         if (!value.is_array() || value.size() != 2) {
             fail(path, "expected " + what);
@@ -152,8 +147,7 @@ private:
         }
     }
 
-    StepDefaults readDefaults(const json& object, const std::string& path,
-                              StepDefaults inherited) const
+    StepDefaults readDefaults(const json& object, const std::string& path, StepDefaults inherited) const
     {
         StepDefaults d = inherited;
         if (object.contains("border")) {
@@ -179,8 +173,7 @@ private:
     }
 
     // Border, scale, offset and depth are applied after the filter is built.
-    void applyCommon(const json& object, const std::string& path, const StepDefaults& inherited,
-                     FilterSpec& spec) const
+    void applyCommon(const json& object, const std::string& path, const StepDefaults& inherited, FilterSpec& spec) const
     {
         const StepDefaults d = readDefaults(object, path, inherited);
         spec.border = d.border;
@@ -202,8 +195,7 @@ private:
         }
     }
 
-    FilterSpec build(const FilterDesc& desc, const ParamValues& values,
-                     const std::string& path) const
+    FilterSpec build(const FilterDesc& desc, const ParamValues& values, const std::string& path) const
     {
         try {
             return desc.build(values);
@@ -212,8 +204,7 @@ private:
         }
     }
 
-    PresetStep readStep(const json& entry, const std::string& path,
-                        const StepDefaults& defaults) const
+    PresetStep readStep(const json& entry, const std::string& path, const StepDefaults& defaults) const
     {
         if (!entry.is_object()) {
             fail(path, "expected an object, got " + typeName(entry));
@@ -233,8 +224,7 @@ private:
                 fail(join(path, "id"), e.what());
             }
         }
-        checkFields(entry, path, {"id", "params", "anchor", "scale", "offset", "border",
-                                  "border_value", "depth"});
+        checkFields(entry, path, {"id", "params", "anchor", "scale", "offset", "border", "border_value", "depth"});
         PresetStep step;
         step.id = id;
         if (entry.contains("params")) {
@@ -244,8 +234,7 @@ private:
                 fail(where, "expected an object, got " + typeName(params));
             }
             for (const auto& item : params.items()) {
-                step.params.values[item.key()] =
-                    readParam(*desc, item.key(), item.value(), join(where, item.key()));
+                step.params.values[item.key()] = readParam(*desc, item.key(), item.value(), join(where, item.key()));
             }
         }
         readAnchor(entry, path, step.params);
@@ -254,8 +243,7 @@ private:
         return step;
     }
 
-    double readParam(const FilterDesc& desc, const std::string& key, const json& value,
-                     const std::string& path) const
+    double readParam(const FilterDesc& desc, const std::string& key, const json& value, const std::string& path) const
     {
         // The registry's messages start with the filter and key, which the path already says.
         const std::string prefix = "filter '" + desc.id + "', parameter '" + key + "': ";
@@ -285,12 +273,11 @@ private:
         }
     }
 
-    PresetStep readKernelStep(const json& object, const std::string& path,
-                              const StepDefaults& defaults) const
+    PresetStep readKernelStep(const json& object, const std::string& path, const StepDefaults& defaults) const
     {
-        checkFields(object, path, {"name", "description", "id", "size", "anchor", "weights",
-                                   "scale", "offset", "normalize", "border", "border_value",
-                                   "depth"});
+        checkFields(object, path,
+                    {"name", "description", "id", "size", "anchor", "weights", "scale", "offset", "normalize", "border",
+                     "border_value", "depth"});
         if (!object.contains("size")) {
             fail(join(path, "size"), "missing (expected [width, height])");
         }
@@ -300,9 +287,8 @@ private:
         const std::string sizePath = join(path, "size");
         const auto [width, height] = readPair(object["size"], sizePath, "[width, height]");
         if (width < 1 || width > kMaxKernelSide || height < 1 || height > kMaxKernelSide) {
-            fail(sizePath, std::to_string(width) + " x " + std::to_string(height) +
-                               " is outside 1..." + std::to_string(kMaxKernelSide) +
-                               " on a side");
+            fail(sizePath, std::to_string(width) + " x " + std::to_string(height) + " is outside 1..." +
+                               std::to_string(kMaxKernelSide) + " on a side");
         }
         const std::string weightsPath = join(path, "weights");
         const json& weights = object["weights"];
@@ -311,17 +297,15 @@ private:
         }
         const size_t expected = static_cast<size_t>(width) * static_cast<size_t>(height);
         if (weights.size() != expected) {
-            fail(weightsPath, "expected " + std::to_string(expected) + " numbers (" +
-                                  std::to_string(width) + " x " + std::to_string(height) +
-                                  "), got " + std::to_string(weights.size()));
+            fail(weightsPath, "expected " + std::to_string(expected) + " numbers (" + std::to_string(width) + " x " +
+                                  std::to_string(height) + "), got " + std::to_string(weights.size()));
         }
         PresetStep step;
         step.id = "custom";
         Kernel2D kernel{width, height, {}};
         kernel.weights.reserve(expected);
         for (size_t i = 0; i < weights.size(); ++i) {
-            kernel.weights.push_back(
-                readNumber(weights[i], weightsPath + "[" + std::to_string(i) + "]"));
+            kernel.weights.push_back(readNumber(weights[i], weightsPath + "[" + std::to_string(i) + "]"));
         }
         step.params.kernel = std::move(kernel);
         if (object.contains("normalize")) {
@@ -335,9 +319,8 @@ private:
         if (step.params.anchor) {
             const Point a = *step.params.anchor;
             if (a.x < 0 || a.y < 0 || a.x >= width || a.y >= height) {
-                fail(join(path, "anchor"), "(" + std::to_string(a.x) + ", " +
-                                               std::to_string(a.y) + ") is outside the " +
-                                               std::to_string(width) + " x " +
+                fail(join(path, "anchor"), "(" + std::to_string(a.x) + ", " + std::to_string(a.y) +
+                                               ") is outside the " + std::to_string(width) + " x " +
                                                std::to_string(height) + " kernel");
             }
         }
@@ -356,8 +339,7 @@ private:
 
 }  // namespace
 
-Preset parsePreset(const std::string& jsonText, const std::string& source,
-                   const FilterRegistry& registry)
+Preset parsePreset(const std::string& jsonText, const std::string& source, const FilterRegistry& registry)
 {
     json doc;
     try {

@@ -76,37 +76,29 @@ void FilterDesc::checkValue(const std::string& key, double value) const
             known += (known.empty() ? "" : ", ") + q.key;
         }
         throw std::invalid_argument("filter '" + id + "' has no parameter '" + key + "' (" +
-                                    (known.empty() ? "it takes none" : "parameters: " + known) +
-                                    ")");
+                                    (known.empty() ? "it takes none" : "parameters: " + known) + ")");
     }
     if (!std::isfinite(value)) {
-        throw std::invalid_argument(where + ": value " + formatNumber(value) +
-                                    " is not a finite number");
+        throw std::invalid_argument(where + ": value " + formatNumber(value) + " is not a finite number");
     }
     switch (p->type) {
     case ParamType::Bool:
         if (value != 0.0 && value != 1.0) {
-            throw std::invalid_argument(where + ": value " + formatNumber(value) +
-                                        " is not a boolean (0 or 1)");
+            throw std::invalid_argument(where + ": value " + formatNumber(value) + " is not a boolean (0 or 1)");
         }
         return;
     case ParamType::Choice:
-        if (value != std::floor(value) || value < 0.0 ||
-            value >= static_cast<double>(p->choices.size())) {
-            throw std::invalid_argument(where + ": value " + formatNumber(value) +
-                                        " is not a choice index 0.." +
-                                        std::to_string(p->choices.size() - 1) + " (" +
-                                        joinedChoices(*p) + ")");
+        if (value != std::floor(value) || value < 0.0 || value >= static_cast<double>(p->choices.size())) {
+            throw std::invalid_argument(where + ": value " + formatNumber(value) + " is not a choice index 0.." +
+                                        std::to_string(p->choices.size() - 1) + " (" + joinedChoices(*p) + ")");
         }
         return;
     case ParamType::Int:
         if (value != std::floor(value)) {
-            throw std::invalid_argument(where + ": value " + formatNumber(value) +
-                                        " is not an integer");
+            throw std::invalid_argument(where + ": value " + formatNumber(value) + " is not an integer");
         }
         break;
-    case ParamType::Double:
-        break;
+    case ParamType::Double: break;
     }
     if (value < p->minValue || value > p->maxValue) {
         throw std::invalid_argument(where + ": value " + formatNumber(value) + " is outside " +
@@ -144,8 +136,7 @@ double FilterDesc::parseValue(const std::string& key, const std::string& text) c
         }
         const auto number = parseNumber(t);
         if (!number) {
-            throw std::invalid_argument(where + ": value '" + text + "' is not one of " +
-                                        joinedChoices(*p));
+            throw std::invalid_argument(where + ": value '" + text + "' is not one of " + joinedChoices(*p));
         }
         value = *number;
         break;

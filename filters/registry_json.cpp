@@ -23,9 +23,9 @@ std::string registryJson(const FilterRegistry& registry, int indent)
     for (const auto& f : registry.all()) {
         json params = json::array();
         for (const auto& p : f.params) {
-            json pj = {{"key", p.key},   {"label", p.label},     {"type", paramTypeName(p.type)},
-                       {"min", p.minValue}, {"max", p.maxValue}, {"default", p.defaultValue},
-                       {"step", p.step}, {"tooltip", p.tooltip}};
+            json pj = {{"key", p.key},      {"label", p.label},    {"type", paramTypeName(p.type)},
+                       {"min", p.minValue}, {"max", p.maxValue},   {"default", p.defaultValue},
+                       {"step", p.step},    {"tooltip", p.tooltip}};
             if (p.type == ParamType::Choice) {
                 pj["choices"] = p.choices;
             }

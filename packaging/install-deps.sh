@@ -12,7 +12,7 @@ packages=(
     libgtest-dev libgmock-dev
     nlohmann-json3-dev
     xvfb xauth fonts-dejavu-core
-    clang-14 libfuzzer-14-dev
+    clang-14 clang-format-14 libfuzzer-14-dev
     help2man dpkg-dev fakeroot lintian appstream desktop-file-utils man-db
     pandoc
     slurmctld slurmd slurm-client munge

@@ -9,7 +9,6 @@
 
 #include <nlohmann/json.hpp>
 
-
 namespace tessera::python {
 
 namespace {

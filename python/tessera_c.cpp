@@ -89,8 +89,8 @@ tessera_status guarded(Body&& body) noexcept
 
 /// The device option's name in messages and the forms it takes.
 constexpr values::SelectionContext kDeviceArgument{
-    "device", values::DeviceForm::Auto | values::DeviceForm::Cpu | values::DeviceForm::AllGpus | values::DeviceForm::OneGpu |
-                  values::DeviceForm::GpuList | values::DeviceForm::All};
+    "device", values::DeviceForm::Auto | values::DeviceForm::Cpu | values::DeviceForm::AllGpus |
+                  values::DeviceForm::OneGpu | values::DeviceForm::GpuList | values::DeviceForm::All};
 
 values::Method methodOf(const tessera_options* options)
 {
@@ -151,7 +151,7 @@ namespace {
 /// The image a run names by pointer and stride, with the plan's geometry; role names it.
 tessera_image planned(const tessera_plan& plan, const void* data, int64_t stride, int cvType, const char* role)
 {
-    tessera_image image{const_cast<void*>(data), plan.width, plan.height, stride, CV_MAT_CN(cvType),
+    tessera_image image{const_cast<void*>(data),          plan.width, plan.height, stride, CV_MAT_CN(cvType),
                         depthCodeOf(CV_MAT_DEPTH(cvType))};
     checkImage(&image, role);
     return image;
@@ -357,7 +357,8 @@ tessera_status tessera_plan_run_device(const tessera_plan* plan, const void* src
             fail("row strides must be positive");
         }
         if (gpu::deviceOfPointer(src) != chain.device() || gpu::deviceOfPointer(dst) != chain.device()) {
-            fail("the images must live on the GPU the chain was planned for (" + values::describe(chain.device()) + ")");
+            fail("the images must live on the GPU the chain was planned for (" + values::describe(chain.device()) +
+                 ")");
         }
         if (scratch != nullptr && scratch_bytes < chain.scratchBytes()) {
             fail("the scratch holds " + std::to_string(scratch_bytes) + " bytes; the chain needs " +

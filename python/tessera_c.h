@@ -123,8 +123,8 @@ TESSERA_C_EXPORT tessera_status tessera_plan_create(const tessera_image* src, in
  * channels (dst in the planned output depth, not overlapping src) with the given row strides in
  * bytes. Blocks until dst holds the result. The run's report becomes the calling thread's last
  * (tessera_last_run). */
-TESSERA_C_EXPORT tessera_status tessera_plan_run_host(const tessera_plan* plan, const void* src,
-                                                      int64_t src_row_stride, void* dst, int64_t dst_row_stride);
+TESSERA_C_EXPORT tessera_status tessera_plan_run_host(const tessera_plan* plan, const void* src, int64_t src_row_stride,
+                                                      void* dst, int64_t dst_row_stride);
 
 /* Runs a device plan: src and dst are the first pixels of device images of the planned size and
  * channels on the plan's GPU (dst in the planned output depth, not overlapping src), enqueued on

@@ -26,19 +26,16 @@ QString formatAboutText(const AboutInfo& info)
     for (const QString& line : info.devices.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
         deviceLines << line.toHtmlEscaped();
     }
-    const QString devices = deviceLines.isEmpty() ? QStringLiteral("unknown") : deviceLines.join(QStringLiteral("<br>"));
+    const QString devices =
+        deviceLines.isEmpty() ? QStringLiteral("unknown") : deviceLines.join(QStringLiteral("<br>"));
 
     return QStringLiteral("<h3>Tessera %1</h3>"
                           "<p>2D image convolution on CUDA GPUs, with an OpenCV CPU path.</p>"
                           "<table>%2%3%4%5%6</table>"
                           "<p><b>Devices</b><br>%7</p>")
-        .arg(orUnknown(info.tessera),
-             row(QStringLiteral("Qt"), info.qt),
-             row(QStringLiteral("OpenCV"), info.opencv),
-             row(QStringLiteral("CUDA runtime"), info.cudaRuntime),
-             row(QStringLiteral("CUDA driver"), info.cudaDriver),
-             row(QStringLiteral("cuFFT"), info.cufft),
-             devices);
+        .arg(orUnknown(info.tessera), row(QStringLiteral("Qt"), info.qt), row(QStringLiteral("OpenCV"), info.opencv),
+             row(QStringLiteral("CUDA runtime"), info.cudaRuntime), row(QStringLiteral("CUDA driver"), info.cudaDriver),
+             row(QStringLiteral("cuFFT"), info.cufft), devices);
 }
 
 }  // namespace tessera::ui

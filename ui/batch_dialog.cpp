@@ -78,10 +78,11 @@ BatchDialog::BatchDialog(QWidget* parent) : QDialog(parent)
     });
     connect(close, &QPushButton::clicked, this, &QDialog::close);
     connect(saveCsv_, &QPushButton::clicked, this, [this] {
-        const QString path = interactive_ ? QFileDialog::getSaveFileName(this, tr("Save Results"),
-                                                                         outputDir_->text() + QStringLiteral("/results.csv"),
-                                                                         tr("CSV files (*.csv)"))
-                                          : QString();
+        const QString path = interactive_
+                                 ? QFileDialog::getSaveFileName(this, tr("Save Results"),
+                                                                outputDir_->text() + QStringLiteral("/results.csv"),
+                                                                tr("CSV files (*.csv)"))
+                                 : QString();
         if (!path.isEmpty()) {
             emit saveCsvRequested(path);
         }
@@ -199,7 +200,9 @@ QWidget* BatchDialog::createOutput()
                               "each file. Off by default: with enough CPU cores, libjpeg-turbo is faster."));
     form->addRow(QString(), jpegOnGpu_);
     // nvJPEG needs a GPU: the choice means nothing when the batch runs on the CPU.
-    const auto gpuChosen = [this] { jpegOnGpu_->setEnabled(device_->currentData().toString() != QLatin1String("cpu")); };
+    const auto gpuChosen = [this] {
+        jpegOnGpu_->setEnabled(device_->currentData().toString() != QLatin1String("cpu"));
+    };
     connect(device_, &QComboBox::currentIndexChanged, this, gpuChosen);
     manifest_ = new QCheckBox(tr("Write a manifest beside each output"), box);
     manifest_->setObjectName(QStringLiteral("batchManifest"));
@@ -244,8 +247,8 @@ void BatchDialog::addInputs(const QStringList& paths)
 
 void BatchDialog::setDeviceOptions(const std::vector<DeviceOption>& options)
 {
-    const QString wanted = device_->count() > 0 && device_->currentIndex() > 0 ? device_->currentData().toString()
-                                                                               : storedDevice_;
+    const QString wanted =
+        device_->count() > 0 && device_->currentIndex() > 0 ? device_->currentData().toString() : storedDevice_;
     device_->clear();
     for (const DeviceOption& o : options) {
         device_->addItem(o.label, o.key);
@@ -381,7 +384,8 @@ void BatchDialog::chooseFiles()
 {
     QSettings s;
     const QStringList files = QFileDialog::getOpenFileNames(
-        this, tr("Add Images"), startFolder(FolderRole::Open, s.value(kGroup + QStringLiteral("inputFolder")).toString()),
+        this, tr("Add Images"),
+        startFolder(FolderRole::Open, s.value(kGroup + QStringLiteral("inputFolder")).toString()),
         tr("Images (*.png *.jpg *.jpeg *.tif *.tiff *.bmp *.webp *.exr);;All files (*)"));
     if (!files.isEmpty()) {
         s.setValue(kGroup + QStringLiteral("inputFolder"), QFileInfo(files.front()).absolutePath());
@@ -393,7 +397,8 @@ void BatchDialog::chooseFolder()
 {
     QSettings s;
     const QString folder = QFileDialog::getExistingDirectory(
-        this, tr("Add Folder"), startFolder(FolderRole::Open, s.value(kGroup + QStringLiteral("inputFolder")).toString()));
+        this, tr("Add Folder"),
+        startFolder(FolderRole::Open, s.value(kGroup + QStringLiteral("inputFolder")).toString()));
     if (!folder.isEmpty()) {
         s.setValue(kGroup + QStringLiteral("inputFolder"), folder);
         addInputs({folder});
@@ -402,8 +407,9 @@ void BatchDialog::chooseFolder()
 
 void BatchDialog::choosePreset()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Choose Preset"), startFolder(FolderRole::Preset, preset_->text()),
-                                                      tr("Presets (*.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Choose Preset"), startFolder(FolderRole::Preset, preset_->text()),
+                                     tr("Presets (*.json);;All files (*)"));
     if (!path.isEmpty()) {
         rememberFolder(FolderRole::Preset, path);
         preset_->setText(path);

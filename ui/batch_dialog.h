@@ -22,16 +22,16 @@ namespace tessera::ui {
 
 /// What the user set up in the batch dialog, as plain text values; app/ turns it into a job.
 struct BatchRequest {
-    QStringList inputs;       ///< files and folders, in list order
+    QStringList inputs;  ///< files and folders, in list order
     bool recursive = false;
-    QString presetPath;       ///< empty: the current filter stack
+    QString presetPath;  ///< empty: the current filter stack
     QString outputDir;
     QString nameTemplate;
-    QString format;           ///< extension without dot; empty keeps the input's
-    QString depth;            ///< "keep", "u8", "u16", "f32"
-    QString policy;           ///< "skip", "rename", "overwrite"
-    QString device;           ///< a DeviceOption key: "auto", "cpu", "gpu:0", "all"
-    bool jpegOnGpu = false;   ///< decode JPEGs with nvJPEG on the batch's GPUs where it can
+    QString format;          ///< extension without dot; empty keeps the input's
+    QString depth;           ///< "keep", "u8", "u16", "f32"
+    QString policy;          ///< "skip", "rename", "overwrite"
+    QString device;          ///< a DeviceOption key: "auto", "cpu", "gpu:0", "all"
+    bool jpegOnGpu = false;  ///< decode JPEGs with nvJPEG on the batch's GPUs where it can
     bool manifest = false;
 };
 

@@ -121,11 +121,13 @@ void BatchProgress::addResult(const BatchResultRow& row)
     // Only an output that exists is shown: a failed file's planned name would mislead.
     const bool written = row.status == QLatin1String("ok") || row.status == QLatin1String("skipped");
     // Names keep the table readable; the full paths are in the tooltips and the CSV.
-    const QStringList cells{QFileInfo(row.file).fileName(), row.status, row.device,
+    const QStringList cells{QFileInfo(row.file).fileName(),
+                            row.status,
+                            row.device,
                             row.status == QLatin1String("ok") ? QString::number(row.milliseconds, 'f', 2) : QString(),
-                            written ? QFileInfo(row.output).fileName() : QString(), row.error};
-    const QString deviceTip =
-        row.decoder.isEmpty() ? row.device : tr("%1; read by %2").arg(row.device, row.decoder);
+                            written ? QFileInfo(row.output).fileName() : QString(),
+                            row.error};
+    const QString deviceTip = row.decoder.isEmpty() ? row.device : tr("%1; read by %2").arg(row.device, row.decoder);
     const QStringList tips{row.file, row.status, deviceTip, cells[3], row.output, row.error};
     for (int c = 0; c < cells.size(); ++c) {
         auto* item = new QTableWidgetItem(cells[c]);

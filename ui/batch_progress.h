@@ -14,7 +14,7 @@ namespace tessera::ui {
 /// One row of the results table.
 struct BatchResultRow {
     QString file;
-    QString status;   ///< "ok", "skipped", "failed", "cancelled", "refused" (before the run)
+    QString status;  ///< "ok", "skipped", "failed", "cancelled", "refused" (before the run)
     QString device;
     double milliseconds = 0.0;
     QString output;

@@ -50,8 +50,8 @@ Layout layoutChart(const QRectF& bounds, const QFontMetricsF& metrics, double yL
     Layout l;
     l.title = QRectF(inner.left(), inner.top(), inner.width(), line + 6.0);
     const double legendHeight = legendRows(inner.width(), metrics, legend).size() * (line + 4.0);
-    l.legend = legend.isEmpty() ? QRectF()
-                                : QRectF(inner.left(), inner.bottom() - legendHeight, inner.width(), legendHeight);
+    l.legend =
+        legend.isEmpty() ? QRectF() : QRectF(inner.left(), inner.bottom() - legendHeight, inner.width(), legendHeight);
     const double bottom = inner.bottom() - legendHeight - (legend.isEmpty() ? 0.0 : 6.0);
     l.xTitle = QRectF(inner.left(), bottom - line, inner.width(), line);
     // Tick labels sit under the plot: a tick, a gap, a line of text, a gap.
@@ -111,9 +111,7 @@ void drawMarker(QPainter& p, QPointF at, double size, Swatch shape, const QColor
     p.setBrush(colour);
     const double r = size / 2.0;
     switch (shape) {
-    case Swatch::Square:
-        p.drawRect(QRectF(at.x() - r * 0.85, at.y() - r * 0.85, r * 1.7, r * 1.7));
-        break;
+    case Swatch::Square: p.drawRect(QRectF(at.x() - r * 0.85, at.y() - r * 0.85, r * 1.7, r * 1.7)); break;
     case Swatch::Triangle:
         p.drawPolygon(QPolygonF{{at.x(), at.y() - r}, {at.x() + r, at.y() + r * 0.8}, {at.x() - r, at.y() + r * 0.8}});
         break;
@@ -127,9 +125,7 @@ void drawMarker(QPainter& p, QPointF at, double size, Swatch shape, const QColor
         p.drawPolygon(star);
         break;
     }
-    default:
-        p.drawEllipse(at, r, r);
-        break;
+    default: p.drawEllipse(at, r, r); break;
     }
     p.restore();
 }
@@ -156,9 +152,7 @@ void drawLegend(QPainter& p, const QRectF& area, const QFontMetricsF& metrics, c
             p.drawLine(QPointF(swatch.left(), swatch.center().y()), QPointF(swatch.right(), swatch.center().y()));
             p.restore();
             break;
-        default:
-            drawMarker(p, swatch.center(), 9.0, e.swatch, e.colour);
-            break;
+        default: drawMarker(p, swatch.center(), 9.0, e.swatch, e.colour); break;
         }
         p.setPen(palette.color(QPalette::WindowText));
         p.drawText(cell.adjusted(kSwatchWidth + kSwatchGap, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, e.text);

@@ -29,8 +29,8 @@ struct ThroughputModel {
     QStringList errors;      ///< per category: why it has no numbers; empty when it has
     QStringList setTitles;   ///< the legend: current title, then the loaded one when present
     QVector<ThroughputBar> bars;
-    double axisTop = 1.0;    ///< the y axis runs from 0 to here, a whole number of steps
-    double step = 1.0;       ///< between labelled y ticks
+    double axisTop = 1.0;  ///< the y axis runs from 0 to here, a whole number of steps
+    double step = 1.0;     ///< between labelled y ticks
 
     bool isEmpty() const { return categories.isEmpty(); }
 };
@@ -50,9 +50,9 @@ struct RooflineRoof {
 
 /// One method's measured points on one device.
 struct RooflineMarks {
-    QString name;   ///< "GPU 0-3 separable", or "CPU" for the CPU path
+    QString name;  ///< "GPU 0-3 separable", or "CPU" for the CPU path
     QColor colour;
-    int shape = 0;  ///< 0 circle, 1 square, 2 triangle, 3 star
+    int shape = 0;            ///< 0 circle, 1 square, 2 triangle, 3 star
     QVector<QPointF> points;  ///< (flop/byte, GFLOP/s), all positive
 };
 

@@ -51,8 +51,7 @@ QTableWidgetItem* cell(const QString& text, bool right = true)
 
 }  // namespace
 
-CompareDialog::CompareDialog(QWidget* parent)
-    : QDialog(parent)
+CompareDialog::CompareDialog(QWidget* parent) : QDialog(parent)
 {
     setObjectName(QStringLiteral("compareDialog"));
     setWindowTitle(tr("Compare Devices"));
@@ -117,8 +116,8 @@ void CompareDialog::createFileButtons()
     save_->setObjectName(QStringLiteral("compareSave"));
     save_->setToolTip(tr("Write these results, the devices and their calibration as JSON"));
     connect(save_, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save Comparison"),
-                                                          suggestedSavePath(QStringLiteral("comparison.json")), tr("JSON (*.json)"));
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Save Comparison"), suggestedSavePath(QStringLiteral("comparison.json")), tr("JSON (*.json)"));
         if (!path.isEmpty()) {
             rememberFolder(FolderRole::Save, path);
             emit saveRequested(path);
@@ -128,8 +127,8 @@ void CompareDialog::createFileButtons()
     load_->setObjectName(QStringLiteral("compareLoad"));
     load_->setToolTip(tr("Show a saved comparison (from this or another machine) beside these results"));
     connect(load_, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Load Comparison"), lastFolder(FolderRole::Save), tr("JSON (*.json)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Load Comparison"), lastFolder(FolderRole::Save),
+                                                          tr("JSON (*.json)"));
         if (!path.isEmpty()) {
             emit loadRequested(path);
         }
@@ -188,7 +187,8 @@ QWidget* CompareDialog::createResults()
     table_->setObjectName(QStringLiteral("compareTable"));
     table_->setHorizontalHeaderLabels({tr("Target"), tr("Median ms"), tr("Min\u2013max ms"), tr("Mpixel/s"),
                                        tr("Speed-up"), tr("Efficiency"), tr("Max error"), tr("PSNR dB")});
-    table_->horizontalHeaderItem(Speedup)->setToolTip(tr("Against the fastest single GPU (the CPU path when none ran)"));
+    table_->horizontalHeaderItem(Speedup)->setToolTip(
+        tr("Against the fastest single GPU (the CPU path when none ran)"));
     table_->horizontalHeaderItem(Efficiency)->setToolTip(tr("Speed-up per GPU: 100 % is perfect scaling"));
     table_->horizontalHeaderItem(MaxError)->setToolTip(tr("Largest difference from the CPU path's output"));
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -321,8 +321,11 @@ void CompareDialog::fillTable()
         table_->setItem(i, Median, cell(milliseconds(r.medianMs)));
         table_->setItem(i, Range, cell(QStringLiteral("%1\u2013%2").arg(milliseconds(r.minMs), milliseconds(r.maxMs))));
         table_->setItem(i, Rate, cell(number(r.mpixS, 1)));
-        table_->setItem(i, Speedup, cell(r.speedup > 0.0 ? QStringLiteral("%1\u00d7").arg(number(r.speedup, 2)) : tr("\u2013")));
-        table_->setItem(i, Efficiency, cell(r.efficiency > 0.0 ? QStringLiteral("%1 %").arg(number(r.efficiency * 100, 0)) : tr("\u2013")));
+        table_->setItem(i, Speedup,
+                        cell(r.speedup > 0.0 ? QStringLiteral("%1\u00d7").arg(number(r.speedup, 2)) : tr("\u2013")));
+        table_->setItem(
+            i, Efficiency,
+            cell(r.efficiency > 0.0 ? QStringLiteral("%1 %").arg(number(r.efficiency * 100, 0)) : tr("\u2013")));
         table_->setItem(i, MaxError, cell(number(r.maxError, r.maxError == std::floor(r.maxError) ? 0 : 4)));
         table_->setItem(i, Psnr, cell(std::isfinite(r.psnr) ? number(r.psnr, 1) : tr("exact")));
     }
@@ -339,15 +342,18 @@ void CompareDialog::showHeatMap()
     const CompareRow& r = results_.rows[row];
     if (r.heatMap.isNull()) {
         heatMap_->clear();
-        heatCaption_->setText(r.error.isEmpty() ? tr("%1: no error map (loaded results keep numbers only).").arg(r.label)
-                                                : tr("%1 failed: %2").arg(r.label, r.error));
+        heatCaption_->setText(r.error.isEmpty()
+                                  ? tr("%1: no error map (loaded results keep numbers only).").arg(r.label)
+                                  : tr("%1 failed: %2").arg(r.label, r.error));
         return;
     }
     heatMap_->setPixmap(QPixmap::fromImage(
         r.heatMap.scaled(heatMap_->size() - QSize(4, 4), Qt::KeepAspectRatio, Qt::SmoothTransformation)));
-    heatCaption_->setText(r.maxError > 0.0 ? tr("%1: dark where equal to the CPU path, through green and yellow to red at the largest error, %2.")
-                                                 .arg(r.label, number(r.maxError, r.maxError == std::floor(r.maxError) ? 0 : 4))
-                                           : tr("%1: identical to the CPU path everywhere.").arg(r.label));
+    heatCaption_->setText(
+        r.maxError > 0.0
+            ? tr("%1: dark where equal to the CPU path, through green and yellow to red at the largest error, %2.")
+                  .arg(r.label, number(r.maxError, r.maxError == std::floor(r.maxError) ? 0 : 4))
+            : tr("%1: identical to the CPU path everywhere.").arg(r.label));
 }
 
 void CompareDialog::redrawCharts()

@@ -9,21 +9,21 @@ namespace tessera::ui {
 
 /// One target's row of a device comparison, as the dialog shows it.
 struct CompareRow {
-    QString key;          ///< "gpu:0", "gpus:0,1", "cpu"
-    QString label;        ///< "GPU 0 (NVIDIA H200)"
-    int gpuCount = 0;     ///< 0 for the CPU
+    QString key;       ///< "gpu:0", "gpus:0,1", "cpu"
+    QString label;     ///< "GPU 0 (NVIDIA H200)"
+    int gpuCount = 0;  ///< 0 for the CPU
     double minMs = 0.0;
     double medianMs = 0.0;
     double maxMs = 0.0;
-    double mpixS = 0.0;   ///< at the median run
-    double mpixMin = 0.0; ///< at the slowest run
-    double mpixMax = 0.0; ///< at the fastest run
+    double mpixS = 0.0;       ///< at the median run
+    double mpixMin = 0.0;     ///< at the slowest run
+    double mpixMax = 0.0;     ///< at the fastest run
     double speedup = 0.0;     ///< 0: no baseline
     double efficiency = 0.0;  ///< 0: not applicable (CPU)
     double maxError = 0.0;
-    double psnr = 0.0;        ///< infinity: equal to the CPU path
-    QString error;            ///< why there are no numbers; empty when there are
-    QImage heatMap;           ///< |target - CPU path|, may be null (loaded results)
+    double psnr = 0.0;  ///< infinity: equal to the CPU path
+    QString error;      ///< why there are no numbers; empty when there are
+    QImage heatMap;     ///< |target - CPU path|, may be null (loaded results)
 };
 
 /// A kernel method's achieved rate on one device.

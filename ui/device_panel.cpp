@@ -37,7 +37,8 @@ QString nameOf(const QString& key)
 /// CUDA's 13000 as "13.0"; 0 (not installed) as "none".
 QString cudaVersion(int version)
 {
-    return version <= 0 ? DevicePanel::tr("none") : QStringLiteral("%1.%2").arg(version / 1000).arg((version % 1000) / 10);
+    return version <= 0 ? DevicePanel::tr("none")
+                        : QStringLiteral("%1.%2").arg(version / 1000).arg((version % 1000) / 10);
 }
 
 QString bytes(std::uint64_t count)
@@ -90,8 +91,7 @@ QString calibrationText(const values::DeviceCalibration& c)
 
 }  // namespace
 
-DevicePanel::DevicePanel(QWidget* parent)
-    : QWidget(parent)
+DevicePanel::DevicePanel(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("devicePanel"));
     versions_ = new QLabel(this);
@@ -282,16 +282,24 @@ QWidget* DevicePanel::peerSection(const values::DeviceSnapshot& snapshot)
         grid->addWidget(head, 0, static_cast<int>(j) + 1);
     }
     for (std::size_t i = 0; i < devices.size(); ++i) {
-        grid->addWidget(new QLabel(QString::fromStdString(values::deviceLabel(devices[i].id)), box), static_cast<int>(i) + 1, 0);
+        grid->addWidget(new QLabel(QString::fromStdString(values::deviceLabel(devices[i].id)), box),
+                        static_cast<int>(i) + 1, 0);
         for (std::size_t j = 0; j < devices.size(); ++j) {
             const bool self = i == j;
             const bool peer = j < devices[i].peerAccess.size() && devices[i].peerAccess[j];
-            auto* mark = new QLabel(self ? QStringLiteral("\u00b7") : peer ? QStringLiteral("\u2713") : QStringLiteral("\u2013"), box);
+            auto* mark = new QLabel(self   ? QStringLiteral("\u00b7")
+                                    : peer ? QStringLiteral("\u2713")
+                                           : QStringLiteral("\u2013"),
+                                    box);
             mark->setObjectName(QStringLiteral("peer_%1_%2").arg(devices[i].id.value()).arg(devices[j].id.value()));
             mark->setAlignment(Qt::AlignCenter);
-            mark->setToolTip(self ? tr("the same GPU")
-                                  : peer ? tr("%1 can read %2's memory directly").arg(QString::fromStdString(values::deviceLabel(devices[i].id)), QString::fromStdString(values::deviceLabel(devices[j].id)))
-                                         : tr("copies between %1 and %2 go through the host").arg(QString::fromStdString(values::deviceLabel(devices[i].id)), QString::fromStdString(values::deviceLabel(devices[j].id))));
+            mark->setToolTip(self   ? tr("the same GPU")
+                             : peer ? tr("%1 can read %2's memory directly")
+                                          .arg(QString::fromStdString(values::deviceLabel(devices[i].id)),
+                                               QString::fromStdString(values::deviceLabel(devices[j].id)))
+                                    : tr("copies between %1 and %2 go through the host")
+                                          .arg(QString::fromStdString(values::deviceLabel(devices[i].id)),
+                                               QString::fromStdString(values::deviceLabel(devices[j].id))));
             grid->addWidget(mark, static_cast<int>(i) + 1, static_cast<int>(j) + 1);
         }
     }
@@ -309,7 +317,8 @@ void DevicePanel::rebuild(const values::DeviceSnapshot& snapshot)
     versions_->setText(tr("CUDA driver %1, runtime %2")
                            .arg(cudaVersion(snapshot.driverVersion), cudaVersion(snapshot.runtimeVersion)));
     if (!snapshot.hasGpu()) {
-        QString reason = snapshot.reason.empty() ? tr("no CUDA device was read yet") : QString::fromStdString(snapshot.reason);
+        QString reason =
+            snapshot.reason.empty() ? tr("no CUDA device was read yet") : QString::fromStdString(snapshot.reason);
         if (reason.endsWith(QLatin1Char('.'))) {
             reason.chop(1);
         }
@@ -359,7 +368,8 @@ QWidget* DevicePanel::gpuSection(const values::DeviceInfo& device, const values:
     // A device's key is its selection's spelling, as Preferences and the settings write it.
     const QString key = QString::fromStdString(values::toString(values::DeviceSelection::gpu(device.id)));
     const QString prefix = nameOf(key);
-    auto* box = new QGroupBox(QString::fromStdString(values::deviceLabel(device, values::LabelForm::Listing)), content_);
+    auto* box =
+        new QGroupBox(QString::fromStdString(values::deviceLabel(device, values::LabelForm::Listing)), content_);
     box->setObjectName(QStringLiteral("deviceSection_%1").arg(prefix));
     auto* form = new QFormLayout(box);
     form->addRow(deviceCheck(key, box));
@@ -387,7 +397,8 @@ QWidget* DevicePanel::cpuSection(bool hasGpu)
     auto* form = new QFormLayout(box);
     form->addRow(deviceCheck(key, box));
     addValue(form, key, "path", tr("Path:"),
-             hasGpu ? tr("OpenCV CPU path (where no enabled GPU is left, or a GPU fails)") : tr("OpenCV CPU path (in use)"));
+             hasGpu ? tr("OpenCV CPU path (where no enabled GPU is left, or a GPU fails)")
+                    : tr("OpenCV CPU path (in use)"));
     addValue(form, key, "model", tr("Model:"), cpuName_);
     addValue(form, key, "threads", tr("Threads:"), QString::number(QThread::idealThreadCount()));
     addCalibrationRow(form, key, box);

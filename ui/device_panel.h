@@ -84,10 +84,10 @@ private:
     QLabel* versions_ = nullptr;
     QVBoxLayout* sections_ = nullptr;
     QWidget* content_ = nullptr;
-    std::vector<std::pair<QString, QCheckBox*>> checks_;  ///< in the order shown
+    std::vector<std::pair<QString, QCheckBox*>> checks_;     ///< in the order shown
     QMap<QString, values::DeviceCalibration> calibrations_;  ///< measured so far, by device key
-    QMap<QString, QString> calibrationErrors_;             ///< the last failure, by device key
-    QStringList measuring_;                               ///< keys being measured now
+    QMap<QString, QString> calibrationErrors_;               ///< the last failure, by device key
+    QStringList measuring_;                                  ///< keys being measured now
     values::DeviceSnapshot shown_;                           ///< the snapshot on screen
     QString cpuName_;
     QTimer* timer_ = nullptr;

@@ -40,17 +40,16 @@ DisplayMenu::DisplayMenu(QMenu* parentMenu, QObject* parent) : QObject(parent)
     menu->setObjectName(QStringLiteral("displayMappingMenu"));
     menu->setToolTipsVisible(true);
     menu->addSection(tr("16-bit and float range"));
-    std::tie(stretch_, fullRange_) =
-        addChoice(menu, "actionDisplayStretch", tr("&Stretch Data Min\u2013Max"), "actionDisplayFullRange",
-                  tr("&Full Range of the Type"));
+    std::tie(stretch_, fullRange_) = addChoice(menu, "actionDisplayStretch", tr("&Stretch Data Min\u2013Max"),
+                                               "actionDisplayFullRange", tr("&Full Range of the Type"));
     stretch_->setToolTip(tr("The lowest value of the data shows black, the highest white"));
     fullRange_->setToolTip(tr("16-bit: 0 to 65535; float: 0 to 1 (-1 to 1 for negative data)"));
     menu->addSection(tr("Negative values"));
-    std::tie(offset_, absolute_) =
-        addChoice(menu, "actionDisplayOffset", tr("&Offset (0 at Mid-Grey)"), "actionDisplayAbsolute",
-                  tr("&Absolute Value"));
+    std::tie(offset_, absolute_) = addChoice(menu, "actionDisplayOffset", tr("&Offset (0 at Mid-Grey)"),
+                                             "actionDisplayAbsolute", tr("&Absolute Value"));
     QSettings settings;
-    setOptions(DisplayOptions{settings.value(kStretchKey, true).toBool(), settings.value(kAbsoluteKey, false).toBool()});
+    setOptions(
+        DisplayOptions{settings.value(kStretchKey, true).toBool(), settings.value(kAbsoluteKey, false).toBool()});
     for (QAction* action : {stretch_, fullRange_, offset_, absolute_}) {
         connect(action, &QAction::triggered, this, [this] {
             save();

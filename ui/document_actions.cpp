@@ -12,9 +12,10 @@ namespace tessera::ui {
 
 DocumentActions::DocumentActions(QWidget* dialogParent) : QObject(dialogParent), parent_(dialogParent)
 {
-    open_ = makeAction(this, tr("&Open\u2026"), QStringLiteral("actionOpen"), QKeySequence::Open, tr("Open an image file"));
-    open_->setIcon(QIcon::fromTheme(QStringLiteral("document-open"),
-                                    parent_->style()->standardIcon(QStyle::SP_DialogOpenButton)));
+    open_ =
+        makeAction(this, tr("&Open\u2026"), QStringLiteral("actionOpen"), QKeySequence::Open, tr("Open an image file"));
+    open_->setIcon(
+        QIcon::fromTheme(QStringLiteral("document-open"), parent_->style()->standardIcon(QStyle::SP_DialogOpenButton)));
     connect(open_, &QAction::triggered, this, [this] {
         if (openGate_ && !openGate_()) {
             return;
@@ -24,7 +25,8 @@ DocumentActions::DocumentActions(QWidget* dialogParent) : QObject(dialogParent),
         }
     });
     // Save and Save As write the image with its applied filters.
-    save_ = makeAction(this, tr("&Save"), QStringLiteral("actionSave"), QKeySequence::Save, tr("Write the image to its file"));
+    save_ = makeAction(this, tr("&Save"), QStringLiteral("actionSave"), QKeySequence::Save,
+                       tr("Write the image to its file"));
     connect(save_, &QAction::triggered, this, [this] {
         if (path_.isEmpty()) {
             chooseFileToSave();
@@ -39,8 +41,9 @@ DocumentActions::DocumentActions(QWidget* dialogParent) : QObject(dialogParent),
         saveAs_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     }
     connect(saveAs_, &QAction::triggered, this, &DocumentActions::chooseFileToSave);
-    export_ = makeAction(this, tr("&Export\u2026"), QStringLiteral("actionExport"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
-                         tr("Write the image with the filter stack applied to another file; the open image stays as it is"));
+    export_ = makeAction(
+        this, tr("&Export\u2026"), QStringLiteral("actionExport"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+        tr("Write the image with the filter stack applied to another file; the open image stays as it is"));
     connect(export_, &QAction::triggered, this, [this] {
         if (const QString path = path_.isEmpty() ? QString() : askImageToExport(parent_, path_); !path.isEmpty()) {
             emit exportRequested(path);

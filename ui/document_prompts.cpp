@@ -61,7 +61,8 @@ DocumentPrompts::SaveChoice DocumentPrompts::askSaveChoice(const QString& path, 
     return box.clickedButton() == original ? SaveChoice::Original : SaveChoice::Cancel;
 }
 
-DocumentPrompts::ExportFix DocumentPrompts::askExportFix(const QString& problem, const QString& other, bool canConvert) const
+DocumentPrompts::ExportFix DocumentPrompts::askExportFix(const QString& problem, const QString& other,
+                                                         bool canConvert) const
 {
     if (exportFixPrompt_) {
         return exportFixPrompt_(problem, other, canConvert);
@@ -69,9 +70,10 @@ DocumentPrompts::ExportFix DocumentPrompts::askExportFix(const QString& problem,
     if (!modalDialogs_) {
         return ExportFix::Cancel;
     }
-    QMessageBox box(QMessageBox::Warning, tr("Export"), tr("The chosen format cannot hold this result: %1.").arg(problem),
-                    QMessageBox::NoButton, parent_);
-    QPushButton* otherFormat = box.addButton(tr("Save as %1").arg(QFileInfo(other).fileName()), QMessageBox::AcceptRole);
+    QMessageBox box(QMessageBox::Warning, tr("Export"),
+                    tr("The chosen format cannot hold this result: %1.").arg(problem), QMessageBox::NoButton, parent_);
+    QPushButton* otherFormat =
+        box.addButton(tr("Save as %1").arg(QFileInfo(other).fileName()), QMessageBox::AcceptRole);
     QPushButton* asShown = canConvert ? box.addButton(tr("8-bit as Shown"), QMessageBox::ActionRole) : nullptr;
     QPushButton* clipped = canConvert ? box.addButton(tr("8-bit, Clipped"), QMessageBox::ActionRole) : nullptr;
     box.addButton(QMessageBox::Cancel);

@@ -28,10 +28,10 @@ public:
     };
     /// The way out of an Export whose format cannot hold the result.
     enum class ExportFix {
-        OtherFormat,  ///< write the same name in a format that can (TIFF)
+        OtherFormat,     ///< write the same name in a format that can (TIFF)
         ConvertAsShown,  ///< 8 bits as the view shows the result (its display mapping), same format
         ConvertClipped,  ///< 8 bits by value: below 0 becomes 0, above 255 becomes 255
-        Cancel        ///< write nothing
+        Cancel           ///< write nothing
     };
 
     /// When false, no box is shown and the quiet answers are taken.
@@ -41,7 +41,10 @@ public:
     /// Replaces the Save / Discard / Cancel box asked before unsaved changes are lost (an empty
     /// function restores the box). `action` says what would lose them ("open coffee.png",
     /// "quit"). Without modal dialogs and without a prompt, work is discarded.
-    void setUnsavedPrompt(std::function<UnsavedAnswer(const QString& action)> prompt) { unsavedPrompt_ = std::move(prompt); }
+    void setUnsavedPrompt(std::function<UnsavedAnswer(const QString& action)> prompt)
+    {
+        unsavedPrompt_ = std::move(prompt);
+    }
     /// Replaces the question Save asks when the stack holds enabled filters (an empty function
     /// restores the box). It gets the file's name and the enabled filters' titles. Without modal
     /// dialogs and without a prompt, Save writes the original image.
@@ -52,7 +55,8 @@ public:
     /// Replaces the Export question (an empty function restores the box). It gets the reason,
     /// the path in a format that can hold the result, and whether converting to 8 bits would do.
     /// Without modal dialogs and without a prompt, nothing is written.
-    void setExportFixPrompt(std::function<ExportFix(const QString& problem, const QString& other, bool canConvert)> prompt)
+    void
+    setExportFixPrompt(std::function<ExportFix(const QString& problem, const QString& other, bool canConvert)> prompt)
     {
         exportFixPrompt_ = std::move(prompt);
     }

@@ -13,11 +13,10 @@ namespace tessera::ui {
 namespace {
 
 // The file name extensions of the formats Tessera reads, for the Open dialog and for drops.
-const QStringList kReadableExtensions{QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("jpeg"),
-                                      QStringLiteral("jpe"), QStringLiteral("bmp"), QStringLiteral("dib"),
-                                      QStringLiteral("tif"), QStringLiteral("tiff"), QStringLiteral("webp"),
-                                      QStringLiteral("exr"), QStringLiteral("pbm"), QStringLiteral("pgm"),
-                                      QStringLiteral("ppm"), QStringLiteral("pnm")};
+const QStringList kReadableExtensions{
+    QStringLiteral("png"), QStringLiteral("jpg"), QStringLiteral("jpeg"), QStringLiteral("jpe"),  QStringLiteral("bmp"),
+    QStringLiteral("dib"), QStringLiteral("tif"), QStringLiteral("tiff"), QStringLiteral("webp"), QStringLiteral("exr"),
+    QStringLiteral("pbm"), QStringLiteral("pgm"), QStringLiteral("ppm"),  QStringLiteral("pnm")};
 
 QString readableImagesFilter()
 {
@@ -119,7 +118,8 @@ QString nameFilterFor(const QString& filters, const QString& path)
     const QString pattern = QStringLiteral("*.") + QFileInfo(path).suffix().toLower();
     for (const QString& entry : entries) {
         const qsizetype open = entry.indexOf(QLatin1Char('('));
-        const QStringList patterns = entry.mid(open + 1).chopped(entry.endsWith(QLatin1Char(')')) ? 1 : 0).split(QLatin1Char(' '));
+        const QStringList patterns =
+            entry.mid(open + 1).chopped(entry.endsWith(QLatin1Char(')')) ? 1 : 0).split(QLatin1Char(' '));
         if (open >= 0 && patterns.contains(pattern)) {
             return entry;
         }

@@ -31,7 +31,10 @@ using filters::Kernel2D;
 using filters::OutputDepth;
 using filters::ParamDesc;
 
-QString qs(const std::string& text) { return QString::fromStdString(text); }
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
 
 QString formatKernel(const Kernel2D& kernel)
 {
@@ -70,8 +73,7 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
     (new QVBoxLayout(paramsBox_))->setContentsMargins(0, 0, 0, 0);
 
     auto* outputBox = new QGroupBox(tr("Output"), this);
-    borderCombo_ = named(new QComboBox(outputBox), "borderCombo",
-                         tr("How pixels beyond the image edge are made up"));
+    borderCombo_ = named(new QComboBox(outputBox), "borderCombo", tr("How pixels beyond the image edge are made up"));
     // Each item's tooltip shows what the rule puts on both sides of a row "abcdefgh".
     for (const auto& [border, text, tip] :
          {std::tuple{Border::Reflect101, "Reflect 101", "gfedcb|abcdefgh|gfedcba"},
@@ -80,8 +82,7 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
           std::tuple{Border::Constant, "Constant", "iiiiii|abcdefgh|iiiiiii (i: border value)"},
           std::tuple{Border::Wrap, "Wrap", "cdefgh|abcdefgh|abcdefg"}}) {
         borderCombo_->addItem(tr(text), qs(toString(border)));
-        borderCombo_->setItemData(borderCombo_->count() - 1, QString::fromLatin1(tip),
-                                  Qt::ToolTipRole);
+        borderCombo_->setItemData(borderCombo_->count() - 1, QString::fromLatin1(tip), Qt::ToolTipRole);
     }
     borderValueSpin_ = named(new QDoubleSpinBox(outputBox), "borderValueSpin",
                              tr("Value of every pixel outside the image (constant border)"));
@@ -89,10 +90,9 @@ FilterPanel::FilterPanel(QWidget* parent) : QWidget(parent)
     borderValueSpin_->setDecimals(3);
     borderValueSpin_->setKeyboardTracking(false);
     depthCombo_ = named(new QComboBox(outputBox), "depthCombo", tr("Pixel depth of the result"));
-    for (const auto& [depth, text] : {std::pair{OutputDepth::Same, "Same as input"},
-                                      std::pair{OutputDepth::U8, "8-bit unsigned"},
-                                      std::pair{OutputDepth::U16, "16-bit unsigned"},
-                                      std::pair{OutputDepth::F32, "32-bit float"}}) {
+    for (const auto& [depth, text] :
+         {std::pair{OutputDepth::Same, "Same as input"}, std::pair{OutputDepth::U8, "8-bit unsigned"},
+          std::pair{OutputDepth::U16, "16-bit unsigned"}, std::pair{OutputDepth::F32, "32-bit float"}}) {
         depthCombo_->addItem(tr(text), qs(toString(depth)));
     }
     auto* outputForm = new QFormLayout(outputBox);
@@ -136,8 +136,7 @@ void FilterPanel::setFilters(std::vector<filters::FilterDesc> list)
         filterCombo_->clear();
         for (const FilterDesc& desc : filters_) {
             filterCombo_->addItem(qs(desc.title), qs(desc.id));
-            filterCombo_->setItemData(filterCombo_->count() - 1, qs(desc.description),
-                                      Qt::ToolTipRole);
+            filterCombo_->setItemData(filterCombo_->count() - 1, qs(desc.description), Qt::ToolTipRole);
         }
         const int gaussian = filterCombo_->findData(QStringLiteral("gaussian"));
         filterCombo_->setCurrentIndex(gaussian >= 0 ? gaussian : (filters_.empty() ? -1 : 0));
@@ -352,8 +351,7 @@ void FilterPanel::setParamsToDefaults()
     }
 }
 
-void FilterPanel::showOutput(filters::Border border, double borderValue,
-                             filters::OutputDepth depth)
+void FilterPanel::showOutput(filters::Border border, double borderValue, filters::OutputDepth depth)
 {
     const QSignalBlocker blockBorder(borderCombo_);
     const QSignalBlocker blockValue(borderValueSpin_);
@@ -378,10 +376,8 @@ void FilterPanel::updateTabOrder()
     // and the output settings, in reading order.
     std::vector<QWidget*> chain{filterCombo_};
     for (const ParamRow& control : params_) {
-        for (QWidget* widget : {static_cast<QWidget*>(control.slider),
-                                static_cast<QWidget*>(control.intSpin),
-                                static_cast<QWidget*>(control.doubleSpin),
-                                static_cast<QWidget*>(control.check),
+        for (QWidget* widget : {static_cast<QWidget*>(control.slider), static_cast<QWidget*>(control.intSpin),
+                                static_cast<QWidget*>(control.doubleSpin), static_cast<QWidget*>(control.check),
                                 static_cast<QWidget*>(control.combo)}) {
             if (widget != nullptr) {
                 chain.push_back(widget);

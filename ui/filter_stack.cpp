@@ -24,7 +24,10 @@ using filters::FilterDesc;
 using filters::ParamDesc;
 using filters::ParamType;
 
-QString qs(const std::string& text) { return QString::fromStdString(text); }
+QString qs(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
 
 // A short reading of one parameter value for the list ("5", "1.5", "vertical").
 QString formatValue(const ParamDesc& desc, double value)
@@ -157,8 +160,8 @@ const filters::StackEntry* FilterStack::currentEntry() const
 
 const filters::FilterDesc* FilterStack::filter(const std::string& id) const
 {
-    const auto found = std::find_if(filters_.begin(), filters_.end(),
-                                    [&id](const FilterDesc& desc) { return desc.id == id; });
+    const auto found =
+        std::find_if(filters_.begin(), filters_.end(), [&id](const FilterDesc& desc) { return desc.id == id; });
     return found != filters_.end() ? &*found : nullptr;
 }
 
@@ -249,11 +252,13 @@ QString FilterStack::describe(const filters::StackEntry& entry) const
     }
     QStringList values;
     for (const ParamDesc& param : found->params) {
-        values << QStringLiteral("%1 %2").arg(qs(param.label).toLower(),
-                                              formatValue(param, entry.choice.values.get(param.key, param.defaultValue)));
+        values << QStringLiteral("%1 %2").arg(
+            qs(param.label).toLower(), formatValue(param, entry.choice.values.get(param.key, param.defaultValue)));
     }
     if (entry.choice.values.kernel) {
-        values << QStringLiteral("%1 \u00d7 %2").arg(entry.choice.values.kernel->width).arg(entry.choice.values.kernel->height);
+        values << QStringLiteral("%1 \u00d7 %2")
+                      .arg(entry.choice.values.kernel->width)
+                      .arg(entry.choice.values.kernel->height);
     }
     return values.isEmpty() ? text : QStringLiteral("%1 (%2)").arg(text, values.join(QStringLiteral(", ")));
 }

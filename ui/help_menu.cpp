@@ -35,8 +35,8 @@ QString tipWithShortcut(const QAction* action)
 HelpMenu::HelpMenu(QMainWindow* window, QMenu* help, const DocumentPrompts& prompts)
     : QObject(window), window_(window), prompts_(prompts)
 {
-    QAction* guide = makeAction(window, tr("&User Guide"), QStringLiteral("actionUserGuide"), QKeySequence::HelpContents,
-                                tr("Open the manual, offline, in a window of its own"));
+    QAction* guide = makeAction(window, tr("&User Guide"), QStringLiteral("actionUserGuide"),
+                                QKeySequence::HelpContents, tr("Open the manual, offline, in a window of its own"));
     connect(guide, &QAction::triggered, this, &HelpMenu::showUserGuide);
     QAction* keys = makeAction(window, tr("&Keyboard Shortcuts"), QStringLiteral("actionShortcuts"),
                                QKeySequence(Qt::CTRL | Qt::Key_F1), tr("Every key Tessera answers to"));
@@ -92,12 +92,12 @@ QList<QPair<QString, QString>> HelpMenu::shortcutList() const
         // An action whose text follows the state ("Undo Add Box blur") gives its lasting name;
         // a key that works only in one widget says which.
         const QVariant lasting = action->property(kShortcutName);
-        QString name = lasting.isValid() ? lasting.toString()
-                                         : tipWithShortcut(action).section(QStringLiteral(" ("), 0, 0);
+        QString name =
+            lasting.isValid() ? lasting.toString() : tipWithShortcut(action).section(QStringLiteral(" ("), 0, 0);
         const Qt::ShortcutContext context = action->shortcutContext();
         const auto* owner = qobject_cast<const QWidget*>(action->parent());
-        if ((context == Qt::WidgetShortcut || context == Qt::WidgetWithChildrenShortcut) && owner != nullptr
-            && !owner->accessibleName().isEmpty()) {
+        if ((context == Qt::WidgetShortcut || context == Qt::WidgetWithChildrenShortcut) && owner != nullptr &&
+            !owner->accessibleName().isEmpty()) {
             name = tr("%1 (%2 focused)").arg(name, owner->accessibleName().toLower());
         }
         rows.append({name, keys.join(QStringLiteral(", "))});

@@ -26,8 +26,7 @@ constexpr double kDividerGrab = 6.0;
 
 }  // namespace
 
-ImageView::ImageView(QWidget* parent)
-    : QGraphicsView(parent), scene_(new QGraphicsScene(this))
+ImageView::ImageView(QWidget* parent) : QGraphicsView(parent), scene_(new QGraphicsScene(this))
 {
     setScene(scene_);
     patch_ = new PreviewPatch();
@@ -117,8 +116,7 @@ void ImageView::setOriginal(const QImage& original)
         return;
     }
     overlay_->setOriginal(QPixmap::fromImage(original));
-    overlay_->setTransformationMode(item_ != nullptr ? item_->transformationMode()
-                                                     : Qt::FastTransformation);
+    overlay_->setTransformationMode(item_ != nullptr ? item_->transformationMode() : Qt::FastTransformation);
     if (!hasOriginal()) {
         setSplitEnabled(false);
     }
@@ -150,8 +148,7 @@ values::Rect ImageView::visibleImageRect() const
 
 bool ImageView::hasOriginal() const
 {
-    return item_ != nullptr && !overlay_->original().isNull()
-           && overlay_->original().size() == imageSize();
+    return item_ != nullptr && !overlay_->original().isNull() && overlay_->original().size() == imageSize();
 }
 
 bool ImageView::showsOriginalAt(QPoint imagePos) const
@@ -309,8 +306,8 @@ void ImageView::mouseMoveEvent(QMouseEvent* event)
 {
     mousePos_ = event->position();
     if (draggingDivider_) {
-        const QPointF scenePos = viewportTransform().inverted().map(
-            QPointF(event->position().x() - dragOffset_, event->position().y()));
+        const QPointF scenePos =
+            viewportTransform().inverted().map(QPointF(event->position().x() - dragOffset_, event->position().y()));
         setSplitPosition(scenePos.x() / imageSize().width());
         event->accept();
     } else {

@@ -14,8 +14,7 @@
 
 namespace tessera::ui {
 
-KernelDock::KernelDock(FilterStack* stack, QWidget* parent)
-    : QDockWidget(tr("Kernel"), parent), stack_(stack)
+KernelDock::KernelDock(FilterStack* stack, QWidget* parent) : QDockWidget(tr("Kernel"), parent), stack_(stack)
 {
     setObjectName(QStringLiteral("kernelDock"));
     // Scrolls rather than forcing its height on the window when the dock shares a column.

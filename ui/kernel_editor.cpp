@@ -28,7 +28,10 @@ using filters::Kernel2D;
 using filters::Point;
 
 // The kernel a fresh editor shows: a 3 x 3 identity, the same start as the filter panel.
-Kernel2D identityKernel() { return Kernel2D{3, 3, {0, 0, 0, 0, 1, 0, 0, 0, 0}}; }
+Kernel2D identityKernel()
+{
+    return Kernel2D{3, 3, {0, 0, 0, 0, 1, 0, 0, 0, 0}};
+}
 
 template <typename W>
 W* named(W* widget, const char* name, const QString& tip)
@@ -80,14 +83,13 @@ void KernelEditor::createSizeControls()
         return spin;
     };
     widthSpin_ = makeSideSpin("widthSpin", tr("Kernel width in cells; the weights stay centred"));
-    heightSpin_ =
-        makeSideSpin("heightSpin", tr("Kernel height in cells; the weights stay centred"));
+    heightSpin_ = makeSideSpin("heightSpin", tr("Kernel height in cells; the weights stay centred"));
     pickAnchorButton_ = named(new QPushButton(tr("Set &anchor"), this), "setAnchorButton",
                               tr("Then click the cell that lands on the output pixel "
                                  "(Ctrl+click a cell works at any time)"));
     pickAnchorButton_->setCheckable(true);
-    centreAnchorButton_ = named(new QPushButton(tr("Ce&ntre"), this), "centreAnchorButton",
-                                tr("Anchor the kernel at its centre cell"));
+    centreAnchorButton_ =
+        named(new QPushButton(tr("Ce&ntre"), this), "centreAnchorButton", tr("Anchor the kernel at its centre cell"));
 }
 
 void KernelEditor::createGridAndLabels()
@@ -96,8 +98,9 @@ void KernelEditor::createGridAndLabels()
     grid_ = named(new KernelGridView(this), "kernelGrid", QString());
     grid_->setModel(model_);
 
-    sumLabel_ = named(new QLabel(this), "sumLabel", tr("Sum of all weights: the filter's gain "
-                                                       "on flat areas"));
+    sumLabel_ = named(new QLabel(this), "sumLabel",
+                      tr("Sum of all weights: the filter's gain "
+                         "on flat areas"));
     anchorLabel_ = named(new QLabel(this), "anchorLabel", QString());
     separableLabel_ = named(new QLabel(this), "separableLabel", QString());
     separableLabel_->setWordWrap(true);
@@ -109,24 +112,22 @@ void KernelEditor::createGridAndLabels()
 
 void KernelEditor::createOutputControls()
 {
-    scaleSpin_ = named(new QDoubleSpinBox(this), "scaleSpin",
-                       tr("Output = scale \u00d7 weighted sum + offset"));
+    scaleSpin_ = named(new QDoubleSpinBox(this), "scaleSpin", tr("Output = scale \u00d7 weighted sum + offset"));
     scaleSpin_->setRange(-1e6, 1e6);
     scaleSpin_->setDecimals(6);
     scaleSpin_->setSingleStep(0.1);
     scaleSpin_->setValue(1.0);
-    offsetSpin_ = named(new QDoubleSpinBox(this), "offsetSpin",
-                        tr("Added after scaling, in output pixel values"));
+    offsetSpin_ = named(new QDoubleSpinBox(this), "offsetSpin", tr("Added after scaling, in output pixel values"));
     offsetSpin_->setRange(-65535.0, 65535.0);
     offsetSpin_->setDecimals(3);
     for (QDoubleSpinBox* spin : {scaleSpin_, offsetSpin_}) {
         spin->setKeyboardTracking(false);
     }
-    normaliseButton_ = named(new QPushButton(tr("Divide by Su&m"), this), "normaliseButton",
-                             tr("Divide every weight by their sum once, so that they add up to 1 (the custom filter's "
-                                "Normalize parameter instead divides at every run and leaves the weights as they are)"));
-    loadButton_ = named(new QPushButton(tr("&Load\u2026"), this), "loadButton",
-                        tr("Open a kernel preset (JSON)"));
+    normaliseButton_ =
+        named(new QPushButton(tr("Divide by Su&m"), this), "normaliseButton",
+              tr("Divide every weight by their sum once, so that they add up to 1 (the custom filter's "
+                 "Normalize parameter instead divides at every run and leaves the weights as they are)"));
+    loadButton_ = named(new QPushButton(tr("&Load\u2026"), this), "loadButton", tr("Open a kernel preset (JSON)"));
     saveButton_ = named(new QPushButton(tr("&Save\u2026"), this), "saveButton",
                         tr("Save the kernel, anchor, scale and offset as a JSON preset"));
     copyButton_ = named(new QPushButton(tr("Co&py to custom"), this), "copyToCustomButton",
@@ -189,9 +190,9 @@ void KernelEditor::connectControls()
 
 void KernelEditor::setTabChain()
 {
-    const std::vector<QWidget*> chain{widthSpin_,  heightSpin_, pickAnchorButton_,
-                                      centreAnchorButton_, grid_, scaleSpin_, offsetSpin_,
-                                      normaliseButton_, loadButton_, saveButton_, copyButton_};
+    const std::vector<QWidget*> chain{widthSpin_,  heightSpin_, pickAnchorButton_, centreAnchorButton_,
+                                      grid_,       scaleSpin_,  offsetSpin_,       normaliseButton_,
+                                      loadButton_, saveButton_, copyButton_};
     for (size_t i = 1; i < chain.size(); ++i) {
         setTabOrder(chain[i - 1], chain[i]);
     }
@@ -206,9 +207,15 @@ void KernelEditor::setKernel(const filters::Kernel2D& k, std::optional<filters::
     setMessage(QString(), false);
 }
 
-filters::Kernel2D KernelEditor::kernel() const { return model_->kernel(); }
+filters::Kernel2D KernelEditor::kernel() const
+{
+    return model_->kernel();
+}
 
-std::optional<filters::Point> KernelEditor::anchor() const { return model_->anchor(); }
+std::optional<filters::Point> KernelEditor::anchor() const
+{
+    return model_->anchor();
+}
 
 void KernelEditor::showReadOnly(const filters::FilterSpec& spec, const QString& title)
 {
@@ -218,11 +225,20 @@ void KernelEditor::showReadOnly(const filters::FilterSpec& spec, const QString& 
     setMessage(QString(), false);
 }
 
-bool KernelEditor::isReadOnly() const { return model_->isReadOnly(); }
+bool KernelEditor::isReadOnly() const
+{
+    return model_->isReadOnly();
+}
 
-double KernelEditor::scale() const { return scaleSpin_->value(); }
+double KernelEditor::scale() const
+{
+    return scaleSpin_->value();
+}
 
-double KernelEditor::offset() const { return offsetSpin_->value(); }
+double KernelEditor::offset() const
+{
+    return offsetSpin_->value();
+}
 
 void KernelEditor::setScaleOffset(double scale, double offset)
 {
@@ -237,8 +253,7 @@ filters::CustomKernel KernelEditor::customKernel() const
     return filters::CustomKernel{kernel(), anchor(), scale(), offset()};
 }
 
-void KernelEditor::showLoadedKernel(const filters::CustomKernel& value, const QString& fileName,
-                                    const QString& note)
+void KernelEditor::showLoadedKernel(const filters::CustomKernel& value, const QString& fileName, const QString& note)
 {
     setReadOnlyMode(false, tr("Custom kernel"));
     showKernel(value.kernel, value.anchor);
@@ -251,7 +266,10 @@ void KernelEditor::showSaved(const QString& fileName)
     setMessage(tr("Saved %1.").arg(fileName), false);
 }
 
-QString KernelEditor::message() const { return message_->text(); }
+QString KernelEditor::message() const
+{
+    return message_->text();
+}
 
 void KernelEditor::openLoadDialog()
 {
@@ -357,8 +375,7 @@ void KernelEditor::clearCells()
     }
 }
 
-void KernelEditor::showKernel(const filters::Kernel2D& kernel,
-                              std::optional<filters::Point> anchor)
+void KernelEditor::showKernel(const filters::Kernel2D& kernel, std::optional<filters::Point> anchor)
 {
     grid_->setAnchorPicking(false);
     model_->setKernel(kernel, anchor);
@@ -372,9 +389,9 @@ void KernelEditor::setReadOnlyMode(bool readOnly, const QString& title)
 {
     model_->setReadOnly(readOnly);
     title_->setText(readOnly ? tr("%1 (read only)").arg(title) : title);
-    for (QWidget* control : std::initializer_list<QWidget*>{
-             widthSpin_, heightSpin_, pickAnchorButton_, centreAnchorButton_, normaliseButton_,
-             scaleSpin_, offsetSpin_}) {
+    for (QWidget* control :
+         std::initializer_list<QWidget*>{widthSpin_, heightSpin_, pickAnchorButton_, centreAnchorButton_,
+                                         normaliseButton_, scaleSpin_, offsetSpin_}) {
         control->setEnabled(!readOnly);
     }
     grid_->setEditable(!readOnly);

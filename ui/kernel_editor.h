@@ -39,8 +39,7 @@ public:
     ~KernelEditor() override;
 
     /// Shows k as the editable custom kernel (anchor empty = centre). Emits nothing.
-    void setKernel(const tessera::filters::Kernel2D& k,
-                   std::optional<tessera::filters::Point> anchor = {});
+    void setKernel(const tessera::filters::Kernel2D& k, std::optional<tessera::filters::Point> anchor = {});
     tessera::filters::Kernel2D kernel() const;
     /// The explicit anchor; empty when the kernel's centre is used.
     std::optional<tessera::filters::Point> anchor() const;
@@ -60,8 +59,7 @@ public:
 
     /// Shows a kernel read from the preset file fileName as the editable custom kernel, with its
     /// anchor, scale and offset, and note under the grid; emits kernelEdited (a user's load).
-    void showLoadedKernel(const tessera::filters::CustomKernel& value, const QString& fileName,
-                          const QString& note);
+    void showLoadedKernel(const tessera::filters::CustomKernel& value, const QString& fileName, const QString& note);
     /// Says under the grid that the kernel was saved as fileName.
     void showSaved(const QString& fileName);
     /// The last hint or error shown under the grid (empty when none).
@@ -84,8 +82,7 @@ signals:
     /// After every user edit (cell, size, anchor, normalise, scale/offset, load, copy to
     /// custom). Scale and offset are not in the arguments: scale() and offset() hold the
     /// values in effect when it fires.
-    void kernelEdited(const tessera::filters::Kernel2D& kernel,
-                      std::optional<tessera::filters::Point> anchor);
+    void kernelEdited(const tessera::filters::Kernel2D& kernel, std::optional<tessera::filters::Point> anchor);
     /// The user picked a kernel preset to load; app/ reads it and answers with
     /// showLoadedKernel() or an error.
     void loadPresetRequested(const QString& path);
@@ -104,8 +101,7 @@ private:
     void onAnchorPicked(int x, int y);
     void onWeightRefused(int x, int y, const QString& text);
     void clearCells();
-    void showKernel(const tessera::filters::Kernel2D& kernel,
-                    std::optional<tessera::filters::Point> anchor);
+    void showKernel(const tessera::filters::Kernel2D& kernel, std::optional<tessera::filters::Point> anchor);
     void setReadOnlyMode(bool readOnly, const QString& title);
     void updateSummary();
     void setMessage(const QString& text, bool isError);

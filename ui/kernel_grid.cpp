@@ -21,8 +21,7 @@ class AnchorFrameDelegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
-    void paint(QPainter* painter, const QStyleOptionViewItem& option,
-               const QModelIndex& index) const override
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
     {
         QStyledItemDelegate::paint(painter, option, index);
         if (!index.data(KernelGridModel::AnchorRole).toBool()) {
@@ -112,8 +111,7 @@ void KernelGridView::setAnchorPicking(bool on)
 
 QModelIndexList KernelGridView::targetCells() const
 {
-    QModelIndexList cells = selectionModel() != nullptr ? selectionModel()->selectedIndexes()
-                                                        : QModelIndexList();
+    QModelIndexList cells = selectionModel() != nullptr ? selectionModel()->selectedIndexes() : QModelIndexList();
     if (cells.isEmpty() && currentIndex().isValid()) {
         cells << currentIndex();
     }
@@ -125,8 +123,7 @@ void KernelGridView::mousePressEvent(QMouseEvent* event)
     const QModelIndex index = indexAt(event->position().toPoint());
     const auto* grid = qobject_cast<const KernelGridModel*>(model());
     const bool wantsAnchor = picking_ || event->modifiers().testFlag(Qt::ControlModifier);
-    if (event->button() == Qt::LeftButton && index.isValid() && wantsAnchor && grid != nullptr &&
-        !grid->isReadOnly()) {
+    if (event->button() == Qt::LeftButton && index.isValid() && wantsAnchor && grid != nullptr && !grid->isReadOnly()) {
         setAnchorPicking(false);
         event->accept();
         emit anchorPicked(index.column(), index.row());

@@ -61,11 +61,8 @@ QString compactWeight(double value)
 
 QColor mix(const QColor& a, const QColor& b, double t)
 {
-    const auto channel = [t](int x, int y) {
-        return static_cast<int>(std::lround(x + (y - x) * t));
-    };
-    return QColor(channel(a.red(), b.red()), channel(a.green(), b.green()),
-                  channel(a.blue(), b.blue()));
+    const auto channel = [t](int x, int y) { return static_cast<int>(std::lround(x + (y - x) * t)); };
+    return QColor(channel(a.red(), b.red()), channel(a.green(), b.green()), channel(a.blue(), b.blue()));
 }
 
 bool isDark(const QColor& c)
@@ -102,8 +99,7 @@ QString formatWeight(double value)
 
 Kernel2D resizeCentred(const Kernel2D& k, int width, int height)
 {
-    Kernel2D out{width, height,
-                 std::vector<double>(static_cast<size_t>(width) * static_cast<size_t>(height))};
+    Kernel2D out{width, height, std::vector<double>(static_cast<size_t>(width) * static_cast<size_t>(height))};
     const int dx = width / 2 - k.width / 2;
     const int dy = height / 2 - k.height / 2;
     for (int y = 0; y < k.height; ++y) {
@@ -118,10 +114,11 @@ Kernel2D resizeCentred(const Kernel2D& k, int width, int height)
     return out;
 }
 
-KernelGridModel::KernelGridModel(QObject* parent) : QAbstractTableModel(parent) {}
+KernelGridModel::KernelGridModel(QObject* parent) : QAbstractTableModel(parent)
+{
+}
 
-void KernelGridModel::setKernel(const filters::Kernel2D& kernel,
-                                std::optional<filters::Point> anchor)
+void KernelGridModel::setKernel(const filters::Kernel2D& kernel, std::optional<filters::Point> anchor)
 {
     beginResetModel();
     kernel_ = kernel;
@@ -157,8 +154,7 @@ filters::Point KernelGridModel::effectiveAnchor() const
 
 void KernelGridModel::setAnchor(std::optional<filters::Point> anchor)
 {
-    if (anchor && (anchor->x < 0 || anchor->y < 0 || anchor->x >= kernel_.width ||
-                   anchor->y >= kernel_.height)) {
+    if (anchor && (anchor->x < 0 || anchor->y < 0 || anchor->x >= kernel_.width || anchor->y >= kernel_.height)) {
         return;
     }
     const Point before = effectiveAnchor();
@@ -169,8 +165,7 @@ void KernelGridModel::setAnchor(std::optional<filters::Point> anchor)
     if (anchor) {
         const Point inBase{anchor->x + base_.width / 2 - kernel_.width / 2,
                            anchor->y + base_.height / 2 - kernel_.height / 2};
-        if (inBase.x < 0 || inBase.y < 0 || inBase.x >= base_.width ||
-            inBase.y >= base_.height) {
+        if (inBase.x < 0 || inBase.y < 0 || inBase.x >= base_.width || inBase.y >= base_.height) {
             rememberBase();
         } else {
             baseAnchor_ = inBase;
@@ -187,8 +182,7 @@ bool KernelGridModel::fill(const QModelIndexList& cells, double value)
         if (!index.isValid() || index.model() != this) {
             continue;
         }
-        double& weight = kernel_.weights[static_cast<size_t>(index.row()) * kernel_.width +
-                                         index.column()];
+        double& weight = kernel_.weights[static_cast<size_t>(index.row()) * kernel_.width + index.column()];
         changed = changed || weight != value;
         weight = value;
     }
@@ -226,17 +220,11 @@ QVariant KernelGridModel::data(const QModelIndex& index, int role) const
     const double weight = kernel_.at(x, y);
     const bool isAnchor = effectiveAnchor() == Point{x, y};
     switch (role) {
-    case Qt::DisplayRole:
-        return compactWeight(weight);
-    case Qt::EditRole:
-        return formatWeight(weight);
+    case Qt::DisplayRole: return compactWeight(weight);
+    case Qt::EditRole: return formatWeight(weight);
     case Qt::ToolTipRole:
-        return tr("(%1, %2): %3%4")
-            .arg(x)
-            .arg(y)
-            .arg(formatWeight(weight), isAnchor ? tr(", anchor") : QString());
-    case Qt::TextAlignmentRole:
-        return QVariant::fromValue(Qt::AlignCenter);
+        return tr("(%1, %2): %3%4").arg(x).arg(y).arg(formatWeight(weight), isAnchor ? tr(", anchor") : QString());
+    case Qt::TextAlignmentRole: return QVariant::fromValue(Qt::AlignCenter);
     case Qt::BackgroundRole:
     case Qt::ForegroundRole: {
         // The square root lifts small weights (a Gaussian's tails) so the shape shows.
@@ -256,10 +244,8 @@ QVariant KernelGridModel::data(const QModelIndex& index, int role) const
             return font;
         }
         return {};
-    case AnchorRole:
-        return isAnchor;
-    default:
-        return {};
+    case AnchorRole: return isAnchor;
+    default: return {};
     }
 }
 
@@ -310,8 +296,7 @@ QVariant KernelGridModel::headerData(int section, Qt::Orientation orientation, i
         return QString::number(section);
     }
     if (role == Qt::ToolTipRole) {
-        return orientation == Qt::Horizontal ? tr("Column x = %1").arg(section)
-                                             : tr("Row y = %1").arg(section);
+        return orientation == Qt::Horizontal ? tr("Column x = %1").arg(section) : tr("Row y = %1").arg(section);
     }
     return QAbstractTableModel::headerData(section, orientation, role);
 }

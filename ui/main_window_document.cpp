@@ -106,7 +106,8 @@ void MainWindow::dropEvent(QDropEvent* event)
     event->acceptProposedAction();
     // After the drop has returned: a question about unsaved work or an error box shown inside
     // the drop would leave the application the file came from waiting until it is answered.
-    QMetaObject::invokeMethod(this, [this, path] { requestOpen(path); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, path] { requestOpen(path); }, Qt::QueuedConnection);
 }
 
 }  // namespace tessera::ui

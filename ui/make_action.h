@@ -8,8 +8,8 @@
 namespace tessera::ui {
 
 /// A menu action named for tests and saved state, with an optional shortcut and status tip.
-inline QAction* makeAction(QObject* parent, const QString& text, const QString& name,
-                           const QKeySequence& shortcut = {}, const QString& tip = {})
+inline QAction* makeAction(QObject* parent, const QString& text, const QString& name, const QKeySequence& shortcut = {},
+                           const QString& tip = {})
 {
     auto* action = new QAction(text, parent);
     action->setObjectName(name);

@@ -43,8 +43,7 @@ struct SliderScale {
             const long step = std::max(1L, std::lround(d.step));
             origin = static_cast<double>(std::lround(d.minValue));
             delta = static_cast<double>(step);
-            positions = static_cast<int>(std::max(0L, (std::lround(d.maxValue) -
-                                                       std::lround(d.minValue)) / step));
+            positions = static_cast<int>(std::max(0L, (std::lround(d.maxValue) - std::lround(d.minValue)) / step));
         } else if (d.maxValue > d.minValue) {
             positions = FilterPanel::kDoubleSliderSteps;
             logarithmic = usesLogScale(d);
@@ -56,10 +55,7 @@ struct SliderScale {
             }
         }
     }
-    double valueAt(int pos) const
-    {
-        return logarithmic ? std::exp(origin + pos * delta) : origin + pos * delta;
-    }
+    double valueAt(int pos) const { return logarithmic ? std::exp(origin + pos * delta) : origin + pos * delta; }
     int positionOf(double value) const
     {
         if (delta <= 0.0) {
@@ -110,8 +106,7 @@ QWidget* buildNumericField(ParamRow& row, QWidget* parent)
     QAbstractSpinBox* spin = nullptr;
     if (d.type == ParamType::Int) {
         row.intSpin = new ClampingSpinBox(holder);
-        row.intSpin->setRange(static_cast<int>(std::lround(d.minValue)),
-                              static_cast<int>(std::lround(d.maxValue)));
+        row.intSpin->setRange(static_cast<int>(std::lround(d.minValue)), static_cast<int>(std::lround(d.maxValue)));
         row.intSpin->setSingleStep(static_cast<int>(scale.delta));
         spin = row.intSpin;
     } else {
@@ -128,12 +123,14 @@ QWidget* buildNumericField(ParamRow& row, QWidget* parent)
     spin->setAccelerated(true);
     spin->setCorrectionMode(QAbstractSpinBox::CorrectToNearestValue);
     // The range in the tooltip: a number typed outside it is clamped to its nearest end.
-    const QString range = QStringLiteral("%1 \u2013 %2").arg(QLocale().toString(d.minValue), QLocale().toString(d.maxValue));
+    const QString range =
+        QStringLiteral("%1 \u2013 %2").arg(QLocale().toString(d.minValue), QLocale().toString(d.maxValue));
     const QString tip = d.tooltip.empty() ? QObject::tr("Range %1").arg(range)
                                           : QObject::tr("%1 (range %2)").arg(QString::fromStdString(d.tooltip), range);
     const std::string name = "param_" + d.key;
     row.slider->setObjectName(QString::fromLatin1((name + "_slider").c_str()));
-    row.slider->setToolTip(scale.logarithmic ? QObject::tr("%1; the slider moves by equal ratios, finer at small values").arg(tip) : tip);
+    row.slider->setToolTip(
+        scale.logarithmic ? QObject::tr("%1; the slider moves by equal ratios, finer at small values").arg(tip) : tip);
     spin->setObjectName(QString::fromLatin1((name + "_spin").c_str()));
     spin->setToolTip(tip);
     holderLayout->addWidget(row.slider, 1);
@@ -157,14 +154,10 @@ double sliderValueAt(const ParamDesc& desc, int pos)
 double paramValue(const ParamRow& row)
 {
     switch (row.desc.type) {
-    case ParamType::Int:
-        return row.intSpin->value();
-    case ParamType::Double:
-        return row.doubleSpin->value();
-    case ParamType::Bool:
-        return row.check->isChecked() ? 1.0 : 0.0;
-    case ParamType::Choice:
-        return row.combo->currentIndex();
+    case ParamType::Int: return row.intSpin->value();
+    case ParamType::Double: return row.doubleSpin->value();
+    case ParamType::Bool: return row.check->isChecked() ? 1.0 : 0.0;
+    case ParamType::Choice: return row.combo->currentIndex();
     }
     return row.desc.defaultValue;
 }
@@ -188,12 +181,9 @@ void showParamValue(ParamRow& row, double value)
         row.doubleSpin->setValue(value);
         row.slider->setValue(scale.positionOf(row.doubleSpin->value()));
         break;
-    case ParamType::Bool:
-        row.check->setChecked(value != 0.0);
-        break;
+    case ParamType::Bool: row.check->setChecked(value != 0.0); break;
     case ParamType::Choice:
-        row.combo->setCurrentIndex(
-            std::clamp(static_cast<int>(std::lround(value)), 0, row.combo->count() - 1));
+        row.combo->setCurrentIndex(std::clamp(static_cast<int>(std::lround(value)), 0, row.combo->count() - 1));
         break;
     }
 }
@@ -204,8 +194,7 @@ QWidget* buildParamField(ParamRow& row, QWidget* parent)
     const std::string name = "param_" + row.desc.key;
     switch (row.desc.type) {
     case ParamType::Int:
-    case ParamType::Double:
-        return buildNumericField(row, parent);
+    case ParamType::Double: return buildNumericField(row, parent);
     case ParamType::Bool:
         row.check = new QCheckBox(parent);
         row.check->setObjectName(QString::fromLatin1((name + "_check").c_str()));
@@ -225,8 +214,7 @@ QWidget* buildParamField(ParamRow& row, QWidget* parent)
 
 QWidget* paramEditor(const ParamRow& row)
 {
-    for (QWidget* widget : {static_cast<QWidget*>(row.intSpin),
-                            static_cast<QWidget*>(row.doubleSpin),
+    for (QWidget* widget : {static_cast<QWidget*>(row.intSpin), static_cast<QWidget*>(row.doubleSpin),
                             static_cast<QWidget*>(row.check), static_cast<QWidget*>(row.combo)}) {
         if (widget != nullptr) {
             return widget;

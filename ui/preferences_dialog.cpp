@@ -40,8 +40,7 @@ void PreferencesDialog::storeDevice(const QString& key)
     QSettings().setValue(kDeviceKey, key);
 }
 
-PreferencesDialog::PreferencesDialog(const std::vector<DeviceOption>& options, QWidget* parent)
-    : QDialog(parent)
+PreferencesDialog::PreferencesDialog(const std::vector<DeviceOption>& options, QWidget* parent) : QDialog(parent)
 {
     setObjectName(QStringLiteral("preferencesDialog"));
     setAttribute(Qt::WA_DeleteOnClose);
@@ -58,7 +57,8 @@ PreferencesDialog::PreferencesDialog(const std::vector<DeviceOption>& options, Q
     }
     deviceCombo_->setCurrentIndex(deviceCombo_->findData(stored));
 
-    auto* note = new QLabel(tr("A GPU that is missing or fails falls back to the CPU, and the status bar says so."), this);
+    auto* note =
+        new QLabel(tr("A GPU that is missing or fails falls back to the CPU, and the status bar says so."), this);
     note->setWordWrap(true);
     note->setForegroundRole(QPalette::PlaceholderText);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

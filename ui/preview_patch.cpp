@@ -58,7 +58,8 @@ void PreviewPatch::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWi
     if (patch_.isNull()) {
         return;
     }
-    const QRegion outside = QRegion(QRect(QPoint(0, 0), imageSize_)).subtracted(QRegion(patch_.isNull() ? QRect() : QRect(at_, patch_.size())));
+    const QRegion outside = QRegion(QRect(QPoint(0, 0), imageSize_))
+                                .subtracted(QRegion(patch_.isNull() ? QRect() : QRect(at_, patch_.size())));
     for (const QRect& part : outside) {
         painter->fillRect(part, kNotPreviewed);
     }

@@ -97,8 +97,10 @@ QWidget* ProfilerDock::makeToolBar()
     row->addWidget(makeLegend(bar));
     row->addSpacing(8);
 
-    auto* zoomOut = makeButton(bar, QStringLiteral("\u2212"), QStringLiteral("timelineZoomOut"), tr("Zoom out (wheel down)"));
-    auto* zoomIn = makeButton(bar, QStringLiteral("+"), QStringLiteral("timelineZoomIn"), tr("Zoom in (wheel up over the timeline)"));
+    auto* zoomOut =
+        makeButton(bar, QStringLiteral("\u2212"), QStringLiteral("timelineZoomOut"), tr("Zoom out (wheel down)"));
+    auto* zoomIn = makeButton(bar, QStringLiteral("+"), QStringLiteral("timelineZoomIn"),
+                              tr("Zoom in (wheel up over the timeline)"));
     auto* fit = makeButton(bar, tr("Fit"), QStringLiteral("timelineFit"), tr("Show the whole run"));
     connect(zoomOut, &QToolButton::clicked, this, [this] { timeline_->zoomOut(); });
     connect(zoomIn, &QToolButton::clicked, this, [this] { timeline_->zoomIn(); });
@@ -113,7 +115,8 @@ QWidget* ProfilerDock::makeToolBar()
     connect(freezeButton_, &QToolButton::toggled, this, &ProfilerDock::setFrozen);
     row->addWidget(freezeButton_);
 
-    exportButton_ = makeButton(bar, tr("Export"), QStringLiteral("exportButton"), tr("Write the records shown to a file"));
+    exportButton_ =
+        makeButton(bar, tr("Export"), QStringLiteral("exportButton"), tr("Write the records shown to a file"));
     exportButton_->setPopupMode(QToolButton::InstantPopup);
     auto* menu = new QMenu(exportButton_);
     for (const ExportFormat format : {ExportFormat::Csv, ExportFormat::Json, ExportFormat::ChromeTrace}) {
@@ -175,13 +178,14 @@ void ProfilerDock::exportTo(ExportFormat format, const QString& path)
 
 void ProfilerDock::chooseExportPath(ExportFormat format)
 {
-    const QString filter = format == ExportFormat::Csv ? tr("CSV files (*.csv)")
-                         : format == ExportFormat::Json ? tr("JSON files (*.json)")
-                                                        : tr("Chrome trace (*.json)");
-    const QString name = format == ExportFormat::Csv ? QStringLiteral("tessera-timing.csv")
-                       : format == ExportFormat::Json ? QStringLiteral("tessera-timing.json")
-                                                      : QStringLiteral("tessera-trace.json");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export %1").arg(formatTitle(format)), suggestedSavePath(name), filter);
+    const QString filter = format == ExportFormat::Csv    ? tr("CSV files (*.csv)")
+                           : format == ExportFormat::Json ? tr("JSON files (*.json)")
+                                                          : tr("Chrome trace (*.json)");
+    const QString name = format == ExportFormat::Csv    ? QStringLiteral("tessera-timing.csv")
+                         : format == ExportFormat::Json ? QStringLiteral("tessera-timing.json")
+                                                        : QStringLiteral("tessera-trace.json");
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export %1").arg(formatTitle(format)), suggestedSavePath(name), filter);
     if (!path.isEmpty()) {
         rememberFolder(FolderRole::Save, path);
     }
@@ -195,8 +199,9 @@ void ProfilerDock::refresh()
     QString text = title_.isEmpty() ? tr("No run yet") : title_;
     if (!records_.empty()) {
         const auto [begin, end] = values::timeSpan(records_);
-        text += records_.size() == 1 ? tr(" \u00b7 %1 \u00b7 1 record").arg(formatDuration(end - begin))
-                                     : tr(" \u00b7 %1 \u00b7 %2 records").arg(formatDuration(end - begin)).arg(records_.size());
+        text += records_.size() == 1
+                    ? tr(" \u00b7 %1 \u00b7 1 record").arg(formatDuration(end - begin))
+                    : tr(" \u00b7 %1 \u00b7 %2 records").arg(formatDuration(end - begin)).arg(records_.size());
     }
     if (frozen_) {
         text += tr(" \u00b7 frozen");

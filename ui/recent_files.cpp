@@ -16,8 +16,7 @@ const QString kSettingsKey = QStringLiteral("recentFiles");
 
 }  // namespace
 
-RecentFiles::RecentFiles(QMenu* menu, QObject* parent)
-    : QObject(parent), menu_(menu)
+RecentFiles::RecentFiles(QMenu* menu, QObject* parent) : QObject(parent), menu_(menu)
 {
     files_ = QSettings().value(kSettingsKey).toStringList();
     files_.removeAll(QString());
@@ -71,8 +70,8 @@ void RecentFiles::rebuildMenu()
         action->setStatusTip(QDir::toNativeSeparators(path));
         action->setToolTip(QDir::toNativeSeparators(path));
         // Queued: handling the choice rebuilds this menu, which deletes the emitting action.
-        connect(action, &QAction::triggered, this, [this, path] { emit fileChosen(path); },
-                Qt::QueuedConnection);
+        connect(
+            action, &QAction::triggered, this, [this, path] { emit fileChosen(path); }, Qt::QueuedConnection);
     }
     if (!files_.isEmpty()) {
         menu_->addSeparator();

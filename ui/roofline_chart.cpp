@@ -60,7 +60,9 @@ QString number(double v)
 
 }  // namespace
 
-RooflineChart::RooflineChart(QWidget* parent) : ChartWidget(parent) {}
+RooflineChart::RooflineChart(QWidget* parent) : ChartWidget(parent)
+{
+}
 
 void RooflineChart::setResults(const CompareResults& results)
 {

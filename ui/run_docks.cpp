@@ -39,9 +39,9 @@ void RunDocks::createDeviceDock(QDockWidget* tabWith, QMenu* viewMenu)
 
 void RunDocks::createProfilerDock(QMenu* viewMenu, QAction* after)
 {
-    showTiles_ = makeAction(window_, tr("Show &Tiles"), QStringLiteral("actionShowTiles"),
-                            QKeySequence(Qt::CTRL | Qt::Key_T),
-                            tr("Outline the tiles of the last run, tinted by the device that computed each"));
+    showTiles_ =
+        makeAction(window_, tr("Show &Tiles"), QStringLiteral("actionShowTiles"), QKeySequence(Qt::CTRL | Qt::Key_T),
+                   tr("Outline the tiles of the last run, tinted by the device that computed each"));
     showTiles_->setCheckable(true);
     connect(showTiles_, &QAction::toggled, view_, &ImageView::setTileOverlayVisible);
     // Next to Compare: both change what is drawn over the image.

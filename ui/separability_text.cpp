@@ -44,14 +44,12 @@ QString formatTaps(const std::vector<double>& taps, bool full)
 QString separabilityText(const filters::Kernel2D& kernel, QString* details)
 {
     if (const std::optional<filters::SeparablePair> pair = filters::detectSeparable(kernel)) {
-        setText(details, tr("Row %1\nColumn %2")
-                             .arg(formatTaps(pair->row, true), formatTaps(pair->column, true)));
+        setText(details, tr("Row %1\nColumn %2").arg(formatTaps(pair->row, true), formatTaps(pair->column, true)));
         return tr("Separable (rank 1): row %1, column %2")
             .arg(formatTaps(pair->row, false), formatTaps(pair->column, false));
     }
     setText(details, tr("A rank-1 kernel runs as two 1-D passes, much faster at large sizes"));
-    const bool allZero = std::all_of(kernel.weights.begin(), kernel.weights.end(),
-                                     [](double w) { return w == 0.0; });
+    const bool allZero = std::all_of(kernel.weights.begin(), kernel.weights.end(), [](double w) { return w == 0.0; });
     return allZero ? tr("Not separable: every weight is 0") : tr("Not separable");
 }
 

@@ -13,10 +13,10 @@ namespace tessera::ui {
 
 namespace {
 
-constexpr double kGroupShare = 0.6;     // of a category's width, for its bars together
+constexpr double kGroupShare = 0.6;  // of a category's width, for its bars together
 constexpr double kMaxBarWidth = 64.0;
-constexpr double kBarGap = 2.0;         // between the bars of one category
-constexpr double kCapHalfWidth = 4.0;   // a whisker's end caps
+constexpr double kBarGap = 2.0;        // between the bars of one category
+constexpr double kCapHalfWidth = 4.0;  // a whisker's end caps
 
 int tickDecimals(double step)
 {
@@ -50,7 +50,9 @@ QVector<chart::LegendEntry> legendOf(const ThroughputModel& model)
 
 }  // namespace
 
-ThroughputChart::ThroughputChart(QWidget* parent) : ChartWidget(parent) {}
+ThroughputChart::ThroughputChart(QWidget* parent) : ChartWidget(parent)
+{
+}
 
 void ThroughputChart::setResults(const CompareResults& current, const CompareResults& loaded)
 {
@@ -112,8 +114,8 @@ QString ThroughputChart::toolTipAt(QPointF pos) const
         const QRectF column(bar.left(), std::min(bar.top(), yOf(b.high)) - kCapHalfWidth, bar.width(),
                             plot.bottom() - std::min(bar.top(), yOf(b.high)) + kCapHalfWidth);
         if (column.contains(pos)) {
-            QString text = tr("%1 \u2013 %2\nmedian %3 Mpixel/s").arg(model_.labels[b.category], model_.setTitles[b.set],
-                                                                      rate(b.median));
+            QString text = tr("%1 \u2013 %2\nmedian %3 Mpixel/s")
+                               .arg(model_.labels[b.category], model_.setTitles[b.set], rate(b.median));
             if (b.high > 0.0) {
                 text += tr("\nslowest run %1, fastest run %2 Mpixel/s").arg(rate(b.low), rate(b.high));
             }
@@ -144,7 +146,8 @@ void ThroughputChart::paintEvent(QPaintEvent*)
     chart::drawPlotFrame(p, plot, palette());
     if (model_.isEmpty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(plot, Qt::AlignCenter | Qt::TextWordWrap, tr("No results yet.\nRun a comparison to see each target's rate."));
+        p.drawText(plot, Qt::AlignCenter | Qt::TextWordWrap,
+                   tr("No results yet.\nRun a comparison to see each target's rate."));
         return;
     }
 
@@ -154,8 +157,8 @@ void ThroughputChart::paintEvent(QPaintEvent*)
     chart::drawLegend(p, layout.legend, metrics, legend, palette());
 }
 
-
-void ThroughputChart::drawYAxis(QPainter& p, const QRectF& plot, const QRectF& yTitle, const QFontMetricsF& metrics) const
+void ThroughputChart::drawYAxis(QPainter& p, const QRectF& plot, const QRectF& yTitle,
+                                const QFontMetricsF& metrics) const
 {
     // The y axis: labelled ticks with grid lines across the plot.
     const int decimals = tickDecimals(model_.step);
@@ -167,9 +170,9 @@ void ThroughputChart::drawYAxis(QPainter& p, const QRectF& plot, const QRectF& y
         }
         p.setPen(palette().color(QPalette::WindowText));
         p.drawLine(QPointF(plot.left() - 5.0, y), QPointF(plot.left(), y));
-        p.drawText(QRectF(yTitle.right(), y - metrics.height() / 2.0, plot.left() - 8.0 - yTitle.right(),
-                          metrics.height()),
-                   Qt::AlignRight | Qt::AlignVCenter, QLocale().toString(v, 'f', decimals));
+        p.drawText(
+            QRectF(yTitle.right(), y - metrics.height() / 2.0, plot.left() - 8.0 - yTitle.right(), metrics.height()),
+            Qt::AlignRight | Qt::AlignVCenter, QLocale().toString(v, 'f', decimals));
     }
     chart::drawVerticalTitle(p, yTitle, tr("Mpixel/s"), palette());
 }
@@ -203,8 +206,9 @@ void ThroughputChart::drawBars(QPainter& p) const
     bool labelsFit = true;
     for (int i = 0; i < model_.bars.size(); ++i) {
         const double median = model_.bars[i].median;
-        labelsFit = labelsFit && smallMetrics.horizontalAdvance(QLocale().toString(median, 'f', median < 10.0 ? 1 : 0))
-                                     <= barRect(i).width() + kBarGap;
+        labelsFit =
+            labelsFit && smallMetrics.horizontalAdvance(QLocale().toString(median, 'f', median < 10.0 ? 1 : 0)) <=
+                             barRect(i).width() + kBarGap;
     }
     for (int i = 0; i < model_.bars.size(); ++i) {
         const ThroughputBar& b = model_.bars[i];
@@ -231,8 +235,9 @@ void ThroughputChart::drawBars(QPainter& p) const
         if (labelsFit) {
             p.setFont(small);
             p.setPen(palette().color(QPalette::WindowText));
-            p.drawText(QRectF(bar.center().x() - 40.0, labelBottom - smallMetrics.height() - 2.0, 80.0, smallMetrics.height()),
-                       Qt::AlignHCenter | Qt::AlignBottom, value);
+            p.drawText(
+                QRectF(bar.center().x() - 40.0, labelBottom - smallMetrics.height() - 2.0, 80.0, smallMetrics.height()),
+                Qt::AlignHCenter | Qt::AlignBottom, value);
             p.setFont(font());
         }
     }

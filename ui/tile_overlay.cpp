@@ -35,7 +35,8 @@ QString deviceName(values::DeviceId device)
 /// every zoom, and only when the tile is large enough on screen to hold it.
 class TileMarkItem : public QGraphicsRectItem {
 public:
-    TileMarkItem(const TileMark& mark, QGraphicsItem* parent) : QGraphicsRectItem(sceneRect(mark.rect), parent), mark_(mark)
+    TileMarkItem(const TileMark& mark, QGraphicsItem* parent)
+        : QGraphicsRectItem(sceneRect(mark.rect), parent), mark_(mark)
     {
         setAcceptedMouseButtons(Qt::NoButton);
         QColor fill = mark.tint;
@@ -52,22 +53,24 @@ public:
                                    : tr("upload %1 \u00b7 kernel %2 \u00b7 download %3")
                                          .arg(formatDuration(mark.uploadUs), formatDuration(mark.kernelUs),
                                               formatDuration(mark.downloadUs));
-        setToolTip(tr("<b>Tile %1 \u2014 %2 \u00b7 %3 %4</b><br>x %5, y %6, %7 \u00d7 %8 px<br>%9<br>%10 to %11 of the run")
-                       .arg(mark.tile)
-                       .arg(deviceName(mark.device), mark.device.isCpu() ? tr("thread") : tr("stream"))
-                       .arg(mark.stream)
-                       .arg(mark.rect.x)
-                       .arg(mark.rect.y)
-                       .arg(mark.rect.width)
-                       .arg(mark.rect.height)
-                       .arg(phases, formatDuration(mark.beginUs), formatDuration(mark.endUs)));
+        setToolTip(
+            tr("<b>Tile %1 \u2014 %2 \u00b7 %3 %4</b><br>x %5, y %6, %7 \u00d7 %8 px<br>%9<br>%10 to %11 of the run")
+                .arg(mark.tile)
+                .arg(deviceName(mark.device), mark.device.isCpu() ? tr("thread") : tr("stream"))
+                .arg(mark.stream)
+                .arg(mark.rect.x)
+                .arg(mark.rect.y)
+                .arg(mark.rect.width)
+                .arg(mark.rect.height)
+                .arg(phases, formatDuration(mark.beginUs), formatDuration(mark.endUs)));
     }
 
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override
     {
         QGraphicsRectItem::paint(painter, option, widget);
         const QRectF screen = painter->worldTransform().mapRect(rect());
-        const QString text = QStringLiteral("%1 \u00b7 %2").arg(deviceName(mark_.device), formatDuration(mark_.kernelUs));
+        const QString text =
+            QStringLiteral("%1 \u00b7 %2").arg(deviceName(mark_.device), formatDuration(mark_.kernelUs));
         const QFontMetrics metrics(painter->font());
         const QSize need(metrics.horizontalAdvance(text) + 10, metrics.height() + 4);
         if (screen.width() < need.width() + 8 || screen.height() < need.height() + 8) {
@@ -165,6 +168,8 @@ QRectF TileOverlay::boundingRect() const
     return bounds_;
 }
 
-void TileOverlay::paint(QPainter*, const QStyleOptionGraphicsItem*, QWidget*) {}
+void TileOverlay::paint(QPainter*, const QStyleOptionGraphicsItem*, QWidget*)
+{
+}
 
 }  // namespace tessera::ui

@@ -17,9 +17,9 @@ struct TileMark {
     int tile = -1;
     values::DeviceId device;  ///< the device that filtered it (its kernel's device), or the CPU
     int stream = 0;
-    values::Rect rect;  ///< output rectangle in image pixels
-    double beginUs = 0.0;  ///< first record of the tile
-    double endUs = 0.0;    ///< last record of the tile
+    values::Rect rect;      ///< output rectangle in image pixels
+    double beginUs = 0.0;   ///< first record of the tile
+    double endUs = 0.0;     ///< last record of the tile
     double kernelUs = 0.0;  ///< summed durations per phase
     double uploadUs = 0.0;
     double downloadUs = 0.0;

@@ -19,8 +19,8 @@ namespace {
 
 constexpr int kRulerHeight = 28;
 constexpr int kLaneHeight = 26;
-constexpr int kBarInset = 4;       // space between a bar and its lane's edges
-constexpr int kRightPad = 10;      // room so the last tick label is not cut
+constexpr int kBarInset = 4;            // space between a bar and its lane's edges
+constexpr int kRightPad = 10;           // room so the last tick label is not cut
 constexpr double kTickSpacing = 110.0;  // screen pixels wanted between labelled ticks
 
 /// Black or white, whichever reads better on background.
@@ -111,7 +111,8 @@ double TimelineView::xOf(double us) const
 
 QRect TimelineView::laneRect(int index) const
 {
-    return QRect(0, kRulerHeight + index * kLaneHeight - verticalScrollBar()->value(), viewport()->width(), kLaneHeight);
+    return QRect(0, kRulerHeight + index * kLaneHeight - verticalScrollBar()->value(), viewport()->width(),
+                 kLaneHeight);
 }
 
 std::optional<std::size_t> TimelineView::recordAt(QPoint pos) const
@@ -269,7 +270,8 @@ void TimelineView::paintLanes(QPainter& p) const
     p.fillRect(QRect(0, kRulerHeight, left, lanesArea.height()), palette().window());
     for (int i = 0; i < static_cast<int>(lanes_.size()); ++i) {
         const QRect row = laneRect(i);
-        p.fillRect(QRect(0, row.top() + 3, 4, row.height() - 6), deviceColor(lanes_[static_cast<std::size_t>(i)].device));
+        p.fillRect(QRect(0, row.top() + 3, 4, row.height() - 6),
+                   deviceColor(lanes_[static_cast<std::size_t>(i)].device));
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(row.adjusted(10, 0, -left + row.width() - 4, 0), Qt::AlignVCenter | Qt::AlignLeft,
                    laneTitle(lanes_[static_cast<std::size_t>(i)]));
@@ -332,7 +334,8 @@ void TimelineView::wheelEvent(QWheelEvent* event)
         // Sideways: an eighth of the plot per notch.
         applyView(viewBeginUs_ - notches / 120.0 * visibleSpanUs() / 8.0, usPerPixel_);
     } else {
-        const double x = std::clamp(event->position().x(), static_cast<double>(labelWidth()), labelWidth() + plotWidth());
+        const double x =
+            std::clamp(event->position().x(), static_cast<double>(labelWidth()), labelWidth() + plotWidth());
         zoomAround(std::pow(kZoomStep, notches / 120.0), viewBeginUs_ + (x - labelWidth()) * usPerPixel_);
     }
     event->accept();
@@ -378,7 +381,8 @@ bool TimelineView::viewportEvent(QEvent* event)
         const auto* help = static_cast<QHelpEvent*>(event);
         if (const auto index = recordAt(help->pos())) {
             const values::TimingRecord& r = records_[*index];
-            QToolTip::showText(help->globalPos(), describeRecord(r, QString::fromStdString(values::deviceTitle(r.device, devices_))),
+            QToolTip::showText(help->globalPos(),
+                               describeRecord(r, QString::fromStdString(values::deviceTitle(r.device, devices_))),
                                viewport());
         } else {
             QToolTip::hideText();

@@ -107,16 +107,22 @@ QString formatTick(double us, double stepUs)
     const double value = ms ? us / 1e3 : us;
     const double step = ms ? stepUs / 1e3 : stepUs;
     const int decimals = step >= 1.0 ? 0 : std::min(6, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
-    return QStringLiteral("%1 %2").arg(value, 0, 'f', decimals).arg(ms ? QStringLiteral("ms") : QStringLiteral("\u00b5s"));
+    return QStringLiteral("%1 %2")
+        .arg(value, 0, 'f', decimals)
+        .arg(ms ? QStringLiteral("ms") : QStringLiteral("\u00b5s"));
 }
 
 QString describeRecord(const values::TimingRecord& r, const QString& deviceTitle)
 {
     QStringList lines;
-    const QString what = r.label.empty() ? phaseTitle(r.phase)
-                                         : QStringLiteral("%1 \u2014 %2").arg(QString::fromStdString(r.label), phaseTitle(r.phase).toLower());
+    const QString what =
+        r.label.empty()
+            ? phaseTitle(r.phase)
+            : QStringLiteral("%1 \u2014 %2").arg(QString::fromStdString(r.label), phaseTitle(r.phase).toLower());
     lines << QStringLiteral("<b>%1</b>").arg(what.toHtmlEscaped());
-    QString where = QStringLiteral("%1 \u00b7 %2 %3").arg(deviceTitle.toHtmlEscaped(), r.device.isCpu() ? tr("thread") : tr("stream")).arg(r.stream);
+    QString where = QStringLiteral("%1 \u00b7 %2 %3")
+                        .arg(deviceTitle.toHtmlEscaped(), r.device.isCpu() ? tr("thread") : tr("stream"))
+                        .arg(r.stream);
     if (r.tile >= 0) {
         where += tr(" \u00b7 tile %1").arg(r.tile);
     }
@@ -124,7 +130,8 @@ QString describeRecord(const values::TimingRecord& r, const QString& deviceTitle
     if (r.width > 0 && r.height > 0) {
         lines << tr("Tile x %1, y %2, %3 \u00d7 %4 px").arg(r.x).arg(r.y).arg(r.width).arg(r.height);
     }
-    lines << tr("%1 (from %2 to %3)").arg(formatDuration(r.durationUs()), formatDuration(r.beginUs), formatDuration(r.endUs));
+    lines << tr("%1 (from %2 to %3)")
+                 .arg(formatDuration(r.durationUs()), formatDuration(r.beginUs), formatDuration(r.endUs));
     if (r.bytes > 0) {
         QString moved = formatBytes(r.bytes);
         if (r.durationUs() > 0.0) {

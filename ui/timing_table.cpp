@@ -71,12 +71,16 @@ void TimingTable::setStats(const std::vector<values::TimingStats>& stats, const 
         setItem(row, Min, new NumberItem(s.minUs, microseconds(s.minUs)));
         setItem(row, Median, new NumberItem(s.medianUs, microseconds(s.medianUs)));
         setItem(row, Max, new NumberItem(s.maxUs, microseconds(s.maxUs)));
-        setItem(row, MPixels, s.pixels > 0 ? new NumberItem(s.mpixelsPerS, QString::number(s.mpixelsPerS, 'f', 0))
-                                           : new NumberItem(-1.0, QString()));
-        setItem(row, GBs, s.bytes > 0 ? new NumberItem(s.gbPerS, QString::number(s.gbPerS, 'f', 1))
-                                      : new NumberItem(-1.0, QString()));
-        setItem(row, PeakShare, s.percentOfPeak ? new NumberItem(*s.percentOfPeak, QStringLiteral("%1 %").arg(*s.percentOfPeak, 0, 'f', 1))
-                                                : new NumberItem(-1.0, QString()));
+        setItem(row, MPixels,
+                s.pixels > 0 ? new NumberItem(s.mpixelsPerS, QString::number(s.mpixelsPerS, 'f', 0))
+                             : new NumberItem(-1.0, QString()));
+        setItem(row, GBs,
+                s.bytes > 0 ? new NumberItem(s.gbPerS, QString::number(s.gbPerS, 'f', 1))
+                            : new NumberItem(-1.0, QString()));
+        setItem(row, PeakShare,
+                s.percentOfPeak
+                    ? new NumberItem(*s.percentOfPeak, QStringLiteral("%1 %").arg(*s.percentOfPeak, 0, 'f', 1))
+                    : new NumberItem(-1.0, QString()));
     }
     // No sort column: the given order stays until the user clicks a header.
     horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);

@@ -19,8 +19,8 @@ namespace tessera::ui {
 
 namespace {
 
-QToolButton* navigationButton(QWidget* parent, QStyle::StandardPixmap icon, const QString& text,
-                              const QString& name, const QKeySequence& key)
+QToolButton* navigationButton(QWidget* parent, QStyle::StandardPixmap icon, const QString& text, const QString& name,
+                              const QKeySequence& key)
 {
     auto* button = new QToolButton(parent);
     button->setObjectName(name);

@@ -17,8 +17,10 @@ namespace {
 /// A value field whose wheel steps change what it holds (scroll bars only scroll).
 bool isField(const QObject* object)
 {
-    return qobject_cast<const QComboBox*>(object) != nullptr || qobject_cast<const QAbstractSpinBox*>(object) != nullptr ||
-           (qobject_cast<const QAbstractSlider*>(object) != nullptr && qobject_cast<const QScrollBar*>(object) == nullptr);
+    return qobject_cast<const QComboBox*>(object) != nullptr ||
+           qobject_cast<const QAbstractSpinBox*>(object) != nullptr ||
+           (qobject_cast<const QAbstractSlider*>(object) != nullptr &&
+            qobject_cast<const QScrollBar*>(object) == nullptr);
 }
 
 /// The scroll area that field sits in, or null.

@@ -73,8 +73,8 @@ void WindowMenus::createActions()
     fit_ = makeAction(window_, tr("&Fit to Window"), QStringLiteral("actionFitToWindow"),
                       QKeySequence(Qt::CTRL | Qt::Key_0));
     connect(fit_, &QAction::triggered, view_, &ImageView::fitToWindow);
-    actualSize_ = makeAction(window_, tr("&Actual Size"), QStringLiteral("actionActualSize"),
-                             QKeySequence(Qt::CTRL | Qt::Key_1));
+    actualSize_ =
+        makeAction(window_, tr("&Actual Size"), QStringLiteral("actionActualSize"), QKeySequence(Qt::CTRL | Qt::Key_1));
     connect(actualSize_, &QAction::triggered, view_, &ImageView::actualSize);
 
     preferences_ = makeAction(window_, tr("&Preferences\u2026"), QStringLiteral("actionPreferences"),

@@ -29,7 +29,8 @@ WindowStatus::WindowStatus(QStatusBar* bar) : QObject(bar), bar_(bar)
     } fields[kFieldCount] = {
         {"pixelLabel", tr("Position and values of the pixel under the cursor")},
         {"imageInfoLabel", tr("Image size and pixel format")},
-        {"displayLabel", tr("What black and white stand for on screen (View > Display Mapping); the data is not changed")},
+        {"displayLabel",
+         tr("What black and white stand for on screen (View > Display Mapping); the data is not changed")},
         {"previewLabel", tr("Where the last preview ran and how long it took")},
         {"computeLabel", QString()},
     };

@@ -43,7 +43,8 @@ private:
     std::array<QLabel*, kFieldCount> labels_{};
     std::array<QString, kFieldCount> texts_{};
     QString message_;
-    QString displayTip_;  ///< what the Display field is, below its whole text in its tooltip  ///< the whole texts; labels may show them elided
+    QString
+        displayTip_;  ///< what the Display field is, below its whole text in its tooltip  ///< the whole texts; labels may show them elided
 };
 
 }  // namespace tessera::ui

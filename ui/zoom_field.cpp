@@ -58,7 +58,8 @@ void ZoomField::apply()
     if (!factor) {
         const QString typed = text();
         restore();
-        setToolTip(tr("\u201c%1\u201d is not a zoom; type a percentage such as 150%").arg(typed) + QLatin1Char('\n') + tip_);
+        setToolTip(tr("\u201c%1\u201d is not a zoom; type a percentage such as 150%").arg(typed) + QLatin1Char('\n') +
+                   tip_);
         return;
     }
     setToolTip(tip_);

@@ -26,15 +26,11 @@ std::string labelOf(DeviceId id, const DeviceInfo* info, LabelForm form)
     const std::string shortText = id.isCpu() ? std::string("CPU") : "GPU " + std::to_string(id.value());
     const bool named = !id.isCpu() && info != nullptr && !info->name.empty();
     switch (form) {
-    case LabelForm::WithModel:
-        return named ? shortText + " (" + info->name + ")" : shortText;
-    case LabelForm::Listing:
-        return named ? shortText + ": " + info->name : shortText;
-    case LabelForm::Model:
-        return named ? info->name : shortText;
+    case LabelForm::WithModel: return named ? shortText + " (" + info->name + ")" : shortText;
+    case LabelForm::Listing: return named ? shortText + ": " + info->name : shortText;
+    case LabelForm::Model: return named ? info->name : shortText;
     case LabelForm::Short:
-    case LabelForm::Key:
-        break;
+    case LabelForm::Key: break;
     }
     return shortText;
 }

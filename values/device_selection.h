@@ -121,13 +121,12 @@ struct SelectionContext {
 };
 
 /// `tessera-cli apply --device` and `batch --device`.
-inline constexpr SelectionContext kDeviceOption{
-    "--device", DeviceForm::Auto | DeviceForm::Cpu | DeviceForm::AllGpus | DeviceForm::OneGpu | DeviceForm::GpuList |
-                    DeviceForm::All};
+inline constexpr SelectionContext kDeviceOption{"--device", DeviceForm::Auto | DeviceForm::Cpu | DeviceForm::AllGpus |
+                                                                DeviceForm::OneGpu | DeviceForm::GpuList |
+                                                                DeviceForm::All};
 /// `tessera-cli bench --devices`: comparisons, where all and each include the CPU.
 inline constexpr SelectionContext kCompareDevices{
-    "--devices", DeviceForm::Each | DeviceForm::All | DeviceForm::Cpu | DeviceForm::OneGpu | DeviceForm::GpuList,
-    true};
+    "--devices", DeviceForm::Each | DeviceForm::All | DeviceForm::Cpu | DeviceForm::OneGpu | DeviceForm::GpuList, true};
 /// Preferences' preview device as the settings keep it.
 inline constexpr SelectionContext kPreviewPreference{
     "engine/device", DeviceForm::Auto | DeviceForm::Cpu | DeviceForm::OneGpu, false, "Preferences"};

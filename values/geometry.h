@@ -37,7 +37,10 @@ struct Rect {
 };
 
 /// The whole of an image of width x height pixels.
-inline Rect imageRect(int width, int height) { return {0, 0, width, height}; }
+inline Rect imageRect(int width, int height)
+{
+    return {0, 0, width, height};
+}
 
 /// "640 x 480 at (0, 32)", as run events name tiles.
 std::string toText(const Rect& r);

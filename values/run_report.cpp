@@ -13,12 +13,9 @@ std::string DeviceSlot::name() const
 const char* toString(Placement placement)
 {
     switch (placement) {
-    case Placement::Resident:
-        return "resident";
-    case Placement::Device:
-        return "device";
-    case Placement::Streamed:
-        break;
+    case Placement::Resident: return "resident";
+    case Placement::Device: return "device";
+    case Placement::Streamed: break;
     }
     return "streamed";
 }
@@ -48,12 +45,9 @@ FallbackStep decideFallback(Fallback policy, bool lost, bool othersCanTake, int 
 const char* toString(Fallback fallback)
 {
     switch (fallback) {
-    case Fallback::None:
-        return "none";
-    case Fallback::OtherGpus:
-        return "other-gpus";
-    case Fallback::Cpu:
-        break;
+    case Fallback::None: return "none";
+    case Fallback::OtherGpus: return "other-gpus";
+    case Fallback::Cpu: break;
     }
     return "cpu";
 }

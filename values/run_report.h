@@ -95,17 +95,17 @@ struct RunReport {
     Placement placement = Placement::Streamed;
     std::vector<TimingRecord> records;
     std::vector<SlotReport> slotReports;
-    std::vector<std::string> events;  ///< faults and recoveries, in the order they happened
-    std::vector<Tile> tiles;          ///< every tile of the run by index (TimingRecord::tile), splits added at the end
-    std::vector<bool> computed;       ///< per tile: its output was computed (false for a tile split in two)
-    std::string plan;                 ///< how the image was cut (TilePlan::describe() or the bands)
-    std::vector<std::string> methods; ///< Plan::describe() of each step, from the first GPU tile or band
-    std::vector<Method> stepMethods;  ///< the method of each step, from the same tile or band
-    int retries = 0;                  ///< tiles handed back and run again
-    int cpuFallbackTiles = 0;         ///< tiles the CPU path ran because no GPU was left (streamed)
-    std::string fallback;             ///< why the CPU path computed (part of) the result; empty when it did not
-    Fallback policy = Fallback::Cpu;  ///< the RunOptions::fallback the run was under
-    FallbackRecord fellBack;          ///< what the policy did: from which devices to which, and why
+    std::vector<std::string> events;   ///< faults and recoveries, in the order they happened
+    std::vector<Tile> tiles;           ///< every tile of the run by index (TimingRecord::tile), splits added at the end
+    std::vector<bool> computed;        ///< per tile: its output was computed (false for a tile split in two)
+    std::string plan;                  ///< how the image was cut (TilePlan::describe() or the bands)
+    std::vector<std::string> methods;  ///< Plan::describe() of each step, from the first GPU tile or band
+    std::vector<Method> stepMethods;   ///< the method of each step, from the same tile or band
+    int retries = 0;                   ///< tiles handed back and run again
+    int cpuFallbackTiles = 0;          ///< tiles the CPU path ran because no GPU was left (streamed)
+    std::string fallback;              ///< why the CPU path computed (part of) the result; empty when it did not
+    Fallback policy = Fallback::Cpu;   ///< the RunOptions::fallback the run was under
+    FallbackRecord fellBack;           ///< what the policy did: from which devices to which, and why
     double wallMs = 0.0;
     bool cancelled = false;
 

@@ -37,18 +37,27 @@ std::string runReportJson(const RunReport& report, int indent)
     }
     json records = json::array();
     for (const auto& r : report.records) {
-        records.push_back(json{{"device", r.device.value()}, {"stream", r.stream}, {"tile", r.tile},
-                               {"phase", toString(r.phase)}, {"label", r.label}, {"begin_us", r.beginUs},
-                               {"end_us", r.endUs}, {"bytes", r.bytes}, {"x", r.x}, {"y", r.y},
-                               {"width", r.width}, {"height", r.height}});
+        records.push_back(json{{"device", r.device.value()},
+                               {"stream", r.stream},
+                               {"tile", r.tile},
+                               {"phase", toString(r.phase)},
+                               {"label", r.label},
+                               {"begin_us", r.beginUs},
+                               {"end_us", r.endUs},
+                               {"bytes", r.bytes},
+                               {"x", r.x},
+                               {"y", r.y},
+                               {"width", r.width},
+                               {"height", r.height}});
     }
     json slots = json::array();
     for (const auto& s : report.slotReports) {
-        slots.push_back(json{{"device", deviceName(s.slot.gpu)}, {"tiles", s.tiles}, {"busy_ms", s.busyMs},
-                             {"failure", s.failure}});
+        slots.push_back(json{
+            {"device", deviceName(s.slot.gpu)}, {"tiles", s.tiles}, {"busy_ms", s.busyMs}, {"failure", s.failure}});
     }
     std::string fallback = report.fallback;
-    if (const std::string moved = report.fellBack.describe(); !moved.empty() && fallback.find(moved) == std::string::npos) {
+    if (const std::string moved = report.fellBack.describe();
+        !moved.empty() && fallback.find(moved) == std::string::npos) {
         fallback += (fallback.empty() ? "" : "; ") + moved;
     }
     const json doc{{"placement", toString(report.placement)},

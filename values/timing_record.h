@@ -55,12 +55,12 @@ inline std::optional<Phase> parsePhase(std::string_view text)
 struct TimingRecord {
     // JSON and CSV traces keep writing the CUDA ordinal (-1: the CPU); their readers and
     // writers convert with DeviceId{n} and id.value().
-    DeviceId device;          ///< the GPU that did the work, or the CPU
-    int stream = 0;           ///< stream (or CPU worker) index within the device
-    int tile = -1;            ///< tile index within the run's plan; -1 when not tied to a tile
+    DeviceId device;  ///< the GPU that did the work, or the CPU
+    int stream = 0;   ///< stream (or CPU worker) index within the device
+    int tile = -1;    ///< tile index within the run's plan; -1 when not tied to a tile
     Phase phase = Phase::Host;
-    std::string label;        ///< e.g. the method ("separable") or "stage input"
-    double beginUs = 0.0;     ///< microseconds from the run's start
+    std::string label;     ///< e.g. the method ("separable") or "stage input"
+    double beginUs = 0.0;  ///< microseconds from the run's start
     double endUs = 0.0;
     std::uint64_t bytes = 0;  ///< bytes moved (copies) or read and written (kernels)
     int x = 0;                ///< the tile's output rectangle in image pixels

@@ -39,8 +39,7 @@ double median(std::vector<double>& values)
 
 }  // namespace
 
-std::vector<TimingStats> computeTimingStats(const std::vector<TimingRecord>& records,
-                                            const DeviceSnapshot& devices)
+std::vector<TimingStats> computeTimingStats(const std::vector<TimingRecord>& records, const DeviceSnapshot& devices)
 {
     using Key = std::tuple<int, int, std::string>;
     std::map<Key, std::vector<const TimingRecord*>> groups;
@@ -59,8 +58,8 @@ std::vector<TimingStats> computeTimingStats(const std::vector<TimingRecord>& rec
         durations.reserve(members.size());
         for (const TimingRecord* r : members) {
             durations.push_back(std::max(0.0, r->durationUs()));
-            s.pixels += static_cast<std::uint64_t>(std::max(0, r->width)) *
-                        static_cast<std::uint64_t>(std::max(0, r->height));
+            s.pixels +=
+                static_cast<std::uint64_t>(std::max(0, r->width)) * static_cast<std::uint64_t>(std::max(0, r->height));
             s.bytes += r->bytes;
         }
         for (const double d : durations) {

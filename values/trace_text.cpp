@@ -48,10 +48,18 @@ std::string eventName(const TimingRecord& r)
 
 json recordObject(const TimingRecord& r)
 {
-    return json{{"device", r.device.value()},   {"stream", r.stream},         {"tile", r.tile},
-                {"phase", toString(r.phase)}, {"label", r.label}, {"begin_us", r.beginUs},
-                {"end_us", r.endUs},     {"duration_us", r.durationUs()}, {"bytes", r.bytes},
-                {"x", r.x},             {"y", r.y},                   {"width", r.width},
+    return json{{"device", r.device.value()},
+                {"stream", r.stream},
+                {"tile", r.tile},
+                {"phase", toString(r.phase)},
+                {"label", r.label},
+                {"begin_us", r.beginUs},
+                {"end_us", r.endUs},
+                {"duration_us", r.durationUs()},
+                {"bytes", r.bytes},
+                {"x", r.x},
+                {"y", r.y},
+                {"width", r.width},
                 {"height", r.height}};
 }
 
@@ -86,17 +94,18 @@ std::string toChromeTrace(const std::vector<TimingRecord>& records, const Device
         if (seenDevices.insert(lane.device).second) {
             events.push_back(metadata("process_name", pid, 0, {{"name", deviceTitle(lane.device, devices)}}));
             // GPUs in id order, then the CPU, as in the profiler's timeline.
-            events.push_back(metadata("process_sort_index", pid, 0, {{"sort_index", lane.device.isCpu() ? 1000 : lane.device.value()}}));
+            events.push_back(metadata("process_sort_index", pid, 0,
+                                      {{"sort_index", lane.device.isCpu() ? 1000 : lane.device.value()}}));
         }
-        const std::string thread = lane.device.isCpu() ? "thread " + std::to_string(lane.stream)
-                                                   : "stream " + std::to_string(lane.stream);
+        const std::string thread =
+            lane.device.isCpu() ? "thread " + std::to_string(lane.stream) : "stream " + std::to_string(lane.stream);
         events.push_back(metadata("thread_name", pid, lane.stream, {{"name", thread}}));
     }
     for (const TimingRecord& r : records) {
         const double dur = r.durationUs();
         json args{{"device", r.device.value()}, {"stream", r.stream}, {"tile", r.tile}, {"phase", toString(r.phase)},
-                  {"label", r.label}, {"bytes", r.bytes}, {"x", r.x}, {"y", r.y}, {"width", r.width},
-                  {"height", r.height}};
+                  {"label", r.label},           {"bytes", r.bytes},   {"x", r.x},       {"y", r.y},
+                  {"width", r.width},           {"height", r.height}};
         if (r.bytes > 0 && dur > 0.0) {
             args["GB/s"] = static_cast<double>(r.bytes) / dur / 1e3;
         }
@@ -105,8 +114,13 @@ std::string toChromeTrace(const std::vector<TimingRecord>& records, const Device
         }
         // end_us too: ts + dur need not give back the exact end in floating point.
         args["end_us"] = r.endUs;
-        events.push_back(json{{"name", eventName(r)}, {"cat", toString(r.phase)}, {"ph", "X"},
-                              {"ts", r.beginUs}, {"dur", dur}, {"pid", pidOf(r.device)}, {"tid", r.stream},
+        events.push_back(json{{"name", eventName(r)},
+                              {"cat", toString(r.phase)},
+                              {"ph", "X"},
+                              {"ts", r.beginUs},
+                              {"dur", dur},
+                              {"pid", pidOf(r.device)},
+                              {"tid", r.stream},
                               {"args", std::move(args)}});
     }
     const json trace{{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}};
@@ -168,8 +182,8 @@ std::string timingCsv(const std::vector<TimingRecord>& records)
     out << timingCsvHeader() << "\n";
     for (const TimingRecord& r : records) {
         out << r.device.value() << ',' << r.stream << ',' << r.tile << ',' << toString(r.phase) << ','
-            << csvField(r.label) << ',' << r.beginUs << ',' << r.endUs << ',' << r.durationUs() << ','
-            << r.bytes << ',' << r.x << ',' << r.y << ',' << r.width << ',' << r.height << "\n";
+            << csvField(r.label) << ',' << r.beginUs << ',' << r.endUs << ',' << r.durationUs() << ',' << r.bytes << ','
+            << r.x << ',' << r.y << ',' << r.width << ',' << r.height << "\n";
     }
     return out.str();
 }

@@ -32,15 +32,15 @@ struct ApplyRequest {
 
 /// What the run did.
 struct ApplyResult {
-    cv::Size size;                 ///< the input's pixels (upright)
-    int typeIn = 0;                ///< the input's and the output's OpenCV types
+    cv::Size size;   ///< the input's pixels (upright)
+    int typeIn = 0;  ///< the input's and the output's OpenCV types
     int typeOut = 0;
     std::vector<values::DeviceId> gpus;  ///< empty: the CPU ran it
-    std::string ranOn = "cpu";     ///< "cpu", "gpu:0", "gpu:0,1"
-    std::string note;              ///< a device note, what fell back, the pipeline's events
-    values::RunReport report;      ///< the pipeline's own report
-    ImageMetadata metadata;        ///< read from the input
-    MetadataReport kept;           ///< what the output holds of it
+    std::string ranOn = "cpu";           ///< "cpu", "gpu:0", "gpu:0,1"
+    std::string note;                    ///< a device note, what fell back, the pipeline's events
+    values::RunReport report;            ///< the pipeline's own report
+    ImageMetadata metadata;              ///< read from the input
+    MetadataReport kept;                 ///< what the output holds of it
     double readMs = 0;
     double runMs = 0;
     double writeMs = 0;

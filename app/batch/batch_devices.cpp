@@ -83,11 +83,11 @@ struct SharedGpus {
     std::string label;
 };
 
-
 // lease: the bytes it grants are the run's memory budget; none (a processor without a
 // scheduler): the pipeline's own rule.
 ProcessOutcome runOn(HeldPipeline& held, const std::string& label, const cv::Mat& image,
-                     const filters::FilterChain& chain, const std::atomic<bool>& cancel, const DeviceLease* lease = nullptr)
+                     const filters::FilterChain& chain, const std::atomic<bool>& cancel,
+                     const DeviceLease* lease = nullptr)
 {
     const std::lock_guard lock(held.mutex);
     gpu::RunControl control;
@@ -112,7 +112,8 @@ ProcessOutcome runOn(HeldPipeline& held, const std::string& label, const cv::Mat
 // working buffers (what the CPU path needs to take the image in one piece); a GPU holds that
 // for each of its tiles in flight. The grant, capped by the device's budget, is the run's
 // memory budget, so the pipeline tiles within what the scheduler counts.
-std::uint64_t fileBytes(const cv::Mat& image, const filters::FilterChain& chain, const std::vector<values::DeviceId>& devices)
+std::uint64_t fileBytes(const cv::Mat& image, const filters::FilterChain& chain,
+                        const std::vector<values::DeviceId>& devices)
 {
     const auto outBytes = static_cast<std::uint64_t>(CV_ELEM_SIZE(gpu::chainOutputType(chain, image.type())));
     const std::uint64_t whole = 2 * static_cast<std::uint64_t>(image.total()) * (image.elemSize() + outBytes);
@@ -124,8 +125,9 @@ DeviceLease leaseFor(DeviceScheduler& scheduler, const std::vector<values::Devic
                      const filters::FilterChain& chain, const std::atomic<bool>& cancel,
                      const DeviceScheduler::WaitNotice& notice)
 {
-    return scheduler.acquire({devices, LeaseKind::Batch, fileBytes(image, chain, devices), "batch"},
-                             [&cancel] { return cancel.load(); }, notice);
+    return scheduler.acquire(
+        {devices, LeaseKind::Batch, fileBytes(image, chain, devices), "batch"}, [&cancel] { return cancel.load(); },
+        notice);
 }
 
 ProcessOutcome cancelledOutcome(const std::string& label)
@@ -145,7 +147,7 @@ BatchProcessor gpuProcessorSharing(values::DeviceId device, values::Method metho
     auto own = std::make_shared<PipelinePool>(options, kFilesPerGpu);
     const std::string label = values::deviceLabel(device);
     return [own, label, shared, device, &scheduler, notice](const cv::Mat& image, const filters::FilterChain& chain,
-                                                           const std::atomic<bool>& cancel) {
+                                                            const std::atomic<bool>& cancel) {
         if (shared && shared->all && gpu::spreadOverAllGpus(image.total(), shared->gpus.size())) {
             std::lock_guard lock(shared->large);
             const DeviceLease lease = leaseFor(scheduler, shared->gpus, image, chain, cancel, notice);
@@ -185,7 +187,8 @@ BatchProcessor cpuProcessor()
     return [pool = cpuPipelines()](const cv::Mat& image, const filters::FilterChain& chain,
                                    const std::atomic<bool>& cancel) {
         const PipelinePool::Borrowed held = pool->borrow();
-        return runOn(*held, values::deviceLabel(values::DeviceId::cpu()), image, chain, cancel);  // empty image when cancelled
+        return runOn(*held, values::deviceLabel(values::DeviceId::cpu()), image, chain,
+                     cancel);  // empty image when cancelled
     };
 }
 
@@ -207,8 +210,8 @@ std::vector<BatchProcessor> makeProcessors(const std::vector<values::DeviceId>& 
     if (gpus.empty()) {
         const values::DeviceId cpu = values::DeviceId::cpu();
         processors.push_back([pool = cpuPipelines(), &scheduler, cpu, notice](const cv::Mat& image,
-                                                                            const filters::FilterChain& chain,
-                                                                            const std::atomic<bool>& cancel) {
+                                                                              const filters::FilterChain& chain,
+                                                                              const std::atomic<bool>& cancel) {
             const DeviceLease lease = leaseFor(scheduler, {cpu}, image, chain, cancel, notice);
             const std::string label = values::deviceLabel(cpu);
             if (!lease) {

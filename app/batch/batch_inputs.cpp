@@ -83,7 +83,8 @@ public:
                 add(entry.string());
             } else if (!directory && fs::exists(entry, statError)) {
                 std::string ext = entry.extension().string();
-                inputs_.push_back({entry.string(), {},
+                inputs_.push_back({entry.string(),
+                                   {},
                                    entry.string() + ": not read: " +
                                        (ext.empty() ? std::string("no file name extension")
                                                     : "'" + ext + "' is not a format Tessera reads") +
@@ -152,9 +153,9 @@ private:
 
 bool hasImageExtension(const std::string& path)
 {
-    static constexpr std::array<std::string_view, 15> extensions{
-        ".png", ".jpg", ".jpeg", ".jpe", ".tif", ".tiff", ".bmp", ".dib",
-        ".webp", ".exr", ".pbm", ".pgm", ".ppm", ".pnm", ".hdr"};
+    static constexpr std::array<std::string_view, 15> extensions{".png",  ".jpg", ".jpeg", ".jpe",  ".tif",
+                                                                 ".tiff", ".bmp", ".dib",  ".webp", ".exr",
+                                                                 ".pbm",  ".pgm", ".ppm",  ".pnm",  ".hdr"};
     std::string ext = fs::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

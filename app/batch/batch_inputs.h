@@ -9,7 +9,7 @@ namespace tessera::app {
 /// One input of a batch: a path to read, or why the given text named nothing readable.
 struct BatchInput {
     std::string path;
-    std::string error;  ///< non-empty: the input fails with this reason (it names the path)
+    std::string error;    ///< non-empty: the input fails with this reason (it names the path)
     std::string skipped;  ///< non-empty: a file in a folder that is not an image Tessera reads, and why
 };
 

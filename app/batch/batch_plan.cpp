@@ -122,20 +122,19 @@ void checkKeptDepths(const std::string& format, const std::vector<PlannedFile>& 
         names += " and " + std::to_string(misfits.size() - kNamed) + " more";
     }
     throw BatchRefused("output format " + format + ": " + problem + " (the depth is kept, and " +
-                       std::to_string(misfits.size()) + (misfits.size() == 1 ? " input has it: " : " inputs have it: ") +
-                       names + "); choose a depth the format holds, or another format");
+                       std::to_string(misfits.size()) +
+                       (misfits.size() == 1 ? " input has it: " : " inputs have it: ") + names +
+                       "); choose a depth the format holds, or another format");
 }
 
 std::string withSuffix(const fs::path& path, int n)
 {
-    return (path.parent_path() / (path.stem().string() + "-" + std::to_string(n) + path.extension().string()))
-        .string();
+    return (path.parent_path() / (path.stem().string() + "-" + std::to_string(n) + path.extension().string())).string();
 }
 
 }  // namespace
 
-std::string outputNameFor(const BatchJob& job, const std::string& input, int index, int count,
-                          const std::string& date)
+std::string outputNameFor(const BatchJob& job, const std::string& input, int index, int count, const std::string& date)
 {
     const fs::path in(input);
     NameFields fields;
@@ -268,8 +267,8 @@ BatchPlan planBatch(const BatchJob& job)
         throw BatchRefused("no input images found");
     }
     // Files skipped for their format take no {index}: the numbering is the images'.
-    const int count = static_cast<int>(std::count_if(inputs.begin(), inputs.end(),
-                                                     [](const BatchInput& in) { return in.skipped.empty(); }));
+    const int count = static_cast<int>(
+        std::count_if(inputs.begin(), inputs.end(), [](const BatchInput& in) { return in.skipped.empty(); }));
     if (count == 0) {
         throw BatchRefused("no input images found; " + inputs.front().skipped +
                            (inputs.size() > 1 ? " (and " + std::to_string(inputs.size() - 1) + " more files)" : ""));
@@ -306,7 +305,8 @@ BatchPlan planBatch(const BatchJob& job)
         plan.files.push_back(std::move(file));
     }
 
-    if (const std::string format = normalFormat(job.format); outputDepth == filters::OutputDepth::Same && !format.empty()) {
+    if (const std::string format = normalFormat(job.format);
+        outputDepth == filters::OutputDepth::Same && !format.empty()) {
         checkKeptDepths(format, plan.files);
     }
     std::set<std::string> taken;

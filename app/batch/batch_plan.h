@@ -32,7 +32,7 @@ struct BatchPlan {
     std::vector<PlannedFile> files;
     filters::FilterChain chain;  ///< the job's chain with its depth applied to the last step
     std::string outputDir;
-    std::string date;            ///< what {date} became
+    std::string date;  ///< what {date} became
 };
 
 /// Expands the inputs and names every output, applying the overwrite policy to files already

@@ -52,8 +52,8 @@ std::string resultsCsv(const std::vector<FileResult>& files, const std::optional
         if (shard) {
             out << shard->text() << ',' << r.position << ',';
         }
-        out << csvField(r.input) << ',' << toString(r.status) << ',' << csvField(r.device) << ',' << csvField(r.decoder) << ',' << ms << ','
-            << csvField(r.output) << ',' << csvField(r.error) << "\r\n";
+        out << csvField(r.input) << ',' << toString(r.status) << ',' << csvField(r.device) << ',' << csvField(r.decoder)
+            << ',' << ms << ',' << csvField(r.output) << ',' << csvField(r.error) << "\r\n";
     }
     return out.str();
 }

@@ -62,10 +62,9 @@ BatchSummary BatchRun::run(const std::atomic<bool>& cancel, const BatchProgressC
         }
         plan.files = std::move(mine);
     }
-    BatchSummary summary = runBatch(plan, job_,
-                                    makeProcessors(gpus_, scheduler_, options_.method, options_.gpuMemoryLimit,
-                                                   options_.waiting),
-                                    cancel, progress);
+    BatchSummary summary = runBatch(
+        plan, job_, makeProcessors(gpus_, scheduler_, options_.method, options_.gpuMemoryLimit, options_.waiting),
+        cancel, progress);
     if (summary.note.empty()) {
         summary.note = note_;
     }

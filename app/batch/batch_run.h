@@ -22,9 +22,9 @@ namespace tessera::app {
 struct BatchRunOptions {
     std::string device = "auto";  ///< a device selection, as --device takes it
     values::Method method = values::Method::Auto;
-    std::size_t gpuMemoryLimit = 0;  ///< bytes per GPU; 0: the device's own budget
-    bool jpegOnGpu = false;          ///< JPEGs decoded by nvJPEG on the batch's GPUs
-    std::optional<BatchShard> shard;  ///< run only this shard of the whole list
+    std::size_t gpuMemoryLimit = 0;       ///< bytes per GPU; 0: the device's own budget
+    bool jpegOnGpu = false;               ///< JPEGs decoded by nvJPEG on the batch's GPUs
+    std::optional<BatchShard> shard;      ///< run only this shard of the whole list
     DeviceScheduler::WaitNotice waiting;  ///< told when a file waits for its device
 };
 

@@ -122,7 +122,8 @@ public:
             // Every core has a file of its own, so OpenCV's parallel loops (the CPU filters,
             // conversions) run on the worker that calls them: no second set of threads competes
             // with the workers. With fewer files than cores the loops get the cores left over.
-            const OpenCvThreads threadsPerWorker(std::max(1, cores() / std::max(1, std::min<int>(workers_, todo_.size()))));
+            const OpenCvThreads threadsPerWorker(
+                std::max(1, cores() / std::max(1, std::min<int>(workers_, todo_.size()))));
             std::vector<std::thread> threads;
             for (int i = 0; i < workers_; ++i) {
                 threads.emplace_back([this] { workLoop(); });
@@ -159,8 +160,8 @@ private:
     static int workerCount(const BatchJob& job, const BatchPlan& plan)
     {
         const int wanted = job.jobs > 0 ? job.jobs : cores();
-        return std::clamp<int>(static_cast<int>(std::min<std::size_t>(plan.files.size(), static_cast<std::size_t>(wanted))),
-                               1, 256);
+        return std::clamp<int>(
+            static_cast<int>(std::min<std::size_t>(plan.files.size(), static_cast<std::size_t>(wanted))), 1, 256);
     }
 
     // One file at a time from start to end: decode, filter, encode on this thread, so that the
@@ -231,7 +232,8 @@ private:
     void useJpegDecoder(ImageLimits& limits)
     {
         if (!jpegDecoders_.empty()) {
-            const std::shared_ptr<gpu::GpuJpegDecoder>& d = jpegDecoders_[nextJpegDecoder_.fetch_add(1) % jpegDecoders_.size()];
+            const std::shared_ptr<gpu::GpuJpegDecoder>& d =
+                jpegDecoders_[nextJpegDecoder_.fetch_add(1) % jpegDecoders_.size()];
             limits.jpegDecoderName = d->label();
             limits.jpegDecoder = [d](std::span<const std::uint8_t> file, std::string& why) {
                 return d->decode(file, why);
@@ -395,13 +397,13 @@ private:
     const BatchProgressCallback& progress_;
     const int workers_;
     InFlight inFlight_;
-    std::vector<int> active_;  // files on each processor now, under mutex_
+    std::vector<int> active_;          // files on each processor now, under mutex_
     std::vector<FileResult> results_;  // each element written by the one thread holding that file
     std::vector<size_t> todo_;
     std::atomic<size_t> next_{0};
     std::optional<ManifestContext> manifest_;
     std::vector<std::shared_ptr<gpu::GpuJpegDecoder>> jpegDecoders_;  // set before the workers start
-    std::string jpegUnavailable_;  // why no decoder of jpegGpus opened
+    std::string jpegUnavailable_;                                     // why no decoder of jpegGpus opened
     std::atomic<size_t> nextJpegDecoder_{0};
     std::mutex mutex_;
     int done_ = 0;

@@ -19,8 +19,7 @@ std::string inputListName(const std::string& path)
     return path == "-" ? std::string("standard input") : path;
 }
 
-std::vector<std::string> parseInputList(std::string_view text, const std::string& name,
-                                        const InputListLimits& limits)
+std::vector<std::string> parseInputList(std::string_view text, const std::string& name, const InputListLimits& limits)
 {
     if (text.size() > limits.maxBytes) {
         throw InputListError("input list " + name + " is larger than " + files::describeBytes(limits.maxBytes));
@@ -31,11 +30,11 @@ std::vector<std::string> parseInputList(std::string_view text, const std::string
     while (start < text.size()) {
         ++lineNumber;
         if (lineNumber > limits.maxLines) {
-            throw InputListError("input list " + name + " has more than " + std::to_string(limits.maxLines) +
-                                 " lines");
+            throw InputListError("input list " + name + " has more than " + std::to_string(limits.maxLines) + " lines");
         }
         const std::size_t end = text.find('\n', start);
-        std::string_view line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+        std::string_view line =
+            text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
         start = end == std::string_view::npos ? text.size() : end + 1;
         if (!line.empty() && line.back() == '\r') {
             line.remove_suffix(1);
@@ -59,9 +58,9 @@ std::vector<std::string> readInputList(const std::string& path, const InputListL
     try {
         text = files::readInputFile(path, {"an input list", limits.maxBytes, true});
     } catch (const files::InputFileError& e) {
-        throw InputListError((path == "-" ? std::string("the input list on standard input")
-                                          : "input list " + e.path()) +
-                             ": " + e.reason());
+        throw InputListError(
+            (path == "-" ? std::string("the input list on standard input") : "input list " + e.path()) + ": " +
+            e.reason());
     }
     return parseInputList(text, inputListName(path), limits);
 }

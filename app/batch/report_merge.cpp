@@ -39,8 +39,8 @@ struct Parsed {
     long long finished = 0;
     std::optional<BatchShard> shard;
     std::optional<std::size_t> listTotal;
-    bool merged = false;     // made by a merge: it may miss positions, and says which
-    bool positions = true;   // every entry has its "position" (older reports key by "index")
+    bool merged = false;    // made by a merge: it may miss positions, and says which
+    bool positions = true;  // every entry has its "position" (older reports key by "index")
 };
 
 std::string brief(const Json& value)
@@ -133,8 +133,8 @@ Parsed parseReport(const ReportText& report)
                             (!file.contains("position") || file["position"].is_number_integer()) &&
                             (!file.contains("output") || file["output"].is_string());
         if (!shaped) {
-            throw ReportUnreadable(report.path + ": a file entry lacks \"input\", \"status\" or \"index\": " +
-                                   brief(file));
+            throw ReportUnreadable(report.path +
+                                   ": a file entry lacks \"input\", \"status\" or \"index\": " + brief(file));
         }
         try {  // names that are not UTF-8 carry their exact bytes beside them (app/io/path_text.h)
             (void)pathFrom(file, "input");

@@ -66,8 +66,8 @@ cv::Mat photoLike(int width, int height, int depth, unsigned seed)
 }
 
 /// The set's first file written by writeImage, the rest as byte copies of it.
-void writeSet(const std::string& folder, const std::string& stem, const std::string& ext, const cv::Mat& img,
-              int count, const codec::EncodeOptions& options)
+void writeSet(const std::string& folder, const std::string& stem, const std::string& ext, const cv::Mat& img, int count,
+              const codec::EncodeOptions& options)
 {
     fs::create_directories(folder);
     const std::string first = folder + "/" + stem + "-000." + ext;
@@ -235,7 +235,8 @@ std::vector<BatchLine> runBatchCases(const Options& options, const std::vector<T
     char pattern[] = "/tmp/tessera-bench-batch.XXXXXX";
     const char* made = options.batchDir.empty() ? ::mkdtemp(pattern) : options.batchDir.c_str();
     std::error_code made_ec;
-    if (made == nullptr || (!options.batchDir.empty() && !fs::create_directories(options.batchDir, made_ec) && made_ec)) {
+    if (made == nullptr ||
+        (!options.batchDir.empty() && !fs::create_directories(options.batchDir, made_ec) && made_ec)) {
         BatchLine failed;
         failed.images = "batch";
         failed.error = "cannot make the folder for the batch's files: " +
@@ -334,7 +335,8 @@ std::string formatBatchTable(const std::vector<BatchLine>& lines)
 {
     std::ostringstream out;
     out << std::fixed;
-    out << "images             run                     files  files/s    MP/s   cores busy  peak MiB  decode/filter/encode ms  ratio\n";
+    out << "images             run                     files  files/s    MP/s   cores busy  peak MiB  "
+           "decode/filter/encode ms  ratio\n";
     for (const BatchLine& l : lines) {
         out << std::left << std::setw(19) << l.images << std::setw(24) << l.run << std::right << std::setw(5) << l.files
             << std::setw(9) << std::setprecision(2) << l.filesPerSecond << std::setw(8) << std::setprecision(1)

@@ -12,25 +12,25 @@ namespace tessera::app::bench {
 
 /// One run of the batch case: a set of files through the real batch runner.
 struct BatchLine {
-    std::string images;     ///< the file set, e.g. "jpeg-q92-12mp"
-    std::string run;        ///< "codec floor" (identity: decode and encode only), "CPU", "GPU 0"
+    std::string images;  ///< the file set, e.g. "jpeg-q92-12mp"
+    std::string run;     ///< "codec floor" (identity: decode and encode only), "CPU", "GPU 0"
     int files = 0;
     int workers = 0;
     double megapixels = 0;  ///< of one file
     double wallMs = 0;
     double filesPerSecond = 0;
     double mpPerSecond = 0;
-    double coresBusy = 0;   ///< the process's CPU time over the wall time
-    double peakMiB = 0;     ///< the process's peak resident memory during this run
-    double decodeMs = 0;    ///< medians over the files
+    double coresBusy = 0;  ///< the process's CPU time over the wall time
+    double peakMiB = 0;    ///< the process's peak resident memory during this run
+    double decodeMs = 0;   ///< medians over the files
     double filterMs = 0;
     double encodeMs = 0;
     /// The run against its target: the codec floor's files/s for a GPU run; for the CPU run,
     /// the rate of every core kept on files that each cost this run's median decode, filter and
     /// encode times.
     double ratio = 0;
-    double target = 0;      ///< 0.9 (GPU) or 0.85 (CPU); 0 for the floor itself
-    std::string ratioOf;    ///< what the ratio is taken against, in words
+    double target = 0;    ///< 0.9 (GPU) or 0.85 (CPU); 0 for the floor itself
+    std::string ratioOf;  ///< what the ratio is taken against, in words
     std::string error;
 };
 

@@ -19,7 +19,7 @@ struct CaseDef {
     int cvType;
     int size;
     bool gaussian;
-    double targetMs;  ///< 0: none
+    double targetMs;     ///< 0: none
     bool extra = false;  ///< not in docs/performance.md's table: only by name or the "extra" group
 };
 

@@ -11,10 +11,10 @@ namespace tessera::app::bench {
 
 /// One row of the docs/performance.md case table: an input format and a filter.
 struct BenchCase {
-    std::string name;        ///< e.g. "rgba8-custom31"
-    std::string format;      ///< "rgba8" or "f32c1"
-    int cvType = 0;          ///< OpenCV type of the input (CV_8UC4, CV_32FC1)
-    std::string kernel;      ///< "custom31", "gaussian31", ...
+    std::string name;    ///< e.g. "rgba8-custom31"
+    std::string format;  ///< "rgba8" or "f32c1"
+    int cvType = 0;      ///< OpenCV type of the input (CV_8UC4, CV_32FC1)
+    std::string kernel;  ///< "custom31", "gaussian31", ...
     filters::FilterSpec spec;
     std::optional<double> targetMs;  ///< the table's target at 8192 x 8192
     std::vector<std::string> groups;

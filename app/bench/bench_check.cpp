@@ -87,8 +87,8 @@ Comparison compareImages(const cv::Mat& got, const cv::Mat& expected)
     return r;
 }
 
-Comparison compareSampled(const cv::Mat& input, const cv::Mat& output, const filters::FilterSpec& spec,
-                          int samples, unsigned seed)
+Comparison compareSampled(const cv::Mat& input, const cv::Mat& output, const filters::FilterSpec& spec, int samples,
+                          unsigned seed)
 {
     const int w = input.cols;
     const int h = input.rows;

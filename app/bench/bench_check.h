@@ -51,7 +51,7 @@ Comparison compareImages(const cv::Mat& got, const cv::Mat& expected);
 /// Checks `output` (the whole filtered image) at `samples` pixels, the four corners among them,
 /// against a double-precision direct sum over `input` with the spec's border rule, rounded
 /// and saturated like the CPU path. Used for the CPU path itself ("direct-double:N").
-Comparison compareSampled(const cv::Mat& input, const cv::Mat& output, const filters::FilterSpec& spec,
-                          int samples, unsigned seed);
+Comparison compareSampled(const cv::Mat& input, const cv::Mat& output, const filters::FilterSpec& spec, int samples,
+                          unsigned seed);
 
 }  // namespace tessera::app::bench

@@ -72,8 +72,8 @@ Result runCaseCpu(const BenchCase& c, const cv::Mat& input, const Options& optio
     try {
         cv::Mat out;
         // One warm-up at most: at full size a single CPU run can take seconds.
-        r.ms = timeWallClock([&] { out = filters::applyCpu(input, c.spec); }, options.runs,
-                             std::min(options.warmup, 1));
+        r.ms =
+            timeWallClock([&] { out = filters::applyCpu(input, c.spec); }, options.runs, std::min(options.warmup, 1));
         if (options.check) {
             const Comparison cmp = compareSampled(input, out, c.spec, kSampledPixels, options.seed);
             r.check = "direct-double:" + std::to_string(kSampledPixels);

@@ -25,8 +25,7 @@ std::size_t alignedPitch(std::size_t rowBytes)
 
 /// Warm-up runs, then `runs` runs each between two events on `stream`; one wait at the end,
 /// so the runs follow each other on the device without host gaps.
-std::vector<double> timeOnStream(const std::function<void()>& enqueue, const gpu::Stream& stream, int runs,
-                                 int warmup)
+std::vector<double> timeOnStream(const std::function<void()>& enqueue, const gpu::Stream& stream, int runs, int warmup)
 {
     for (int i = 0; i < warmup; ++i) {
         enqueue();
@@ -70,8 +69,7 @@ DeviceImages uploadInput(const cv::Mat& input, values::DeviceId device, const gp
     DeviceImages d{gpu::RawDeviceBuffer(bytes, device), gpu::RawDeviceBuffer(bytes, device), {}, {}};
     d.src = {d.srcBuf.data(), pitch, input.cols, input.rows, format};
     d.dst = {d.dstBuf.data(), pitch, input.cols, input.rows, format};
-    gpu::copy2DAsync(d.src.data, pitch, input.data, input.step, rowBytes, static_cast<std::size_t>(input.rows),
-                     stream);
+    gpu::copy2DAsync(d.src.data, pitch, input.data, input.step, rowBytes, static_cast<std::size_t>(input.rows), stream);
     stream.synchronize();
     return d;
 }
@@ -88,7 +86,8 @@ void checkOutput(const std::function<void()>& enqueue, DeviceImages& img, const 
     r.checkFinite = true;
     for (const Band& band : ref.bands()) {
         cv::Mat got(band.expected.rows, img.dst.width, cvType);
-        const auto* from = static_cast<const std::uint8_t*>(img.dst.data) + static_cast<std::size_t>(band.y0) * img.dst.pitch;
+        const auto* from =
+            static_cast<const std::uint8_t*>(img.dst.data) + static_cast<std::size_t>(band.y0) * img.dst.pitch;
         gpu::copy2DAsync(got.data, got.step, from, img.dst.pitch, rowBytes, static_cast<std::size_t>(got.rows), stream);
         stream.synchronize();
         const Comparison c = compareImages(got, band.expected);
@@ -245,10 +244,13 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
     for (const std::string& name : options.variants) {
         Result r = baseResult(c, input, device, "variant:" + name);
         r.chosen = name;
-        timePlanned(std::move(r), [&] {
-            return gpu::makePlanForVariant(c.spec, img.src.format, input.cols, input.rows, device,
-                                           gpu::parseKernelVariant(name));
-        }, /*unsupportedIsSkip=*/true);
+        timePlanned(
+            std::move(r),
+            [&] {
+                return gpu::makePlanForVariant(c.spec, img.src.format, input.cols, input.rows, device,
+                                               gpu::parseKernelVariant(name));
+            },
+            /*unsupportedIsSkip=*/true);
     }
 }
 

@@ -76,7 +76,8 @@ cv::Mat randomImage(const bench::BenchCase& c, int width, int height, unsigned s
 
 std::string targetKey(const bench::Target& t)
 {
-    return t.cpu ? values::deviceLabel(values::DeviceId::cpu(), nullptr, values::LabelForm::Key) : std::to_string(t.device.value());
+    return t.cpu ? values::deviceLabel(values::DeviceId::cpu(), nullptr, values::LabelForm::Key)
+                 : std::to_string(t.device.value());
 }
 
 /// One bench run after its options are read: the results so far and whether any failed.

@@ -133,7 +133,8 @@ void runResident(const BenchCase& c, const cv::Mat& image, const std::vector<val
             char spread[64];
             std::snprintf(spread, sizeof spread, "; band kernels %s ms; launch spread %.0f us", kernels.c_str(),
                           last - first);
-            r.plan = std::to_string(n) + " resident band(s) of about " + std::to_string(options.height / static_cast<int>(n)) +
+            r.plan = std::to_string(n) + " resident band(s) of about " +
+                     std::to_string(options.height / static_cast<int>(n)) +
                      " rows; host wall time from the first launch until every band is done" + spread;
             noteSpeedup(r, n, oneGpuMs);
         } catch (const std::exception& e) {
@@ -289,8 +290,8 @@ std::string formatMultiTable(const std::vector<Result>& results)
         if (!r.check.empty()) {
             std::snprintf(err, sizeof err, "%.2g%s", r.maxAbsErr, r.checkOk ? "" : "!");
         }
-        std::snprintf(line, sizeof line, "%-30s %4zu %10.4g %9s %8s %11s %12s %8s\n", r.caseName.c_str(),
-                      r.gpus.size(), med, speed, eff, copy, ratio, err);
+        std::snprintf(line, sizeof line, "%-30s %4zu %10.4g %9s %8s %11s %12s %8s\n", r.caseName.c_str(), r.gpus.size(),
+                      med, speed, eff, copy, ratio, err);
         out += line;
     }
     return out;

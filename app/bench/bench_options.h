@@ -16,8 +16,9 @@ struct Target {
 };
 
 /// What tessera-bench's --devices and --device take: one device or every GPU, each timed alone.
-inline constexpr values::SelectionContext kBenchDevices{
-    "--devices", values::DeviceForm::Cpu | values::DeviceForm::OneGpu | values::DeviceForm::GpuList | values::DeviceForm::All};
+inline constexpr values::SelectionContext kBenchDevices{"--devices",
+                                                        values::DeviceForm::Cpu | values::DeviceForm::OneGpu |
+                                                            values::DeviceForm::GpuList | values::DeviceForm::All};
 
 /// Parsed command line of tessera-bench.
 struct Options {
@@ -32,9 +33,9 @@ struct Options {
     int runs = 20;
     int warmup = 3;
     unsigned seed = 20261129;
-    int batchFiles = 64;              ///< files of each set in the batch case
-    double batchMegapixels = 12.0;    ///< the batch case's JPEGs; its TIFFs are twice this
-    std::string batchDir;             ///< where the batch case's files are made and kept; empty: a temporary folder
+    int batchFiles = 64;            ///< files of each set in the batch case
+    double batchMegapixels = 12.0;  ///< the batch case's JPEGs; its TIFFs are twice this
+    std::string batchDir;           ///< where the batch case's files are made and kept; empty: a temporary folder
     bool jsonOnly = false;
     bool check = true;
     bool help = false;

@@ -78,7 +78,8 @@ nlohmann::ordered_json toJson(const Result& r)
     for (const values::DeviceId id : r.gpus) {
         ids.push_back(id.value());
     }
-    j["devices"] = r.device.isCpu() ? nlohmann::ordered_json(values::deviceLabel(r.device, nullptr, values::LabelForm::Key))
+    j["devices"] = r.device.isCpu()
+                       ? nlohmann::ordered_json(values::deviceLabel(r.device, nullptr, values::LabelForm::Key))
                    : r.gpus.empty() ? nlohmann::ordered_json::array({r.device.value()})
                                     : ids;
     j["device_name"] = r.deviceName;
@@ -104,7 +105,7 @@ nlohmann::ordered_json toJson(const Result& r)
     const double floorMs = r.bytes / (kReferenceCeilingGBs * 1e6);
     j["floor_ms"] = significant(floorMs);
     j["pct_of_floor"] = !r.device.isCpu() && med > 0 ? nlohmann::ordered_json(significant(100.0 * floorMs / med, 4))
-                                                 : nlohmann::ordered_json(nullptr);
+                                                     : nlohmann::ordered_json(nullptr);
     if (r.ceilingGBs && *r.ceilingGBs > 0 && med > 0) {
         const double measured = r.bytes / (*r.ceilingGBs * 1e6);
         j["measured_floor_ms"] = significant(measured);
@@ -121,7 +122,8 @@ nlohmann::ordered_json toJson(const Result& r)
         j["check_ok"] = nullptr;
     } else {
         j["check"] = r.check;
-        j["max_abs_err"] = r.checkFinite ? nlohmann::ordered_json(significant(r.maxAbsErr, 4)) : nlohmann::ordered_json(nullptr);
+        j["max_abs_err"] =
+            r.checkFinite ? nlohmann::ordered_json(significant(r.maxAbsErr, 4)) : nlohmann::ordered_json(nullptr);
         j["check_ok"] = r.checkOk;
         if (!r.checkFinite) {
             j["check_note"] = "output holds NaN or infinity (unwritten pixels?)";
@@ -133,9 +135,11 @@ nlohmann::ordered_json toJson(const Result& r)
     j["plan"] = r.plan;
     if (!r.gpus.empty()) {
         j["gpu_count"] = r.gpus.size();
-        j["speedup_vs_1gpu"] = r.speedup ? nlohmann::ordered_json(significant(*r.speedup, 4)) : nlohmann::ordered_json(nullptr);
-        j["scaling_efficiency"] = r.speedup ? nlohmann::ordered_json(significant(*r.speedup / static_cast<double>(r.gpus.size()), 4))
-                                            : nlohmann::ordered_json(nullptr);
+        j["speedup_vs_1gpu"] =
+            r.speedup ? nlohmann::ordered_json(significant(*r.speedup, 4)) : nlohmann::ordered_json(nullptr);
+        j["scaling_efficiency"] =
+            r.speedup ? nlohmann::ordered_json(significant(*r.speedup / static_cast<double>(r.gpus.size()), 4))
+                      : nlohmann::ordered_json(nullptr);
     }
     if (r.baselineMs) {
         j["pinned_copy_ms"] = significant(*r.baselineMs);

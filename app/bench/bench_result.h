@@ -23,27 +23,27 @@ struct Result {
     /// Requested: auto, direct, separable, fft, naive, opencv; memcpy (the CPU's copy line),
     /// copy-kernel (a GPU's copy line).
     std::string method;
-    std::string chosen;          ///< what ran (the planner's pick for auto)
-    std::string plan;            ///< Plan::describe() or a short description
+    std::string chosen;  ///< what ran (the planner's pick for auto)
+    std::string plan;    ///< Plan::describe() or a short description
     int width = 0;
     int height = 0;
-    values::DeviceId device;        ///< the GPU measured, or the CPU
+    values::DeviceId device;  ///< the GPU measured, or the CPU
     std::string deviceName;
-    std::vector<double> ms;      ///< one entry per timed run
-    double bytes = 0.0;          ///< input + output bytes of one run
+    std::vector<double> ms;  ///< one entry per timed run
+    double bytes = 0.0;      ///< input + output bytes of one run
     std::size_t workspaceBytes = 0;
-    std::string check;           ///< how max_abs_err was obtained; empty: not checked
+    std::string check;  ///< how max_abs_err was obtained; empty: not checked
     double maxAbsErr = 0.0;
     bool checkFinite = true;
     bool checkOk = true;
-    std::optional<double> targetMs;    ///< only at 8192 x 8192
-    std::optional<double> naiveMs;     ///< median of the naive line of the same case and device
-    std::optional<double> ceilingGBs;  ///< measured copy bandwidth on the same device
-    std::string error;           ///< set when the line could not be measured
-    std::string skipped;         ///< set when a named variant does not apply to the case (not an error)
+    std::optional<double> targetMs;      ///< only at 8192 x 8192
+    std::optional<double> naiveMs;       ///< median of the naive line of the same case and device
+    std::optional<double> ceilingGBs;    ///< measured copy bandwidth on the same device
+    std::string error;                   ///< set when the line could not be measured
+    std::string skipped;                 ///< set when a named variant does not apply to the case (not an error)
     std::vector<values::DeviceId> gpus;  ///< multi-GPU lines: every GPU the run used (device is the first)
-    std::optional<double> speedup;      ///< multi-GPU lines: one GPU's median / this median
-    std::optional<double> baselineMs;   ///< host-to-host lines: the pinned copy of the same bytes
+    std::optional<double> speedup;       ///< multi-GPU lines: one GPU's median / this median
+    std::optional<double> baselineMs;    ///< host-to-host lines: the pinned copy of the same bytes
 
     double median() const;
     double minimum() const;

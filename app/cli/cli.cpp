@@ -40,8 +40,8 @@ void printVersion(std::ostream& out)
 {
     const auto v = collectVersions(gpu::enumerateDevices());
     out << "tessera-cli " << v.tessera << "\n"
-        << "Qt " << v.qt << ", OpenCV " << v.opencv << ", CUDA runtime " << v.cudaRuntime
-        << ", CUDA driver " << v.cudaDriver << ", cuFFT " << v.cufft << ", device code sm_" << v.cudaArchitectures << "\n";
+        << "Qt " << v.qt << ", OpenCV " << v.opencv << ", CUDA runtime " << v.cudaRuntime << ", CUDA driver "
+        << v.cudaDriver << ", cuFFT " << v.cufft << ", device code sm_" << v.cudaArchitectures << "\n";
 }
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)

@@ -336,7 +336,8 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     std::optional<CancelNotice> notice;
     notice.emplace(guard.cancelFlag(), std::chrono::milliseconds(1500), [&err] {
         err << "tessera-cli: stopping: waiting for the files being read, filtered or written to finish; "
-                     "press Ctrl+C again to stop at once (temporaries are removed)\n" << std::flush;
+               "press Ctrl+C again to stop at once (temporaries are removed)\n"
+            << std::flush;
     });
     BatchSummary summary = batch->run(guard.cancelFlag(), progress);
     notice.reset();

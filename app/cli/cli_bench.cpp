@@ -142,12 +142,14 @@ void printTable(std::ostream& out, const CompareReport& report)
     out << report.width << " x " << report.height << " " << report.format << ", chain " << report.chain << ", "
         << report.warmup << " warm-up + " << report.repeats << " timed runs per target\n";
     const int w = std::max<int>(
-        6, static_cast<int>(std::max_element(report.results.begin(), report.results.end(),
-                                             [](const auto& a, const auto& b) { return a.label.size() < b.label.size(); })
-                                ->label.size()));
+        6, static_cast<int>(
+               std::max_element(report.results.begin(), report.results.end(), [](const auto& a, const auto& b) {
+                   return a.label.size() < b.label.size();
+               })->label.size()));
     out << std::left << std::setw(w) << "target" << std::right << std::setw(11) << "median ms" << std::setw(11)
         << "Mpixel/s" << std::setw(10) << "speed-up" << std::setw(12) << "efficiency" << std::setw(10) << "max err"
-        << std::setw(10) << "PSNR dB" << "\n";
+        << std::setw(10) << "PSNR dB"
+        << "\n";
     for (const auto& r : report.results) {
         out << std::left << std::setw(w) << r.label << std::right;
         if (!r.ok()) {
@@ -195,7 +197,8 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
     DeviceScheduler scheduler;  // this run is the process: its targets take their devices in turn
     options.scheduler = &scheduler;
     const CompareReport report = runComparison(src, chain, targets, options);
-    const bool failed = std::any_of(report.results.begin(), report.results.end(), [](const auto& r) { return !r.ok(); });
+    const bool failed =
+        std::any_of(report.results.begin(), report.results.end(), [](const auto& r) { return !r.ok(); });
     if (o.json) {
         SavedComparison saved{report, snapshot, {}, QSysInfo::machineHostName().toStdString(), cpuModelName()};
         nlohmann::json doc = toJson(saved);

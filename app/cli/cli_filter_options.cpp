@@ -54,8 +54,7 @@ CliStep kernelStep(const std::string& arg)
             rows.pop_back();
         }
         try {
-            return {filters::makeCustom(filters::parseInlineKernel(rows)),
-                    {{"id", "custom"}, {"kernel_file", path}}};
+            return {filters::makeCustom(filters::parseInlineKernel(rows)), {{"id", "custom"}, {"kernel_file", path}}};
         } catch (const std::invalid_argument& e) {
             throw UsageError("--kernel @" + path + ": " + e.what());
         }
@@ -112,10 +111,9 @@ struct FilterOptionParser::PendingFilter {
     json params = json::object();
 };
 
-const char* const kGpuOptionsHelp =
-    "  --gpu-memory-limit BYTES  most device memory each GPU may use (suffix K, M, G:\n"
-    "                     binary units); larger images stream through in tiles\n"
-    "  --tile WxH         GPU tile size (default: chosen from the memory)\n";
+const char* const kGpuOptionsHelp = "  --gpu-memory-limit BYTES  most device memory each GPU may use (suffix K, M, G:\n"
+                                    "                     binary units); larger images stream through in tiles\n"
+                                    "  --tile WxH         GPU tile size (default: chosen from the memory)\n";
 
 std::size_t parseBytes(const std::string& option, const std::string& text)
 {
@@ -127,7 +125,7 @@ std::size_t parseBytes(const std::string& option, const std::string& text)
         used = 0;
     }
     const std::string suffix = used > 0 ? text.substr(used) : "";
-    const double unit = suffix.empty()                       ? 1.0
+    const double unit = suffix.empty()                     ? 1.0
                         : (suffix == "K" || suffix == "k") ? 1024.0
                         : (suffix == "M" || suffix == "m") ? 1024.0 * 1024.0
                         : (suffix == "G" || suffix == "g") ? 1024.0 * 1024.0 * 1024.0

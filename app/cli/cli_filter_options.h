@@ -38,7 +38,7 @@ struct FilterOptions {
     std::optional<filters::OutputDepth> depth;
     std::string device = "auto";
     values::Method method = values::Method::Auto;
-    std::size_t gpuMemoryLimit = 0;     ///< bytes each GPU may use; 0: from its free memory
+    std::size_t gpuMemoryLimit = 0;        ///< bytes each GPU may use; 0: from its free memory
     std::optional<values::TileSize> tile;  ///< GPU tile size; empty: chosen from the memory
 };
 

@@ -31,10 +31,11 @@ InfoRequest parseInfoOptions(const std::vector<std::string>& args, const char* c
             return InfoRequest::Bad;
         }
         if (a == "--help" || a == "-h") {
-            out << usage << (std::string(command) == "devices"
-                                 ? "Lists every CUDA device (or why there is none) and whether the FFT method is\n"
-                                   "available (cuFFT is opened at run time); --json for a JSON object.\n"
-                                 : "Lists the filters and their parameters; --json for a JSON array.\n");
+            out << usage
+                << (std::string(command) == "devices"
+                        ? "Lists every CUDA device (or why there is none) and whether the FFT method is\n"
+                          "available (cuFFT is opened at run time); --json for a JSON object.\n"
+                        : "Lists the filters and their parameters; --json for a JSON array.\n");
             return InfoRequest::Help;
         }
         if (a == "--json") {

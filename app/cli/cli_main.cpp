@@ -17,8 +17,8 @@ int main(int argc, char** argv)
     std::cout.flush();
     if (!std::cout) {
         const int err = errno;
-        std::cerr << "tessera-cli: cannot write to standard output" << (err != 0 ? std::string(": ") + std::strerror(err) : "")
-                  << "\n";
+        std::cerr << "tessera-cli: cannot write to standard output"
+                  << (err != 0 ? std::string(": ") + std::strerror(err) : "") << "\n";
         return code == 0 ? 1 : code;
     }
     return code;

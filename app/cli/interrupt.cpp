@@ -73,8 +73,7 @@ int InterruptGuard::received()
     return firstSignal.load();
 }
 
-CancelNotice::CancelNotice(const std::atomic<bool>& cancel, std::chrono::milliseconds delay,
-                           std::function<void()> say)
+CancelNotice::CancelNotice(const std::atomic<bool>& cancel, std::chrono::milliseconds delay, std::function<void()> say)
 {
     watcher_ = std::thread([this, &cancel, delay, say = std::move(say)] {
         constexpr auto poll = std::chrono::milliseconds(50);

@@ -64,7 +64,7 @@ void CalibrationCache::remove(const QString& key)
 }
 
 values::DeviceCalibration CalibrationCache::measureOrCached(const QString& key,
-                                                          const std::function<values::DeviceCalibration()>& measure)
+                                                            const std::function<values::DeviceCalibration()>& measure)
 {
     if (auto stored = cached(key)) {
         return *stored;

@@ -30,7 +30,8 @@ public:
     void remove(const QString& key);
     /// The stored calibration, or measure()'s result after storing it. Whatever measure throws
     /// (CudaError) goes to the caller and nothing is stored.
-    values::DeviceCalibration measureOrCached(const QString& key, const std::function<values::DeviceCalibration()>& measure);
+    values::DeviceCalibration measureOrCached(const QString& key,
+                                              const std::function<values::DeviceCalibration()>& measure);
 };
 
 }  // namespace tessera::app

@@ -78,7 +78,8 @@ T integerOr(const json& j, const char* key, T missing)
 
 json calibrationJson(const values::DeviceCalibration& c)
 {
-    return {{"copy_gbs", c.copyGBs}, {"fma_gflops", c.fmaGflops}, {"filter_mpix_s", c.filterMpixS}, {"method", c.method}};
+    return {
+        {"copy_gbs", c.copyGBs}, {"fma_gflops", c.fmaGflops}, {"filter_mpix_s", c.filterMpixS}, {"method", c.method}};
 }
 
 values::DeviceCalibration calibrationFrom(const json& j)
@@ -89,9 +90,14 @@ values::DeviceCalibration calibrationFrom(const json& j)
 
 json deviceJson(const values::DeviceInfo& d)
 {
-    return {{"id", d.id.value()}, {"name", d.name}, {"cc", std::to_string(d.ccMajor) + "." + std::to_string(d.ccMinor)},
-            {"sms", d.smCount}, {"memory_total", d.memoryTotal}, {"pci_bus_id", d.pciBusId},
-            {"clock_khz", d.clockKHz}, {"memory_clock_khz", d.memoryClockKHz}};
+    return {{"id", d.id.value()},
+            {"name", d.name},
+            {"cc", std::to_string(d.ccMajor) + "." + std::to_string(d.ccMinor)},
+            {"sms", d.smCount},
+            {"memory_total", d.memoryTotal},
+            {"pci_bus_id", d.pciBusId},
+            {"clock_khz", d.clockKHz},
+            {"memory_clock_khz", d.memoryClockKHz}};
 }
 
 values::DeviceInfo deviceFrom(const json& j)
@@ -116,15 +122,28 @@ json resultJson(const TargetResult& r)
 {
     json roofline = json::array();
     for (const auto& p : r.roofline) {
-        roofline.push_back({{"device", p.device.value()}, {"method", p.method}, {"intensity", p.intensity},
-                            {"gflops", p.gflops}, {"gbs", p.gbs}});
+        roofline.push_back({{"device", p.device.value()},
+                            {"method", p.method},
+                            {"intensity", p.intensity},
+                            {"gflops", p.gflops},
+                            {"gbs", p.gbs}});
     }
-    return {{"key", r.key}, {"label", r.label}, {"gpus", r.gpus}, {"runs_ms", r.runMs},
-            {"min_ms", r.minMs}, {"median_ms", r.medianMs}, {"max_ms", r.maxMs},
-            {"mpix_s", r.mpixS}, {"mpix_s_min", r.mpixMin}, {"mpix_s_max", r.mpixMax},
-            {"speedup", r.speedup}, {"efficiency", r.efficiency},
-            {"max_abs_error", r.maxAbsError}, {"psnr_db", number(r.psnr)},
-            {"roofline", roofline}, {"error", r.error}};
+    return {{"key", r.key},
+            {"label", r.label},
+            {"gpus", r.gpus},
+            {"runs_ms", r.runMs},
+            {"min_ms", r.minMs},
+            {"median_ms", r.medianMs},
+            {"max_ms", r.maxMs},
+            {"mpix_s", r.mpixS},
+            {"mpix_s_min", r.mpixMin},
+            {"mpix_s_max", r.mpixMax},
+            {"speedup", r.speedup},
+            {"efficiency", r.efficiency},
+            {"max_abs_error", r.maxAbsError},
+            {"psnr_db", number(r.psnr)},
+            {"roofline", roofline},
+            {"error", r.error}};
 }
 
 TargetResult resultFrom(const json& j)
@@ -147,8 +166,8 @@ TargetResult resultFrom(const json& j)
     r.maxAbsError = j.value("max_abs_error", 0.0);
     r.psnr = numberOr(j, "psnr_db", std::numeric_limits<double>::infinity());
     for (const auto& p : listOf(j, "roofline")) {
-        r.roofline.push_back({values::DeviceId{integerOr(p, "device", -1)}, p.value("method", std::string()), p.value("intensity", 0.0),
-                              p.value("gflops", 0.0), p.value("gbs", 0.0)});
+        r.roofline.push_back({values::DeviceId{integerOr(p, "device", -1)}, p.value("method", std::string()),
+                              p.value("intensity", 0.0), p.value("gflops", 0.0), p.value("gbs", 0.0)});
     }
     r.error = j.value("error", std::string());
     return r;

@@ -351,7 +351,8 @@ CompareReport runComparison(const cv::Mat& src, const filters::FilterChain& chai
     return report;
 }
 
-CompareTarget gpuTarget(const std::vector<values::DeviceId>& gpus, const std::string& label, const std::vector<double>& speeds)
+CompareTarget gpuTarget(const std::vector<values::DeviceId>& gpus, const std::string& label,
+                        const std::vector<double>& speeds)
 {
     CompareTarget t;
     std::ostringstream key;

@@ -20,10 +20,10 @@ class DeviceScheduler;
 /// Time a kernel (or a method inside a tile) took, with the work it did, for the roofline.
 struct KernelSample {
     values::DeviceId device;  ///< the GPU that ran it, or the CPU
-    std::string method;   ///< "separable", "direct", "fft", "cpu"...
-    double ms = 0.0;      ///< summed kernel time
-    double flops = 0.0;   ///< 2 x taps x pixels x channels of the steps it ran
-    double bytes = 0.0;   ///< input plus output bytes of those steps
+    std::string method;       ///< "separable", "direct", "fft", "cpu"...
+    double ms = 0.0;          ///< summed kernel time
+    double flops = 0.0;       ///< 2 x taps x pixels x channels of the steps it ran
+    double bytes = 0.0;       ///< input plus output bytes of those steps
 };
 
 /// One execution of the chain on one target: the output and how long it took.
@@ -31,7 +31,7 @@ struct TargetRun {
     cv::Mat output;
     double wallMs = 0.0;
     std::vector<KernelSample> kernels;  ///< may be empty (the CPU path, fakes)
-    values::RunReport report;              ///< the pipeline's report of the timed run (empty from fakes)
+    values::RunReport report;           ///< the pipeline's report of the timed run (empty from fakes)
 };
 
 /// Runs the chain over the image on one target: the real GPU and CPU paths, or a fake in tests.
@@ -39,8 +39,8 @@ using TargetFunction = std::function<TargetRun(const cv::Mat& src, const filters
 
 /// Something to compare: one GPU, several together, or the CPU path.
 struct CompareTarget {
-    std::string key;        ///< "gpu:0", "gpus:0,1,2,3", "cpu"
-    std::string label;      ///< "GPU 0 (NVIDIA H200)", "4 GPUs", "CPU"
+    std::string key;                     ///< "gpu:0", "gpus:0,1,2,3", "cpu"
+    std::string label;                   ///< "GPU 0 (NVIDIA H200)", "4 GPUs", "CPU"
     std::vector<values::DeviceId> gpus;  ///< empty for the CPU
     TargetFunction run;
 
@@ -60,22 +60,22 @@ struct RooflinePoint {
 struct TargetResult {
     std::string key;
     std::string label;
-    std::vector<int> gpus;  ///< CUDA ordinals, as the JSON report writes and reads them back
+    std::vector<int> gpus;      ///< CUDA ordinals, as the JSON report writes and reads them back
     std::vector<double> runMs;  ///< every timed run, in order
     double minMs = 0.0;
     double medianMs = 0.0;
     double maxMs = 0.0;
-    double mpixS = 0.0;      ///< at the median
-    double mpixMin = 0.0;    ///< at the slowest run
-    double mpixMax = 0.0;    ///< at the fastest run
-    double speedup = 0.0;    ///< baseline median / this median; 0 when there is no baseline
-    double efficiency = 0.0; ///< speedup per GPU; 0 for the CPU
+    double mpixS = 0.0;        ///< at the median
+    double mpixMin = 0.0;      ///< at the slowest run
+    double mpixMax = 0.0;      ///< at the fastest run
+    double speedup = 0.0;      ///< baseline median / this median; 0 when there is no baseline
+    double efficiency = 0.0;   ///< speedup per GPU; 0 for the CPU
     double maxAbsError = 0.0;  ///< against the CPU reference, in the output's units
     double psnr = 0.0;         ///< dB; infinity when equal to the reference
     cv::Mat heatMap;           ///< CV_8UC3 BGR, |target - reference| scaled to the largest error
     std::vector<RooflinePoint> roofline;
-    std::string error;         ///< why the target gave no result; empty when it did
-    values::RunReport lastRun;    ///< the pipeline's report of the target's last run, as every front end reports
+    std::string error;          ///< why the target gave no result; empty when it did
+    values::RunReport lastRun;  ///< the pipeline's report of the target's last run, as every front end reports
 
     bool ok() const { return error.empty(); }
 };
@@ -85,11 +85,11 @@ struct CompareReport {
     int width = 0;
     int height = 0;
     int channels = 0;
-    std::string format;     ///< e.g. "u8x4"
-    std::string chain;      ///< a description of the filter chain
+    std::string format;  ///< e.g. "u8x4"
+    std::string chain;   ///< a description of the filter chain
     int warmup = 0;
     int repeats = 0;
-    std::string baseline;   ///< key of the target speed-ups are measured against
+    std::string baseline;  ///< key of the target speed-ups are measured against
     std::vector<TargetResult> results;
     bool cancelled = false;
 };
@@ -146,7 +146,8 @@ std::vector<CompareTarget> defaultTargets(const values::DeviceSnapshot& snapshot
 
 /// A target running on gpus with the image resident in one band per GPU, as previews keep it: a
 /// run's time is the GPUs' filtering (all at once), the download after it is not counted.
-CompareTarget gpuTarget(const std::vector<values::DeviceId>& gpus, const std::string& label, const std::vector<double>& speeds = {});
+CompareTarget gpuTarget(const std::vector<values::DeviceId>& gpus, const std::string& label,
+                        const std::vector<double>& speeds = {});
 /// The CPU path target.
 CompareTarget cpuTarget();
 

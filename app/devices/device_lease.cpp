@@ -10,12 +10,9 @@ namespace tessera::app {
 const char* toString(LeaseKind kind) noexcept
 {
     switch (kind) {
-    case LeaseKind::Preview:
-        return "preview";
-    case LeaseKind::Batch:
-        return "batch";
-    case LeaseKind::Exclusive:
-        return "exclusive";
+    case LeaseKind::Preview: return "preview";
+    case LeaseKind::Batch: return "batch";
+    case LeaseKind::Exclusive: return "exclusive";
     }
     return "?";
 }

@@ -23,8 +23,8 @@ const char* toString(LeaseKind kind) noexcept;
 struct LeaseRequest {
     std::vector<values::DeviceId> devices;
     LeaseKind kind = LeaseKind::Batch;
-    std::uint64_t bytes = 0;   ///< per device; more than a device's budget takes the whole budget
-    std::string holder;        ///< what the job is, as messages name it: "batch", "calibration"...
+    std::uint64_t bytes = 0;  ///< per device; more than a device's budget takes the whole budget
+    std::string holder;       ///< what the job is, as messages name it: "batch", "calibration"...
 };
 
 /// The right to use some devices, given back when destroyed (or by release()). Move-only; an

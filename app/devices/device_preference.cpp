@@ -23,13 +23,11 @@ values::DeviceSelection restrictPreference(const values::DeviceSelection& prefer
     const values::DeviceSelection fallback =
         allowed.gpus.empty() ? values::DeviceSelection::cpu() : values::DeviceSelection::gpu(allowed.gpus.front());
     switch (preference.kind()) {
-    case Kind::Cpu:
-        return allowed.cpu ? preference : fallback;
+    case Kind::Cpu: return allowed.cpu ? preference : fallback;
     case Kind::Gpus:
-        return std::ranges::all_of(preference.ids(),
-                                   [&](values::DeviceId id) {
-                                       return contains(allowed.gpus, id) || !contains(allowed.present, id);
-                                   })
+        return std::ranges::all_of(
+                   preference.ids(),
+                   [&](values::DeviceId id) { return contains(allowed.gpus, id) || !contains(allowed.present, id); })
                    ? preference
                    : fallback;
     default:

@@ -42,7 +42,8 @@ void DeviceScheduler::adoptDevices(const values::DeviceSnapshot& snapshot, doubl
 {
     std::lock_guard lock(mutex_);
     for (const values::DeviceInfo& d : snapshot.devices) {
-        budgets_.try_emplace(values::DeviceId{d.id}, static_cast<std::uint64_t>(static_cast<double>(d.memoryFree) * fraction));
+        budgets_.try_emplace(values::DeviceId{d.id},
+                             static_cast<std::uint64_t>(static_cast<double>(d.memoryFree) * fraction));
     }
 }
 
@@ -172,8 +173,8 @@ void DeviceScheduler::release(std::uint64_t id) noexcept
         const std::uint64_t end = ++clock_;
         if (recording_) {
             try {
-                intervals_.push_back({it->second.request, it->second.bytes, it->second.begin, end, it->second.beganAt,
-                                      Clock::now()});
+                intervals_.push_back(
+                    {it->second.request, it->second.bytes, it->second.begin, end, it->second.beganAt, Clock::now()});
             } catch (...) {
                 // Out of memory for the record only: the lease is still given back.
             }

@@ -16,7 +16,7 @@
 
 namespace tessera::values {
 struct DeviceSnapshot;
-}
+}  // namespace tessera::values
 
 namespace tessera::app {
 
@@ -106,10 +106,10 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable changed_;
     std::map<values::DeviceId, std::uint64_t> budgets_;
-    std::map<std::uint64_t, Active> active_;    // by lease id
-    std::map<std::uint64_t, Waiter> waiting_;   // by ticket, oldest first
+    std::map<std::uint64_t, Active> active_;   // by lease id
+    std::map<std::uint64_t, Waiter> waiting_;  // by ticket, oldest first
     std::uint64_t nextId_ = 1;
-    std::uint64_t clock_ = 0;                    // grants and releases so far
+    std::uint64_t clock_ = 0;  // grants and releases so far
     bool recording_ = false;
     std::vector<LeaseInterval> intervals_;
 };

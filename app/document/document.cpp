@@ -13,8 +13,7 @@ using filters::StackEdit;
 using filters::StackEntry;
 using filters::StackState;
 
-Document::Document(const filters::FilterRegistry& registry, QObject* parent)
-    : QObject(parent), registry_(registry)
+Document::Document(const filters::FilterRegistry& registry, QObject* parent) : QObject(parent), registry_(registry)
 {
 }
 

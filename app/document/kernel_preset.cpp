@@ -23,7 +23,10 @@ QString tr(const char* text)
 }
 
 // Paths go to the filesystem in its own encoding, not as UTF-8 by assumption.
-std::string localPath(const QString& path) { return QFile::encodeName(path).toStdString(); }
+std::string localPath(const QString& path)
+{
+    return QFile::encodeName(path).toStdString();
+}
 
 }  // namespace
 
@@ -51,8 +54,8 @@ std::optional<LoadedKernel> readKernelPreset(const QString& path, const filters:
     return loaded;
 }
 
-bool writeKernelPreset(const filters::CustomKernel& value, const QString& path,
-                       const filters::FilterRegistry& registry, QString* error)
+bool writeKernelPreset(const filters::CustomKernel& value, const QString& path, const filters::FilterRegistry& registry,
+                       QString* error)
 {
     try {
         filters::PresetStep step;

@@ -24,7 +24,7 @@ std::optional<LoadedKernel> readKernelPreset(const QString& path, const filters:
 /// Writes value as a single-kernel preset named after the file, through a temporary file and a
 /// rename; registry must accept the kernel. On failure returns false and sets *error to the
 /// file name and the problem. Never throws.
-bool writeKernelPreset(const filters::CustomKernel& value, const QString& path,
-                       const filters::FilterRegistry& registry, QString* error);
+bool writeKernelPreset(const filters::CustomKernel& value, const QString& path, const filters::FilterRegistry& registry,
+                       QString* error);
 
 }  // namespace tessera::app::document

@@ -24,7 +24,8 @@ struct LinearMap {
     double range = 1.0;  // divided rather than inverted, so midpoints land exactly on .5
     bool absolute = false;
 
-    std::uint8_t operator()(double v) const {
+    std::uint8_t operator()(double v) const
+    {
         const double x = ((absolute ? std::abs(v) : v) - low) * 255.0 / range;
         if (!(x > 0.0)) {
             return 0;
@@ -45,7 +46,8 @@ struct Range {
 
 // Extremes of the finite colour samples; alpha, when present, is a separate matter.
 template <typename T>
-Range colourRange(const cv::Mat& img, bool absolute) {
+Range colourRange(const cv::Mat& img, bool absolute)
+{
     const int cn = img.channels();
     const int colours = std::min(cn, 3);
     Range r;
@@ -69,7 +71,8 @@ Range colourRange(const cv::Mat& img, bool absolute) {
 // The stretch for u16/f32 data whose colour samples span r, or nothing when the data holds a
 // single finite value (there is no range to stretch, so the type's range shows it instead).
 template <typename T>
-std::optional<LinearMap> stretchMap(const cv::Mat& img, const Range& r, SignedMode mode) {
+std::optional<LinearMap> stretchMap(const cv::Mat& img, const Range& r, SignedMode mode)
+{
     if (!r.valid()) {
         return std::nullopt;
     }
@@ -92,7 +95,8 @@ std::optional<LinearMap> stretchMap(const cv::Mat& img, const Range& r, SignedMo
 
 // The type's own range [0, high]; signed data (samples spanning r) shown with Offset gets
 // [-high, high] so that 0 stays at mid-grey.
-LinearMap fullRangeMap(const Range& r, double high, SignedMode mode) {
+LinearMap fullRangeMap(const Range& r, double high, SignedMode mode)
+{
     if (mode == SignedMode::Absolute) {
         return LinearMap{0.0, high, true};
     }
@@ -103,7 +107,8 @@ LinearMap fullRangeMap(const Range& r, double high, SignedMode mode) {
 }
 
 // What black and white stand for, e.g. "data min-max [-3.5, 3.5], 0 at mid-grey".
-std::string describe(const LinearMap& map, bool stretched) {
+std::string describe(const LinearMap& map, bool stretched)
+{
     const auto number = [](double v) {
         std::ostringstream out;
         out << std::setprecision(6) << v;
@@ -118,7 +123,8 @@ std::string describe(const LinearMap& map, bool stretched) {
     return text;
 }
 
-QImage::Format displayFormat(int channels) {
+QImage::Format displayFormat(int channels)
+{
     switch (channels) {
     case 1: return QImage::Format_Grayscale8;
     case 3: return QImage::Format_RGB888;
@@ -129,7 +135,8 @@ QImage::Format displayFormat(int channels) {
 // Writes every pixel through the colour and alpha maps into a freshly allocated QImage;
 // rows are independent, so they are split across OpenCV's worker threads.
 template <typename T, typename Colour, typename Alpha>
-QImage render(const cv::Mat& img, Colour colour, Alpha alpha) {
+QImage render(const cv::Mat& img, Colour colour, Alpha alpha)
+{
     const int cn = img.channels();
     QImage out(img.cols, img.rows, displayFormat(cn));
     if (out.isNull()) {
@@ -165,7 +172,8 @@ QImage render(const cv::Mat& img, Colour colour, Alpha alpha) {
 
 }  // namespace
 
-QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping, std::string* shown) {
+QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping, std::string* shown)
+{
     if (img.empty()) {
         return {};
     }
@@ -184,9 +192,9 @@ QImage toDisplayImage(const cv::Mat& img, const DisplayMapping& mapping, std::st
     }
     case CV_16U: {
         const auto top = [](std::uint16_t v) { return static_cast<std::uint8_t>(v >> 8); };
-        const auto map = mapping.stretch
-                             ? stretchMap<std::uint16_t>(img, colourRange<std::uint16_t>(img, false), mapping.signedMode)
-                             : std::nullopt;
+        const auto map =
+            mapping.stretch ? stretchMap<std::uint16_t>(img, colourRange<std::uint16_t>(img, false), mapping.signedMode)
+                            : std::nullopt;
         if (shown != nullptr) {
             *shown = describe(map.value_or(LinearMap{0.0, 65535.0, false}), map.has_value());
         }

@@ -252,7 +252,8 @@ private:
                 return;
             }
         }
-        if (const auto d = std::ranges::find(snap.devices, chosen.front(), &values::DeviceInfo::id); d != snap.devices.end()) {
+        if (const auto d = std::ranges::find(snap.devices, chosen.front(), &values::DeviceInfo::id);
+            d != snap.devices.end()) {
             gpuName_ = d->name;
         }
         gpu::RunOptions options;
@@ -289,7 +290,8 @@ Engine::Engine(bool useGpu, QObject* parent, std::shared_ptr<DeviceScheduler> sc
     thread_ = new QThread(this);
     thread_->setObjectName(QStringLiteral("tessera-engine"));
     worker_ = new EngineWorker(useGpu, latest_, *scheduler_, [this](const QString& why) {
-        QMetaObject::invokeMethod(this, [this, why] { emit previewWaiting(why); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, why] { emit previewWaiting(why); }, Qt::QueuedConnection);
     });
     worker_->moveToThread(thread_);
     connect(thread_, &QThread::finished, worker_, &QObject::deleteLater);
@@ -313,7 +315,8 @@ QFuture<PreviewResult> Engine::resultOf(quint64 id)
 void Engine::setImage(const cv::Mat& image)
 {
     EngineWorker* worker = worker_;
-    QMetaObject::invokeMethod(worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
 }
 
 void Engine::setDevicePreference(const values::DeviceSelection& preference, const values::DeviceSpeeds& autoGpus)
@@ -327,7 +330,8 @@ void Engine::setDevicePreference(const values::DeviceSelection& preference, cons
 void Engine::setDisplayMapping(const DisplayMapping& mapping)
 {
     EngineWorker* worker = worker_;
-    QMetaObject::invokeMethod(worker_, [worker, mapping] { worker->setDisplayMapping(mapping); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        worker_, [worker, mapping] { worker->setDisplayMapping(mapping); }, Qt::QueuedConnection);
 }
 
 quint64 Engine::requestPreview(const filters::FilterChain& chain, const values::Rect& region)
@@ -348,8 +352,8 @@ quint64 Engine::requestPreview(const filters::FilterChain& chain, const values::
                 return;  // superseded while it waited for its devices
             }
             promises->fulfil(*result);
-            QMetaObject::invokeMethod(this, [this, r = std::move(*result)] { emit previewReady(r); },
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, r = std::move(*result)] { emit previewReady(r); }, Qt::QueuedConnection);
         },
         Qt::QueuedConnection);
     return id;

@@ -81,7 +81,8 @@ void BatchController::refresh()
     // The same words for Auto and the CPU as Preferences uses.
     std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
     for (const values::DeviceInfo& d : snapshot.devices) {
-        options.push_back({key(values::DeviceSelection::gpu(d.id)), qs(values::deviceLabel(d.id, &snapshot, values::LabelForm::Listing))});
+        options.push_back({key(values::DeviceSelection::gpu(d.id)),
+                           qs(values::deviceLabel(d.id, &snapshot, values::LabelForm::Listing))});
     }
     if (snapshot.devices.size() > 1) {
         options.push_back({key(values::DeviceSelection::all()), tr("All %1 GPUs").arg(snapshot.devices.size())});
@@ -103,13 +104,14 @@ BatchJob BatchController::jobFor(const ui::BatchRequest& request, bool forExampl
     job.nameTemplate = request.nameTemplate.toStdString();
     job.format = request.format.toStdString();
     job.depth = filters::parseOutputDepth(request.depth == QLatin1String("keep") ? std::string("same")
-                                                                                   : request.depth.toStdString());
+                                                                                 : request.depth.toStdString());
     job.policy = parseOverwritePolicy(request.policy.toStdString());
     job.manifest = request.manifest;
     if (!request.presetPath.isEmpty()) {
         job.filterName = QFileInfo(request.presetPath).completeBaseName().toStdString();
-        job.chain = forExample ? filters::FilterChain{}
-                               : filters::loadPreset(request.presetPath.toStdString(), filters::builtinRegistry()).chain();
+        job.chain = forExample
+                        ? filters::FilterChain{}
+                        : filters::loadPreset(request.presetPath.toStdString(), filters::builtinRegistry()).chain();
     } else if (currentChain_) {
         job.chain = currentChain_();
     }
@@ -153,37 +155,39 @@ void BatchController::start(const ui::BatchRequest& request)
     cancel_ = false;
     dialog_.setRunning(true);
     dialog_.setProgress(0, static_cast<int>(batch->fileCount()), QString(), 0.0);
-    job_.start([this, batch] {
-        QElapsedTimer sincePost;
-        sincePost.start();
-        const auto progress = [this, &sincePost](const BatchProgress& p) {
-            // Finished files always go through; stage updates at most every 30 ms so that a
-            // large batch of small files does not flood the GUI thread.
-            if (p.finished == nullptr && sincePost.elapsed() < 30) {
-                return;
+    job_.start(
+        [this, batch] {
+            QElapsedTimer sincePost;
+            sincePost.start();
+            const auto progress = [this, &sincePost](const BatchProgress& p) {
+                // Finished files always go through; stage updates at most every 30 ms so that a
+                // large batch of small files does not flood the GUI thread.
+                if (p.finished == nullptr && sincePost.elapsed() < 30) {
+                    return;
+                }
+                sincePost.restart();
+                const QString current = qs(p.currentFile);
+                const bool hasRow = p.finished != nullptr;
+                const ui::BatchResultRow row = hasRow ? rowFor(*p.finished) : ui::BatchResultRow{};
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, done = p.done, total = p.total, current, fraction = p.fileFraction, hasRow, row] {
+                        dialog_.setProgress(done, total, current, fraction);
+                        if (hasRow) {
+                            dialog_.addResult(row);
+                        }
+                    },
+                    Qt::QueuedConnection);
+            };
+            BatchSummary summary;
+            try {
+                summary = batch->run(cancel_, progress);
+            } catch (const std::exception& e) {
+                summary.note = e.what();
             }
-            sincePost.restart();
-            const QString current = qs(p.currentFile);
-            const bool hasRow = p.finished != nullptr;
-            const ui::BatchResultRow row = hasRow ? rowFor(*p.finished) : ui::BatchResultRow{};
-            QMetaObject::invokeMethod(
-                this,
-                [this, done = p.done, total = p.total, current, fraction = p.fileFraction, hasRow, row] {
-                    dialog_.setProgress(done, total, current, fraction);
-                    if (hasRow) {
-                        dialog_.addResult(row);
-                    }
-                },
-                Qt::QueuedConnection);
-        };
-        BatchSummary summary;
-        try {
-            summary = batch->run(cancel_, progress);
-        } catch (const std::exception& e) {
-            summary.note = e.what();
-        }
-        return summary;
-    }, [this](BatchSummary summary) { done(std::move(summary)); });
+            return summary;
+        },
+        [this](BatchSummary summary) { done(std::move(summary)); });
 }
 
 void BatchController::done(BatchSummary summary)

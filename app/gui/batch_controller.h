@@ -14,7 +14,7 @@
 namespace tessera::ui {
 class BatchDialog;
 struct BatchRequest;
-}
+}  // namespace tessera::ui
 
 namespace tessera::app {
 

@@ -31,7 +31,8 @@ values::DeviceId deviceOf(const QString& key)
 
 CalibrationController::CalibrationController(ui::DevicePanel& panel, DeviceScheduler& scheduler, Measure measure,
                                              QObject* parent)
-    : QObject(parent), panel_(panel), scheduler_(scheduler), measure_(measure ? std::move(measure) : Measure(measureReal))
+    : QObject(parent), panel_(panel), scheduler_(scheduler),
+      measure_(measure ? std::move(measure) : Measure(measureReal))
 {
     connect(&panel_, &ui::DevicePanel::measureRequested, this, &CalibrationController::measure);
     panel_.setCpuName(QString::fromStdString(cpuModelName()));
@@ -61,7 +62,8 @@ QString CalibrationController::cacheKey(const QString& key) const
 void CalibrationController::setSnapshot(const values::DeviceSnapshot& snapshot)
 {
     snapshot_ = snapshot;
-    QStringList keys{QString::fromStdString(values::deviceLabel(values::DeviceId::cpu(), nullptr, values::LabelForm::Key))};
+    QStringList keys{
+        QString::fromStdString(values::deviceLabel(values::DeviceId::cpu(), nullptr, values::LabelForm::Key))};
     for (const auto& d : snapshot.devices) {
         keys << QString::fromStdString(values::deviceLabel(d.id, nullptr, values::LabelForm::Key));
     }

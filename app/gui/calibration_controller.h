@@ -16,7 +16,7 @@
 
 namespace tessera::ui {
 class DevicePanel;
-}
+}  // namespace tessera::ui
 
 namespace tessera::app {
 

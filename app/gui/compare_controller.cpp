@@ -46,7 +46,8 @@ std::string deviceModel(const values::DeviceSnapshot& snapshot, values::DeviceId
 CompareController::CompareController(ui::CompareDialog& dialog, DeviceScheduler& scheduler,
                                      std::function<cv::Mat()> image, std::function<filters::FilterChain()> chain,
                                      std::function<CompareSetup()> setup, QObject* parent)
-    : QObject(parent), dialog_(dialog), scheduler_(scheduler), image_(std::move(image)), chain_(std::move(chain)), setupSource_(std::move(setup))
+    : QObject(parent), dialog_(dialog), scheduler_(scheduler), image_(std::move(image)), chain_(std::move(chain)),
+      setupSource_(std::move(setup))
 {
     connect(&dialog_, &ui::CompareDialog::runRequested, this, &CompareController::start);
     connect(&dialog_, &ui::CompareDialog::cancelRequested, this, [this] { cancel_ = true; });
@@ -105,31 +106,35 @@ void CompareController::start(const QStringList& keys, int warmup, int repeats)
     cancel_ = false;
     dialog_.setRunning(true);
     dialog_.setProgress(0, (std::max(warmup, 0) + std::max(repeats, 1)) * static_cast<int>(chosen.size()), QString());
-    job_.start([this, image, chain = std::move(chain), chosen = std::move(chosen), warmup, repeats] {
-        CompareOptions options;
-        options.warmup = warmup;
-        options.repeats = repeats;
-        options.cancel = &cancel_;
-        options.scheduler = &scheduler_;
-        options.waiting = [this](const std::string& why) {
-            QMetaObject::invokeMethod(this, [this, text = qs(why)] { dialog_.setStatus(text); }, Qt::QueuedConnection);
-        };
-        options.progress = [this](int done, int total, const std::string& target) {
-            QMetaObject::invokeMethod(
-                this, [this, done, total, t = qs(target)] { dialog_.setProgress(done, total, t); }, Qt::QueuedConnection);
-        };
-        CompareReport report;
-        try {
-            report = runComparison(image, chain, chosen, options);
-        } catch (const std::exception& e) {
-            TargetResult failed;
-            failed.key = "error";
-            failed.label = "comparison";
-            failed.error = e.what();
-            report.results.push_back(failed);
-        }
-        return report;
-    }, [this](CompareReport report) { done(std::move(report)); });
+    job_.start(
+        [this, image, chain = std::move(chain), chosen = std::move(chosen), warmup, repeats] {
+            CompareOptions options;
+            options.warmup = warmup;
+            options.repeats = repeats;
+            options.cancel = &cancel_;
+            options.scheduler = &scheduler_;
+            options.waiting = [this](const std::string& why) {
+                QMetaObject::invokeMethod(
+                    this, [this, text = qs(why)] { dialog_.setStatus(text); }, Qt::QueuedConnection);
+            };
+            options.progress = [this](int done, int total, const std::string& target) {
+                QMetaObject::invokeMethod(
+                    this, [this, done, total, t = qs(target)] { dialog_.setProgress(done, total, t); },
+                    Qt::QueuedConnection);
+            };
+            CompareReport report;
+            try {
+                report = runComparison(image, chain, chosen, options);
+            } catch (const std::exception& e) {
+                TargetResult failed;
+                failed.key = "error";
+                failed.label = "comparison";
+                failed.error = e.what();
+                report.results.push_back(failed);
+            }
+            return report;
+        },
+        [this](CompareReport report) { done(std::move(report)); });
 }
 
 void CompareController::done(CompareReport report)
@@ -228,8 +233,8 @@ ui::CompareResults CompareController::toResults(const CompareReport& report, con
             }
         }
         // "GPU 0-3" for a run of ids, "GPUs 0,2" otherwise: short enough for a chart legend.
-        const bool run = gpus.size() > 1 &&
-                         gpus.back().value() - gpus.front().value() == static_cast<int>(gpus.size()) - 1;
+        const bool run =
+            gpus.size() > 1 && gpus.back().value() - gpus.front().value() == static_cast<int>(gpus.size()) - 1;
         d.name = gpus.empty() ? qs(values::deviceLabel(values::DeviceId::cpu()))
                  : run        ? qs(values::deviceLabel(gpus.front()) + "\u2013" + std::to_string(gpus.back().value()))
                               : qs(values::gpusLabel(gpus));

@@ -18,7 +18,7 @@
 
 namespace tessera::ui {
 class CompareDialog;
-}
+}  // namespace tessera::ui
 
 namespace tessera::app {
 

@@ -28,7 +28,8 @@ DeviceController::DeviceController(ui::MainWindow& window, Engine& engine, QObje
     connect(calibration_, &CalibrationController::measured, this, &DeviceController::applyDevicePreference);
     applyDevicePreference();
     connect(window_.menus(), &ui::WindowMenus::preferredDeviceChanged, this, &DeviceController::applyDevicePreference);
-    connect(window_.runDocks()->devicePanel(), &ui::DevicePanel::enabledDevicesChanged, this, &DeviceController::applyDevicePreference);
+    connect(window_.runDocks()->devicePanel(), &ui::DevicePanel::enabledDevicesChanged, this,
+            &DeviceController::applyDevicePreference);
     connect(window_.runDocks()->devicePanel(), &ui::DevicePanel::refreshRequested, this, [this] {
         gpu::rescanDevices();  // the user asked: read the devices again, for every front end
         refreshDeviceInfo();
@@ -54,7 +55,8 @@ void DeviceController::refreshDeviceInfo()
     std::vector<ui::DeviceOption> options = ui::PreferencesDialog::basicDeviceOptions();
     for (const values::DeviceInfo& device : snapshot.devices) {
         const values::DeviceSelection gpu = values::DeviceSelection::gpu(device.id);
-        options.push_back({qs(values::toString(gpu)), qs(values::deviceLabel(device.id, &snapshot, values::LabelForm::Listing))});
+        options.push_back(
+            {qs(values::toString(gpu)), qs(values::deviceLabel(device.id, &snapshot, values::LabelForm::Listing))});
     }
     window_.menus()->setDeviceOptions(options);
     window_.runDocks()->setDevices(snapshot);

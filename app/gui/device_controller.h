@@ -11,12 +11,12 @@
 
 namespace tessera::ui {
 class MainWindow;
-}
+}  // namespace tessera::ui
 
 namespace tessera::app {
 class CalibrationController;
 class Engine;
-}
+}  // namespace tessera::app
 
 namespace tessera::app::gui {
 
@@ -51,8 +51,8 @@ private:
     ui::MainWindow& window_;
     Engine& engine_;
     CalibrationController* calibration_ = nullptr;  ///< the Devices dock's Measure buttons
-    std::vector<values::DeviceId> presentGpus_;  ///< GPU ids of the last device snapshot
-    values::DeviceSnapshot snapshot_;            ///< the last device snapshot
+    std::vector<values::DeviceId> presentGpus_;     ///< GPU ids of the last device snapshot
+    values::DeviceSnapshot snapshot_;               ///< the last device snapshot
     /// What the Engine was last given.
     struct AppliedDevices {
         values::DeviceSelection preference;

@@ -24,8 +24,9 @@
 
 namespace tessera::app::gui {
 
-DialogController::DialogController(ui::MainWindow& window, document::Document& document, const PreviewController& previews,
-                                   CalibrationController& calibration, QObject* parent)
+DialogController::DialogController(ui::MainWindow& window, document::Document& document,
+                                   const PreviewController& previews, CalibrationController& calibration,
+                                   QObject* parent)
     : QObject(parent), window_(window), document_(document), previews_(previews), calibration_(calibration)
 {
     connect(window_.menus(), &ui::WindowMenus::batchRequested, this, &DialogController::openBatch);
@@ -75,7 +76,8 @@ void DialogController::openCompare()
             for (const auto& d : s.snapshot.devices) {
                 const auto at = static_cast<std::size_t>(d.id.value());
                 byId.resize(std::max<std::size_t>(byId.size(), at + 1));
-                if (auto it = s.calibrations.find(values::deviceLabel(d.id, nullptr, values::LabelForm::Key)); it != s.calibrations.end()) {
+                if (auto it = s.calibrations.find(values::deviceLabel(d.id, nullptr, values::LabelForm::Key));
+                    it != s.calibrations.end()) {
                     byId[at] = it->second;
                 }
             }
@@ -83,7 +85,8 @@ void DialogController::openCompare()
             return s;
         };
         compare_ = new CompareController(
-            *compareDialog_, previews_.engine().scheduler(), [this] { return document_.image(); }, [this] { return previews_.stackChain(); }, setup, this);
+            *compareDialog_, previews_.engine().scheduler(), [this] { return document_.image(); },
+            [this] { return previews_.stackChain(); }, setup, this);
     } else if (!compare_->isRunning()) {
         compare_->refresh();
     }

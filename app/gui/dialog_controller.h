@@ -7,17 +7,17 @@ namespace tessera::ui {
 class BatchDialog;
 class CompareDialog;
 class MainWindow;
-}
+}  // namespace tessera::ui
 
 namespace tessera::app {
 class BatchController;
 class CalibrationController;
 class CompareController;
-}
+}  // namespace tessera::app
 
 namespace tessera::app::document {
 class Document;
-}
+}  // namespace tessera::app::document
 
 namespace tessera::app::gui {
 

@@ -56,8 +56,8 @@ QString countOf(qsizetype filters)
 
 }  // namespace
 
-DocumentController::DocumentController(ui::MainWindow& window, document::Document& document, PreviewController& previews,
-                                       QObject* parent)
+DocumentController::DocumentController(ui::MainWindow& window, document::Document& document,
+                                       PreviewController& previews, QObject* parent)
     : QObject(parent), window_(window), document_(document), previews_(previews), memory_(document.registry())
 {
     connect(&window_, &ui::MainWindow::openRequested, this, &DocumentController::openImage);
@@ -151,16 +151,15 @@ void DocumentController::saveImage(const QString& path)
     QString what = tr("the image");
     if (!filters.isEmpty()) {
         switch (window_.prompts().askSaveChoice(path, filters)) {
-        case ui::DocumentPrompts::SaveChoice::Cancel:
-            window_.showMessage(tr("Nothing saved"));
-            return;
+        case ui::DocumentPrompts::SaveChoice::Cancel: window_.showMessage(tr("Nothing saved")); return;
         case ui::DocumentPrompts::SaveChoice::Result:
             previews_.applyPreview();
             if (std::any_of(document_.stack().entries.begin(), document_.stack().entries.end(),
                             [](const filters::StackEntry& e) { return e.enabled; })) {
                 return;  // Apply failed and said why; nothing is written
             }
-            what = tr("the image with %1 applied (%2)").arg(countOf(filters.size()), filters.join(QStringLiteral(", ")));
+            what =
+                tr("the image with %1 applied (%2)").arg(countOf(filters.size()), filters.join(QStringLiteral(", ")));
             break;
         case ui::DocumentPrompts::SaveChoice::Original:
             what = tr("the original image, without the %1 of the stack").arg(countOf(filters.size()));
@@ -174,8 +173,8 @@ void DocumentController::saveImage(const QString& path)
             window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
         }
         window_.setDocumentModified(false);
-        window_.showMessage(tr("Saved %1 to %2 (%3%4)")
-                                .arg(what, path, qs(describeFormat(document_.image())), metadataNote(kept)));
+        window_.showMessage(
+            tr("Saved %1 to %2 (%3%4)").arg(what, path, qs(describeFormat(document_.image())), metadataNote(kept)));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot save image"), QString::fromUtf8(e.what()));
     }
@@ -210,9 +209,7 @@ void DocumentController::exportResult(const QString& path, cv::Mat result)
             case ui::DocumentPrompts::ExportFix::Cancel:
                 window_.showNotice(tr("Nothing exported: %1: %2").arg(path, qs(problem)));
                 return;
-            case ui::DocumentPrompts::ExportFix::OtherFormat:
-                target = tiff;
-                break;
+            case ui::DocumentPrompts::ExportFix::OtherFormat: target = tiff; break;
             case ui::DocumentPrompts::ExportFix::ConvertAsShown:
                 converted = tr(", converted from %1 as the view shows it").arg(qs(describeFormat(result)));
                 result = toEightBitAsShown(result, previews_.displayMapping());
@@ -285,7 +282,8 @@ void DocumentController::copyStack()
         mime->setData(QString::fromLatin1(kStackMimeType), json);
         mime->setText(QString::fromUtf8(json));
         QGuiApplication::clipboard()->setMimeData(mime);
-        window_.showMessage(tr("Copied %1; Edit > Paste Stack puts them on another image").arg(countOf(preset.steps.size())));
+        window_.showMessage(
+            tr("Copied %1; Edit > Paste Stack puts them on another image").arg(countOf(preset.steps.size())));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot copy the stack"), qs(e.what()));
     }
@@ -311,13 +309,13 @@ void DocumentController::pasteStack()
 void DocumentController::updateStackActions()
 {
     const filters::StackState& stack = document_.stack();
-    const bool anyEnabled = std::any_of(stack.entries.begin(), stack.entries.end(),
-                                        [](const filters::StackEntry& e) { return e.enabled; });
+    const bool anyEnabled =
+        std::any_of(stack.entries.begin(), stack.entries.end(), [](const filters::StackEntry& e) { return e.enabled; });
     window_.menus()->copyStackAction()->setEnabled(anyEnabled);
     window_.menus()->documents()->savePreset()->setEnabled(anyEnabled);
     const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
-    window_.menus()->pasteStackAction()->setEnabled(mime != nullptr
-                                                    && mime->hasFormat(QString::fromLatin1(kStackMimeType)));
+    window_.menus()->pasteStackAction()->setEnabled(mime != nullptr &&
+                                                    mime->hasFormat(QString::fromLatin1(kStackMimeType)));
 }
 
 void DocumentController::showStack()
@@ -341,11 +339,11 @@ void DocumentController::loadPreset(const QString& path)
 void DocumentController::savePreset(const QString& path)
 {
     try {
-        const filters::Preset preset = presetFromStack(
-            document_.stack(), QFileInfo(path).completeBaseName().toStdString(), document_.registry());
+        const filters::Preset preset =
+            presetFromStack(document_.stack(), QFileInfo(path).completeBaseName().toStdString(), document_.registry());
         if (preset.steps.empty()) {
-            window_.showNotice(tr("Nothing saved: the stack has no enabled filter, so %1 would be an empty preset")
-                                   .arg(path));
+            window_.showNotice(
+                tr("Nothing saved: the stack has no enabled filter, so %1 would be an empty preset").arg(path));
             return;
         }
         filters::savePreset(preset, path.toStdString());
@@ -358,7 +356,8 @@ void DocumentController::savePreset(const QString& path)
 void DocumentController::loadKernelPreset(const QString& path)
 {
     QString error;
-    if (const std::optional<document::LoadedKernel> loaded = document::readKernelPreset(path, document_.registry(), &error)) {
+    if (const std::optional<document::LoadedKernel> loaded =
+            document::readKernelPreset(path, document_.registry(), &error)) {
         // The editor's edit signal carries the kernel on into the document.
         window_.kernelDock()->editor()->showLoadedKernel(loaded->value, QFileInfo(path).fileName(), loaded->note);
     } else {

@@ -14,11 +14,11 @@
 
 namespace tessera::ui {
 class MainWindow;
-}
+}  // namespace tessera::ui
 
 namespace tessera::app::document {
 class Document;
-}
+}  // namespace tessera::app::document
 
 namespace tessera::app::gui {
 

@@ -25,32 +25,98 @@ GuiController::GuiController(ui::MainWindow& window, QObject* parent)
 
 GuiController::~GuiController() = default;
 
-const DisplayMapping& GuiController::displayMapping() const { return previews_->displayMapping(); }
-CalibrationController& GuiController::calibration() const { return devices_->calibration(); }
-CompareController* GuiController::compareController() const { return dialogs_->compareController(); }
-quint64 GuiController::shownPreview() const { return previews_->shownPreview(); }
-const cv::Mat& GuiController::previewData() const { return previews_->previewData(); }
-values::Rect GuiController::previewRegion() const { return previews_->previewRegion(); }
-void GuiController::setRegionPreviewThreshold(qint64 pixels) { previews_->setRegionPreviewThreshold(pixels); }
-bool GuiController::isPreviewPending() const { return previews_->isPreviewPending(); }
-bool GuiController::isComputingWhole() const { return previews_->isComputingWhole(); }
+const DisplayMapping& GuiController::displayMapping() const
+{
+    return previews_->displayMapping();
+}
+CalibrationController& GuiController::calibration() const
+{
+    return devices_->calibration();
+}
+CompareController* GuiController::compareController() const
+{
+    return dialogs_->compareController();
+}
+quint64 GuiController::shownPreview() const
+{
+    return previews_->shownPreview();
+}
+const cv::Mat& GuiController::previewData() const
+{
+    return previews_->previewData();
+}
+values::Rect GuiController::previewRegion() const
+{
+    return previews_->previewRegion();
+}
+void GuiController::setRegionPreviewThreshold(qint64 pixels)
+{
+    previews_->setRegionPreviewThreshold(pixels);
+}
+bool GuiController::isPreviewPending() const
+{
+    return previews_->isPreviewPending();
+}
+bool GuiController::isComputingWhole() const
+{
+    return previews_->isComputingWhole();
+}
 void GuiController::withCurrentResult(std::function<void(const cv::Mat&)> done,
                                       std::function<void(const QString&)> failed)
 {
     previews_->withCurrentResult(std::move(done), std::move(failed));
 }
-void GuiController::previewStack() { previews_->previewStack(); }
-void GuiController::openImage(const QString& path) { documents_->openImage(path); }
-void GuiController::refreshDeviceInfo() { devices_->refreshDeviceInfo(); }
-void GuiController::saveImage(const QString& path) { documents_->saveImage(path); }
-void GuiController::exportImage(const QString& path) { documents_->exportImage(path); }
-void GuiController::loadPreset(const QString& path) { documents_->loadPreset(path); }
-void GuiController::savePreset(const QString& path) { documents_->savePreset(path); }
-QString GuiController::describePixel(const QPoint& pos) const { return previews_->describePixel(pos); }
-void GuiController::applyPreview() { previews_->applyPreview(); }
-void GuiController::requestPreview(const filters::FilterChain& chain) { previews_->requestPreview(chain); }
-void GuiController::setDisplayMapping(const DisplayMapping& mapping) { previews_->setDisplayMapping(mapping); }
-void GuiController::openBatch() { dialogs_->openBatch(); }
-void GuiController::openCompare() { dialogs_->openCompare(); }
+void GuiController::previewStack()
+{
+    previews_->previewStack();
+}
+void GuiController::openImage(const QString& path)
+{
+    documents_->openImage(path);
+}
+void GuiController::refreshDeviceInfo()
+{
+    devices_->refreshDeviceInfo();
+}
+void GuiController::saveImage(const QString& path)
+{
+    documents_->saveImage(path);
+}
+void GuiController::exportImage(const QString& path)
+{
+    documents_->exportImage(path);
+}
+void GuiController::loadPreset(const QString& path)
+{
+    documents_->loadPreset(path);
+}
+void GuiController::savePreset(const QString& path)
+{
+    documents_->savePreset(path);
+}
+QString GuiController::describePixel(const QPoint& pos) const
+{
+    return previews_->describePixel(pos);
+}
+void GuiController::applyPreview()
+{
+    previews_->applyPreview();
+}
+void GuiController::requestPreview(const filters::FilterChain& chain)
+{
+    previews_->requestPreview(chain);
+}
+void GuiController::setDisplayMapping(const DisplayMapping& mapping)
+{
+    previews_->setDisplayMapping(mapping);
+}
+void GuiController::openBatch()
+{
+    dialogs_->openBatch();
+}
+void GuiController::openCompare()
+{
+    dialogs_->openCompare();
+}
 
 }  // namespace tessera::app

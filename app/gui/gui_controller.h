@@ -17,7 +17,7 @@
 
 namespace tessera::ui {
 class MainWindow;
-}
+}  // namespace tessera::ui
 
 namespace tessera::app {
 
@@ -26,7 +26,7 @@ class DeviceController;
 class DialogController;
 class DocumentController;
 class PreviewController;
-}
+}  // namespace gui
 
 class CalibrationController;
 class CompareController;
@@ -110,10 +110,10 @@ signals:
 private:
     ui::MainWindow& window_;
     document::Document document_;
-    gui::PreviewController* previews_ = nullptr;     ///< child of this controller
-    gui::DocumentController* documents_ = nullptr;   ///< child of this controller
-    gui::DeviceController* devices_ = nullptr;       ///< child of this controller
-    gui::DialogController* dialogs_ = nullptr;       ///< child of this controller
+    gui::PreviewController* previews_ = nullptr;    ///< child of this controller
+    gui::DocumentController* documents_ = nullptr;  ///< child of this controller
+    gui::DeviceController* devices_ = nullptr;      ///< child of this controller
+    gui::DialogController* dialogs_ = nullptr;      ///< child of this controller
 };
 
 }  // namespace tessera::app

@@ -76,14 +76,14 @@ namespace {
 
 /// What the command line asks of this start.
 struct StartOptions {
-    QString image;        ///< empty: none
-    QString screenshot;   ///< --screenshot PATH
-    QString tourFolder;   ///< --screenshots DIR
+    QString image;       ///< empty: none
+    QString screenshot;  ///< --screenshot PATH
+    QString tourFolder;  ///< --screenshots DIR
     QString preset;
     QString filter;
     QStringList params;
     bool compare = false;
-    double zoom = 0.0;    ///< 0: fitted
+    double zoom = 0.0;  ///< 0: fitted
 };
 
 /// Parses the command line (answering --help and --version itself). Returns the options, or
@@ -98,17 +98,16 @@ std::variant<StartOptions, int> parseStart(const QCoreApplication& app)
                                  QStringLiteral("[IMAGE]"));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),
-        QStringLiteral("Save a PNG of the window to PATH shortly after start, then quit."),
-        QStringLiteral("PATH"));
-    const QCommandLineOption presetOption(
-        QStringLiteral("preset"), QStringLiteral("Load the preset FILE into the filter stack and preview it."),
-        QStringLiteral("FILE"));
+        QStringLiteral("Save a PNG of the window to PATH shortly after start, then quit."), QStringLiteral("PATH"));
+    const QCommandLineOption presetOption(QStringLiteral("preset"),
+                                          QStringLiteral("Load the preset FILE into the filter stack and preview it."),
+                                          QStringLiteral("FILE"));
     const QCommandLineOption filterOption(
         QStringLiteral("filter"), QStringLiteral("Add filter ID to the end of the filter stack and preview it."),
         QStringLiteral("ID"));
-    const QCommandLineOption paramOption(
-        QStringLiteral("param"), QStringLiteral("Set a parameter of --filter (repeatable)."),
-        QStringLiteral("KEY=VALUE"));
+    const QCommandLineOption paramOption(QStringLiteral("param"),
+                                         QStringLiteral("Set a parameter of --filter (repeatable)."),
+                                         QStringLiteral("KEY=VALUE"));
     const QCommandLineOption compareOption(
         QStringLiteral("compare"), QStringLiteral("Show before/after with the divider once the preview is in."));
     const QCommandLineOption zoomOption(
@@ -120,8 +119,8 @@ std::variant<StartOptions, int> parseStart(const QCoreApplication& app)
         QStringLiteral("Once the preview is in, save the user guide's pictures (preview, tiles, profiler, devices, "
                        "device comparison) as PNGs in DIR, then quit."),
         QStringLiteral("DIR"));
-    parser.addOptions({screenshotOption, presetOption, filterOption, paramOption, compareOption, zoomOption,
-                       screenshotsOption});
+    parser.addOptions(
+        {screenshotOption, presetOption, filterOption, paramOption, compareOption, zoomOption, screenshotsOption});
     parser.process(app);
 
     StartOptions o;

@@ -259,12 +259,12 @@ void PreviewController::showPreview(const PreviewResult& result)
         regions_->recheckSoon();
     }
     window_.setDisplayStatus(shown);
-    window_.runDocks()->setTimingRecords(result.timings,
-                             tr("Preview %1 x %2 on %3%4")
-                                 .arg(result.region.width)
-                                 .arg(result.region.height)
-                                 .arg(result.device,
-                                      result.methods.isEmpty() ? QString() : QStringLiteral(" · ") + result.methods));
+    window_.runDocks()->setTimingRecords(
+        result.timings,
+        tr("Preview %1 x %2 on %3%4")
+            .arg(result.region.width)
+            .arg(result.region.height)
+            .arg(result.device, result.methods.isEmpty() ? QString() : QStringLiteral(" · ") + result.methods));
     emit previewShown(result.id);
 }
 
@@ -376,9 +376,8 @@ void PreviewController::applyPreview()
             window_.showNotice(tr("Nothing to apply: the filter stack has no enabled filter"));
             return;
         }
-        const QString text = chain.steps.size() == 1
-                                 ? tr("Apply %1").arg(document_.titleOf(chain.steps.front().id))
-                                 : tr("Apply %1 filters").arg(chain.steps.size());
+        const QString text = chain.steps.size() == 1 ? tr("Apply %1").arg(document_.titleOf(chain.steps.front().id))
+                                                     : tr("Apply %1 filters").arg(chain.steps.size());
         // After Apply the stack is empty: its filters are now in the pixels, and keeping them
         // would filter the image twice. Undo brings back the image and the stack together.
         withCurrentResult([this, text](const cv::Mat& result) { document_.apply(result, text); },

@@ -25,15 +25,15 @@ class QEventLoop;
 
 namespace tessera::ui {
 class MainWindow;
-}
+}  // namespace tessera::ui
 
 namespace tessera::app {
 class ViewRegions;
-}
+}  // namespace tessera::app
 
 namespace tessera::app::document {
 class Document;
-}
+}  // namespace tessera::app::document
 
 namespace tessera::app::gui {
 
@@ -138,12 +138,12 @@ private:
     ui::MainWindow& window_;
     document::Document& document_;
     cv::Mat preview_;
-    filters::FilterChain previewChain_;  ///< what preview_ is the result of
-    values::Rect previewRegion_;         ///< the image pixels preview_ covers
-    filters::FilterChain wantedChain_;   ///< the chain last asked for; empty when none is enabled
+    filters::FilterChain previewChain_;     ///< what preview_ is the result of
+    values::Rect previewRegion_;            ///< the image pixels preview_ covers
+    filters::FilterChain wantedChain_;      ///< the chain last asked for; empty when none is enabled
     std::map<quint64, Request> requested_;  ///< requests not yet shown, by id
-    bool waitingForWhole_ = false;   ///< a caller waits for the whole image
-    bool filteredBase_ = false;      ///< the view's image is a whole preview, not the original
+    bool waitingForWhole_ = false;          ///< a caller waits for the whole image
+    bool filteredBase_ = false;             ///< the view's image is a whole preview, not the original
     Engine* engine_ = nullptr;
     ViewRegions* regions_ = nullptr;  ///< which part of the image previews cover
     quint64 shownPreview_ = 0;
@@ -151,7 +151,7 @@ private:
     DisplayMapping mapping_;
     QColorTransform toScreen_;  ///< source profile to sRGB; used while convertColours_
     bool convertColours_ = false;
-    QString profileName_;       ///< the source profile's description; empty without one
+    QString profileName_;     ///< the source profile's description; empty without one
     QImage originalDisplay_;  ///< the open image as displayed, the "before" of the split
     QString originalShown_;   ///< what black and white stand for in originalDisplay_
     /// The caller waiting for the whole result; both empty when none is (or it gave up).

@@ -39,9 +39,10 @@ void connectProfilerExport(ui::MainWindow& window)
                      [&window, dock](ui::ProfilerDock::ExportFormat format, const QString& path) {
                          try {
                              writeTrace(path, traceFormat(format), dock->records(), dock->devices());
-                             window.showMessage(tr("Exported %1 timing records as %2 to %3")
-                                                    .arg(dock->records().size())
-                                                    .arg(ui::ProfilerDock::formatTitle(format), QDir::toNativeSeparators(path)));
+                             window.showMessage(
+                                 tr("Exported %1 timing records as %2 to %3")
+                                     .arg(dock->records().size())
+                                     .arg(ui::ProfilerDock::formatTitle(format), QDir::toNativeSeparators(path)));
                          } catch (const std::exception& e) {
                              window.showError(tr("Cannot export timing records"), QString::fromUtf8(e.what()));
                          }

@@ -3,7 +3,7 @@
 
 namespace tessera::ui {
 class MainWindow;
-}
+}  // namespace tessera::ui
 
 namespace tessera::app {
 

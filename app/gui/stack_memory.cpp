@@ -64,8 +64,8 @@ void StackMemory::keep(const QString& path, const filters::StackState& stack) co
     QSettings settings;
     Kept kept = readAll(settings);
     std::erase_if(kept, [&path](const auto& k) { return k.first == path; });
-    const bool anyEnabled = std::any_of(stack.entries.begin(), stack.entries.end(),
-                                        [](const filters::StackEntry& e) { return e.enabled; });
+    const bool anyEnabled =
+        std::any_of(stack.entries.begin(), stack.entries.end(), [](const filters::StackEntry& e) { return e.enabled; });
     if (anyEnabled) {
         try {
             const filters::Preset preset = presetFromStack(stack, "image stack", registry_);

@@ -11,7 +11,7 @@ class QTimer;
 
 namespace tessera::ui {
 class ImageView;
-}
+}  // namespace tessera::ui
 
 namespace tessera::app {
 

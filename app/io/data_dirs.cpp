@@ -67,8 +67,8 @@ std::vector<fs::path> manualIndexCandidates()
 
 std::vector<fs::path> imageFilesIn(const fs::path& dir)
 {
-    static constexpr std::array<std::string_view, 8> kImageExtensions{
-        ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".webp", ".exr"};
+    static constexpr std::array<std::string_view, 8> kImageExtensions{".png",  ".jpg", ".jpeg", ".tif",
+                                                                      ".tiff", ".bmp", ".webp", ".exr"};
     std::vector<fs::path> files;
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {

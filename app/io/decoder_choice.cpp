@@ -7,8 +7,8 @@ namespace tessera::app {
 
 namespace {
 
-codec::Decoded decode(const std::string& format, std::span<const std::uint8_t> bytes,
-                      const codec::DecodeBudget& budget) {
+codec::Decoded decode(const std::string& format, std::span<const std::uint8_t> bytes, const codec::DecodeBudget& budget)
+{
     if (format == "jpeg") {
         return codec::readJpeg(bytes, budget);
     }
@@ -31,7 +31,8 @@ codec::Decoded decode(const std::string& format, std::span<const std::uint8_t> b
 }
 
 /// The library that decodes format in decode().
-std::string libraryOf(const std::string& format) {
+std::string libraryOf(const std::string& format)
+{
     if (format == "jpeg") {
         return "libjpeg-turbo";
     }
@@ -53,7 +54,8 @@ std::string libraryOf(const std::string& format) {
 /// limits.jpegDecoder's image when it gives one of the shape libjpeg-turbo would (the header's
 /// size; one channel for a grey JPEG, three BGR otherwise); otherwise nullopt and why.
 std::optional<cv::Mat> tryJpegDecoder(const ImageLimits& limits, std::span<const std::uint8_t> file,
-                                      const ImageHeader& header, std::string& why) {
+                                      const ImageHeader& header, std::string& why)
+{
     std::optional<cv::Mat> pixels;
     try {
         pixels = limits.jpegDecoder(file, why);

@@ -123,7 +123,8 @@ void addRanges(const ExifIfd& ifd, std::vector<Range>& out)
 
 bool overlapsAny(const Range& r, const std::vector<Range>& ranges)
 {
-    return std::any_of(ranges.begin(), ranges.end(), [&](const Range& k) { return r.first < k.second && k.first < r.second; });
+    return std::any_of(ranges.begin(), ranges.end(),
+                       [&](const Range& k) { return r.first < k.second && k.first < r.second; });
 }
 
 // Takes the bytes of an unlinked IFD1 and its thumbnail out of the block, so that a picture of
@@ -187,10 +188,19 @@ std::string tagList(const std::vector<std::string_view>& names)
 std::size_t exifTypeSize(std::uint16_t type)
 {
     switch (type) {
-    case 1: case 2: case 6: case 7: return 1;
-    case 3: case 8: return 2;
-    case 4: case 9: case 11: case 13: return 4;
-    case 5: case 10: case 12: return 8;
+    case 1:
+    case 2:
+    case 6:
+    case 7: return 1;
+    case 3:
+    case 8: return 2;
+    case 4:
+    case 9:
+    case 11:
+    case 13: return 4;
+    case 5:
+    case 10:
+    case 12: return 8;
     default: return 0;
     }
 }
@@ -261,14 +271,15 @@ std::optional<ExifIfd> ExifReader::ifd(std::uint32_t offset, std::string& why) c
         return std::nullopt;
     }
     if (std::size_t{offset} + 2 > size) {
-        why = "IFD offset " + std::to_string(offset) + " lies past the end of the " + std::to_string(size) + "-byte block";
+        why = "IFD offset " + std::to_string(offset) + " lies past the end of the " + std::to_string(size) +
+              "-byte block";
         return std::nullopt;
     }
     const std::size_t n = get16(offset);
     const std::size_t entriesEnd = std::size_t{offset} + 2 + n * kEntryBytes;
     if (entriesEnd > size) {
-        why = "IFD at " + std::to_string(offset) + " holds " + std::to_string(n) + " entries, which run past the end of the " +
-              std::to_string(size) + "-byte block";
+        why = "IFD at " + std::to_string(offset) + " holds " + std::to_string(n) +
+              " entries, which run past the end of the " + std::to_string(size) + "-byte block";
         return std::nullopt;
     }
     ExifIfd out;
@@ -408,7 +419,7 @@ void setPixelDimensions(std::string& b, bool be, const ExifIfd& exifIfd, const E
         const char* name = tag == exif_tag::kPixelXDimension ? "PixelXDimension" : "PixelYDimension";
         if (e->count != 1 || (e->type != 3 && e->type != 4)) {
             notes.push_back(std::string("EXIF: ") + name + " is not one SHORT or LONG and cannot hold " +
-                        std::to_string(value) + "; left as it was");
+                            std::to_string(value) + "; left as it was");
             continue;
         }
         // A SHORT too small for the value becomes a LONG: one value of either fits in the

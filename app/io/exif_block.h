@@ -33,8 +33,19 @@ inline constexpr std::uint16_t kJpegInterchangeFormatLength = 514;
 
 /// TIFF field types (1..13); any other code is unknown and its value size cannot be told.
 enum class ExifType : std::uint16_t {
-    Byte = 1, Ascii = 2, Short = 3, Long = 4, Rational = 5, SByte = 6, Undefined = 7,
-    SShort = 8, SLong = 9, SRational = 10, Float = 11, Double = 12, Ifd = 13,
+    Byte = 1,
+    Ascii = 2,
+    Short = 3,
+    Long = 4,
+    Rational = 5,
+    SByte = 6,
+    Undefined = 7,
+    SShort = 8,
+    SLong = 9,
+    SRational = 10,
+    Float = 11,
+    Double = 12,
+    Ifd = 13,
 };
 
 /// The size in bytes of one value of type code type; 0 for an unknown code.

@@ -26,7 +26,8 @@ class ByteSource {
 public:
     explicit ByteSource(std::istream& in) : in_(in) {}
 
-    std::size_t readSome(std::uint64_t offset, void* dst, std::size_t n) {
+    std::size_t readSome(std::uint64_t offset, void* dst, std::size_t n)
+    {
         if (offset > static_cast<std::uint64_t>(std::numeric_limits<std::streamoff>::max())) {
             return 0;
         }
@@ -43,13 +44,13 @@ public:
 
     bool u8(std::uint64_t offset, std::uint8_t& v) { return read(offset, &v, 1); }
 
-    bool u16(std::uint64_t offset, bool bigEndian, std::uint16_t& v) {
+    bool u16(std::uint64_t offset, bool bigEndian, std::uint16_t& v)
+    {
         std::array<std::uint8_t, 2> b{};
         if (!read(offset, b.data(), b.size())) {
             return false;
         }
-        v = bigEndian ? static_cast<std::uint16_t>(b[0] << 8 | b[1])
-                      : static_cast<std::uint16_t>(b[1] << 8 | b[0]);
+        v = bigEndian ? static_cast<std::uint16_t>(b[0] << 8 | b[1]) : static_cast<std::uint16_t>(b[1] << 8 | b[0]);
         return true;
     }
 
@@ -61,7 +62,8 @@ public:
 
 private:
     template <typename T>
-    bool unsignedN(std::uint64_t offset, std::size_t n, bool bigEndian, T& v) {
+    bool unsignedN(std::uint64_t offset, std::size_t n, bool bigEndian, T& v)
+    {
         std::array<std::uint8_t, 8> b{};
         if (!read(offset, b.data(), n)) {
             return false;
@@ -77,32 +79,37 @@ private:
     std::istream& in_;
 };
 
-int saturate(std::uint64_t v) {
+int saturate(std::uint64_t v)
+{
     return v > static_cast<std::uint64_t>(INT_MAX) ? INT_MAX : static_cast<int>(v);
 }
 
-ImageHeader make(const char* format, std::uint64_t width, std::uint64_t height) {
+ImageHeader make(const char* format, std::uint64_t width, std::uint64_t height)
+{
     return ImageHeader{saturate(width), saturate(height), format};
 }
 
-bool startsWith(ByteSource& src, const char* magic, std::size_t n) {
+bool startsWith(ByteSource& src, const char* magic, std::size_t n)
+{
     std::array<char, 8> b{};
     return n <= b.size() && src.read(0, b.data(), n) && std::memcmp(b.data(), magic, n) == 0;
 }
 
-ImageHeader sniffPng(ByteSource& src) {
+ImageHeader sniffPng(ByteSource& src)
+{
     std::array<char, 4> type{};
     std::uint32_t w = 0;
     std::uint32_t h = 0;
     // The first chunk must be IHDR; width and height follow its type directly.
-    if (!src.read(12, type.data(), type.size()) || std::memcmp(type.data(), "IHDR", 4) != 0 ||
-        !src.u32(16, true, w) || !src.u32(20, true, h)) {
+    if (!src.read(12, type.data(), type.size()) || std::memcmp(type.data(), "IHDR", 4) != 0 || !src.u32(16, true, w) ||
+        !src.u32(20, true, h)) {
         return make("png", 0, 0);
     }
     return make("png", w, h);
 }
 
-bool isJpegFrameMarker(int m) {
+bool isJpegFrameMarker(int m)
+{
     // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC), which share the range.
     return m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC;
 }
@@ -115,7 +122,8 @@ class JpegMarkers {
 public:
     explicit JpegMarkers(std::istream& in) : it_(in), end_() {}
 
-    bool byte(int& b) {
+    bool byte(int& b)
+    {
         if (it_ == end_) {
             return false;
         }
@@ -125,7 +133,8 @@ public:
     }
 
     /// The next marker code (the byte after 0xFF); false at the end of the data.
-    bool next(int& marker) {
+    bool next(int& marker)
+    {
         for (;;) {
             int b = 0;
             do {
@@ -145,7 +154,8 @@ public:
         }
     }
 
-    bool u16(int& v) {
+    bool u16(int& v)
+    {
         int hi = 0;
         int lo = 0;
         if (!byte(hi) || !byte(lo)) {
@@ -155,7 +165,8 @@ public:
         return true;
     }
 
-    bool skip(int n) {
+    bool skip(int n)
+    {
         for (int b = 0; n > 0; --n) {
             if (!byte(b)) {
                 return false;
@@ -169,13 +180,15 @@ private:
     const std::istreambuf_iterator<char> end_;
 };
 
-bool isStandaloneJpegMarker(int m) {
+bool isStandaloneJpegMarker(int m)
+{
     return m == 0x01 || (m >= 0xD0 && m <= 0xD7);  // TEM, RST0..RST7: no length field
 }
 
 // Walks the whole JPEG (or up to the frame header when stopAtFrame), counting scans up to
 // maxScans + 1.
-JpegLayout walkJpegMarkers(std::istream& in, int maxScans, bool stopAtFrame) {
+JpegLayout walkJpegMarkers(std::istream& in, int maxScans, bool stopAtFrame)
+{
     JpegLayout layout;
     in.clear();
     in.seekg(0, std::ios::beg);
@@ -225,12 +238,14 @@ JpegLayout walkJpegMarkers(std::istream& in, int maxScans, bool stopAtFrame) {
     return layout;
 }
 
-ImageHeader sniffJpeg(std::istream& in) {
+ImageHeader sniffJpeg(std::istream& in)
+{
     const JpegLayout layout = walkJpegMarkers(in, 0, true);
     return make("jpeg", static_cast<std::uint64_t>(layout.width), static_cast<std::uint64_t>(layout.height));
 }
 
-ImageHeader sniffBmp(ByteSource& src) {
+ImageHeader sniffBmp(ByteSource& src)
+{
     std::uint32_t dibSize = 0;
     if (!src.u32(14, false, dibSize)) {
         return make("bmp", 0, 0);
@@ -259,12 +274,19 @@ ImageHeader sniffBmp(ByteSource& src) {
 
 // Size in bytes of one value of each integer TIFF type libtiff accepts for ImageWidth and
 // ImageLength: BYTE, SBYTE, SHORT, SSHORT, LONG, SLONG, IFD, LONG8, SLONG8, IFD8; 0 otherwise.
-int tiffIntegerSize(std::uint16_t type) {
+int tiffIntegerSize(std::uint16_t type)
+{
     switch (type) {
-    case 1: case 6: return 1;
-    case 3: case 8: return 2;
-    case 4: case 9: case 13: return 4;
-    case 16: case 17: case 18: return 8;
+    case 1:
+    case 6: return 1;
+    case 3:
+    case 8: return 2;
+    case 4:
+    case 9:
+    case 13: return 4;
+    case 16:
+    case 17:
+    case 18: return 8;
     default: return 0;
     }
 }
@@ -273,7 +295,8 @@ int tiffIntegerSize(std::uint16_t type) {
 // 8 in BigTIFF: the value sits there, left-aligned, when it fits, else the field holds its
 // offset). A negative signed value gives false, as it does in libtiff.
 bool readTiffInteger(ByteSource& src, bool bigEndian, bool big, std::uint64_t field, std::uint16_t type,
-                     std::uint64_t& value) {
+                     std::uint64_t& value)
+{
     const int size = tiffIntegerSize(type);
     if (size == 0) {
         return false;
@@ -289,9 +312,24 @@ bool readTiffInteger(ByteSource& src, bool bigEndian, bool big, std::uint64_t fi
     std::uint64_t raw = 0;
     bool ok = false;
     switch (size) {
-    case 1: { std::uint8_t v = 0; ok = src.u8(at, v); raw = v; break; }
-    case 2: { std::uint16_t v = 0; ok = src.u16(at, bigEndian, v); raw = v; break; }
-    case 4: { std::uint32_t v = 0; ok = src.u32(at, bigEndian, v); raw = v; break; }
+    case 1: {
+        std::uint8_t v = 0;
+        ok = src.u8(at, v);
+        raw = v;
+        break;
+    }
+    case 2: {
+        std::uint16_t v = 0;
+        ok = src.u16(at, bigEndian, v);
+        raw = v;
+        break;
+    }
+    case 4: {
+        std::uint32_t v = 0;
+        ok = src.u32(at, bigEndian, v);
+        raw = v;
+        break;
+    }
     default: ok = src.u64(at, bigEndian, raw); break;
     }
     if (!ok) {
@@ -310,7 +348,8 @@ bool readTiffInteger(ByteSource& src, bool bigEndian, bool big, std::uint64_t fi
 }
 
 // Reads ImageWidth (256) and ImageLength (257) from the first IFD of a classic or BigTIFF file.
-ImageHeader sniffTiff(ByteSource& src, bool bigEndian) {
+ImageHeader sniffTiff(ByteSource& src, bool bigEndian)
+{
     std::uint16_t version = 0;
     if (!src.u16(2, bigEndian, version)) {
         return make("tiff", 0, 0);
@@ -367,7 +406,8 @@ ImageHeader sniffTiff(ByteSource& src, bool bigEndian) {
     return make("tiff", width, height);
 }
 
-ImageHeader sniffWebp(ByteSource& src) {
+ImageHeader sniffWebp(ByteSource& src)
+{
     std::array<char, 4> chunk{};
     if (!src.read(12, chunk.data(), chunk.size())) {
         return make("webp", 0, 0);
@@ -376,8 +416,8 @@ ImageHeader sniffWebp(ByteSource& src) {
         std::array<std::uint8_t, 3> start{};
         std::uint16_t w = 0;
         std::uint16_t h = 0;
-        if (src.read(23, start.data(), start.size()) && start[0] == 0x9D && start[1] == 0x01 &&
-            start[2] == 0x2A && src.u16(26, false, w) && src.u16(28, false, h)) {
+        if (src.read(23, start.data(), start.size()) && start[0] == 0x9D && start[1] == 0x01 && start[2] == 0x2A &&
+            src.u16(26, false, w) && src.u16(28, false, h)) {
             return make("webp", w & 0x3FFFu, h & 0x3FFFu);
         }
     } else if (std::memcmp(chunk.data(), "VP8L", 4) == 0) {  // lossless: 14-bit sizes minus one
@@ -397,7 +437,8 @@ ImageHeader sniffWebp(ByteSource& src) {
 }
 
 // Reads a NUL-terminated attribute name or type; false if none fits in kMaxExrName bytes.
-bool readExrString(ByteSource& src, std::uint64_t& pos, std::string& out) {
+bool readExrString(ByteSource& src, std::uint64_t& pos, std::string& out)
+{
     std::array<char, kMaxExrName> buf{};
     const std::size_t got = src.readSome(pos, buf.data(), buf.size());
     const auto* end = static_cast<const char*>(std::memchr(buf.data(), '\0', got));
@@ -410,7 +451,8 @@ bool readExrString(ByteSource& src, std::uint64_t& pos, std::string& out) {
 }
 
 // Walks the first header's attributes to dataWindow (box2i: xMin, yMin, xMax, yMax).
-ImageHeader sniffExr(ByteSource& src) {
+ImageHeader sniffExr(ByteSource& src)
+{
     std::uint64_t pos = 8;
     for (int attribute = 0; attribute < kMaxExrAttributes; ++attribute) {
         std::string name;
@@ -428,8 +470,10 @@ ImageHeader sniffExr(ByteSource& src) {
                     return make("exr", 0, 0);
                 }
             }
-            const std::int64_t w = std::int64_t{static_cast<std::int32_t>(box[2])} - static_cast<std::int32_t>(box[0]) + 1;
-            const std::int64_t h = std::int64_t{static_cast<std::int32_t>(box[3])} - static_cast<std::int32_t>(box[1]) + 1;
+            const std::int64_t w =
+                std::int64_t{static_cast<std::int32_t>(box[2])} - static_cast<std::int32_t>(box[0]) + 1;
+            const std::int64_t h =
+                std::int64_t{static_cast<std::int32_t>(box[3])} - static_cast<std::int32_t>(box[1]) + 1;
             if (w <= 0 || h <= 0) {
                 return make("exr", 0, 0);
             }
@@ -442,15 +486,18 @@ ImageHeader sniffExr(ByteSource& src) {
 
 }  // namespace
 
-JpegLayout walkJpeg(std::istream& in, int maxScans) {
+JpegLayout walkJpeg(std::istream& in, int maxScans)
+{
     return walkJpegMarkers(in, maxScans, false);
 }
 
-bool jpegIsComplete(std::istream& in) {
+bool jpegIsComplete(std::istream& in)
+{
     return walkJpeg(in, INT_MAX - 1).complete;
 }
 
-ImageHeader sniffImageHeader(std::istream& in) {
+ImageHeader sniffImageHeader(std::istream& in)
+{
     ByteSource src(in);
     if (startsWith(src, "\x89PNG\r\n\x1a\n", 8)) {
         return sniffPng(src);
@@ -480,7 +527,8 @@ ImageHeader sniffImageHeader(std::istream& in) {
     return {};
 }
 
-ImageHeader sniffImageHeader(const std::string& path) {
+ImageHeader sniffImageHeader(const std::string& path)
+{
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return {};

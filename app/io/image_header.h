@@ -14,10 +14,10 @@ ImageHeader sniffImageHeader(std::istream& in);
 
 /// What walking a JPEG's markers found.
 struct JpegLayout {
-    int width = 0;           ///< from the first frame header; 0 when there is none
+    int width = 0;  ///< from the first frame header; 0 when there is none
     int height = 0;
-    int scans = 0;           ///< start-of-scan markers met, at most maxScans + 1
-    bool complete = false;   ///< an end-of-image marker follows a frame header and a scan
+    int scans = 0;          ///< start-of-scan markers met, at most maxScans + 1
+    bool complete = false;  ///< an end-of-image marker follows a frame header and a scan
 };
 
 /// Walks a JPEG's markers from its start as libjpeg does (bytes other than 0xFF before a marker

@@ -33,7 +33,6 @@
 #include <string_view>
 #include <vector>
 
-
 namespace tessera::app {
 namespace fs = std::filesystem;
 
@@ -53,7 +52,8 @@ struct OutputFormat {
     Writer write;
 };
 
-const std::vector<OutputFormat>& outputFormats() {
+const std::vector<OutputFormat>& outputFormats()
+{
     // Each format's own library writes it (app/io/codec); the options say quality and
     // compression (TIFF LZW, WebP lossless keeping the colour under transparent pixels).
     static const std::vector<OutputFormat> formats{
@@ -67,14 +67,16 @@ const std::vector<OutputFormat>& outputFormats() {
     return formats;
 }
 
-std::string lowerExtension(const std::string& path) {
+std::string lowerExtension(const std::string& path)
+{
     std::string ext = fs::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return ext;
 }
 
-const OutputFormat* findOutputFormat(const std::string& ext) {
+const OutputFormat* findOutputFormat(const std::string& ext)
+{
     if (ext.empty()) {
         return nullptr;  // the unused slots of the extension lists are empty too
     }
@@ -86,7 +88,8 @@ const OutputFormat* findOutputFormat(const std::string& ext) {
     return nullptr;
 }
 
-unsigned depthBit(int depth) {
+unsigned depthBit(int depth)
+{
     switch (depth) {
     case CV_8U: return kU8;
     case CV_16U: return kU16;
@@ -95,7 +98,8 @@ unsigned depthBit(int depth) {
     }
 }
 
-std::string formatsHolding(unsigned bit, bool needAlpha) {
+std::string formatsHolding(unsigned bit, bool needAlpha)
+{
     std::string list;
     for (const OutputFormat& f : outputFormats()) {
         if ((f.depths & bit) != 0 && (f.alpha || !needAlpha)) {
@@ -106,7 +110,8 @@ std::string formatsHolding(unsigned bit, bool needAlpha) {
     return list;
 }
 
-void checkLimits(const std::string& path, int width, int height, const ImageLimits& limits) {
+void checkLimits(const std::string& path, int width, int height, const ImageLimits& limits)
+{
     const std::uint64_t pixels = std::uint64_t(width) * std::uint64_t(height);
     const std::string size = std::to_string(width) + " x " + std::to_string(height);
     if (width > limits.maxWidth || height > limits.maxHeight) {
@@ -120,7 +125,8 @@ void checkLimits(const std::string& path, int width, int height, const ImageLimi
 }
 
 // Brings a decoded image to the shapes the rest of Tessera handles.
-cv::Mat normalise(const std::string& path, cv::Mat img) {
+cv::Mat normalise(const std::string& path, cv::Mat img)
+{
     if (depthBit(img.depth()) == 0) {
         throw ImageError(path, std::string("unsupported sample type ") + filters::cvDepthName(img.depth()) +
                                    " (Tessera reads u8, u16 and f32 images)");
@@ -138,14 +144,16 @@ cv::Mat normalise(const std::string& path, cv::Mat img) {
     return img;
 }
 
-std::string errnoReason(int err, const char* fallback) {
+std::string errnoReason(int err, const char* fallback)
+{
     return err != 0 ? std::string(std::strerror(err)) : std::string(fallback);
 }
 
 // The largest image file read: the biggest image the limits allow at 16 bytes a pixel (f32 x 4,
 // uncompressed), twice over for a codec's worst case, plus room for metadata. A file past it
 // holds far more than any image within the limits.
-std::uintmax_t imageFileBound(const ImageLimits& limits) {
+std::uintmax_t imageFileBound(const ImageLimits& limits)
+{
     constexpr std::uintmax_t kPerPixel = 2 * 16;
     constexpr std::uintmax_t kMetadata = std::uintmax_t{64} << 20;
     const std::uintmax_t pixels = limits.maxPixels;
@@ -155,7 +163,8 @@ std::uintmax_t imageFileBound(const ImageLimits& limits) {
     return pixels * kPerPixel + kMetadata;
 }
 
-std::string upper(std::string text) {
+std::string upper(std::string text)
+{
     std::transform(text.begin(), text.end(), text.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     return text;
@@ -164,15 +173,18 @@ std::string upper(std::string text) {
 /// A seekable input stream over bytes in memory, for the header sniffer and the JPEG walk.
 class MemoryBuffer : public std::streambuf {
 public:
-    explicit MemoryBuffer(std::span<const std::uint8_t> bytes) {
+    explicit MemoryBuffer(std::span<const std::uint8_t> bytes)
+    {
         char* begin = const_cast<char*>(reinterpret_cast<const char*>(bytes.data()));
         setg(begin, begin, begin + bytes.size());
     }
 
 protected:
-    pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override {
-        const off_type base = dir == std::ios_base::beg ? 0 : dir == std::ios_base::cur ? gptr() - eback()
-                                                                                         : egptr() - eback();
+    pos_type seekoff(off_type off, std::ios_base::seekdir dir, std::ios_base::openmode) override
+    {
+        const off_type base = dir == std::ios_base::beg   ? 0
+                              : dir == std::ios_base::cur ? gptr() - eback()
+                                                          : egptr() - eback();
         const off_type to = base + off;
         if (to < 0 || to > egptr() - eback()) {
             return pos_type(off_type(-1));
@@ -180,14 +192,16 @@ protected:
         setg(eback(), eback() + to, egptr());
         return pos_type(to);
     }
-    pos_type seekpos(pos_type pos, std::ios_base::openmode mode) override {
+    pos_type seekpos(pos_type pos, std::ios_base::openmode mode) override
+    {
         return seekoff(off_type(pos), std::ios_base::beg, mode);
     }
 };
 
 class MemoryStream : public std::istream {
 public:
-    explicit MemoryStream(std::span<const std::uint8_t> bytes) : std::istream(nullptr), buffer_(bytes) {
+    explicit MemoryStream(std::span<const std::uint8_t> bytes) : std::istream(nullptr), buffer_(bytes)
+    {
         rdbuf(&buffer_);
     }
 
@@ -200,7 +214,8 @@ private:
 /// cannot be mapped.
 class FileBytes {
 public:
-    FileBytes(const std::string& path, std::uintmax_t bytes) {
+    FileBytes(const std::string& path, std::uintmax_t bytes)
+    {
         errno = 0;
         const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         if (fd < 0) {
@@ -233,7 +248,8 @@ public:
         }
         ::close(fd);
     }
-    ~FileBytes() {
+    ~FileBytes()
+    {
         if (map_ != nullptr) {
             ::munmap(map_, size_);
         }
@@ -241,7 +257,8 @@ public:
     FileBytes(const FileBytes&) = delete;
     FileBytes& operator=(const FileBytes&) = delete;
 
-    std::span<const std::uint8_t> bytes() const {
+    std::span<const std::uint8_t> bytes() const
+    {
         return map_ != nullptr ? std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(map_), size_)
                                : std::span<const std::uint8_t>(owned_);
     }
@@ -255,11 +272,16 @@ private:
 }  // namespace
 
 ImageError::ImageError(const std::string& path, const std::string& reason)
-    : std::runtime_error(path + ": " + reason), path_(path), reason_(reason) {}
+    : std::runtime_error(path + ": " + reason), path_(path), reason_(reason)
+{
+}
 
-ImageReadCancelled::ImageReadCancelled(const std::string& path) : ImageError(path, "cancelled while decoding") {}
+ImageReadCancelled::ImageReadCancelled(const std::string& path) : ImageError(path, "cancelled while decoding")
+{
+}
 
-std::string MetadataReport::summary() const {
+std::string MetadataReport::summary() const
+{
     std::string text = kept.summary();
     if (!dropped.empty()) {
         text += "; left out: ";
@@ -270,7 +292,8 @@ std::string MetadataReport::summary() const {
     return text;
 }
 
-cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetadata* metadata) {
+cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetadata* metadata)
+{
     std::uintmax_t bytes = 0;
     try {
         bytes = files::checkInputFile(path, {"an image file", imageFileBound(limits), false}).bytes;
@@ -301,8 +324,8 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
                                        " scans (encoders write about 10); refused before decoding");
         }
         if (jpeg.width > 0 && jpeg.height > 0) {
-            const std::uint64_t work = std::uint64_t(jpeg.width) * std::uint64_t(jpeg.height) *
-                                       std::uint64_t(std::max(jpeg.scans, 1));
+            const std::uint64_t work =
+                std::uint64_t(jpeg.width) * std::uint64_t(jpeg.height) * std::uint64_t(std::max(jpeg.scans, 1));
             if (work > limits.maxDecodeWork) {
                 throw ImageError(path, "JPEG of " + std::to_string(jpeg.scans) + " scans over " +
                                            std::to_string(jpeg.width) + " x " + std::to_string(jpeg.height) +
@@ -323,7 +346,8 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
     if (format.empty() && codec::looksLikePnm(file)) {
         format = "pnm";  // sized by its own reader, which checks the limits before allocating
     } else if (format.empty() && file.size() >= 2 && file[0] == '#' && file[1] == '?') {
-        throw ImageError(path, "Radiance HDR images are not read by this version; convert it to OpenEXR or a float TIFF");
+        throw ImageError(path,
+                         "Radiance HDR images are not read by this version; convert it to OpenEXR or a float TIFF");
     } else if (format.empty()) {
         throw ImageError(path, "not an image file (unrecognised format)");
     } else if (header.width <= 0 || header.height <= 0) {
@@ -373,7 +397,8 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
 }
 
 MetadataReport writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata* metadata,
-                          const codec::EncodeOptions& options) {
+                          const codec::EncodeOptions& options)
+{
     if (img.empty()) {
         throw ImageError(path, "nothing to write: the image is empty");
     }
@@ -410,8 +435,8 @@ MetadataReport writeImage(const std::string& path, const cv::Mat& img, const Ima
     try {
         encoded = format->write(img, prepared ? &prepared->parts : nullptr, options, written);
     } catch (const codec::CodecError& e) {
-        throw ImageError(path, "cannot encode " + describeFormat(img) + " as " + std::string(format->name) + ": " +
-                                   e.what());
+        throw ImageError(path,
+                         "cannot encode " + describeFormat(img) + " as " + std::string(format->name) + ": " + e.what());
     }
     if (encoded.empty()) {
         throw ImageError(path, "cannot encode " + describeFormat(img) + " as " + std::string(format->name) +
@@ -444,13 +469,14 @@ std::string outputFormatProblem(const std::string& path, int cvDepth, int channe
                " data; formats that can: " + formatsHolding(bit, false);
     }
     if (channels == 4 && !format->alpha) {
-        return std::string(format->name) + " cannot hold an alpha channel; formats that can: " +
-               formatsHolding(bit, true);
+        return std::string(format->name) +
+               " cannot hold an alpha channel; formats that can: " + formatsHolding(bit, true);
     }
     return {};
 }
 
-void refuseSameFile(const std::string& input, const std::string& output) {
+void refuseSameFile(const std::string& input, const std::string& output)
+{
     // weakly_canonical resolves "..", "." and symbolic links of the parts that exist;
     // equivalent also catches hard links.
     std::error_code inputError;
@@ -467,7 +493,8 @@ void refuseSameFile(const std::string& input, const std::string& output) {
     }
 }
 
-std::string describeFormat(const cv::Mat& img) {
+std::string describeFormat(const cv::Mat& img)
+{
     return filters::cvDepthName(img.depth()) + "x" + std::to_string(img.channels());
 }
 

@@ -17,8 +17,7 @@ std::string ImageMetadata::summary() const
 {
     std::string out;
     for (const auto& [present, name] : {std::pair{!exif.empty(), "EXIF"}, std::pair{!xmp.empty(), "XMP"},
-                                        std::pair{!icc.empty(), "ICC profile"},
-                                        std::pair{!iptc.empty(), "IPTC"}}) {
+                                        std::pair{!icc.empty(), "ICC profile"}, std::pair{!iptc.empty(), "IPTC"}}) {
         if (present) {
             out += (out.empty() ? "" : ", ") + std::string(name);
         }

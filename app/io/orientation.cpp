@@ -41,8 +41,8 @@ void place(const cv::Mat& band, int firstRow, int H, cv::Mat& dst, int orientati
         }
         return;
     }
-    const bool rowsUp = orientation == 6 || orientation == 7;      // ox = H-1-sy
-    const bool columnsUp = orientation == 7 || orientation == 8;   // oy = W-1-sx
+    const bool rowsUp = orientation == 6 || orientation == 7;     // ox = H-1-sy
+    const bool columnsUp = orientation == 7 || orientation == 8;  // oy = W-1-sx
     constexpr int kColumns = 64;
     for (int c0 = 0; c0 < W; c0 += kColumns) {
         const int c1 = std::min(c0 + kColumns, W);
@@ -91,12 +91,27 @@ void placeRows(const cv::Mat& band, int firstRow, int fullHeight, cv::Mat& dst, 
             int oy = sy;
             switch (orientation) {
             case 2: ox = W - 1 - sx; break;
-            case 3: ox = W - 1 - sx; oy = H - 1 - sy; break;
+            case 3:
+                ox = W - 1 - sx;
+                oy = H - 1 - sy;
+                break;
             case 4: oy = H - 1 - sy; break;
-            case 5: ox = sy; oy = sx; break;
-            case 6: ox = H - 1 - sy; oy = sx; break;
-            case 7: ox = H - 1 - sy; oy = W - 1 - sx; break;
-            default: ox = sy; oy = W - 1 - sx; break;
+            case 5:
+                ox = sy;
+                oy = sx;
+                break;
+            case 6:
+                ox = H - 1 - sy;
+                oy = sx;
+                break;
+            case 7:
+                ox = H - 1 - sy;
+                oy = W - 1 - sx;
+                break;
+            default:
+                ox = sy;
+                oy = W - 1 - sx;
+                break;
             }
             std::copy_n(band.ptr(r) + sx * n, n, dst.ptr(oy) + ox * n);
         }

@@ -42,8 +42,8 @@ int orientationOf(const ImageMetadata& metadata)
 PreparedMetadata prepareOutputMetadata(const ImageMetadata& source, int width, int height, bool pixelsTurnedUpright)
 {
     if (width <= 0 || height <= 0) {
-        throw std::invalid_argument("output metadata: the size " + std::to_string(width) + " x " + std::to_string(height) +
-                                    " is not a picture's size");
+        throw std::invalid_argument("output metadata: the size " + std::to_string(width) + " x " +
+                                    std::to_string(height) + " is not a picture's size");
     }
     PreparedMetadata out;
     const FoundOrientation found = findOrientation(source);

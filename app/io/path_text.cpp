@@ -22,8 +22,8 @@ std::size_t sequenceLength(std::string_view s, std::size_t i)
         return 1;
     }
     std::size_t length = 0;
-    unsigned char low = 0x80;  // the range of the second byte, narrowed for the lead bytes
-    unsigned char high = 0xBF; // that would otherwise allow overlongs, surrogates or > U+10FFFF
+    unsigned char low = 0x80;   // the range of the second byte, narrowed for the lead bytes
+    unsigned char high = 0xBF;  // that would otherwise allow overlongs, surrogates or > U+10FFFF
     if (b0 >= 0xC2 && b0 <= 0xDF) {
         length = 2;
     } else if (b0 >= 0xE0 && b0 <= 0xEF) {

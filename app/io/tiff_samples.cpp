@@ -14,7 +14,7 @@ bool readAt(std::istream& in, std::uint64_t offset, unsigned char* out, std::siz
 }
 
 std::optional<std::map<std::uint16_t, TiffField>> tiffFirstFields(std::istream& in,
-                                                                   std::initializer_list<std::uint16_t> tags)
+                                                                  std::initializer_list<std::uint16_t> tags)
 {
     std::array<unsigned char, 8> head{};
     if (!readAt(in, 0, head.data(), head.size())) {

@@ -25,7 +25,7 @@ struct TiffField {
 /// from the map), or nothing when in does not hold a classic TIFF header and a first directory
 /// it can read (BigTIFF included). Reads from the start of in; never throws.
 std::optional<std::map<std::uint16_t, TiffField>> tiffFirstFields(std::istream& in,
-                                                                   std::initializer_list<std::uint16_t> tags);
+                                                                  std::initializer_list<std::uint16_t> tags);
 
 /// SamplesPerPixel of a classic TIFF's first image (tag 277; 1 when the tag is absent, as the
 /// format says), or nothing when in does not hold a TIFF header and first IFD it can read

@@ -23,9 +23,18 @@ enum class TraceFormat {
 // names the app has used.
 using values::parseChromeTrace;
 using values::toChromeTrace;
-inline std::string toCsv(const std::vector<values::TimingRecord>& records) { return values::timingCsv(records); }
-inline std::string csvHeader() { return values::timingCsvHeader(); }
-inline std::string toJson(const std::vector<values::TimingRecord>& records) { return values::timingJson(records); }
+inline std::string toCsv(const std::vector<values::TimingRecord>& records)
+{
+    return values::timingCsv(records);
+}
+inline std::string csvHeader()
+{
+    return values::timingCsvHeader();
+}
+inline std::string toJson(const std::vector<values::TimingRecord>& records)
+{
+    return values::timingJson(records);
+}
 
 /// Writes records in format to path under the output rule (files::writeOutputFile): a file is
 /// replaced through a temporary renamed into place, so a failed write leaves it whole; a pipe or

@@ -14,11 +14,15 @@ constexpr std::string_view kRdfNs = "http://www.w3.org/1999/02/22-rdf-syntax-ns#
 constexpr std::string_view kMetaNs = "adobe:ns:meta/";
 constexpr std::size_t kMaxDepth = 256;
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 bool isNameChar(char c)
 {
-    return !isSpace(c) && c != '<' && c != '>' && c != '/' && c != '=' && c != '"' && c != '\'' && c != '&' && c != '\0';
+    return !isSpace(c) && c != '<' && c != '>' && c != '/' && c != '=' && c != '"' && c != '\'' && c != '&' &&
+           c != '\0';
 }
 
 struct Attribute {
@@ -143,10 +147,10 @@ private:
             }
             const std::string_view ref = p_.substr(k + 1, semi - k - 1);
             const bool named = ref == "amp" || ref == "lt" || ref == "gt" || ref == "quot" || ref == "apos";
-            const bool numeric = ref.size() > 1 && ref[0] == '#' &&
-                                 std::all_of(ref.begin() + 1, ref.end(), [](char c) {
-                                     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 'x';
-                                 });
+            const bool numeric =
+                ref.size() > 1 && ref[0] == '#' && std::all_of(ref.begin() + 1, ref.end(), [](char c) {
+                    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == 'x';
+                });
             if (!named && !numeric) {
                 fail("unknown reference &" + std::string(ref) + "; at byte " + std::to_string(k));
                 return false;
@@ -195,12 +199,17 @@ private:
     static std::optional<XmpProperty> propertyOf(std::string_view uri, std::string_view local)
     {
         if (uri == kTiffNs) {
-            if (local == "Orientation") return XmpProperty::TiffOrientation;
-            if (local == "ImageWidth") return XmpProperty::TiffImageWidth;
-            if (local == "ImageLength") return XmpProperty::TiffImageLength;
+            if (local == "Orientation")
+                return XmpProperty::TiffOrientation;
+            if (local == "ImageWidth")
+                return XmpProperty::TiffImageWidth;
+            if (local == "ImageLength")
+                return XmpProperty::TiffImageLength;
         } else if (uri == kExifNs) {
-            if (local == "PixelXDimension") return XmpProperty::ExifPixelXDimension;
-            if (local == "PixelYDimension") return XmpProperty::ExifPixelYDimension;
+            if (local == "PixelXDimension")
+                return XmpProperty::ExifPixelXDimension;
+            if (local == "PixelYDimension")
+                return XmpProperty::ExifPixelYDimension;
         }
         return std::nullopt;
     }
@@ -294,7 +303,8 @@ private:
             sawRdf_ = true;
         }
         if (stack_.empty()) {
-            const bool meta = resolved->first == kMetaNs && (resolved->second == "xmpmeta" || resolved->second == "xapmeta");
+            const bool meta =
+                resolved->first == kMetaNs && (resolved->second == "xmpmeta" || resolved->second == "xapmeta");
             const bool rdf = resolved->first == kRdfNs && resolved->second == "RDF";
             if (!meta && !rdf) {
                 fail("root element " + std::string(el.name) + " is neither x:xmpmeta nor rdf:RDF");
@@ -385,8 +395,10 @@ private:
 
 std::optional<std::uint32_t> wholeNumber(std::string_view s)
 {
-    while (!s.empty() && isSpace(s.front())) s.remove_prefix(1);
-    while (!s.empty() && isSpace(s.back())) s.remove_suffix(1);
+    while (!s.empty() && isSpace(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && isSpace(s.back()))
+        s.remove_suffix(1);
     if (s.empty() || s.size() > 9) {
         return std::nullopt;
     }
@@ -444,15 +456,18 @@ std::optional<std::string> editXmp(std::string_view packet, const XmpEdit& edit,
         std::optional<std::uint32_t> value;
         switch (it->property) {
         case XmpProperty::TiffOrientation:
-            if (edit.orientation) value = static_cast<std::uint32_t>(*edit.orientation);
+            if (edit.orientation)
+                value = static_cast<std::uint32_t>(*edit.orientation);
             break;
         case XmpProperty::TiffImageWidth:
         case XmpProperty::ExifPixelXDimension:
-            if (edit.width != 0) value = edit.width;
+            if (edit.width != 0)
+                value = edit.width;
             break;
         case XmpProperty::TiffImageLength:
         case XmpProperty::ExifPixelYDimension:
-            if (edit.height != 0) value = edit.height;
+            if (edit.height != 0)
+                value = edit.height;
             break;
         }
         if (value) {

@@ -23,7 +23,7 @@ namespace tessera::app {
 
 namespace {
 
-constexpr int kSettleMs = 700;           // lets a change paint before it is grabbed
+constexpr int kSettleMs = 700;  // lets a change paint before it is grabbed
 constexpr int kCompareTimeoutMs = 120000;
 constexpr int kFirstPicturesTimeoutMs = 120000;  // the two previews the tour waits for
 
@@ -113,9 +113,9 @@ void ScreenshotTour::runComparison()
         step(5);
         return;
     }
-    connect(compare, &CompareController::finished, this, [this] {
-        QTimer::singleShot(kSettleMs, this, [this] { step(4); });
-    }, Qt::SingleShotConnection);
+    connect(
+        compare, &CompareController::finished, this,
+        [this] { QTimer::singleShot(kSettleMs, this, [this] { step(4); }); }, Qt::SingleShotConnection);
     QTimer::singleShot(kCompareTimeoutMs, this, [this] {
         std::fprintf(stderr, "tessera: the comparison did not finish in time\n");
         failed_ = true;
@@ -140,12 +140,8 @@ void ScreenshotTour::step(int index)
         window_.runDocks()->profilerDock()->raise();
         next();
         return;
-    case 2:
-        measureDevices(next);
-        return;
-    case 3:
-        runComparison();
-        return;
+    case 2: measureDevices(next); return;
+    case 3: runComparison(); return;
     case 4: {
         auto* dialog = window_.findChild<ui::CompareDialog*>();
         const QString path = QDir(folder_).filePath(QStringLiteral("compare.png"));
@@ -157,9 +153,7 @@ void ScreenshotTour::step(int index)
         step(5);
         return;
     }
-    default:
-        QApplication::exit(failed_ ? 1 : 0);
-        return;
+    default: QApplication::exit(failed_ ? 1 : 0); return;
     }
 }
 

@@ -8,7 +8,7 @@
 
 namespace tessera::ui {
 class MainWindow;
-}
+}  // namespace tessera::ui
 
 namespace tessera::app {
 

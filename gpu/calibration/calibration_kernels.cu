@@ -44,8 +44,8 @@ __global__ void fmaBurn(float* out, int iterations, float m, float k)
 constexpr int kCopyThreads = 256;
 constexpr int kCopyQuads = 4;
 
-__global__ void __launch_bounds__(kCopyThreads) copyQuads(const uint4* __restrict__ from, uint4* __restrict__ to,
-                                                          std::size_t quads, std::size_t tail)
+__global__ void __launch_bounds__(kCopyThreads)
+    copyQuads(const uint4* __restrict__ from, uint4* __restrict__ to, std::size_t quads, std::size_t tail)
 {
     const std::size_t first = static_cast<std::size_t>(blockIdx.x) * kCopyThreads * kCopyQuads + threadIdx.x;
     uint4 v[kCopyQuads];
@@ -83,7 +83,7 @@ void launchCopy(void* to, const void* from, std::size_t bytes, cudaStream_t stre
         throw PreconditionError("launchCopy: more than 2^31 blocks of 16 KB");
     }
     copyQuads<<<static_cast<unsigned>(blocks), kCopyThreads, 0, stream>>>(static_cast<const uint4*>(from),
-                                                                         static_cast<uint4*>(to), quads, bytes % 16);
+                                                                          static_cast<uint4*>(to), quads, bytes % 16);
     TESSERA_LAUNCH_CHECK("copyQuads");
 }
 

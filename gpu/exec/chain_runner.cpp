@@ -27,9 +27,9 @@ bool stepTakes(const filters::FilterSpec& spec, PixelFormat format, int width, i
     }
     // The depth the kernels write, as the planner derives it: their input depth or float, with
     // any other output depth reached through a float intermediate.
-    const PixelFormat output{filters::resolveOutputDepth(spec.depth, format.depth, PixelDepth::U8, PixelDepth::U16,
-                                                         PixelDepth::F32),
-                             format.channels};
+    const PixelFormat output{
+        filters::resolveOutputDepth(spec.depth, format.depth, PixelDepth::U8, PixelDepth::U16, PixelDepth::F32),
+        format.channels};
     const bool direct = output.depth == format.depth || output.depth == PixelDepth::F32;
     const PixelFormat kernelOutput = direct ? output : PixelFormat{PixelDepth::F32, format.channels};
     const detail::ShapeQuery query = detail::makeShapeQuery(spec, format, kernelOutput, width, height, device);
@@ -81,8 +81,8 @@ void enqueueSteps(const std::vector<Plan>& plans, const DeviceImage& src, const 
         DeviceImage next = dst;
         if (!last) {
             next.data = i % 2 == 0 ? buffers.ping : buffers.pong;
-            next.pitch = buffers.pitch != 0 ? buffers.pitch
-                                            : static_cast<std::size_t>(src.width) * plan.output.bytesPerPixel();
+            next.pitch =
+                buffers.pitch != 0 ? buffers.pitch : static_cast<std::size_t>(src.width) * plan.output.bytesPerPixel();
             next.width = src.width;
             next.height = src.height;
             next.format = plan.output;
@@ -95,7 +95,9 @@ void enqueueSteps(const std::vector<Plan>& plans, const DeviceImage& src, const 
     }
 }
 
-ChainRunner::ChainRunner(const DeviceInfo& device) : device_(device) {}
+ChainRunner::ChainRunner(const DeviceInfo& device) : device_(device)
+{
+}
 
 const std::vector<Plan>& ChainRunner::plansFor(const filters::FilterChain& chain, PixelFormat format, int width,
                                                int height, Method method)
@@ -174,8 +176,9 @@ DeviceImage ChainRunner::run(const filters::FilterChain& chain, const DeviceImag
     ensure(pong_, n.pong, id);
     ensure(output_, n.output, id);
     ensure(workspace_, n.workspace, id);
-    const DeviceImage output{output_.data(), static_cast<std::size_t>(input.width) * steps.back().output.bytesPerPixel(),
-                             input.width, input.height, steps.back().output};
+    const DeviceImage output{output_.data(),
+                             static_cast<std::size_t>(input.width) * steps.back().output.bytesPerPixel(), input.width,
+                             input.height, steps.back().output};
     enqueueSteps(steps, input, output, StepBuffers{ping_.data(), pong_.data(), 0, workspace_.data()}, stream, rows);
     if (plans != nullptr) {
         *plans = steps;

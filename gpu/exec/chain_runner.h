@@ -44,7 +44,8 @@ struct StepBuffers {
 /// is recorded before the first step and marks[i + 1] after step i. Never synchronises; throws
 /// InvalidInput / CudaError as gpu::run.
 void enqueueSteps(const std::vector<Plan>& plans, const DeviceImage& src, const DeviceImage& dst,
-                  const StepBuffers& buffers, StreamView stream, RowSpan rows = {}, std::vector<Event>* marks = nullptr);
+                  const StepBuffers& buffers, StreamView stream, RowSpan rows = {},
+                  std::vector<Event>* marks = nullptr);
 
 /// Runs a filter chain on device images, tile after tile, keeping its buffers (two
 /// intermediates, the output and the workspace) from one run to the next so a stream of tiles

@@ -152,8 +152,8 @@ void DeviceChain::run(const DeviceImage& src, const DeviceImage& dst, void* scra
         throw InvalidInput("the output overlaps the input: give an output array of its own");
     }
     if (stream.device() != device_) {
-        throw InvalidInput("the stream's device differs from the images' (" + gpu::describe(stream.device()) +
-                           ", " + gpu::describe(device_) + ")");
+        throw InvalidInput("the stream's device differs from the images' (" + gpu::describe(stream.device()) + ", " +
+                           gpu::describe(device_) + ")");
     }
     ScopedDevice on(device_);
     std::vector<Event> marks;

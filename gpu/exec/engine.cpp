@@ -27,8 +27,7 @@ int chainOutputType(const filters::FilterChain& chain, int cvType)
     return CV_MAKETYPE(depth, CV_MAT_CN(cvType));
 }
 
-std::vector<DeviceSlot> slotsFor(const std::vector<DeviceId>& gpus, const DeviceSpeeds& speeds,
-                                 std::size_t memoryLimit)
+std::vector<DeviceSlot> slotsFor(const std::vector<DeviceId>& gpus, const DeviceSpeeds& speeds, std::size_t memoryLimit)
 {
     std::vector<DeviceSlot> slots;
     for (const DeviceId id : gpus) {
@@ -199,8 +198,7 @@ void Pipeline::setOptions(RunOptions options)
 {
     checkOptions(options);
     auto& s = *state_;
-    const bool sameResident = s.options.placement == Placement::Resident &&
-                              options.placement == Placement::Resident &&
+    const bool sameResident = s.options.placement == Placement::Resident && options.placement == Placement::Resident &&
                               s.options.deviceSlots == options.deviceSlots && s.options.haloRows == options.haloRows;
     if (!sameResident) {
         s.resident.reset();

@@ -18,8 +18,7 @@ void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void*
 void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, StreamView stream,
          RowSpan rows)
 {
-    if (src.width != plan.width || src.height != plan.height || dst.width != plan.width ||
-        dst.height != plan.height) {
+    if (src.width != plan.width || src.height != plan.height || dst.width != plan.width || dst.height != plan.height) {
         throw InvalidInput("run: image size differs from the plan's");
     }
     if (!(src.format == plan.input) || !(dst.format == plan.output)) {

@@ -58,7 +58,7 @@ struct DecodeState {
     nv::nvjpegJpegState_t state = nullptr;
     Stream stream;
     RawDeviceBuffer buffer;
-    bool warmed = false;    // a decode has succeeded on it
+    bool warmed = false;     // a decode has succeeded on it
     int batchedFormat = -1;  // the output format the batched decoder was set up for; -1: not set up
 
     /// Throws std::runtime_error naming the nvJPEG call that failed, CudaError.
@@ -77,8 +77,9 @@ struct DecodeState {
         }
         if (s != nv::NVJPEG_STATUS_SUCCESS) {
             handle = nullptr;
-            throw std::runtime_error(std::string(hardware ? "nvjpegCreateEx (hardware backend): " : "nvjpegCreateSimple: ") +
-                                     nv::statusName(s));
+            throw std::runtime_error(
+                std::string(hardware ? "nvjpegCreateEx (hardware backend): " : "nvjpegCreateSimple: ") +
+                nv::statusName(s));
         }
         s = api().nvjpegJpegStateCreate(handle, &state);
         if (s != nv::NVJPEG_STATUS_SUCCESS) {
@@ -167,7 +168,8 @@ struct DecodeState {
             status = decode(data, file.size(), format, out);
         }
         if (status != nv::NVJPEG_STATUS_SUCCESS) {
-            why = std::string(hardware ? "nvjpegDecodeBatched (hardware): " : "nvjpegDecode: ") + nv::statusName(status);
+            why =
+                std::string(hardware ? "nvjpegDecodeBatched (hardware): " : "nvjpegDecode: ") + nv::statusName(status);
             cudaStreamSynchronize(s);
             cudaGetLastError();
             return std::nullopt;
@@ -191,8 +193,8 @@ struct GpuJpegDecoder::Pool {
     std::mutex mutex;
     std::condition_variable returned;
     std::vector<std::unique_ptr<DecodeState>> idle;  // under mutex
-    std::size_t made = 0;                             // states alive, idle or borrowed
-    std::mutex growing;  // held by a decode tried again after an allocation failure
+    std::size_t made = 0;                            // states alive, idle or borrowed
+    std::mutex growing;                              // held by a decode tried again after an allocation failure
 
     /// An idle state, or permission to make one (null), waiting while kMaxStates are out.
     std::unique_ptr<DecodeState> borrow()
@@ -235,7 +237,8 @@ struct JpegHeaders {
 };
 
 /// Why a frame header (marker m, its body) describes a JPEG nvJPEG should not take, or empty.
-std::string frameRefusal(std::uint8_t m, const std::uint8_t* body, std::size_t bodyLength, bool jfif, int adobeTransform)
+std::string frameRefusal(std::uint8_t m, const std::uint8_t* body, std::size_t bodyLength, bool jfif,
+                         int adobeTransform)
 {
     if (m == 0xC3 || m == 0xC7 || m == 0xCB || m == 0xCF) {
         return "lossless JPEG";
@@ -392,7 +395,9 @@ bool gpuJpegForEngines(std::span<const std::uint8_t> file)
     return forHardware(readJpegHeaders(file));
 }
 
-GpuJpegDecoder::GpuJpegDecoder(DeviceId device) : device_(device), pool_(std::make_unique<Pool>()) {}
+GpuJpegDecoder::GpuJpegDecoder(DeviceId device) : device_(device), pool_(std::make_unique<Pool>())
+{
+}
 
 GpuJpegDecoder::~GpuJpegDecoder() = default;  // every state is back: decode() calls hold the decoder
 
@@ -491,8 +496,8 @@ std::optional<cv::Mat> GpuJpegDecoder::decodeOn(Pool& pool, bool hardware, std::
         return std::nullopt;
     }
     try {
-        std::optional<cv::Mat> image = state->decodeToHost(file, shape->width, shape->height, shape->channels,
-                                                           pool.growing, why);
+        std::optional<cv::Mat> image =
+            state->decodeToHost(file, shape->width, shape->height, shape->channels, pool.growing, why);
         // A state a failed decode leaves behind is not trusted again.
         pool.giveBack(image ? std::move(state) : nullptr);
         return image;

@@ -21,14 +21,13 @@ PixelFormat pixelFormatFromCvType(int cvType)
     const int channels = CV_MAT_CN(cvType);
     if (channels != 1 && channels != 3 && channels != 4) {
         throw InvalidInput("unsupported channel count " + std::to_string(channels) +
-                                    " (Tessera filters 1, 3 or 4 channels)");
+                           " (Tessera filters 1, 3 or 4 channels)");
     }
     switch (depth) {
     case CV_8U: return {PixelDepth::U8, channels};
     case CV_16U: return {PixelDepth::U16, channels};
     case CV_32F: return {PixelDepth::F32, channels};
-    default:
-        throw InvalidInput("unsupported pixel depth (Tessera filters 8-bit, 16-bit and float images)");
+    default: throw InvalidInput("unsupported pixel depth (Tessera filters 8-bit, 16-bit and float images)");
     }
 }
 

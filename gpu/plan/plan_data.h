@@ -34,8 +34,8 @@ struct PlanData {
     PixelFormat kernelOutput;
     bool needsConvert = false;
     std::size_t separableWorkspaceOffset = 0;  ///< float intermediate of SeparableTwoPass
-    std::size_t convertWorkspaceOffset = 0;  ///< where the f32 intermediate lives, if any
-    std::size_t tileCounterOffset = 0;  ///< tensor-core direct: its tile counter
+    std::size_t convertWorkspaceOffset = 0;    ///< where the f32 intermediate lives, if any
+    std::size_t tileCounterOffset = 0;         ///< tensor-core direct: its tile counter
     /// Taps kept on the plan's device in the layout a kernel reads, uploaded at the first run
     /// (the persistent tensor-core direct kernel reads them from there, not from its launch
     /// parameters). Shared by every run of the plan.

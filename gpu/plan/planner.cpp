@@ -186,8 +186,8 @@ const VariantEntry& chooseVariant(const Ranking& r, const Eligibility& e)
         return *e.fft.entry;
     }
     const bool separable = r.method == Method::Separable;
-    const Choice& c = separable ? (r.tensorCores ? e.separableTensor : e.separable)
-                                : (r.tensorCores ? e.directTensor : e.direct);
+    const Choice& c =
+        separable ? (r.tensorCores ? e.separableTensor : e.separable) : (r.tensorCores ? e.directTensor : e.direct);
     if (!c) {
         throw NotSupported(c.refusal);
     }
@@ -260,9 +260,9 @@ Plan planFor(const filters::FilterSpec& spec, PixelFormat format, int width, int
     Plan plan;
     plan.spec = spec;
     plan.input = format;
-    plan.output = {filters::resolveOutputDepth(spec.depth, format.depth, PixelDepth::U8, PixelDepth::U16,
-                                               PixelDepth::F32),
-                   format.channels};
+    plan.output = {
+        filters::resolveOutputDepth(spec.depth, format.depth, PixelDepth::U8, PixelDepth::U16, PixelDepth::F32),
+        format.channels};
     plan.width = width;
     plan.height = height;
     plan.device = device.id;

@@ -42,8 +42,8 @@ std::size_t saturatingAdd(std::size_t a, std::size_t b)
 
 std::string haloText(const filters::Halo& h)
 {
-    return "left " + std::to_string(h.left) + ", right " + std::to_string(h.right) + ", top " +
-           std::to_string(h.top) + ", bottom " + std::to_string(h.bottom);
+    return "left " + std::to_string(h.left) + ", right " + std::to_string(h.right) + ", top " + std::to_string(h.top) +
+           ", bottom " + std::to_string(h.bottom);
 }
 
 std::string sizeText(std::int64_t w, std::int64_t h)
@@ -143,8 +143,7 @@ void checkRequest(const TileRequest& rq, const char* who)
         throw InvalidInput(me + ": negative halo (" + haloText(h) + ")");
     }
     if (!Rect{0, 0, rq.width, rq.height}.contains(regionOf(rq))) {
-        throw InvalidInput(me + ": the region lies outside the " +
-                                    sizeText(rq.width, rq.height) + " image");
+        throw InvalidInput(me + ": the region lies outside the " + sizeText(rq.width, rq.height) + " image");
     }
     if (rq.devices.empty()) {
         throw InvalidInput(me + ": no devices");
@@ -164,9 +163,9 @@ const PlannerDevice* firstMisfit(const TileRequest& rq, int w, int h)
 
 std::string misfitText(const TileRequest& rq, const PlannerDevice& d, int w, int h)
 {
-    return "its " + sizeText(w, h) + " input needs " +
-           std::to_string(cropBytes(d, rq.pixelBytes, w, h)) + " bytes on device " +
-           std::to_string(d.slot.value()) + ", whose budget is " + std::to_string(d.budgetBytes) + " bytes";
+    return "its " + sizeText(w, h) + " input needs " + std::to_string(cropBytes(d, rq.pixelBytes, w, h)) +
+           " bytes on device " + std::to_string(d.slot.value()) + ", whose budget is " + std::to_string(d.budgetBytes) +
+           " bytes";
 }
 
 std::vector<Tile> layOut(const TileRequest& rq, const Rect& region, TileSize size)
@@ -247,9 +246,8 @@ TileSize autoTileSize(const TileRequest& rq, const Rect& region)
         if (count > kMaxTiles) {
             continue;
         }
-        const double score =
-            inputLengthSum(region.x, region.width, tw, h.left, h.right, rq.width, e.horizontal) *
-            inputLengthSum(region.y, region.height, th, h.top, h.bottom, rq.height, e.vertical);
+        const double score = inputLengthSum(region.x, region.width, tw, h.left, h.right, rq.width, e.horizontal) *
+                             inputLengthSum(region.y, region.height, th, h.top, h.bottom, rq.height, e.vertical);
         // More columns must save over 2% of the input: full-width bands copy contiguously.
         if (!best || score < 0.98 * bestScore || (score <= bestScore && count < bestCount)) {
             best = TileSize{tw, th};
@@ -263,8 +261,8 @@ TileSize autoTileSize(const TileRequest& rq, const Rect& region)
         const int pw = worstAxisLength(1, h.left, h.right, rq.width, e.horizontal);
         const PlannerDevice* band = firstMisfit(rq, bw, bh);
         const PlannerDevice* pixel = firstMisfit(rq, pw, bh);
-        std::string text = "planTiles: no tile of the " + sizeText(rq.width, rq.height) +
-                           " image (halo " + haloText(h) + ") fits";
+        std::string text =
+            "planTiles: no tile of the " + sizeText(rq.width, rq.height) + " image (halo " + haloText(h) + ") fits";
         if (band) {
             text += "; a 1-row band: " + misfitText(rq, *band, bw, bh);
         }
@@ -324,15 +322,13 @@ TilePlan planTiles(const TileRequest& rq)
     TileSize size;
     if (rq.tileSize) {
         if (rq.tileSize->width < 1 || rq.tileSize->height < 1) {
-            throw InvalidInput("planTiles: tile size " +
-                                        sizeText(rq.tileSize->width, rq.tileSize->height) +
-                                        " is not positive");
+            throw InvalidInput("planTiles: tile size " + sizeText(rq.tileSize->width, rq.tileSize->height) +
+                               " is not positive");
         }
-        size = {std::min(rq.tileSize->width, region.width),
-                std::min(rq.tileSize->height, region.height)};
+        size = {std::min(rq.tileSize->width, region.width), std::min(rq.tileSize->height, region.height)};
         if (ceilDiv(region.width, size.width) * ceilDiv(region.height, size.height) > kMaxTiles) {
-            throw InvalidInput("planTiles: " + sizeText(size.width, size.height) +
-                                        " tiles would be more than " + std::to_string(kMaxTiles));
+            throw InvalidInput("planTiles: " + sizeText(size.width, size.height) + " tiles would be more than " +
+                               std::to_string(kMaxTiles));
         }
     } else {
         if (rq.tilesPerDevice < 1) {
@@ -343,10 +339,9 @@ TilePlan planTiles(const TileRequest& rq)
     TilePlan plan{layOut(rq, region, size), size};
     for (const auto& t : plan.tiles) {
         if (const PlannerDevice* d = firstMisfit(rq, t.in.width, t.in.height)) {
-            throw NotSupported("planTiles: the " + sizeText(t.out.width, t.out.height) +
-                                        " tile at (" + std::to_string(t.out.x) + ", " +
-                                        std::to_string(t.out.y) + ") does not fit: " +
-                                        misfitText(rq, *d, t.in.width, t.in.height));
+            throw NotSupported("planTiles: the " + sizeText(t.out.width, t.out.height) + " tile at (" +
+                               std::to_string(t.out.x) + ", " + std::to_string(t.out.y) +
+                               ") does not fit: " + misfitText(rq, *d, t.in.width, t.in.height));
         }
     }
     return plan;
@@ -359,8 +354,8 @@ std::vector<Tile> planBands(const TileRequest& rq)
     double total = 0.0;
     for (const auto& d : rq.devices) {
         if (!(d.speed > 0.0) || !std::isfinite(d.speed)) {
-            throw InvalidInput("planBands: device " + std::to_string(d.slot.value()) +
-                                        " needs a positive speed, not " + std::to_string(d.speed));
+            throw InvalidInput("planBands: device " + std::to_string(d.slot.value()) + " needs a positive speed, not " +
+                               std::to_string(d.speed));
         }
         total += d.speed;
     }
@@ -390,8 +385,7 @@ std::vector<Tile> planBands(const TileRequest& rq)
             t.bytes = cropBytes(d, rq.pixelBytes, t.in.width, t.in.height);
             if (t.bytes > d.budgetBytes) {
                 throw NotSupported("planBands: the band of " + std::to_string(rows[i]) +
-                                            " rows does not fit: " +
-                                            misfitText(rq, d, t.in.width, t.in.height));
+                                   " rows does not fit: " + misfitText(rq, d, t.in.width, t.in.height));
             }
         } else {
             t.out = t.in = {region.x, y, region.width, 0};
@@ -415,8 +409,7 @@ Tile tileFor(const Rect& out, const TileRequest& request)
 std::vector<CopyPiece> periodicPieces(const Rect& in, int width, int height)
 {
     if (width < 1 || height < 1) {
-        throw InvalidInput("periodicPieces: the image is empty (" +
-                                    sizeText(width, height) + ")");
+        throw InvalidInput("periodicPieces: the image is empty (" + sizeText(width, height) + ")");
     }
     // Runs along one axis: (destination offset, source start, length).
     const auto runs = [](int begin, int length, int extent) {

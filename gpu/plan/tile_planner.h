@@ -54,15 +54,15 @@ struct PixelBytes {
 };
 
 struct TileRequest {
-    int width = 0;   ///< image size
+    int width = 0;  ///< image size
     int height = 0;
-    Rect region;     ///< output part to compute, inside the image; empty: the whole image
+    Rect region;  ///< output part to compute, inside the image; empty: the whole image
     filters::Halo halo;
     EdgeModes edges;
     PixelBytes pixelBytes;
     std::vector<PlannerDevice> devices;
-    std::optional<TileSize> tileSize;  ///< empty: chosen by the planner (clamped to the region)
-    int tilesPerDevice = 3;            ///< auto sizing aims for this many tiles per device...
+    std::optional<TileSize> tileSize;                        ///< empty: chosen by the planner (clamped to the region)
+    int tilesPerDevice = 3;                                  ///< auto sizing aims for this many tiles per device...
     std::int64_t minAutoTilePixels = std::int64_t{1} << 20;  ///< ...but no smaller tiles than this
 };
 
@@ -89,7 +89,7 @@ Tile tileFor(const Rect& out, const TileRequest& request);
 
 /// One copy that fills part of a periodic tile's input from the image.
 struct CopyPiece {
-    Rect source;  ///< inside the image
+    Rect source;    ///< inside the image
     int destX = 0;  ///< where it goes, relative to the input's top-left corner
     int destY = 0;
 };

@@ -45,8 +45,7 @@ inline cudaStream_t cudaStreamOf(StreamView stream)
 
 #define TESSERA_CUDA_CHECK(expr) ::tessera::gpu::detail::check((expr), #expr, __FILE__, __LINE__)
 /// After a <<<>>> launch: reports configuration errors at the launch site.
-#define TESSERA_LAUNCH_CHECK(name) \
-    ::tessera::gpu::detail::check(cudaGetLastError(), name " launch", __FILE__, __LINE__)
+#define TESSERA_LAUNCH_CHECK(name) ::tessera::gpu::detail::check(cudaGetLastError(), name " launch", __FILE__, __LINE__)
 /// For calls that must not throw (destructors, release): debug builds report a failure and
 /// abort; release builds ignore it, as the runtime gives no way to recover there.
 #ifdef NDEBUG

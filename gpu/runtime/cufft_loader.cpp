@@ -51,9 +51,8 @@ struct Attempt {
 
 std::string failureText(const std::vector<Attempt>& attempts)
 {
-    const bool allMissing = std::all_of(attempts.begin(), attempts.end(), [](const Attempt& a) {
-        return a.why.find(kNoSuchFile) != std::string::npos;
-    });
+    const bool allMissing = std::all_of(attempts.begin(), attempts.end(),
+                                        [](const Attempt& a) { return a.why.find(kNoSuchFile) != std::string::npos; });
     std::string tried;
     for (const Attempt& a : attempts) {
         tried += tried.empty() ? "" : "; ";
@@ -126,10 +125,10 @@ CufftLibrary::CufftLibrary(const CufftSearch& search)
         }
         CufftApi api;
         std::string missing;
-#define TESSERA_CUFFT_RESOLVE(name)                                          \
-    api.name = reinterpret_cast<decltype(api.name)>(dlsym(handle, #name)); \
-    if (api.name == nullptr && missing.empty()) {                          \
-        missing = #name;                                                   \
+#define TESSERA_CUFFT_RESOLVE(name)                                                                                    \
+    api.name = reinterpret_cast<decltype(api.name)>(dlsym(handle, #name));                                             \
+    if (api.name == nullptr && missing.empty()) {                                                                      \
+        missing = #name;                                                                                               \
     }
         TESSERA_CUFFT_FUNCTIONS(TESSERA_CUFFT_RESOLVE)
 #undef TESSERA_CUFFT_RESOLVE

@@ -15,16 +15,16 @@
 namespace tessera::gpu::detail {
 
 // Every cuFFT function gpu/ calls: the members of CufftApi and the symbols looked up.
-#define TESSERA_CUFFT_FUNCTIONS(X) \
-    X(cufftGetVersion)             \
-    X(cufftCreate)                 \
-    X(cufftDestroy)                \
-    X(cufftSetAutoAllocation)      \
-    X(cufftEstimateMany)           \
-    X(cufftMakePlanMany64)         \
-    X(cufftSetStream)              \
-    X(cufftSetWorkArea)            \
-    X(cufftExecR2C)                \
+#define TESSERA_CUFFT_FUNCTIONS(X)                                                                                     \
+    X(cufftGetVersion)                                                                                                 \
+    X(cufftCreate)                                                                                                     \
+    X(cufftDestroy)                                                                                                    \
+    X(cufftSetAutoAllocation)                                                                                          \
+    X(cufftEstimateMany)                                                                                               \
+    X(cufftMakePlanMany64)                                                                                             \
+    X(cufftSetStream)                                                                                                  \
+    X(cufftSetWorkArea)                                                                                                \
+    X(cufftExecR2C)                                                                                                    \
     X(cufftExecC2R)
 
 /// The resolved entry points, typed after <cufft.h>'s declarations; all set or all null.

@@ -27,18 +27,14 @@ int attribute(cudaDeviceAttr attr, int ordinal)
 std::string reasonFor(cudaError_t err, int driverVersion, int runtimeVersion)
 {
     switch (err) {
-    case cudaErrorNoDevice:
-        return "no CUDA device found (the NVIDIA driver is loaded but reports no GPU)";
+    case cudaErrorNoDevice: return "no CUDA device found (the NVIDIA driver is loaded but reports no GPU)";
     case cudaErrorInsufficientDriver:
         if (driverVersion == 0) {
             return "no NVIDIA driver is installed (libcuda.so was not found)";
         }
-        return "the NVIDIA driver supports CUDA " + formatCudaVersion(driverVersion) +
-               " but Tessera needs CUDA " + formatCudaVersion(runtimeVersion) +
-               ": update the driver";
-    default:
-        return std::string("CUDA is not usable: ") + cudaGetErrorName(err) + " (" +
-               cudaGetErrorString(err) + ")";
+        return "the NVIDIA driver supports CUDA " + formatCudaVersion(driverVersion) + " but Tessera needs CUDA " +
+               formatCudaVersion(runtimeVersion) + ": update the driver";
+    default: return std::string("CUDA is not usable: ") + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")";
     }
 }
 

@@ -76,9 +76,8 @@ std::string sonameList()
 
 std::string failureText(const std::vector<Attempt>& attempts)
 {
-    const bool allMissing = std::all_of(attempts.begin(), attempts.end(), [](const Attempt& a) {
-        return a.why.find(kNoSuchFile) != std::string::npos;
-    });
+    const bool allMissing = std::all_of(attempts.begin(), attempts.end(),
+                                        [](const Attempt& a) { return a.why.find(kNoSuchFile) != std::string::npos; });
     std::string tried;
     for (const Attempt& a : attempts) {
         tried += tried.empty() ? "" : "; ";
@@ -87,9 +86,8 @@ std::string failureText(const std::vector<Attempt>& attempts)
             tried += ": " + a.why;
         }
     }
-    return "GPU JPEG decoding unavailable: " + sonameList() + (allMissing ? " not found" : " not usable") +
-           " (tried " + tried + "); install the CUDA toolkit's nvJPEG or set " + kNvjpegLibraryVariable +
-           " to its full path";
+    return "GPU JPEG decoding unavailable: " + sonameList() + (allMissing ? " not found" : " not usable") + " (tried " +
+           tried + "); install the CUDA toolkit's nvJPEG or set " + kNvjpegLibraryVariable + " to its full path";
 }
 
 }  // namespace
@@ -148,10 +146,10 @@ NvjpegLibrary::NvjpegLibrary(const NvjpegSearch& search)
         }
         NvjpegApi api;
         std::string missing;
-#define TESSERA_NVJPEG_RESOLVE(name)                                         \
-    api.name = reinterpret_cast<decltype(api.name)>(dlsym(handle, #name)); \
-    if (api.name == nullptr && missing.empty()) {                          \
-        missing = #name;                                                   \
+#define TESSERA_NVJPEG_RESOLVE(name)                                                                                   \
+    api.name = reinterpret_cast<decltype(api.name)>(dlsym(handle, #name));                                             \
+    if (api.name == nullptr && missing.empty()) {                                                                      \
+        missing = #name;                                                                                               \
     }
         TESSERA_NVJPEG_FUNCTIONS(TESSERA_NVJPEG_RESOLVE)
 #undef TESSERA_NVJPEG_RESOLVE

@@ -105,11 +105,11 @@ using nvjpegDestroy_fn = nvjpegStatus_t (*)(nvjpegHandle_t handle);
 using nvjpegJpegStateCreate_fn = nvjpegStatus_t (*)(nvjpegHandle_t handle, nvjpegJpegState_t* state);
 using nvjpegJpegStateDestroy_fn = nvjpegStatus_t (*)(nvjpegJpegState_t state);
 using nvjpegGetImageInfo_fn = nvjpegStatus_t (*)(nvjpegHandle_t handle, const unsigned char* data, std::size_t length,
-                                                 int* nComponents, nvjpegChromaSubsampling_t* subsampling,
-                                                 int* widths, int* heights);
+                                                 int* nComponents, nvjpegChromaSubsampling_t* subsampling, int* widths,
+                                                 int* heights);
 using nvjpegDecode_fn = nvjpegStatus_t (*)(nvjpegHandle_t handle, nvjpegJpegState_t state, const unsigned char* data,
-                                           std::size_t length, nvjpegOutputFormat_t format,
-                                           nvjpegImage_t* destination, cudaStream_t stream);
+                                           std::size_t length, nvjpegOutputFormat_t format, nvjpegImage_t* destination,
+                                           cudaStream_t stream);
 /// max_cpu_threads is no longer read by nvJPEG 12 and 13 (1 is passed).
 using nvjpegDecodeBatchedInitialize_fn = nvjpegStatus_t (*)(nvjpegHandle_t handle, nvjpegJpegState_t state,
                                                             int batchSize, int maxCpuThreads,
@@ -126,16 +126,16 @@ std::string statusName(int status);
 namespace tessera::gpu::detail {
 
 // Every nvJPEG function gpu/ calls: the members of NvjpegApi and the symbols looked up.
-#define TESSERA_NVJPEG_FUNCTIONS(X) \
-    X(nvjpegGetProperty)            \
-    X(nvjpegCreateSimple)           \
-    X(nvjpegCreateEx)               \
-    X(nvjpegDestroy)                \
-    X(nvjpegJpegStateCreate)        \
-    X(nvjpegJpegStateDestroy)       \
-    X(nvjpegGetImageInfo)           \
-    X(nvjpegDecode)                 \
-    X(nvjpegDecodeBatchedInitialize) \
+#define TESSERA_NVJPEG_FUNCTIONS(X)                                                                                    \
+    X(nvjpegGetProperty)                                                                                               \
+    X(nvjpegCreateSimple)                                                                                              \
+    X(nvjpegCreateEx)                                                                                                  \
+    X(nvjpegDestroy)                                                                                                   \
+    X(nvjpegJpegStateCreate)                                                                                           \
+    X(nvjpegJpegStateDestroy)                                                                                          \
+    X(nvjpegGetImageInfo)                                                                                              \
+    X(nvjpegDecode)                                                                                                    \
+    X(nvjpegDecodeBatchedInitialize)                                                                                   \
     X(nvjpegDecodeBatched)
 
 /// The resolved entry points; all set or all null.

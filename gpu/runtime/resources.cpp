@@ -30,8 +30,7 @@ void throwCudaError(cudaError_t err, const char* call, const char* file, int lin
 
 namespace {
 
-std::string composeMessage(const std::string& call, const std::string& file, int line,
-                           const std::string& text)
+std::string composeMessage(const std::string& call, const std::string& file, int line, const std::string& text)
 {
     return call + " failed at " + file + ":" + std::to_string(line) + ": " + text;
 }
@@ -39,11 +38,8 @@ std::string composeMessage(const std::string& call, const std::string& file, int
 }  // namespace
 
 CudaError::CudaError(int code, std::string call, std::string file, int line, const std::string& text)
-    : std::runtime_error(composeMessage(call, file, line, text)),
-      code_(code),
-      call_(std::move(call)),
-      file_(std::move(file)),
-      line_(line)
+    : std::runtime_error(composeMessage(call, file, line, text)), code_(code), call_(std::move(call)),
+      file_(std::move(file)), line_(line)
 {
 }
 
@@ -108,14 +104,18 @@ void* createEvent(DeviceId device)
 
 }  // namespace
 
-Stream::Stream(DeviceId device) : owned_(createStream(device), device) {}
+Stream::Stream(DeviceId device) : owned_(createStream(device), device)
+{
+}
 
 void Stream::synchronize() const
 {
     TESSERA_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(handle())));
 }
 
-Event::Event(DeviceId device) : owned_(createEvent(device), device) {}
+Event::Event(DeviceId device) : owned_(createEvent(device), device)
+{
+}
 
 void Event::record(StreamView stream)
 {
@@ -130,8 +130,8 @@ void Event::synchronize() const
 float Event::elapsedSince(const Event& start) const
 {
     float ms = 0.0f;
-    TESSERA_CUDA_CHECK(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start.handle()),
-                                            static_cast<cudaEvent_t>(handle())));
+    TESSERA_CUDA_CHECK(
+        cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start.handle()), static_cast<cudaEvent_t>(handle())));
     return ms;
 }
 
@@ -173,9 +173,7 @@ void RawDeviceBuffer::release() noexcept
 }
 
 RawDeviceBuffer::RawDeviceBuffer(RawDeviceBuffer&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)),
-      bytes_(std::exchange(other.bytes_, 0)),
-      device_(other.device_)
+    : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)), device_(other.device_)
 {
 }
 
@@ -234,8 +232,8 @@ RawPinnedBuffer& RawPinnedBuffer::operator=(RawPinnedBuffer&& other) noexcept
     return *this;
 }
 
-void copy2DAsync(void* dst, std::size_t dstPitch, const void* src, std::size_t srcPitch,
-                 std::size_t widthBytes, std::size_t rows, StreamView stream)
+void copy2DAsync(void* dst, std::size_t dstPitch, const void* src, std::size_t srcPitch, std::size_t widthBytes,
+                 std::size_t rows, StreamView stream)
 {
     if (widthBytes == 0 || rows == 0) {
         return;

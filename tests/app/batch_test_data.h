@@ -163,9 +163,9 @@ inline cv::Mat randomImage(std::mt19937& rng, int rows, int cols, int type)
 
 /// The inputs made by makeMixedFolder().
 struct MixedFolder {
-    std::vector<std::string> good;                 ///< decodable images
-    std::map<std::string, std::string> bad;        ///< path -> a word the failure reason must hold
-    std::map<std::string, std::string> hashes;     ///< every input file's bytes, to see they are untouched
+    std::vector<std::string> good;              ///< decodable images
+    std::map<std::string, std::string> bad;     ///< path -> a word the failure reason must hold
+    std::map<std::string, std::string> hashes;  ///< every input file's bytes, to see they are untouched
 };
 
 /// Fills folder with at least `count` good images of mixed formats (png, tif, jpg, bmp), depths
@@ -180,10 +180,10 @@ inline MixedFolder makeMixedFolder(const fs::path& folder, std::uint32_t seed, i
         int depth;
         int channels;
     };
-    const std::vector<Kind> kinds{{"png", CV_8U, 1},  {"png", CV_8U, 3},   {"png", CV_16U, 4}, {"png", CV_16U, 1},
-                                  {"tif", CV_8U, 3},  {"tif", CV_16U, 3},  {"tif", CV_32F, 1}, {"tif", CV_32F, 4},
-                                  {"jpg", CV_8U, 3},  {"jpg", CV_8U, 1},   {"bmp", CV_8U, 3},  {"bmp", CV_8U, 1},
-                                  {"png", CV_8U, 4},  {"tif", CV_32F, 3}, {"tif", CV_16U, 1}, {"webp", CV_8U, 3}};
+    const std::vector<Kind> kinds{{"png", CV_8U, 1}, {"png", CV_8U, 3},  {"png", CV_16U, 4}, {"png", CV_16U, 1},
+                                  {"tif", CV_8U, 3}, {"tif", CV_16U, 3}, {"tif", CV_32F, 1}, {"tif", CV_32F, 4},
+                                  {"jpg", CV_8U, 3}, {"jpg", CV_8U, 1},  {"bmp", CV_8U, 3},  {"bmp", CV_8U, 1},
+                                  {"png", CV_8U, 4}, {"tif", CV_32F, 3}, {"tif", CV_16U, 1}, {"webp", CV_8U, 3}};
     MixedFolder made;
     std::uniform_int_distribution<int> side(3, 47);
     for (int i = 0; i < count; ++i) {
@@ -253,7 +253,8 @@ inline CliRun cli(const TempFolder& dir, const std::string& args, const std::str
 {
     const std::string out = dir.file("stdout.txt");
     const std::string err = dir.file("stderr.txt");
-    const std::string command = shell + std::string("\"") + TESSERA_CLI + "\" " + args + " >\"" + out + "\" 2>\"" + err + "\"";
+    const std::string command =
+        shell + std::string("\"") + TESSERA_CLI + "\" " + args + " >\"" + out + "\" 2>\"" + err + "\"";
     const int status = std::system(command.c_str());
     CliRun r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -60,9 +60,11 @@ inline void writeTaggedPhoto(const std::string& path, int orientation)
 {
     cv::imwrite(path, storedPhoto());
     const std::string n = std::to_string(orientation);
-    const std::string set = "exiv2 -M'set Exif.Image.Make Ascii TesseraTestCamera' -M'set Exif.Image.Orientation Short " +
-                            n + "' -M'set Exif.Photo.PixelXDimension Long 64' -M'set Exif.Photo.PixelYDimension Long 40'"
-                            " -M'set Xmp.xmp.Rating 4' -M'set Xmp.tiff.Orientation " + n + "' " + shellQuoted(path);
+    const std::string set =
+        "exiv2 -M'set Exif.Image.Make Ascii TesseraTestCamera' -M'set Exif.Image.Orientation Short " + n +
+        "' -M'set Exif.Photo.PixelXDimension Long 64' -M'set Exif.Photo.PixelYDimension Long 40'"
+        " -M'set Xmp.xmp.Rating 4' -M'set Xmp.tiff.Orientation " +
+        n + "' " + shellQuoted(path);
     if (std::system(set.c_str()) != 0) {
         throw std::runtime_error("exiv2 could not tag " + path);
     }
@@ -80,12 +82,12 @@ inline void writeTaggedPhoto(const std::string& path, int orientation)
 
 /// What an outside reader finds in the file at path.
 struct FoundMetadata {
-    std::string make;         ///< Exif.Image.Make
-    long orientation = 0;     ///< Exif.Image.Orientation; 0 when absent
-    long pixelWidth = 0;      ///< Exif.Photo.PixelXDimension
-    std::string rating;       ///< Xmp.xmp.Rating
+    std::string make;      ///< Exif.Image.Make
+    long orientation = 0;  ///< Exif.Image.Orientation; 0 when absent
+    long pixelWidth = 0;   ///< Exif.Photo.PixelXDimension
+    std::string rating;    ///< Xmp.xmp.Rating
     std::string xmpOrientation;
-    std::string icc;          ///< the ICC profile's bytes
+    std::string icc;  ///< the ICC profile's bytes
 };
 
 /// The value exiv2 prints for key in lines of "key   value"; empty when the key is absent.
@@ -107,7 +109,8 @@ inline FoundMetadata readBack(const std::string& path)
     FoundMetadata found;
     const std::string listing = commandOutput(
         "exiv2 -Pkv -K Exif.Image.Make -K Exif.Image.Orientation -K Exif.Photo.PixelXDimension -K Xmp.xmp.Rating "
-        "-K Xmp.tiff.Orientation " + shellQuoted(path));
+        "-K Xmp.tiff.Orientation " +
+        shellQuoted(path));
     found.make = valueOf(listing, "Exif.Image.Make");
     const std::string orientation = valueOf(listing, "Exif.Image.Orientation");
     found.orientation = orientation.empty() ? 0 : std::stol(orientation);

@@ -63,8 +63,10 @@ TEST_F(BatchCli, DevicesAreReadOncePerProcessAndThreadsOncePerBatch)
 TEST_F(BatchCli, AllGoodExitsZeroWithSummaryAndReport)
 {
     SCOPED_TRACE("seed " + std::to_string(seed_));
-    const CliRun r = cli(dir_, "batch \"" + in_.string() + "\" -o \"" + out_ + "\" --filter box --param size=3 --device cpu"
-                            " --jobs 2 --report \"" + dir_.file("report.json") + "\" --manifest");
+    const CliRun r = cli(dir_, "batch \"" + in_.string() + "\" -o \"" + out_ +
+                                   "\" --filter box --param size=3 --device cpu"
+                                   " --jobs 2 --report \"" +
+                                   dir_.file("report.json") + "\" --manifest");
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("4 file(s): 4 written, 0 skipped, 0 failed"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find('\r'), std::string::npos) << "no progress line when piped";
@@ -86,11 +88,11 @@ TEST_F(BatchCli, ABadFileExitsOneAndIsListed)
 
 TEST_F(BatchCli, UsageErrorsAndRefusalsExitTwo)
 {
-    EXPECT_EQ(cli(dir_, "batch \"" + in_.string() + "\" --filter box").code, 2);           // no -o
-    EXPECT_EQ(cli(dir_, "batch \"" + in_.string() + "\" -o \"" + out_ + "\"").code, 2);   // no filter
+    EXPECT_EQ(cli(dir_, "batch \"" + in_.string() + "\" --filter box").code, 2);         // no -o
+    EXPECT_EQ(cli(dir_, "batch \"" + in_.string() + "\" -o \"" + out_ + "\"").code, 2);  // no filter
     EXPECT_EQ(cli(dir_, "batch \"" + in_.string() + "\" -o x --filter box --policy maybe").code, 2);
-    const CliRun collide = cli(dir_, "batch \"" + in_.string() + "\" -o \"" + in_.string() +
-                                      "\" --template {stem} --filter box");
+    const CliRun collide =
+        cli(dir_, "batch \"" + in_.string() + "\" -o \"" + in_.string() + "\" --template {stem} --filter box");
     EXPECT_EQ(collide.code, 2);
     EXPECT_NE(collide.err.find("would replace the input"), std::string::npos) << collide.err;
     EXPECT_EQ(std::distance(fs::directory_iterator(in_), fs::directory_iterator()), 4);

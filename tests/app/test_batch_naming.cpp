@@ -53,8 +53,8 @@ class BatchInputs : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        for (const char* name : {"b.png", "a.JPG", "notes.txt", ".hidden.png", "sub/c.tif", "sub/deeper/d.bmp",
-                                 "out/old.png"}) {
+        for (const char* name :
+             {"b.png", "a.JPG", "notes.txt", ".hidden.png", "sub/c.tif", "sub/deeper/d.bmp", "out/old.png"}) {
             fs::create_directories((dir_.path() / name).parent_path());
             test::writeBytes(dir_.path() / name, "x");
         }
@@ -86,9 +86,9 @@ TEST_F(BatchInputs, RecursiveDescendsButNotIntoTheOutputFolder)
 
 TEST_F(BatchInputs, GlobsFilesAndMissingOnes)
 {
-    const auto inputs = expandInputs({dir_.file("*.png"), dir_.file("sub/c.tif"), dir_.file("b.png"),
-                                      dir_.file("missing.png"), dir_.file("*.gif")},
-                                     false);
+    const auto inputs = expandInputs(
+        {dir_.file("*.png"), dir_.file("sub/c.tif"), dir_.file("b.png"), dir_.file("missing.png"), dir_.file("*.gif")},
+        false);
     ASSERT_EQ(inputs.size(), 4u);
     EXPECT_EQ(paths(inputs)[0], "b.png");
     EXPECT_EQ(paths(inputs)[1], "sub/c.tif");
@@ -108,8 +108,9 @@ TEST(BatchReport, CsvQuotesWhatNeedsIt)
     r.error.clear();
     r.device = "GPU 0";
     r.decoder = "libjpeg-turbo (nvJPEG (GPU 0): progressive, 4:4:0)";
-    EXPECT_EQ(resultsCsv({r}), "file,status,device,decoder,milliseconds,output,error\r\n"
-                               "\"/a/b,c.png\",ok,GPU 0,\"libjpeg-turbo (nvJPEG (GPU 0): progressive, 4:4:0)\",0.000,,\r\n");
+    EXPECT_EQ(resultsCsv({r}),
+              "file,status,device,decoder,milliseconds,output,error\r\n"
+              "\"/a/b,c.png\",ok,GPU 0,\"libjpeg-turbo (nvJPEG (GPU 0): progressive, 4:4:0)\",0.000,,\r\n");
 }
 
 }  // namespace

@@ -185,7 +185,8 @@ TEST_F(BatchRunner, HardLinkToAnInputIsRefused)
     const std::string input = made_.good.front();
     job_.inputs = {input};
     const fs::path in(input);
-    fs::create_hard_link(input, fs::path(job_.outputDir) / (in.stem().string() + "_" + in.extension().string().substr(1) + ".tif"));
+    fs::create_hard_link(input, fs::path(job_.outputDir) /
+                                    (in.stem().string() + "_" + in.extension().string().substr(1) + ".tif"));
     EXPECT_THROW(planBatch(job_), BatchRefused);
 }
 
@@ -339,19 +340,19 @@ TEST_F(BatchRunner, EachProcessorTakesFilesAndErrorsNameTheFile)
     std::set<std::thread::id> threads;
     std::map<std::string, int> calls;
     auto fake = [&](const std::string& label, bool failOnGray) -> BatchProcessor {
-        return [&, label, failOnGray](const cv::Mat& image, const filters::FilterChain& chain,
-                                      const std::atomic<bool>&) {
-            {
-                const std::lock_guard lock(mutex);
-                threads.insert(std::this_thread::get_id());
-                ++calls[label];
-            }
-            if (failOnGray && image.channels() == 1) {
-                throw std::runtime_error("device lost");
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
-            return ProcessOutcome{filters::applyCpu(image, chain), label, 1.0};
-        };
+        return
+            [&, label, failOnGray](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
+                {
+                    const std::lock_guard lock(mutex);
+                    threads.insert(std::this_thread::get_id());
+                    ++calls[label];
+                }
+                if (failOnGray && image.channels() == 1) {
+                    throw std::runtime_error("device lost");
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                return ProcessOutcome{filters::applyCpu(image, chain), label, 1.0};
+            };
     };
     job_.inputs = made_.good;
     const BatchSummary summary = runJob(job_, {fake("GPU 0", false), fake("GPU 1", true)});
@@ -383,20 +384,19 @@ TEST_F(BatchRunner, NoMoreImagesInFlightThanAllowed)
     job_.inputs = made_.good;
     job_.jobs = 4;
     job_.maxInFlight = 2;
-    const BatchSummary summary = runJob(
-        job_,
-        {[&](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(3));
-            ++processed;
-            return ProcessOutcome{filters::applyCpu(image, chain), "CPU", 0.0};
-        }},
-        [&](const BatchProgress& p) {
-            if (p.finished == nullptr && p.fileFraction == 0.0) {
-                const int started = ++decodedBeyondProcessed;
-                const int ahead = started - p.done;
-                worst = std::max(worst.load(), ahead);
-            }
-        });
+    const BatchSummary summary =
+        runJob(job_, {[&](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
+                   std::this_thread::sleep_for(std::chrono::milliseconds(3));
+                   ++processed;
+                   return ProcessOutcome{filters::applyCpu(image, chain), "CPU", 0.0};
+               }},
+               [&](const BatchProgress& p) {
+                   if (p.finished == nullptr && p.fileFraction == 0.0) {
+                       const int started = ++decodedBeyondProcessed;
+                       const int ahead = started - p.done;
+                       worst = std::max(worst.load(), ahead);
+                   }
+               });
     EXPECT_EQ(summary.ok, static_cast<int>(made_.good.size()));
     EXPECT_LE(worst.load(), job_.maxInFlight);
 }
@@ -411,15 +411,15 @@ TEST_F(BatchRunner, ProcessorsTakeSeveralFilesAtOnceAndTheReportKeepsThePlansOrd
     job_.inputs = made_.good;
     job_.jobs = 4;
     job_.maxInFlight = 4;
-    const BatchSummary summary = runJob(
-        job_, {[&](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
-            const int at = ++now;
-            most = std::max(most.load(), at);
-            // Later files finish sooner: the order of finishing is not the order of the plan.
-            std::this_thread::sleep_for(std::chrono::milliseconds(40 / (1 + calls++ % 4)));
-            --now;
-            return ProcessOutcome{filters::applyCpu(image, chain), "CPU", 0.0};
-        }});
+    const BatchSummary summary =
+        runJob(job_, {[&](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
+                   const int at = ++now;
+                   most = std::max(most.load(), at);
+                   // Later files finish sooner: the order of finishing is not the order of the plan.
+                   std::this_thread::sleep_for(std::chrono::milliseconds(40 / (1 + calls++ % 4)));
+                   --now;
+                   return ProcessOutcome{filters::applyCpu(image, chain), "CPU", 0.0};
+               }});
     ASSERT_EQ(summary.ok, static_cast<int>(made_.good.size()));
     EXPECT_GE(most.load(), 2) << "one file at a time on the processor";
     EXPECT_LE(most.load(), job_.maxInFlight);
@@ -438,11 +438,11 @@ TEST_F(BatchRunner, AnIdentityChainCopiesWithoutAProcessor)
     job_.inputs = made_.good;
     job_.chain = filters::FilterChain{{filters::FilterSpec{}}};  // 1 x 1, weight 1
     ASSERT_TRUE(job_.chain.isIdentity());
-    const BatchSummary summary = runJob(
-        job_, {[&](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
-            ++calls;
-            return ProcessOutcome{filters::applyCpu(image, chain), "CPU", 0.0};
-        }});
+    const BatchSummary summary =
+        runJob(job_, {[&](const cv::Mat& image, const filters::FilterChain& chain, const std::atomic<bool>&) {
+                   ++calls;
+                   return ProcessOutcome{filters::applyCpu(image, chain), "CPU", 0.0};
+               }});
     EXPECT_EQ(calls.load(), 0);
     ASSERT_EQ(summary.ok, static_cast<int>(made_.good.size()));
     for (const FileResult& r : summary.files) {

@@ -13,10 +13,10 @@
 namespace tessera::app {
 namespace {
 
-using test::CliRun;
-using test::TempFolder;
 using test::cli;
+using test::CliRun;
 using test::quoted;
+using test::TempFolder;
 namespace fs = std::filesystem;
 
 class BatchShards : public ::testing::Test {
@@ -27,7 +27,8 @@ protected:
         fs::create_directories(in_ / "sub");
         for (int i = 0; i < 10; ++i) {
             const fs::path where = i < 6 ? in_ : in_ / "sub";
-            writeImage((where / ("p" + std::to_string(i) + ".png")).string(), test::randomImage(rng, 7 + i, 11, CV_8UC3));
+            writeImage((where / ("p" + std::to_string(i) + ".png")).string(),
+                       test::randomImage(rng, 7 + i, 11, CV_8UC3));
         }
         // Files, a folder, a pattern, a blank line, CRLF endings.
         test::writeBytes(dir_.path() / "list.txt", (in_ / "p0.png").string() + "\r\n\r\n" + (in_ / "sub").string() +
@@ -52,9 +53,10 @@ protected:
 TEST_F(BatchShards, ListInputsAreCommandLineInputs)
 {
     const std::string whole = dir_.file("whole");
-    const CliRun a = cli(dir_, "batch " + test::quoted((in_ / "p1.png").string()) + " " + test::quoted((in_ / "p0.png").string()) + " " +
-                                   test::quoted((in_ / "sub").string()) + " " + test::quoted((in_ / "p[2-5].png").string()) +
-                                   " -o " + test::quoted(whole) + filter_);
+    const CliRun a =
+        cli(dir_, "batch " + test::quoted((in_ / "p1.png").string()) + " " + test::quoted((in_ / "p0.png").string()) +
+                      " " + test::quoted((in_ / "sub").string()) + " " + test::quoted((in_ / "p[2-5].png").string()) +
+                      " -o " + test::quoted(whole) + filter_);
     ASSERT_EQ(a.code, 0) << a.err;
     const std::string listed = dir_.file("listed");
     const CliRun b = cli(dir_, "batch " + test::quoted((in_ / "p1.png").string()) + " --files-from " +
@@ -66,8 +68,8 @@ TEST_F(BatchShards, ListInputsAreCommandLineInputs)
     EXPECT_TRUE(fs::exists(fs::path(listed) / "02-p0.png"));
 
     const std::string piped = dir_.file("piped");
-    const CliRun c = cli(dir_, "batch " + test::quoted((in_ / "p1.png").string()) + " --files-from - -o " + test::quoted(piped) +
-                                   filter_ + " < " + test::quoted(dir_.file("list.txt")));
+    const CliRun c = cli(dir_, "batch " + test::quoted((in_ / "p1.png").string()) + " --files-from - -o " +
+                                   test::quoted(piped) + filter_ + " < " + test::quoted(dir_.file("list.txt")));
     ASSERT_EQ(c.code, 0) << c.err;
     EXPECT_EQ(contents(whole), contents(piped));
 }
@@ -95,8 +97,8 @@ TEST_F(BatchShards, BadListsAreUsageErrors)
 TEST_F(BatchShards, ShardOptionErrorsExitTwo)
 {
     for (const char* bad : {"0/4", "5/4", "1/0", "1/100001", "x", "2", "-1/3", "1/3/3"}) {
-        const CliRun r = cli(dir_, "batch " + test::quoted(in_.string()) + " -o " + test::quoted(dir_.file("o")) + filter_ +
-                                       " --shard " + test::quoted(bad));
+        const CliRun r = cli(dir_, "batch " + test::quoted(in_.string()) + " -o " + test::quoted(dir_.file("o")) +
+                                       filter_ + " --shard " + test::quoted(bad));
         EXPECT_EQ(r.code, 2) << bad;
         EXPECT_NE(r.err.find("--shard"), std::string::npos) << r.err;
     }
@@ -106,16 +108,19 @@ TEST_F(BatchShards, ShardOptionErrorsExitTwo)
 TEST_F(BatchShards, ShardsTogetherWriteWhatOneRunWrites)
 {
     const std::string whole = dir_.file("whole");
-    ASSERT_EQ(cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " + test::quoted(whole) + filter_).code, 0);
+    ASSERT_EQ(
+        cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " + test::quoted(whole) + filter_)
+            .code,
+        0);
     const std::string out = dir_.file("sharded");
     std::set<int> positions;
     std::vector<std::string> reports;
     for (int k = 1; k <= 3; ++k) {
         const std::string report = dir_.file("shard" + std::to_string(k) + ".json");
         const std::string csv = dir_.file("shard" + std::to_string(k) + ".csv");
-        const CliRun r = cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " + test::quoted(out) +
-                                       filter_ + " --shard " + std::to_string(k) + "/3 --report " + test::quoted(report) +
-                                       " --csv " + test::quoted(csv));
+        const CliRun r = cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " +
+                                       test::quoted(out) + filter_ + " --shard " + std::to_string(k) + "/3 --report " +
+                                       test::quoted(report) + " --csv " + test::quoted(csv));
         ASSERT_EQ(r.code, 0) << r.err;
         EXPECT_NE(r.out.find("(shard " + std::to_string(k) + "/3 of a list of 9)"), std::string::npos) << r.out;
         const auto doc = nlohmann::json::parse(test::readBytes(report));
@@ -137,8 +142,9 @@ TEST_F(BatchShards, ShardsTogetherWriteWhatOneRunWrites)
     // A shard run again skips what it wrote and rewrites nothing.
     struct stat before {};
     ASSERT_EQ(::stat((fs::path(out) / "1-p0.png").c_str(), &before), 0);
-    const CliRun again = cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " + test::quoted(out) +
-                                       filter_ + " --shard 1/3 --report " + test::quoted(dir_.file("again.json")));
+    const CliRun again =
+        cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " + test::quoted(out) + filter_ +
+                      " --shard 1/3 --report " + test::quoted(dir_.file("again.json")));
     EXPECT_EQ(again.code, 0) << again.err;
     EXPECT_NE(again.out.find("0 written, 3 skipped"), std::string::npos) << again.out;
     struct stat after {};
@@ -152,7 +158,8 @@ TEST_F(BatchShards, ShardsTogetherWriteWhatOneRunWrites)
         args += " " + test::quoted(r);
     }
     const std::string merged = dir_.file("merged.json");
-    const CliRun m = cli(dir_, "batch-report merge -o " + test::quoted(merged) + args + " " + test::quoted(dir_.file("again.json")));
+    const CliRun m =
+        cli(dir_, "batch-report merge -o " + test::quoted(merged) + args + " " + test::quoted(dir_.file("again.json")));
     ASSERT_EQ(m.code, 0) << m.err;
     EXPECT_NE(m.out.find("9 file(s), 9 written, 0 skipped"), std::string::npos) << m.out;
     const auto doc = nlohmann::json::parse(test::readBytes(merged));
@@ -160,16 +167,23 @@ TEST_F(BatchShards, ShardsTogetherWriteWhatOneRunWrites)
     EXPECT_EQ(doc["missing"], 0);
 
     // Missing shards are counted and fail the merge; -o on an input and other jobs are refused.
-    EXPECT_EQ(cli(dir_, "batch-report merge -o " + test::quoted(dir_.file("part.json")) + " " + test::quoted(reports[0])).code, 1);
+    EXPECT_EQ(
+        cli(dir_, "batch-report merge -o " + test::quoted(dir_.file("part.json")) + " " + test::quoted(reports[0]))
+            .code,
+        1);
     EXPECT_EQ(nlohmann::json::parse(test::readBytes(dir_.file("part.json")))["missing"], 6);
     const std::string before1 = test::readBytes(reports[0]);
     const CliRun self = cli(dir_, "batch-report merge -o " + test::quoted(reports[0]) + args);
     EXPECT_EQ(self.code, 2);
     EXPECT_EQ(test::readBytes(reports[0]), before1);
     const std::string other = dir_.file("other.json");
-    ASSERT_EQ(cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " + test::quoted(dir_.file("o2")) +
-                            " --filter gaussian --device cpu --shard 2/3 --report " + test::quoted(other)).code, 0);
-    const CliRun mixed = cli(dir_, "batch-report merge -o " + test::quoted(dir_.file("m2.json")) + args + " " + test::quoted(other));
+    ASSERT_EQ(cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " +
+                            test::quoted(dir_.file("o2")) + " --filter gaussian --device cpu --shard 2/3 --report " +
+                            test::quoted(other))
+                  .code,
+              0);
+    const CliRun mixed =
+        cli(dir_, "batch-report merge -o " + test::quoted(dir_.file("m2.json")) + args + " " + test::quoted(other));
     EXPECT_EQ(mixed.code, 2);
     EXPECT_NE(mixed.err.find("different jobs"), std::string::npos) << mixed.err;
     EXPECT_FALSE(fs::exists(dir_.file("m2.json")));
@@ -185,9 +199,10 @@ TEST_F(BatchShards, EveryShardRefusesACollisionAnywhereInTheList)
     test::writeBytes(dir_.path() / "dup.txt", (in_ / "p0.png").string() + "\n" + (in_ / "p1.png").string() + "\n" +
                                                   (in_ / "p2.png").string() + "\n");
     fs::copy_file(in_ / "p0.png", in_ / "sub" / "p0.png");
-    test::writeBytes(dir_.path() / "dup.txt", test::readBytes(dir_.path() / "dup.txt") + (in_ / "sub" / "p0.png").string());
-    const CliRun r = cli(dir_, "batch --files-from " + test::quoted(dir_.file("dup.txt")) + " -o " + test::quoted(dir_.file("o")) +
-                                   " --filter box --device cpu --shard 2/4");
+    test::writeBytes(dir_.path() / "dup.txt",
+                     test::readBytes(dir_.path() / "dup.txt") + (in_ / "sub" / "p0.png").string());
+    const CliRun r = cli(dir_, "batch --files-from " + test::quoted(dir_.file("dup.txt")) + " -o " +
+                                   test::quoted(dir_.file("o")) + " --filter box --device cpu --shard 2/4");
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("would both be written"), std::string::npos) << r.err;
 }

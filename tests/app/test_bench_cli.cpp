@@ -21,7 +21,8 @@ struct CliResult {
 CliResult cli(const std::string& args)
 {
     const auto out = std::filesystem::temp_directory_path() / ("tessera-bench-" + std::to_string(::getpid()) + ".txt");
-    const std::string command = std::string("\"") + TESSERA_CLI + "\" " + args + " >\"" + out.string() + "\" 2>/dev/null";
+    const std::string command =
+        std::string("\"") + TESSERA_CLI + "\" " + args + " >\"" + out.string() + "\" 2>/dev/null";
     const int status = std::system(command.c_str());
     CliResult r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -37,7 +38,8 @@ const std::string kInput = std::string(TESSERA_SAMPLE_DIR) + "/camera.png";
 
 TEST(BenchCli, CpuTable)
 {
-    const CliResult r = cli("bench \"" + kInput + "\" --filter gaussian --param sigma=1.5 --devices cpu --warmup 0 --runs 2");
+    const CliResult r =
+        cli("bench \"" + kInput + "\" --filter gaussian --param sigma=1.5 --devices cpu --warmup 0 --runs 2");
     ASSERT_EQ(r.code, 0) << r.out;
     for (const char* column : {"target", "median ms", "Mpixel/s", "speed-up", "efficiency", "max err", "PSNR"}) {
         EXPECT_NE(r.out.find(column), std::string::npos) << column << "\n" << r.out;

@@ -61,8 +61,9 @@ TEST_F(CalibrationCacheTest, MeasuresOnceThenUsesTheCache)
     EXPECT_EQ(cache.measureOrCached(key, measure).filterMpixS, 30);
     EXPECT_EQ(cache.measureOrCached(key, measure).filterMpixS, 30);
     EXPECT_EQ(measured, 1);
-    EXPECT_THROW(cache.measureOrCached(QStringLiteral("other"), [] () -> DeviceCalibration { throw std::runtime_error("x"); }),
-                 std::runtime_error);
+    EXPECT_THROW(
+        cache.measureOrCached(QStringLiteral("other"), []() -> DeviceCalibration { throw std::runtime_error("x"); }),
+        std::runtime_error);
     EXPECT_FALSE(cache.cached(QStringLiteral("other")).has_value());
 }
 

@@ -48,10 +48,7 @@ protected:
     }
     void TearDown() override { fs::remove_all(dir_); }
     std::string path(const std::string& name) const { return (dir_ / name).string(); }
-    static std::string sample(const std::string& name)
-    {
-        return std::string(TESSERA_SAMPLE_DIR) + "/" + name;
-    }
+    static std::string sample(const std::string& name) { return std::string(TESSERA_SAMPLE_DIR) + "/" + name; }
     fs::path dir_;
 };
 
@@ -121,8 +118,8 @@ TEST(Cli, FiltersListsEveryBuiltin)
     for (const auto& f : doc["filters"]) {
         ids.insert(f["id"].get<std::string>());
     }
-    for (const char* id : {"identity", "box", "gaussian", "sharpen", "unsharp", "laplacian", "log",
-                           "sobel", "scharr", "prewitt", "emboss", "motion_blur", "custom"}) {
+    for (const char* id : {"identity", "box", "gaussian", "sharpen", "unsharp", "laplacian", "log", "sobel", "scharr",
+                           "prewitt", "emboss", "motion_blur", "custom"}) {
         EXPECT_TRUE(ids.count(id)) << id;
     }
     const auto text = cli({"filters"});
@@ -133,8 +130,8 @@ TEST(Cli, FiltersListsEveryBuiltin)
 TEST_F(CliTest, ApplyGaussianMatchesTheCpuExecutor)
 {
     const std::string out = path("astro-gauss.png");
-    const auto r = cli({"apply", sample("astronaut.png"), "-o", out, "--filter", "gaussian", "--param",
-                        "sigma=1.5", "--param", "size=5", "--device", "cpu", "--json"});
+    const auto r = cli({"apply", sample("astronaut.png"), "-o", out, "--filter", "gaussian", "--param", "sigma=1.5",
+                        "--param", "size=5", "--device", "cpu", "--json"});
     ASSERT_EQ(r.code, kExitOk) << r.err;
     const auto doc = nlohmann::json::parse(r.out);
     EXPECT_EQ(doc["device"], "cpu");
@@ -157,9 +154,8 @@ TEST_F(CliTest, ApplyGaussianMatchesTheCpuExecutor)
 TEST_F(CliTest, ApplyInlineKernelChainAndFloatDepth)
 {
     const std::string out = path("camera-edges.tiff");
-    const auto r = cli({"apply", sample("camera.png"), "-o", out, "--filter", "box", "--param",
-                        "size=3", "--kernel", "0,-1,0;-1,4,-1;0,-1,0", "--border", "replicate",
-                        "--depth", "f32"});
+    const auto r = cli({"apply", sample("camera.png"), "-o", out, "--filter", "box", "--param", "size=3", "--kernel",
+                        "0,-1,0;-1,4,-1;0,-1,0", "--border", "replicate", "--depth", "f32"});
     ASSERT_EQ(r.code, kExitOk) << r.err;
     const cv::Mat got = cv::imread(out, cv::IMREAD_UNCHANGED);
     ASSERT_EQ(got.type(), CV_32FC1);

@@ -65,10 +65,11 @@ TEST(CompareRunner, SpeedupEfficiencyAndRatesFromKnownTimings)
         EXPECT_EQ(total, 4 * 4);
     };
     // Warm-up values come first and are dropped: 100 ms never counts.
-    const auto report = app::runComparison(image(), kChain,
-                                           {fake("gpu:0", {0}, {100, 10, 12, 8}), fake("gpu:1", {1}, {100, 20, 20, 20}),
-                                            fake("gpus:0,1", {0, 1}, {100, 6, 5, 7}), fake("cpu", {}, {100, 40, 40, 40})},
-                                           options);
+    const auto report =
+        app::runComparison(image(), kChain,
+                           {fake("gpu:0", {0}, {100, 10, 12, 8}), fake("gpu:1", {1}, {100, 20, 20, 20}),
+                            fake("gpus:0,1", {0, 1}, {100, 6, 5, 7}), fake("cpu", {}, {100, 40, 40, 40})},
+                           options);
     EXPECT_EQ(calls, 16);
     ASSERT_EQ(report.results.size(), 4u);
     EXPECT_EQ(report.baseline, "gpu:0");

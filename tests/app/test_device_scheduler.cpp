@@ -19,7 +19,8 @@ using namespace std::chrono_literals;
 const values::DeviceId kGpu0{0};
 const values::DeviceId kGpu1{1};
 
-LeaseRequest ask(LeaseKind kind, std::vector<values::DeviceId> devices, std::uint64_t bytes = 0, std::string holder = {})
+LeaseRequest ask(LeaseKind kind, std::vector<values::DeviceId> devices, std::uint64_t bytes = 0,
+                 std::string holder = {})
 {
     return {std::move(devices), kind, bytes, std::move(holder)};
 }
@@ -95,7 +96,8 @@ TEST(DeviceScheduler, CalibrationNeverOverlapsOtherWorkOnItsDevice)
     for (int t = 0; t < 6; ++t) {
         workers.emplace_back([&scheduler, &stop, t] {
             const LeaseKind kind = t % 2 == 0 ? LeaseKind::Batch : LeaseKind::Preview;
-            const std::vector<values::DeviceId> devices = t < 4 ? std::vector{kGpu0} : std::vector{kGpu0, values::DeviceId::cpu()};
+            const std::vector<values::DeviceId> devices =
+                t < 4 ? std::vector{kGpu0} : std::vector{kGpu0, values::DeviceId::cpu()};
             while (!stop) {
                 DeviceLease lease = scheduler.acquire(ask(kind, devices, 1), [&stop] { return stop.load(); });
                 std::this_thread::sleep_for(200us);
@@ -182,7 +184,8 @@ TEST(DeviceScheduler, ManyConcurrentLeasesNeverExceedABudget)
         for (int t = 0; t < 12; ++t) {
             workers.emplace_back([&, seed = std::random_device{}()] {
                 std::mt19937 random(seed);
-                const std::vector<std::vector<values::DeviceId>> sets{{kGpu0}, {kGpu1}, {kGpu0, kGpu1}, {values::DeviceId::cpu()}};
+                const std::vector<std::vector<values::DeviceId>> sets{
+                    {kGpu0}, {kGpu1}, {kGpu0, kGpu1}, {values::DeviceId::cpu()}};
                 for (int i = 0; i < 60; ++i) {
                     const auto kind = static_cast<LeaseKind>(random() % 2);  // preview or batch
                     const auto& devices = sets[random() % sets.size()];
@@ -231,8 +234,8 @@ TEST(DeviceScheduler, CancelWhileWaiting)
     std::atomic<bool> told{false};
     DeviceLease got;
     std::jthread batch([&] {
-        got = scheduler.acquire(ask(LeaseKind::Batch, {kGpu0}), [&] { return cancel.load(); },
-                                [&](const std::string&) { told = true; });
+        got = scheduler.acquire(
+            ask(LeaseKind::Batch, {kGpu0}), [&] { return cancel.load(); }, [&](const std::string&) { told = true; });
     });
     ASSERT_TRUE(eventually([&] { return told.load(); }));
     EXPECT_EQ(scheduler.waitingCount(), 1);
@@ -250,7 +253,9 @@ TEST(DeviceScheduler, CancelledPreviewNoLongerHoldsBatchesBack)
     DeviceScheduler scheduler;
     DeviceLease calibration = scheduler.acquire(ask(LeaseKind::Exclusive, {kGpu0}));
     std::atomic<bool> cancel{false};
-    std::jthread preview([&] { scheduler.acquire(ask(LeaseKind::Preview, {kGpu0, kGpu1}), [&] { return cancel.load(); }); });
+    std::jthread preview([&] {
+        scheduler.acquire(ask(LeaseKind::Preview, {kGpu0, kGpu1}), [&] { return cancel.load(); });
+    });
     ASSERT_TRUE(eventually([&] { return scheduler.waitingCount() == 1; }));
     EXPECT_FALSE(scheduler.tryAcquire(ask(LeaseKind::Batch, {kGpu1})).held());
     cancel = true;

@@ -22,7 +22,8 @@ constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 // A 1-row gray float image holding the given values.
-cv::Mat floatRow(const std::vector<float>& values) {
+cv::Mat floatRow(const std::vector<float>& values)
+{
     cv::Mat m(1, static_cast<int>(values.size()), CV_32FC1);
     for (int x = 0; x < m.cols; ++x) {
         m.at<float>(0, x) = values[static_cast<std::size_t>(x)];
@@ -30,7 +31,8 @@ cv::Mat floatRow(const std::vector<float>& values) {
     return m;
 }
 
-std::vector<int> grays(const QImage& img) {
+std::vector<int> grays(const QImage& img)
+{
     std::vector<int> out;
     for (int x = 0; x < img.width(); ++x) {
         out.push_back(qGray(img.pixel(x, 0)));
@@ -39,7 +41,8 @@ std::vector<int> grays(const QImage& img) {
 }
 
 // Bitwise, so NaN samples compare equal to themselves.
-bool sameBits(const cv::Mat& a, const cv::Mat& b) {
+bool sameBits(const cv::Mat& a, const cv::Mat& b)
+{
     if (a.size() != b.size() || a.type() != b.type()) {
         return false;
     }
@@ -51,7 +54,8 @@ bool sameBits(const cv::Mat& a, const cv::Mat& b) {
     return true;
 }
 
-DisplayMapping mapping(bool stretch, SignedMode mode = SignedMode::Offset) {
+DisplayMapping mapping(bool stretch, SignedMode mode = SignedMode::Offset)
+{
     DisplayMapping m;
     m.stretch = stretch;
     m.signedMode = mode;
@@ -60,7 +64,8 @@ DisplayMapping mapping(bool stretch, SignedMode mode = SignedMode::Offset) {
 
 }  // namespace
 
-TEST(DisplayMapping, EightBitGrayMapsOneToOne) {
+TEST(DisplayMapping, EightBitGrayMapsOneToOne)
+{
     cv::Mat img(3, 5, CV_8UC1);  // odd width: QImage rows are padded, Mat rows are not
     cv::randu(img, 0, 256);
     const QImage out = toDisplayImage(img);
@@ -73,7 +78,8 @@ TEST(DisplayMapping, EightBitGrayMapsOneToOne) {
     }
 }
 
-TEST(DisplayMapping, EightBitBgrBecomesRgb) {
+TEST(DisplayMapping, EightBitBgrBecomesRgb)
+{
     cv::Mat img(2, 3, CV_8UC3, cv::Scalar(10, 20, 30));  // B, G, R
     img.at<cv::Vec3b>(1, 2) = {200, 100, 0};
     const QImage out = toDisplayImage(img);
@@ -82,7 +88,8 @@ TEST(DisplayMapping, EightBitBgrBecomesRgb) {
     EXPECT_EQ(out.pixel(2, 1), qRgb(0, 100, 200));
 }
 
-TEST(DisplayMapping, AlphaIsKept) {
+TEST(DisplayMapping, AlphaIsKept)
+{
     cv::Mat u8(1, 2, CV_8UC4);
     u8.at<cv::Vec4b>(0, 0) = {1, 2, 3, 0};
     u8.at<cv::Vec4b>(0, 1) = {4, 5, 6, 77};
@@ -103,7 +110,8 @@ TEST(DisplayMapping, AlphaIsKept) {
     EXPECT_EQ(qAlpha(toDisplayImage(u16).pixel(0, 0)), 0x80);
 }
 
-TEST(DisplayMapping, SixteenBitStretchesItsRange) {
+TEST(DisplayMapping, SixteenBitStretchesItsRange)
+{
     cv::Mat img(1, 3, CV_16UC1);
     img.at<std::uint16_t>(0, 0) = 1000;
     img.at<std::uint16_t>(0, 1) = 2000;
@@ -115,7 +123,8 @@ TEST(DisplayMapping, SixteenBitStretchesItsRange) {
     EXPECT_EQ(grays(toDisplayImage(img, mapping(false))), (std::vector<int>{0x12, 2000 >> 8, 0xFF}));
 }
 
-TEST(DisplayMapping, SixteenBitColourStretchIgnoresAlpha) {
+TEST(DisplayMapping, SixteenBitColourStretchIgnoresAlpha)
+{
     cv::Mat img(1, 2, CV_16UC4);
     img.at<cv::Vec4w>(0, 0) = {100, 200, 300, 65535};
     img.at<cv::Vec4w>(0, 1) = {300, 300, 300, 0};
@@ -124,31 +133,36 @@ TEST(DisplayMapping, SixteenBitColourStretchIgnoresAlpha) {
     EXPECT_EQ(out.pixel(1, 0), qRgba(255, 255, 255, 0));
 }
 
-TEST(DisplayMapping, FloatPositiveStretch) {
+TEST(DisplayMapping, FloatPositiveStretch)
+{
     EXPECT_EQ(grays(toDisplayImage(floatRow({2.f, 3.f, 4.f}))), (std::vector<int>{0, 128, 255}));
 }
 
-TEST(DisplayMapping, FloatSignedOffsetPutsZeroAtMidGray) {
+TEST(DisplayMapping, FloatSignedOffsetPutsZeroAtMidGray)
+{
     const cv::Mat img = floatRow({-2.f, 0.f, 1.f, 2.f});
     EXPECT_EQ(grays(toDisplayImage(img, mapping(true, SignedMode::Offset))), (std::vector<int>{0, 128, 191, 255}));
     // The range is symmetric even when one side is short.
     EXPECT_EQ(grays(toDisplayImage(floatRow({-1.f, 0.f, 4.f}))), (std::vector<int>{96, 128, 255}));
 }
 
-TEST(DisplayMapping, FloatSignedAbsoluteStretchesMagnitude) {
+TEST(DisplayMapping, FloatSignedAbsoluteStretchesMagnitude)
+{
     const cv::Mat img = floatRow({-2.f, 0.f, 1.f, -1.f});
     EXPECT_EQ(grays(toDisplayImage(img, mapping(true, SignedMode::Absolute))), (std::vector<int>{255, 0, 128, 128}));
     EXPECT_EQ(grays(toDisplayImage(floatRow({-4.f, -2.f}), mapping(true, SignedMode::Absolute))),
               (std::vector<int>{255, 0}));
 }
 
-TEST(DisplayMapping, FloatRangeIgnoresNonFinite) {
+TEST(DisplayMapping, FloatRangeIgnoresNonFinite)
+{
     const cv::Mat img = floatRow({0.f, 1.f, kNaN, kInf, -kInf});
     // NaN shows black, infinities clamp to the ends of the stretched range.
     EXPECT_EQ(grays(toDisplayImage(img)), (std::vector<int>{0, 255, 0, 255, 0}));
 }
 
-TEST(DisplayMapping, FloatWithoutStretchShowsTheTypesRange) {
+TEST(DisplayMapping, FloatWithoutStretchShowsTheTypesRange)
+{
     // [0, 1] for data without negatives; signed data puts 0 at mid-grey ([-1, 1]) or folds.
     // An overshoot (up to twice the range) is clamped; data far beyond it is not (next test).
     EXPECT_EQ(grays(toDisplayImage(floatRow({0.f, 0.5f, 1.f, 1.5f}), mapping(false))),
@@ -159,7 +173,8 @@ TEST(DisplayMapping, FloatWithoutStretchShowsTheTypesRange) {
               (std::vector<int>{255, 0, 128, 255, 255}));
 }
 
-TEST(DisplayMapping, FloatFarBeyondTheTypesRangeShowsItsDataRange) {
+TEST(DisplayMapping, FloatFarBeyondTheTypesRangeShowsItsDataRange)
+{
     // A 16-bit image filtered into float (0 to 65535) is not all white under the type's range.
     const cv::Mat img = floatRow({0.f, 32767.5f, 65535.f});
     std::string shown;
@@ -167,7 +182,8 @@ TEST(DisplayMapping, FloatFarBeyondTheTypesRangeShowsItsDataRange) {
     EXPECT_EQ(shown, "data min-max [0, 65535] (values beyond the float range [0, 1])");
 }
 
-TEST(DisplayMapping, SaysWhatBlackAndWhiteStandFor) {
+TEST(DisplayMapping, SaysWhatBlackAndWhiteStandFor)
+{
     std::string shown = "stale";
     toDisplayImage(cv::Mat(1, 2, CV_8UC1, cv::Scalar(3)), {}, &shown);
     EXPECT_EQ(shown, "");
@@ -187,13 +203,15 @@ TEST(DisplayMapping, SaysWhatBlackAndWhiteStandFor) {
     EXPECT_EQ(shown, "full range [0, 65535]");
 }
 
-TEST(DisplayMapping, ConstantDataFallsBackToTheFixedMapping) {
+TEST(DisplayMapping, ConstantDataFallsBackToTheFixedMapping)
+{
     EXPECT_EQ(grays(toDisplayImage(floatRow({0.5f, 0.5f}))), (std::vector<int>{128, 128}));
     EXPECT_EQ(grays(toDisplayImage(cv::Mat(1, 2, CV_16UC1, cv::Scalar(0x4000)))), (std::vector<int>{0x40, 0x40}));
     EXPECT_EQ(grays(toDisplayImage(floatRow({kNaN, kNaN}))), (std::vector<int>{0, 0}));
 }
 
-TEST(DisplayMapping, InputIsNeverModified) {
+TEST(DisplayMapping, InputIsNeverModified)
+{
     std::vector<cv::Mat> inputs;
     for (int type : {CV_8UC1, CV_8UC3, CV_8UC4, CV_16UC1, CV_16UC3, CV_16UC4, CV_32FC1, CV_32FC3, CV_32FC4}) {
         cv::Mat m(7, 9, type);
@@ -213,7 +231,8 @@ TEST(DisplayMapping, InputIsNeverModified) {
     }
 }
 
-TEST(DisplayMapping, RegionOfInterestAndOwnership) {
+TEST(DisplayMapping, RegionOfInterestAndOwnership)
+{
     cv::Mat big(6, 8, CV_8UC3);
     cv::randu(big, 0, 256);
     QImage out;
@@ -230,7 +249,8 @@ TEST(DisplayMapping, RegionOfInterestAndOwnership) {
     EXPECT_EQ(out.pixel(3, 2), qRgb(expected[2], expected[1], expected[0]));
 }
 
-TEST(DisplayMapping, EmptyAndUnsupportedInputs) {
+TEST(DisplayMapping, EmptyAndUnsupportedInputs)
+{
     EXPECT_TRUE(toDisplayImage(cv::Mat()).isNull());
     EXPECT_THROW(toDisplayImage(cv::Mat(2, 2, CV_8UC2)), std::invalid_argument);
     EXPECT_THROW(toDisplayImage(cv::Mat(2, 2, CV_64FC1)), std::invalid_argument);

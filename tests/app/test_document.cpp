@@ -101,9 +101,10 @@ TEST_F(DocumentTest, ParameterEditsOfOneEntryMergeAndEditsThatChangeNothingPushN
 
 TEST_F(DocumentTest, SelectionIsNoUndoStepAndEditsKeepWhatThePanelDoesNotShow)
 {
-    document_.replaceEntries({StackEntry{tessera::filters::defaultChoice(document_.registry().get("box")), true, 2.0, 5.0},
-                              StackEntry{tessera::filters::defaultChoice(document_.registry().get("sharpen"))}},
-                             QStringLiteral("Load preset p"));
+    document_.replaceEntries(
+        {StackEntry{tessera::filters::defaultChoice(document_.registry().get("box")), true, 2.0, 5.0},
+         StackEntry{tessera::filters::defaultChoice(document_.registry().get("sharpen"))}},
+        QStringLiteral("Load preset p"));
     QSignalSpy selected(&document_, &Document::currentChanged);
     document_.select(1);
     document_.select(0);
@@ -162,8 +163,8 @@ TEST(KernelPreset, RoundTripsAndRefusesWhatTheRegistryRefuses)
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     const auto& registry = tessera::filters::builtinRegistry();
-    const tessera::filters::CustomKernel kernel{
-        tessera::filters::Kernel2D{3, 2, {1, -2, 0.5, 4, 1e-6, 3}}, tessera::filters::Point{2, 1}, 0.5, 7.0};
+    const tessera::filters::CustomKernel kernel{tessera::filters::Kernel2D{3, 2, {1, -2, 0.5, 4, 1e-6, 3}},
+                                                tessera::filters::Point{2, 1}, 0.5, 7.0};
     const QString path = dir.filePath(QStringLiteral("k.json"));
     QString error;
     ASSERT_TRUE(tessera::app::document::writeKernelPreset(kernel, path, registry, &error)) << error.toStdString();
@@ -200,10 +201,9 @@ TEST(FilterOptions, TheGuiReadsFilterAndParamAsTheCliDoes)
     }
     EXPECT_EQ(parser.finish().steps.at(0).spec, registry.get("box").build(box.values));
     // Mistakes are the CLI's usage errors, with its wording.
-    for (const auto& [id, params, words] :
-         {std::tuple{"nope", std::vector<std::string>{}, "unknown filter 'nope'"},
-          std::tuple{"box", std::vector<std::string>{"size"}, "expects KEY=VALUE"},
-          std::tuple{"box", std::vector<std::string>{"size=x"}, "size"}}) {
+    for (const auto& [id, params, words] : {std::tuple{"nope", std::vector<std::string>{}, "unknown filter 'nope'"},
+                                            std::tuple{"box", std::vector<std::string>{"size"}, "expects KEY=VALUE"},
+                                            std::tuple{"box", std::vector<std::string>{"size=x"}, "size"}}) {
         try {
             tessera::app::filterChoiceOption(id, params, registry);
             ADD_FAILURE() << id;

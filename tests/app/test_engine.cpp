@@ -261,7 +261,8 @@ TEST(Engine, PreviewWaitsForAnExclusiveLeaseAndSaysWhy)
     EXPECT_TRUE(fixture.results.empty());
     calibration.release();
     ASSERT_TRUE(waitFor([&] { return !fixture.results.empty(); }));
-    EXPECT_TRUE(fixture.results.back().note.startsWith(QStringLiteral("waited"))) << fixture.results.back().note.toStdString();
+    EXPECT_TRUE(fixture.results.back().note.startsWith(QStringLiteral("waited")))
+        << fixture.results.back().note.toStdString();
     EXPECT_EQ(cv::norm(fixture.results.back().data, filters::applyCpu(image, chain), cv::NORM_INF), 0.0);
 }
 

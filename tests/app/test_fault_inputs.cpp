@@ -30,12 +30,8 @@ struct Input {
 };
 
 const std::vector<Input> kInputs{
-    {"fifo.png", "not a regular file"},
-    {"device.png", "not a regular file"},
-    {"folder.png", "is a directory"},
-    {"socket.png", "not a regular file"},
-    {"dangling.png", "file not found"},
-    {"loop1.png", "symbolic links"},
+    {"fifo.png", "not a regular file"},   {"device.png", "not a regular file"}, {"folder.png", "is a directory"},
+    {"socket.png", "not a regular file"}, {"dangling.png", "file not found"},   {"loop1.png", "symbolic links"},
 };
 
 /// Makes every input of kInputs in dir; false (with the reason) where the system refuses one.
@@ -72,8 +68,8 @@ TEST(FaultInputs, ApplyRefusesEveryNonRegularInputAtOnce)
     for (const Input& input : kInputs) {
         SCOPED_TRACE(input.name);
         const std::string out = dir.file(std::string("out-") + input.name);
-        const CliRun r = cli(dir, "apply " + quoted(dir.file(input.name)) + " -o " + quoted(out) + " --filter box",
-                             "timeout 20 ");
+        const CliRun r =
+            cli(dir, "apply " + quoted(dir.file(input.name)) + " -o " + quoted(out) + " --filter box", "timeout 20 ");
         EXPECT_EQ(r.code, 1) << r.err;
         EXPECT_NE(r.err.find(input.name), std::string::npos) << r.err;
         EXPECT_NE(r.err.find(input.reason), std::string::npos) << r.err;
@@ -89,8 +85,9 @@ TEST(FaultInputs, ABatchReportsEachNonRegularInputAndDoesTheGoodFiles)
     ASSERT_TRUE(cv::imwrite(dir.file("good.png"), good));
     const std::string report = dir.file("report.json");
     const std::string outDir = dir.file("out");
-    const CliRun r = cli(dir, "batch " + quoted(dir.path().string()) + " -o " + quoted(outDir) +
-                                  " --filter box --jobs 4 --report " + quoted(report),
+    const CliRun r = cli(dir,
+                         "batch " + quoted(dir.path().string()) + " -o " + quoted(outDir) +
+                             " --filter box --jobs 4 --report " + quoted(report),
                          "timeout 30 ");
     EXPECT_EQ(r.code, 1) << r.err;
     ASSERT_TRUE(fs::exists(report)) << r.err;

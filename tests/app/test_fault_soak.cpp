@@ -117,7 +117,8 @@ BatchProcessor faultyEngine(Faults& faults)
 {
     gpu::RunOptions options;
     options.placement = values::Placement::Streamed;
-    options.deviceSlots = {values::DeviceSlot{values::DeviceId::cpu(), 0, 1.0}, values::DeviceSlot{values::DeviceId::cpu(), 0, 1.0}};
+    options.deviceSlots = {values::DeviceSlot{values::DeviceId::cpu(), 0, 1.0},
+                           values::DeviceSlot{values::DeviceId::cpu(), 0, 1.0}};
     options.tileSize = values::TileSize{64, 48};
     options.streamsPerGpu = 1;
     options.fault = [&faults](values::SlotIndex slot, int, values::Phase) {
@@ -255,8 +256,8 @@ TEST(FaultSoak, ThousandFilesWithInjectedFailuresStayExactAndFlat)
     RecordProperty("peak_mib_100_files", std::to_string(hundred.peakMiB));
     RecordProperty("peak_mib_1000_files", std::to_string(thousand.peakMiB));
     std::cout << "peak resident memory: " << hundred.peakMiB << " MiB for 100 files, " << thousand.peakMiB
-              << " MiB for 1,000; device faults injected: " << hundred.faultsThrown << ", "
-              << thousand.faultsThrown << "\n";
+              << " MiB for 1,000; device faults injected: " << hundred.faultsThrown << ", " << thousand.faultsThrown
+              << "\n";
 }
 
 }  // namespace

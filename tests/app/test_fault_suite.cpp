@@ -70,20 +70,20 @@ std::string asNobody()
 void checkReadOnlyOutput(const TempFolder& dir, const Inputs& inputs, const fs::path& out, const std::string& prefix)
 {
     const std::string applyOut = (out / "one.png").string();
-    const CliRun apply = cli(dir, "apply " + q(inputs.bytes.begin()->first) + " -o " + q(applyOut) + " --filter box",
-                             prefix);
+    const CliRun apply =
+        cli(dir, "apply " + q(inputs.bytes.begin()->first) + " -o " + q(applyOut) + " --filter box", prefix);
     EXPECT_EQ(apply.code, 1) << apply.err;
     EXPECT_NE(apply.err.find(applyOut), std::string::npos) << apply.err;
     EXPECT_NE(apply.err.find("not writable"), std::string::npos) << apply.err;
 
-    const CliRun batch = cli(dir, "batch " + q(inputs.folder.string()) + " -o " + q(out.string()) +
-                                      " --filter gaussian --jobs 4", prefix);
+    const CliRun batch = cli(
+        dir, "batch " + q(inputs.folder.string()) + " -o " + q(out.string()) + " --filter gaussian --jobs 4", prefix);
     EXPECT_EQ(batch.code, 1) << batch.out << batch.err;
     EXPECT_NE(batch.out.find("0 written"), std::string::npos) << batch.out;
     EXPECT_NE(batch.out.find(std::to_string(inputs.bytes.size()) + " failed"), std::string::npos) << batch.out;
     for (const auto& entry : inputs.bytes) {
         EXPECT_NE(batch.err.find(entry.first), std::string::npos) << "no message names " << entry.first << ":\n"
-                                                                   << batch.err;
+                                                                  << batch.err;
     }
     EXPECT_NE(batch.err.find("not writable"), std::string::npos) << batch.err;
     EXPECT_EQ(filesIn(out), 0u) << "something was written into the read-only folder";
@@ -116,8 +116,8 @@ TEST(FaultSuite, ReadOnlyOutputFolderForAnUnprivilegedUser)
     const Inputs inputs = makeInputs(dir);
     const fs::path out = dir.path() / "out";
     fs::create_directories(out);
-    fs::permissions(out, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
-                             fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(out, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec |
+                             fs::perms::others_read | fs::perms::others_exec);
     // The unprivileged user writes its stdout/stderr captures into the test folder.
     checkReadOnlyOutput(dir, inputs, out, prefix);
 }

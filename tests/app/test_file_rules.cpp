@@ -132,8 +132,9 @@ TEST_F(FileRules, DeviceNodesAreWrittenStraightAndNeverReplaced)
     ASSERT_EQ(cli(dir_, batch(" --report " + q(kept)), kGuard).code, 0);
     const CliRun m = cli(dir_, "batch-report merge -o " + q(merged) + " " + q(kept), kGuard);
     EXPECT_EQ(m.code, 0) << m.err;
-    const CliRun a = cli(dir_, "apply " + q(good_) + " -o " + q(dir_.file("a.png")) +
-                                   " --filter box --device cpu --trace " + q(trace), kGuard);
+    const CliRun a = cli(
+        dir_, "apply " + q(good_) + " -o " + q(dir_.file("a.png")) + " --filter box --device cpu --trace " + q(trace),
+        kGuard);
     EXPECT_EQ(a.code, 0) << a.err;
     const CliRun i = cli(dir_, "apply " + q(good_) + " -o " + q(image) + " --filter box --device cpu", kGuard);
     EXPECT_EQ(i.code, 1) << i.err;
@@ -259,8 +260,8 @@ TEST_F(FileRules, MergeRefusesHugeClaimsAndDeepNesting)
     Json huge = shardReport(1, 1, 3, {{1, "/in/1.png", "ok"}, {2, "/in/2.png", "ok"}, {3, "/in/3.png", "ok"}});
     huge["list_total"] = 100'000'000;
     test::writeBytes(dir_.file("huge.json"), huge.dump());
-    const CliRun h = cli(dir_, "batch-report merge -o " + q(dir_.file("m.json")) + " " + q(dir_.file("huge.json")),
-                         kGuard);
+    const CliRun h =
+        cli(dir_, "batch-report merge -o " + q(dir_.file("m.json")) + " " + q(dir_.file("huge.json")), kGuard);
     EXPECT_EQ(h.code, 2) << h.err;
     EXPECT_EQ(contains(h.err, "huge.json contradicts itself: it lists 3 files"), "");
     EXPECT_EQ(contains(h.err, "100000000"), "");
@@ -270,8 +271,8 @@ TEST_F(FileRules, MergeRefusesHugeClaimsAndDeepNesting)
     std::string text = deep.dump();
     text.replace(text.find("\"@\""), 3, std::string(100'000, '[') + std::string(100'000, ']'));
     test::writeBytes(dir_.file("deep.json"), text);
-    const CliRun d = cli(dir_, "batch-report merge -o " + q(dir_.file("m.json")) + " " + q(dir_.file("deep.json")),
-                         kGuard);
+    const CliRun d =
+        cli(dir_, "batch-report merge -o " + q(dir_.file("m.json")) + " " + q(dir_.file("deep.json")), kGuard);
     EXPECT_EQ(d.code, 1) << d.err;
     EXPECT_EQ(contains(d.err, "deep.json: not a batch report: arrays and objects nested deeper than 64 levels"), "");
     EXPECT_FALSE(fs::exists(dir_.file("m.json")));
@@ -285,7 +286,8 @@ TEST_F(FileRules, ReportsOfDifferentListsExitTwo)
     const Json b = shardReport(2, 2, 4, {{2, "/in/b.png", "ok"}, {4, "/in/d.png", "ok"}});
     const Json rebuilt = shardReport(1, 2, 4, {{1, "/in/x.png", "ok"}, {3, "/in/y.png", "ok"}});
     std::string args;
-    for (const auto& [name, doc] : {std::pair{"a.json", a}, std::pair{"b.json", b}, std::pair{"rebuilt.json", rebuilt}}) {
+    for (const auto& [name, doc] :
+         {std::pair{"a.json", a}, std::pair{"b.json", b}, std::pair{"rebuilt.json", rebuilt}}) {
         test::writeBytes(dir_.file(name), doc.dump());
         args += " " + q(dir_.file(name));
     }
@@ -331,16 +333,19 @@ TEST(ReportContradictions, EachIsRefusedWithItsReason)
               "");
     Json unplaced = shardReport(1, 1, 100'000'000, {{1, "/in/1.png", "ok"}});
     unplaced["files"][0].erase("position");  // keyed by "index": the claim is counted all the same
-    EXPECT_EQ(contains(disagreement(one(unplaced)), "it lists 1 files, but shard 1/1 of a list of 100000000 takes"), "");
+    EXPECT_EQ(contains(disagreement(one(unplaced)), "it lists 1 files, but shard 1/1 of a list of 100000000 takes"),
+              "");
     Json legacy = shardReport(1, 2, 4, {{5, "/in/5.png", "ok"}});
     legacy.erase("list_total");
     legacy["files"][0].erase("position");
-    EXPECT_EQ(contains(disagreement({{"r.json", shardReport(1, 2, 4, {{1, "/in/1.png", "ok"}, {3, "/in/3.png", "ok"}}).dump()},
-                                     {"old.json", legacy.dump()}}),
+    EXPECT_EQ(contains(disagreement(
+                           {{"r.json", shardReport(1, 2, 4, {{1, "/in/1.png", "ok"}, {3, "/in/3.png", "ok"}}).dump()},
+                            {"old.json", legacy.dump()}}),
                        "old.json lists place 5 but the other reports' list holds 4"),
               "");
     // What passes merges, and the merged report merges again to itself.
-    const MergedReport merged = mergeReports(one(shardReport(1, 2, 4, {{1, "/in/1.png", "ok"}, {3, "/in/3.png", "failed"}})));
+    const MergedReport merged =
+        mergeReports(one(shardReport(1, 2, 4, {{1, "/in/1.png", "ok"}, {3, "/in/3.png", "failed"}})));
     EXPECT_EQ(merged.missing, 2u);
     const MergedReport again = mergeReports({{"merged.json", merged.json}});
     EXPECT_EQ(again.total, merged.total);
@@ -366,7 +371,8 @@ TEST(ReportContradictions, UnknownStatusesAndBadShardsAreNotReports)
         }
         return std::string("merged");
     };
-    EXPECT_EQ(contains(unreadable(shardReport(1, 1, 1, {{1, "/in/1.png", "done"}})), "r.json: a file entry has the status \"done\""),
+    EXPECT_EQ(contains(unreadable(shardReport(1, 1, 1, {{1, "/in/1.png", "done"}})),
+                       "r.json: a file entry has the status \"done\""),
               "");
     Json shard = shardReport(1, 1, 1, {{1, "/in/1.png", "ok"}});
     shard["shard"] = {{"index", 3}, {"count", 2}};
@@ -440,7 +446,8 @@ TEST(OutputRule, RefusesFoldersMissingFoldersAndUnreadFifos)
     const std::string fifo = dir.file("out.fifo");
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     EXPECT_EQ(reason(fifo, files::Streams::Write), "a FIFO that no process reads; nothing was written");
-    EXPECT_EQ(reason(fifo, files::Streams::Refuse), "is a FIFO; only a regular file is written here, so it was left as it is");
+    EXPECT_EQ(reason(fifo, files::Streams::Refuse),
+              "is a FIFO; only a regular file is written here, so it was left as it is");
     EXPECT_TRUE(S_ISFIFO(modeOf(fifo)));
     EXPECT_EQ(reason(dir.file("new.txt"), files::Streams::Write), "written");
     EXPECT_EQ(test::readBytes(dir.file("new.txt")), "text");

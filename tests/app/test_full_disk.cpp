@@ -65,8 +65,8 @@ TEST(FullDisk, BatchCountsTheFilesAsFailed)
     }
     const std::string out = (dir.path() / "out").string();
     fs::create_directories(out);
-    const CliRun r = cli(dir, "batch " + q((dir.path() / "in").string()) + " -o " + q(out) +
-                                  " --filter box --format webp", kFullDisk);
+    const CliRun r = cli(
+        dir, "batch " + q((dir.path() / "in").string()) + " -o " + q(out) + " --filter box --format webp", kFullDisk);
     EXPECT_EQ(r.code, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("0 written"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("3 failed"), std::string::npos) << r.out;

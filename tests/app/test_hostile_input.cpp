@@ -55,8 +55,8 @@ TEST_P(LongName, AReportNameUpTo255BytesIsWritten)
     EXPECT_TRUE(hiddenIn(dir.path()).empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Bytes, LongName, ::testing::Values(std::size_t{243}, std::size_t{244}, std::size_t{250},
-                                                            std::size_t{255}));
+INSTANTIATE_TEST_SUITE_P(Bytes, LongName,
+                         ::testing::Values(std::size_t{243}, std::size_t{244}, std::size_t{250}, std::size_t{255}));
 
 /// The run's report, parsed.
 nlohmann::json report(const std::string& path)
@@ -178,8 +178,14 @@ namespace {
 std::string tiffWith(int samples, int colour, int extraKind, int width = 7, int height = 5)
 {
     std::string out("II*\0\0\0\0\0", 8);
-    auto put16 = [](std::string& s, std::uint32_t v) { s += static_cast<char>(v & 0xFF); s += static_cast<char>(v >> 8); };
-    auto put32 = [&](std::string& s, std::uint32_t v) { put16(s, v & 0xFFFF); put16(s, v >> 16); };
+    auto put16 = [](std::string& s, std::uint32_t v) {
+        s += static_cast<char>(v & 0xFF);
+        s += static_cast<char>(v >> 8);
+    };
+    auto put32 = [&](std::string& s, std::uint32_t v) {
+        put16(s, v & 0xFFFF);
+        put16(s, v >> 16);
+    };
     const std::uint32_t dataOffset = 8;
     const std::uint32_t dataBytes = static_cast<std::uint32_t>(width * height * samples);
     for (std::uint32_t i = 0; i < dataBytes; ++i) {
@@ -301,7 +307,8 @@ TEST(EndOfOptions, BatchTakesInputsThatStartWithADash)
     TempFolder dir("dashdash-batch");
     smallImage(dir.file("-a.png"), 1);
     smallImage(dir.file("--b.png"), 2);
-    const CliRun r = cli(dir, "batch -o out --kernel 1 -- -a.png --b.png", "cd " + quoted(dir.path().string()) + " && ");
+    const CliRun r =
+        cli(dir, "batch -o out --kernel 1 -- -a.png --b.png", "cd " + quoted(dir.path().string()) + " && ");
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(fs::exists(dir.file("out/-a-custom.png"))) << r.out << r.err;
     EXPECT_TRUE(fs::exists(dir.file("out/--b-custom.png"))) << r.out << r.err;
@@ -331,8 +338,10 @@ TEST(PresetFile, BadContentsAreAUsageErrorAndAnUnreadableFileAFileError)
     writeBytes(dir.path() / "type.json", R"({"filters": [{"id": "box", "params": {"size": true}}]})");
     for (const std::string file : {"syntax.json", "unknown.json", "type.json", "missing.json"}) {
         const std::string preset = " --preset " + quoted(dir.file(file));
-        const CliRun apply = cli(dir, "apply " + quoted(dir.file("in.png")) + " -o " + quoted(dir.file("o.png")) + preset);
-        const CliRun batch = cli(dir, "batch " + quoted(dir.file("in.png")) + " -o " + quoted(dir.file("out")) + preset);
+        const CliRun apply =
+            cli(dir, "apply " + quoted(dir.file("in.png")) + " -o " + quoted(dir.file("o.png")) + preset);
+        const CliRun batch =
+            cli(dir, "batch " + quoted(dir.file("in.png")) + " -o " + quoted(dir.file("out")) + preset);
         const int expected = file == "missing.json" ? 1 : 2;
         EXPECT_EQ(apply.code, expected) << file << ": " << apply.err;
         EXPECT_EQ(batch.code, expected) << file << ": " << batch.err;
@@ -374,8 +383,10 @@ TEST(KernelFile, BadContentsAreAUsageErrorInApplyAndBatchAlike)
     writeBytes(dir.path() / "broken.json", R"({"size": [3, 3], "weights": [1, 2]})");
     for (const std::string file : {"rows.txt", "big.txt", "two.json", "broken.json"}) {
         const std::string kernel = " --kernel @" + quoted(dir.file(file));
-        const CliRun apply = cli(dir, "apply " + quoted(dir.file("in.png")) + " -o " + quoted(dir.file("o.png")) + kernel);
-        const CliRun batch = cli(dir, "batch " + quoted(dir.file("in.png")) + " -o " + quoted(dir.file("out")) + kernel);
+        const CliRun apply =
+            cli(dir, "apply " + quoted(dir.file("in.png")) + " -o " + quoted(dir.file("o.png")) + kernel);
+        const CliRun batch =
+            cli(dir, "batch " + quoted(dir.file("in.png")) + " -o " + quoted(dir.file("out")) + kernel);
         EXPECT_EQ(apply.code, 2) << file << ": " << apply.err;
         EXPECT_EQ(batch.code, 2) << file << ": " << batch.err;
         EXPECT_NE(apply.err.find(dir.file(file)), std::string::npos) << apply.err;

@@ -27,19 +27,22 @@ namespace {
 
 class BombDir {
 public:
-    BombDir() {
+    BombDir()
+    {
         std::random_device rd;
         path_ = fs::temp_directory_path() / ("tessera-bombs-" + std::to_string(rd()) + std::to_string(rd()));
         fs::create_directories(path_);
     }
-    ~BombDir() {
+    ~BombDir()
+    {
         std::error_code ec;
         fs::remove_all(path_, ec);
     }
     BombDir(const BombDir&) = delete;
     BombDir& operator=(const BombDir&) = delete;
 
-    std::string write(const std::string& name, const Bytes& bytes) const {
+    std::string write(const std::string& name, const Bytes& bytes) const
+    {
         const std::string path = (path_ / name).string();
         std::ofstream out(path, std::ios::binary);
         out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
@@ -50,12 +53,14 @@ private:
     fs::path path_;
 };
 
-tessera::app::ImageHeader sniff(const Bytes& bytes) {
+tessera::app::ImageHeader sniff(const Bytes& bytes)
+{
     std::istringstream in(std::string(bytes.begin(), bytes.end()), std::ios::binary);
     return tessera::app::sniffImageHeader(in);
 }
 
-long peakRssKiB() {
+long peakRssKiB()
+{
     rusage usage{};
     ::getrusage(RUSAGE_SELF, &usage);
     return usage.ru_maxrss;
@@ -63,7 +68,8 @@ long peakRssKiB() {
 
 // Reads path expecting an ImageError naming it and holding every fragment, and checks that the
 // refusal did not raise the process's peak memory by anything like a decoded bomb.
-void expectRefusedCheaply(const std::string& path, const std::vector<std::string>& fragments) {
+void expectRefusedCheaply(const std::string& path, const std::vector<std::string>& fragments)
+{
     const long before = peakRssKiB();
     try {
         tessera::app::readImage(path);
@@ -78,7 +84,8 @@ void expectRefusedCheaply(const std::string& path, const std::vector<std::string
     EXPECT_LT(peakRssKiB() - before, 64 * 1024) << "the refusal allocated a decoded image's worth of memory";
 }
 
-void put(Bytes& b, std::uint64_t v, int bytes, bool bigEndian) {
+void put(Bytes& b, std::uint64_t v, int bytes, bool bigEndian)
+{
     for (int i = 0; i < bytes; ++i) {
         const int shift = 8 * (bigEndian ? bytes - 1 - i : i);
         b.push_back(static_cast<std::uint8_t>(v >> shift));
@@ -91,18 +98,24 @@ struct TiffEntry {
     std::uint64_t value;
 };
 
-int typeSize(std::uint16_t type) {
+int typeSize(std::uint16_t type)
+{
     switch (type) {
-    case 1: case 6: return 1;
-    case 3: case 8: return 2;
-    case 16: case 17: case 18: return 8;
+    case 1:
+    case 6: return 1;
+    case 3:
+    case 8: return 2;
+    case 16:
+    case 17:
+    case 18: return 8;
     default: return 4;
     }
 }
 
 // A classic TIFF with one IFD of single-valued entries; a value too wide for the 4-byte field
 // (LONG8) is stored after the IFD and the field holds its offset.
-Bytes makeTiff(bool bigEndian, const std::vector<TiffEntry>& entries) {
+Bytes makeTiff(bool bigEndian, const std::vector<TiffEntry>& entries)
+{
     Bytes b;
     b.push_back(bigEndian ? 'M' : 'I');
     b.push_back(bigEndian ? 'M' : 'I');
@@ -133,7 +146,8 @@ Bytes makeTiff(bool bigEndian, const std::vector<TiffEntry>& entries) {
 }
 
 // An 8-bit grey uncompressed TIFF claiming width x height, its size tags of the given type.
-Bytes tiffBomb(bool bigEndian, std::uint16_t sizeType, std::uint32_t width, std::uint32_t height) {
+Bytes tiffBomb(bool bigEndian, std::uint16_t sizeType, std::uint32_t width, std::uint32_t height)
+{
     const std::uint64_t bytes = std::uint64_t{width} * height;
     return makeTiff(bigEndian, {{256, sizeType, width},
                                 {257, sizeType, height},
@@ -146,14 +160,16 @@ Bytes tiffBomb(bool bigEndian, std::uint16_t sizeType, std::uint32_t width, std:
                                 {279, 4, bytes}});
 }
 
-Bytes encodeJpeg(const cv::Mat& img, bool progressive) {
+Bytes encodeJpeg(const cv::Mat& img, bool progressive)
+{
     std::vector<uchar> encoded;
     EXPECT_TRUE(cv::imencode(".jpg", img, encoded,
                              {cv::IMWRITE_JPEG_QUALITY, 90, cv::IMWRITE_JPEG_PROGRESSIVE, progressive ? 1 : 0}));
     return Bytes(encoded.begin(), encoded.end());
 }
 
-std::size_t findMarker(const Bytes& jpeg, std::uint8_t marker) {
+std::size_t findMarker(const Bytes& jpeg, std::uint8_t marker)
+{
     for (std::size_t i = 2; i + 1 < jpeg.size(); ++i) {
         if (jpeg[i] == 0xFF && jpeg[i + 1] == marker) {
             return i;
@@ -165,7 +181,8 @@ std::size_t findMarker(const Bytes& jpeg, std::uint8_t marker) {
 
 // A real JPEG whose frame header is rewritten to claim width x height, with junk bytes inserted
 // just before the frame marker.
-Bytes jpegBomb(std::uint16_t width, std::uint16_t height, const Bytes& junk) {
+Bytes jpegBomb(std::uint16_t width, std::uint16_t height, const Bytes& junk)
+{
     Bytes jpeg = encodeJpeg(cv::Mat(8, 8, CV_8UC1, cv::Scalar(128)), false);
     const std::size_t sof = findMarker(jpeg, 0xC0);
     jpeg[sof + 5] = static_cast<std::uint8_t>(height >> 8);
@@ -179,7 +196,8 @@ Bytes jpegBomb(std::uint16_t width, std::uint16_t height, const Bytes& junk) {
 }  // namespace
 
 // Every integer type libtiff accepts for ImageWidth and ImageLength, in both byte orders.
-TEST(ImageBombs, TiffSizesOfEveryIntegerType) {
+TEST(ImageBombs, TiffSizesOfEveryIntegerType)
+{
     for (const bool bigEndian : {false, true}) {
         for (const std::uint16_t type : {3, 4, 8, 9, 13, 16, 17, 18}) {
             const auto h = sniff(makeTiff(bigEndian, {{256, type, 300}, {257, type, 200}}));
@@ -198,15 +216,18 @@ TEST(ImageBombs, TiffSizesOfEveryIntegerType) {
     }
 }
 
-TEST(ImageBombs, SlongTiffBombIsRefusedBeforeDecoding) {
+TEST(ImageBombs, SlongTiffBombIsRefusedBeforeDecoding)
+{
     BombDir dir;
     for (const bool bigEndian : {false, true}) {
-        const std::string path = dir.write(bigEndian ? "bomb-mm.tif" : "bomb-ii.tif", tiffBomb(bigEndian, 9, 40000, 26000));
+        const std::string path =
+            dir.write(bigEndian ? "bomb-mm.tif" : "bomb-ii.tif", tiffBomb(bigEndian, 9, 40000, 26000));
         expectRefusedCheaply(path, {"40000 x 26000", "exceeds the limit"});
     }
 }
 
-TEST(ImageBombs, TiffWhoseSizeCannotBeReadIsRefused) {
+TEST(ImageBombs, TiffWhoseSizeCannotBeReadIsRefused)
+{
     BombDir dir;
     // Width as a RATIONAL: not a size the sniffer (or libtiff) reads as an integer.
     Bytes tiff = makeTiff(false, {{256, 5, 8}, {257, 3, 8}, {258, 3, 8}, {262, 3, 1}, {273, 4, 8}, {279, 4, 64}});
@@ -216,15 +237,11 @@ TEST(ImageBombs, TiffWhoseSizeCannotBeReadIsRefused) {
 
 // libjpeg skips bytes that are not 0xFF before a marker, and 0xFF fill bytes; the sniffer walks
 // the same way so the frame header it finds is the one the decoder uses.
-TEST(ImageBombs, JpegMarkerWalkSkipsJunkFillAndStandaloneMarkers) {
-    const std::vector<Bytes> spellings{{},
-                                       {0x00},
-                                       {0x12, 0x34, 0x56},
-                                       {0xFF, 0xFF, 0xFF},
-                                       {0x00, 0xFF, 0xFF},
-                                       {0xFF, 0x00},
-                                       {0xFF, 0xD0},
-                                       {0xFF, 0x01, 0x77}};
+TEST(ImageBombs, JpegMarkerWalkSkipsJunkFillAndStandaloneMarkers)
+{
+    const std::vector<Bytes> spellings{
+        {},           {0x00},       {0x12, 0x34, 0x56}, {0xFF, 0xFF, 0xFF}, {0x00, 0xFF, 0xFF},
+        {0xFF, 0x00}, {0xFF, 0xD0}, {0xFF, 0x01, 0x77}};
     for (const Bytes& junk : spellings) {
         const auto h = sniff(jpegBomb(1234, 567, junk));
         EXPECT_EQ(h.format, "jpeg");
@@ -233,7 +250,8 @@ TEST(ImageBombs, JpegMarkerWalkSkipsJunkFillAndStandaloneMarkers) {
     }
 }
 
-TEST(ImageBombs, JpegWithJunkBeforeItsFrameIsRefusedBeforeDecoding) {
+TEST(ImageBombs, JpegWithJunkBeforeItsFrameIsRefusedBeforeDecoding)
+{
     BombDir dir;
     const Bytes bomb = jpegBomb(65000, 16000, {0x00});
     EXPECT_LT(bomb.size(), 400u);
@@ -241,7 +259,8 @@ TEST(ImageBombs, JpegWithJunkBeforeItsFrameIsRefusedBeforeDecoding) {
     expectRefusedCheaply(path, {"65000 x 16000", "exceeds the limit"});
 }
 
-TEST(ImageBombs, JpegWithoutAReadableFrameIsRefused) {
+TEST(ImageBombs, JpegWithoutAReadableFrameIsRefused)
+{
     BombDir dir;
     Bytes jpeg = encodeJpeg(cv::Mat(8, 8, CV_8UC1, cv::Scalar(10)), false);
     const std::size_t sof = findMarker(jpeg, 0xC0);
@@ -254,7 +273,8 @@ TEST(ImageBombs, JpegWithoutAReadableFrameIsRefused) {
 // libjpeg refuses a scan before the frame header: the sniffer and the walk stop there too, so a
 // frame header after it (which the decoder never reads) gives no size, and the file is refused.
 // Found by fuzz_image_header (tests/fuzz/regressions/fuzz_image_header/scan-before-frame.jpg).
-TEST(ImageBombs, JpegScanBeforeTheFrameGivesNoSize) {
+TEST(ImageBombs, JpegScanBeforeTheFrameGivesNoSize)
+{
     const Bytes jpeg = encodeJpeg(cv::Mat(8, 8, CV_8UC1, cv::Scalar(10)), false);
     const std::size_t sos = findMarker(jpeg, 0xDA);
     const std::size_t sosLength = std::size_t{jpeg[sos + 2]} << 8 | jpeg[sos + 3];
@@ -274,7 +294,8 @@ TEST(ImageBombs, JpegScanBeforeTheFrameGivesNoSize) {
 
 // Empty scans cost the decoder a pass over the whole image each: a file of thousands is refused
 // by counting them, while an ordinary progressive JPEG still reads.
-TEST(ImageBombs, JpegWithThousandsOfScansIsRefused) {
+TEST(ImageBombs, JpegWithThousandsOfScansIsRefused)
+{
     BombDir dir;
     const cv::Mat img(64, 48, CV_8UC3, cv::Scalar(20, 90, 200));
     const Bytes progressive = encodeJpeg(img, true);

@@ -18,7 +18,8 @@
 // headers too, and damaged headers that must never break it.
 using namespace tessera::test::image_io;
 
-TEST(ImageIoSniff, ReadsDimensionsOfEveryFormat) {
+TEST(ImageIoSniff, ReadsDimensionsOfEveryFormat)
+{
     TempDir dir;
     const cv::Mat u8 = randomImage(CV_8U, 3);
     const cv::Mat f32 = randomImage(CV_32F, 3);
@@ -49,28 +50,29 @@ TEST(ImageIoSniff, ReadsDimensionsOfEveryFormat) {
     EXPECT_EQ(tessera::app::sniffImageHeader(dir.file("down.bmp")).height, 23);
 }
 
-TEST(ImageIoSniff, HandBuiltHeaders) {
+TEST(ImageIoSniff, HandBuiltHeaders)
+{
     TempDir dir;
     const auto sniff = [&](const Bytes& bytes) {
         writeBytes(dir.file("h.bin"), bytes);
         return tessera::app::sniffImageHeader(dir.file("h.bin"));
     };
     // Big-endian TIFF: ImageWidth as SHORT, ImageLength as LONG.
-    auto h = sniff({'M', 'M', 0, 42, 0, 0, 0, 8, 0, 2,  //
-                    1, 0, 0, 3, 0, 0, 0, 1, 0x01, 0x2C, 0, 0,  //
-                    1, 1, 0, 4, 0, 0, 0, 1, 0, 1, 0x86, 0xA0});
+    auto h = sniff({'M', 'M', 0, 42, 0, 0, 0, 8, 0,    2,              //
+                    1,   0,   0, 3,  0, 0, 0, 1, 0x01, 0x2C, 0,    0,  //
+                    1,   1,   0, 4,  0, 0, 0, 1, 0,    1,    0x86, 0xA0});
     EXPECT_EQ(h.format, "tiff");
     EXPECT_EQ(h.width, 300);
     EXPECT_EQ(h.height, 100000);
     // Little-endian BigTIFF with LONG8 sizes.
-    h = sniff({'I', 'I', 43, 0, 8, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0,  //
-               0, 1, 16, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x1F, 0, 0, 0, 0, 0, 0,         //
-               1, 1, 3, 0, 1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0});
+    h = sniff({'I', 'I', 43, 0, 8, 0, 0, 0, 16, 0, 0, 0, 0,    0,    0, 0, 2, 0, 0, 0, 0, 0, 0, 0,  //
+               0,   1,   16, 0, 1, 0, 0, 0, 0,  0, 0, 0, 0x40, 0x1F, 0, 0, 0, 0, 0, 0,              //
+               1,   1,   3,  0, 1, 0, 0, 0, 0,  0, 0, 0, 5,    0,    0, 0, 0, 0, 0, 0});
     EXPECT_EQ(h.width, 8000);
     EXPECT_EQ(h.height, 5);
     // Extended WebP: 24-bit canvas sizes minus one.
-    h = sniff({'R', 'I', 'F', 'F', 30, 0, 0, 0, 'W', 'E', 'B', 'P', 'V', 'P', '8', 'X', 10, 0, 0, 0,  //
-               0x10, 0, 0, 0, 0x9F, 0x86, 0x01, 0xFF, 0x00, 0x00});
+    h = sniff({'R',  'I', 'F', 'F', 30,   0,    0,    0,    'W',  'E', 'B', 'P', 'V', 'P', '8', 'X', 10, 0, 0, 0,  //
+               0x10, 0,   0,   0,   0x9F, 0x86, 0x01, 0xFF, 0x00, 0x00});
     EXPECT_EQ(h.format, "webp");
     EXPECT_EQ(h.width, 100000);
     EXPECT_EQ(h.height, 256);
@@ -84,12 +86,14 @@ TEST(ImageIoSniff, HandBuiltHeaders) {
 }
 
 // Sniffs in memory through the stream overload, so thousands of variants stay cheap.
-tessera::app::ImageHeader sniffBytes(const Bytes& bytes) {
+tessera::app::ImageHeader sniffBytes(const Bytes& bytes)
+{
     std::istringstream in(std::string(bytes.begin(), bytes.end()), std::ios::binary);
     return tessera::app::sniffImageHeader(in);
 }
 
-TEST(ImageIoSniff, DamagedHeadersNeverBreakTheSniffer) {
+TEST(ImageIoSniff, DamagedHeadersNeverBreakTheSniffer)
+{
     TempDir dir;
     std::vector<Bytes> samples;
     for (const char* name : {"d.png", "d.jpg", "d.tif", "d.bmp", "d.webp"}) {

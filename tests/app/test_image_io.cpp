@@ -27,7 +27,8 @@
 using tessera::app::ImageLimits;
 using namespace tessera::test::image_io;
 
-TEST(ImageIoRoundTrip, LosslessFormatsKeepEveryPixel) {
+TEST(ImageIoRoundTrip, LosslessFormatsKeepEveryPixel)
+{
     struct Case {
         const char* ext;
         int depth;
@@ -53,10 +54,12 @@ TEST(ImageIoRoundTrip, LosslessFormatsKeepEveryPixel) {
             EXPECT_TRUE(identical(img, back)) << tessera::app::describeFormat(back);
         }
     }
-    EXPECT_EQ(dir.names(), (std::vector<std::string>{"rt.PNG", "rt.bmp", "rt.exr", "rt.png", "rt.tif", "rt.tiff", "rt.webp"}));
+    EXPECT_EQ(dir.names(),
+              (std::vector<std::string>{"rt.PNG", "rt.bmp", "rt.exr", "rt.png", "rt.tif", "rt.tiff", "rt.webp"}));
 }
 
-TEST(ImageIoRoundTrip, FloatKeepsNonFiniteValues) {
+TEST(ImageIoRoundTrip, FloatKeepsNonFiniteValues)
+{
     TempDir dir;
     cv::Mat img = randomImage(CV_32F, 3);
     img.at<cv::Vec3f>(1, 2) = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
@@ -67,7 +70,8 @@ TEST(ImageIoRoundTrip, FloatKeepsNonFiniteValues) {
     }
 }
 
-TEST(ImageIoRoundTrip, GrayWebpComesBackAsEqualChannels) {
+TEST(ImageIoRoundTrip, GrayWebpComesBackAsEqualChannels)
+{
     TempDir dir;
     const cv::Mat gray = randomImage(CV_8U, 1);
     tessera::app::writeImage(dir.file("g.webp"), gray);
@@ -80,7 +84,8 @@ TEST(ImageIoRoundTrip, GrayWebpComesBackAsEqualChannels) {
     }
 }
 
-TEST(ImageIoRoundTrip, JpegStaysClose) {
+TEST(ImageIoRoundTrip, JpegStaysClose)
+{
     TempDir dir;
     for (int ch : {1, 3}) {
         cv::Mat img(40, 56, CV_8UC(ch));
@@ -98,7 +103,8 @@ TEST(ImageIoRoundTrip, JpegStaysClose) {
     }
 }
 
-TEST(ImageIoRead, GrayAlphaPngBecomesBgra) {
+TEST(ImageIoRead, GrayAlphaPngBecomesBgra)
+{
     TempDir dir;
     writeBytes(dir.file("ga8.png"), makePng(2, 1, 4, 8, {{10, 200, 30, 40}}));
     cv::Mat img = tessera::app::readImage(dir.file("ga8.png"));
@@ -112,27 +118,31 @@ TEST(ImageIoRead, GrayAlphaPngBecomesBgra) {
     EXPECT_EQ(img.at<cv::Vec4w>(0, 0), cv::Vec4w(0x1234, 0x1234, 0x1234, 0xABCD));
 }
 
-TEST(ImageIoRead, MissingFile) {
+TEST(ImageIoRead, MissingFile)
+{
     TempDir dir;
     const std::string path = dir.file("nope.png");
     expectImageError([&] { tessera::app::readImage(path); }, path, {"not found"});
 }
 
-TEST(ImageIoRead, DirectoryNamedLikeAnImage) {
+TEST(ImageIoRead, DirectoryNamedLikeAnImage)
+{
     TempDir dir;
     const std::string path = dir.file("folder.png");
     fs::create_directory(path);
     expectImageError([&] { tessera::app::readImage(path); }, path, {"directory"});
 }
 
-TEST(ImageIoRead, EmptyFile) {
+TEST(ImageIoRead, EmptyFile)
+{
     TempDir dir;
     const std::string path = dir.file("empty.png");
     writeBytes(path, {});
     expectImageError([&] { tessera::app::readImage(path); }, path, {"empty"});
 }
 
-TEST(ImageIoRead, TextNamedJpg) {
+TEST(ImageIoRead, TextNamedJpg)
+{
     TempDir dir;
     const std::string path = dir.file("notes.jpg");
     const std::string text = "these are notes, not a picture\n";
@@ -140,7 +150,8 @@ TEST(ImageIoRead, TextNamedJpg) {
     expectImageError([&] { tessera::app::readImage(path); }, path, {"not an image"});
 }
 
-TEST(ImageIoRead, TruncatedPng) {
+TEST(ImageIoRead, TruncatedPng)
+{
     TempDir dir;
     const std::string path = dir.file("cut.png");
     tessera::app::writeImage(path, randomImage(CV_8U, 3, {64, 64}));
@@ -153,13 +164,15 @@ TEST(ImageIoRead, TruncatedPng) {
 
 // A JPEG cut short decodes with grey rows and a warning only; it must be refused, baseline and
 // progressive, while complete files (also with bytes after the end marker) still read.
-TEST(ImageIoRead, TruncatedJpegIsRefused) {
+TEST(ImageIoRead, TruncatedJpegIsRefused)
+{
     TempDir dir;
     const cv::Mat img = randomImage(CV_8U, 3, {96, 80});
     for (const bool progressive : {false, true}) {
         const std::string name = progressive ? "progressive" : "baseline";
         std::vector<uchar> encoded;
-        ASSERT_TRUE(cv::imencode(".jpg", img, encoded, {cv::IMWRITE_JPEG_QUALITY, 95, cv::IMWRITE_JPEG_PROGRESSIVE, progressive ? 1 : 0}));
+        ASSERT_TRUE(cv::imencode(".jpg", img, encoded,
+                                 {cv::IMWRITE_JPEG_QUALITY, 95, cv::IMWRITE_JPEG_PROGRESSIVE, progressive ? 1 : 0}));
         const Bytes whole(encoded.begin(), encoded.end());
         const std::string good = dir.file(name + ".jpg");
         writeBytes(good, whole);
@@ -172,7 +185,8 @@ TEST(ImageIoRead, TruncatedJpegIsRefused) {
         EXPECT_EQ(tessera::app::readImage(padded).size(), img.size()) << name;
 
         for (const double keep : {0.5, 0.9}) {
-            Bytes cut(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(static_cast<double>(whole.size()) * keep));
+            Bytes cut(whole.begin(),
+                      whole.begin() + static_cast<std::ptrdiff_t>(static_cast<double>(whole.size()) * keep));
             const std::string path = dir.file(name + "-cut.jpg");
             writeBytes(path, cut);
             expectImageError([&] { tessera::app::readImage(path); }, path, {"truncated JPEG"});
@@ -184,25 +198,34 @@ TEST(ImageIoRead, TruncatedJpegIsRefused) {
     }
 }
 
-TEST(ImageIoRead, HugeHeaderIsRefusedBeforeDecoding) {
+TEST(ImageIoRead, HugeHeaderIsRefusedBeforeDecoding)
+{
     TempDir dir;
     const std::string path = dir.file("huge.png");
     writeBytes(path, makePng(100000, 100000, 2, 8, {}));
     expectImageError([&] { tessera::app::readImage(path); }, path, {"100000 x 100000", "exceeds the limit"});
 }
 
-TEST(ImageIoRead, LimitsAreConfigurable) {
+TEST(ImageIoRead, LimitsAreConfigurable)
+{
     TempDir dir;
     const std::string path = dir.file("small.png");
     tessera::app::writeImage(path, randomImage(CV_8U, 1, {64, 48}));
     EXPECT_EQ(tessera::app::readImage(path).size(), cv::Size(64, 48));
-    expectImageError([&] { tessera::app::readImage(path, ImageLimits{32, 1000, 1u << 20}); }, path,
-                     {"64 x 48", "32 x 1000"});
-    expectImageError([&] { tessera::app::readImage(path, ImageLimits{1000, 1000, 1000}); }, path,
-                     {"3072 pixels", "1000 pixels"});
+    expectImageError(
+        [&] {
+            tessera::app::readImage(path, ImageLimits{32, 1000, 1u << 20});
+        },
+        path, {"64 x 48", "32 x 1000"});
+    expectImageError(
+        [&] {
+            tessera::app::readImage(path, ImageLimits{1000, 1000, 1000});
+        },
+        path, {"3072 pixels", "1000 pixels"});
 }
 
-TEST(ImageIoRead, UnreadableFile) {
+TEST(ImageIoRead, UnreadableFile)
+{
     if (::geteuid() == 0) {
         GTEST_SKIP() << "root reads files whatever their permissions";
     }
@@ -213,7 +236,8 @@ TEST(ImageIoRead, UnreadableFile) {
     expectImageError([&] { tessera::app::readImage(path); }, path, {"permission denied"});
 }
 
-TEST(ImageIoRead, OtherDepthsAreRefused) {
+TEST(ImageIoRead, OtherDepthsAreRefused)
+{
     TempDir dir;
     for (int depth : {CV_64F, CV_16S}) {
         const std::string path = dir.file("deep" + std::to_string(depth) + ".tif");
@@ -224,7 +248,8 @@ TEST(ImageIoRead, OtherDepthsAreRefused) {
     }
 }
 
-TEST(ImageIoWrite, DepthsAFormatCannotHoldAreRefused) {
+TEST(ImageIoWrite, DepthsAFormatCannotHoldAreRefused)
+{
     TempDir dir;
     const auto refuse = [&](const char* name, int depth, int channels, std::vector<std::string> why) {
         const std::string path = dir.file(name);
@@ -245,7 +270,8 @@ TEST(ImageIoWrite, DepthsAFormatCannotHoldAreRefused) {
     EXPECT_TRUE(dir.names().empty());
 }
 
-TEST(ImageIoWrite, OutputFolderMissing) {
+TEST(ImageIoWrite, OutputFolderMissing)
+{
     TempDir dir;
     const std::string path = dir.file("absent/out.png");
     expectImageError([&] { tessera::app::writeImage(path, randomImage(CV_8U, 3)); }, path,
@@ -253,7 +279,8 @@ TEST(ImageIoWrite, OutputFolderMissing) {
     EXPECT_TRUE(dir.names().empty());
 }
 
-TEST(ImageIoWrite, OutputFolderNotWritable) {
+TEST(ImageIoWrite, OutputFolderNotWritable)
+{
     if (::geteuid() == 0) {
         GTEST_SKIP() << "root writes into folders whatever their permissions";
     }
@@ -266,7 +293,8 @@ TEST(ImageIoWrite, OutputFolderNotWritable) {
     EXPECT_TRUE(fs::is_empty(dir.file("ro")));
 }
 
-TEST(ImageIoWrite, OutputIsADirectory) {
+TEST(ImageIoWrite, OutputIsADirectory)
+{
     TempDir dir;
     const std::string path = dir.file("taken.png");
     fs::create_directory(path);
@@ -274,7 +302,8 @@ TEST(ImageIoWrite, OutputIsADirectory) {
     EXPECT_EQ(dir.names(), std::vector<std::string>{"taken.png"});
 }
 
-TEST(ImageIoWrite, ReplacesAFileAndLeavesNoTemporary) {
+TEST(ImageIoWrite, ReplacesAFileAndLeavesNoTemporary)
+{
     TempDir dir;
     const std::string path = dir.file("out.png");
     tessera::app::writeImage(path, randomImage(CV_8U, 3));
@@ -286,7 +315,8 @@ TEST(ImageIoWrite, ReplacesAFileAndLeavesNoTemporary) {
     EXPECT_EQ(dir.names(), std::vector<std::string>{"out.png"});
 }
 
-TEST(ImageIoWrite, FailuresNeverTouchTheExistingFile) {
+TEST(ImageIoWrite, FailuresNeverTouchTheExistingFile)
+{
     TempDir dir;
     const Bytes precious{'k', 'e', 'e', 'p'};
     for (const char* name : {"keep.png", "keep.jpg"}) {
@@ -302,15 +332,16 @@ TEST(ImageIoWrite, FailuresNeverTouchTheExistingFile) {
     EXPECT_EQ(dir.names(), (std::vector<std::string>{"keep.jpg", "keep.png"}));
 }
 
-TEST(ImageIoSameFile, RefusesEverySpellingOfOneFile) {
+TEST(ImageIoSameFile, RefusesEverySpellingOfOneFile)
+{
     TempDir dir;
     fs::create_directory(dir.file("a"));
     const std::string a = dir.file("a.png");
     tessera::app::writeImage(a, randomImage(CV_8U, 1));
     fs::create_symlink(a, dir.file("link.png"));
     fs::create_hard_link(a, dir.file("hard.png"));
-    for (const std::string& other : {a, dir.file("a/../a.png"), dir.file("./a.png"), dir.file("link.png"),
-                                     dir.file("hard.png")}) {
+    for (const std::string& other :
+         {a, dir.file("a/../a.png"), dir.file("./a.png"), dir.file("link.png"), dir.file("hard.png")}) {
         expectImageError([&] { tessera::app::refuseSameFile(a, other); }, other, {"same file", a});
     }
     const fs::path before = fs::current_path();
@@ -321,7 +352,8 @@ TEST(ImageIoSameFile, RefusesEverySpellingOfOneFile) {
     EXPECT_NO_THROW(tessera::app::refuseSameFile(a, dir.file("a/a.png")));
 }
 
-TEST(ImageIoFormat, DescribesDepthAndChannels) {
+TEST(ImageIoFormat, DescribesDepthAndChannels)
+{
     EXPECT_EQ(tessera::app::describeFormat(cv::Mat(1, 1, CV_8UC3)), "u8x3");
     EXPECT_EQ(tessera::app::describeFormat(cv::Mat(1, 1, CV_16UC1)), "u16x1");
     EXPECT_EQ(tessera::app::describeFormat(cv::Mat(1, 1, CV_32FC4)), "f32x4");

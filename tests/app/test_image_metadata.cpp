@@ -179,7 +179,8 @@ TEST_F(ImageMetadataTest, BatchCarriesMetadataAndItsManifestSaysSo)
 
 TEST_F(ImageMetadataTest, DamagedOrForeignBytesGiveNoMetadata)
 {
-    const std::string junk = "\xff\xd8\xff\xe1\x00\x10" "Exif\0\0MM\0*\0\0\0\x08\xff\xff";
+    const std::string junk = "\xff\xd8\xff\xe1\x00\x10"
+                             "Exif\0\0MM\0*\0\0\0\x08\xff\xff";
     const ImageMetadata m = tessera::app::readMetadata(reinterpret_cast<const std::uint8_t*>(junk.data()), junk.size());
     EXPECT_EQ(m.orientation, 1);
     EXPECT_EQ(tessera::app::readMetadata(nullptr, 0).summary(), "none");

@@ -30,8 +30,7 @@ TEST(InputList, OneInputALineBlanksAndCarriageReturnsDropped)
     EXPECT_EQ(lines, (std::vector<std::string>{"a.png", "b c.png", "folder/", "*.tif"}));
     EXPECT_TRUE(parseInputList("", "list").empty());
     EXPECT_TRUE(parseInputList("\n\n\r\n", "list").empty());
-    EXPECT_EQ(parseInputList(" lead.png \n-dash.png\n", "list"),
-              (std::vector<std::string>{" lead.png ", "-dash.png"}));
+    EXPECT_EQ(parseInputList(" lead.png \n-dash.png\n", "list"), (std::vector<std::string>{" lead.png ", "-dash.png"}));
 }
 
 TEST(InputList, NulByteIsRefusedWithItsLine)
@@ -123,7 +122,8 @@ TEST(BatchShardParse, ShardsPartitionTheList)
     EXPECT_TRUE((BatchShard{2, 3}.holds(4)));
 }
 
-nlohmann::ordered_json shardReport(int k, int n, long long finished, const std::vector<std::pair<int, std::string>>& files)
+nlohmann::ordered_json shardReport(int k, int n, long long finished,
+                                   const std::vector<std::pair<int, std::string>>& files)
 {
     nlohmann::ordered_json doc;
     doc["finished_unix_ms"] = finished;
@@ -149,7 +149,8 @@ TEST(ReportMerge, ListsEveryFileOnceNewestWins)
     const auto a = shardReport(1, 2, 100, {{1, "ok"}, {3, "cancelled"}});
     const auto b = shardReport(2, 2, 110, {{2, "ok"}, {4, "failed"}});
     const auto rerun = shardReport(1, 2, 200, {{1, "skipped"}, {3, "ok"}});
-    const MergedReport merged = mergeReports({{"b.json", b.dump()}, {"rerun.json", rerun.dump()}, {"a.json", a.dump()}});
+    const MergedReport merged =
+        mergeReports({{"b.json", b.dump()}, {"rerun.json", rerun.dump()}, {"a.json", a.dump()}});
     EXPECT_EQ(merged.total, 4u);
     EXPECT_EQ(merged.ok, 3u);  // 1 written by the first run, its rerun's skip keeps that; 3 by the rerun
     EXPECT_EQ(merged.failed, 1u);

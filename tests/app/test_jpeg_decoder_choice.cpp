@@ -100,9 +100,9 @@ TEST_F(JpegDecoderChoice, WithoutOneLibjpegTurboIsNamed)
 TEST_F(JpegDecoderChoice, NoImageFallsBackToLibjpegTurboWithTheReason)
 {
     const cv::Mat got = readImage(jpeg_, withDecoder([](std::string& why) -> std::optional<cv::Mat> {
-        why = "CMYK JPEG (4 components)";
-        return std::nullopt;
-    }));
+                                      why = "CMYK JPEG (4 components)";
+                                      return std::nullopt;
+                                  }));
     EXPECT_EQ(calls_, 1);
     EXPECT_TRUE(same(got, plain_));
     EXPECT_EQ(used_, std::string("libjpeg-turbo (") + kName + ": CMYK JPEG (4 components))");
@@ -111,8 +111,8 @@ TEST_F(JpegDecoderChoice, NoImageFallsBackToLibjpegTurboWithTheReason)
 TEST_F(JpegDecoderChoice, AnExceptionFallsBackToLibjpegTurboWithItsText)
 {
     const cv::Mat got = readImage(jpeg_, withDecoder([](std::string&) -> std::optional<cv::Mat> {
-        throw std::runtime_error("the device fell off the bus");
-    }));
+                                      throw std::runtime_error("the device fell off the bus");
+                                  }));
     EXPECT_TRUE(same(got, plain_));
     EXPECT_EQ(used_, std::string("libjpeg-turbo (") + kName + ": failed: the device fell off the bus)");
 }

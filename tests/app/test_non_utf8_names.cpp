@@ -46,16 +46,16 @@ protected:
 
     test::TempFolder dir_{"names"};
     fs::path in_ = dir_.path() / "in";
-    std::string latin1_ = (in_ / "caf\xe9 100%.png").string();   // "café 100%.png" in Latin-1
-    std::string out_ = dir_.file("out-\xe9t\xe9");                 // "out-été"
+    std::string latin1_ = (in_ / "caf\xe9 100%.png").string();  // "café 100%.png" in Latin-1
+    std::string out_ = dir_.file("out-\xe9t\xe9");              // "out-été"
     std::string outImage_ = out_ + "/caf\xe9 100%-box.png";
 };
 
 TEST_F(NonUtf8Names, BatchReportCsvAndManifestKeepTheExactBytes)
 {
     const CliRun r = cli(dir_, "batch " + test::quoted(in_.string()) + " -o " + test::quoted(out_) +
-                                   " --filter box --device cpu --manifest --report " + test::quoted(dir_.file("r.json")) +
-                                   " --csv " + test::quoted(dir_.file("r.csv")));
+                                   " --filter box --device cpu --manifest --report " +
+                                   test::quoted(dir_.file("r.json")) + " --csv " + test::quoted(dir_.file("r.csv")));
     ASSERT_EQ(r.code, 0) << r.err;
     ASSERT_TRUE(fs::exists(outImage_));
 
@@ -127,8 +127,8 @@ TEST_F(NonUtf8Names, ApplyJsonAndTraceKeepTheExactBytes)
 {
     const std::string output = dir_.file("\xe9t\xe9.png");
     const std::string trace = dir_.file("trace-\xe9.json");
-    const CliRun r = cli(dir_, "apply " + test::quoted(latin1_) + " -o " + test::quoted(output) + " --filter box --device cpu" +
-                                   " --json --trace " + test::quoted(trace));
+    const CliRun r = cli(dir_, "apply " + test::quoted(latin1_) + " -o " + test::quoted(output) +
+                                   " --filter box --device cpu" + " --json --trace " + test::quoted(trace));
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(fs::exists(output));
     EXPECT_TRUE(fs::exists(trace)) << "the trace goes to the file named, not to a re-encoded name";

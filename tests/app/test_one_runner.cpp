@@ -84,7 +84,7 @@ TEST(OneRunner, EngineComparisonAndApplyGiveTheSamePixelsAndReportShape)
     const std::string out = dir.file("applied.tif");
     writeImage(in, image);
     const test::CliRun run = test::cli(dir, "apply " + test::quoted(in) + " -o " + test::quoted(out) +
-                                               " --device cpu --json " + kChainOptions);
+                                                " --device cpu --json " + kChainOptions);
     ASSERT_EQ(run.code, 0) << run.err;
     EXPECT_EQ(cv::norm(readImage(out), want, cv::NORM_INF), 0.0);
     const nlohmann::json cliRun = nlohmann::json::parse(run.out).at("run");

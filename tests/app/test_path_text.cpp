@@ -16,28 +16,29 @@ using nlohmann::json;
 
 // Names that are not UTF-8, and UTF-8 names that look like escapes.
 const std::vector<std::string> kAwkward = {
-    "caf\xe9.png",                  // Latin-1
-    "\xc0\xaf",                     // overlong '/'
-    "\xe0\x80\xaf",                 // overlong '/' in three bytes
-    "\xf0\x80\x80\xaf",             // overlong in four bytes
-    "\xed\xa0\x80",                 // a UTF-16 surrogate (U+D800) encoded as UTF-8
-    "\xed\xbf\xbf.tif",             // the last surrogate
-    "\xf4\x90\x80\x80",             // past U+10FFFF
+    "caf\xe9.png",       // Latin-1
+    "\xc0\xaf",          // overlong '/'
+    "\xe0\x80\xaf",      // overlong '/' in three bytes
+    "\xf0\x80\x80\xaf",  // overlong in four bytes
+    "\xed\xa0\x80",      // a UTF-16 surrogate (U+D800) encoded as UTF-8
+    "\xed\xbf\xbf.tif",  // the last surrogate
+    "\xf4\x90\x80\x80",  // past U+10FFFF
     "\xf5\x80\x80\x80",
-    "\xe2\x82",                     // a sequence cut short
-    "\xe2\x82" "a",
-    "\x80\xbf",                     // lone continuation bytes
+    "\xe2\x82",  // a sequence cut short
+    "\xe2\x82"
+    "a",
+    "\x80\xbf",  // lone continuation bytes
     "\xfe\xff",
-    "caf\\xe9.png",                 // the text "\xe9", which is UTF-8
+    "caf\\xe9.png",  // the text "\xe9", which is UTF-8
     "100%.png",
-    "%E9.png",                      // looks like a percent form, is a plain name
+    "%E9.png",  // looks like a percent form, is a plain name
     "%",
     "%%25",
     "\xe9%E9\\xE9",
     std::string("a\0b", 3),
-    "caf\xc3\xa9.png",              // UTF-8 é
-    "\xf0\x9f\x98\x80",             // U+1F600
-    "\xef\xbf\xbd",                 // U+FFFD itself
+    "caf\xc3\xa9.png",   // UTF-8 é
+    "\xf0\x9f\x98\x80",  // U+1F600
+    "\xef\xbf\xbd",      // U+FFFD itself
     "",
 };
 
@@ -62,7 +63,10 @@ TEST(PathText, TextReplacesEachStrayByteAndKeepsTheRest)
     EXPECT_EQ(utf8Text("caf\xe9.png"), "caf\xef\xbf\xbd.png");
     EXPECT_EQ(utf8Text("\xed\xa0\x80"), "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
     EXPECT_EQ(utf8Text("caf\xc3\xa9"), "caf\xc3\xa9");
-    EXPECT_EQ(utf8Text("\xe2\x82" "a"), "\xef\xbf\xbd\xef\xbf\xbd" "a");
+    EXPECT_EQ(utf8Text("\xe2\x82"
+                       "a"),
+              "\xef\xbf\xbd\xef\xbf\xbd"
+              "a");
 }
 
 TEST(PathText, PercentFormEscapesOnlyStrayBytesAndPercent)
@@ -127,10 +131,14 @@ TEST(PathText, ValidNamesAreWrittenAsTheyAre)
 {
     json object = json::object();
     putPath(object, "input", "%E9\\xe9 caf\xc3\xa9.png");
-    EXPECT_EQ(object.dump(), R"({"input":"%E9\\xe9 caf)" "\xc3\xa9" R"(.png"})");
+    EXPECT_EQ(object.dump(), R"({"input":"%E9\\xe9 caf)"
+                             "\xc3\xa9"
+                             R"(.png"})");
     EXPECT_EQ(pathFrom(object, "input"), "%E9\\xe9 caf\xc3\xa9.png");
     putPath(object, "input", "caf\xe9");
-    EXPECT_EQ(object.dump(), R"({"input":"caf)" "\xef\xbf\xbd" R"(","input_bytes":"caf%E9"})");
+    EXPECT_EQ(object.dump(), R"({"input":"caf)"
+                             "\xef\xbf\xbd"
+                             R"(","input_bytes":"caf%E9"})");
     putPath(object, "input", "plain");  // the byte form of the earlier value goes
     EXPECT_EQ(object.dump(), R"({"input":"plain"})");
 }
@@ -159,7 +167,9 @@ TEST(PathText, JsonTextNeverFailsOnAMessageNamingSuchAFile)
 {
     const json doc{{"error", "caf\xe9.png: cannot decode"}};
     EXPECT_THROW((void)doc.dump(), json::exception);
-    EXPECT_EQ(jsonText(doc), R"({"error":"caf)" "\xef\xbf\xbd" R"(.png: cannot decode"})");
+    EXPECT_EQ(jsonText(doc), R"({"error":"caf)"
+                             "\xef\xbf\xbd"
+                             R"(.png: cannot decode"})");
 }
 
 }  // namespace

@@ -24,10 +24,9 @@ TEST(SampleDepthSniff, AgreesWithTheDecoderForEveryWrittenFormat)
         int channels;
     };
     const Case cases[] = {
-        {".png", CV_8U, 1},  {".png", CV_8U, 4},  {".png", CV_16U, 1}, {".png", CV_16U, 3},
-        {".tif", CV_8U, 1},  {".tif", CV_8U, 3},  {".tif", CV_16U, 1}, {".tif", CV_16U, 4},
-        {".tif", CV_32F, 1}, {".tif", CV_32F, 3}, {".jpg", CV_8U, 3},  {".bmp", CV_8U, 3},
-        {".webp", CV_8U, 3}, {".exr", CV_32F, 3},
+        {".png", CV_8U, 1}, {".png", CV_8U, 4},  {".png", CV_16U, 1}, {".png", CV_16U, 3}, {".tif", CV_8U, 1},
+        {".tif", CV_8U, 3}, {".tif", CV_16U, 1}, {".tif", CV_16U, 4}, {".tif", CV_32F, 1}, {".tif", CV_32F, 3},
+        {".jpg", CV_8U, 3}, {".bmp", CV_8U, 3},  {".webp", CV_8U, 3}, {".exr", CV_32F, 3},
     };
     TempDir dir;
     int n = 0;

@@ -56,8 +56,9 @@ BatchJob tiffJob(const test::TempFolder& in, const test::TempFolder& out, const 
 
 bool sharesDevice(const LeaseInterval& a, const LeaseInterval& b)
 {
-    return std::ranges::any_of(a.request.devices,
-                               [&b](values::DeviceId d) { return std::ranges::find(b.request.devices, d) != b.request.devices.end(); });
+    return std::ranges::any_of(a.request.devices, [&b](values::DeviceId d) {
+        return std::ranges::find(b.request.devices, d) != b.request.devices.end();
+    });
 }
 
 // On the CPU slots (CI) the results equal the CPU path's exactly; on GPUs (the GPU machine) every
@@ -78,7 +79,8 @@ void expectLeasesOfThree(const std::vector<LeaseInterval>& intervals)
         }
         for (const LeaseInterval& b : intervals) {
             if (&a != &b && sharesDevice(a, b)) {
-                EXPECT_FALSE(a.begin < b.end && b.begin < a.end) << toString(b.request.kind) << " beside the comparison";
+                EXPECT_FALSE(a.begin < b.end && b.begin < a.end)
+                    << toString(b.request.kind) << " beside the comparison";
             }
         }
     }
@@ -126,9 +128,8 @@ void runAllTogether(const values::DeviceSnapshot& devices)
     engine.setImage(image);
 
     // All three start before any is done.
-    auto batch = std::async(std::launch::async, [&] {
-        return runBatch(plan, job, makeProcessors(gpus, *scheduler), never);
-    });
+    auto batch =
+        std::async(std::launch::async, [&] { return runBatch(plan, job, makeProcessors(gpus, *scheduler), never); });
     auto comparison = std::async(std::launch::async, [&] {
         return runComparison(image, chain, {gpu ? gpuTarget(gpus, "GPUs") : cpuTarget()}, options);
     });
@@ -194,9 +195,9 @@ TEST(SharedDevices, BatchCancelledWhileWaitingForTheDevice)
     std::atomic<bool> cancel{false};
     std::atomic<bool> waited{false};
     auto batch = std::async(std::launch::async, [&] {
-        return runBatch(planBatch(job), job,
-                        makeProcessors({}, scheduler, values::Method::Auto, 0, [&](const std::string&) { waited = true; }),
-                        cancel);
+        return runBatch(
+            planBatch(job), job,
+            makeProcessors({}, scheduler, values::Method::Auto, 0, [&](const std::string&) { waited = true; }), cancel);
     });
     QElapsedTimer timer;
     timer.start();
@@ -259,7 +260,9 @@ TEST(SharedDevices, PreviewLatencyDuringA200FileBatch)
     };
     const auto describe = [](std::vector<double> ms) {
         std::ranges::sort(ms);
-        const auto at = [&ms](double q) { return ms[static_cast<std::size_t>(q * static_cast<double>(ms.size() - 1))]; };
+        const auto at = [&ms](double q) {
+            return ms[static_cast<std::size_t>(q * static_cast<double>(ms.size() - 1))];
+        };
         return "n " + std::to_string(ms.size()) + ", median " + std::to_string(at(0.5)) + " ms, p95 " +
                std::to_string(at(0.95)) + " ms, max " + std::to_string(ms.back()) + " ms";
     };

@@ -65,17 +65,21 @@ TEST_F(SideFiles, ApplyRefusesSideOutputsOnItsInputs)
     const std::string in = input(0);
     const std::string out = dir_.file("out.png");
     expectRefused("apply " + q(in) + " -o " + q(out) + " --filter box --trace " + q(in), {"--trace", "input image"});
-    expectRefused("apply " + q(in) + " -o " + q(out) + " --filter box --trace " + q(out), {"--trace", "both would be written"});
+    expectRefused("apply " + q(in) + " -o " + q(out) + " --filter box --trace " + q(out),
+                  {"--trace", "both would be written"});
     EXPECT_FALSE(fs::exists(out));
     expectRefused("apply " + q(in) + " -o " + q(preset_.string()) + " --preset " + q(preset_.string()), {"the preset"});
-    expectRefused("apply " + q(in) + " -o " + q(kernel_.string()) + " --kernel @" + q(kernel_.string()), {"kernel file"});
+    expectRefused("apply " + q(in) + " -o " + q(kernel_.string()) + " --kernel @" + q(kernel_.string()),
+                  {"kernel file"});
     // Other spellings of the same files.
     const std::string dotted = (dir_.path() / "in" / "sub" / ".." / "." / "p0.png").string();
     expectRefused("apply " + q(in) + " -o " + q(out) + " --filter box --trace " + q(dotted), {"input image"});
     fs::create_symlink(in, dir_.path() / "link.png");
-    expectRefused("apply " + q(in) + " -o " + q(out) + " --filter box --trace " + q(dir_.file("link.png")), {"input image"});
+    expectRefused("apply " + q(in) + " -o " + q(out) + " --filter box --trace " + q(dir_.file("link.png")),
+                  {"input image"});
     fs::create_hard_link(preset_, dir_.path() / "hard.json");
-    expectRefused("apply " + q(in) + " -o " + q(dir_.file("hard.json")) + " --preset " + q(preset_.string()), {"the preset"});
+    expectRefused("apply " + q(in) + " -o " + q(dir_.file("hard.json")) + " --preset " + q(preset_.string()),
+                  {"the preset"});
     EXPECT_EQ(test::readBytes(dir_.file("hard.json")), before_[preset_.string()]);
     // A distinct trace is written.
     const CliRun ok = cli(dir_, "apply " + q(in) + " -o " + q(out) + " --filter box --trace " + q(dir_.file("t.json")));
@@ -91,11 +95,13 @@ TEST_F(SideFiles, BatchRefusesReportsAndManifestsOnItsFiles)
     const std::string base = "batch " + q(in) + " -o " + q(out) + " --filter box";
     expectRefused(base + " --report " + q(input(1)), {"--report", "input image"});
     expectRefused(base + " --csv " + q(input(0)), {"--csv", "input image"});
-    expectRefused(base + " --report " + q(dir_.file("r.txt")) + " --csv " + q(dir_.file("r.txt")), {"--csv", "both would be written"});
+    expectRefused(base + " --report " + q(dir_.file("r.txt")) + " --csv " + q(dir_.file("r.txt")),
+                  {"--csv", "both would be written"});
     expectRefused(base + " --template {stem} --format png --report " + q(out + "/p0.png"), {"--report", "output of"});
     expectRefused(base + " --template {stem} --format png --manifest --csv " + q(out + "/p1.png.json"), {"manifest"});
     expectRefused("batch " + q(in) + " -o " + q(out) + " --preset " + q(preset_.string()) + " --report " +
-                      q(preset_.string()), {"the preset"});
+                      q(preset_.string()),
+                  {"the preset"});
     EXPECT_FALSE(fs::exists(out + "/p0.png"));
     const CliRun ok = cli(dir_, base + " --report " + q(dir_.file("r.json")) + " --csv " + q(dir_.file("r.csv")));
     EXPECT_EQ(ok.code, 0) << ok.err;

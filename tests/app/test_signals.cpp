@@ -163,8 +163,7 @@ TEST_P(ApplySignal, MidWriteRemovesTheTemporaryAndExitsWith128PlusSignal)
     EXPECT_NE(p.err().find(sig == SIGTERM ? "SIGTERM" : "SIGINT"), std::string::npos) << p.err();
 }
 
-INSTANTIATE_TEST_SUITE_P(Signals, ApplySignal, ::testing::Values(SIGINT, SIGTERM),
-                         signalName);
+INSTANTIATE_TEST_SUITE_P(Signals, ApplySignal, ::testing::Values(SIGINT, SIGTERM), signalName);
 
 class BatchSignal : public ::testing::TestWithParam<int> {};
 
@@ -236,8 +235,7 @@ TEST(BatchSignalTwice, TheSecondSignalEndsTheRunAtOnceLeavingNoTemporary)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Signals, BatchSignal, ::testing::Values(SIGINT, SIGTERM),
-                         signalName);
+INSTANTIATE_TEST_SUITE_P(Signals, BatchSignal, ::testing::Values(SIGINT, SIGTERM), signalName);
 
 // ---- Stale temporaries ----
 
@@ -280,7 +278,7 @@ TEST(TemporaryNames, CarryThisHostAndProcessAndParseBack)
 
 TEST(TemporaryNames, OnlyOurPatternParses)
 {
-    EXPECT_FALSE(files::parseTemporaryName(".photo.tmp-aB3dE9.png"));            // the old form: no host, no pid
+    EXPECT_FALSE(files::parseTemporaryName(".photo.tmp-aB3dE9.png"));             // the old form: no host, no pid
     EXPECT_FALSE(files::parseTemporaryName("photo.tmp-0badc0de-12-aB3dE9.png"));  // not hidden
     EXPECT_FALSE(files::parseTemporaryName(".photo.tmp-0BADC0DE-12-aB3dE9.png"));
     EXPECT_FALSE(files::parseTemporaryName(".photo.tmp-0badc0de--aB3dE9.png"));

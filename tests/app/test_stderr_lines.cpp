@@ -136,11 +136,15 @@ std::string pngThatWarns()
         b = (b + a) % 65521;
     }
     const auto len = static_cast<std::uint16_t>(raw.size());
-    std::string packed{0x78, 0x01, 0x01, static_cast<char>(len & 0xFF), static_cast<char>(len >> 8),
-                       static_cast<char>(~len & 0xFF), static_cast<char>((~len >> 8) & 0xFF)};
+    std::string packed{0x78,
+                       0x01,
+                       0x01,
+                       static_cast<char>(len & 0xFF),
+                       static_cast<char>(len >> 8),
+                       static_cast<char>(~len & 0xFF),
+                       static_cast<char>((~len >> 8) & 0xFF)};
     packed += raw + be((b << 16) | a);
-    return std::string("\x89PNG\r\n\x1a\n", 8) +
-           pngChunk("IHDR", be(32) + be(32) + std::string{8, 0, 0, 0, 0}, false) +
+    return std::string("\x89PNG\r\n\x1a\n", 8) + pngChunk("IHDR", be(32) + be(32) + std::string{8, 0, 0, 0, 0}, false) +
            pngChunk("tEXt", std::string("Comment\0hello", 13), true) + pngChunk("IDAT", packed, false) +
            pngChunk("IEND", "", false);
 }
@@ -166,8 +170,9 @@ TEST(StderrLines, ABatchsDecoderWarningsFromManyThreadsAreWholeLines)
     // a check that the batch's lines stay whole, the deterministic proof is the test above.
     for (int run = 0; run < 3; ++run) {
         fs::remove_all(dir.path() / "out");
-        const CliRun r = cli(dir, "batch " + quoted(dir.file("in")) + " -o " + quoted(dir.file("out")) +
-                                      " --filter box --jobs 16 --device cpu",
+        const CliRun r = cli(dir,
+                             "batch " + quoted(dir.file("in")) + " -o " + quoted(dir.file("out")) +
+                                 " --filter box --jobs 16 --device cpu",
                              "TESSERA_DIAGNOSTICS=1 ");
         ASSERT_EQ(r.code, 0) << r.err;
         std::istringstream lines(r.err);

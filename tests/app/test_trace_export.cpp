@@ -16,9 +16,9 @@
 
 namespace {
 
+using nlohmann::json;
 using tessera::app::TraceFormat;
 using tessera::values::TimingRecord;
-using nlohmann::json;
 
 TEST(TraceExport, ChromeTraceReadsBackAsTheSameRecords)
 {

@@ -96,8 +96,7 @@ TEST_P(BuiltinGrid, MatchesReferenceForEveryFormatAndBorder)
     for (const cv::Size size : sizes) {
         for (const int depth : {CV_8U, CV_16U, CV_32F}) {
             for (const int channels : {1, 3, 4}) {
-                const cv::Mat src = randomImage(size.height, size.width,
-                                                CV_MAKETYPE(depth, channels), rng);
+                const cv::Mat src = randomImage(size.height, size.width, CV_MAKETYPE(depth, channels), rng);
                 for (const auto& bc : allBorderCases()) {
                     FilterSpec spec = base;
                     spec.border = bc.border;
@@ -112,9 +111,7 @@ TEST_P(BuiltinGrid, MatchesReferenceForEveryFormatAndBorder)
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFilters, BuiltinGrid, ::testing::ValuesIn(gridCases()),
-                         [](const ::testing::TestParamInfo<GridCase>& param) {
-                             return param.param.label;
-                         });
+                         [](const ::testing::TestParamInfo<GridCase>& param) { return param.param.label; });
 
 }  // namespace
 }  // namespace tessera::filters

@@ -30,8 +30,7 @@ void checkAllFormats(const FilterSpec& base, cv::Size size, std::mt19937& rng)
 {
     for (const int depth : kDepths) {
         for (const int channels : kChannels) {
-            const cv::Mat src =
-                randomImage(size.height, size.width, CV_MAKETYPE(depth, channels), rng);
+            const cv::Mat src = randomImage(size.height, size.width, CV_MAKETYPE(depth, channels), rng);
             for (const auto& bc : allBorderCases()) {
                 FilterSpec spec = base;
                 spec.border = bc.border;
@@ -80,9 +79,12 @@ TEST(CpuExecutor, EvenKernelsAndOffCentreAnchors)
     const Kernel2D k46 = randomKernel(4, 6, rng);
     const Kernel2D k51 = randomKernel(5, 1, rng);
     const std::vector<FilterSpec> specs = {
-        customWithAnchor(k22, std::nullopt),     customWithAnchor(k22, Point{0, 0}),
-        customWithAnchor(k46, std::nullopt),     customWithAnchor(k46, Point{3, 0}),
-        customWithAnchor(k46, Point{0, 5}),      customWithAnchor(k51, Point{4, 0}),
+        customWithAnchor(k22, std::nullopt),
+        customWithAnchor(k22, Point{0, 0}),
+        customWithAnchor(k46, std::nullopt),
+        customWithAnchor(k46, Point{3, 0}),
+        customWithAnchor(k46, Point{0, 5}),
+        customWithAnchor(k51, Point{4, 0}),
         customWithAnchor(randomKernel(3, 3, rng), Point{2, 2}),
     };
     for (const auto& spec : specs) {
@@ -128,19 +130,17 @@ TEST(CpuExecutor, EveryOutputDepthWithScaleAndOffset)
     std::mt19937 rng(seed);
     for (FilterSpec base : {makeSobel(1, 0, 3), makeGaussian(1.2), makeSharpen(1.5)}) {
         for (const int depth : kDepths) {
-            for (const OutputDepth out :
-                 {OutputDepth::Same, OutputDepth::U8, OutputDepth::U16, OutputDepth::F32}) {
+            for (const OutputDepth out : {OutputDepth::Same, OutputDepth::U8, OutputDepth::U16, OutputDepth::F32}) {
                 const cv::Mat src = randomImage(13, 17, CV_MAKETYPE(depth, 3), rng);
-                for (const auto& [scale, offset] : {std::pair{1.0, 0.0}, std::pair{0.5, 20.0},
-                                                    std::pair{-2.0, 3.25}}) {
+                for (const auto& [scale, offset] : {std::pair{1.0, 0.0}, std::pair{0.5, 20.0}, std::pair{-2.0, 3.25}}) {
                     FilterSpec spec = base;
                     spec.depth = out;
                     spec.scale = scale;
                     spec.offset = offset;
                     spec.border = Border::Constant;
                     spec.borderValue = nonZeroBorderValue(depth);
-                    SCOPED_TRACE(caseName(src, spec) + " scale " + std::to_string(scale) +
-                                 " offset " + std::to_string(offset));
+                    SCOPED_TRACE(caseName(src, spec) + " scale " + std::to_string(scale) + " offset " +
+                                 std::to_string(offset));
                     EXPECT_TRUE(matchesReference(src, spec, applyCpu(src, spec)));
                 }
             }
@@ -258,8 +258,7 @@ TEST(CpuExecutor, BoxMatchesBlur)
                 cv::Mat expected;
                 cv::blur(src, expected, cv::Size(n, n), cv::Point(-1, -1), cvBorder);
                 SCOPED_TRACE(caseName(src, spec));
-                EXPECT_LE(worstDifference(applyCpu(src, spec), expected),
-                          depth == CV_32F ? 1e-5 : 1.0);
+                EXPECT_LE(worstDifference(applyCpu(src, spec), expected), depth == CV_32F ? 1e-5 : 1.0);
             }
         }
     }
@@ -322,8 +321,7 @@ TEST(CpuExecutor, RejectsUnsupportedFormats)
     expectInvalid(cv::Mat(4, 4, CV_8UC2, cv::Scalar(0)), spec,
                   "applyCpu: unsupported channel count 2 (expected 1, 3 or 4)");
     expectInvalid(cv::Mat(), spec, "applyCpu: the image is empty");
-    EXPECT_THROW(applyCpu(cv::Mat(4, 4, CV_64FC1, cv::Scalar(0)), FilterChain{{spec}}),
-                 std::invalid_argument);
+    EXPECT_THROW(applyCpu(cv::Mat(4, 4, CV_64FC1, cv::Scalar(0)), FilterChain{{spec}}), std::invalid_argument);
 }
 
 TEST(CpuExecutor, RejectsBrokenSpecs)
@@ -351,9 +349,10 @@ TEST(CpuExecutorRegion, EqualsTheRegionOfTheWholeResult)
     SCOPED_TRACE(testing::seedNote(seed));
     std::mt19937 rng(seed);
     const cv::Size size(97, 61);
-    const cv::Rect regions[] = {{0, 0, 20, 15}, {30, 20, 25, 17}, {77, 50, 20, 11}, {0, 40, 97, 21}, {96, 60, 1, 1},
-                                {0, 0, 97, 61}};
-    for (const Border border : {Border::Reflect101, Border::Reflect, Border::Replicate, Border::Constant, Border::Wrap}) {
+    const cv::Rect regions[] = {{0, 0, 20, 15},  {30, 20, 25, 17}, {77, 50, 20, 11},
+                                {0, 40, 97, 21}, {96, 60, 1, 1},   {0, 0, 97, 61}};
+    for (const Border border :
+         {Border::Reflect101, Border::Reflect, Border::Replicate, Border::Constant, Border::Wrap}) {
         FilterSpec a = makeCustom(testing::randomKernel(7, 5, rng));
         a.anchor = Point{1, 3};
         a.border = border;

@@ -25,8 +25,7 @@ void expectInvalidArgument(F&& call, const std::string& message)
 
 TEST(FilterSpec, BorderNamesRoundTrip)
 {
-    for (const Border b : {Border::Reflect101, Border::Reflect, Border::Replicate,
-                           Border::Constant, Border::Wrap}) {
+    for (const Border b : {Border::Reflect101, Border::Reflect, Border::Replicate, Border::Constant, Border::Wrap}) {
         EXPECT_EQ(parseBorder(toString(b)), b);
     }
     EXPECT_EQ(toString(Border::Reflect101), "reflect101");
@@ -39,15 +38,13 @@ TEST(FilterSpec, BadBorderNameIsReported)
     expectInvalidArgument([] { parseBorder("mirror"); },
                           "unknown border 'mirror' (expected reflect101, reflect, replicate, "
                           "constant or wrap)");
-    expectInvalidArgument([] { parseBorder(""); },
-                          "unknown border '' (expected reflect101, reflect, replicate, "
-                          "constant or wrap)");
+    expectInvalidArgument([] { parseBorder(""); }, "unknown border '' (expected reflect101, reflect, replicate, "
+                                                   "constant or wrap)");
 }
 
 TEST(FilterSpec, OutputDepthNamesRoundTrip)
 {
-    for (const OutputDepth d :
-         {OutputDepth::Same, OutputDepth::U8, OutputDepth::U16, OutputDepth::F32}) {
+    for (const OutputDepth d : {OutputDepth::Same, OutputDepth::U8, OutputDepth::U16, OutputDepth::F32}) {
         EXPECT_EQ(parseOutputDepth(toString(d)), d);
     }
     EXPECT_EQ(parseOutputDepth("F32"), OutputDepth::F32);
@@ -81,21 +78,17 @@ TEST(FilterSpec, InlineKernelErrorsSayWhere)
 {
     expectInvalidArgument([] { parseInlineKernel("1,2,3;4,x,6"); },
                           "inline kernel: row 2, value 2: 'x' is not a number");
-    expectInvalidArgument([] { parseInlineKernel("1,2,3;4,5"); },
-                          "inline kernel: row 2 has 2 values, row 1 has 3");
-    expectInvalidArgument([] { parseInlineKernel("1,,3"); },
-                          "inline kernel: row 1, value 2: '' is not a number");
+    expectInvalidArgument([] { parseInlineKernel("1,2,3;4,5"); }, "inline kernel: row 2 has 2 values, row 1 has 3");
+    expectInvalidArgument([] { parseInlineKernel("1,,3"); }, "inline kernel: row 1, value 2: '' is not a number");
     expectInvalidArgument([] { parseInlineKernel("1,2;;3,4"); }, "inline kernel: row 2 is empty");
     expectInvalidArgument([] { parseInlineKernel("1,2;"); }, "inline kernel: row 2 is empty");
     expectInvalidArgument([] { parseInlineKernel("   "); }, "inline kernel is empty");
-    expectInvalidArgument([] { parseInlineKernel("1,inf"); },
-                          "inline kernel: row 1, value 2: 'inf' is not a number");
+    expectInvalidArgument([] { parseInlineKernel("1,inf"); }, "inline kernel: row 1, value 2: 'inf' is not a number");
     std::string tooWide = "1";
     for (int i = 0; i < kMaxKernelSide; ++i) {
         tooWide += ",1";
     }
-    expectInvalidArgument([&] { parseInlineKernel(tooWide); },
-                          "inline kernel: more than 255 values per side");
+    expectInvalidArgument([&] { parseInlineKernel(tooWide); }, "inline kernel: more than 255 values per side");
 }
 
 TEST(FilterSpec, DetectsRankOneKernels)
@@ -108,8 +101,7 @@ TEST(FilterSpec, DetectsRankOneKernels)
     Kernel2D k{4, 5, {}};
     for (int y = 0; y < 5; ++y) {
         for (int x = 0; x < 4; ++x) {
-            k.weights.push_back(column.weights[static_cast<size_t>(y)] *
-                                row.weights[static_cast<size_t>(x)]);
+            k.weights.push_back(column.weights[static_cast<size_t>(y)] * row.weights[static_cast<size_t>(x)]);
         }
     }
     const auto pair = detectSeparable(k);
@@ -118,8 +110,7 @@ TEST(FilterSpec, DetectsRankOneKernels)
     ASSERT_EQ(pair->column.size(), 5u);
     for (int y = 0; y < 5; ++y) {
         for (int x = 0; x < 4; ++x) {
-            EXPECT_NEAR(pair->column[static_cast<size_t>(y)] * pair->row[static_cast<size_t>(x)],
-                        k.at(x, y), 1e-12);
+            EXPECT_NEAR(pair->column[static_cast<size_t>(y)] * pair->row[static_cast<size_t>(x)], k.at(x, y), 1e-12);
         }
     }
 }
@@ -146,9 +137,8 @@ TEST(FilterSpec, SymmetricKernelsFactorIntoEqualHalves)
 TEST(FilterSpec, FactoriesStoreSeparablePairs)
 {
     for (const FilterSpec& spec :
-         {makeGaussian(1.3), makeBox(5), makeBox(4, false), makeSobel(1, 0, 5),
-          makeSobel(1, 1, 3), makeScharr(0, 1), makePrewitt("vertical"), makeIdentity(),
-          makeMotionBlur(7, 0.0)}) {
+         {makeGaussian(1.3), makeBox(5), makeBox(4, false), makeSobel(1, 0, 5), makeSobel(1, 1, 3), makeScharr(0, 1),
+          makePrewitt("vertical"), makeIdentity(), makeMotionBlur(7, 0.0)}) {
         SCOPED_TRACE(spec.id);
         ASSERT_TRUE(spec.separable.has_value());
         ASSERT_EQ(spec.separable->row.size(), static_cast<size_t>(spec.kernel.width));
@@ -162,8 +152,7 @@ TEST(FilterSpec, FactoriesStoreSeparablePairs)
         }
     }
     for (const FilterSpec& spec : {makeSharpen(1.0), makeLaplacian(3), makeLaplacianOfGaussian(1.0),
-                                   makeUnsharp(1.0, 1.0), makeEmboss(45.0, 1.0),
-                                   makeMotionBlur(7, 30.0)}) {
+                                   makeUnsharp(1.0, 1.0), makeEmboss(45.0, 1.0), makeMotionBlur(7, 30.0)}) {
         SCOPED_TRACE(spec.id);
         EXPECT_FALSE(spec.separable.has_value());
     }
@@ -221,16 +210,13 @@ TEST(FilterSpec, ValidateSpecMessages)
     expectInvalidArgument([&] { validateSpec(spec); }, "kernel weights must be finite numbers");
     spec.kernel = Kernel2D{2, 1, {1.0, 2.0}};
     spec.anchor = Point{-1, 0};
-    expectInvalidArgument([&] { validateSpec(spec); },
-                          "anchor (-1, 0) is outside the 2 x 1 kernel");
+    expectInvalidArgument([&] { validateSpec(spec); }, "anchor (-1, 0) is outside the 2 x 1 kernel");
     spec.anchor.reset();
     spec.separable = SeparablePair{{1.0}, {1.0}};
-    expectInvalidArgument([&] { validateSpec(spec); },
-                          "separable factors do not match the kernel size");
+    expectInvalidArgument([&] { validateSpec(spec); }, "separable factors do not match the kernel size");
     spec.separable.reset();
     spec.scale = INFINITY;
-    expectInvalidArgument([&] { validateSpec(spec); },
-                          "scale, offset and border value must be finite numbers");
+    expectInvalidArgument([&] { validateSpec(spec); }, "scale, offset and border value must be finite numbers");
 }
 
 }  // namespace

@@ -44,8 +44,8 @@ Reference reference(const cv::Mat& src, const FilterSpec& spec)
                     for (int kx = 0; kx < spec.kernel.width; ++kx) {
                         const int sy = cv::borderInterpolate(y + ky - a.y, src.rows, border);
                         const int sx = cv::borderInterpolate(x + kx - a.x, src.cols, border);
-                        const double v = sy < 0 || sx < 0 ? spec.borderValue
-                                                          : static_cast<double>(src.ptr<float>(sy)[sx * n + c]);
+                        const double v =
+                            sy < 0 || sx < 0 ? spec.borderValue : static_cast<double>(src.ptr<float>(sy)[sx * n + c]);
                         const double w = spec.kernel.at(kx, ky) * spec.scale;
                         sum += w * v;
                         scale += std::abs(w) * std::abs(v);
@@ -112,8 +112,8 @@ void expectRule(const cv::Mat& out, const Reference& ref, const std::string& wha
             }
             if (!ok) {
                 ++bad;
-                ADD_FAILURE() << what << ": at row " << y << " element " << i << " got " << got << ", want "
-                              << want << " (window scale " << scale << ")";
+                ADD_FAILURE() << what << ": at row " << y << " element " << i << " got " << got << ", want " << want
+                              << " (window scale " << scale << ")";
             }
         }
     }
@@ -124,8 +124,8 @@ struct Poison {
     float value;
 };
 
-constexpr Poison kPoisons[] = {{"NaN", kNaN}, {"+inf", kInf}, {"-inf", -kInf}, {"1e30", 1e30f},
-                               {"-3e38", -3e38f}, {"1e-38", 1e-38f}};
+constexpr Poison kPoisons[] = {{"NaN", kNaN},   {"+inf", kInf},    {"-inf", -kInf},
+                               {"1e30", 1e30f}, {"-3e38", -3e38f}, {"1e-38", 1e-38f}};
 
 TEST(FloatSemantics, NonFiniteAndHugePixelsStayInTheirWindowsForEveryKernelSize)
 {
@@ -139,8 +139,8 @@ TEST(FloatSemantics, NonFiniteAndHugePixelsStayInTheirWindowsForEveryKernelSize)
                 src.at<float>(3, 50) = poison.value;
                 FilterSpec spec = denseSpec(size[0], size[1], rng);
                 spec.border = border;
-                const std::string what = std::to_string(size[0]) + "x" + std::to_string(size[1]) + " " +
-                                         poison.name + " border " + std::to_string(static_cast<int>(border));
+                const std::string what = std::to_string(size[0]) + "x" + std::to_string(size[1]) + " " + poison.name +
+                                         " border " + std::to_string(static_cast<int>(border));
                 expectRule(applyCpu(src, spec), reference(src, spec), what);
             }
         }

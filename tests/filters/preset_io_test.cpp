@@ -77,8 +77,8 @@ TEST(PresetIo, RoundTripsThroughJson)
 
 TEST(PresetIo, RoundTripsThroughAFile)
 {
-    const fs::path folder = fs::temp_directory_path() /
-                            ("tessera_preset_test_" + std::to_string(std::random_device{}()));
+    const fs::path folder =
+        fs::temp_directory_path() / ("tessera_preset_test_" + std::to_string(std::random_device{}()));
     fs::create_directories(folder);
     const std::string path = (folder / "rich.json").string();
     const Preset preset = richPreset();
@@ -100,8 +100,8 @@ TEST(PresetIo, RoundTripsThroughAFile)
 
 TEST(PresetIo, FileErrorsNameTheFile)
 {
-    const fs::path folder = fs::temp_directory_path() /
-                            ("tessera_preset_test_" + std::to_string(std::random_device{}()));
+    const fs::path folder =
+        fs::temp_directory_path() / ("tessera_preset_test_" + std::to_string(std::random_device{}()));
     fs::create_directories(folder);
     const std::string missing = (folder / "missing.json").string();
     try {
@@ -125,9 +125,7 @@ TEST(PresetIo, FileErrorsNameTheFile)
         loadPreset(bad, builtinRegistry());
         ADD_FAILURE() << "expected PresetError";
     } catch (const PresetError& e) {
-        EXPECT_EQ(std::string(e.what()).rfind(bad + ": filters[0].id: unknown filter 'blur'", 0),
-                  0u)
-            << e.what();
+        EXPECT_EQ(std::string(e.what()).rfind(bad + ": filters[0].id: unknown filter 'blur'", 0), 0u) << e.what();
     }
     fs::remove_all(folder);
 }
@@ -136,8 +134,8 @@ TEST(PresetIo, FileErrorsNameTheFile)
 // file is refused before it is read.
 TEST(PresetIo, OnlyPlainFilesOfABoundedSizeAreRead)
 {
-    const fs::path folder = fs::temp_directory_path() /
-                            ("tessera_preset_fifo_" + std::to_string(std::random_device{}()));
+    const fs::path folder =
+        fs::temp_directory_path() / ("tessera_preset_fifo_" + std::to_string(std::random_device{}()));
     fs::create_directories(folder);
     const std::string fifo = (folder / "stack.json").string();
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
@@ -172,7 +170,8 @@ TEST(PresetIo, ChainLengthIsBounded)
         parsePreset(many, "long.json", builtinRegistry());
         ADD_FAILURE() << "expected PresetError";
     } catch (const PresetError& e) {
-        EXPECT_NE(std::string(e.what()).find("at most " + std::to_string(kMaxChainSteps)), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("at most " + std::to_string(kMaxChainSteps)), std::string::npos)
+            << e.what();
         EXPECT_EQ(std::string(e.what()).rfind("long.json", 0), 0u) << e.what();
     }
 }
@@ -237,14 +236,10 @@ TEST(PresetIo, ValidationMessagesNameSourceAndField)
     expectPresetError(R"({"filters": [{"id": "box"}, {"id": "custom", "size": [3, 3],
                           "weights": [1, 2, 3, 4, 5, 6, 7, 8]}]})",
                       "my.json: filters[1].weights: expected 9 numbers (3 x 3), got 8");
-    expectPresetError(R"({"size": [2, 1], "weights": [1, "2"]})",
-                      "my.json: weights[1]: expected a number, got string");
-    expectPresetError(R"({"size": [300, 1], "weights": []})",
-                      "my.json: size: 300 x 1 is outside 1...255 on a side");
-    expectPresetError(R"({"size": [3], "weights": [1, 2, 3]})",
-                      "my.json: size: expected [width, height]");
-    expectPresetError(R"({"size": [1.5, 1], "weights": [1]})",
-                      "my.json: size[0]: expected an integer, got 1.5");
+    expectPresetError(R"({"size": [2, 1], "weights": [1, "2"]})", "my.json: weights[1]: expected a number, got string");
+    expectPresetError(R"({"size": [300, 1], "weights": []})", "my.json: size: 300 x 1 is outside 1...255 on a side");
+    expectPresetError(R"({"size": [3], "weights": [1, 2, 3]})", "my.json: size: expected [width, height]");
+    expectPresetError(R"({"size": [1.5, 1], "weights": [1]})", "my.json: size[0]: expected an integer, got 1.5");
     expectPresetError(R"({"size": [2, 2], "anchor": [2, 0], "weights": [1, 2, 3, 4]})",
                       "my.json: anchor: (2, 0) is outside the 2 x 2 kernel");
     expectPresetError(R"({"size": [2, 2], "weights": [1, 2, 3, 4], "border": "mirror"})",
@@ -257,10 +252,8 @@ TEST(PresetIo, ValidationMessagesNameSourceAndField)
                       "my.json: normalize: expected true or false, got number");
     expectPresetError(R"({"size": [1, 1], "weights": [1], "scale": "big"})",
                       "my.json: scale: expected a number, got string");
-    expectPresetError(R"({"name": 5, "size": [1, 1], "weights": [1]})",
-                      "my.json: name: expected a string, got number");
-    expectPresetError(R"({"size": [1, 1]})",
-                      "my.json: weights: missing (expected the kernel's numbers, row by row)");
+    expectPresetError(R"({"name": 5, "size": [1, 1], "weights": [1]})", "my.json: name: expected a string, got number");
+    expectPresetError(R"({"size": [1, 1]})", "my.json: weights: missing (expected the kernel's numbers, row by row)");
     expectPresetError(R"({"filters": [{"id": "gaussian", "params": {"sigma": 100}}]})",
                       "my.json: filters[0].params.sigma: value 100 is outside 0.1..40");
     expectPresetError(R"({"filters": [{"id": "box", "params": {"size": 2.5}}]})",
@@ -278,12 +271,9 @@ TEST(PresetIo, ValidationMessagesNameSourceAndField)
                       "1..255, got 4");
     expectPresetError(R"({"filters": [{"id": "sobel", "params": {"dx": 0, "dy": 0}}]})",
                       "my.json: filters[0]: sobel: dx + dy must be at least 1");
-    expectPresetError(R"({"filters": [{"id": "box", "boder": "wrap"}]})",
-                      "my.json: filters[0].boder: unknown field");
-    expectPresetError(R"({"filters": [{"params": {}}]})",
-                      "my.json: filters[0]: missing field \"id\"");
-    expectPresetError(R"({"filters": [{"id": 3}]})",
-                      "my.json: filters[0].id: expected a string, got number");
+    expectPresetError(R"({"filters": [{"id": "box", "boder": "wrap"}]})", "my.json: filters[0].boder: unknown field");
+    expectPresetError(R"({"filters": [{"params": {}}]})", "my.json: filters[0]: missing field \"id\"");
+    expectPresetError(R"({"filters": [{"id": 3}]})", "my.json: filters[0].id: expected a string, got number");
     expectPresetError(R"({"filters": [{"id": "box", "params": []}]})",
                       "my.json: filters[0].params: expected an object, got array");
     expectPresetError(R"({"filters": [7]})", "my.json: filters[0]: expected an object, got number");
@@ -292,8 +282,7 @@ TEST(PresetIo, ValidationMessagesNameSourceAndField)
     expectPresetError(R"({"filters": [{"id": "box"}], "border": "mirror"})",
                       "my.json: border: unknown border 'mirror' (expected reflect101, reflect, "
                       "replicate, constant or wrap)");
-    expectPresetError(R"({"filters": [{"id": "box"}], "scale": 2})",
-                      "my.json: scale: unknown field");
+    expectPresetError(R"({"filters": [{"id": "box"}], "scale": 2})", "my.json: scale: unknown field");
     expectPresetError(R"({"filters": [{"id": "custom", "size": [2, 2], "weights": [1, 2, 3, 4],
                           "anchor": [0, 9]}]})",
                       "my.json: filters[0].anchor: (0, 9) is outside the 2 x 2 kernel");
@@ -310,14 +299,12 @@ TEST(PresetIo, ValidationMessagesNameSourceAndField)
 TEST(PresetIo, UnknownFilterAndBadJson)
 {
     try {
-        parsePreset(R"({"filters": [{"id": "box"}, {"id": "blurr"}]})", "my.json",
-                    builtinRegistry());
+        parsePreset(R"({"filters": [{"id": "box"}, {"id": "blurr"}]})", "my.json", builtinRegistry());
         ADD_FAILURE() << "expected PresetError";
     } catch (const PresetError& e) {
-        EXPECT_EQ(std::string(e.what()),
-                  "my.json: filters[1].id: unknown filter 'blurr' (known: identity, box, "
-                  "gaussian, sharpen, unsharp, laplacian, log, sobel, scharr, prewitt, emboss, "
-                  "motion_blur, custom)");
+        EXPECT_EQ(std::string(e.what()), "my.json: filters[1].id: unknown filter 'blurr' (known: identity, box, "
+                                         "gaussian, sharpen, unsharp, laplacian, log, sobel, scharr, prewitt, emboss, "
+                                         "motion_blur, custom)");
     }
     try {
         parsePreset("{\"filters\": [", "my.json", builtinRegistry());
@@ -332,8 +319,8 @@ TEST(PresetIo, UnknownFilterAndBadJson)
 // without the file's name (found by fuzz_preset: tests/fuzz/regressions/fuzz_preset).
 TEST(PresetIo, NumbersOutOfRangeArePresetErrorsNamingTheFile)
 {
-    for (const std::string& text : {std::string(R"({"size": [1, 1], "weights": [1e999]})"),
-                                   std::string("555555555.55e5937w{.15")}) {
+    for (const std::string& text :
+         {std::string(R"({"size": [1, 1], "weights": [1e999]})"), std::string("555555555.55e5937w{.15")}) {
         try {
             parsePreset(text, "big.json", builtinRegistry());
             ADD_FAILURE() << "no PresetError for " << text;

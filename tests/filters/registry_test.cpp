@@ -32,10 +32,9 @@ TEST(Registry, HasEveryBuiltinFilter)
     for (const auto& desc : builtinRegistry().all()) {
         ids.insert(desc.id);
     }
-    const std::set<std::string> expected = {"identity", "box",     "gaussian", "sharpen",
-                                            "unsharp",  "laplacian", "log",    "sobel",
-                                            "scharr",   "prewitt", "emboss",   "motion_blur",
-                                            "custom"};
+    const std::set<std::string> expected = {"identity",  "box",         "gaussian", "sharpen", "unsharp",
+                                            "laplacian", "log",         "sobel",    "scharr",  "prewitt",
+                                            "emboss",    "motion_blur", "custom"};
     EXPECT_EQ(ids, expected);
 }
 
@@ -71,14 +70,16 @@ TEST(Registry, LookUp)
     const auto& reg = builtinRegistry();
     EXPECT_EQ(reg.find("nope"), nullptr);
     EXPECT_EQ(&reg.get("sobel"), reg.find("sobel"));
-    expectInvalidArgument([&] { reg.get("blurr"); },
-                          "unknown filter 'blurr' (known: identity, box, gaussian, sharpen, "
-                          "unsharp, laplacian, log, sobel, scharr, prewitt, emboss, "
-                          "motion_blur, custom)");
+    expectInvalidArgument([&] { reg.get("blurr"); }, "unknown filter 'blurr' (known: identity, box, gaussian, sharpen, "
+                                                     "unsharp, laplacian, log, sobel, scharr, prewitt, emboss, "
+                                                     "motion_blur, custom)");
     FilterRegistry mine;
     registerBuiltinFilters(mine);
-    expectInvalidArgument([&] { mine.add(FilterDesc{"box", "Box", "Blur", "again", {}, {}}); },
-                          "filter id 'box' is already registered");
+    expectInvalidArgument(
+        [&] {
+            mine.add(FilterDesc{"box", "Box", "Blur", "again", {}, {}});
+        },
+        "filter id 'box' is already registered");
 }
 
 TEST(Registry, ParseValueAcceptsEveryKind)
@@ -138,8 +139,7 @@ TEST(Registry, BuildChecksValuesAndAnchors)
     v.values.clear();
     v.kernel = Kernel2D{2, 2, {1, 2, 3, 4}};
     v.anchor = Point{2, 0};
-    expectInvalidArgument([&] { reg.get("custom").build(v); },
-                          "custom: anchor (2, 0) is outside the 2 x 2 kernel");
+    expectInvalidArgument([&] { reg.get("custom").build(v); }, "custom: anchor (2, 0) is outside the 2 x 2 kernel");
     v.anchor = Point{1, 0};
     const FilterSpec spec = reg.get("custom").build(v);
     EXPECT_EQ(spec.kernel, *v.kernel);
@@ -151,29 +151,26 @@ TEST(Factories, ErrorsNameTheParameter)
     expectInvalidArgument([] { makeBox(0); }, "box: size must be 1..255, got 0");
     expectInvalidArgument([] { makeGaussian(0.0); }, "gaussian: sigma must be > 0, got 0");
     expectInvalidArgument([] { makeGaussian(-1.0, 5); }, "gaussian: sigma must be > 0, got -1");
-    expectInvalidArgument([] { makeGaussian(1.0, 6); },
-                          "gaussian: size must be 0 (from sigma) or odd 1..255, got 6");
-    expectInvalidArgument([] { makeGaussian(50.0); },
-                          "gaussian: sigma 50 needs a 301-tap kernel; the limit is 255");
+    expectInvalidArgument([] { makeGaussian(1.0, 6); }, "gaussian: size must be 0 (from sigma) or odd 1..255, got 6");
+    expectInvalidArgument([] { makeGaussian(50.0); }, "gaussian: sigma 50 needs a 301-tap kernel; the limit is 255");
     expectInvalidArgument([] { makeSharpen(-1.0); }, "sharpen: amount must be >= 0, got -1");
-    expectInvalidArgument([] { makeUnsharp(1.0, NAN); },
-                          "unsharp: amount must be a finite number, got nan");
+    expectInvalidArgument([] { makeUnsharp(1.0, NAN); }, "unsharp: amount must be a finite number, got nan");
     expectInvalidArgument([] { makeLaplacian(2); }, "laplacian: size must be 1 or 3, got 2");
     expectInvalidArgument([] { makeLaplacianOfGaussian(0.0); }, "log: sigma must be > 0, got 0");
     expectInvalidArgument([] { makeSobel(1, 0, 4); }, "sobel: size must be 1, 3, 5 or 7, got 4");
     expectInvalidArgument([] { makeSobel(0, 0, 3); }, "sobel: dx + dy must be at least 1");
     expectInvalidArgument([] { makeSobel(3, 0, 3); }, "sobel: dx must be 0..2, got 3");
-    expectInvalidArgument([] { makeScharr(1, 1); },
-                          "scharr: dx, dy must be (1, 0) or (0, 1), got (1, 1)");
+    expectInvalidArgument([] { makeScharr(1, 1); }, "scharr: dx, dy must be (1, 0) or (0, 1), got (1, 1)");
     expectInvalidArgument([] { makePrewitt("diagonal"); },
                           "prewitt: direction must be horizontal or vertical, got 'diagonal'");
     expectInvalidArgument([] { makeEmboss(45.0, -2.0); }, "emboss: strength must be >= 0, got -2");
-    expectInvalidArgument([] { makeMotionBlur(0, 0.0); },
-                          "motion_blur: length must be 1..255, got 0");
-    expectInvalidArgument([] { makeCustom(Kernel2D{256, 1, std::vector<double>(256, 1.0)}); },
-                          "custom: kernel size 256 x 1 is outside 1...255");
-    expectInvalidArgument([] { makeCustom(Kernel2D{3, 3, {1, 2, 3}}); },
-                          "custom: kernel 3 x 3 needs 9 weights, has 3");
+    expectInvalidArgument([] { makeMotionBlur(0, 0.0); }, "motion_blur: length must be 1..255, got 0");
+    expectInvalidArgument(
+        [] {
+            makeCustom(Kernel2D{256, 1, std::vector<double>(256, 1.0)});
+        },
+        "custom: kernel size 256 x 1 is outside 1...255");
+    expectInvalidArgument([] { makeCustom(Kernel2D{3, 3, {1, 2, 3}}); }, "custom: kernel 3 x 3 needs 9 weights, has 3");
 }
 
 // Known kernels, written out.
@@ -232,9 +229,8 @@ TEST(Factories, DerivativesMatchOpenCv)
         EXPECT_LE(cv::norm(applyCpu(src, spec), expected, cv::NORM_INF), 1e-4);
     };
     cv::Mat expected;
-    for (const auto& [dx, dy, size] :
-         {std::tuple{1, 0, 3}, std::tuple{0, 1, 5}, std::tuple{1, 1, 3}, std::tuple{2, 0, 7},
-          std::tuple{1, 0, 1}, std::tuple{0, 2, 1}}) {
+    for (const auto& [dx, dy, size] : {std::tuple{1, 0, 3}, std::tuple{0, 1, 5}, std::tuple{1, 1, 3},
+                                       std::tuple{2, 0, 7}, std::tuple{1, 0, 1}, std::tuple{0, 2, 1}}) {
         cv::Sobel(src, expected, CV_32F, dx, dy, size);
         check(makeSobel(dx, dy, size), expected);
     }

@@ -20,8 +20,7 @@ std::uint32_t freshSeed()
 
 std::string seedNote(std::uint32_t seed)
 {
-    return "seed " + std::to_string(seed) + " (replay with TESSERA_TEST_SEED=" +
-           std::to_string(seed) + ")";
+    return "seed " + std::to_string(seed) + " (replay with TESSERA_TEST_SEED=" + std::to_string(seed) + ")";
 }
 
 cv::Mat randomImage(int rows, int cols, int type, std::mt19937& rng)
@@ -126,8 +125,7 @@ cv::Mat referenceFilter(const cv::Mat& src, const FilterSpec& spec)
                     const int sy = referenceBorderIndex(y + j - ay, src.rows, spec.border);
                     for (int i = 0; i < k.width; ++i) {
                         const int sx = referenceBorderIndex(x + i - ax, src.cols, spec.border);
-                        const double v =
-                            (sx < 0 || sy < 0) ? spec.borderValue : pixel(src, sx, sy, c);
+                        const double v = (sx < 0 || sy < 0) ? spec.borderValue : pixel(src, sx, sy, c);
                         sum += k.weights[static_cast<size_t>(j) * k.width + i] * v;
                     }
                 }
@@ -162,9 +160,8 @@ std::string depthName(int depth)
 std::string caseName(const cv::Mat& src, const FilterSpec& spec)
 {
     std::ostringstream s;
-    s << spec.id << " " << spec.kernel.width << "x" << spec.kernel.height << " on "
-      << depthName(src.depth()) << " x" << src.channels() << " " << src.cols << "x" << src.rows
-      << " border " << toString(spec.border);
+    s << spec.id << " " << spec.kernel.width << "x" << spec.kernel.height << " on " << depthName(src.depth()) << " x"
+      << src.channels() << " " << src.cols << "x" << src.rows << " border " << toString(spec.border);
     if (spec.border == Border::Constant) {
         s << "(" << spec.borderValue << ")";
     }
@@ -172,16 +169,14 @@ std::string caseName(const cv::Mat& src, const FilterSpec& spec)
     return s.str();
 }
 
-::testing::AssertionResult matchesReference(const cv::Mat& src, const FilterSpec& spec,
-                                            const cv::Mat& actual)
+::testing::AssertionResult matchesReference(const cv::Mat& src, const FilterSpec& spec, const cv::Mat& actual)
 {
     const int depth = expectedDepth(spec, src.depth());
-    if (actual.rows != src.rows || actual.cols != src.cols ||
-        actual.channels() != src.channels() || actual.depth() != depth) {
-        return ::testing::AssertionFailure()
-               << "got " << actual.cols << "x" << actual.rows << " x" << actual.channels() << " "
-               << depthName(actual.depth()) << ", expected " << src.cols << "x" << src.rows
-               << " x" << src.channels() << " " << depthName(depth);
+    if (actual.rows != src.rows || actual.cols != src.cols || actual.channels() != src.channels() ||
+        actual.depth() != depth) {
+        return ::testing::AssertionFailure() << "got " << actual.cols << "x" << actual.rows << " x" << actual.channels()
+                                             << " " << depthName(actual.depth()) << ", expected " << src.cols << "x"
+                                             << src.rows << " x" << src.channels() << " " << depthName(depth);
     }
     const cv::Mat ref = referenceFilter(src, spec);
     double maxInput = spec.border == Border::Constant ? std::abs(spec.borderValue) : 0.0;
@@ -215,9 +210,8 @@ std::string caseName(const cv::Mat& src, const FilterSpec& spec)
                 }
                 if (!(std::abs(got - expected) <= tolerance)) {
                     if (mismatches == 0) {
-                        first << "first at (x " << x << ", y " << y << ", channel " << c
-                              << "): got " << got << ", expected " << expected << " (exact "
-                              << exact << ", tolerance " << tolerance << ")";
+                        first << "first at (x " << x << ", y " << y << ", channel " << c << "): got " << got
+                              << ", expected " << expected << " (exact " << exact << ", tolerance " << tolerance << ")";
                     }
                     ++mismatches;
                 }
@@ -225,15 +219,14 @@ std::string caseName(const cv::Mat& src, const FilterSpec& spec)
         }
     }
     if (mismatches > 0) {
-        return ::testing::AssertionFailure()
-               << mismatches << " mismatching values; " << first.str();
+        return ::testing::AssertionFailure() << mismatches << " mismatching values; " << first.str();
     }
     return ::testing::AssertionSuccess();
 }
 
 std::vector<BorderCase> allBorderCases()
 {
-    return {{Border::Reflect101, false}, {Border::Reflect, false},  {Border::Replicate, false},
+    return {{Border::Reflect101, false}, {Border::Reflect, false}, {Border::Replicate, false},
             {Border::Constant, false},   {Border::Constant, true}, {Border::Wrap, false}};
 }
 

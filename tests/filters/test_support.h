@@ -35,8 +35,7 @@ int expectedDepth(const FilterSpec& spec, int srcDepth);
 
 /// Compares actual with the reference: size, channels and depth exactly; u8/u16 within 1 of
 /// the rounded, saturated reference; f32 within 1e-5 of scale * sum|k| * max|input| + |offset|.
-::testing::AssertionResult matchesReference(const cv::Mat& src, const FilterSpec& spec,
-                                            const cv::Mat& actual);
+::testing::AssertionResult matchesReference(const cv::Mat& src, const FilterSpec& spec, const cv::Mat& actual);
 
 /// Short name of a cv depth for traces ("u8", "u16", "f32").
 std::string depthName(int depth);

@@ -20,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // parser has no "--preset" with a value after it and no "--kernel" before an "@" value.
     std::vector<std::string> args;
     for (const std::string& a : raw) {
-        const bool namesFile = !args.empty() && (args.back() == "--preset" || (args.back() == "--kernel" && !a.empty() && a.front() == '@'));
+        const bool namesFile = !args.empty() && (args.back() == "--preset" ||
+                                                 (args.back() == "--kernel" && !a.empty() && a.front() == '@'));
         if (namesFile) {
             args.pop_back();
             continue;

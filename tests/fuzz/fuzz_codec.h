@@ -16,12 +16,12 @@ namespace tessera::fuzz {
 
 /// How one codec's round trip is checked.
 struct CodecCheck {
-    unsigned channels = 0b11110;            ///< bit n set: n channels may come out (1..4 by default)
-    std::uint64_t reencodeUpTo = 65536;     ///< pixels at most that are encoded again
-    bool reencodeTwoChannels = false;       ///< the writer takes grey + alpha
-    bool reencodeFourChannels = true;       ///< the writer takes four channels
-    bool readBack = true;                   ///< lossless: the re-encoded file reads back identically
-    bool carryMetadata = false;             ///< the decoded metadata goes to the writer
+    unsigned channels = 0b11110;         ///< bit n set: n channels may come out (1..4 by default)
+    std::uint64_t reencodeUpTo = 65536;  ///< pixels at most that are encoded again
+    bool reencodeTwoChannels = false;    ///< the writer takes grey + alpha
+    bool reencodeFourChannels = true;    ///< the writer takes four channels
+    bool readBack = true;                ///< lossless: the re-encoded file reads back identically
+    bool carryMetadata = false;          ///< the decoded metadata goes to the writer
 };
 
 /// Decodes file with read, aborts on anything but a CodecError or a result out of bounds, and
@@ -44,7 +44,9 @@ void decodeAndReencode(std::span<const std::uint8_t> file, const app::codec::Dec
             return;
         }
         MetadataWritten written;
-        const app::ImageMetadata* carried = metadata != nullptr ? metadata : check.carryMetadata ? &decoded.metadata : nullptr;
+        const app::ImageMetadata* carried = metadata != nullptr   ? metadata
+                                            : check.carryMetadata ? &decoded.metadata
+                                                                  : nullptr;
         const std::vector<std::uint8_t> again = write(px, carried, EncodeOptions{}, written);
         if (!check.readBack) {
             return;

@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     tessera::fuzz::CodecCheck check;
     check.channels = 0b1010;  // grey or colour
     check.reencodeUpTo = budget.maxPixels;
-    check.readBack = false;   // lossy
+    check.readBack = false;  // lossy
     check.carryMetadata = true;
     tessera::fuzz::decodeAndReencode(file, budget, readJpeg, writeJpeg, check);
     return 0;

@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     try {
         const std::string name = tessera::app::expandNameTemplate(nameTemplate, fields);
-        if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos || name.find('\\') != std::string::npos) {
+        if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+            name.find('\\') != std::string::npos) {
             std::abort();
         }
     } catch (const std::invalid_argument&) {

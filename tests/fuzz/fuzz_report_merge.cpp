@@ -41,7 +41,8 @@ void checkMerged(const MergedReport& merged)
     }
     long long previous = 0;
     for (const auto& file : files) {
-        const long long key = file.contains("position") ? file["position"].get<long long>() : file["index"].get<long long>();
+        const long long key =
+            file.contains("position") ? file["position"].get<long long>() : file["index"].get<long long>();
         if (key <= previous) {
             std::abort();  // not in list order, or a place listed twice
         }

@@ -37,8 +37,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         for (const XmpValue& v : after.values) {
             const std::string_view text = std::string_view(*edited).substr(v.begin, v.end - v.begin);
-            const bool width = v.property == XmpProperty::TiffImageWidth || v.property == XmpProperty::ExifPixelXDimension;
-            const bool height = v.property == XmpProperty::TiffImageLength || v.property == XmpProperty::ExifPixelYDimension;
+            const bool width =
+                v.property == XmpProperty::TiffImageWidth || v.property == XmpProperty::ExifPixelXDimension;
+            const bool height =
+                v.property == XmpProperty::TiffImageLength || v.property == XmpProperty::ExifPixelYDimension;
             if (text != (width ? "640" : height ? "480" : "1")) {
                 std::abort();
             }

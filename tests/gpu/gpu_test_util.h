@@ -60,7 +60,10 @@ inline bool reducedSizes()
 
 /// `extent` capped at `cap` under TESSERA_TEST_REDUCED, unchanged otherwise. The caps used are
 /// odd and not multiples of any block size, so partial blocks stay covered.
-inline int reducedExtent(int extent, int cap) { return reducedSizes() ? std::min(extent, cap) : extent; }
+inline int reducedExtent(int extent, int cap)
+{
+    return reducedSizes() ? std::min(extent, cap) : extent;
+}
 
 inline std::string seedNote(std::uint64_t seed)
 {
@@ -231,8 +234,8 @@ inline DeviceMatrix allocateImage(int width, int height, PixelFormat format, Dev
 /// Copies a host image into the device image (the rest of the buffer keeps its fill).
 inline void upload(const DeviceMatrix& m, const cv::Mat& host, const Stream& stream)
 {
-    copy2DAsync(m.image.data, m.image.pitch, host.data, host.step, m.rowBytes,
-                static_cast<std::size_t>(host.rows), stream);
+    copy2DAsync(m.image.data, m.image.pitch, host.data, host.step, m.rowBytes, static_cast<std::size_t>(host.rows),
+                stream);
 }
 
 /// The whole buffer, padding and tail included; waits for the stream.
@@ -278,8 +281,7 @@ struct GpuOutput {
 /// Runs `plan` on `src` through the low-level API: input padding filled with 0xFF, destination
 /// and its guards poisoned, workspace filled with `workspaceFill`; checks afterwards that the
 /// guards and the input are intact. Synchronises `stream`.
-inline GpuOutput runPoisoned(const Plan& plan, const cv::Mat& src, const Stream& stream, bool padded,
-                             int workspaceFill)
+inline GpuOutput runPoisoned(const Plan& plan, const cv::Mat& src, const Stream& stream, bool padded, int workspaceFill)
 {
     DeviceMatrix in = allocateImage(plan.width, plan.height, plan.input, plan.device, padded);
     in.buffer.fillAsync(0xFF, stream);
@@ -344,8 +346,7 @@ inline cv::Mat referenceRows(const cv::Mat& src, const filters::FilterSpec& spec
     std::vector<int> xs(static_cast<std::size_t>(src.cols) * static_cast<std::size_t>(k.width));
     for (int x = 0; x < src.cols; ++x) {
         for (int kx = 0; kx < k.width; ++kx) {
-            xs[static_cast<std::size_t>(x) * k.width + kx] =
-                cv::borderInterpolate(x + kx - anchor.x, src.cols, border);
+            xs[static_cast<std::size_t>(x) * k.width + kx] = cv::borderInterpolate(x + kx - anchor.x, src.cols, border);
         }
     }
     cv::parallel_for_(cv::Range(0, static_cast<int>(rows.size())), [&](const cv::Range& range) {
@@ -411,8 +412,8 @@ inline double tolerance(Method method, const filters::FilterSpec& spec, const cv
 }
 
 struct Diff {
-    double max = 0.0;        ///< largest |gpu - ref|; infinity for a NaN or infinity on the GPU side
-    std::size_t over = 0;    ///< elements above the tolerance
+    double max = 0.0;      ///< largest |gpu - ref|; infinity for a NaN or infinity on the GPU side
+    std::size_t over = 0;  ///< elements above the tolerance
     int x = -1, y = -1, c = -1;
     double gpu = 0.0, ref = 0.0;
 

@@ -49,9 +49,9 @@ struct Case {
 inline std::string describe(const Case& c)
 {
     return toString(c.method) + (c.variant ? " [" + toString(*c.variant) + "]" : "") +
-           (c.tensor == TensorCores::On ? " (tensor cores)" : "") + " " + c.format.name() + " " + std::to_string(c.width) + "x" +
-           std::to_string(c.height) + " " + test::describeSpec(c.spec) + (c.padded ? " padded pitch" : " tight pitch") +
-           (c.sampled ? " sampled rows" : "");
+           (c.tensor == TensorCores::On ? " (tensor cores)" : "") + " " + c.format.name() + " " +
+           std::to_string(c.width) + "x" + std::to_string(c.height) + " " + test::describeSpec(c.spec) +
+           (c.padded ? " padded pitch" : " tight pitch") + (c.sampled ? " sampled rows" : "");
 }
 
 inline FilterSpec separableKernel(int kw, int kh, std::size_t variant, std::mt19937_64& rng)
@@ -231,8 +231,13 @@ inline std::vector<GridPoint> kernelSizeGrid()
     std::vector<GridPoint> points;
     auto add = [&](const Image& img, int kw, int kh, std::size_t format) {
         const std::size_t n = points.size();
-        points.push_back({{test::kDepths[format % 3], test::kChannels[format / 3]}, img.width, img.height, kw, kh,
-                          test::kBorders[n % 5], n});
+        points.push_back({{test::kDepths[format % 3], test::kChannels[format / 3]},
+                          img.width,
+                          img.height,
+                          kw,
+                          kh,
+                          test::kBorders[n % 5],
+                          n});
     };
     for (const Image& img : images) {
         for (std::size_t j = 0; j < kCount; ++j) {
@@ -259,14 +264,21 @@ inline std::vector<GridPoint> kernelSizeGrid()
 // above 15 taps per side are checked on sampled rows (test::referenceRows).
 inline std::vector<GridPoint> largeImageGrid(Method method)
 {
-    const cv::Size shapes[] = {{3, 3}, {5, 5}, {4, 7}, {8, 8}, {15, 15}, {31, 31}, {63, 63}, {1, 9},
-                               method == Method::Fft ? cv::Size(201, 201) : cv::Size(13, 2)};
+    const cv::Size shapes[] = {{3, 3},   {5, 5},   {4, 7},
+                               {8, 8},   {15, 15}, {31, 31},
+                               {63, 63}, {1, 9},   method == Method::Fft ? cv::Size(201, 201) : cv::Size(13, 2)};
     const std::size_t offset = static_cast<std::size_t>(method);
     std::vector<GridPoint> points;
     for (std::size_t i = 0; i < 9; ++i) {
         const cv::Size k = shapes[(i * 4 + offset) % 9];
-        points.push_back({{test::kDepths[i % 3], test::kChannels[i / 3]}, 1920, 1080, k.width, k.height,
-                          test::kBorders[(i + offset) % 5], i, std::max(k.width, k.height) > 15});
+        points.push_back({{test::kDepths[i % 3], test::kChannels[i / 3]},
+                          1920,
+                          1080,
+                          k.width,
+                          k.height,
+                          test::kBorders[(i + offset) % 5],
+                          i,
+                          std::max(k.width, k.height) > 15});
     }
     return points;
 }
@@ -295,8 +307,14 @@ inline std::vector<GridPoint> tensorGrid()
                 const std::size_t n = points.size();
                 const int kw = n % 3 == 1 ? partner : k;
                 const int kh = n % 3 == 2 ? partner : k;
-                points.push_back({{PixelDepth::U8, channels}, image.width, image.height, kw, kh, test::kBorders[n % 5],
-                                  n, large && std::max(kw, kh) > 15});
+                points.push_back({{PixelDepth::U8, channels},
+                                  image.width,
+                                  image.height,
+                                  kw,
+                                  kh,
+                                  test::kBorders[n % 5],
+                                  n,
+                                  large && std::max(kw, kh) > 15});
             }
         }
     }
@@ -319,7 +337,13 @@ inline std::vector<GridPoint> tf32WalkGrid()
             const std::size_t n = points.size();
             const int kw = kRowSides[i];
             const int kh = n % 3 == 0 ? std::min(kw, 32) : kColumnSides[(i + n) % std::size(kColumnSides)];
-            points.push_back({{PixelDepth::F32, 1}, image.width, image.height, kw, kh, test::kBorders[n % 5], n,
+            points.push_back({{PixelDepth::F32, 1},
+                              image.width,
+                              image.height,
+                              kw,
+                              kh,
+                              test::kBorders[n % 5],
+                              n,
                               large && std::max(kw, kh) > 15});
         }
     }

@@ -54,9 +54,9 @@ inline cv::Mat photoLike(int rows, int cols, bool grey = false, unsigned seed = 
 struct JpegChoice {
     int quality = 90;
     bool progressive = false;
-    bool full444 = false;  ///< no chroma subsampling (libjpeg's default is 4:2:0)
-    bool cmyk = false;     ///< stored as 4-component CMYK (the image's BGR channels and 255 as K)
-    bool storeRgb = false; ///< three components stored as RGB, without the colour transform
+    bool full444 = false;   ///< no chroma subsampling (libjpeg's default is 4:2:0)
+    bool cmyk = false;      ///< stored as 4-component CMYK (the image's BGR channels and 255 as K)
+    bool storeRgb = false;  ///< three components stored as RGB, without the colour transform
 };
 
 /// img (BGR or grey) as a JPEG file. No error handling: the inputs are the tests' own.

@@ -48,8 +48,7 @@ std::string runSelfTest(DeviceId device)
         std::vector<unsigned> host(n, 0u);
         if (err != cudaSuccess) {
             failure = describe("kernel launch", err);
-        } else if ((err = cudaMemcpy(host.data(), dev, n * sizeof(unsigned),
-                                     cudaMemcpyDeviceToHost)) != cudaSuccess) {
+        } else if ((err = cudaMemcpy(host.data(), dev, n * sizeof(unsigned), cudaMemcpyDeviceToHost)) != cudaSuccess) {
             failure = describe("cudaMemcpy", err);
         } else {
             for (unsigned i = 0; i < n; ++i) {

@@ -139,7 +139,8 @@ TEST(CufftLoader, NothingFoundListsEveryPlaceTried)
     ASSERT_FALSE(lib.available());
     const std::string& e = lib.error();
     EXPECT_TRUE(contains(e, " not found (tried libtessera-no-such-cufft.so.12 on the library search path; "
-                            "/nonexistent/a/" + cufftSoname() + "; /nonexistent/b/" + cufftSoname() + ")"))
+                            "/nonexistent/a/" +
+                                cufftSoname() + "; /nonexistent/b/" + cufftSoname() + ")"))
         << e;
 }
 

@@ -51,8 +51,8 @@ TEST_F(DeviceChainTest, MatchesTheCpuPathForEveryFormat)
     std::size_t index = 0;
     for (PixelDepth depth : test::kDepths) {
         for (int channels : test::kChannels) {
-            for (filters::Border border : {filters::Border::Reflect101, filters::Border::Constant,
-                                           filters::Border::Wrap}) {
+            for (filters::Border border :
+                 {filters::Border::Reflect101, filters::Border::Constant, filters::Border::Wrap}) {
                 auto rng = test::caseRng(seed_, 0xDC, index++);
                 const PixelFormat format{depth, channels};
                 const cv::Mat src = test::randomImage(61, 47, format, rng);
@@ -65,8 +65,9 @@ TEST_F(DeviceChainTest, MatchesTheCpuPathForEveryFormat)
                     const cv::Mat got = runOnDevice(planned, src, stream(), giveScratch);
                     // The intermediate step rounds into the input depth on both sides: one
                     // step of it may differ, scaled by the second kernel.
-                    const double tol = (depth == PixelDepth::F32 ? 1e-4 : 1.0) *
-                                       test::sumAbs(chain.steps[1].kernel.weights) * 2.0 + 1e-3;
+                    const double tol =
+                        (depth == PixelDepth::F32 ? 1e-4 : 1.0) * test::sumAbs(chain.steps[1].kernel.weights) * 2.0 +
+                        1e-3;
                     EXPECT_LE(cv::norm(got, expected, cv::NORM_INF), tol)
                         << format.name() << " " << filters::toString(border) << " " << test::seedNote(seed_);
                 }

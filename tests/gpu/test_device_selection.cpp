@@ -66,16 +66,21 @@ TEST(DeviceId, IsAStrongValue)
 
 TEST(DeviceSelection, EveryFormRoundTripsThroughItsText)
 {
-    const std::vector<DeviceSelection> all{
-        DeviceSelection::automatic(), DeviceSelection::cpu(),  DeviceSelection::allGpus(),
-        DeviceSelection::all(),       DeviceSelection::each(), DeviceSelection::gpu(DeviceId{0}),
-        DeviceSelection::gpu(DeviceId{12}), DeviceSelection::gpus(ids({0, 2})), DeviceSelection::gpus(ids({3, 1, 2})),
-        DeviceSelection::gpu(DeviceId{9999})};
+    const std::vector<DeviceSelection> all{DeviceSelection::automatic(),
+                                           DeviceSelection::cpu(),
+                                           DeviceSelection::allGpus(),
+                                           DeviceSelection::all(),
+                                           DeviceSelection::each(),
+                                           DeviceSelection::gpu(DeviceId{0}),
+                                           DeviceSelection::gpu(DeviceId{12}),
+                                           DeviceSelection::gpus(ids({0, 2})),
+                                           DeviceSelection::gpus(ids({3, 1, 2})),
+                                           DeviceSelection::gpu(DeviceId{9999})};
     for (const DeviceSelection& s : all) {
         EXPECT_EQ(parseDeviceSelection(toString(s)), s) << toString(s);
     }
-    const std::vector<std::string> canonical{"auto", "cpu", "gpu", "all", "each", "gpu:0", "gpu:12", "gpu:0,2",
-                                             "gpu:3,1,2"};
+    const std::vector<std::string> canonical{"auto",  "cpu",    "gpu",     "all",      "each",
+                                             "gpu:0", "gpu:12", "gpu:0,2", "gpu:3,1,2"};
     for (const std::string& text : canonical) {
         EXPECT_EQ(toString(parseDeviceSelection(text)), text);
     }
@@ -107,8 +112,8 @@ TEST(DeviceSelection, RefusesBadTextNamingIt)
         EXPECT_NE(message.find("'" + text + "'"), std::string::npos) << message;
         EXPECT_NE(message.find("expects auto, cpu, gpu, gpu:N[,M...], all or each"), std::string::npos) << message;
     }
-    for (const std::string text : {"gpu:a", "gpu:-1", "gpu:1x", "gpu:1,,2", "gpu:1,", "gpu:,1", "gpu: 0", "gpu:0 ,2",
-                                   "gpu:12345"}) {
+    for (const std::string text :
+         {"gpu:a", "gpu:-1", "gpu:1x", "gpu:1,,2", "gpu:1,", "gpu:,1", "gpu: 0", "gpu:0 ,2", "gpu:12345"}) {
         EXPECT_EQ(parseError(text), "device selection: '" + text + "' is not a list of GPU numbers");
     }
     EXPECT_EQ(parseError("gpu:"), "device selection: 'gpu:' names no GPU");

@@ -103,14 +103,15 @@ TEST(FftUnavailable, AutomaticChoiceNeverTakesTheFftAndEveryOtherMethodPlans)
                     const filters::FilterSpec spec = separable ? test::separableSpec(k) : test::denseSpec(k);
                     SCOPED_TRACE(format.name() + " " + std::to_string(k) + (separable ? " rank 1" : " dense"));
                     for (TensorCores t : {TensorCores::Auto, TensorCores::Off}) {
-                        const Plan plan = makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, Method::Auto, t);
+                        const Plan plan =
+                            makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, Method::Auto, t);
                         EXPECT_NE(plan.method, Method::Fft) << plan.describe();
                         EXPECT_NE(plan.shape.variant, V::Fft) << plan.describe();
-                        EXPECT_NO_THROW(makePlan(spec, format, test::kGridWidth, test::kGridHeight, d,
-                                                 Method::Direct, t));
+                        EXPECT_NO_THROW(
+                            makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, Method::Direct, t));
                         if (separable) {
-                            EXPECT_NO_THROW(makePlan(spec, format, test::kGridWidth, test::kGridHeight, d,
-                                                     Method::Separable, t));
+                            EXPECT_NO_THROW(
+                                makePlan(spec, format, test::kGridWidth, test::kGridHeight, d, Method::Separable, t));
                         }
                     }
                 }

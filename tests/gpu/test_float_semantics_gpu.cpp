@@ -60,8 +60,8 @@ void reference(const cv::Mat& src, const filters::FilterSpec& spec, cv::Mat& val
 }
 
 /// "" when out follows the rule against the reference, else the first few offences.
-std::string offences(const cv::Mat& out, const cv::Mat& value, const cv::Mat& scale, bool transform,
-                     double globalScale, double taps)
+std::string offences(const cv::Mat& out, const cv::Mat& value, const cv::Mat& scale, bool transform, double globalScale,
+                     double taps)
 {
     std::ostringstream os;
     int bad = 0;
@@ -114,9 +114,8 @@ TEST_F(FloatSemanticsGpu, EveryVariantAndAutoConfinePoisonsToTheirWindows)
                     cv::Mat scale;
                     reference(src, spec, value, scale);
                     // S of the transforms' bound: the largest finite magnitude in the image.
-                    const double largest = std::isfinite(poison.value)
-                                               ? std::max(1.0, std::abs(static_cast<double>(poison.value)))
-                                               : 1.0;
+                    const double largest =
+                        std::isfinite(poison.value) ? std::max(1.0, std::abs(static_cast<double>(poison.value))) : 1.0;
                     const double globalScale =
                         sumAbs(spec.kernel.weights) * std::abs(spec.scale) * largest + std::abs(spec.offset);
                     std::vector<std::optional<KernelVariant>> runs{std::nullopt};
@@ -141,8 +140,7 @@ TEST_F(FloatSemanticsGpu, EveryVariantAndAutoConfinePoisonsToTheirWindows)
                         const double taps = static_cast<double>(spec.kernel.width) * spec.kernel.height;
                         // The transforms keep their global bound, meaningless next to 1e30: a
                         // huge value is checked against it only.
-                        const std::string bad =
-                            offences(out.image, value, scale, transform, globalScale, taps);
+                        const std::string bad = offences(out.image, value, scale, transform, globalScale, taps);
                         EXPECT_EQ(bad, "") << what;
                         ++checked;
                     }
@@ -161,11 +159,15 @@ TEST_F(FloatSemanticsGpu, TheAutomaticChoiceLeavesTheFftForImagesItsBoundDoesNot
     const filters::FilterSpec spec = randomDenseSpec(31, 31, rng);
     const Plan usual = makePlan(spec, format, 8192, 8192, device_);
     ASSERT_EQ(usual.method, Method::Fft) << usual.describe();  // the bench's choice for this case
-    const Plan guarded = makePlan(spec, format, 8192, 8192, device_, Method::Auto, TensorCores::Auto, SourceValues{.transformsSafe = false});
+    const Plan guarded = makePlan(spec, format, 8192, 8192, device_, Method::Auto, TensorCores::Auto,
+                                  SourceValues{.transformsSafe = false});
     EXPECT_NE(guarded.method, Method::Fft) << guarded.describe();
     EXPECT_NE(guarded.reason.find("no FFT"), std::string::npos) << guarded.reason;
     // Forced stays forced.
-    EXPECT_EQ(makePlan(spec, format, 8192, 8192, device_, Method::Fft, TensorCores::Auto, SourceValues{.transformsSafe = false}).method, Method::Fft);
+    EXPECT_EQ(makePlan(spec, format, 8192, 8192, device_, Method::Fft, TensorCores::Auto,
+                       SourceValues{.transformsSafe = false})
+                  .method,
+              Method::Fft);
 
     cv::Mat src = randomImage(600, 700, format, rng);
     filters::FilterChain chain;

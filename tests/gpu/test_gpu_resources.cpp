@@ -23,10 +23,8 @@ using test::GpuTest;
 
 static_assert(!std::is_copy_constructible_v<Stream> && std::is_nothrow_move_constructible_v<Stream>);
 static_assert(!std::is_copy_constructible_v<Event> && std::is_nothrow_move_constructible_v<Event>);
-static_assert(!std::is_copy_constructible_v<RawDeviceBuffer> &&
-              std::is_nothrow_move_assignable_v<RawDeviceBuffer>);
-static_assert(!std::is_copy_constructible_v<RawPinnedBuffer> &&
-              std::is_nothrow_move_assignable_v<RawPinnedBuffer>);
+static_assert(!std::is_copy_constructible_v<RawDeviceBuffer> && std::is_nothrow_move_assignable_v<RawDeviceBuffer>);
+static_assert(!std::is_copy_constructible_v<RawPinnedBuffer> && std::is_nothrow_move_assignable_v<RawPinnedBuffer>);
 static_assert(!std::is_copy_constructible_v<ScopedDevice> && !std::is_move_constructible_v<ScopedDevice>);
 static_assert(std::is_base_of_v<CudaError, OutOfDeviceMemory>);
 // A device is named by a DeviceId; a bare int (a count, an index) does not compile in its place.
@@ -221,8 +219,7 @@ TEST_F(GpuResources, AbsurdAllocationThrowsOutOfDeviceMemoryAndLaterWorkSucceeds
         EXPECT_NE(e.call().find("cudaMalloc"), std::string::npos) << e.call();
         EXPECT_FALSE(e.file().empty());
         EXPECT_GT(e.line(), 0);
-        EXPECT_NE(std::string(e.what()).find(e.file() + ":" + std::to_string(e.line())), std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find(e.file() + ":" + std::to_string(e.line())), std::string::npos) << e.what();
     }
     EXPECT_EQ(currentDevice(), device_.id) << "a failed allocation must restore the current device";
 
@@ -342,9 +339,8 @@ TEST_F(GpuResources, CopyOnDeviceCopiesEveryByteAndNoMore)
 {
     constexpr std::size_t kSlack = 64;
     auto rng = test::caseRng(seed_, 92, 0);
-    for (const std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{16},
-                                    std::size_t{17}, std::size_t{4096 * 16 - 3}, std::size_t{3'000'011},
-                                    std::size_t{64} << 20}) {
+    for (const std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17},
+                                    std::size_t{4096 * 16 - 3}, std::size_t{3'000'011}, std::size_t{64} << 20}) {
         SCOPED_TRACE("bytes " + std::to_string(bytes));
         std::vector<std::uint8_t> host(bytes);
         for (auto& b : host) {

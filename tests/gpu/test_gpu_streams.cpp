@@ -25,10 +25,8 @@ struct Job {
     RawDeviceBuffer workspace;
 
     Job(const Plan& p, const cv::Mat& src, const Stream& stream)
-        : plan(p),
-          in(test::allocateImage(p.width, p.height, p.input, p.device, true)),
-          out(test::allocateImage(p.width, p.height, p.output, p.device, true)),
-          workspace(p.workspaceBytes, p.device)
+        : plan(p), in(test::allocateImage(p.width, p.height, p.input, p.device, true)),
+          out(test::allocateImage(p.width, p.height, p.output, p.device, true)), workspace(p.workspaceBytes, p.device)
     {
         in.buffer.fillAsync(0xFF, stream);
         test::upload(in, src, stream);
@@ -62,9 +60,8 @@ struct Job {
         if (std::memcmp(a.ptr(y), b.ptr(y), rowBytes) != 0) {
             for (std::size_t i = 0; i < rowBytes; ++i) {
                 if (a.ptr(y)[i] != b.ptr(y)[i]) {
-                    return ::testing::AssertionFailure()
-                           << "first difference in row " << y << ", byte " << i << " (pixel "
-                           << i / a.elemSize() << ")";
+                    return ::testing::AssertionFailure() << "first difference in row " << y << ", byte " << i
+                                                         << " (pixel " << i / a.elemSize() << ")";
                 }
             }
         }
@@ -159,7 +156,9 @@ TEST_F(GpuStreams, SamePlanOnTwoStreamsWithTwoWorkspaces)
     const Item items[] = {
         {"fft 63x63", test::randomDenseSpec(63, 63, rng), {PixelDepth::F32, 1}, Method::Fft},
         {"fft 8x8 u8", test::randomDenseSpec(8, 8, rng), {PixelDepth::U8, 3}, Method::Fft},
-        {"direct 65x65 (taps in the workspace)", test::randomDenseSpec(65, 65, rng), {PixelDepth::U8, 3},
+        {"direct 65x65 (taps in the workspace)",
+         test::randomDenseSpec(65, 65, rng),
+         {PixelDepth::U8, 3},
          Method::Direct},
         {"direct u8 -> u16", widen, {PixelDepth::U8, 4}, Method::Direct},
         {"separable 31", filters::makeGaussian(5.0, 31), {PixelDepth::U16, 1}, Method::Separable},

@@ -31,15 +31,39 @@ using namespace vs_cpu;
 
 constexpr int kFftRowsSide = detail::kFftRowsMaxSide;
 
-TEST_F(GpuVsCpu, DirectFormatGrid) { runGrid(Method::Direct, formatGrid(), 11); }
-TEST_F(GpuVsCpu, DirectKernelSizeGrid) { runGrid(Method::Direct, kernelSizeGrid(), 12); }
-TEST_F(GpuVsCpu, DirectLargeImage) { runGrid(Method::Direct, largeImageGrid(Method::Direct), 13); }
-TEST_F(GpuVsCpu, SeparableFormatGrid) { runGrid(Method::Separable, formatGrid(), 21); }
-TEST_F(GpuVsCpu, SeparableKernelSizeGrid) { runGrid(Method::Separable, kernelSizeGrid(), 22); }
-TEST_F(GpuVsCpu, SeparableLargeImage) { runGrid(Method::Separable, largeImageGrid(Method::Separable), 23); }
+TEST_F(GpuVsCpu, DirectFormatGrid)
+{
+    runGrid(Method::Direct, formatGrid(), 11);
+}
+TEST_F(GpuVsCpu, DirectKernelSizeGrid)
+{
+    runGrid(Method::Direct, kernelSizeGrid(), 12);
+}
+TEST_F(GpuVsCpu, DirectLargeImage)
+{
+    runGrid(Method::Direct, largeImageGrid(Method::Direct), 13);
+}
+TEST_F(GpuVsCpu, SeparableFormatGrid)
+{
+    runGrid(Method::Separable, formatGrid(), 21);
+}
+TEST_F(GpuVsCpu, SeparableKernelSizeGrid)
+{
+    runGrid(Method::Separable, kernelSizeGrid(), 22);
+}
+TEST_F(GpuVsCpu, SeparableLargeImage)
+{
+    runGrid(Method::Separable, largeImageGrid(Method::Separable), 23);
+}
 
-TEST_F(GpuVsCpu, TensorDirectGrid) { runGrid(Method::Direct, tensorGrid(), 41, TensorCores::On); }
-TEST_F(GpuVsCpu, TensorSeparableGrid) { runGrid(Method::Separable, tensorGrid(), 42, TensorCores::On); }
+TEST_F(GpuVsCpu, TensorDirectGrid)
+{
+    runGrid(Method::Direct, tensorGrid(), 41, TensorCores::On);
+}
+TEST_F(GpuVsCpu, TensorSeparableGrid)
+{
+    runGrid(Method::Separable, tensorGrid(), 42, TensorCores::On);
+}
 TEST_F(GpuVsCpu, Tf32WalkGrid)
 {
     runGrid(Method::Separable, tf32WalkGrid(), 43, TensorCores::On, KernelVariant::SeparableTf32Walk);
@@ -126,9 +150,18 @@ TEST_F(GpuVsCpu, WalkingKernelsOverManySteps)
     }
 }
 
-TEST_F(GpuVsCpu, FftFormatGrid) { runGrid(Method::Fft, formatGrid(), 31); }
-TEST_F(GpuVsCpu, FftKernelSizeGrid) { runGrid(Method::Fft, kernelSizeGrid(), 32); }
-TEST_F(GpuVsCpu, FftLargeImage) { runGrid(Method::Fft, largeImageGrid(Method::Fft), 33); }
+TEST_F(GpuVsCpu, FftFormatGrid)
+{
+    runGrid(Method::Fft, formatGrid(), 31);
+}
+TEST_F(GpuVsCpu, FftKernelSizeGrid)
+{
+    runGrid(Method::Fft, kernelSizeGrid(), 32);
+}
+TEST_F(GpuVsCpu, FftLargeImage)
+{
+    runGrid(Method::Fft, largeImageGrid(Method::Fft), 33);
+}
 
 // Each FFT variant on its own: the method takes the row-spectrum kernel up to 64 taps per side
 // and cuFFT above, so the grids above alone would leave cuFFT's small kernels unchecked.

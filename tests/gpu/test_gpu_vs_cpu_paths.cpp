@@ -98,7 +98,8 @@ TEST_F(GpuVsCpu, SeparableLargeKernelsOnEveryChannelCount)
             c.format = {PixelDepth::U8, channels};
             c.width = test::reducedExtent(333, 97);
             c.height = test::reducedExtent(197, 61);
-            c.spec = k.width == k.height ? filters::makeGaussian(33.0, k.width) : test::randomRank1Spec(k.width, k.height, rng);
+            c.spec = k.width == k.height ? filters::makeGaussian(33.0, k.width)
+                                         : test::randomRank1Spec(k.width, k.height, rng);
             check(c, rng, index++);
         }
     }
@@ -353,8 +354,8 @@ TEST_F(GpuVsCpu, Rgba8WalkHalfGrid)
 {
     SCOPED_TRACE(test::seedNote(seed_));
     const cv::Size images[] = {{1, 1}, {2, 3}, {4, 5}, {7, 2}, {126, 33}, {131, 97}, {333, 261}, {1001, 1307}};
-    const filters::Kernel2D binomial{3, 3, {1 / 16.0, 2 / 16.0, 1 / 16.0, 2 / 16.0, 4 / 16.0, 2 / 16.0, 1 / 16.0,
-                                            2 / 16.0, 1 / 16.0}};
+    const filters::Kernel2D binomial{
+        3, 3, {1 / 16.0, 2 / 16.0, 1 / 16.0, 2 / 16.0, 4 / 16.0, 2 / 16.0, 1 / 16.0, 2 / 16.0, 1 / 16.0}};
     std::size_t index = 0;
     for (const cv::Size image : images) {
         for (int form = 0; form < 5; ++form) {

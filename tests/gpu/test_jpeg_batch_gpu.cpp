@@ -27,8 +27,8 @@ using tessera::testing::photoLike;
 
 void writeFile(const fs::path& path, const std::vector<std::uint8_t>& bytes)
 {
-    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                               static_cast<std::streamsize>(bytes.size()));
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
 TEST(JpegBatchGpu, JpegsAreDecodedOnTheGpuAndNamedCmykFallsBack)

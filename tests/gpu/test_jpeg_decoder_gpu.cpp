@@ -53,11 +53,11 @@ std::shared_ptr<GpuJpegDecoder> openOrSkipReason(std::string& skipWhy)
     return d;
 }
 
-#define OPEN_OR_SKIP(decoder)                                          \
-    std::string skipWhy_;                                              \
-    const std::shared_ptr<GpuJpegDecoder> decoder = openOrSkipReason(skipWhy_); \
-    if (!(decoder)) {                                                  \
-        GTEST_SKIP() << skipWhy_;                                      \
+#define OPEN_OR_SKIP(decoder)                                                                                          \
+    std::string skipWhy_;                                                                                              \
+    const std::shared_ptr<GpuJpegDecoder> decoder = openOrSkipReason(skipWhy_);                                        \
+    if (!(decoder)) {                                                                                                  \
+        GTEST_SKIP() << skipWhy_;                                                                                      \
     }
 
 cv::Mat libjpegTurbo(const std::vector<std::uint8_t>& file)
@@ -179,7 +179,8 @@ TEST(GpuJpegDecoderGpu, BaselineJpegsGoToTheEnginesAndProgressiveOnesDoNot)
     ASSERT_TRUE(decoder->decode(bytes(progressive), why).has_value()) << why;
     EXPECT_EQ(decoder->hardwareDecodes(), before + 1);
     ASSERT_TRUE(decoder->decode(bytes(grey), why).has_value()) << why;
-    std::printf("grey baseline went to the %s\n", decoder->hardwareDecodes() > before + 1 ? "engines" : "default backend");
+    std::printf("grey baseline went to the %s\n",
+                decoder->hardwareDecodes() > before + 1 ? "engines" : "default backend");
 }
 
 TEST(GpuJpegDecoderGpu, CmykFallsBackToLibjpegTurboWithTheReason)
@@ -201,7 +202,9 @@ TEST(GpuJpegDecoderGpu, CmykFallsBackToLibjpegTurboWithTheReason)
     std::string used;
     app::ImageLimits limits;
     limits.jpegDecoderName = decoder->label();
-    limits.jpegDecoder = [&](std::span<const std::uint8_t> bytesIn, std::string& w) { return decoder->decode(bytesIn, w); };
+    limits.jpegDecoder = [&](std::span<const std::uint8_t> bytesIn, std::string& w) {
+        return decoder->decode(bytesIn, w);
+    };
     limits.decoderUsed = &used;
     const cv::Mat got = app::readImage(path, limits);
     std::remove(path.c_str());

@@ -49,8 +49,8 @@ Support ask(V v, const FilterSpec& spec, PixelFormat format, const DeviceInfo& d
 void expectRefused(const Support& s, const std::string& why)
 {
     EXPECT_FALSE(s.ok);
-    EXPECT_NE(s.reason.find(why), std::string::npos) << "reason: \"" << s.reason << "\", expected it to mention \""
-                                                      << why << "\"";
+    EXPECT_NE(s.reason.find(why), std::string::npos)
+        << "reason: \"" << s.reason << "\", expected it to mention \"" << why << "\"";
 }
 
 void expectAccepted(const Support& s)
@@ -112,8 +112,8 @@ TEST(KernelVariants, MethodAndTensorCoresOfEachVariant)
     }
     EXPECT_EQ(methodOf(V::Fft), Method::Fft);
     EXPECT_EQ(methodOf(V::FftRows), Method::Fft);
-    const std::set<V> tensor{V::DirectRgba8Imma, V::DirectTensor, V::DirectTensorPersistent, V::SeparableTf32Walk, V::SeparableTensorWalk,
-                             V::SeparableTensor};
+    const std::set<V> tensor{V::DirectRgba8Imma,   V::DirectTensor,        V::DirectTensorPersistent,
+                             V::SeparableTf32Walk, V::SeparableTensorWalk, V::SeparableTensor};
     for (V v : allKernelVariants()) {
         EXPECT_EQ(usesTensorCores(v), tensor.count(v) == 1) << toString(v);
     }

@@ -89,7 +89,8 @@ TEST(MultiCpu, TiledOverVirtualDevicesEqualsUntiledForEveryFormatBorderAndTileSi
             const cv::Mat src = filters::testing::randomImage(47, 61, CV_MAKETYPE(depth, cn), rng);
             for (const auto& bc : filters::testing::allBorderCases()) {
                 for (const int k : {3, 4, 15}) {
-                    filters::FilterSpec spec = filters::makeCustom(filters::testing::randomKernel(k, k == 4 ? 3 : k, rng));
+                    filters::FilterSpec spec =
+                        filters::makeCustom(filters::testing::randomKernel(k, k == 4 ? 3 : k, rng));
                     spec.border = bc.border;
                     spec.borderValue = bc.nonZeroConstant ? 3.0 : 0.0;
                     const filters::FilterChain chain{{spec}};
@@ -209,7 +210,9 @@ TEST(MultiCpu, WhenEverySlotFailsTheCpuPathFinishesTheJob)
     RunOptions o;
     o.deviceSlots = cpuSlots(2);
     o.tileSize = TileSize{16, 16};
-    o.fault = [](SlotIndex, int, Phase) { throw CudaError(999, "injected", __FILE__, __LINE__, "every device is broken"); };
+    o.fault = [](SlotIndex, int, Phase) {
+        throw CudaError(999, "injected", __FILE__, __LINE__, "every device is broken");
+    };
     RunReport report;
     const cv::Mat out = runStreamed(src, chain, o, &report);
     EXPECT_EQ(maxDiff(out, filters::applyCpu(src, chain)), 0.0);

@@ -70,8 +70,8 @@ protected:
 
     /// The resident run of chain over src (or a region of it); a run the CPU path made in the
     /// GPUs' place fails the test, whatever its pixels.
-    static cv::Mat apply(Pipeline& p, const cv::Mat& src, const filters::FilterChain& chain, const cv::Rect& region = {},
-                         RunReport* report = nullptr)
+    static cv::Mat apply(Pipeline& p, const cv::Mat& src, const filters::FilterChain& chain,
+                         const cv::Rect& region = {}, RunReport* report = nullptr)
     {
         RunReport local;
         cv::Mat out;
@@ -93,8 +93,8 @@ double diff(const cv::Mat& a, const cv::Mat& b)
     cv::Mat x = a.reshape(1);
     cv::Mat y = b.reshape(1);
     if (a.depth() == CV_32F) {  // NaN-aware and bit-exact: compare the bits
-        return cv::norm(cv::Mat(x.rows, x.cols, CV_32S, x.data, x.step), cv::Mat(y.rows, y.cols, CV_32S, y.data, y.step),
-                        cv::NORM_INF);
+        return cv::norm(cv::Mat(x.rows, x.cols, CV_32S, x.data, x.step),
+                        cv::Mat(y.rows, y.cols, CV_32S, y.data, y.step), cv::NORM_INF);
     }
     return cv::norm(x, y, cv::NORM_INF);
 }
@@ -110,7 +110,8 @@ TEST_F(MultiGpu, TiledEqualsUntiledBitForBitOnOneTwoAndEveryGpu)
             const cv::Mat src = randomImage(131, 257, format, rng);
             for (std::size_t b = 0; b < std::size(kBorders); ++b) {
                 for (const int k : {3, 8, 31}) {
-                    filters::FilterSpec spec = k == 31 ? randomRank1Spec(k, k, rng) : randomDenseSpec(k, k - 2 * (k == 8), rng);
+                    filters::FilterSpec spec =
+                        k == 31 ? randomRank1Spec(k, k, rng) : randomDenseSpec(k, k - 2 * (k == 8), rng);
                     spec.border = kBorders[b];
                     spec.borderValue = borderValueFor(depth, b);
                     const Method method = k == 31 ? Method::Separable : Method::Direct;
@@ -295,11 +296,11 @@ TEST_F(MultiGpu, ResidentBandsAnswerWholeImagesAndRegionsExactly)
             EXPECT_EQ(bands->bands().size(), slots.size());
             EXPECT_EQ(diff(all, whole), 0.0) << slots.size() << " GPUs";
             EXPECT_EQ(r.tiles.size(), slots.size());
-            for (const cv::Rect region : {cv::Rect(0, 0, 1, 1), cv::Rect(100, 300, 200, 150), cv::Rect(500, 700, 29, 31),
-                                          cv::Rect(0, 350, 529, 40)}) {
+            for (const cv::Rect region : {cv::Rect(0, 0, 1, 1), cv::Rect(100, 300, 200, 150),
+                                          cv::Rect(500, 700, 29, 31), cv::Rect(0, 350, 529, 40)}) {
                 const cv::Mat part = apply(*bands, src, chain, region);
-                EXPECT_EQ(diff(part, whole(region)), 0.0) << slots.size() << " GPUs, region at " << region.x << ","
-                                                          << region.y;
+                EXPECT_EQ(diff(part, whole(region)), 0.0)
+                    << slots.size() << " GPUs, region at " << region.x << "," << region.y;
             }
             EXPECT_GT(bands->runInPlace(src, chain), 0.0);
         }

@@ -15,11 +15,11 @@
 namespace {
 
 using tessera::filters::Border;
-using tessera::values::DeviceInfo;
 using tessera::gpu::KernelVariant;
-using tessera::values::Method;
 using tessera::gpu::PixelDepth;
 using tessera::gpu::PixelFormat;
+using tessera::values::DeviceInfo;
+using tessera::values::Method;
 using tessera::values::TensorCores;
 namespace filters = tessera::filters;
 
@@ -63,8 +63,7 @@ TEST(PlanShapes, Rgba8WalkStatesItsByteConversion)
     const auto mild5 = tessera::gpu::makePlan(filters::makeBox(5), PixelFormat{PixelDepth::U8, 4}, 640, 480,
                                               describedH200(), Method::Direct, TensorCores::Off);
     ASSERT_EQ(mild5.shape.variant, KernelVariant::DirectRgba8Walk);
-    EXPECT_NE(mild5.describe().find("bytes as 1 + b/2^15 (rounding within 0."), std::string::npos)
-        << mild5.describe();
+    EXPECT_NE(mild5.describe().find("bytes as 1 + b/2^15 (rounding within 0."), std::string::npos) << mild5.describe();
     filters::FilterSpec strong;
     strong.kernel = filters::Kernel2D{3, 3, {-5, -5, -5, -5, 41, -5, -5, -5, -5}};
     const auto exact = tessera::gpu::makePlan(strong, PixelFormat{PixelDepth::U8, 4}, 640, 480, describedH200(),
@@ -89,8 +88,8 @@ TEST(PlanShapes, Rgba8ThreeByThreeTakesTheIntegerTensorCores)
                                              Method::Auto, TensorCores::Auto);
     EXPECT_EQ(mild.shape.variant, KernelVariant::DirectRgba8WalkHalf) << mild.describe();
     EXPECT_FALSE(mild.tensorCores);
-    const auto plan = tessera::gpu::makePlan(offsetDense3, PixelFormat{PixelDepth::U8, 4}, 8192, 8192,
-                                             describedH200(), Method::Auto, TensorCores::Auto);
+    const auto plan = tessera::gpu::makePlan(offsetDense3, PixelFormat{PixelDepth::U8, 4}, 8192, 8192, describedH200(),
+                                             Method::Auto, TensorCores::Auto);
     ASSERT_EQ(plan.shape.variant, KernelVariant::DirectRgba8Imma) << plan.describe();
     EXPECT_EQ(plan.method, Method::Direct);
     EXPECT_TRUE(plan.tensorCores);

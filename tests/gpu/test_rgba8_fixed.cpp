@@ -119,8 +119,8 @@ TEST(Rgba8Fixed, IntegerAndDyadicKernelsAreExact)
 TEST(Rgba8Fixed, BuiltinSmallKernelsTakeIt)
 {
     std::mt19937 rng(13);
-    for (const auto& spec : {filters::makeBox(3), filters::makeBox(5), filters::makeSharpen(1.0),
-                             filters::makeGaussian(1.0, 5)}) {
+    for (const auto& spec :
+         {filters::makeBox(3), filters::makeBox(5), filters::makeSharpen(1.0), filters::makeGaussian(1.0, 5)}) {
         SCOPED_TRACE(spec.id);
         const Rgba8FixedTaps f = rgba8FixedTaps(spec);
         EXPECT_TRUE(f.ok) << "bound " << f.errorBound;

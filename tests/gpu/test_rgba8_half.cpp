@@ -23,9 +23,9 @@ namespace tessera::gpu {
 namespace {
 
 using detail::halfBits;
-using detail::rgba8HalfTapExponent;
 using detail::kRgba8HalfErrorLimit;
 using detail::rgba8HalfErrorBound;
+using detail::rgba8HalfTapExponent;
 using detail::rgba8TakesHalfSums;
 using detail::roundToHalf;
 
@@ -98,13 +98,13 @@ TEST(Rgba8Half, PermutesMakeExactChannelPairsAndPackTheResults)
 {
     std::mt19937 rng(7);
     for (int n = 0; n < 20000; ++n) {
-        const std::uint32_t px = n < 256 ? 0x01010101u * static_cast<std::uint32_t>(n) : static_cast<std::uint32_t>(rng());
+        const std::uint32_t px =
+            n < 256 ? 0x01010101u * static_cast<std::uint32_t>(n) : static_cast<std::uint32_t>(rng());
         const std::uint32_t even = prmt(px, 0u, detail::kRgba8HalfEvenSelect);
         const std::uint32_t odd = prmt(px, 0u, detail::kRgba8HalfOddSelect);
-        const std::array<double, 4> c{halfValue(static_cast<std::uint16_t>(even)),
-                                      halfValue(static_cast<std::uint16_t>(odd)),
-                                      halfValue(static_cast<std::uint16_t>(even >> 16)),
-                                      halfValue(static_cast<std::uint16_t>(odd >> 16))};
+        const std::array<double, 4> c{
+            halfValue(static_cast<std::uint16_t>(even)), halfValue(static_cast<std::uint16_t>(odd)),
+            halfValue(static_cast<std::uint16_t>(even >> 16)), halfValue(static_cast<std::uint16_t>(odd >> 16))};
         std::array<std::uint16_t, 4> stored{};
         for (int ch = 0; ch < 4; ++ch) {
             const auto byte = static_cast<std::uint16_t>((px >> (8 * ch)) & 0xFFu);
@@ -176,7 +176,8 @@ TEST(Rgba8Half, ResultsStayWithinTheBoundAndMildKernelsTakeTheRoute)
     // Most of the benchmark's kind of kernel (unit sum, a few small negative weights) qualify.
     EXPECT_GE(taken, drawn * 9 / 10) << taken << " of " << drawn;
     const std::vector<float> box(9, 1.0f / 9.0f);
-    const std::vector<float> gauss{1 / 16.f, 2 / 16.f, 1 / 16.f, 2 / 16.f, 4 / 16.f, 2 / 16.f, 1 / 16.f, 2 / 16.f, 1 / 16.f};
+    const std::vector<float> gauss{1 / 16.f, 2 / 16.f, 1 / 16.f, 2 / 16.f, 4 / 16.f,
+                                   2 / 16.f, 1 / 16.f, 2 / 16.f, 1 / 16.f};
     for (const auto* taps : {&box, &gauss}) {
         ASSERT_TRUE(rgba8TakesHalfSums(*taps, 0.0f));
         const Worst w = worstError(*taps, 0.0f, 20000, rng);

@@ -73,7 +73,8 @@ TEST(SlotWorkers, StartedOncePerSlotAndReusedByEveryRun)
     for (const auto& [slot, ids] : log.bySlot) {
         EXPECT_EQ(ids.size(), 1u) << "slot " << slot.value() << " ran on more than one thread";
         all.insert(ids.begin(), ids.end());
-        EXPECT_EQ(ids.count(std::this_thread::get_id()), 0u) << "slot " << slot.value() << " ran on the caller's thread";
+        EXPECT_EQ(ids.count(std::this_thread::get_id()), 0u)
+            << "slot " << slot.value() << " ran on the caller's thread";
     }
     EXPECT_EQ(all.size(), log.bySlot.size()) << "two slots shared a thread";
 }

@@ -35,8 +35,8 @@ TEST(StepWalker, ForcesAMethodOnlyWhereTheStepCanUseIt)
     EXPECT_EQ(plans[0].method, Method::Separable);
     EXPECT_EQ(plans[0].reason.rfind("forced", 0), 0U) << plans[0].describe();
     // The dense step cannot separate: it plans as Auto would, with the planner's own reason.
-    const Plan automatic = makePlan(chain.steps[1], plans[0].output, 640, 480, h200, Method::Auto,
-                                    TensorCores::Auto, SourceValues{true, plans[0].outputMaxExponent});
+    const Plan automatic = makePlan(chain.steps[1], plans[0].output, 640, 480, h200, Method::Auto, TensorCores::Auto,
+                                    SourceValues{true, plans[0].outputMaxExponent});
     EXPECT_EQ(plans[1].method, automatic.method);
     EXPECT_EQ(plans[1].describe(), automatic.describe());
 }
@@ -50,9 +50,9 @@ TEST(StepWalker, LaterStepsPlanWithTheBoundOfTheStepBefore)
     values.maxExponent = 3;
     const std::vector<Plan> plans = planSteps(chain, format, 256, 256, h200, Method::Auto, TensorCores::Auto, values);
     ASSERT_EQ(plans.size(), 2U);
-    EXPECT_EQ(plans[0].outputMaxExponent, makePlan(chain.steps[0], format, 256, 256, h200, Method::Auto,
-                                                   TensorCores::Auto, values)
-                                              .outputMaxExponent);
+    EXPECT_EQ(
+        plans[0].outputMaxExponent,
+        makePlan(chain.steps[0], format, 256, 256, h200, Method::Auto, TensorCores::Auto, values).outputMaxExponent);
     EXPECT_NE(plans[0].outputMaxExponent, SourceValues::kUnknown);
     const Plan second = makePlan(chain.steps[1], plans[0].output, 256, 256, h200, Method::Auto, TensorCores::Auto,
                                  SourceValues{true, plans[0].outputMaxExponent});

@@ -66,8 +66,8 @@ bool coverOnce(const Rect& area, const std::vector<Rect>& rects)
 }
 
 // One axis of a tile's input: the span [begin, begin + length) against out grown by the reach.
-void expectAxis(int inBegin, int inLength, int outBegin, int outLength, int before, int after,
-                int extent, EdgeMode mode, const char* axis)
+void expectAxis(int inBegin, int inLength, int outBegin, int outLength, int before, int after, int extent,
+                EdgeMode mode, const char* axis)
 {
     SCOPED_TRACE(axis);
     const int lo = outBegin - before;
@@ -112,12 +112,12 @@ void expectTiles(const TileRequest& rq, const std::vector<Tile>& tiles, bool ban
             EXPECT_TRUE(bands);
             continue;
         }
-        expectAxis(t.in.x, t.in.width, t.out.x, t.out.width, rq.halo.left, rq.halo.right, rq.width,
-                   rq.edges.horizontal, "horizontal");
-        expectAxis(t.in.y, t.in.height, t.out.y, t.out.height, rq.halo.top, rq.halo.bottom,
-                   rq.height, rq.edges.vertical, "vertical");
-        EXPECT_EQ(t.imageEdges, (Sides{t.in.x == 0, t.in.right() == rq.width, t.in.y == 0,
-                                       t.in.bottom() == rq.height}));
+        expectAxis(t.in.x, t.in.width, t.out.x, t.out.width, rq.halo.left, rq.halo.right, rq.width, rq.edges.horizontal,
+                   "horizontal");
+        expectAxis(t.in.y, t.in.height, t.out.y, t.out.height, rq.halo.top, rq.halo.bottom, rq.height,
+                   rq.edges.vertical, "vertical");
+        EXPECT_EQ(t.imageEdges,
+                  (Sides{t.in.x == 0, t.in.right() == rq.width, t.in.y == 0, t.in.bottom() == rq.height}));
         EXPECT_EQ(t.periodic, !image.contains(t.in));
         std::size_t most = 0;
         for (const auto& d : rq.devices) {
@@ -163,15 +163,14 @@ TileRequest randomRequest(std::mt19937& rng)
         rq.region = {x, y, uniform(rng, 1, rq.width - x), uniform(rng, 1, rq.height - y)};
     }
     const int reach = uniform(rng, 0, 3) == 0 ? 200 : 8;
-    rq.halo = {uniform(rng, 0, reach), uniform(rng, 0, reach), uniform(rng, 0, reach),
-               uniform(rng, 0, reach)};
+    rq.halo = {uniform(rng, 0, reach), uniform(rng, 0, reach), uniform(rng, 0, reach), uniform(rng, 0, reach)};
     rq.edges = {randomMode(rng), randomMode(rng)};
     const auto bytes = [&](int lo, int hi) { return static_cast<std::size_t>(uniform(rng, lo, hi)); };
     rq.pixelBytes = {bytes(1, 16), bytes(1, 16), bytes(0, 32)};
-    const int smallW = rq.edges.horizontal == EdgeMode::WholeAxis
-                           ? rq.width : std::min(rq.width, 1 + rq.halo.left + rq.halo.right);
-    const int smallH = rq.edges.vertical == EdgeMode::WholeAxis
-                           ? rq.height : std::min(rq.height, 1 + rq.halo.top + rq.halo.bottom);
+    const int smallW =
+        rq.edges.horizontal == EdgeMode::WholeAxis ? rq.width : std::min(rq.width, 1 + rq.halo.left + rq.halo.right);
+    const int smallH =
+        rq.edges.vertical == EdgeMode::WholeAxis ? rq.height : std::min(rq.height, 1 + rq.halo.top + rq.halo.bottom);
     const int n = uniform(rng, 1, 8);
     for (int i = 0; i < n; ++i) {
         PlannerDevice d{SlotIndex{static_cast<std::size_t>(i * 3 + 1)}, 0, uniform(rng, 1, 40) / 10.0, {}};
@@ -197,8 +196,8 @@ TEST_F(TilePlannerRandom, RandomPlansCoverTheRegionOnceWithinBudgets)
                 d.budgetBytes = bytesFor(rq, d, rq.width, rq.height);
             }
         }
-        SCOPED_TRACE("case " + std::to_string(i) + ": " + std::to_string(rq.width) + "x" +
-                     std::to_string(rq.height) + ", " + std::to_string(rq.devices.size()) + " devices");
+        SCOPED_TRACE("case " + std::to_string(i) + ": " + std::to_string(rq.width) + "x" + std::to_string(rq.height) +
+                     ", " + std::to_string(rq.devices.size()) + " devices");
         const TilePlan plan = planTiles(rq);
         ASSERT_NO_FATAL_FAILURE(expectTiles(rq, plan.tiles, false));
         if (rq.tileSize) {
@@ -258,7 +257,8 @@ TEST(TilePlanner, AutoSizeOnLargeImagesGivesSeveralTilesPerDevice)
         TileRequest rq = request(8192, 8192, Halo{15, 15, 15, 15});
         rq.pixelBytes = {4, 4, 0};
         for (int i = 0; i < n; ++i) {
-            rq.devices.push_back({SlotIndex{static_cast<std::size_t>(i)}, std::size_t{80} << 30, 1.0, linearWorkspace(0, 1u << 20)});
+            rq.devices.push_back(
+                {SlotIndex{static_cast<std::size_t>(i)}, std::size_t{80} << 30, 1.0, linearWorkspace(0, 1u << 20)});
         }
         const TilePlan roomy = planTiles(rq);
         SCOPED_TRACE(roomy.describe());
@@ -350,8 +350,7 @@ TEST_F(TilePlannerRandom, PeriodicPiecesFillTheInputFromTheImage)
 {
     for (int i = 0; i < 200; ++i) {
         const int w = uniform(rng_, 1, 20), h = uniform(rng_, 1, 20);
-        const Rect in{uniform(rng_, -50, 50), uniform(rng_, -50, 50), uniform(rng_, 1, 60),
-                      uniform(rng_, 1, 60)};
+        const Rect in{uniform(rng_, -50, 50), uniform(rng_, -50, 50), uniform(rng_, 1, 60), uniform(rng_, 1, 60)};
         std::vector<Rect> placed;
         for (const auto& p : periodicPieces(in, w, h)) {
             ASSERT_TRUE((Rect{0, 0, w, h}.contains(p.source)));

@@ -24,9 +24,7 @@ using filters::testing::seedNote;
 
 TEST(TilePlanner, EdgeModesFollowTheChainsBorders)
 {
-    const auto chain = [](std::vector<filters::FilterSpec> steps) {
-        return filters::FilterChain{std::move(steps)};
-    };
+    const auto chain = [](std::vector<filters::FilterSpec> steps) { return filters::FilterChain{std::move(steps)}; };
     const auto withBorder = [](filters::FilterSpec s, Border b) {
         s.border = b;
         return s;
@@ -41,7 +39,6 @@ TEST(TilePlanner, EdgeModesFollowTheChainsBorders)
               (EdgeModes{EdgeMode::WholeAxis, EdgeMode::Periodic}));
     EXPECT_EQ(edgeModes(chain({filters::makeIdentity(), box(Border::Reflect101)})), (EdgeModes{}));
 }
-
 
 // The tile's input as the executor builds it: a crop, or gathered by the periodic rule.
 cv::Mat tileInput(const cv::Mat& src, const Tile& t)
@@ -63,12 +60,10 @@ TEST(TilePlanner, TiledCpuRunsEqualTheWholeImageRun)
     SCOPED_TRACE(seedNote(seed));
     std::mt19937 rng(seed);
     const auto uniform = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-    const Border borders[] = {Border::Reflect101, Border::Reflect, Border::Replicate,
-                              Border::Constant, Border::Wrap};
+    const Border borders[] = {Border::Reflect101, Border::Reflect, Border::Replicate, Border::Constant, Border::Wrap};
     for (int i = 0; i < 60; ++i) {
         const int channels = std::vector<int>{1, 3, 4}[static_cast<std::size_t>(uniform(0, 2))];
-        const cv::Mat src = filters::testing::randomImage(uniform(1, 40), uniform(1, 40),
-                                                          CV_8UC(channels), rng);
+        const cv::Mat src = filters::testing::randomImage(uniform(1, 40), uniform(1, 40), CV_8UC(channels), rng);
         for (int b = 0; b <= 6; ++b) {  // the five borders, then wrap mixed with others per axis
             filters::FilterSpec first = filters::makeBox(5);
             filters::FilterSpec second = filters::makeCustom(filters::testing::randomKernel(3, 3, rng));
@@ -87,7 +82,8 @@ TEST(TilePlanner, TiledCpuRunsEqualTheWholeImageRun)
             rq.pixelBytes = {static_cast<std::size_t>(channels), static_cast<std::size_t>(channels), 0};
             const int n = uniform(1, 4);
             for (int d = 0; d < n; ++d) {
-                rq.devices.push_back({SlotIndex{static_cast<std::size_t>(d)}, std::size_t{1} << 30, uniform(1, 9) / 3.0, {}});
+                rq.devices.push_back(
+                    {SlotIndex{static_cast<std::size_t>(d)}, std::size_t{1} << 30, uniform(1, 9) / 3.0, {}});
             }
             rq.tileSize = TileSize{uniform(1, src.cols), uniform(1, src.rows)};
             if (uniform(0, 2) == 0) {  // sized by the planner, down to single pixels
@@ -114,7 +110,6 @@ TEST(TilePlanner, TiledCpuRunsEqualTheWholeImageRun)
         }
     }
 }
-
 
 }  // namespace
 }  // namespace tessera::gpu

@@ -5,12 +5,12 @@
 
 namespace {
 
+using tessera::values::computeTimingStats;
 using tessera::values::DeviceId;
 using tessera::values::DeviceSnapshot;
 using tessera::values::Phase;
 using tessera::values::TimingRecord;
 using tessera::values::TimingStats;
-using tessera::values::computeTimingStats;
 
 TimingRecord record(int device, int stream, Phase phase, const std::string& label, double begin, double end,
                     std::uint64_t bytes, int width = 0, int height = 0)
@@ -90,7 +90,7 @@ TEST(TimingStats, EvenCountTakesTheMeanOfTheMiddleTwo)
     EXPECT_DOUBLE_EQ(s.minUs, 4.0);
     EXPECT_DOUBLE_EQ(s.medianUs, 6.0);
     EXPECT_DOUBLE_EQ(s.maxUs, 8.0);
-    EXPECT_DOUBLE_EQ(s.gbPerS, 100.0);        // 1.2 MB in 12 us
+    EXPECT_DOUBLE_EQ(s.gbPerS, 100.0);  // 1.2 MB in 12 us
     EXPECT_DOUBLE_EQ(s.mpixelsPerS, 4000.0 / 12.0);
     EXPECT_FALSE(s.percentOfPeak.has_value());  // GPU 1 is not in the snapshot
 }
@@ -101,7 +101,7 @@ TEST(TimingStats, UnknownBandwidthOrNoBytesLeavesThePercentageEmpty)
     EXPECT_FALSE(stats[0].percentOfPeak.has_value());  // no bytes
     EXPECT_DOUBLE_EQ(stats[0].gbPerS, 0.0);
     EXPECT_DOUBLE_EQ(stats[0].mpixelsPerS, 0.0);
-    EXPECT_FALSE(stats[4].percentOfPeak.has_value());  // the CPU
+    EXPECT_FALSE(stats[4].percentOfPeak.has_value());                           // the CPU
     EXPECT_FALSE(computeTimingStats(handMade())[1].percentOfPeak.has_value());  // no snapshot
 }
 

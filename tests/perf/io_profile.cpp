@@ -81,8 +81,8 @@ cv::Mat picture(int rows, int cols, int type)
 // An EXIF block (little-endian TIFF structure) holding only Orientation = 6.
 std::string orientationExif()
 {
-    const unsigned char block[] = {'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0,
-                                   6, 0, 0, 0, 0, 0, 0, 0};
+    const unsigned char block[] = {'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3,
+                                   0,   1,   0,  0, 0, 6, 0, 0, 0, 0, 0,    0,    0};
     return std::string(reinterpret_cast<const char*>(block), sizeof block);
 }
 
@@ -129,7 +129,7 @@ void profile(const std::string& path, int runs)
     const codec::DecodeBudget budget;
     cv::Mat raw;
     const double decode = medianMs(runs, [&] {
-        raw = h.format == "jpeg" ? codec::readJpeg(bytes, budget).pixels
+        raw = h.format == "jpeg"  ? codec::readJpeg(bytes, budget).pixels
               : h.format == "png" ? codec::readPng(bytes, budget).pixels
                                   : codec::readTiff(bytes, budget).pixels;
     });

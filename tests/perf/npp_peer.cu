@@ -22,13 +22,13 @@
 
 namespace {
 
-#define CHECK_CUDA(expr)                                                                           \
-    do {                                                                                           \
-        cudaError_t e_ = (expr);                                                                   \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "npp_peer: %s failed: %s\n", #expr, cudaGetErrorString(e_));       \
-            std::exit(1);                                                                          \
-        }                                                                                          \
+#define CHECK_CUDA(expr)                                                                                               \
+    do {                                                                                                               \
+        cudaError_t e_ = (expr);                                                                                       \
+        if (e_ != cudaSuccess) {                                                                                       \
+            std::fprintf(stderr, "npp_peer: %s failed: %s\n", #expr, cudaGetErrorString(e_));                          \
+            std::exit(1);                                                                                              \
+        }                                                                                                              \
     } while (0)
 
 struct Case {
@@ -210,9 +210,9 @@ int main(int argc, char** argv)
             if (c.gaussian) {
                 if (c.rgba8) {
                     api = "nppiFilterRowBorder32f_8u_C4R + nppiFilterColumnBorder32f_8u_C4R";
-                    NppStatus s = nppiFilterRowBorder32f_8u_C4R_Ctx(
-                        static_cast<const Npp8u*>(src), step, size, origin, static_cast<Npp8u*>(tmp), step, size,
-                        dTaps, k, k / 2, NPP_BORDER_REPLICATE, ctx);
+                    NppStatus s = nppiFilterRowBorder32f_8u_C4R_Ctx(static_cast<const Npp8u*>(src), step, size, origin,
+                                                                    static_cast<Npp8u*>(tmp), step, size, dTaps, k,
+                                                                    k / 2, NPP_BORDER_REPLICATE, ctx);
                     if (s != NPP_SUCCESS) {
                         return s;
                     }
@@ -282,8 +282,8 @@ int main(int argc, char** argv)
                         "\"bytes\":%.0f,\"gbps\":%.5g,\"floor_ms\":%.5g,\"pct_of_floor\":%.4g,\"check\":\"none\","
                         "\"max_abs_err\":null,\"border\":\"replicate\"}\n",
                         c.name, c.format, width, height, c.gaussian ? "gaussian" : "custom", k, api.c_str(), prop.name,
-                        med, sorted.front(), sorted.back(), runs, static_cast<double>(width) * height / med / 1e3,
-                        io, io / med / 1e6, floorMs, 100.0 * floorMs / med);
+                        med, sorted.front(), sorted.back(), runs, static_cast<double>(width) * height / med / 1e3, io,
+                        io / med / 1e6, floorMs, 100.0 * floorMs / med);
         }
         std::fflush(stdout);
         for (auto& e : ev) {

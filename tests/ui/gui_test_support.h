@@ -68,8 +68,8 @@ inline bool waitForPreviewOf(app::GuiController& controller, const filters::Filt
     for (int tries = 0; tries < 100; ++tries) {
         const cv::Mat want = filters::applyCpu(controller.sourceImage(), chain);
         const cv::Mat& got = controller.previewData();
-        if (!controller.isPreviewPending() && !got.empty() && got.size == want.size &&
-            got.type() == want.type() && cv::norm(got, want, cv::NORM_INF) <= 1.0) {
+        if (!controller.isPreviewPending() && !got.empty() && got.size == want.size && got.type() == want.type() &&
+            cv::norm(got, want, cv::NORM_INF) <= 1.0) {
             return true;
         }
         shown.wait(200);

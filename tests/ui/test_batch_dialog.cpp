@@ -174,7 +174,8 @@ TEST_F(BatchDialogTest, RefusalIsShownAndNothingRuns)
 
 TEST_F(BatchDialogTest, AFormatThatCannotHoldTheDepthIsRefusedBeforeAnythingIsWritten)
 {
-    dialog_.addInputs({QDir(in()).filePath(QStringLiteral("pic0.png")), QDir(in()).filePath(QStringLiteral("pic1.png"))});
+    dialog_.addInputs(
+        {QDir(in()).filePath(QStringLiteral("pic0.png")), QDir(in()).filePath(QStringLiteral("pic1.png"))});
     child<QLineEdit>("batchOutputFolder")->setText(out());
     auto* format = child<QComboBox>("batchFormat");
     format->setCurrentIndex(format->findData(QStringLiteral("jpg")));

@@ -38,7 +38,8 @@ CompareResults current()
     failed.error = QStringLiteral("out of device memory");
     c.rows << failed;
     RooflineDevice gpu{QStringLiteral("GPU 0\u20131"), 4000.0, 60000.0, {}};
-    gpu.marks << RooflineMark{QStringLiteral("separable"), 20.0, 500.0} << RooflineMark{QStringLiteral("direct"), 50.0, 3000.0};
+    gpu.marks << RooflineMark{QStringLiteral("separable"), 20.0, 500.0}
+              << RooflineMark{QStringLiteral("direct"), 50.0, 3000.0};
     RooflineDevice cpu{QStringLiteral("CPU"), 0.0, 0.0, {}};
     cpu.marks << RooflineMark{QStringLiteral("cpu"), 20.0, 8.0};
     c.roofline << gpu << cpu;
@@ -175,7 +176,8 @@ TEST(CompareCharts, RooflineModelHasDecadeRangesRoofsAndMarks)
     EXPECT_EQ(m.marks[1].name, QStringLiteral("GPU 0\u20131 direct"));
     EXPECT_NE(m.marks[0].shape, m.marks[1].shape);
     EXPECT_EQ(m.marks[2].name, QStringLiteral("CPU"));
-    EXPECT_EQ(m.legendOrder, (QStringList{"GPU 0\u20131 roof", "GPU 0\u20131 separable", "GPU 0\u20131 direct", "CPU"}));
+    EXPECT_EQ(m.legendOrder,
+              (QStringList{"GPU 0\u20131 roof", "GPU 0\u20131 separable", "GPU 0\u20131 direct", "CPU"}));
     EXPECT_EQ(m.marks[0].colour, deviceColor(tessera::values::DeviceId{0}));
     EXPECT_EQ(m.marks[2].colour, deviceColor(tessera::values::DeviceId::cpu()));
 }

@@ -46,8 +46,8 @@ cv::Mat testImage(int side)
 /// ms around a median, kernels as a separable pass would report them.
 app::CompareTarget fakeGpu(std::vector<values::DeviceId> gpus, double ms, bool noisy = false, int sleepMs = 0)
 {
-    const std::string label = gpus.size() == 1 ? values::describe(gpus[0]) + " (NVIDIA H200)"
-                                               : std::to_string(gpus.size()) + " GPUs";
+    const std::string label =
+        gpus.size() == 1 ? values::describe(gpus[0]) + " (NVIDIA H200)" : std::to_string(gpus.size()) + " GPUs";
     app::CompareTarget t = app::gpuTarget(gpus, label);
     auto turn = std::make_shared<int>(0);
     t.run = [gpus, ms, noisy, sleepMs, turn](const cv::Mat& src, const filters::FilterChain& chain) {
@@ -63,7 +63,8 @@ app::CompareTarget fakeGpu(std::vector<values::DeviceId> gpus, double ms, bool n
         run.wallMs = ms * (1.0 + 0.05 * ((*turn)++ % 3 - 1));
         const auto [flops, bytes] = app::chainWork(chain, src.size(), src.type(), {"separable"});
         for (const values::DeviceId g : gpus) {
-            run.kernels.push_back({g, "separable", run.wallMs * 0.8, flops / double(gpus.size()), bytes / double(gpus.size())});
+            run.kernels.push_back(
+                {g, "separable", run.wallMs * 0.8, flops / double(gpus.size()), bytes / double(gpus.size())});
         }
         return run;
     };
@@ -81,7 +82,8 @@ app::CompareSetup fourGpuSetup(int sleepMs = 0)
         s.targets.push_back(fakeGpu({d.id}, 0.125 + 0.003 * id, false, sleepMs));
         s.calibrations["gpu:" + std::to_string(id)] = {3900, 61000, 9000, "fake"};
     }
-    const std::vector<values::DeviceId> all{values::DeviceId{0}, values::DeviceId{1}, values::DeviceId{2}, values::DeviceId{3}};
+    const std::vector<values::DeviceId> all{values::DeviceId{0}, values::DeviceId{1}, values::DeviceId{2},
+                                            values::DeviceId{3}};
     s.targets.push_back(fakeGpu(all, 0.036, true, sleepMs));
     s.targets.push_back(app::cpuTarget());
     s.calibrations["cpu"] = {12, 400, 150, "fake"};
@@ -143,11 +145,13 @@ protected:
 
 TEST_F(CompareDialogTest, CpuOnlyRun)
 {
-    start([] {
-        app::CompareSetup s;
-        s.targets.push_back(app::cpuTarget());
-        return s;
-    }, testImage(96));
+    start(
+        [] {
+            app::CompareSetup s;
+            s.targets.push_back(app::cpuTarget());
+            return s;
+        },
+        testImage(96));
     ASSERT_TRUE(runAndWait(0, 2));
     const auto& report = controller_->lastReport();
     ASSERT_EQ(report.results.size(), 1u);
@@ -162,17 +166,20 @@ TEST_F(CompareDialogTest, CpuOnlyRun)
 // device alone and gives the CPU path's exact pixels.
 TEST_F(CompareDialogTest, WaitsForABatchOnItsDeviceAndSaysSo)
 {
-    start([] {
-        app::CompareSetup s;
-        s.targets.push_back(app::cpuTarget());
-        return s;
-    }, testImage(96));
+    start(
+        [] {
+            app::CompareSetup s;
+            s.targets.push_back(app::cpuTarget());
+            return s;
+        },
+        testImage(96));
     scheduler_.setRecording(true);
     app::DeviceLease batch = scheduler_.acquire({{values::DeviceId::cpu()}, app::LeaseKind::Batch, 0, "batch"});
     QSignalSpy finished(controller_.get(), &app::CompareController::finished);
     dialog_.findChild<QPushButton*>(QStringLiteral("compareRun"))->click();
     auto* status = dialog_.findChild<QLabel*>(QStringLiteral("compareStatus"));
-    ASSERT_TRUE(QTest::qWaitFor([&] { return status->text() == QStringLiteral("waiting for CPU (batch running)"); }, 5000))
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return status->text() == QStringLiteral("waiting for CPU (batch running)"); }, 5000))
         << status->text().toStdString();
     EXPECT_TRUE(controller_->isRunning());
     EXPECT_TRUE(finished.isEmpty());
@@ -219,7 +226,8 @@ TEST_F(CompareDialogTest, FakeGpusTableAndBarsAgreeWithResults)
     auto* heat = dialog_.findChild<QLabel*>(QStringLiteral("compareHeatMap"));
     EXPECT_FALSE(heat->pixmap().isNull());
     // Roofline: log axes over whole decades, one point series per device model and method.
-    const ui::RooflineModel& roof = dialog_.findChild<ui::RooflineChart*>(QStringLiteral("compareRooflineChart"))->model();
+    const ui::RooflineModel& roof =
+        dialog_.findChild<ui::RooflineChart*>(QStringLiteral("compareRooflineChart"))->model();
     for (const double end : {roof.xMin, roof.xMax, roof.yMin, roof.yMax}) {
         EXPECT_DOUBLE_EQ(std::log10(end), std::round(std::log10(end))) << end;
     }
@@ -245,7 +253,8 @@ TEST_F(CompareDialogTest, CancelStopsTheRun)
     EXPECT_TRUE(finished.wait(5000));
     EXPECT_FALSE(controller_->isRunning());
     EXPECT_TRUE(controller_->lastReport().results.empty());
-    EXPECT_TRUE(dialog_.findChild<QLabel*>(QStringLiteral("compareStatus"))->text().contains(QStringLiteral("Cancelled")));
+    EXPECT_TRUE(
+        dialog_.findChild<QLabel*>(QStringLiteral("compareStatus"))->text().contains(QStringLiteral("Cancelled")));
     EXPECT_TRUE(dialog_.findChild<QPushButton*>(QStringLiteral("compareRun"))->isEnabled());
 }
 

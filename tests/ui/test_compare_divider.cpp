@@ -36,10 +36,7 @@ protected:
     }
 
     /// The divider's x in the viewport.
-    int dividerX() const
-    {
-        return view_.mapFromScene(QPointF(view_.splitPosition() * 4000.0, 0.0)).x();
-    }
+    int dividerX() const { return view_.mapFromScene(QPointF(view_.splitPosition() * 4000.0, 0.0)).x(); }
 
     ImageView view_;
 };

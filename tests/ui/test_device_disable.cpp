@@ -81,9 +81,9 @@ TEST_F(DeviceDisableTest, UncheckingAGpuTakesItOutOfTheNextPreview)
     std::set<int> left = all;
     left.erase(off.value());
     EXPECT_EQ(devicesIn(window_.runDocks()->profilerDock()->records()), left);
-    EXPECT_LE(cv::norm(controller_.previewData(), tessera::filters::applyCpu(controller_.sourceImage(), chain),
-                       cv::NORM_INF),
-              1.0);
+    EXPECT_LE(
+        cv::norm(controller_.previewData(), tessera::filters::applyCpu(controller_.sourceImage(), chain), cv::NORM_INF),
+        1.0);
 }
 
 }  // namespace

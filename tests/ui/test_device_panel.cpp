@@ -22,10 +22,10 @@
 
 namespace {
 
+using tessera::ui::DevicePanel;
 using tessera::values::DeviceId;
 using tessera::values::DeviceInfo;
 using tessera::values::DeviceSnapshot;
-using tessera::ui::DevicePanel;
 
 constexpr std::uint64_t kGiB = 1ull << 30;
 
@@ -35,8 +35,10 @@ DeviceSnapshot fourGpus()
     DeviceSnapshot snapshot;
     snapshot.driverVersion = 13010;
     snapshot.runtimeVersion = 13000;
-    const std::vector<std::vector<bool>> peers{
-        {false, true, false, false}, {true, false, false, false}, {false, false, false, true}, {false, false, false, false}};
+    const std::vector<std::vector<bool>> peers{{false, true, false, false},
+                                               {true, false, false, false},
+                                               {false, false, false, true},
+                                               {false, false, false, false}};
     for (int id = 0; id < 4; ++id) {
         DeviceInfo device;
         device.id = DeviceId{id};
@@ -88,11 +90,13 @@ TEST_F(DevicePanelTest, ListsEveryGpuOfTheSnapshotAndTheCpu)
         EXPECT_EQ(text(panel, prefix + QStringLiteral("capability")), QStringLiteral("9.%1").arg(id));
         EXPECT_EQ(text(panel, prefix + QStringLiteral("sms")), QString::number(100 + id));
         EXPECT_EQ(text(panel, prefix + QStringLiteral("pci")), QStringLiteral("0000:1%1:00.0").arg(id));
-        EXPECT_TRUE(text(panel, prefix + QStringLiteral("memory")).startsWith(QStringLiteral("%1.0 GiB free of 80.0 GiB").arg(10 + id)))
+        EXPECT_TRUE(text(panel, prefix + QStringLiteral("memory"))
+                        .startsWith(QStringLiteral("%1.0 GiB free of 80.0 GiB").arg(10 + id)))
             << text(panel, prefix + QStringLiteral("memory")).toStdString();
         EXPECT_EQ(text(panel, prefix + QStringLiteral("clocks")), QStringLiteral("SM 1.98 GHz, memory 2.62 GHz"));
         EXPECT_EQ(text(panel, prefix + QStringLiteral("l2")), QStringLiteral("50.0 MiB"));
-        EXPECT_EQ(text(panel, prefix + QStringLiteral("shared")), QStringLiteral("48.0 KiB per block (227.0 KiB opt-in)"));
+        EXPECT_EQ(text(panel, prefix + QStringLiteral("shared")),
+                  QStringLiteral("48.0 KiB per block (227.0 KiB opt-in)"));
         ASSERT_NE(check(panel, QStringLiteral("gpu%1").arg(id).toLatin1().constData()), nullptr) << id;
     }
     EXPECT_EQ(text(panel, QStringLiteral("gpu0_peers")), QStringLiteral("GPU 1"));

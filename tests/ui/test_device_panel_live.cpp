@@ -20,11 +20,11 @@
 
 namespace {
 
+using tessera::ui::DevicePanel;
 using tessera::values::DeviceCalibration;
 using tessera::values::DeviceId;
 using tessera::values::DeviceInfo;
 using tessera::values::DeviceSnapshot;
-using tessera::ui::DevicePanel;
 
 constexpr std::uint64_t kGiB = 1ull << 30;
 
@@ -89,7 +89,8 @@ TEST_F(DevicePanelLive, ListsFourGpusWithPeersVersionsAndCalibration)
         EXPECT_EQ(text(panel, prefix + "_calibration"), QStringLiteral("not measured"));
         for (int j = 0; j < 4; ++j) {
             const QString cell = text(panel, QStringLiteral("peer_%1_%2").arg(id).arg(j));
-            const QString want = id == j ? QStringLiteral("\u00b7") : (j == (id ^ 1) ? QStringLiteral("\u2713") : QStringLiteral("\u2013"));
+            const QString want = id == j ? QStringLiteral("\u00b7")
+                                         : (j == (id ^ 1) ? QStringLiteral("\u2713") : QStringLiteral("\u2013"));
             EXPECT_EQ(cell, want) << id << "->" << j;
         }
     }
@@ -211,7 +212,8 @@ TEST_F(DevicePanelLive, Screenshot)
     panel.setCpuName(QStringLiteral("AMD EPYC 9654 96-Core Processor"));
     panel.setSnapshot(fourGpus());
     for (int id = 0; id < 4; ++id) {
-        panel.setCalibration(QStringLiteral("gpu:%1").arg(id), {3950.0 - id * 10, 61200.0 + id * 100, 9400.0 - id * 50, "fake"});
+        panel.setCalibration(QStringLiteral("gpu:%1").arg(id),
+                             {3950.0 - id * 10, 61200.0 + id * 100, 9400.0 - id * 50, "fake"});
     }
     panel.resize(350, 1800);
     panel.show();

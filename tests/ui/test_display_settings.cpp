@@ -120,7 +120,8 @@ using SettingsTest = tessera::test::WindowFixture;
 TEST_F(SettingsTest, TestsNeverTouchTheUsersSettings)
 {
     EXPECT_TRUE(QStandardPaths::isTestModeEnabled());
-    EXPECT_TRUE(QSettings().fileName().contains(QStringLiteral("TesseraUiTests"))) << QSettings().fileName().toStdString();
+    EXPECT_TRUE(QSettings().fileName().contains(QStringLiteral("TesseraUiTests")))
+        << QSettings().fileName().toStdString();
 }
 
 TEST_F(SettingsTest, GeometryAndDockLayoutAreKept)
@@ -154,7 +155,8 @@ TEST_F(SettingsTest, FoldersOfTheFileDialogsAreKept)
     tessera::ui::rememberFolder(FolderRole::Save, QDir(folder).filePath(QStringLiteral("out.png")));
     tessera::ui::rememberFolder(FolderRole::Open, QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
     EXPECT_EQ(tessera::ui::lastFolder(FolderRole::Save), QFileInfo(folder).absoluteFilePath());
-    EXPECT_EQ(tessera::ui::lastFolder(FolderRole::Open), QFileInfo(QStringLiteral(TESSERA_SAMPLE_DIR)).absoluteFilePath());
+    EXPECT_EQ(tessera::ui::lastFolder(FolderRole::Open),
+              QFileInfo(QStringLiteral(TESSERA_SAMPLE_DIR)).absoluteFilePath());
 }
 
 // Load Preset starts in the presets that come with Tessera until the user loads one elsewhere.

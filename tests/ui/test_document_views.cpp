@@ -37,7 +37,10 @@ protected:
 
     void trigger(const QString& action) { find<QAction>(action)->trigger(); }
     Document& document() { return controller_.document(); }
-    double sizeIn(int entry) { return document().stack().entries.at(static_cast<size_t>(entry)).choice.values.get("size", 0.0); }
+    double sizeIn(int entry)
+    {
+        return document().stack().entries.at(static_cast<size_t>(entry)).choice.values.get("size", 0.0);
+    }
 
     QListWidget* list_ = nullptr;
 };

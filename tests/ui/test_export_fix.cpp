@@ -43,12 +43,13 @@ protected:
 
     void answer(Fix fix)
     {
-        window_.prompts().setExportFixPrompt([this, fix](const QString& problem, const QString& other, bool canConvert) {
-            asked_ << problem;
-            other_ = other;
-            canConvert_ = canConvert;
-            return fix;
-        });
+        window_.prompts().setExportFixPrompt(
+            [this, fix](const QString& problem, const QString& other, bool canConvert) {
+                asked_ << problem;
+                other_ = other;
+                canConvert_ = canConvert;
+                return fix;
+            });
     }
 
     QString jpeg_;
@@ -95,8 +96,8 @@ TEST_F(ExportFixTest, AsShownWritesThePictureTheViewShows)
     window_.findChild<QAction*>(QStringLiteral("stackAdd_sobel"))->trigger();
     auto* depth = window_.findChild<QComboBox*>(QStringLiteral("depthCombo"));
     depth->setCurrentIndex(depth->findText(QStringLiteral("32-bit float")));
-    ASSERT_TRUE(QTest::qWaitFor([this] { return !controller_.isPreviewPending() && !controller_.previewData().empty(); },
-                                20'000));
+    ASSERT_TRUE(QTest::qWaitFor(
+        [this] { return !controller_.isPreviewPending() && !controller_.previewData().empty(); }, 20'000));
     ASSERT_EQ(controller_.previewData().depth(), CV_32F);
     const QString png = tessera::test::tempPath(QStringLiteral("export-fix"), QStringLiteral("shown.png"));
     QFile::remove(png);
@@ -154,7 +155,8 @@ TEST_F(ExportFixTest, ExportNeverReplacesTheOpenFile)
     ASSERT_TRUE(original.open(QIODevice::ReadOnly));
     EXPECT_EQ(original.readAll(), before);
     original.close();
-    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("same file as the input"))) << window_.lastError().toStdString();
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("same file as the input")))
+        << window_.lastError().toStdString();
     EXPECT_TRUE(window_.lastError().contains(QStringLiteral("Nothing was written")));
     QFile::remove(open);
 }

@@ -20,11 +20,11 @@
 #include <vector>
 
 using tessera::filters::Border;
+using tessera::filters::builtinRegistry;
+using tessera::filters::FilterChoice;
 using tessera::filters::FilterDesc;
 using tessera::filters::Kernel2D;
 using tessera::filters::OutputDepth;
-using tessera::filters::builtinRegistry;
-using tessera::filters::FilterChoice;
 using tessera::ui::FilterPanel;
 
 namespace {
@@ -214,8 +214,7 @@ TEST_F(FilterPanelTest, BorderValueEnabledOnlyForConstant)
     ASSERT_NE(value, nullptr);
     ASSERT_EQ(border->count(), 5);
     EXPECT_FALSE(value->isEnabled());
-    for (const Border b : {Border::Reflect101, Border::Reflect, Border::Replicate,
-                           Border::Constant, Border::Wrap}) {
+    for (const Border b : {Border::Reflect101, Border::Reflect, Border::Replicate, Border::Constant, Border::Wrap}) {
         const int index = border->findData(QString::fromStdString(toString(b)));
         ASSERT_GE(index, 0);
         border->setCurrentIndex(index);
@@ -274,8 +273,7 @@ TEST_F(FilterPanelTest, EveryFilterBuildsFromItsDefaults)
         const FilterChoice choice = panel_.currentChoice();
         EXPECT_EQ(choice.id, desc.id);
         for (const auto& param : desc.params) {
-            EXPECT_EQ(choice.values.get(param.key, -1e9), param.defaultValue)
-                << desc.id << "." << param.key;
+            EXPECT_EQ(choice.values.get(param.key, -1e9), param.defaultValue) << desc.id << "." << param.key;
         }
         EXPECT_NO_THROW(desc.build(choice.values)) << desc.id;
     }
@@ -289,15 +287,14 @@ TEST_F(FilterPanelTest, TabOrderFollowsTheLayout)
     for (int i = 0; i < 50 && names.size() < 8; ++i) {
         // Spin boxes hand focus to an inner line edit named by Qt; list our controls only.
         const QString name = widget->objectName();
-        if ((widget->focusPolicy() & Qt::TabFocus) && !name.isEmpty() &&
-            !name.startsWith(QStringLiteral("qt_"))) {
+        if ((widget->focusPolicy() & Qt::TabFocus) && !name.isEmpty() && !name.startsWith(QStringLiteral("qt_"))) {
             names.push_back(name);
         }
         widget = widget->nextInFocusChain();
     }
-    const std::vector<QString> expected{
-        "filterCombo",     "param_sigma_slider", "param_sigma_spin", "param_size_slider",
-        "param_size_spin", "borderCombo",        "borderValueSpin",  "depthCombo"};
+    const std::vector<QString> expected{"filterCombo",       "param_sigma_slider", "param_sigma_spin",
+                                        "param_size_slider", "param_size_spin",    "borderCombo",
+                                        "borderValueSpin",   "depthCombo"};
     EXPECT_EQ(names, expected);
 }
 

@@ -61,7 +61,6 @@ protected:
         ASSERT_NE(list_, nullptr);
     }
 
-
     void add(const char* id) { find<QAction>(QStringLiteral("stackAdd_") + QLatin1String(id))->trigger(); }
     void click(const char* button) { find<QToolButton>(QLatin1String(button))->click(); }
     void undo() { find<QAction>(QStringLiteral("actionUndo"))->trigger(); }
@@ -258,7 +257,8 @@ TEST_F(FilterStackTest, ExportKeepsSixteenBitsAndRefusesThemInJpeg)
     emit window_.exportRequested(jpeg);
     EXPECT_FALSE(QFile::exists(jpeg));
     EXPECT_TRUE(window_.lastError().contains(jpeg)) << window_.lastError().toStdString();
-    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("JPEG cannot hold u16"))) << window_.lastError().toStdString();
+    EXPECT_TRUE(window_.lastError().contains(QStringLiteral("JPEG cannot hold u16")))
+        << window_.lastError().toStdString();
 }
 
 TEST_F(FilterStackTest, PresetRoundTripKeepsTheEnabledFilters)

@@ -67,8 +67,7 @@ TEST_F(GuiControllerTest, DeviceInfoFillsAboutAndStatusBar)
     EXPECT_TRUE(window_.help()->aboutText().contains(QString::fromLatin1(qVersion())));
     auto* compute = window_.findChild<QLabel*>(QStringLiteral("computeLabel"));
     ASSERT_NE(compute, nullptr);
-    EXPECT_TRUE(compute->text().startsWith(QStringLiteral("GPU")) ||
-                compute->text().startsWith(QStringLiteral("CPU")))
+    EXPECT_TRUE(compute->text().startsWith(QStringLiteral("GPU")) || compute->text().startsWith(QStringLiteral("CPU")))
         << compute->text().toStdString();
 }
 
@@ -88,7 +87,8 @@ TEST_F(GuiControllerTest, PreviewArrivesWithTheCpuPathsPixels)
     EXPECT_LE(cv::norm(controller_.previewData(), want, cv::NORM_INF), 1.0);
     // A small image is previewed whole, whatever the view shows.
     EXPECT_EQ(controller_.previewRegion(), (tessera::values::Rect{0, 0, 600, 400}));
-    EXPECT_TRUE(window_.previewStatus().startsWith(QStringLiteral("Preview: "))) << window_.previewStatus().toStdString();
+    EXPECT_TRUE(window_.previewStatus().startsWith(QStringLiteral("Preview: ")))
+        << window_.previewStatus().toStdString();
     EXPECT_FALSE(window_.previewStatus().contains(QStringLiteral(", view "))) << window_.previewStatus().toStdString();
     // A preview replaces the pixels, not the view.
     EXPECT_DOUBLE_EQ(window_.imageView()->zoomFactor(), zoomBefore);
@@ -115,8 +115,7 @@ TEST_F(GuiControllerTest, NewestOfTwentyPreviewsIsTheOneShown)
     const cv::Mat want = tessera::filters::applyCpu(controller_.sourceImage(), last);
     ASSERT_FALSE(controller_.previewData().empty())
         << shown.count() << " previews shown; status: " << window_.previewStatus().toStdString()
-        << "; last error: " << window_.lastError().toStdString()
-        << "; pending: " << controller_.isPreviewPending();
+        << "; last error: " << window_.lastError().toStdString() << "; pending: " << controller_.isPreviewPending();
     EXPECT_LE(cv::norm(controller_.previewData(), want, cv::NORM_INF), 1.0)
         << "status: " << window_.previewStatus().toStdString();
     EXPECT_LE(shown.count(), 20);
@@ -139,8 +138,7 @@ TEST_F(GuiControllerTest, MovingAParameterInThePanelUpdatesThePreview)
     QSignalSpy shown(&controller_, &GuiController::previewShown);
     size->setValue(7);
     ASSERT_TRUE(shown.wait(20000) || shown.count() > 0);
-    while (shown.wait(300)) {
-    }
+    while (shown.wait(300)) {}
     const tessera::filters::FilterChoice choice = panel->currentChoice();
     ASSERT_EQ(choice.id, "box");
     const auto spec = tessera::filters::builtinRegistry().get("box").build(choice.values);
@@ -192,7 +190,8 @@ TEST_F(GuiControllerTest, UndoApplySaveReload)
     EXPECT_TRUE(window_.isWindowModified());
 
     // Save to a new file, read it back: same pixels, and no longer modified.
-    const QString out = QDir::temp().filePath(QStringLiteral("tessera-ui-save-%1.png").arg(QCoreApplication::applicationPid()));
+    const QString out =
+        QDir::temp().filePath(QStringLiteral("tessera-ui-save-%1.png").arg(QCoreApplication::applicationPid()));
     emit window_.saveRequested(out);
     EXPECT_FALSE(window_.isWindowModified()) << window_.lastError().toStdString();
     // Save As moves the document: the title and the next Save follow the new file.

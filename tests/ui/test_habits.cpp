@@ -81,7 +81,8 @@ TEST_F(HabitsTest, UndoAndRedoAreIconsSoTheToolbarFitsA1024Window)
     ASSERT_TRUE(undo->text().contains(QStringLiteral("Laplacian of Gaussian"))) << undo->text().toStdString();
     EXPECT_TRUE(undo->toolTip().contains(QStringLiteral("Laplacian of Gaussian"))) << undo->toolTip().toStdString();
     for (const char* name : {"actionUndo", "actionRedo"}) {
-        auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(window_.findChild<QAction*>(QLatin1String(name))));
+        auto* button =
+            qobject_cast<QToolButton*>(bar->widgetForAction(window_.findChild<QAction*>(QLatin1String(name))));
         ASSERT_NE(button, nullptr) << name;
         EXPECT_EQ(button->toolButtonStyle(), Qt::ToolButtonIconOnly) << name;
         EXPECT_FALSE(button->icon().isNull()) << name;

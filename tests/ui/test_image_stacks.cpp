@@ -27,7 +27,10 @@ protected:
         second_ = QStringLiteral(TESSERA_SAMPLE_DIR "/camera.png");
     }
 
-    void add(const char* id) { window_.findChild<QAction*>(QStringLiteral("stackAdd_") + QLatin1String(id))->trigger(); }
+    void add(const char* id)
+    {
+        window_.findChild<QAction*>(QStringLiteral("stackAdd_") + QLatin1String(id))->trigger();
+    }
     QAction* action(const char* name) { return window_.findChild<QAction*>(QString::fromLatin1(name)); }
     std::vector<std::string> ids() const
     {

@@ -23,8 +23,8 @@ QImage makeImage(int width, int height, QColor color = Qt::darkCyan)
 // global cursor, which the offscreen platform need not turn into an event.
 void hover(QWidget* viewport, QPoint pos)
 {
-    QMouseEvent move(QEvent::MouseMove, QPointF(pos), viewport->mapToGlobal(QPointF(pos)),
-                     Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QMouseEvent move(QEvent::MouseMove, QPointF(pos), viewport->mapToGlobal(QPointF(pos)), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
     QCoreApplication::sendEvent(viewport, &move);
 }
 
@@ -114,8 +114,8 @@ TEST_F(ImageViewTest, CtrlWheelZoomsKeepingThePointUnderTheCursor)
     view_.actualSize();
     const QPoint cursor(100, 80);
     const QPointF before = view_.mapToScene(cursor);
-    QWheelEvent wheel(cursor, view_.viewport()->mapToGlobal(cursor), QPoint(), QPoint(0, 120),
-                      Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+    QWheelEvent wheel(cursor, view_.viewport()->mapToGlobal(cursor), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::ControlModifier, Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(view_.viewport(), &wheel);
     EXPECT_NEAR(view_.zoomFactor(), ImageView::kZoomStep, 1e-9);
     const QPointF after = view_.mapToScene(cursor);
@@ -128,8 +128,8 @@ TEST_F(ImageViewTest, PlainWheelDoesNotZoom)
     view_.setImage(makeImage(4000, 3000));
     view_.actualSize();
     const QPoint cursor(100, 80);
-    QWheelEvent wheel(cursor, view_.viewport()->mapToGlobal(cursor), QPoint(), QPoint(0, -120),
-                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent wheel(cursor, view_.viewport()->mapToGlobal(cursor), QPoint(), QPoint(0, -120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
     QCoreApplication::sendEvent(view_.viewport(), &wheel);
     EXPECT_DOUBLE_EQ(view_.zoomFactor(), 1.0);
 }

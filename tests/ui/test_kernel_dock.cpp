@@ -45,7 +45,10 @@ protected:
         ASSERT_NE(grid_, nullptr);
     }
 
-    void add(const char* id) { window_.findChild<QAction*>(QStringLiteral("stackAdd_") + QLatin1String(id))->trigger(); }
+    void add(const char* id)
+    {
+        window_.findChild<QAction*>(QStringLiteral("stackAdd_") + QLatin1String(id))->trigger();
+    }
     void undo() { window_.findChild<QAction*>(QStringLiteral("actionUndo"))->trigger(); }
     void redo() { window_.findChild<QAction*>(QStringLiteral("actionRedo"))->trigger(); }
     /// Types text into kernel cell (x, y) as the grid's editor would.
@@ -79,7 +82,8 @@ TEST_F(KernelDockTest, AKernelEditReachesThePreview)
         EXPECT_EQ(cv::norm(controller_.previewData(), want, cv::NORM_INF), 0.0);
     }
     // The panel's kernel field follows, so a later panel edit keeps the kernel.
-    EXPECT_EQ(window_.findChild<QLineEdit*>(QStringLiteral("kernelEdit"))->text(), QStringLiteral("0,0,0;-0.25,1,0.25;0,0,0"));
+    EXPECT_EQ(window_.findChild<QLineEdit*>(QStringLiteral("kernelEdit"))->text(),
+              QStringLiteral("0,0,0;-0.25,1,0.25;0,0,0"));
 
     // Both cell edits came within a second: one undo step back to the identity.
     undo();
@@ -119,7 +123,8 @@ TEST_F(KernelDockTest, BuiltInFiltersShowTheirKernelReadOnly)
 {
     add("box");
     EXPECT_TRUE(editor_->isReadOnly());
-    EXPECT_TRUE(editor_->findChild<QLabel*>(QStringLiteral("kernelTitle"))->text().contains(QStringLiteral("Box blur")));
+    EXPECT_TRUE(
+        editor_->findChild<QLabel*>(QStringLiteral("kernelTitle"))->text().contains(QStringLiteral("Box blur")));
     EXPECT_EQ(editor_->kernel().width, 3);
     window_.findChild<QSpinBox*>(QStringLiteral("param_size_spin"))->setValue(5);
     EXPECT_EQ(editor_->kernel().width, 5);

@@ -38,7 +38,10 @@ namespace {
 
 using Anchor = std::optional<Point>;
 
-Kernel2D counting3x3() { return Kernel2D{3, 3, {1, 2, 3, 4, 5, 6, 7, 8, 9}}; }
+Kernel2D counting3x3()
+{
+    return Kernel2D{3, 3, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
+}
 
 // The outer product column * row, row-major.
 Kernel2D outer(const std::vector<double>& column, const std::vector<double>& row)
@@ -209,8 +212,7 @@ TEST_F(KernelEditorTest, DeleteClearsTheSelectedCells)
     QSignalSpy spy(&editor_, &KernelEditor::kernelEdited);
     grid()->setFocus();
     grid()->setCurrentIndex(cell(0, 0));
-    grid()->selectionModel()->select(QItemSelection(cell(0, 0), cell(1, 1)),
-                                     QItemSelectionModel::ClearAndSelect);
+    grid()->selectionModel()->select(QItemSelection(cell(0, 0), cell(1, 1)), QItemSelectionModel::ClearAndSelect);
     QTest::keyClick(grid(), Qt::Key_Delete);
     ASSERT_EQ(spy.count(), 1);
     EXPECT_EQ(editor_.kernel().weights, (std::vector<double>{0, 0, 3, 0, 0, 6, 7, 8, 9}));
@@ -223,8 +225,7 @@ TEST_F(KernelEditorTest, ResizingKeepsTheWeightsCentred)
     find<QSpinBox>("widthSpin")->setValue(5);
     ASSERT_EQ(spy.count(), 1);
     EXPECT_EQ(last(spy).first.width, 5);
-    EXPECT_EQ(editor_.kernel().weights,
-              (std::vector<double>{0, 1, 2, 3, 0, 0, 4, 5, 6, 0, 0, 7, 8, 9, 0}));
+    EXPECT_EQ(editor_.kernel().weights, (std::vector<double>{0, 1, 2, 3, 0, 0, 4, 5, 6, 0, 0, 7, 8, 9, 0}));
 
     // Shrinking then growing again brings the cut-off weights back.
     find<QSpinBox>("heightSpin")->setValue(1);
@@ -251,8 +252,7 @@ TEST_F(KernelEditorTest, CtrlClickSetsTheAnchorAndCentreAnchorResetsIt)
 {
     showEditor();
     QSignalSpy spy(&editor_, &KernelEditor::kernelEdited);
-    QTest::mouseClick(grid()->viewport(), Qt::LeftButton, Qt::ControlModifier,
-                      grid()->visualRect(cell(2, 0)).center());
+    QTest::mouseClick(grid()->viewport(), Qt::LeftButton, Qt::ControlModifier, grid()->visualRect(cell(2, 0)).center());
     ASSERT_EQ(spy.count(), 1);
     EXPECT_EQ(editor_.anchor(), (Point{2, 0}));
     EXPECT_EQ(last(spy).second, (Point{2, 0}));
@@ -272,8 +272,7 @@ TEST_F(KernelEditorTest, SetAnchorModeMenuActionAndShortcut)
     auto* button = find<QPushButton>("setAnchorButton");
     button->click();
     EXPECT_TRUE(button->isChecked());
-    QTest::mouseClick(grid()->viewport(), Qt::LeftButton, Qt::NoModifier,
-                      grid()->visualRect(cell(0, 2)).center());
+    QTest::mouseClick(grid()->viewport(), Qt::LeftButton, Qt::NoModifier, grid()->visualRect(cell(0, 2)).center());
     EXPECT_EQ(editor_.anchor(), (Point{0, 2}));
     EXPECT_FALSE(button->isChecked());
 
@@ -370,8 +369,7 @@ TEST_F(KernelEditorTest, SaveThenLoadRoundTrips)
     ASSERT_TRUE(tessera::app::document::writeKernelPreset(editor_.customKernel(), path, registry, &error))
         << error.toStdString();
     // Only the preset remains: the temporary file was renamed onto it.
-    EXPECT_EQ(QDir(dir_.path()).entryList(QDir::Files | QDir::Hidden),
-              QStringList{QStringLiteral("sharp.json")});
+    EXPECT_EQ(QDir(dir_.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("sharp.json")});
 
     KernelEditor other;
     other.showReadOnly(tessera::filters::makeBox(5), QStringLiteral("Box 5 x 5"));
@@ -393,18 +391,16 @@ TEST_F(KernelEditorTest, BadPresetFilesGiveErrorsNamingTheFile)
     QSignalSpy spy(&editor_, &KernelEditor::kernelEdited);
     const Kernel2D before = editor_.kernel();
     const QString truncated = writeFile(QStringLiteral("broken.json"), "{\"size\": [3, 3], \"wei");
-    const QString shortWeights =
-        writeFile(QStringLiteral("short.json"), R"({"size": [3, 3], "weights": [1, 2, 3]})");
-    const QString chain = writeFile(
-        QStringLiteral("chain.json"),
-        R"({"name": "two", "filters": [{"id": "box", "params": {}}, {"id": "sharpen"}]})");
+    const QString shortWeights = writeFile(QStringLiteral("short.json"), R"({"size": [3, 3], "weights": [1, 2, 3]})");
+    const QString chain = writeFile(QStringLiteral("chain.json"),
+                                    R"({"name": "two", "filters": [{"id": "box", "params": {}}, {"id": "sharpen"}]})");
     for (const auto& [path, name, detail] :
-         {std::tuple{truncated, "broken.json", "invalid JSON"},
-          std::tuple{shortWeights, "short.json", "weights"},
+         {std::tuple{truncated, "broken.json", "invalid JSON"}, std::tuple{shortWeights, "short.json", "weights"},
           std::tuple{chain, "chain.json", "chain of 2"},
           std::tuple{dir_.filePath(QStringLiteral("missing.json")), "missing.json", "not found"}}) {
         QString error;
-        EXPECT_FALSE(tessera::app::document::readKernelPreset(path, tessera::filters::builtinRegistry(), &error)) << name;
+        EXPECT_FALSE(tessera::app::document::readKernelPreset(path, tessera::filters::builtinRegistry(), &error))
+            << name;
         EXPECT_TRUE(error.contains(QString::fromLatin1(name))) << error.toStdString();
         EXPECT_TRUE(error.contains(QString::fromLatin1(detail))) << error.toStdString();
     }
@@ -426,8 +422,7 @@ TEST_F(KernelEditorTest, ReadOnlyRefusesEditsUntilCopiedToCustom)
     EXPECT_FALSE(find<QSpinBox>("widthSpin")->isEnabled());
     EXPECT_FALSE(find<QPushButton>("normaliseButton")->isEnabled());
     EXPECT_FALSE(find<QDoubleSpinBox>("scaleSpin")->isEnabled());
-    QTest::mouseClick(grid()->viewport(), Qt::LeftButton, Qt::ControlModifier,
-                      grid()->visualRect(cell(0, 0)).center());
+    QTest::mouseClick(grid()->viewport(), Qt::LeftButton, Qt::ControlModifier, grid()->visualRect(cell(0, 0)).center());
     EXPECT_FALSE(editor_.anchor().has_value());
     EXPECT_EQ(editor_.kernel(), gaussian.kernel);
     EXPECT_EQ(spy.count(), 0);

@@ -225,7 +225,8 @@ TEST_F(Layout1280, ALongPassingMessageIsCutWithAnEllipsisAndKeptWhole)
 {
     controller_.openImage(QStringLiteral(TESSERA_SAMPLE_DIR "/astronaut.png"));
     QTest::qWait(100);
-    const QString message = QStringLiteral("Opened /a/very/long/folder/name/that/goes/on/") + QString(150, QLatin1Char('x')) +
+    const QString message = QStringLiteral("Opened /a/very/long/folder/name/that/goes/on/") +
+                            QString(150, QLatin1Char('x')) +
                             QStringLiteral(", rotated 90\u00b0 clockwise as its EXIF orientation asks; kept EXIF, XMP");
     window_.showMessage(message);
     const QString shown = window_.statusBar()->currentMessage();

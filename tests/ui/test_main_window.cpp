@@ -122,7 +122,8 @@ TEST_F(MainWindowTest, ShowImageFitsAndReports)
     EXPECT_TRUE(label("imageInfoLabel").contains(QStringLiteral("5000")));
     EXPECT_TRUE(label("imageInfoLabel").contains(QStringLiteral("u8x3")));
     EXPECT_TRUE(zoomShown().contains(QLatin1Char('%'))) << zoomShown().toStdString();
-    EXPECT_EQ(window_->findChild<QLabel*>(QStringLiteral("zoomLabel")), nullptr) << "the zoom is shown once, in the toolbar";
+    EXPECT_EQ(window_->findChild<QLabel*>(QStringLiteral("zoomLabel")), nullptr)
+        << "the zoom is shown once, in the toolbar";
     EXPECT_EQ(window_->recentFiles().value(0), path);
     EXPECT_TRUE(action("actionZoomIn")->isEnabled());
 }
@@ -216,7 +217,8 @@ TEST_F(MainWindowTest, RecentFilesOfOneNameShowTheirFolders)
     for (const QAction* action : menu->actions()) {
         texts << action->text();
     }
-    EXPECT_TRUE(texts.contains(QStringLiteral("&2 astronaut.png \u2014 /data/b"))) << texts.join(QLatin1Char('|')).toStdString();
+    EXPECT_TRUE(texts.contains(QStringLiteral("&2 astronaut.png \u2014 /data/b")))
+        << texts.join(QLatin1Char('|')).toStdString();
     EXPECT_TRUE(texts.contains(QStringLiteral("&3 astronaut.png \u2014 /data/a")));
     EXPECT_TRUE(texts.contains(QStringLiteral("&1 coffee.png")));
 }
@@ -276,7 +278,8 @@ namespace {
 TEST(FileDialogs, TheOfferedTypeFollowsTheSuggestedName)
 {
     const QString filters = tessera::ui::writableImageFilters();
-    EXPECT_EQ(tessera::ui::nameFilterFor(filters, QStringLiteral("/p/photo-filtered.jpg")), QStringLiteral("JPEG (*.jpg *.jpeg)"));
+    EXPECT_EQ(tessera::ui::nameFilterFor(filters, QStringLiteral("/p/photo-filtered.jpg")),
+              QStringLiteral("JPEG (*.jpg *.jpeg)"));
     EXPECT_EQ(tessera::ui::nameFilterFor(filters, QStringLiteral("x.TIFF")), QStringLiteral("TIFF (*.tif *.tiff)"));
     EXPECT_EQ(tessera::ui::nameFilterFor(filters, QStringLiteral("x.webp")), QStringLiteral("WebP (*.webp)"));
     EXPECT_EQ(tessera::ui::nameFilterFor(filters, QStringLiteral("x.xyz")), QStringLiteral("PNG (*.png)"));

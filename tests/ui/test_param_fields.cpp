@@ -108,7 +108,8 @@ TEST_F(ParamFieldsTest, EveryNumericFieldGivesItsRangeInItsTooltip)
             }
             auto* spin = panel_.findChild<QAbstractSpinBox*>(QString::fromStdString("param_" + p.key + "_spin"));
             ASSERT_NE(spin, nullptr) << id << "." << p.key;
-            const QString range = QStringLiteral("%1 \u2013 %2").arg(QLocale().toString(p.minValue), QLocale().toString(p.maxValue));
+            const QString range =
+                QStringLiteral("%1 \u2013 %2").arg(QLocale().toString(p.minValue), QLocale().toString(p.maxValue));
             EXPECT_TRUE(spin->toolTip().contains(range, Qt::CaseInsensitive))
                 << id << "." << p.key << ": " << spin->toolTip().toStdString();
             ++checked;

@@ -41,8 +41,8 @@ TEST_F(PhotoMetadataTest, OpensUprightAndSaveAndExportKeepTheMetadata)
     const cv::Mat& img = controller_.sourceImage();
     EXPECT_EQ(img.cols, 40);
     EXPECT_EQ(img.rows, 64);
-    EXPECT_TRUE(window_.statusMessage().contains(QStringLiteral("rotated 90"))) <<
-        window_.statusMessage().toStdString();
+    EXPECT_TRUE(window_.statusMessage().contains(QStringLiteral("rotated 90")))
+        << window_.statusMessage().toStdString();
 
     emit window_.saveRequested(saved_);
     ASSERT_TRUE(QFile::exists(saved_)) << window_.lastError().toStdString();

@@ -21,9 +21,9 @@
 
 namespace {
 
-using tessera::values::TimingRecord;
 using tessera::ui::ProfilerDock;
 using tessera::ui::TimingTable;
+using tessera::values::TimingRecord;
 
 /// What the table should say for one group, worked out here without the statistics code.
 struct Expected {
@@ -57,9 +57,9 @@ TEST_F(ProfilerDockTest, TableAgreesWithTheRecords)
     TimingTable* table = dock_.table();
     ASSERT_EQ(table->rowCount(), static_cast<int>(groups.size()));
     for (int row = 0; row < table->rowCount(); ++row) {
-        const auto key = std::make_tuple(table->item(row, TimingTable::Device)->text(),
-                                         table->item(row, TimingTable::Phase)->text(),
-                                         table->item(row, TimingTable::Label)->text());
+        const auto key =
+            std::make_tuple(table->item(row, TimingTable::Device)->text(), table->item(row, TimingTable::Phase)->text(),
+                            table->item(row, TimingTable::Label)->text());
         ASSERT_TRUE(groups.count(key)) << std::get<0>(key).toStdString() << " " << std::get<2>(key).toStdString();
         std::vector<double> d = groups[key];
         std::sort(d.begin(), d.end());
@@ -87,8 +87,10 @@ TEST_F(ProfilerDockTest, BandwidthColumnsAreFilledWhereBytesAndPeakAreKnown)
 
 TEST(TimingFormat, LaneTitlesNameTheDeviceAndItsStream)
 {
-    EXPECT_EQ(tessera::ui::laneTitle(tessera::values::TimingLane{tessera::values::DeviceId{0}, 1}), QString::fromUtf8("GPU 0 \u00b7 stream 1"));
-    EXPECT_EQ(tessera::ui::laneTitle(tessera::values::TimingLane{tessera::values::DeviceId::cpu(), 0}), QString::fromUtf8("CPU \u00b7 thread 0"));
+    EXPECT_EQ(tessera::ui::laneTitle(tessera::values::TimingLane{tessera::values::DeviceId{0}, 1}),
+              QString::fromUtf8("GPU 0 \u00b7 stream 1"));
+    EXPECT_EQ(tessera::ui::laneTitle(tessera::values::TimingLane{tessera::values::DeviceId::cpu(), 0}),
+              QString::fromUtf8("CPU \u00b7 thread 0"));
 }
 
 TEST_F(ProfilerDockTest, OneLanePerDeviceAndStream)
@@ -184,7 +186,8 @@ TEST_F(ProfilerDockTest, BarsAreFoundUnderTheMouseWithTheirDetails)
     // The first kernel of GPU 0, stream 0, in the middle of its bar.
     const TimingRecord& kernel = records[2];
     ASSERT_EQ(kernel.phase, tessera::values::Phase::Kernel);
-    const QPoint at(static_cast<int>(timeline->xOf(0.5 * (kernel.beginUs + kernel.endUs))), timeline->laneRect(0).center().y());
+    const QPoint at(static_cast<int>(timeline->xOf(0.5 * (kernel.beginUs + kernel.endUs))),
+                    timeline->laneRect(0).center().y());
     const auto hit = timeline->recordAt(at);
     ASSERT_TRUE(hit.has_value());
     EXPECT_EQ(*hit, 2u);

@@ -43,8 +43,9 @@ TEST_F(ProfilerScreenshots, ProfilerDockAndTileGrid)
     QImage image(QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"));
     ASSERT_FALSE(image.isNull());
     window.showImage(image, QStringLiteral(TESSERA_SAMPLE_DIR "/coffee.png"), QStringLiteral("u8x3"));
-    window.runDocks()->setTimingRecords(tessera::test::fakeFourGpuRun(image.width(), image.height()),
-                            QStringLiteral("Gaussian \u03c3 3.0 \u00b7 4096 \u00d7 4096 \u00b7 4 \u00d7 NVIDIA H200"));
+    window.runDocks()->setTimingRecords(
+        tessera::test::fakeFourGpuRun(image.width(), image.height()),
+        QStringLiteral("Gaussian \u03c3 3.0 \u00b7 4096 \u00d7 4096 \u00b7 4 \u00d7 NVIDIA H200"));
     window.findChild<QAction*>(QStringLiteral("actionShowTiles"))->setChecked(true);
     window.runDocks()->profilerDock()->show();
     window.show();

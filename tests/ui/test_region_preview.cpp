@@ -164,13 +164,18 @@ TEST_F(RegionPreviewTest, PixelReadoutInsideAndOutsideTheRegion)
     const cv::Vec3b filtered = controller_.previewData().at<cv::Vec3b>(inside.y() - region.y, inside.x() - region.x);
     EXPECT_LE(cv::norm(cv::Mat(filtered), cv::Mat(whole.at<cv::Vec3b>(inside.y(), inside.x())), cv::NORM_INF), 1.0);
     EXPECT_EQ(controller_.describePixel(inside), QStringLiteral("x %1, y %2: %3 %4 %5")
-                                                     .arg(inside.x()).arg(inside.y())
-                                                     .arg(filtered[2]).arg(filtered[1]).arg(filtered[0]));
+                                                     .arg(inside.x())
+                                                     .arg(inside.y())
+                                                     .arg(filtered[2])
+                                                     .arg(filtered[1])
+                                                     .arg(filtered[0]));
     const QPoint outside(2, 3);
     ASSERT_FALSE(region.containsPixel(outside.x(), outside.y()));
     const cv::Vec3b source = original_.at<cv::Vec3b>(3, 2);
     EXPECT_EQ(controller_.describePixel(outside), QStringLiteral("x 2, y 3: %1 %2 %3 (original: not previewed here)")
-                                                      .arg(source[2]).arg(source[1]).arg(source[0]));
+                                                      .arg(source[2])
+                                                      .arg(source[1])
+                                                      .arg(source[0]));
 
     // Left of the compare divider the original is on screen, and read out without a note.
     view()->setSplitPosition(1.0);
@@ -178,8 +183,11 @@ TEST_F(RegionPreviewTest, PixelReadoutInsideAndOutsideTheRegion)
     ASSERT_TRUE(view()->isSplitEnabled());
     const cv::Vec3b before = original_.at<cv::Vec3b>(inside.y(), inside.x());
     EXPECT_EQ(controller_.describePixel(inside), QStringLiteral("x %1, y %2: %3 %4 %5")
-                                                     .arg(inside.x()).arg(inside.y())
-                                                     .arg(before[2]).arg(before[1]).arg(before[0]));
+                                                     .arg(inside.x())
+                                                     .arg(inside.y())
+                                                     .arg(before[2])
+                                                     .arg(before[1])
+                                                     .arg(before[0]));
 }
 
 TEST_F(RegionPreviewTest, ApplyThenSaveWritesTheWholeFilteredImage)

@@ -119,7 +119,8 @@ TEST_F(SaveChoiceTest, AStackOfDisabledFiltersDoesNotAsk)
 
 TEST_F(SaveChoiceTest, TheStackLeftOnAnImageComesBackWithIt)
 {
-    window_.prompts().setUnsavedPrompt([](const QString&) { return tessera::ui::DocumentPrompts::UnsavedAnswer::Discard; });
+    window_.prompts().setUnsavedPrompt(
+        [](const QString&) { return tessera::ui::DocumentPrompts::UnsavedAnswer::Discard; });
     ASSERT_TRUE(window_.close());
     // A fresh start: a new window with nothing in its stack, then the same image again.
     tessera::ui::MainWindow fresh;

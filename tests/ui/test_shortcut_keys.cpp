@@ -47,7 +47,8 @@ std::vector<Binding> bindingsOf(QWidget& window)
         }
     }
     for (QShortcut* shortcut : window.findChildren<QShortcut*>()) {
-        out.push_back({QStringLiteral("shortcut"), shortcut->key(), limitedTo(shortcut->context(), shortcut->parent())});
+        out.push_back(
+            {QStringLiteral("shortcut"), shortcut->key(), limitedTo(shortcut->context(), shortcut->parent())});
     }
     return out;
 }

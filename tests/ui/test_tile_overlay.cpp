@@ -18,8 +18,8 @@
 
 namespace {
 
-using tessera::values::TimingRecord;
 using tessera::ui::ImageView;
+using tessera::values::TimingRecord;
 
 class TileOverlayTest : public testing::Test {
 protected:
@@ -68,10 +68,13 @@ TEST_F(TileOverlayTest, OneTintedRectanglePerTile)
 
 TEST_F(TileOverlayTest, DevicesKeepTheirColoursAndDiffer)
 {
-    EXPECT_EQ(tessera::ui::deviceColor(tessera::values::DeviceId{2}), tessera::ui::deviceColor(tessera::values::DeviceId{2}));
+    EXPECT_EQ(tessera::ui::deviceColor(tessera::values::DeviceId{2}),
+              tessera::ui::deviceColor(tessera::values::DeviceId{2}));
     for (int a = -1; a < 8; ++a) {
         for (int b = a + 1; b < 8; ++b) {
-            EXPECT_NE(tessera::ui::deviceColor(tessera::values::DeviceId{a}), tessera::ui::deviceColor(tessera::values::DeviceId{b})) << a << " " << b;
+            EXPECT_NE(tessera::ui::deviceColor(tessera::values::DeviceId{a}),
+                      tessera::ui::deviceColor(tessera::values::DeviceId{b}))
+                << a << " " << b;
         }
     }
 }
@@ -187,7 +190,8 @@ TEST_F(ProfilerWindowTest, ExportWritesTheDocksRecords)
     ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << window_.lastError().toStdString();
     EXPECT_EQ(file.readAll().count('\n'), static_cast<qsizetype>(records.size() + 1));
     file.remove();
-    window_.runDocks()->profilerDock()->exportTo(tessera::ui::ProfilerDock::ExportFormat::ChromeTrace, QStringLiteral("/no/such/dir/t.json"));
+    window_.runDocks()->profilerDock()->exportTo(tessera::ui::ProfilerDock::ExportFormat::ChromeTrace,
+                                                 QStringLiteral("/no/such/dir/t.json"));
     EXPECT_TRUE(window_.lastError().contains(QStringLiteral("/no/such/dir/t.json")));
 }
 

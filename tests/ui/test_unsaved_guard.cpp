@@ -104,7 +104,7 @@ TEST_F(UnsavedGuardTest, CancelKeepsTheImageTheStackAndUndo)
     makeModifiedDocument();
     controller_.openImage(kCamera);  // puts camera.png in the recent list ...
     ASSERT_TRUE(window_.currentPath().endsWith(QStringLiteral("camera.png")));
-    makeModifiedDocument();          // ... and the document is coffee.png with unsaved work again
+    makeModifiedDocument();  // ... and the document is coffee.png with unsaved work again
     const cv::Mat image = controller_.sourceImage().clone();
     const auto stack = window_.filterStack()->state();
     const int undoSteps = controller_.undoStack().count();

@@ -67,7 +67,8 @@ TEST(Vocabulary, ALongDisplayTextIsElidedWithTheWholeTextInItsTooltip)
     const QString shortText = QStringLiteral("Display: data min-max [0, 1]");
     status.set(tessera::ui::WindowStatus::Display, shortText);
     EXPECT_EQ(label->text(), shortText);
-    const QString longText = QStringLiteral("Display: data min-max [-123456, 123456], 0 at mid-grey ") + QString(120, QLatin1Char('y'));
+    const QString longText =
+        QStringLiteral("Display: data min-max [-123456, 123456], 0 at mid-grey ") + QString(120, QLatin1Char('y'));
     status.set(tessera::ui::WindowStatus::Display, longText);
     EXPECT_NE(label->text(), longText);
     EXPECT_LT(label->sizeHint().width(), label->fontMetrics().horizontalAdvance(longText));
@@ -87,7 +88,8 @@ TEST(Vocabulary, EveryFileDialogStartsInTheFolderShownOrTheLastOneUsed)
     EXPECT_EQ(tessera::ui::startFolder(FolderRole::Preset, QStringLiteral("  ")), bundled);
     // A field that names a file or a folder starts there.
     const QString temp = QFileInfo(QDir::tempPath()).absoluteFilePath();
-    EXPECT_EQ(tessera::ui::startFolder(FolderRole::Preset, QDir(temp).filePath(QStringLiteral("not-there.json"))), temp);
+    EXPECT_EQ(tessera::ui::startFolder(FolderRole::Preset, QDir(temp).filePath(QStringLiteral("not-there.json"))),
+              temp);
     EXPECT_EQ(tessera::ui::startFolder(FolderRole::Save, temp), temp);
     // A field naming a folder that is gone falls back to the last one used.
     tessera::ui::rememberFolder(FolderRole::Save, QDir(temp).filePath(QStringLiteral("out.png")));

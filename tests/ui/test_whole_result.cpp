@@ -85,7 +85,8 @@ TEST_F(WholeResultTest, TheGuiThreadHandlesEventsWhileTheWholeImageIsComputedAnd
     EXPECT_FALSE(outcome->arrived);
     EXPECT_TRUE(previews_->isComputingWhole());
     bool handled = false;
-    QMetaObject::invokeMethod(&window_, [&] { handled = true; }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        &window_, [&] { handled = true; }, Qt::QueuedConnection);
     ASSERT_TRUE(QTest::qWaitFor([&] { return outcome->arrived; }, 20'000));
     EXPECT_TRUE(handled);
     EXPECT_FALSE(previews_->isComputingWhole());

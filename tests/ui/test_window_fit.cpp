@@ -45,10 +45,9 @@ TEST_F(WindowFitTest, TheFirstWindowFitsTheScreen)
     window.setModalDialogsEnabled(false);
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    EXPECT_TRUE(onScreen(window.frameGeometry())) << window.frameGeometry().width() << " x "
-                                                 << window.frameGeometry().height() << ", at least "
-                                                 << window.minimumSizeHint().width() << " x "
-                                                 << window.minimumSizeHint().height();
+    EXPECT_TRUE(onScreen(window.frameGeometry()))
+        << window.frameGeometry().width() << " x " << window.frameGeometry().height() << ", at least "
+        << window.minimumSizeHint().width() << " x " << window.minimumSizeHint().height();
 }
 
 TEST_F(WindowFitTest, AGeometrySavedOnALargerScreenComesBackWithinThisOne)

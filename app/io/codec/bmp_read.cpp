@@ -128,9 +128,9 @@ Layout readLayout(std::span<const std::uint8_t> file)
     if (l.compression == kRle4 || l.compression == kRle8) {
         throw CodecError("BMP with RLE compression is not supported; save it uncompressed");
     }
-    const bool supported = ((l.bpp == 1 || l.bpp == 4 || l.bpp == 8 || l.bpp == 24) && l.compression == kRgb) ||
-                           ((l.bpp == 15 || l.bpp == 16 || l.bpp == 32) &&
-                            (l.compression == kRgb || l.compression == kBitFields));
+    const bool supported =
+        ((l.bpp == 1 || l.bpp == 4 || l.bpp == 8 || l.bpp == 24) && l.compression == kRgb) ||
+        ((l.bpp == 15 || l.bpp == 16 || l.bpp == 32) && (l.compression == kRgb || l.compression == kBitFields));
     if (!supported) {
         throw CodecError("BMP with " + std::to_string(l.bpp) + " bits per pixel and compression " +
                          std::to_string(l.compression) + " is not supported");

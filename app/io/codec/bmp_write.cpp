@@ -29,9 +29,8 @@ std::vector<std::uint8_t> writeBmp(const cv::Mat& img, const ImageMetadata* meta
         throw CodecError("BMP: there is no image to write");
     }
     if (img.depth() != CV_8U || (img.channels() != 1 && img.channels() != 3)) {
-        throw CodecError("BMP holds 8-bit grey or 8-bit BGR images; the image has " +
-                         std::to_string(img.channels()) + " channels of " + std::to_string(img.elemSize1() * 8) +
-                         "-bit samples");
+        throw CodecError("BMP holds 8-bit grey or 8-bit BGR images; the image has " + std::to_string(img.channels()) +
+                         " channels of " + std::to_string(img.elemSize1() * 8) + "-bit samples");
     }
     if (metadata != nullptr) {
         const char* const names[] = {"EXIF", "XMP", "ICC profile", "IPTC"};

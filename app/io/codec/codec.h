@@ -75,10 +75,10 @@ struct Decoded {
 
 /// Choices an encoder honours; each ignores those of other formats.
 struct EncodeOptions {
-    int jpegQuality = 95;      ///< 1..100
-    int pngCompression = 6;    ///< zlib level 0..9
+    int jpegQuality = 95;    ///< 1..100
+    int pngCompression = 6;  ///< zlib level 0..9
     enum class TiffCompression { None, Lzw, Deflate } tiffCompression = TiffCompression::Lzw;
-    int webpQuality = 101;     ///< 0..100 lossy; above 100: lossless
+    int webpQuality = 101;  ///< 0..100 lossy; above 100: lossless
 };
 
 /// What an encoder put into the file besides the pixels: the parts written (as bytes, so a test

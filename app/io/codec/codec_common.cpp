@@ -11,8 +11,7 @@ namespace tessera::app::codec {
 void checkSize(int width, int height, const DecodeBudget& budget)
 {
     if (width <= 0 || height <= 0) {
-        throw CodecError("the header gives an image size of " + std::to_string(width) + " x " +
-                         std::to_string(height));
+        throw CodecError("the header gives an image size of " + std::to_string(width) + " x " + std::to_string(height));
     }
     const std::string size = std::to_string(width) + " x " + std::to_string(height);
     if (width > budget.maxWidth || height > budget.maxHeight) {

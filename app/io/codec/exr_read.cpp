@@ -126,8 +126,7 @@ void checkTiles(const Imf::Header& header, std::int64_t width, std::int64_t heig
     const std::uint64_t factor = tiles.mode == Imf::ONE_LEVEL ? 1 : tiles.mode == Imf::MIPMAP_LEVELS ? 2 : 64;
     if (across * down * factor > kMaxTileOffsets) {
         throw CodecError("EXR tiles of " + std::to_string(tiles.xSize) + " x " + std::to_string(tiles.ySize) +
-                         " are too small for a " + std::to_string(width) + " x " + std::to_string(height) +
-                         " image");
+                         " are too small for a " + std::to_string(width) + " x " + std::to_string(height) + " image");
     }
 }
 
@@ -136,8 +135,7 @@ void checkTiles(const Imf::Header& header, std::int64_t width, std::int64_t heig
 Decoded readExr(std::span<const std::uint8_t> file, const DecodeBudget& budget)
 {
     if (file.size() < 8 || !Imf::isImfMagic(reinterpret_cast<const char*>(file.data()))) {
-        throw CodecError(file.size() < 8 ? "truncated EXR data: the file ends inside its header"
-                                         : "not an EXR file");
+        throw CodecError(file.size() < 8 ? "truncated EXR data: the file ends inside its header" : "not an EXR file");
     }
     Decoded out;
     try {

@@ -8,7 +8,9 @@
 
 namespace tessera::app::codec::exr {
 
-MemoryIStream::MemoryIStream(std::span<const std::uint8_t> bytes) : Imf::IStream("memory"), bytes_(bytes) {}
+MemoryIStream::MemoryIStream(std::span<const std::uint8_t> bytes) : Imf::IStream("memory"), bytes_(bytes)
+{
+}
 
 bool MemoryIStream::read(char c[], int n)
 {
@@ -34,7 +36,9 @@ void MemoryIStream::seekg(std::uint64_t pos)
     pos_ = pos;
 }
 
-MemoryOStream::MemoryOStream() : Imf::OStream("memory") {}
+MemoryOStream::MemoryOStream() : Imf::OStream("memory")
+{
+}
 
 void MemoryOStream::write(const char c[], int n)
 {

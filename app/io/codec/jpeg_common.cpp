@@ -104,7 +104,8 @@ std::string md5Hex(std::string_view data)
         std::uint32_t w[16];
         for (int i = 0; i < 16; ++i) {
             const auto* p = reinterpret_cast<const unsigned char*>(msg.data() + block + 4 * i);
-            w[i] = std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;
+            w[i] =
+                std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;
         }
         std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
         for (int i = 0; i < 64; ++i) {

@@ -116,7 +116,8 @@ std::string iptcOf(std::string_view block)
 {
     std::size_t pos = 0;
     while (pos + 12 <= block.size() && block.substr(pos, 4) == "8BIM") {
-        const unsigned id = static_cast<unsigned char>(block[pos + 4]) << 8 | static_cast<unsigned char>(block[pos + 5]);
+        const unsigned id =
+            static_cast<unsigned char>(block[pos + 4]) << 8 | static_cast<unsigned char>(block[pos + 5]);
         std::size_t namePos = pos + 6;
         const std::size_t nameLength = static_cast<unsigned char>(block[namePos]);
         std::size_t sizePos = namePos + ((nameLength + 2) & ~std::size_t{1});

@@ -143,7 +143,8 @@ std::string unnamedIccProfile(std::span<const std::uint8_t> file)
             }
             std::string out(kMaxMetadataPartBytes + 1, '\0');
             uLongf size = static_cast<uLongf>(out.size());
-            if (uncompress(reinterpret_cast<Bytef*>(out.data()), &size, body + 2, static_cast<uLong>(length - 2)) != Z_OK ||
+            if (uncompress(reinterpret_cast<Bytef*>(out.data()), &size, body + 2, static_cast<uLong>(length - 2)) !=
+                    Z_OK ||
                 size > kMaxMetadataPartBytes || size < 132) {
                 return {};
             }
@@ -210,7 +211,8 @@ Decoded readPng(std::span<const std::uint8_t> file, const DecodeBudget& budget)
         throw CodecError("corrupt PNG data: " + std::to_string(channels) + " channels after expansion");
     }
     Decoded out;
-    out.pixels.create(static_cast<int>(height), static_cast<int>(width), CV_MAKETYPE(bitDepth == 16 ? CV_16U : CV_8U, channels));
+    out.pixels.create(static_cast<int>(height), static_cast<int>(width),
+                      CV_MAKETYPE(bitDepth == 16 ? CV_16U : CV_8U, channels));
     bool cancelled = false;
     if (!readRows(h, out.pixels, passes, budget.cancel, cancelled)) {
         fail(h);

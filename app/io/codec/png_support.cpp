@@ -42,7 +42,9 @@ void pngWriteData(png_structp png, png_bytep data, std::size_t length)
     state->output->insert(state->output->end(), data, data + length);
 }
 
-void pngFlush(png_structp) {}
+void pngFlush(png_structp)
+{
+}
 
 std::string describePngError(const std::string& message)
 {
@@ -146,7 +148,8 @@ std::uint32_t bigEndian32(const std::string& s, std::size_t at)
 {
     return (std::uint32_t(static_cast<unsigned char>(s[at])) << 24) |
            (std::uint32_t(static_cast<unsigned char>(s[at + 1])) << 16) |
-           (std::uint32_t(static_cast<unsigned char>(s[at + 2])) << 8) | std::uint32_t(static_cast<unsigned char>(s[at + 3]));
+           (std::uint32_t(static_cast<unsigned char>(s[at + 2])) << 8) |
+           std::uint32_t(static_cast<unsigned char>(s[at + 3]));
 }
 
 }  // namespace

@@ -62,8 +62,8 @@ bool setIcc(WriteHandle& h, const std::string& icc)
     if (setjmp(png_jmpbuf(h.png)) != 0) {
         return false;
     }
-    png_set_iCCP(h.png, h.info, "ICC profile", PNG_COMPRESSION_TYPE_BASE,
-                 reinterpret_cast<png_const_bytep>(icc.data()), static_cast<png_uint_32>(icc.size()));
+    png_set_iCCP(h.png, h.info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, reinterpret_cast<png_const_bytep>(icc.data()),
+                 static_cast<png_uint_32>(icc.size()));
     return png_get_valid(h.png, h.info, PNG_INFO_iCCP) != 0;
 }
 
@@ -151,7 +151,8 @@ std::vector<std::uint8_t> writePng(const cv::Mat& img, const ImageMetadata* meta
                 written.parts.icc = metadata->icc;
             } else {
                 const std::string why = !h.state.error.empty() ? h.state.error : h.state.lastWarning;
-                written.dropped.push_back("ICC profile: libpng refused it (" + (why.empty() ? std::string("invalid profile") : why) + ")");
+                written.dropped.push_back("ICC profile: libpng refused it (" +
+                                          (why.empty() ? std::string("invalid profile") : why) + ")");
                 h.state.error.clear();
             }
         }

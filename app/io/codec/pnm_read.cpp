@@ -19,7 +19,8 @@ struct Cursor {
     std::span<const std::uint8_t> bytes;
     std::size_t at = 0;
 
-    void skipSpaceAndComments() {
+    void skipSpaceAndComments()
+    {
         while (at < bytes.size()) {
             if (bytes[at] == '#') {
                 while (at < bytes.size() && bytes[at] != '\n' && bytes[at] != '\r') {
@@ -33,7 +34,8 @@ struct Cursor {
         }
     }
 
-    std::uint32_t number(const char* what) {
+    std::uint32_t number(const char* what)
+    {
         skipSpaceAndComments();
         std::uint64_t value = 0;
         std::size_t digits = 0;

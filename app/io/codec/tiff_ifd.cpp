@@ -87,7 +87,8 @@ void putU32(std::vector<std::uint8_t>& out, std::size_t at, std::uint32_t v, boo
 std::uint32_t appendIfd(std::vector<std::uint8_t>& out, bool bigEndian, std::vector<RawEntry> entries,
                         std::vector<std::pair<std::uint16_t, std::size_t>>* pointers)
 {
-    std::stable_sort(entries.begin(), entries.end(), [](const RawEntry& a, const RawEntry& b) { return a.tag < b.tag; });
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const RawEntry& a, const RawEntry& b) { return a.tag < b.tag; });
     if (out.size() % 2 != 0) {
         out.push_back(0);
     }

@@ -199,8 +199,8 @@ Decoded readTiff(std::span<const std::uint8_t> file, const DecodeBudget& budget)
     }
     Decoded out;
     out.metadata = metadataOf(tif.get(), file);
-    const int depth = bits == 8 && format == SAMPLEFORMAT_UINT     ? CV_8U
-                      : bits == 16 && format == SAMPLEFORMAT_UINT  ? CV_16U
+    const int depth = bits == 8 && format == SAMPLEFORMAT_UINT      ? CV_8U
+                      : bits == 16 && format == SAMPLEFORMAT_UINT   ? CV_16U
                       : bits == 32 && format == SAMPLEFORMAT_IEEEFP ? CV_32F
                                                                     : -1;
     const bool grey = photometric == PHOTOMETRIC_MINISBLACK && samples <= 2;

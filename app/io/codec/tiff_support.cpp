@@ -74,7 +74,9 @@ int mapIn(thandle_t h, void** base, toff_t* size)
     return 1;
 }
 
-void unmap(thandle_t, void*, toff_t) {}
+void unmap(thandle_t, void*, toff_t)
+{
+}
 
 int closeNothing(thandle_t)
 {
@@ -150,8 +152,8 @@ void Handlers::fail(const std::string& what) const
 Handle openForReading(MemoryFile& file, Handlers& handlers)
 {
     const auto o = options(handlers);
-    Handle tif(TIFFClientOpenExt("tiff", "r", &file, readFrom, noWrite, seekIn, closeNothing, sizeIn, mapIn, unmap,
-                                 o.get()));
+    Handle tif(
+        TIFFClientOpenExt("tiff", "r", &file, readFrom, noWrite, seekIn, closeNothing, sizeIn, mapIn, unmap, o.get()));
     if (!tif) {
         handlers.fail("cannot read the header");
     }

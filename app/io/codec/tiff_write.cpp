@@ -27,7 +27,7 @@ struct ExifParts {
     std::vector<RawEntry> exif;
     std::vector<RawEntry> gps;
     bool bigEndian = false;
-    int leftOut = 0;             // IFD0 tags that have no place in a TIFF's own IFD0
+    int leftOut = 0;  // IFD0 tags that have no place in a TIFF's own IFD0
 };
 
 ExifParts splitExif(const std::string& block)
@@ -112,18 +112,15 @@ ExifParts setMetadataTags(TIFF* tif, const ImageMetadata& metadata, MetadataWrit
 {
     ExifParts exif;
     if (!metadata.icc.empty()) {
-        TIFFSetField(tif, TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(metadata.icc.size()),
-                     metadata.icc.data());
+        TIFFSetField(tif, TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(metadata.icc.size()), metadata.icc.data());
         written.parts.icc = metadata.icc;
     }
     if (!metadata.xmp.empty()) {
-        TIFFSetField(tif, TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(metadata.xmp.size()),
-                     metadata.xmp.data());
+        TIFFSetField(tif, TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(metadata.xmp.size()), metadata.xmp.data());
         written.parts.xmp = metadata.xmp;
     }
     if (!metadata.iptc.empty()) {
-        TIFFSetField(tif, TIFFTAG_RICHTIFFIPTC, static_cast<std::uint32_t>(metadata.iptc.size()),
-                     metadata.iptc.data());
+        TIFFSetField(tif, TIFFTAG_RICHTIFFIPTC, static_cast<std::uint32_t>(metadata.iptc.size()), metadata.iptc.data());
         written.parts.iptc = metadata.iptc;
     }
     if (!metadata.exif.empty()) {

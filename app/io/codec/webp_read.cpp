@@ -21,21 +21,14 @@ constexpr std::size_t kFeedBytes = 16 * 1024;
 std::string statusReason(VP8StatusCode status)
 {
     switch (status) {
-    case VP8_STATUS_OK:
-        return "no error";
-    case VP8_STATUS_OUT_OF_MEMORY:
-        return "out of memory while decoding WebP";
-    case VP8_STATUS_INVALID_PARAM:
-        return "corrupt WebP data: invalid parameter";
-    case VP8_STATUS_BITSTREAM_ERROR:
-        return "corrupt WebP data: bitstream error";
-    case VP8_STATUS_UNSUPPORTED_FEATURE:
-        return "unsupported WebP feature";
+    case VP8_STATUS_OK: return "no error";
+    case VP8_STATUS_OUT_OF_MEMORY: return "out of memory while decoding WebP";
+    case VP8_STATUS_INVALID_PARAM: return "corrupt WebP data: invalid parameter";
+    case VP8_STATUS_BITSTREAM_ERROR: return "corrupt WebP data: bitstream error";
+    case VP8_STATUS_UNSUPPORTED_FEATURE: return "unsupported WebP feature";
     case VP8_STATUS_SUSPENDED:
-    case VP8_STATUS_NOT_ENOUGH_DATA:
-        return "truncated WebP data: the file ends before the image does";
-    case VP8_STATUS_USER_ABORT:
-        return "WebP decoding was stopped";
+    case VP8_STATUS_NOT_ENOUGH_DATA: return "truncated WebP data: the file ends before the image does";
+    case VP8_STATUS_USER_ABORT: return "WebP decoding was stopped";
     }
     return "corrupt WebP data";
 }

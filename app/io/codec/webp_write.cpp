@@ -18,21 +18,16 @@ namespace {
 std::string encodeReason(WebPEncodingError error)
 {
     switch (error) {
-    case VP8_ENC_OK:
-        return "WebP encoding failed";
+    case VP8_ENC_OK: return "WebP encoding failed";
     case VP8_ENC_ERROR_OUT_OF_MEMORY:
-    case VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY:
-        return "out of memory while encoding WebP";
+    case VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY: return "out of memory while encoding WebP";
     case VP8_ENC_ERROR_BAD_DIMENSION:
-        return "WebP holds at most " + std::to_string(WEBP_MAX_DIMENSION) + " x " +
-               std::to_string(WEBP_MAX_DIMENSION) + " pixels";
+        return "WebP holds at most " + std::to_string(WEBP_MAX_DIMENSION) + " x " + std::to_string(WEBP_MAX_DIMENSION) +
+               " pixels";
     case VP8_ENC_ERROR_PARTITION0_OVERFLOW:
-    case VP8_ENC_ERROR_PARTITION_OVERFLOW:
-        return "the image is too large for a lossy WebP at this quality";
-    case VP8_ENC_ERROR_FILE_TOO_BIG:
-        return "the encoded WebP would pass 4 GiB";
-    default:
-        return "WebP encoding failed (libwebp error " + std::to_string(static_cast<int>(error)) + ")";
+    case VP8_ENC_ERROR_PARTITION_OVERFLOW: return "the image is too large for a lossy WebP at this quality";
+    case VP8_ENC_ERROR_FILE_TOO_BIG: return "the encoded WebP would pass 4 GiB";
+    default: return "WebP encoding failed (libwebp error " + std::to_string(static_cast<int>(error)) + ")";
     }
 }
 

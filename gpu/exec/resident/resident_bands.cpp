@@ -50,8 +50,7 @@ struct Band {
     DeviceImage output;  // where its result is, until the next request
     std::string label;
 
-    explicit Band(const DeviceInfo& d)
-        : info(d), stream(d.id), runner(d), start(d.id), kernels(d.id), downloaded(d.id)
+    explicit Band(const DeviceInfo& d) : info(d), stream(d.id), runner(d), start(d.id), kernels(d.id), downloaded(d.id)
     {
     }
 };
@@ -102,8 +101,10 @@ struct ResidentBands::State {
         rq.edges = modes;
         rq.pixelBytes = {format.bytesPerPixel(), 0, 0};
         for (std::size_t i = 0; i < slots.size(); ++i) {
-            rq.devices.push_back({SlotIndex{i}, std::numeric_limits<std::size_t>::max() / 4,
-                                  slots[i].speed > 0.0 ? slots[i].speed : 1.0, {}});
+            rq.devices.push_back({SlotIndex{i},
+                                  std::numeric_limits<std::size_t>::max() / 4,
+                                  slots[i].speed > 0.0 ? slots[i].speed : 1.0,
+                                  {}});
         }
         return rq;
     }
@@ -138,8 +139,8 @@ struct ResidentBands::State {
             band->image = {band->data.data(), pitch, in.width, in.height, format};
             band->stage = RawPinnedBuffer(pitch * static_cast<std::size_t>(in.height));
             gatherTileInput(image, tiles[i], band->stage.data(), pitch);
-            copy2DAsync(band->data.data(), pitch, band->stage.data(), pitch, pitch,
-                        static_cast<std::size_t>(in.height), band->stream);
+            copy2DAsync(band->data.data(), pitch, band->stage.data(), pitch, pitch, static_cast<std::size_t>(in.height),
+                        band->stream);
             bands.push_back(std::move(band));
         }
         for (auto& b : bands) {
@@ -185,8 +186,8 @@ struct ResidentBands::State {
     }
 
     // Enqueues the chain on one band's work tile; its output is b.output.
-    void launch(Band& b, const filters::FilterChain& chain, Method method, TensorCores tensor,
-                Clock::time_point origin, int index)
+    void launch(Band& b, const filters::FilterChain& chain, Method method, TensorCores tensor, Clock::time_point origin,
+                int index)
     {
         const Rect& need = b.work.in;
         const Rect& have = b.tile.in;
@@ -238,8 +239,18 @@ struct ResidentBands::State {
                         const Event& to, std::uint64_t bytes) const
     {
         const auto at = [&](const Event& e) { return b.referenceUs + 1000.0 * e.elapsedSince(b.start); };
-        return {b.info.id, 0, index, phase, label, at(from), at(to), bytes,
-                b.work.out.x, b.work.out.y, b.work.out.width, b.work.out.height};
+        return {b.info.id,
+                0,
+                index,
+                phase,
+                label,
+                at(from),
+                at(to),
+                bytes,
+                b.work.out.x,
+                b.work.out.y,
+                b.work.out.width,
+                b.work.out.height};
     }
 };
 
@@ -265,7 +276,7 @@ ResidentBands::ResidentBands(const cv::Mat& image, std::vector<DeviceSlot> slots
                                         [&](const DeviceInfo& d) { return d.id == slot.gpu; });
         if (found == snap.devices.end()) {
             throw InvalidInput(describe(slot.gpu) + " does not exist" +
-                                        (snap.hasGpu() ? "" : " (" + snap.reason + ")"));
+                               (snap.hasGpu() ? "" : " (" + snap.reason + ")"));
         }
         s.infos.push_back(*found);
     }
@@ -324,8 +335,9 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
         const Tile& w = b.work;
         const std::size_t rowBytes = static_cast<std::size_t>(w.out.width) * outBpp;
         const int index = static_cast<int>(i);
-        local.records.push_back(s.record(b, index, Phase::Kernel, b.label, b.start, b.kernels,
-                                         static_cast<std::uint64_t>(w.in.area()) * (s.format.bytesPerPixel() + outBpp)));
+        local.records.push_back(
+            s.record(b, index, Phase::Kernel, b.label, b.start, b.kernels,
+                     static_cast<std::uint64_t>(w.in.area()) * (s.format.bytesPerPixel() + outBpp)));
         local.records.push_back(s.record(b, index, Phase::Download, "download", b.kernels, b.downloaded,
                                          rowBytes * static_cast<std::uint64_t>(w.out.height)));
         local.tiles.push_back(w);
@@ -367,9 +379,9 @@ double ResidentBands::runInPlace(const filters::FilterChain& chain, Method metho
         const std::size_t outBpp = CV_ELEM_SIZE(chainOutputType(chain, s.image.type()));
         for (std::size_t i = 0; i < used.size(); ++i) {
             const Band& b = *used[i];
-            local.records.push_back(s.record(b, static_cast<int>(i), Phase::Kernel, b.label, b.start, b.kernels,
-                                             static_cast<std::uint64_t>(b.work.in.area()) *
-                                                 (s.format.bytesPerPixel() + outBpp)));
+            local.records.push_back(
+                s.record(b, static_cast<int>(i), Phase::Kernel, b.label, b.start, b.kernels,
+                         static_cast<std::uint64_t>(b.work.in.area()) * (s.format.bytesPerPixel() + outBpp)));
             local.tiles.push_back(b.work);
             local.computed.push_back(true);
         }

@@ -26,8 +26,8 @@ namespace {
 // runner's buffers, as a line through the costs of a small and a full-size crop (planning asks
 // for thousands of sizes; the buffers grow with the pixel count, the workspace nearly so), with
 // an eighth more for what the line misses.
-WorkspaceFn gpuWorkspace(const DeviceInfo& device, const filters::FilterChain& chain, PixelFormat format,
-                         Method method, TensorCores tensor, int width, int height)
+WorkspaceFn gpuWorkspace(const DeviceInfo& device, const filters::FilterChain& chain, PixelFormat format, Method method,
+                         TensorCores tensor, int width, int height)
 {
     ChainRunner runner(device);
     runner.setTensorCores(tensor);
@@ -103,8 +103,8 @@ SlotSetup setUpSlots(const RunOptions& options, const RunControl& control, const
         // work, and one tile gives the untiled result bit for bit. Only a budget too small for
         // the whole image cuts it.
         const std::size_t limit = slotLimit(options.deviceSlots.front(), control.memoryBudget, 1);
-        const std::size_t whole = static_cast<std::size_t>(src.total()) * format.bytesPerPixel() +
-                                  cpuWorkspace(src.cols, src.rows);
+        const std::size_t whole =
+            static_cast<std::size_t>(src.total()) * format.bytesPerPixel() + cpuWorkspace(src.cols, src.rows);
         if (limit == 0 || whole <= limit) {
             rq.tileSize = TileSize{src.cols, src.rows};
         }
@@ -127,15 +127,15 @@ SlotSetup setUpSlots(const RunOptions& options, const RunControl& control, const
         const auto found = std::find_if(snapshot.devices.begin(), snapshot.devices.end(),
                                         [&](const DeviceInfo& info) { return info.id == s.gpu; });
         if (found == snapshot.devices.end()) {
-            setup.unusable[i] = describe(s.gpu) + " does not exist" +
-                                (snapshot.hasGpu() ? "" : " (" + snapshot.reason + ")");
+            setup.unusable[i] =
+                describe(s.gpu) + " does not exist" + (snapshot.hasGpu() ? "" : " (" + snapshot.reason + ")");
             continue;
         }
         std::size_t budget = limit;  // the run's (a lease's) or the slot's own
-        if (budget == 0) {  // neither: the executor's own rule
+        if (budget == 0) {           // neither: the executor's own rule
             try {
-                budget = static_cast<std::size_t>(0.8 * static_cast<double>(freeDeviceMemory(s.gpu)) /
-                                                  slotsPerGpu[s.gpu]);
+                budget =
+                    static_cast<std::size_t>(0.8 * static_cast<double>(freeDeviceMemory(s.gpu)) / slotsPerGpu[s.gpu]);
             } catch (const std::exception& e) {
                 setup.unusable[i] = describe(s.gpu) + ": " + e.what();
                 continue;
@@ -226,7 +226,6 @@ void collect(const TileQueue& queue, const std::vector<std::vector<Plan>>& plans
     }
 }
 
-
 /// Runs every usable slot on its worker thread (a lone CPU slot on the caller's) until the
 /// queue is empty; plans collects each GPU slot's plans. Rethrows what a slot threw, after
 /// every worker is done.
@@ -298,8 +297,7 @@ void settleFallback(const StreamedRun& run, TileQueue& queue, std::vector<std::v
     if (!queue.cancelled()) {
         left = queue.drain();
     }
-    const FallbackStep step =
-        decideFallback(options.fallback, fell.happened(), true, static_cast<int>(left.size()));
+    const FallbackStep step = decideFallback(options.fallback, fell.happened(), true, static_cast<int>(left.size()));
     if (step.action == FallbackStep::Action::Refuse) {
         collect(queue, plans, report);
         refuse(fell, step.why, report);
@@ -345,7 +343,8 @@ void StreamedExecutor::setOptions(RunOptions options)
     std::vector<GpuLanesPtr> lanes(n);
     std::vector<std::unique_ptr<SlotWorker>> workers(n);
     for (std::size_t i = 0; i < n && i < state_->lanes.size(); ++i) {
-        if (i < state_->options.deviceSlots.size() && state_->options.deviceSlots[i].gpu == options.deviceSlots[i].gpu) {
+        if (i < state_->options.deviceSlots.size() &&
+            state_->options.deviceSlots[i].gpu == options.deviceSlots[i].gpu) {
             lanes[i] = std::move(state_->lanes[i]);
             workers[i] = std::move(state_->workers[i]);
         }
@@ -378,8 +377,8 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
         report.slotReports[i].failure = setup.unusable[i];
     }
     // A slot that cannot be used is a failure before the first tile: the policy decides now.
-    const bool noneUsable = std::all_of(setup.unusable.begin(), setup.unusable.end(),
-                                        [](const std::string& u) { return !u.empty(); });
+    const bool noneUsable =
+        std::all_of(setup.unusable.begin(), setup.unusable.end(), [](const std::string& u) { return !u.empty(); });
     if (const FallbackRecord lost = failedSlots(report.slotReports); lost.happened()) {
         // Tiles not yet handed out can go to any usable slot; the policy says whether they may.
         const FallbackStep step = decideFallback(options.fallback, true, !noneUsable, 0);
@@ -397,8 +396,14 @@ bool StreamedExecutor::run(const cv::Mat& src, cv::Mat& dst, const filters::Filt
             queue.addEvent("slot " + std::to_string(i) + " not used: " + setup.unusable[i]);
         }
     }
-    const StreamedRun run{src, dst, chain, options, queue, gpus && isPinnedHost(src.data),
-                          gpus && isPinnedHost(dst.data), gpus ? sourceValuesFor(src, chain) : SourceValues{}};
+    const StreamedRun run{src,
+                          dst,
+                          chain,
+                          options,
+                          queue,
+                          gpus && isPinnedHost(src.data),
+                          gpus && isPinnedHost(dst.data),
+                          gpus ? sourceValuesFor(src, chain) : SourceValues{}};
 
     std::vector<std::vector<Plan>> plans(options.deviceSlots.size());
     runSlots(run, setup, report, plans, state_->workers, state_->lanes);

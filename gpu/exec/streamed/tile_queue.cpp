@@ -6,12 +6,8 @@
 namespace tessera::gpu {
 
 TileQueue::TileQueue(std::vector<Tile> tiles, TileRequest request, const std::atomic<bool>* cancel)
-    : tiles_(std::move(tiles)),
-      done_(tiles_.size(), false),
-      retired_(tiles_.size(), false),
-      request_(std::move(request)),
-      cancel_(cancel),
-      origin_(std::chrono::steady_clock::now())
+    : tiles_(std::move(tiles)), done_(tiles_.size(), false), retired_(tiles_.size(), false),
+      request_(std::move(request)), cancel_(cancel), origin_(std::chrono::steady_clock::now())
 {
     for (int i = 0; i < static_cast<int>(tiles_.size()); ++i) {
         queue_.push_back(i);

@@ -23,7 +23,7 @@ struct StreamedRun {
     TileQueue& queue;
     bool srcPinned = false;  ///< upload straight from src
     bool dstPinned = false;  ///< download straight into dst
-    SourceValues values;  ///< sourceValuesFor(src, chain): what the planner knows of src
+    SourceValues values;     ///< sourceValuesFor(src, chain): what the planner knows of src
 };
 
 /// Writes the tile's input (its `in` rectangle, gathered by the periodic rule where it leaves
@@ -34,8 +34,8 @@ void gatherTileInput(const cv::Mat& src, const Tile& tile, void* out, std::size_
 cv::Mat tileInput(const cv::Mat& src, const Tile& tile);
 
 /// A Host-phase record of a tile.
-TimingRecord hostRecord(DeviceId device, int stream, int tile, const Tile& t, std::string label, double begin, double end,
-                        std::uint64_t bytes);
+TimingRecord hostRecord(DeviceId device, int stream, int tile, const Tile& t, std::string label, double begin,
+                        double end, std::uint64_t bytes);
 
 /// Computes one tile on the CPU path into run.dst. Throws what the CPU path throws.
 void computeTileOnCpu(const StreamedRun& run, const Tile& tile);

@@ -53,11 +53,11 @@ void computeRegionOnCpu(const cv::Mat& src, const filters::FilterChain& chain, c
     dst = whole ? filters::applyCpu(src, chain) : filters::applyCpuRegion(src, chain, region);
 }
 
-TimingRecord hostRecord(DeviceId device, int stream, int tile, const Tile& t, std::string label, double begin, double end,
-                        std::uint64_t bytes)
+TimingRecord hostRecord(DeviceId device, int stream, int tile, const Tile& t, std::string label, double begin,
+                        double end, std::uint64_t bytes)
 {
-    return TimingRecord{device, stream, tile, Phase::Host, std::move(label), begin, end, bytes,
-                        t.out.x,  t.out.y, t.out.width, t.out.height};
+    return TimingRecord{device, stream, tile,    Phase::Host, std::move(label), begin,
+                        end,    bytes,  t.out.x, t.out.y,     t.out.width,      t.out.height};
 }
 
 void runCpuSlot(const StreamedRun& run, SlotIndex slot, SlotReport& report)
@@ -85,7 +85,8 @@ void runCpuSlot(const StreamedRun& run, SlotIndex slot, SlotReport& report)
             const double end = queue.nowUs();
             const std::uint64_t bytes = static_cast<std::uint64_t>(item->tile.in.area()) * run.src.elemSize() +
                                         static_cast<std::uint64_t>(item->tile.out.area()) * run.dst.elemSize();
-            queue.addRecords({hostRecord(DeviceId::cpu(), static_cast<int>(slot.value()), item->index, item->tile, "cpu", begin, end, bytes)});
+            queue.addRecords({hostRecord(DeviceId::cpu(), static_cast<int>(slot.value()), item->index, item->tile,
+                                         "cpu", begin, end, bytes)});
             report.busyMs += (end - begin) / 1000.0;
             ++report.tiles;
             queue.complete(item->index);

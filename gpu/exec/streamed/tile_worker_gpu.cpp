@@ -48,16 +48,11 @@ struct Lane {
     std::string label;
 
     Lane(const DeviceInfo& device)
-        : stream(device.id),
-          runner(device),
-          upload0(device.id),
-          upload1(device.id),
-          kernel1(device.id),
+        : stream(device.id), runner(device), upload0(device.id), upload1(device.id), kernel1(device.id),
           download1(device.id)
     {
     }
 };
-
 
 // Enqueues the copy of the tile's input to lane.input (straight from a pinned source, else
 // gathered into the lane's pinned stage first, which is recorded as host work), after
@@ -71,14 +66,14 @@ void enqueueUpload(const StreamedRun& run, Lane& lane, const TileQueue::Item& it
     if (run.srcPinned) {
         NvtxRange range(tag + " upload");
         lane.upload0.record(lane.stream);
-        const auto pieces = t.periodic ? periodicPieces(t.in, run.src.cols, run.src.rows)
-                                       : std::vector<CopyPiece>{{t.in, 0, 0}};
+        const auto pieces =
+            t.periodic ? periodicPieces(t.in, run.src.cols, run.src.rows) : std::vector<CopyPiece>{{t.in, 0, 0}};
         for (const auto& p : pieces) {
             copy2DAsync(static_cast<char*>(lane.input.data()) + static_cast<std::size_t>(p.destY) * inPitch +
                             static_cast<std::size_t>(p.destX) * inBpp,
-                        inPitch, run.src.ptr(p.source.y) + static_cast<std::size_t>(p.source.x) * inBpp,
-                        run.src.step, static_cast<std::size_t>(p.source.width) * inBpp,
-                        static_cast<std::size_t>(p.source.height), lane.stream);
+                        inPitch, run.src.ptr(p.source.y) + static_cast<std::size_t>(p.source.x) * inBpp, run.src.step,
+                        static_cast<std::size_t>(p.source.width) * inBpp, static_cast<std::size_t>(p.source.height),
+                        lane.stream);
         }
         return;
     }
@@ -383,8 +378,7 @@ void runGpuSlot(const StreamedRun& run, SlotIndex slot, const DeviceInfo& device
     } catch (const std::exception& e) {
         lanes.reset();
         report.failure = e.what();
-        run.queue.addEvent(describe(device.id) + " (slot " + std::to_string(slot.value()) +
-                           ") stopped: " + e.what());
+        run.queue.addEvent(describe(device.id) + " (slot " + std::to_string(slot.value()) + ") stopped: " + e.what());
     }
 }
 

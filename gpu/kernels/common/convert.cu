@@ -32,19 +32,18 @@ void launchChannels(const DeviceImage& src, const DeviceImage& dst, cudaStream_t
     const dim3 grid((src.width + 31) / 32, (src.height + 7) / 8);
     switch (src.format.channels) {
     case 1:
-        convertKernel<Tin, Tout, 1><<<grid, block, 0, stream>>>(src.data, src.pitch, dst.data, dst.pitch, src.width,
-                                                                src.height);
+        convertKernel<Tin, Tout, 1>
+            <<<grid, block, 0, stream>>>(src.data, src.pitch, dst.data, dst.pitch, src.width, src.height);
         break;
     case 3:
-        convertKernel<Tin, Tout, 3><<<grid, block, 0, stream>>>(src.data, src.pitch, dst.data, dst.pitch, src.width,
-                                                                src.height);
+        convertKernel<Tin, Tout, 3>
+            <<<grid, block, 0, stream>>>(src.data, src.pitch, dst.data, dst.pitch, src.width, src.height);
         break;
     case 4:
-        convertKernel<Tin, Tout, 4><<<grid, block, 0, stream>>>(src.data, src.pitch, dst.data, dst.pitch, src.width,
-                                                                src.height);
+        convertKernel<Tin, Tout, 4>
+            <<<grid, block, 0, stream>>>(src.data, src.pitch, dst.data, dst.pitch, src.width, src.height);
         break;
-    default:
-        throw PreconditionError("convert: unsupported channel count");
+    default: throw PreconditionError("convert: unsupported channel count");
     }
     TESSERA_LAUNCH_CHECK("convertKernel");
 }

@@ -94,8 +94,8 @@ __device__ __noinline__ void storeDirectTile(const DirectTaps& d, void* dst, std
 /// [y0, y0 + h) (clipped to the image) that are not finite, the block's threads taking them in
 /// turn; the block's own stores to the tile must be behind a barrier. Out of line: the cold
 /// end of a kernel whose outputs were not all finite.
-static __device__ __noinline__ void fixNonFiniteTile(const DirectTaps& d, void* dst, std::size_t dstPitch, int x0, int y0,
-                                              int w, int h)
+static __device__ __noinline__ void fixNonFiniteTile(const DirectTaps& d, void* dst, std::size_t dstPitch, int x0,
+                                                     int y0, int w, int h)
 {
     for (int i = threadIdx.x; i < w * h; i += blockDim.x) {
         const int x = x0 + i % w;

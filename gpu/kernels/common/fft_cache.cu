@@ -37,7 +37,8 @@ void throwCufftError(cufftResult r, const char* call, const char* file, int line
 {
     // cuFFT may have left a runtime error behind (a failed allocation inside a plan, say).
     cudaGetLastError();
-    const std::string text = std::string(cufftResultName(r)) + " (cuFFT result " + std::to_string(static_cast<int>(r)) + ")";
+    const std::string text =
+        std::string(cufftResultName(r)) + " (cuFFT result " + std::to_string(static_cast<int>(r)) + ")";
     if (r == CUFFT_ALLOC_FAILED) {
         throw OutOfDeviceMemory(static_cast<int>(r), call, file, line, text);
     }
@@ -82,10 +83,7 @@ cudaEvent_t makeEvent()
 
 FftCache::FftCache(const detail::FftGeometry& geometry, DeviceId device, std::vector<float> scaledTaps, double tapSum,
                    std::size_t reservedWork)
-    : geometry_(geometry),
-      device_(device),
-      scaledTaps_(std::move(scaledTaps)),
-      tapSum_(tapSum),
+    : geometry_(geometry), device_(device), scaledTaps_(std::move(scaledTaps)), tapSum_(tapSum),
       reservedWork_(reservedWork)
 {
 }
@@ -168,10 +166,10 @@ void FftCache::buildSpectrum(cudaStream_t stream, const Buffers& b)
     // The kernel goes unflipped into the first frame at the origin, the other frames stay zero;
     // the batched transform then leaves its spectrum in the first spectrum's place.
     TESSERA_CUDA_CHECK(cudaMemsetAsync(b.frames, 0, g.framesBytes(), stream));
-    TESSERA_CUDA_CHECK(cudaMemcpy2DAsync(b.frames, static_cast<std::size_t>(g.padW) * sizeof(float),
-                                         pinnedTaps_.data(), static_cast<std::size_t>(g.kw) * sizeof(float),
+    TESSERA_CUDA_CHECK(cudaMemcpy2DAsync(b.frames, static_cast<std::size_t>(g.padW) * sizeof(float), pinnedTaps_.data(),
                                          static_cast<std::size_t>(g.kw) * sizeof(float),
-                                         static_cast<std::size_t>(g.kh), cudaMemcpyHostToDevice, stream));
+                                         static_cast<std::size_t>(g.kw) * sizeof(float), static_cast<std::size_t>(g.kh),
+                                         cudaMemcpyHostToDevice, stream));
     execute(true, stream, b);
     TESSERA_CUDA_CHECK(
         cudaMemcpyAsync(spectrum_.data(), b.spectra, g.spectrumBytes(), cudaMemcpyDeviceToDevice, stream));

@@ -35,8 +35,7 @@ class FftPlanHandle {
 public:
     FftPlanHandle() = default;
     ~FftPlanHandle() { reset(); }
-    FftPlanHandle(FftPlanHandle&& other) noexcept
-        : handle_(other.handle_), valid_(std::exchange(other.valid_, false))
+    FftPlanHandle(FftPlanHandle&& other) noexcept : handle_(other.handle_), valid_(std::exchange(other.valid_, false))
     {
     }
     FftPlanHandle& operator=(FftPlanHandle&& other) noexcept

@@ -20,8 +20,7 @@ __device__ __forceinline__ int mapBorder(int p, int len, int border)
         return p;
     }
     switch (border) {
-    case kReplicate:
-        return p < 0 ? 0 : len - 1;
+    case kReplicate: return p < 0 ? 0 : len - 1;
     case kReflect:
     case kReflect101: {
         if (len == 1) {
@@ -37,8 +36,7 @@ __device__ __forceinline__ int mapBorder(int p, int len, int border)
         p %= len;
         return p < 0 ? p + len : p;
     }
-    default:
-        return -1;
+    default: return -1;
     }
 }
 
@@ -77,13 +75,22 @@ __device__ __forceinline__ void loadPixel(const T* row, int x, float (&v)[C])
 {
     if constexpr (C == 4 && sizeof(T) == 1) {
         const uchar4 p = reinterpret_cast<const uchar4*>(row)[x];
-        v[0] = p.x; v[1] = p.y; v[2] = p.z; v[3] = p.w;
+        v[0] = p.x;
+        v[1] = p.y;
+        v[2] = p.z;
+        v[3] = p.w;
     } else if constexpr (C == 4 && sizeof(T) == 2) {
         const ushort4 p = reinterpret_cast<const ushort4*>(row)[x];
-        v[0] = p.x; v[1] = p.y; v[2] = p.z; v[3] = p.w;
+        v[0] = p.x;
+        v[1] = p.y;
+        v[2] = p.z;
+        v[3] = p.w;
     } else if constexpr (C == 4 && sizeof(T) == 4) {
         const float4 p = reinterpret_cast<const float4*>(row)[x];
-        v[0] = p.x; v[1] = p.y; v[2] = p.z; v[3] = p.w;
+        v[0] = p.x;
+        v[1] = p.y;
+        v[2] = p.z;
+        v[3] = p.w;
     } else {
 #pragma unroll
         for (int c = 0; c < C; ++c) {
@@ -246,8 +253,7 @@ __device__ __forceinline__ void fetchPixel(const ConvParams& p, int x, int y, bo
 /// Loads the input window of a tile (origin ox, oy in image coordinates, sw x sh pixels) into
 /// planar shared memory s[c][y][x], channels cBegin..cBegin+G-1, applying the border rule.
 template <typename T, int C, int G>
-__device__ __forceinline__ void loadTile(const ConvParams& p, float* s, int ox, int oy, int sw, int sh,
-                                         int cBegin)
+__device__ __forceinline__ void loadTile(const ConvParams& p, float* s, int ox, int oy, int sw, int sh, int cBegin)
 {
     const int n = sw * sh;
     const int plane = n;

@@ -28,9 +28,8 @@ const float* uploadedDirectTaps(const Plan& plan)
         return nullptr;
     }
     DeviceTaps& taps = *data.directTaps;
-    std::call_once(taps.once, [&] {
-        taps.buffer = uploadNow(data.taps.data(), data.taps.size() * sizeof(float), plan.device);
-    });
+    std::call_once(taps.once,
+                   [&] { taps.buffer = uploadNow(data.taps.data(), data.taps.size() * sizeof(float), plan.device); });
     return static_cast<const float*>(taps.buffer.data());
 }
 

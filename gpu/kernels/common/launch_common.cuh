@@ -85,7 +85,7 @@ void dispatchDepths(PixelDepth in, PixelDepth out, const char* what, F&& f)
     } else {
         // The planner sends every other pair through a float intermediate.
         throw PreconditionError(std::string(what) + ": no variant for " + PixelFormat{in, 1}.name() + " -> " +
-                                    PixelFormat{out, 1}.name());
+                                PixelFormat{out, 1}.name());
     }
 }
 

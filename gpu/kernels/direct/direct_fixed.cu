@@ -81,7 +81,8 @@ __device__ __forceinline__ void loadSegment(const float* from, float (&seg)[N])
 /// with vector loads into registers and then feeds up to OY x K x OX FMAs whose taps are
 /// immediate constant-bank operands. This keeps shared-memory traffic far below the FMA rate.
 template <typename Tin, typename Tout, int C, int K>
-__global__ void __launch_bounds__(256, 1) directFixedKernel(const ConvParams p, const __grid_constant__ FixedTaps<K * K> taps)
+__global__ void __launch_bounds__(256, 1)
+    directFixedKernel(const ConvParams p, const __grid_constant__ FixedTaps<K * K> taps)
 {
     constexpr int OX = fixedOutX(C);
     constexpr int OY = fixedOutY(C);
@@ -216,10 +217,11 @@ void runDirectFixed(const LaunchArgs& a)
     const Plan& plan = a.plan;
     const ConvParams params = directParams(a);
     const cudaStream_t s = cudaStreamOf(a.stream);
-    dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "direct kernel", [&]<typename Tin, typename Tout>() {
-        dispatchChannelCount(plan.input.channels, "direct kernel",
-                             [&]<int C>() { dispatchK<Tin, Tout, C>(params, plan, s); });
-    });
+    dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "direct kernel",
+                   [&]<typename Tin, typename Tout>() {
+                       dispatchChannelCount(plan.input.channels, "direct kernel",
+                                            [&]<int C>() { dispatchK<Tin, Tout, C>(params, plan, s); });
+                   });
 }
 
 }  // namespace tessera::gpu::detail

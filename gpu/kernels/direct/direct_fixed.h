@@ -16,10 +16,22 @@ constexpr bool hasFixedDirect(int kw, int kh)
 
 /// Outputs per thread: a strip of fixedOutX columns (fewer for more channels, to bound
 /// registers) by fixedOutY rows. Blocks are 32 x 8 threads.
-constexpr int fixedOutX(int channels) { return channels == 1 ? 4 : 2; }
-constexpr int fixedOutY(int) { return 4; }
-constexpr int fixedTileW(int channels) { return 32 * fixedOutX(channels); }
-constexpr int fixedTileH(int channels) { return 8 * fixedOutY(channels); }
+constexpr int fixedOutX(int channels)
+{
+    return channels == 1 ? 4 : 2;
+}
+constexpr int fixedOutY(int)
+{
+    return 4;
+}
+constexpr int fixedTileW(int channels)
+{
+    return 32 * fixedOutX(channels);
+}
+constexpr int fixedTileH(int channels)
+{
+    return 8 * fixedOutY(channels);
+}
 
 /// Shared-memory row length: the window plus room for the last thread's vector loads,
 /// rounded to whole float4s.
@@ -37,8 +49,7 @@ constexpr int fixedWindowStride(int k, int channels)
 constexpr std::size_t fixedSharedBytes(int k, int channels)
 {
     return static_cast<std::size_t>(fixedWindowStride(k, channels)) *
-           static_cast<std::size_t>(fixedTileH(channels) + k - 1) * sizeof(float) *
-           static_cast<std::size_t>(channels);
+           static_cast<std::size_t>(fixedTileH(channels) + k - 1) * sizeof(float) * static_cast<std::size_t>(channels);
 }
 
 }  // namespace tessera::gpu::detail

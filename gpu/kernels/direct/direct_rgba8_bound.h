@@ -132,7 +132,7 @@ inline double rgba8HalfErrorBound(const std::vector<float>& taps, float offset)
     const double sumScale = std::ldexp(1.0, k - 24);
     const double start = roundToHalf(static_cast<double>(offset) * sumScale);
     double inputError = std::abs(start / sumScale - static_cast<double>(offset));  // rounded taps and offset
-    double sumError = 0.0;                                                           // the FMAs' roundings, scaled
+    double sumError = 0.0;                                                         // the FMAs' roundings, scaled
     double positive = 0.0;
     double negative = 0.0;
     for (const float t : taps) {

@@ -15,13 +15,16 @@
 
 namespace tessera::gpu::detail::rgba8_walk {
 
-constexpr int kStripW = 128;   // output pixels per block, horizontally
-constexpr int kOX = 4;         // outputs per thread, horizontally
-constexpr int kOY = 4;         // and vertically
-constexpr int kStep = 8 * kOY; // output rows per step (blocks are 32 x 8 threads)
+constexpr int kStripW = 128;    // output pixels per block, horizontally
+constexpr int kOX = 4;          // outputs per thread, horizontally
+constexpr int kOY = 4;          // and vertically
+constexpr int kStep = 8 * kOY;  // output rows per step (blocks are 32 x 8 threads)
 constexpr int kThreads = 256;
 /// Resident blocks per SM the registers are budgeted for (3 x 3: 80 registers, three blocks).
-constexpr int blocksPerSm(int k) { return k == 3 ? 3 : 2; }
+constexpr int blocksPerSm(int k)
+{
+    return k == 3 ? 3 : 2;
+}
 constexpr int kLead = 4;                       // window starts 4 pixels left of the strip
 constexpr int kRawCols = kStripW + 2 * kLead;  // 136 pixels, 34 quads
 // Rows per block. Long segments leave the blocks' finishing times far apart (with about one

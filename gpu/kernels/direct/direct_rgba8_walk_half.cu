@@ -185,11 +185,9 @@ void launchDirectRgba8Half(const Plan& plan, const ConvParams& p, StreamView str
     constexpr std::size_t shared = sharedBytes<3>();
     allowShared(kernel, shared);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
-    kernel<<<grid, dim3(32, 8), shared, cudaStreamOf(stream)>>>(p, taps, plan.shape.tileHeight,
-                                                                borderPixelRgba8(p.borderValue),
-                                                                halfPairBits(std::ldexp(p.offset, k - 24)),
-                                                                halfPairBits(std::ldexp(1.0, 24 - k)), halfPairBits(1024.0),
-                                                                halfPairBits(1279.0));
+    kernel<<<grid, dim3(32, 8), shared, cudaStreamOf(stream)>>>(
+        p, taps, plan.shape.tileHeight, borderPixelRgba8(p.borderValue), halfPairBits(std::ldexp(p.offset, k - 24)),
+        halfPairBits(std::ldexp(1.0, 24 - k)), halfPairBits(1024.0), halfPairBits(1279.0));
     TESSERA_LAUNCH_CHECK("directRgba8HalfKernel");
 }
 

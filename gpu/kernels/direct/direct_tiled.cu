@@ -13,7 +13,7 @@ namespace tessera::gpu::detail {
 
 namespace {
 
-constexpr int kTileW = 32;      // one output column per thread of a warp
+constexpr int kTileW = 32;  // one output column per thread of a warp
 constexpr int kRowsPerThread = 4;
 constexpr int kBlockY = 8;
 constexpr int kTileH = kBlockY * kRowsPerThread;
@@ -61,7 +61,7 @@ __device__ __forceinline__ void accumulateRows(const float* sbase, int sw, int p
 /// compiled kernel (direct_fixed.cu). NT is the inline tap capacity (0: taps in global memory);
 /// G channels are held in shared memory at once (C, or 1 for very large windows).
 template <typename Tin, typename Tout, int C, int G, int NT>
-__global__ void __launch_bounds__(kTileW * kBlockY)
+__global__ void __launch_bounds__(kTileW* kBlockY)
     directKernel(const ConvParams p, const __grid_constant__ InlineTaps<NT> taps)
 {
     extern __shared__ float smem[];
@@ -121,8 +121,7 @@ __global__ void __launch_bounds__(kTileW * kBlockY)
 }
 
 template <typename Tin, typename Tout, int C, int G, int NT>
-void launchOne(const ConvParams& params, const std::vector<float>& taps, const LaunchShape& shape,
-               cudaStream_t stream)
+void launchOne(const ConvParams& params, const std::vector<float>& taps, const LaunchShape& shape, cudaStream_t stream)
 {
     InlineTaps<NT> inlineTaps{};
     if constexpr (NT > 0) {
@@ -202,10 +201,11 @@ void runDirectTiled(const LaunchArgs& a)
     const ConvParams p = directParams(a);
     const Plan& plan = a.plan;
     const cudaStream_t s = cudaStreamOf(a.stream);
-    dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "direct kernel", [&]<typename Tin, typename Tout>() {
-        dispatchChannelCount(plan.input.channels, "direct kernel",
-                             [&]<int C>() { dispatchSize<Tin, Tout, C>(plan, p, s); });
-    });
+    dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "direct kernel",
+                   [&]<typename Tin, typename Tout>() {
+                       dispatchChannelCount(plan.input.channels, "direct kernel",
+                                            [&]<int C>() { dispatchSize<Tin, Tout, C>(plan, p, s); });
+                   });
 }
 
 }  // namespace tessera::gpu::detail

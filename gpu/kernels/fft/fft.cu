@@ -58,8 +58,8 @@ struct FrameParams {
     int anchorY = 0;
     int border = kReflect101;
     float borderValue = 0.0f;
-    float centre = 0.0f;  ///< subtracted before the transform
-    float addBack = 0.0f; ///< offset + centre * sum(taps), added after it
+    float centre = 0.0f;   ///< subtracted before the transform
+    float addBack = 0.0f;  ///< offset + centre * sum(taps), added after it
 };
 
 /// Writes frame (u, v) of every channel: the border-extended image pixel at (u - anchorX,
@@ -67,7 +67,7 @@ struct FrameParams {
 /// adjacent frame columns of a row, as one 16-byte store per channel where the rows allow it
 /// (padW a multiple of kCols), so the pass runs near the copy rate instead of at half of it.
 template <typename T, int C>
-__global__ void __launch_bounds__(kBlockX * kBlockY)
+__global__ void __launch_bounds__(kBlockX* kBlockY)
     padKernel(const void* src, std::size_t srcPitch, float* frames, const FrameParams p)
 {
     const int u0 = (blockIdx.x * blockDim.x + threadIdx.x) * kCols;
@@ -130,7 +130,7 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
 /// infinity spreads over the whole channel in a whole-image transform, so the whole image. A
 /// clean run costs one launch whose blocks leave at once.
 template <typename T, int C>
-__global__ void __launch_bounds__(kBlockX * kBlockY)
+__global__ void __launch_bounds__(kBlockX* kBlockY)
     recomputeKernel(const __grid_constant__ DirectTaps direct, void* dst, std::size_t dstPitch, const unsigned* flag,
                     unsigned epoch)
 {
@@ -152,12 +152,10 @@ __global__ void __launch_bounds__(kBlockX * kBlockY)
 /// spectra[c][i] *= conj(kernel[i]) for every channel c: the conjugate turns the circular
 /// convolution the transforms compute into correlation (taps not flipped).
 template <int C>
-__global__ void __launch_bounds__(256)
-    multiplyKernel(float2* spectra, const float2* kernel, long long planeComplex)
+__global__ void __launch_bounds__(256) multiplyKernel(float2* spectra, const float2* kernel, long long planeComplex)
 {
     const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-    for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < planeComplex;
-         i += stride) {
+    for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < planeComplex; i += stride) {
         const float2 k = kernel[i];
 #pragma unroll
         for (int c = 0; c < C; ++c) {
@@ -172,9 +170,8 @@ __global__ void __launch_bounds__(256)
 /// and stores the channels interleaved, rounded and saturated into T. Each thread takes kCols
 /// adjacent pixels of a row: one 16-byte load per channel where the rows allow it, one store.
 template <typename T, int C>
-__global__ void __launch_bounds__(kBlockX * kBlockY)
-    extractKernel(const float* frames, void* dst, std::size_t dstPitch, const FrameParams p, unsigned* flag,
-                  unsigned epoch)
+__global__ void __launch_bounds__(kBlockX* kBlockY) extractKernel(const float* frames, void* dst, std::size_t dstPitch,
+                                                                  const FrameParams p, unsigned* flag, unsigned epoch)
 {
     const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * kCols;
     if (x0 >= p.width) {
@@ -236,8 +233,8 @@ void launchPad(const DeviceImage& src, float* frames, const FrameParams& p, int 
 }
 
 template <typename T>
-void launchExtract(const float* frames, const DeviceImage& dst, const FrameParams& p, int channels,
-                   unsigned* flag, unsigned epoch, cudaStream_t s)
+void launchExtract(const float* frames, const DeviceImage& dst, const FrameParams& p, int channels, unsigned* flag,
+                   unsigned epoch, cudaStream_t s)
 {
     const dim3 grid = gridFor((p.width + kCols - 1) / kCols, p.height);
     const dim3 block(kBlockX, kBlockY);
@@ -300,10 +297,10 @@ std::size_t estimateWorkArea(const CufftApi& fft, const FftGeometry& g)
         std::size_t inv = 0;
         const int realDist = static_cast<int>(g.planeFloats());
         const int complexDist = static_cast<int>(g.planeComplex());
-        if (fft.cufftEstimateMany(2, n, realEmbed, 1, realDist, complexEmbed, 1, complexDist, CUFFT_R2C,
-                                  g.channels, &fwd) == CUFFT_SUCCESS &&
-            fft.cufftEstimateMany(2, n, complexEmbed, 1, complexDist, realEmbed, 1, realDist, CUFFT_C2R,
-                                  g.channels, &inv) == CUFFT_SUCCESS) {
+        if (fft.cufftEstimateMany(2, n, realEmbed, 1, realDist, complexEmbed, 1, complexDist, CUFFT_R2C, g.channels,
+                                  &fwd) == CUFFT_SUCCESS &&
+            fft.cufftEstimateMany(2, n, complexEmbed, 1, complexDist, realEmbed, 1, realDist, CUFFT_C2R, g.channels,
+                                  &inv) == CUFFT_SUCCESS) {
             return std::max(fwd, inv);
         }
     }
@@ -345,8 +342,7 @@ std::size_t planFft(const Plan& plan, PlanData& data)
     if (data.taps.size() != static_cast<std::size_t>(kw) * static_cast<std::size_t>(kh)) {
         throw PreconditionError("fft: the kernel's weights do not match its size");
     }
-    const FftGeometry g =
-        makeFftGeometry(plan.width, plan.height, plan.input.channels, kw, kh, anchor.x, anchor.y);
+    const FftGeometry g = makeFftGeometry(plan.width, plan.height, plan.input.channels, kw, kh, anchor.x, anchor.y);
     // The inverse transform is unnormalised: fold 1 / (padW * padH) into the kernel.
     const double norm = 1.0 / (static_cast<double>(g.padW) * static_cast<double>(g.padH));
     std::vector<float> scaled(data.taps.size());
@@ -357,8 +353,8 @@ std::size_t planFft(const Plan& plan, PlanData& data)
     return g.workAreaOffset() + work + sizeof(unsigned);  // the float rule's flag follows the work area
 }
 
-static void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, const float* directTaps,
-               StreamView stream)
+static void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace,
+                      const float* directTaps, StreamView stream)
 {
     if (!plan.data || !plan.data->fft) {
         throw PreconditionError("fft: plan without FFT data");
@@ -418,9 +414,18 @@ static void launchFft(const Plan& plan, const DeviceImage& src, const DeviceImag
     launchMultiply(b.spectra, cache.spectrum(), g.planeComplex(), channels, s);
     cache.inverse(s, b);
     switch (out) {
-    case PixelDepth::U8: launchExtract<std::uint8_t>(b.frames, dst, p, channels, flag, epoch, s); launchRecompute<std::uint8_t>(direct, dst, channels, flag, epoch, plan.device, s); break;
-    case PixelDepth::U16: launchExtract<std::uint16_t>(b.frames, dst, p, channels, flag, epoch, s); launchRecompute<std::uint16_t>(direct, dst, channels, flag, epoch, plan.device, s); break;
-    case PixelDepth::F32: launchExtract<float>(b.frames, dst, p, channels, flag, epoch, s); launchRecompute<float>(direct, dst, channels, flag, epoch, plan.device, s); break;
+    case PixelDepth::U8:
+        launchExtract<std::uint8_t>(b.frames, dst, p, channels, flag, epoch, s);
+        launchRecompute<std::uint8_t>(direct, dst, channels, flag, epoch, plan.device, s);
+        break;
+    case PixelDepth::U16:
+        launchExtract<std::uint16_t>(b.frames, dst, p, channels, flag, epoch, s);
+        launchRecompute<std::uint16_t>(direct, dst, channels, flag, epoch, plan.device, s);
+        break;
+    case PixelDepth::F32:
+        launchExtract<float>(b.frames, dst, p, channels, flag, epoch, s);
+        launchRecompute<float>(direct, dst, channels, flag, epoch, plan.device, s);
+        break;
     }
 }
 

@@ -50,19 +50,28 @@ constexpr int kSlots = kLen / 2;      // float2 per row spectrum
 // Rows sit 68 float2 apart: the four rows a warp transforms at once then start 8 banks apart
 // instead of on the same bank.
 constexpr int kRowStride = kSlots + 4;
-constexpr int kLoadBatch = 16;  // window loads a thread issues before storing any
-constexpr int kTile = kFftRowsTile;   // output rows per block
+constexpr int kLoadBatch = 16;       // window loads a thread issues before storing any
+constexpr int kTile = kFftRowsTile;  // output rows per block
 constexpr int kThreads = 256;
 constexpr int kRowsPerThread = kTile * kSlots / kThreads;  // vertical sums per thread (16)
 static_assert(kRowsPerThread == 16, "the sliding window below is written for 16 rows");
 
-__device__ __forceinline__ float2 cadd(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
-__device__ __forceinline__ float2 csub(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+__device__ __forceinline__ float2 cadd(float2 a, float2 b)
+{
+    return make_float2(a.x + b.x, a.y + b.y);
+}
+__device__ __forceinline__ float2 csub(float2 a, float2 b)
+{
+    return make_float2(a.x - b.x, a.y - b.y);
+}
 __device__ __forceinline__ float2 cmul(float2 a, float2 b)
 {
     return make_float2(fmaf(a.x, b.x, -a.y * b.y), fmaf(a.x, b.y, a.y * b.x));
 }
-__device__ __forceinline__ float2 conjf2(float2 a) { return make_float2(a.x, -a.y); }
+__device__ __forceinline__ float2 conjf2(float2 a)
+{
+    return make_float2(a.x, -a.y);
+}
 /// a * (S i) with S = +1 or -1.
 template <int S>
 __device__ __forceinline__ float2 mulI(float2 a)
@@ -253,13 +262,13 @@ __device__ __forceinline__ void loadWindowRows(const ConvParams& p, float* flat,
 
 template <typename Tin, typename Tout, int C>
 __global__ void __launch_bounds__(kThreads, 2) fftRowsKernel(const ConvParams p, const float2* __restrict__ spectrum,
-                                                          float centre, const __grid_constant__ DirectTaps direct)
+                                                             float centre, const __grid_constant__ DirectTaps direct)
 {
     extern __shared__ float4 sharedArea[];
     float2* table = reinterpret_cast<float2*>(sharedArea);  // kLen twiddles
-    float2* tw64 = table + kLen;                             // 64 twiddles of the 8 x 8 steps
-    float2* kernelSpec = tw64 + 64;                          // kh x kSlots
-    float2* rows = kernelSpec + p.kh * kSlots;               // (kTile + kh - 1) x kRowStride
+    float2* tw64 = table + kLen;                            // 64 twiddles of the 8 x 8 steps
+    float2* kernelSpec = tw64 + 64;                         // kh x kSlots
+    float2* rows = kernelSpec + p.kh * kSlots;              // (kTile + kh - 1) x kRowStride
     const int tid = threadIdx.x;
     const int c = blockIdx.z;
     const int strip = kLen + 1 - p.kw;
@@ -369,7 +378,7 @@ __global__ void __launch_bounds__(kThreads, 2) fftRowsKernel(const ConvParams p,
             }
         }
     }
-    if (recompute) {  // the same for the whole block
+    if (recompute) {      // the same for the whole block
         __syncthreads();  // every transform output is stored before the direct sums replace it
         storeDirectTile<Tout, C>(direct, p.dst, p.dstPitch, x0, y0, strip, kTile, c);
     }
@@ -452,7 +461,7 @@ LaunchShape fftRowsShape(const ShapeQuery& q)
 }
 
 static void launchFftRows(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, const float* directTaps,
-                   StreamView stream)
+                          StreamView stream)
 {
     if (plan.shape.variant != KernelVariant::FftRows || !plan.data || !plan.data->deviceTaps) {
         throw PreconditionError("launchFftRows: not a row-spectrum FFT plan");

@@ -108,8 +108,8 @@ std::vector<float> naiveTaps(const filters::FilterSpec& spec)
     return taps;
 }
 
-void runNaive(const filters::FilterSpec& spec, const DeviceImage& src, const DeviceImage& dst,
-              const float* deviceTaps, StreamView stream)
+void runNaive(const filters::FilterSpec& spec, const DeviceImage& src, const DeviceImage& dst, const float* deviceTaps,
+              StreamView stream)
 {
     if (src.width != dst.width || src.height != dst.height || src.width < 1 || src.height < 1) {
         throw InvalidInput("runNaive: source and destination differ in size or are empty");

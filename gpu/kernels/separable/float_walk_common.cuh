@@ -30,10 +30,16 @@ constexpr int kBlocksPerSm = 2;
 // 0.309 at 512, and the TF32 walk 0.270, 0.282, 0.294).
 constexpr int kSegmentRows = 256;
 
-constexpr int roundUp(int v, int m) { return (v + m - 1) / m * m; }
+constexpr int roundUp(int v, int m)
+{
+    return (v + m - 1) / m * m;
+}
 
 /// Zero taps put before the row taps so that the window starts on a 16-byte boundary.
-inline int leftPad(int anchorX) { return (4 - anchorX % 4) % 4; }
+inline int leftPad(int anchorX)
+{
+    return (4 - anchorX % 4) % 4;
+}
 
 /// Taps per side once the row taps are aligned, rounded up to a multiple of `multiple`.
 inline int paddedTaps(int kw, int kh, int anchorX, int multiple)
@@ -90,7 +96,7 @@ template <int COLS, int STRIDE, int ROWS>
 __device__ __forceinline__ void loadRows(const ConvParams& p, float* raw, int ox, int oy, bool vectors)
 {
     loadWindowRows<float, COLS, STRIDE, ROWS, kThreads>(p, raw, ox, oy, vectors, p.borderValue,
-                                                         static_cast<int>(threadIdx.x));
+                                                        static_cast<int>(threadIdx.x));
 }
 
 /// Copies intermediate rows kStep .. kStep + KP - 1 (kStripW floats each) to rows 0 .. KP - 1

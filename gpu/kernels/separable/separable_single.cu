@@ -25,17 +25,26 @@ namespace {
 constexpr int kTileW = 128;
 constexpr int kTileH = 64;
 constexpr int kThreads = 256;
-constexpr int kGroup = 8;                 // outputs per work item, taps per step
-constexpr int kMaxItems = 8;              // row-pass items per thread (window rows <= 128)
+constexpr int kGroup = 8;     // outputs per work item, taps per step
+constexpr int kMaxItems = 8;  // row-pass items per thread (window rows <= 128)
 constexpr int kMaxSide = 64;
 
-constexpr int roundUp(int v, int m) { return (v + m - 1) / m * m; }
+constexpr int roundUp(int v, int m)
+{
+    return (v + m - 1) / m * m;
+}
 
 /// Row stride in floats: a multiple of 4 that is 4 more than a multiple of 32, so that the
 /// 16-byte accesses of lanes on consecutive rows fall in distinct banks.
-constexpr int strideFor(int cols) { return roundUp(cols - 4, 32) + 4; }
+constexpr int strideFor(int cols)
+{
+    return roundUp(cols - 4, 32) + 4;
+}
 
-int leftPad(int anchorX) { return (4 - anchorX % 4) % 4; }
+int leftPad(int anchorX)
+{
+    return (4 - anchorX % 4) % 4;
+}
 
 struct Geometry {
     int kwp = 0;  ///< padded row-tap count (shift + taps, rounded to 8)
@@ -109,8 +118,8 @@ __device__ __forceinline__ void loadWindow(const ConvParams& p, float* s, int ox
                     const int r = i / quads;
                     const int q = i - r * quads;
                     *reinterpret_cast<float4*>(s + r * stride + 4 * q) =
-                        make_float4(static_cast<float>(v[u].x), static_cast<float>(v[u].y),
-                                    static_cast<float>(v[u].z), static_cast<float>(v[u].w));
+                        make_float4(static_cast<float>(v[u].x), static_cast<float>(v[u].y), static_cast<float>(v[u].z),
+                                    static_cast<float>(v[u].w));
                 }
             }
         }
@@ -216,9 +225,9 @@ __device__ __forceinline__ void slideColumns(const float* values, int stride, co
 }
 
 template <typename Tin, typename Tout>
-__global__ void __launch_bounds__(kThreads, 2) separableSingleKernel(const ConvParams p, const __grid_constant__ Taps taps,
-                                                                     int kwp, int khp, int stride,
-                                                                   const __grid_constant__ DirectTaps direct)
+__global__ void __launch_bounds__(kThreads, 2)
+    separableSingleKernel(const ConvParams p, const __grid_constant__ Taps taps, int kwp, int khp, int stride,
+                          const __grid_constant__ DirectTaps direct)
 {
     extern __shared__ float4 singleShared[];
     float* win = reinterpret_cast<float*>(singleShared);
@@ -356,18 +365,19 @@ void launchSeparableSingle(const Plan& plan, const ConvParams& params, const Dir
     const cudaStream_t s = cudaStreamOf(stream);
     const dim3 grid(static_cast<unsigned>(plan.shape.gridX), static_cast<unsigned>(plan.shape.gridY));
     const std::size_t shared = plan.shape.sharedBytes;
-    dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "separable kernel", [&]<typename Tin, typename Tout>() {
-        auto kernel = separableSingleKernel<Tin, Tout>;
-        allowShared(kernel, shared);
-        kernel<<<grid, kThreads, shared, s>>>(p, taps, g.kwp, g.khp, g.stride, direct);
-        TESSERA_LAUNCH_CHECK("separableSingleKernel");
-    });
+    dispatchDepths(plan.input.depth, plan.data->kernelOutput.depth, "separable kernel",
+                   [&]<typename Tin, typename Tout>() {
+                       auto kernel = separableSingleKernel<Tin, Tout>;
+                       allowShared(kernel, shared);
+                       kernel<<<grid, kThreads, shared, s>>>(p, taps, g.kwp, g.khp, g.stride, direct);
+                       TESSERA_LAUNCH_CHECK("separableSingleKernel");
+                   });
 }
 
 void runSeparableSingle(const LaunchArgs& a)
 {
     launchSeparableSingle(a.plan, makeConvParams(a.plan.spec, a.src, a.dst),
-                             makeDirectTaps(a.plan.spec, a.src, uploadedDirectTaps(a.plan)), a.stream);
+                          makeDirectTaps(a.plan.spec, a.src, uploadedDirectTaps(a.plan)), a.stream);
 }
 
 }  // namespace tessera::gpu::detail

@@ -25,7 +25,7 @@ constexpr int kColsPerItem = 4;  // horizontal outputs per work item of the row 
 /// pass over every window row into a second shared buffer, then the vertical pass from there.
 /// Intermediates never touch device memory, so each input byte comes from DRAM about once.
 template <typename Tin, typename Tout, int C>
-__global__ void __launch_bounds__(kTileW * kBlockY)
+__global__ void __launch_bounds__(kTileW* kBlockY)
     separableKernel(const ConvParams p, const __grid_constant__ Fp32SeparableTaps taps)
 {
     extern __shared__ float smem[];

@@ -104,8 +104,8 @@ void launchPasses(const Plan& plan, const ConvParams& params, cudaStream_t strea
     }
     rowPassKernel<Tin, C><<<grid, block, 0, stream>>>(params, taps, params.scratch, midPitch);
     TESSERA_LAUNCH_CHECK("rowPassKernel");
-    columnPassKernel<Tout, C><<<grid, block, 0, stream>>>(params, taps, params.scratch, midPitch,
-                                                          params.borderValue * rowSum);
+    columnPassKernel<Tout, C>
+        <<<grid, block, 0, stream>>>(params, taps, params.scratch, midPitch, params.borderValue * rowSum);
     TESSERA_LAUNCH_CHECK("columnPassKernel");
 }
 

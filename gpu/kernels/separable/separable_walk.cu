@@ -36,7 +36,10 @@ constexpr int kGroup = 8;  // row-pass outputs per item, column-pass rows per it
 
 /// A multiple of 4 floats that is 4 more than a multiple of 32: 16-byte accesses of lanes on
 /// consecutive rows land in distinct banks.
-constexpr int strideFor(int cols) { return roundUp(cols - 4, 32) + 4; }
+constexpr int strideFor(int cols)
+{
+    return roundUp(cols - 4, 32) + 4;
+}
 
 template <int KP>
 struct Layout {
@@ -227,7 +230,7 @@ void launchSeparableWalk(const Plan& plan, const ConvParams& params, const Direc
 void runSeparableWalk(const LaunchArgs& a)
 {
     launchSeparableWalk(a.plan, makeConvParams(a.plan.spec, a.src, a.dst),
-                           makeDirectTaps(a.plan.spec, a.src, uploadedDirectTaps(a.plan)), a.stream);
+                        makeDirectTaps(a.plan.spec, a.src, uploadedDirectTaps(a.plan)), a.stream);
 }
 
 }  // namespace tessera::gpu::detail

@@ -25,11 +25,11 @@ inline constexpr double kRgba8FixedErrorLimit = 0.25;
 
 /// Fixed-point form of a small kernel's taps for 8-bit inputs.
 struct Rgba8FixedTaps {
-    bool ok = false;     ///< false: no shift keeps the sums in range and the error under the limit
-    int shift = 0;       ///< s: each tap is q / 2^s
+    bool ok = false;              ///< false: no shift keeps the sums in range and the error under the limit
+    int shift = 0;                ///< s: each tap is q / 2^s
     std::vector<std::int8_t> hi;  ///< q = 256 hi + lo, row-major like the taps
     std::vector<std::int8_t> lo;
-    std::int32_t bias = 0;  ///< round(offset 2^s) + 2^(s - 1): the sums' start
+    std::int32_t bias = 0;    ///< round(offset 2^s) + 2^(s - 1): the sums' start
     double errorBound = 0.0;  ///< |result before rounding - exact|, in output steps
 };
 

@@ -38,12 +38,12 @@ namespace tessera::gpu::detail {
 
 namespace {
 
-constexpr int kStripW = 128;                 // output pixels per block, horizontally
-constexpr int kStripShift = 2;               // a strip's first output: 128 bx - 2
-constexpr int kRawCols = kStripW + 4;        // window from 128 bx - 4: 33 quads, 132 words (4 mod 32 banks)
-constexpr int kStep = 32;                    // output lines per step: two groups of 16
+constexpr int kStripW = 128;           // output pixels per block, horizontally
+constexpr int kStripShift = 2;         // a strip's first output: 128 bx - 2
+constexpr int kRawCols = kStripW + 4;  // window from 128 bx - 4: 33 quads, 132 words (4 mod 32 banks)
+constexpr int kStep = 32;              // output lines per step: two groups of 16
 constexpr int kThreads = 256;
-constexpr int kQuadsPerWarp = 8;             // 4 warps x 8 quads = the strip's 32 quads
+constexpr int kQuadsPerWarp = 8;  // 4 warps x 8 quads = the strip's 32 quads
 // Rows per block. Short segments keep the resident blocks on neighbouring rows; on an H200 at
 // 8192^2 (3 x 3, 5 x 5 ms): 32 rows 0.202, 0.272; 64 rows 0.199, 0.265; 96 rows 0.204, 0.265;
 // 128 rows 0.209, 0.270; 256 rows 0.232, 0.288.
@@ -71,8 +71,7 @@ constexpr int kStageWords = 16 * kStageStride;
 template <int K>
 constexpr std::size_t sharedBytes()
 {
-    return (2u * static_cast<std::size_t>(rawRows<K>()) * kRawCols + (kThreads / 32u) * kStageWords) *
-           sizeof(unsigned);
+    return (2u * static_cast<std::size_t>(rawRows<K>()) * kRawCols + (kThreads / 32u) * kStageWords) * sizeof(unsigned);
 }
 
 template <int K>
@@ -329,8 +328,7 @@ void runDirectRgba8Imma(const LaunchArgs& a)
     switch (plan.shape.compiledSize) {
     case 3: return launchK<3>(plan, params, s);
     case 5: return launchK<5>(plan, params, s);
-    default:
-        throw PreconditionError("no integer RGBA8 kernel of side " + std::to_string(plan.shape.compiledSize));
+    default: throw PreconditionError("no integer RGBA8 kernel of side " + std::to_string(plan.shape.compiledSize));
     }
 }
 

@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     constexpr int PLANE = ROWS * SW;
     extern __shared__ float4 tensorShared[];
     auto* win = reinterpret_cast<__half*>(tensorShared);
-    __half* mid = win + C * PLANE;   // mid[x * ST + j]: row-pass output of window row j, column x
+    __half* mid = win + C * PLANE;  // mid[x * ST + j]: row-pass output of window row j, column x
     __half* rowTaps = mid + kTile * ST;
     __half* colTaps = rowTaps + L;
 
@@ -130,7 +130,6 @@ double sumAbs(const std::vector<double>& w)
 }
 
 }  // namespace
-
 
 double tensorErrorBound(const filters::FilterSpec& spec, bool separable)
 {

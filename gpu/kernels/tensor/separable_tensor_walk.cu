@@ -41,7 +41,7 @@ constexpr int kWarps = 4;
 constexpr int kThreads = 32 * kWarps;
 constexpr int kStripW = 16 * kWarps;  // output columns per block
 constexpr int kBand = 16;
-constexpr int kChunks = 3;             // 48 window columns / rows
+constexpr int kChunks = 3;  // 48 window columns / rows
 constexpr int kMaxTaps = 16 * kChunks - 15;
 // Output rows per block: the first two bands of a segment are row-pass overhead, but long
 // segments run slower on the H200 (8192^2, 31 taps: 0.39 ms at 128 rows, 0.36 at 256, 0.45 at
@@ -61,7 +61,10 @@ __device__ __forceinline__ std::uint32_t half2Bits(float lo, float hi)
     return u;
 }
 
-__device__ __forceinline__ float tapAt(const float* w, int i) { return i >= 0 && i < 16 * kChunks ? w[i] : 0.0f; }
+__device__ __forceinline__ float tapAt(const float* w, int i)
+{
+    return i >= 0 && i < 16 * kChunks ? w[i] : 0.0f;
+}
 
 /// Two pixels a, b (x and x + 1) regrouped by channel: lo = [a.R, b.R, a.G, b.G], hi = [a.B,
 /// b.B, a.A, b.A]. Two byte permutes per pair, shared by the four channels.
@@ -133,7 +136,8 @@ __device__ __forceinline__ void loadBand(const ConvParams& p, BandPixels& px, La
             for (int h = 0; h < 2; ++h) {
 #pragma unroll
                 for (int e = 0; e < 2; ++e) {
-                    const auto* row = reinterpret_cast<const unsigned*>(reinterpret_cast<const char*>(base) + h * eight);
+                    const auto* row =
+                        reinterpret_cast<const unsigned*>(reinterpret_cast<const char*>(base) + h * eight);
                     px.v[s][h][e] = *reinterpret_cast<const uint2*>(row + 16 * s + 8 * e);
                 }
             }
@@ -163,7 +167,9 @@ __device__ __forceinline__ uint4 sharedWords(const std::uint32_t* at)
 {
     uint4 v;
     const auto address = static_cast<unsigned>(__cvta_generic_to_shared(at));
-    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(address));
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "r"(address));
     return v;
 }
 
@@ -205,10 +211,9 @@ __device__ __forceinline__ void rowPassChannel(const BandPixels& grouped, const 
     for (int s = 0; s < kChunks; ++s) {
         std::uint32_t bRow[2][2];
         taps.rowB(s, bRow);
-        const std::uint32_t a[4] = {channelPair<C>(grouped.v[s][0][0], exponentBytes),
-                                    channelPair<C>(grouped.v[s][1][0], exponentBytes),
-                                    channelPair<C>(grouped.v[s][0][1], exponentBytes),
-                                    channelPair<C>(grouped.v[s][1][1], exponentBytes)};
+        const std::uint32_t a[4] = {
+            channelPair<C>(grouped.v[s][0][0], exponentBytes), channelPair<C>(grouped.v[s][1][0], exponentBytes),
+            channelPair<C>(grouped.v[s][0][1], exponentBytes), channelPair<C>(grouped.v[s][1][1], exponentBytes)};
         mma(d[0], a, bRow[0]);
         mma(d[1], a, bRow[1]);
     }
@@ -242,8 +247,8 @@ __device__ __forceinline__ void rowPass(const BandPixels& px, const TapFragments
 
 /// Column pass of one output band from three consecutive bands; stores rows y0 + g, y0 + g + 8.
 __device__ __forceinline__ void columnPass(const ConvParams& p, const BandFragments& b0, const BandFragments& b1,
-                                           const BandFragments& b2, const TapFragments& taps, Lane l,
-                                           int x, int y0, int yEnd)
+                                           const BandFragments& b2, const TapFragments& taps, Lane l, int x, int y0,
+                                           int yEnd)
 {
     // Each group's 8 columns are stored as soon as they are done: their words hold no registers
     // while the other group's products run.
@@ -361,7 +366,10 @@ __global__ void __launch_bounds__(kThreads, 4)
     }
 }
 
-int padFor(int anchorX) { return anchorX % 2; }
+int padFor(int anchorX)
+{
+    return anchorX % 2;
+}
 
 }  // namespace
 

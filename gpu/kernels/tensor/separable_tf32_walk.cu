@@ -185,8 +185,8 @@ __device__ __forceinline__ void rowPass(const float* raw, float* mid, const TapF
 /// of 8), reading the intermediate's KP + 64 rows; outputs start at the offset. `Probe`: sum
 /// the outputs into `probe` (the float rule's check; see the kernel).
 template <int KP, bool Probe>
-__device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid, const TapFragments<KP>& taps,
-                                           int x0, int y, int yEnd, float& probe)
+__device__ __forceinline__ void columnPass(const ConvParams& p, const float* mid, const TapFragments<KP>& taps, int x0,
+                                           int y, int yEnd, float& probe)
 {
     using L = Tf32Layout<KP>;
     constexpr int kBlocks = TapFragments<KP>::kBlocks;
@@ -319,8 +319,7 @@ void launchTf32(const Plan& plan, const ConvParams& p, int pad, const DirectTaps
     if (walkNeedsProbe(plan)) {
         launchWalkKernel<KP>(separableTf32Kernel<KP, true>, Tf32Layout<KP>::sharedBytes, plan, p, pad, direct, stream);
     } else {
-        launchWalkKernel<KP>(separableTf32Kernel<KP, false>, Tf32Layout<KP>::sharedBytes, plan, p, pad, direct,
-                             stream);
+        launchWalkKernel<KP>(separableTf32Kernel<KP, false>, Tf32Layout<KP>::sharedBytes, plan, p, pad, direct, stream);
     }
     TESSERA_LAUNCH_CHECK("separableTf32Kernel");
 }
@@ -379,7 +378,7 @@ void launchSeparableTf32Walk(const Plan& plan, const ConvParams& params, const D
 void runSeparableTf32Walk(const LaunchArgs& a)
 {
     launchSeparableTf32Walk(a.plan, makeConvParams(a.plan.spec, a.src, a.dst),
-                               makeDirectTaps(a.plan.spec, a.src, uploadedDirectTaps(a.plan)), a.stream);
+                            makeDirectTaps(a.plan.spec, a.src, uploadedDirectTaps(a.plan)), a.stream);
 }
 
 }  // namespace tessera::gpu::detail

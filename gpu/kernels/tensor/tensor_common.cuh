@@ -31,11 +31,11 @@
 
 namespace tessera::gpu::detail {
 
-constexpr int kTile = 64;                 // outputs per block, each way
+constexpr int kTile = 64;  // outputs per block, each way
 constexpr int kWarps = 4;
 constexpr int kThreads = 32 * kWarps;
-constexpr int kGroups = 8;                // groups of 8 output columns per warp
-constexpr int kMaxTaps = 4096;            // direct: taps carried in the launch parameters
+constexpr int kGroups = 8;      // groups of 8 output columns per warp
+constexpr int kMaxTaps = 4096;  // direct: taps carried in the launch parameters
 constexpr int kMaxSide = 64;
 
 /// Width class of a kernel side: the compiled tap-count bound (0: too wide).
@@ -61,9 +61,15 @@ inline int paddedWidth(const filters::FilterSpec& spec, int channels)
 }
 
 /// k-steps of 16 input columns covering 64 outputs plus the halo.
-__host__ __device__ constexpr int steps(int k) { return (kTile + k - 1 + 15) / 16; }
+__host__ __device__ constexpr int steps(int k)
+{
+    return (kTile + k - 1 + 15) / 16;
+}
 /// Distinct B fragments of a tap row: shifts d = -8, 0, 8, ... up to k + 6.
-__host__ __device__ constexpr int fragCount(int k) { return (k + 6) / 8 + 2; }
+__host__ __device__ constexpr int fragCount(int k)
+{
+    return (k + 6) / 8 + 2;
+}
 __host__ __device__ constexpr bool pairUsed(int s, int t, int k)
 {
     const int d = 16 * s - 8 * t;
@@ -82,7 +88,10 @@ __host__ __device__ constexpr int rowStride(int cols)
     return (units % 2 == 0 ? units + 1 : units) * 8;
 }
 /// Padded fp16 tap row: tap j at index 16 + j, zeros around it.
-__host__ __device__ constexpr int tapRowLength(int k) { return 8 * fragCount(k) + 16; }
+__host__ __device__ constexpr int tapRowLength(int k)
+{
+    return 8 * fragCount(k) + 16;
+}
 
 constexpr int pairsPerStep(int k)
 {
@@ -305,7 +314,10 @@ __device__ __forceinline__ void loadWindow(const ConvParams& p, __half* s, int o
     }
 }
 
-__device__ __forceinline__ void fillZero(float& v) { v = 0.0f; }
+__device__ __forceinline__ void fillZero(float& v)
+{
+    v = 0.0f;
+}
 
 /// Zeroes a (nested) register array, fully unrolled.
 template <typename T, int N>

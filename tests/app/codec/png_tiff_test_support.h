@@ -61,16 +61,31 @@ inline bool samePixels(const cv::Mat& a, const cv::Mat& b)
 inline std::string tinyExif(std::size_t userCommentBytes = 16)
 {
     std::string e = std::string("II*\0", 4) + std::string("\x08\0\0\0", 4);
-    auto put16 = [&](std::uint16_t v) { e += static_cast<char>(v & 0xff); e += static_cast<char>(v >> 8); };
-    auto put32 = [&](std::uint32_t v) { for (int i = 0; i < 4; ++i) e += static_cast<char>((v >> (8 * i)) & 0xff); };
+    auto put16 = [&](std::uint16_t v) {
+        e += static_cast<char>(v & 0xff);
+        e += static_cast<char>(v >> 8);
+    };
+    auto put32 = [&](std::uint32_t v) {
+        for (int i = 0; i < 4; ++i)
+            e += static_cast<char>((v >> (8 * i)) & 0xff);
+    };
     // IFD0 at 8: 2 entries (12 bytes each) + next offset -> ends at 8 + 2 + 24 + 4 = 38
     put16(2);
-    put16(0x010f); put16(2); put32(8); put32(38);      // Make, ASCII, 8 bytes at 38
-    put16(0x8769); put16(4); put32(1); put32(46);      // ExifIFD at 46
+    put16(0x010f);
+    put16(2);
+    put32(8);
+    put32(38);  // Make, ASCII, 8 bytes at 38
+    put16(0x8769);
+    put16(4);
+    put32(1);
+    put32(46);  // ExifIFD at 46
     put32(0);
-    e += std::string("Tessera\0", 8);                   // 38..46
-    put16(1);                                           // EXIF IFD: 1 entry
-    put16(0x9286); put16(7); put32(static_cast<std::uint32_t>(userCommentBytes)); put32(46 + 2 + 12 + 4);
+    e += std::string("Tessera\0", 8);  // 38..46
+    put16(1);                          // EXIF IFD: 1 entry
+    put16(0x9286);
+    put16(7);
+    put32(static_cast<std::uint32_t>(userCommentBytes));
+    put32(46 + 2 + 12 + 4);
     put32(0);
     std::string comment = std::string("ASCII\0\0\0", 8);
     while (comment.size() < userCommentBytes) {
@@ -95,7 +110,8 @@ inline std::string tinyIptc()
 
 inline std::string tempPath(const std::string& name)
 {
-    return (std::filesystem::temp_directory_path() / ("tessera-codec-" + std::to_string(::getpid()) + "-" + name)).string();
+    return (std::filesystem::temp_directory_path() / ("tessera-codec-" + std::to_string(::getpid()) + "-" + name))
+        .string();
 }
 
 inline void writeFile(const std::string& path, const std::vector<std::uint8_t>& bytes)

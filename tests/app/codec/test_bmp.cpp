@@ -12,7 +12,8 @@ using namespace testing;
 
 void put32(std::vector<std::uint8_t>& out, std::uint32_t v)
 {
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    for (int i = 0; i < 4; ++i)
+        out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
 }
 
 /// A BMP with a 40-byte info header; extra (palette or masks) between header and pixels.
@@ -29,10 +30,12 @@ std::vector<std::uint8_t> makeBmp(int width, int height, int bpp, std::uint32_t 
     put32(out, static_cast<std::uint32_t>(height));
     put32(out, 1u | static_cast<std::uint32_t>(bpp) << 16);
     put32(out, compression);
-    for (int i = 0; i < 5; ++i) put32(out, 0);
+    for (int i = 0; i < 5; ++i)
+        put32(out, 0);
     out.insert(out.end(), extra.begin(), extra.end());
     cv::RNG rng(seed);
-    for (std::size_t i = 0; i < pixelBytes; ++i) out.push_back(static_cast<std::uint8_t>(rng.uniform(0, 256)));
+    for (std::size_t i = 0; i < pixelBytes; ++i)
+        out.push_back(static_cast<std::uint8_t>(rng.uniform(0, 256)));
     return out;
 }
 
@@ -97,8 +100,8 @@ TEST(Bmp, HandMadeLayoutsReadAsOpenCvReadsThem)
             const cv::Mat reference = cvDecode(file);
             const Decoded d = readBmp(bytesOf(file), {});
             EXPECT_EQ(d.pixels.channels(), c.channels) << c.bpp << " bits";
-            EXPECT_TRUE(samePixels(d.pixels, reference)) << c.bpp << " bits, compression " << c.compression
-                                                         << ", height " << height;
+            EXPECT_TRUE(samePixels(d.pixels, reference))
+                << c.bpp << " bits, compression " << c.compression << ", height " << height;
         }
     }
 }
@@ -145,8 +148,8 @@ TEST(Bmp, WriterRefusesWhatItCannotHoldAndNamesDroppedMetadata)
     m.exif = "II*\0";
     m.icc = "p";
     writeBmp(cv::Mat(2, 2, CV_8UC1, cv::Scalar::all(1)), &m, {}, written);
-    EXPECT_EQ(written.dropped, (std::vector<std::string>{"EXIF: BMP has no place for it",
-                                                         "ICC profile: BMP has no place for it"}));
+    EXPECT_EQ(written.dropped,
+              (std::vector<std::string>{"EXIF: BMP has no place for it", "ICC profile: BMP has no place for it"}));
 }
 
 }  // namespace

@@ -220,8 +220,8 @@ TEST(ExrCodec, HandBuiltLayoutsDecodeAsOpenCvDoes)
         const cv::Mat reference = cv::imdecode(file, cv::IMREAD_UNCHANGED);
         ASSERT_FALSE(reference.empty()) << i;
         const Decoded decoded = readExr(file, {});
-        EXPECT_TRUE(samePixels(decoded.pixels, reference)) << "layout " << i << ": " << decoded.pixels.channels()
-                                                           << " channels, OpenCV " << reference.channels();
+        EXPECT_TRUE(samePixels(decoded.pixels, reference))
+            << "layout " << i << ": " << decoded.pixels.channels() << " channels, OpenCV " << reference.channels();
     }
     const cv::Mat grey = readExr(buildExr(specs[1]), {}).pixels;
     ASSERT_EQ(grey.type(), CV_32FC2);
@@ -235,7 +235,8 @@ TEST(ExrCodec, RefusesWhatItDoesNotRead)
 {
     enableOpenCvExr();
     ExrSpec foreign{{{"diffuse.B", 2}, {"diffuse.G", 2}, {"diffuse.R", 2}}};
-    EXPECT_EQ(reasonOf(buildExr(foreign)), "EXR channels diffuse.B, diffuse.G, diffuse.R: Tessera reads R, G, B (A) or Y (A)");
+    EXPECT_EQ(reasonOf(buildExr(foreign)),
+              "EXR channels diffuse.B, diffuse.G, diffuse.R: Tessera reads R, G, B (A) or Y (A)");
     EXPECT_TRUE(cv::imdecode(buildExr(foreign), cv::IMREAD_UNCHANGED).empty());
 
     // A depth channel alone: OpenCV 4.6 gave an image of zeros for it.

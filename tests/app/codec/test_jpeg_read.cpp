@@ -34,8 +34,8 @@ TEST(JpegRead, PixelsMatchOpenCvAcrossSizesChannelsQualitiesAndScans)
             const cv::Mat img = detailedImage(size.height, size.width, type, static_cast<unsigned>(size.area()));
             for (const int quality : {30, 95}) {
                 for (const int progressive : {0, 1}) {
-                    const auto file = cvEncode(".jpg", img, {cv::IMWRITE_JPEG_QUALITY, quality,
-                                                             cv::IMWRITE_JPEG_PROGRESSIVE, progressive});
+                    const auto file = cvEncode(
+                        ".jpg", img, {cv::IMWRITE_JPEG_QUALITY, quality, cv::IMWRITE_JPEG_PROGRESSIVE, progressive});
                     const Decoded d = readJpeg(bytesOf(file), {});
                     EXPECT_TRUE(samePixels(d.pixels, cvDecode(file)))
                         << size << " type " << type << " q" << quality << " progressive " << progressive;
@@ -101,7 +101,8 @@ TEST(JpegRead, ScanBudgetRefusesWithTheFigures)
     const auto file = libjpegEncode(img, JCS_EXT_BGR, JCS_YCbCr, true);  // ten scans
     DecodeBudget budget;
     budget.maxJpegScans = 4;
-    EXPECT_EQ(errorOf(file, budget), "progressive JPEG of 10 scans over 48 x 64 pixels: more scans than the limit of 4");
+    EXPECT_EQ(errorOf(file, budget),
+              "progressive JPEG of 10 scans over 48 x 64 pixels: more scans than the limit of 4");
     budget = {};
     budget.maxWork = 48 * 64 * 9;
     EXPECT_EQ(errorOf(file, budget),

@@ -35,7 +35,8 @@ inline cv::Mat detailedImage(int rows, int cols, int type, unsigned seed = 7)
     return img;
 }
 
-inline std::vector<std::uint8_t> cvEncode(const std::string& ext, const cv::Mat& img, const std::vector<int>& params = {})
+inline std::vector<std::uint8_t> cvEncode(const std::string& ext, const cv::Mat& img,
+                                          const std::vector<int>& params = {})
 {
     std::vector<std::uint8_t> out;
     if (!cv::imencode(ext, img, out, params)) {

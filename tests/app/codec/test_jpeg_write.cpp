@@ -23,12 +23,13 @@ using namespace testing;
 std::string exifWithDescription(std::size_t length)
 {
     std::string exif("II*\0\x08\0\0\0", 8);
-    exif += std::string("\x01\0", 2);                                          // one entry
-    exif += std::string("\x0e\x01\x02\0", 4);                                  // 0x010E, ASCII
+    exif += std::string("\x01\0", 2);          // one entry
+    exif += std::string("\x0e\x01\x02\0", 4);  // 0x010E, ASCII
     const auto count = static_cast<std::uint32_t>(length + 1);
-    for (int i = 0; i < 4; ++i) exif += static_cast<char>((count >> (8 * i)) & 0xff);
-    exif += std::string("\x1a\0\0\0", 4);                                      // value at 26
-    exif += std::string(4, '\0');                                              // no next IFD
+    for (int i = 0; i < 4; ++i)
+        exif += static_cast<char>((count >> (8 * i)) & 0xff);
+    exif += std::string("\x1a\0\0\0", 4);  // value at 26
+    exif += std::string(4, '\0');          // no next IFD
     exif += std::string(length, 'd') + '\0';
     return exif;
 }
@@ -38,7 +39,8 @@ std::string xmpPacket(const std::string& description)
     return "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">"
            "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><rdf:Description rdf:about=\"\" "
            "xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">" +
-           description + "</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>\n<?xpacket end=\"w\"?>";
+           description +
+           "</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>\n<?xpacket end=\"w\"?>";
 }
 
 std::string iptcCaption(const std::string& caption)
@@ -53,10 +55,12 @@ std::string runTool(const std::string& command)
 {
     std::string out;
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-    if (!pipe) return out;
+    if (!pipe)
+        return out;
     std::array<char, 4096> buf{};
     std::size_t n = 0;
-    while ((n = std::fread(buf.data(), 1, buf.size(), pipe.get())) > 0) out.append(buf.data(), n);
+    while ((n = std::fread(buf.data(), 1, buf.size(), pipe.get())) > 0)
+        out.append(buf.data(), n);
     return out;
 }
 
@@ -65,8 +69,8 @@ std::string tempFile(const std::vector<std::uint8_t>& bytes, const std::string& 
     // The process id keeps two runs of the suite at once from writing over each other's file.
     const std::string path =
         (std::filesystem::temp_directory_path() / (std::to_string(::getpid()) + "-" + name)).string();
-    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                                static_cast<std::streamsize>(bytes.size()));
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     return path;
 }
 
@@ -102,7 +106,8 @@ TEST(JpegWrite, EachMetadataPartComesBackWhole)
     m.exif = exifWithDescription(60000);
     m.xmp = xmpPacket(std::string(200000, 'x'));
     m.icc = std::string(300000, '\0');
-    for (std::size_t i = 0; i < m.icc.size(); ++i) m.icc[i] = static_cast<char>((i * 131) >> 3);
+    for (std::size_t i = 0; i < m.icc.size(); ++i)
+        m.icc[i] = static_cast<char>((i * 131) >> 3);
     m.iptc = iptcCaption("a caption");
     MetadataWritten written;
     const auto file = writeJpeg(img, &m, {}, written);
@@ -133,14 +138,16 @@ TEST(JpegWrite, AnExifOverOneSegmentIsDroppedAndNamed)
 // Disabled: exiv2 -pa lists no EXIF, XMP or IPTC of the written file yet (its ICC check passes); to be resolved.
 TEST(JpegWrite, Exiv2ReadsTheParts)
 {
-    if (std::system("exiv2 --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "exiv2 is not installed";
+    if (std::system("exiv2 --version >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "exiv2 is not installed";
     ImageMetadata m;
     m.exif = exifWithDescription(20);
     m.xmp = xmpPacket("tessera title");
     m.iptc = iptcCaption("tessera caption");
     m.icc = tessera::test::fakeIccProfile(70000);  // two APP2 segments
     MetadataWritten written;
-    const std::string path = tempFile(writeJpeg(detailedImage(8, 8, CV_8UC3), &m, {}, written), "tessera-jpeg-exiv2.jpg");
+    const std::string path =
+        tempFile(writeJpeg(detailedImage(8, 8, CV_8UC3), &m, {}, written), "tessera-jpeg-exiv2.jpg");
     const std::string all = runTool("exiv2 -pa '" + path + "' 2>/dev/null");
     EXPECT_NE(all.find("Exif.Image.ImageDescription"), std::string::npos) << all;
     EXPECT_NE(all.find("tessera title"), std::string::npos) << all;
@@ -162,9 +169,11 @@ TEST(JpegMarkers, Md5MatchesTheTestVectors)
 TEST(JpegMarkers, MainPacketPropertiesJoinTheExtendedOnes)
 {
     const std::string guid(32, 'A');
-    const std::string main = "<x:xmpmeta><rdf:RDF><rdf:Description rdf:about=\"\" xmlns:xmpNote=\"n\" xmpNote:HasExtendedXMP=\"" +
-                             guid + "\" xmlns:tiff=\"t\" tiff:Orientation=\"6\"/></rdf:RDF></x:xmpmeta>";
-    const std::string extended = "<x:xmpmeta><rdf:RDF><rdf:Description rdf:about=\"\"><p:h>x</p:h></rdf:Description></rdf:RDF></x:xmpmeta>";
+    const std::string main =
+        "<x:xmpmeta><rdf:RDF><rdf:Description rdf:about=\"\" xmlns:xmpNote=\"n\" xmpNote:HasExtendedXMP=\"" + guid +
+        "\" xmlns:tiff=\"t\" tiff:Orientation=\"6\"/></rdf:RDF></x:xmpmeta>";
+    const std::string extended =
+        "<x:xmpmeta><rdf:RDF><rdf:Description rdf:about=\"\"><p:h>x</p:h></rdf:Description></rdf:RDF></x:xmpmeta>";
     const std::string joined = jpeg::joinExtendedXmp(main, extended, guid);
     EXPECT_NE(joined.find("tiff:Orientation=\"6\""), std::string::npos) << joined;
     EXPECT_NE(joined.find("<p:h>x</p:h>"), std::string::npos) << joined;

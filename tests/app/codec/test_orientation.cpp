@@ -18,7 +18,10 @@ cv::Mat reference(const cv::Mat& img, int orientation)
     case 4: cv::flip(img, out, 0); return out;
     case 5: cv::transpose(img, out); return out;
     case 6: cv::rotate(img, out, cv::ROTATE_90_CLOCKWISE); return out;
-    case 7: cv::transpose(img, out); cv::flip(out, out, -1); return out;
+    case 7:
+        cv::transpose(img, out);
+        cv::flip(out, out, -1);
+        return out;
     case 8: cv::rotate(img, out, cv::ROTATE_90_COUNTERCLOCKWISE); return out;
     default: return img;
     }
@@ -27,11 +30,11 @@ cv::Mat reference(const cv::Mat& img, int orientation)
 TEST(Orientation, EveryTurnMatchesOpenCvForEveryPixelSize)
 {
     cv::RNG rng(8);
-    for (const int type : {CV_8UC1, CV_8UC3, CV_8UC4, CV_16UC1, CV_16UC3, CV_16UC4, CV_32FC1, CV_32FC3, CV_32FC4,
-                           CV_8UC2}) {
+    for (const int type :
+         {CV_8UC1, CV_8UC3, CV_8UC4, CV_16UC1, CV_16UC3, CV_16UC4, CV_32FC1, CV_32FC3, CV_32FC4, CV_8UC2}) {
         // Sizes across block edges, thin strips and a view into a larger image.
-        for (const cv::Size size : {cv::Size(1, 1), cv::Size(1, 70), cv::Size(130, 1), cv::Size(65, 129),
-                                    cv::Size(200, 64)}) {
+        for (const cv::Size size :
+             {cv::Size(1, 1), cv::Size(1, 70), cv::Size(130, 1), cv::Size(65, 129), cv::Size(200, 64)}) {
             cv::Mat big(size.height + 3, size.width + 5, type);
             rng.fill(big, cv::RNG::UNIFORM, 0, 255);
             const cv::Mat img = big(cv::Rect(2, 1, size.width, size.height));

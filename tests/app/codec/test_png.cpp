@@ -105,7 +105,8 @@ TEST(PngRead, MatchesOpenCvOnFilesOpenCvWrites)
                 const auto bytes = encodeWithOpenCv(".png", img);
                 ASSERT_FALSE(bytes.empty());
                 const Decoded d = readPng(bytes, DecodeBudget{});
-                EXPECT_TRUE(samePixels(d.pixels, decodeWithOpenCv(bytes))) << size << " depth " << depth << " cn " << cn;
+                EXPECT_TRUE(samePixels(d.pixels, decodeWithOpenCv(bytes)))
+                    << size << " depth " << depth << " cn " << cn;
                 EXPECT_TRUE(samePixels(d.pixels, img));
                 EXPECT_FALSE(d.upright);
             }
@@ -357,7 +358,8 @@ TEST(PngErrors, CrcErrorTruncationAndBadProfileGiveOneLineAndPrintNothing)
     const auto iccp = iccText.find("iCCP");
     ASSERT_NE(iccp, std::string::npos);
     std::vector<std::uint8_t> badProfile(withIcc.begin(), withIcc.begin() + static_cast<std::ptrdiff_t>(iccp - 4));
-    const std::string junk = std::string("iCCP") + "ICC profile" + std::string(1, '\0') + std::string(1, '\0') + "notzlib";
+    const std::string junk =
+        std::string("iCCP") + "ICC profile" + std::string(1, '\0') + std::string(1, '\0') + "notzlib";
     const std::uint32_t length = static_cast<std::uint32_t>(junk.size() - 4);
     for (int shift = 24; shift >= 0; shift -= 8) {
         badProfile.push_back(static_cast<std::uint8_t>(length >> shift));
@@ -367,8 +369,11 @@ TEST(PngErrors, CrcErrorTruncationAndBadProfileGiveOneLineAndPrintNothing)
     for (int shift = 24; shift >= 0; shift -= 8) {
         badProfile.push_back(static_cast<std::uint8_t>(crc >> shift));
     }
-    const std::size_t after = iccp + 4 + (static_cast<std::size_t>(withIcc[iccp - 4]) << 24 | static_cast<std::size_t>(withIcc[iccp - 3]) << 16 |
-                                          static_cast<std::size_t>(withIcc[iccp - 2]) << 8 | withIcc[iccp - 1]) + 4;
+    const std::size_t after =
+        iccp + 4 +
+        (static_cast<std::size_t>(withIcc[iccp - 4]) << 24 | static_cast<std::size_t>(withIcc[iccp - 3]) << 16 |
+         static_cast<std::size_t>(withIcc[iccp - 2]) << 8 | withIcc[iccp - 1]) +
+        4;
     badProfile.insert(badProfile.end(), withIcc.begin() + static_cast<std::ptrdiff_t>(after), withIcc.end());
     testing::internal::CaptureStderr();
     const Decoded d = readPng(badProfile, DecodeBudget{});

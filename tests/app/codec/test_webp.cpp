@@ -140,8 +140,8 @@ TEST(WebpCodec, TruncatedAndCorruptFilesAreErrors)
 {
     for (const int quality : {101, 75}) {
         const Bytes file = writeWith(randomImage(40, 40, CV_8UC3, 3), quality);
-        for (const std::size_t keep : {std::size_t{10}, std::size_t{40}, file.size() / 2, file.size() - 2,
-                                       file.size() - 1}) {
+        for (const std::size_t keep :
+             {std::size_t{10}, std::size_t{40}, file.size() / 2, file.size() - 2, file.size() - 1}) {
             const std::string reason = reasonOf(std::span(file).first(keep));
             EXPECT_NE(reason.find("truncated WebP data"), std::string::npos) << keep << ": " << reason;
         }

@@ -18,7 +18,8 @@ using test::ExifBuilder;
 std::string xmpWithOrientation(int orientation)
 {
     return "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">"
-           "<rdf:Description rdf:about=\"\" xmlns:tiff=\"http://ns.adobe.com/tiff/1.0/\" xmlns:exif=\"http://ns.adobe.com/exif/1.0/\""
+           "<rdf:Description rdf:about=\"\" xmlns:tiff=\"http://ns.adobe.com/tiff/1.0/\" "
+           "xmlns:exif=\"http://ns.adobe.com/exif/1.0/\""
            " tiff:Orientation=\"" +
            std::to_string(orientation) +
            "\"><exif:PixelXDimension>4000</exif:PixelXDimension><exif:PixelYDimension>3000</exif:PixelYDimension>"
@@ -158,7 +159,9 @@ TEST(OutputMetadata, StructureTagsOfATiffSourceAreLeftOutWithANote)
     m.exif = b.build();
     const PreparedMetadata p = prepareOutputMetadata(m, 64, 48, false);
     ASSERT_EQ(p.notes.size(), 1u);
-    EXPECT_EQ(p.notes[0], "EXIF: TIFF structure tags left out: ImageWidth, ImageLength, StripOffsets, RowsPerStrip, StripByteCounts");
+    EXPECT_EQ(
+        p.notes[0],
+        "EXIF: TIFF structure tags left out: ImageWidth, ImageLength, StripOffsets, RowsPerStrip, StripByteCounts");
     const ExifReader r(p.parts.exif);
     std::string why;
     const auto ifd0 = r.ifd(r.ifd0Offset(), why);
@@ -172,7 +175,9 @@ TEST(OutputMetadata, NothingIsLostWithoutANote)
     ImageMetadata m;
     m.exif = "II*\0garbage";
     m.xmp = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">";
-    m.icc = std::string("\0\0\x02\x0c" "ICC profile bytes", 21);
+    m.icc = std::string("\0\0\x02\x0c"
+                        "ICC profile bytes",
+                        21);
     m.iptc = std::string("\x1c\x02\x00\x00\x02\x00\x04", 7);
     const PreparedMetadata p = prepareOutputMetadata(m, 10, 10, true);
     EXPECT_TRUE(p.parts.exif.empty());
@@ -188,7 +193,8 @@ TEST(OutputMetadata, NothingIsLostWithoutANote)
 TEST(OutputMetadata, AnXmpThatNeedsNoEditIsStillCheckedAndKept)
 {
     ImageMetadata m;
-    m.xmp = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/></x:xmpmeta>";
+    m.xmp = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF "
+            "xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"/></x:xmpmeta>";
     const PreparedMetadata p = prepareOutputMetadata(m, 10, 10, false);
     EXPECT_EQ(p.parts.xmp, m.xmp);
     EXPECT_TRUE(p.notes.empty());

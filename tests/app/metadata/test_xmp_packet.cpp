@@ -8,10 +8,9 @@
 namespace tessera::app {
 namespace {
 
-const std::string kHead =
-    "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
-    "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\" x:xmptk=\"Test\">\n"
-    " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n";
+const std::string kHead = "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+                          "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\" x:xmptk=\"Test\">\n"
+                          " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n";
 const std::string kTail = " </rdf:RDF>\n</x:xmpmeta>\n                                \n<?xpacket end=\"w\"?>";
 const std::string kNs = " xmlns:tiff=\"http://ns.adobe.com/tiff/1.0/\" xmlns:exif=\"http://ns.adobe.com/exif/1.0/\"";
 
@@ -44,8 +43,9 @@ TEST(XmpPacket, ReadsOrientationInBothForms)
 
 TEST(XmpPacket, FindsPropertiesByNamespaceNotByPrefix)
 {
-    const std::string p = packet("<rdf:Description rdf:about=\"\" xmlns:T=\"http://ns.adobe.com/tiff/1.0/\" T:Orientation=\"5\"/>"
-                                 "<rdf:Description rdf:about=\"\" xmlns:tiff=\"urn:not-tiff\" tiff:Orientation=\"7\"/>");
+    const std::string p =
+        packet("<rdf:Description rdf:about=\"\" xmlns:T=\"http://ns.adobe.com/tiff/1.0/\" T:Orientation=\"5\"/>"
+               "<rdf:Description rdf:about=\"\" xmlns:tiff=\"urn:not-tiff\" tiff:Orientation=\"7\"/>");
     const XmpScan scan = scanXmp(p);
     ASSERT_TRUE(scan.ok) << scan.error;
     ASSERT_EQ(scan.values.size(), 1u);
@@ -71,8 +71,12 @@ TEST(XmpPacket, EditsOnlyTheValues)
         ASSERT_TRUE(edited) << why;
         EXPECT_EQ(xmpOrientation(*edited), 1);
         std::string expected = p;
-        for (const auto& [from, to] : {std::pair<std::string, std::string>{"\"6\"", "\"1\""}, {">6<", ">1<"}, {"'4000'", "'640'"},
-                                       {"\"3000\"", "\"480\""}, {">4000<", ">640<"}, {"> 3000 <", ">480<"}}) {
+        for (const auto& [from, to] : {std::pair<std::string, std::string>{"\"6\"", "\"1\""},
+                                       {">6<", ">1<"},
+                                       {"'4000'", "'640'"},
+                                       {"\"3000\"", "\"480\""},
+                                       {">4000<", ">640<"},
+                                       {"> 3000 <", ">480<"}}) {
             if (const auto at = expected.find(from); at != std::string::npos) {
                 expected.replace(at, from.size(), to);
             }
@@ -86,8 +90,11 @@ TEST(XmpPacket, EditsOnlyTheValues)
 
 TEST(XmpPacket, EveryOccurrenceIsPatched)
 {
-    const std::string p = packet("<rdf:Description rdf:about=\"\"" + kNs + " tiff:Orientation=\"6\"/>"
-                                 "<rdf:Description rdf:about=\"\"" + kNs + "><tiff:Orientation>6</tiff:Orientation>"
+    const std::string p = packet("<rdf:Description rdf:about=\"\"" + kNs +
+                                 " tiff:Orientation=\"6\"/>"
+                                 "<rdf:Description rdf:about=\"\"" +
+                                 kNs +
+                                 "><tiff:Orientation>6</tiff:Orientation>"
                                  "</rdf:Description>");
     std::string why;
     const auto edited = editXmp(p, XmpEdit{1, 0, 0}, why);
@@ -139,7 +146,8 @@ TEST(XmpPacket, MalformedPacketsAreReportedWithAReason)
     for (const auto& [p, reason] : cases) {
         const XmpScan scan = scanXmp(p);
         EXPECT_FALSE(scan.ok) << p;
-        EXPECT_NE(scan.error.find(reason), std::string::npos) << "expected \"" << reason << "\", got \"" << scan.error << "\"";
+        EXPECT_NE(scan.error.find(reason), std::string::npos)
+            << "expected \"" << reason << "\", got \"" << scan.error << "\"";
         EXPECT_TRUE(scan.values.empty());
         std::string why;
         EXPECT_FALSE(editXmp(p, XmpEdit{1, 1, 1}, why));

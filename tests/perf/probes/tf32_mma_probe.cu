@@ -16,13 +16,13 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));        \
-            std::exit(1);                                                                          \
-        }                                                                                          \
+#define CHECK(x)                                                                                                       \
+    do {                                                                                                               \
+        cudaError_t e_ = (x);                                                                                          \
+        if (e_ != cudaSuccess) {                                                                                       \
+            std::fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                            \
+            std::exit(1);                                                                                              \
+        }                                                                                                              \
     } while (0)
 
 __device__ __forceinline__ std::uint64_t descriptor(const void* smem, unsigned lbo, unsigned sbo)
@@ -32,8 +32,14 @@ __device__ __forceinline__ std::uint64_t descriptor(const void* smem, unsigned l
            (static_cast<std::uint64_t>((sbo >> 4) & 0x3FFF) << 32);
 }
 
-__device__ __forceinline__ void fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void fence()
+{
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void commit()
+{
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
 template <int N>
 __device__ __forceinline__ void waitGroups()
 {
@@ -253,7 +259,8 @@ int main()
     for (int m = 0; m < 64; ++m) {
         for (int n = 0; n < 8; ++n) {
             for (int k = 0; k < 8; ++k) {
-                ref[static_cast<std::size_t>(m * 8 + n)] += A[static_cast<std::size_t>(m * 8 + k)] * B[static_cast<std::size_t>(k * 8 + n)];
+                ref[static_cast<std::size_t>(m * 8 + n)] +=
+                    A[static_cast<std::size_t>(m * 8 + k)] * B[static_cast<std::size_t>(k * 8 + n)];
             }
         }
     }

@@ -45,12 +45,12 @@ struct RunOptions {
     std::vector<DeviceSlot> deviceSlots;  ///< at least one; resident runs take GPU slots only
     Method method = Method::Auto;         ///< forced where a step can use it, else that step plans Auto
     TensorCores tensorCores = TensorCores::Auto;
-    Fallback fallback = Fallback::Cpu;    ///< what a failing device's work becomes (RunReport::fellBack)
+    Fallback fallback = Fallback::Cpu;  ///< what a failing device's work becomes (RunReport::fellBack)
     // Streamed only:
-    std::optional<TileSize> tileSize;  ///< empty: chosen by the planner from the budgets
-    int streamsPerGpu = 3;             ///< tiles in flight per GPU slot (upload, kernels, download overlap)
-    int tilesPerSlot = 6;              ///< auto tile size aims at this many tiles per slot
-    FaultHook fault;                   ///< test hook; empty in normal runs
+    std::optional<TileSize> tileSize;           ///< empty: chosen by the planner from the budgets
+    int streamsPerGpu = 3;                      ///< tiles in flight per GPU slot (upload, kernels, download overlap)
+    int tilesPerSlot = 6;                       ///< auto tile size aims at this many tiles per slot
+    FaultHook fault;                            ///< test hook; empty in normal runs
     const std::atomic<bool>* cancel = nullptr;  ///< checked between tiles
     // Resident only:
     int haloRows = 32;  ///< rows each band stores above and below its own, at least

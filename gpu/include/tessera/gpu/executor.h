@@ -19,8 +19,8 @@ namespace tessera::gpu {
 struct LaunchShape {
     int blockX = 0;
     int blockY = 0;
-    int tileWidth = 0;    ///< output pixels per block, horizontally
-    int tileHeight = 0;   ///< output pixels per block, vertically
+    int tileWidth = 0;   ///< output pixels per block, horizontally
+    int tileHeight = 0;  ///< output pixels per block, vertically
     int gridX = 0;
     int gridY = 0;
     std::size_t sharedBytes = 0;
@@ -82,9 +82,8 @@ SourceValues sourceValuesOf(const filters::FloatRange& range);
 /// NotSupported (with the reason) when the forced method or TensorCores::On cannot run the
 /// spec; both are std::invalid_argument. Cheap; host-only except that an FFT plan prepares the
 /// kernel spectrum lazily at first run.
-Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height,
-              const DeviceInfo& device, Method force = Method::Auto, TensorCores tensor = TensorCores::Auto,
-              SourceValues values = {});
+Plan makePlan(const filters::FilterSpec& spec, PixelFormat format, int width, int height, const DeviceInfo& device,
+              Method force = Method::Auto, TensorCores tensor = TensorCores::Auto, SourceValues values = {});
 
 /// As makePlan, with the kernel variant named instead of chosen (the tests and the benchmark
 /// compare the variants of one method). Throws NotSupported, with the variant's own reason,
@@ -106,8 +105,8 @@ struct RowSpan {
 /// whole src, so a view with halo rows above and below computes its inner rows from real
 /// neighbours. Never synchronises; throws InvalidInput when the images, workspace or stream do
 /// not match the plan, CudaError if a launch fails.
-void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace,
-         const Stream& stream, RowSpan rows = {});
+void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, const Stream& stream,
+         RowSpan rows = {});
 /// The same on a stream the caller may own (see StreamView); same throws.
 void run(const Plan& plan, const DeviceImage& src, const DeviceImage& dst, void* workspace, StreamView stream,
          RowSpan rows = {});

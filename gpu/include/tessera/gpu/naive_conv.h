@@ -22,7 +22,7 @@ std::vector<float> naiveTaps(const filters::FilterSpec& spec);
 /// channels; `deviceTaps` holds naiveTaps(spec) on that device and must stay alive until the
 /// stream has run the kernel. Throws InvalidInput (a std::invalid_argument) on mismatched images, CudaError if
 /// the launch fails. `stream` may be a Stream or a stream the caller owns.
-void runNaive(const filters::FilterSpec& spec, const DeviceImage& src, const DeviceImage& dst,
-              const float* deviceTaps, StreamView stream);
+void runNaive(const filters::FilterSpec& spec, const DeviceImage& src, const DeviceImage& dst, const float* deviceTaps,
+              StreamView stream);
 
 }  // namespace tessera::gpu

@@ -43,8 +43,7 @@ class DeviceHandle {
 public:
     DeviceHandle(void* handle, DeviceId device) noexcept : handle_(handle), device_(device) {}
     ~DeviceHandle() { reset(); }
-    DeviceHandle(DeviceHandle&& other) noexcept
-        : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_)
+    DeviceHandle(DeviceHandle&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)), device_(other.device_)
     {
     }
     DeviceHandle& operator=(DeviceHandle&& other) noexcept
@@ -216,8 +215,8 @@ private:
 
 /// Queues a 2D copy between host and device memory (or within one device) on `stream`.
 /// Pitches and widths in bytes. Pinned host memory makes it truly asynchronous. Throws CudaError.
-void copy2DAsync(void* dst, std::size_t dstPitch, const void* src, std::size_t srcPitch,
-                 std::size_t widthBytes, std::size_t rows, StreamView stream);
+void copy2DAsync(void* dst, std::size_t dstPitch, const void* src, std::size_t srcPitch, std::size_t widthBytes,
+                 std::size_t rows, StreamView stream);
 
 /// Queues a copy of `bytes` within one device's memory (both ends on 16-byte boundaries) by a
 /// kernel on its SMs rather than by cudaMemcpy: the way the convolution kernels move their bytes,

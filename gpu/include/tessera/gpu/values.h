@@ -9,4 +9,4 @@ namespace tessera::values {
 
 namespace tessera::gpu {
 using namespace tessera::values;
-}
+}  // namespace tessera::gpu
