@@ -151,54 +151,104 @@ Result measureCopyGpu(const values::DeviceInfo& device, const Options& options)
     return r;
 }
 
-void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource& reference,
-                const values::DeviceInfo& device, const Options& options, std::optional<double> ceilingGBs,
-                const ResultSink& sink)
-{
-    gpu::Stream stream(device.id);
-    DeviceImages img = uploadInput(input, device.id, stream);
-    std::optional<double> naiveMs;
+namespace {
 
-    auto measure = [&](Result r, const std::function<void()>& enqueue) {
+/// One case on one GPU: the image uploaded once, the naive kernel timed first (the other lines
+/// are compared with it), then each selected method and named variant.
+class GpuCaseRun {
+public:
+    GpuCaseRun(const BenchCase& c, const cv::Mat& input, const ReferenceSource& reference,
+               const values::DeviceInfo& device, const Options& options, std::optional<double> ceilingGBs,
+               const ResultSink& sink)
+        : c_(c), input_(input), reference_(reference), device_(device), options_(options), ceilingGBs_(ceilingGBs),
+          sink_(sink), stream_(device.id), img_(uploadInput(input, device.id, stream_))
+    {
+    }
+
+    void timeNaive()
+    {
+        Result r = baseResult(c_, input_, device_, "naive");
+        r.chosen = "naive";
+        r.plan = "one thread per output pixel, taps and pixels from global memory";
         try {
-            if (options.check) {
-                checkOutput(enqueue, img, reference(), input.type(), stream, r);
+            const std::vector<float> taps = gpu::naiveTaps(c_.spec);
+            gpu::DeviceBuffer<float> deviceTaps(taps.size(), device_.id);
+            const std::size_t tapBytes = taps.size() * sizeof(float);
+            gpu::copy2DAsync(deviceTaps.data(), tapBytes, taps.data(), tapBytes, tapBytes, 1, stream_);
+            stream_.synchronize();
+            const Result done =
+                measure(r, [&] { gpu::runNaive(c_.spec, img_.src, img_.dst, deviceTaps.data(), stream_); });
+            if (done.error.empty()) {
+                naiveMs_ = done.median();
             }
-            r.ms = timeOnStream(enqueue, stream, options.runs, options.warmup);
+        } catch (const std::exception& e) {
+            r.error = e.what();
+            sink_(r);
+        }
+    }
+
+    void timeMethods()
+    {
+        // The methods plan as a resident image's runs do (gpu/exec/resident/resident_bands.cpp):
+        // with what one scan of an f32 image tells of its values.
+        const gpu::SourceValues values =
+            input_.depth() == CV_32F ? gpu::sourceValuesOf(filters::scanFloatRange(input_)) : gpu::SourceValues{};
+        for (const char* name : {"auto", "direct", "separable", "fft"}) {
+            if (!selected(options_, name)) {
+                continue;
+            }
+            const values::Method method = values::parseMethod(name);
+            if (method == values::Method::Separable && !c_.spec.separable) {
+                continue;  // does not apply to a full-rank kernel
+            }
+            timePlanned(baseResult(c_, input_, device_, name), [&] {
+                return gpu::makePlan(c_.spec, img_.src.format, input_.cols, input_.rows, device_, method,
+                                     values::TensorCores::Auto, values);
+            });
+        }
+    }
+
+    void timeVariants()
+    {
+        // A named variant plans knowing nothing of the values, so its line times the kernels with
+        // every check of the float rule on.
+        for (const std::string& name : options_.variants) {
+            Result r = baseResult(c_, input_, device_, "variant:" + name);
+            r.chosen = name;
+            timePlanned(
+                std::move(r),
+                [&] {
+                    return gpu::makePlanForVariant(c_.spec, img_.src.format, input_.cols, input_.rows, device_,
+                                                   gpu::parseKernelVariant(name));
+                },
+                /*unsupportedIsSkip=*/true);
+        }
+    }
+
+private:
+    Result measure(Result r, const std::function<void()>& enqueue)
+    {
+        try {
+            if (options_.check) {
+                checkOutput(enqueue, img_, reference_(), input_.type(), stream_, r);
+            }
+            r.ms = timeOnStream(enqueue, stream_, options_.runs, options_.warmup);
         } catch (const std::exception& e) {
             r.error = e.what();
             r.ms.clear();
         }
-        r.ceilingGBs = ceilingGBs;
-        r.naiveMs = r.method == "naive" ? std::nullopt : naiveMs;
-        sink(r);
+        r.ceilingGBs = ceilingGBs_;
+        r.naiveMs = r.method == "naive" ? std::nullopt : naiveMs_;
+        sink_(r);
         return r;
-    };
-
-    if (selected(options, "naive")) {
-        Result r = baseResult(c, input, device, "naive");
-        r.chosen = "naive";
-        r.plan = "one thread per output pixel, taps and pixels from global memory";
-        try {
-            const std::vector<float> taps = gpu::naiveTaps(c.spec);
-            gpu::DeviceBuffer<float> deviceTaps(taps.size(), device.id);
-            const std::size_t tapBytes = taps.size() * sizeof(float);
-            gpu::copy2DAsync(deviceTaps.data(), tapBytes, taps.data(), tapBytes, tapBytes, 1, stream);
-            stream.synchronize();
-            const Result done = measure(r, [&] { gpu::runNaive(c.spec, img.src, img.dst, deviceTaps.data(), stream); });
-            if (done.error.empty()) {
-                naiveMs = done.median();
-            }
-        } catch (const std::exception& e) {
-            r.error = e.what();
-            sink(r);
-        }
     }
 
     // Plans with makePlanFor (a method's or a variant's), runs and times; a plan or run that
     // throws gives a line with the reason. A named variant that cannot take the case (a
     // fixed-size kernel asked for 31x31) gives a skipped line, which does not fail the run.
-    auto timePlanned = [&](Result r, auto makePlanFor, bool unsupportedIsSkip = false) {
+    template <typename MakePlan>
+    void timePlanned(Result r, MakePlan makePlanFor, bool unsupportedIsSkip = false)
+    {
         try {
             std::optional<gpu::Plan> planned;
             try {
@@ -208,50 +258,46 @@ void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource&
                     throw;
                 }
                 r.skipped = e.what();
-                sink(r);
+                sink_(r);
                 return;
             }
             const gpu::Plan& plan = *planned;
             r.chosen = r.chosen.empty() ? values::toString(plan.method) : r.chosen;
             r.plan = plan.describe();
             r.workspaceBytes = plan.workspaceBytes;
-            gpu::RawDeviceBuffer workspace(plan.workspaceBytes, device.id);
-            measure(r, [&] { gpu::run(plan, img.src, img.dst, workspace.data(), stream); });
+            gpu::RawDeviceBuffer workspace(plan.workspaceBytes, device_.id);
+            measure(r, [&] { gpu::run(plan, img_.src, img_.dst, workspace.data(), stream_); });
         } catch (const std::exception& e) {
             r.error = e.what();
-            r.naiveMs = naiveMs;
-            sink(r);
+            r.naiveMs = naiveMs_;
+            sink_(r);
         }
-    };
-    // The methods plan as a resident image's runs do (gpu/exec/resident/resident_bands.cpp): with what one
-    // scan of an f32 image tells of its values. A named variant plans knowing nothing, so its
-    // line times the kernels with every check of the float rule on.
-    const gpu::SourceValues values =
-        input.depth() == CV_32F ? gpu::sourceValuesOf(filters::scanFloatRange(input)) : gpu::SourceValues{};
-    for (const char* name : {"auto", "direct", "separable", "fft"}) {
-        if (!selected(options, name)) {
-            continue;
-        }
-        const values::Method method = values::parseMethod(name);
-        if (method == values::Method::Separable && !c.spec.separable) {
-            continue;  // does not apply to a full-rank kernel
-        }
-        timePlanned(baseResult(c, input, device, name), [&] {
-            return gpu::makePlan(c.spec, img.src.format, input.cols, input.rows, device, method,
-                                 values::TensorCores::Auto, values);
-        });
     }
-    for (const std::string& name : options.variants) {
-        Result r = baseResult(c, input, device, "variant:" + name);
-        r.chosen = name;
-        timePlanned(
-            std::move(r),
-            [&] {
-                return gpu::makePlanForVariant(c.spec, img.src.format, input.cols, input.rows, device,
-                                               gpu::parseKernelVariant(name));
-            },
-            /*unsupportedIsSkip=*/true);
+
+    const BenchCase& c_;
+    const cv::Mat& input_;
+    const ReferenceSource& reference_;
+    const values::DeviceInfo& device_;
+    const Options& options_;
+    std::optional<double> ceilingGBs_;
+    const ResultSink& sink_;
+    gpu::Stream stream_;
+    DeviceImages img_;
+    std::optional<double> naiveMs_;
+};
+
+}  // namespace
+
+void runCaseGpu(const BenchCase& c, const cv::Mat& input, const ReferenceSource& reference,
+                const values::DeviceInfo& device, const Options& options, std::optional<double> ceilingGBs,
+                const ResultSink& sink)
+{
+    GpuCaseRun run(c, input, reference, device, options, ceilingGBs, sink);
+    if (selected(options, "naive")) {
+        run.timeNaive();
     }
+    run.timeMethods();
+    run.timeVariants();
 }
 
 }  // namespace tessera::app::bench

@@ -63,6 +63,74 @@ double Result::percentile(double q) const
     return sorted[std::min(rank, sorted.size() - 1)];
 }
 
+namespace {
+
+/// The timings of r (median med) and what they are against: the floors, the naive kernel.
+void addTimings(nlohmann::ordered_json& j, const Result& r, double med)
+{
+    const double pixels = static_cast<double>(r.width) * r.height;
+    j["ms_median"] = significant(med);
+    j["ms_min"] = significant(r.minimum());
+    j["ms_max"] = significant(r.maximum());
+    j["ms_p95"] = significant(r.percentile(0.95));
+    j["runs"] = r.ms.size();
+    j["mpix_s"] = med > 0 ? significant(pixels / med / 1e3) : 0.0;
+    j["bytes"] = static_cast<std::uint64_t>(r.bytes);
+    j["gbps"] = med > 0 ? significant(r.bytes / med / 1e6) : 0.0;
+    // Floors: the bytes at the documented 4.15 TB/s, and at the copy bandwidth measured now.
+    const double floorMs = r.bytes / (kReferenceCeilingGBs * 1e6);
+    j["floor_ms"] = significant(floorMs);
+    j["pct_of_floor"] = !r.device.isCpu() && med > 0 ? nlohmann::ordered_json(significant(100.0 * floorMs / med, 4))
+                                                     : nlohmann::ordered_json(nullptr);
+    if (r.ceilingGBs && *r.ceilingGBs > 0 && med > 0) {
+        const double measured = r.bytes / (*r.ceilingGBs * 1e6);
+        j["measured_floor_ms"] = significant(measured);
+        j["pct_of_measured_floor"] = significant(100.0 * measured / med, 4);
+    } else {
+        j["measured_floor_ms"] = nullptr;
+        j["pct_of_measured_floor"] = nullptr;
+    }
+    j["x_vs_naive"] = r.naiveMs && med > 0 ? nlohmann::ordered_json(significant(*r.naiveMs / med, 4))
+                                           : nlohmann::ordered_json(nullptr);
+}
+
+/// How r's output compared with the CPU path's.
+void addCheck(nlohmann::ordered_json& j, const Result& r)
+{
+    if (r.check.empty()) {
+        j["check"] = "none";
+        j["max_abs_err"] = nullptr;
+        j["check_ok"] = nullptr;
+    } else {
+        j["check"] = r.check;
+        j["max_abs_err"] =
+            r.checkFinite ? nlohmann::ordered_json(significant(r.maxAbsErr, 4)) : nlohmann::ordered_json(nullptr);
+        j["check_ok"] = r.checkOk;
+        if (!r.checkFinite) {
+            j["check_note"] = "output holds NaN or infinity (unwritten pixels?)";
+        }
+    }
+}
+
+/// Several GPUs against one, and a host-to-host case against a pinned copy.
+void addScaling(nlohmann::ordered_json& j, const Result& r, double med)
+{
+    if (!r.gpus.empty()) {
+        j["gpu_count"] = r.gpus.size();
+        j["speedup_vs_1gpu"] =
+            r.speedup ? nlohmann::ordered_json(significant(*r.speedup, 4)) : nlohmann::ordered_json(nullptr);
+        j["scaling_efficiency"] =
+            r.speedup ? nlohmann::ordered_json(significant(*r.speedup / static_cast<double>(r.gpus.size()), 4))
+                      : nlohmann::ordered_json(nullptr);
+    }
+    if (r.baselineMs) {
+        j["pinned_copy_ms"] = significant(*r.baselineMs);
+        j["x_pinned_copy"] = significant(med / *r.baselineMs, 4);
+    }
+}
+
+}  // namespace
+
 nlohmann::ordered_json toJson(const Result& r)
 {
     nlohmann::ordered_json j;
@@ -92,59 +160,13 @@ nlohmann::ordered_json toJson(const Result& r)
         return j;
     }
     const double med = r.median();
-    const double pixels = static_cast<double>(r.width) * r.height;
-    j["ms_median"] = significant(med);
-    j["ms_min"] = significant(r.minimum());
-    j["ms_max"] = significant(r.maximum());
-    j["ms_p95"] = significant(r.percentile(0.95));
-    j["runs"] = r.ms.size();
-    j["mpix_s"] = med > 0 ? significant(pixels / med / 1e3) : 0.0;
-    j["bytes"] = static_cast<std::uint64_t>(r.bytes);
-    j["gbps"] = med > 0 ? significant(r.bytes / med / 1e6) : 0.0;
-    // Floors: the bytes at the documented 4.15 TB/s, and at the copy bandwidth measured now.
-    const double floorMs = r.bytes / (kReferenceCeilingGBs * 1e6);
-    j["floor_ms"] = significant(floorMs);
-    j["pct_of_floor"] = !r.device.isCpu() && med > 0 ? nlohmann::ordered_json(significant(100.0 * floorMs / med, 4))
-                                                     : nlohmann::ordered_json(nullptr);
-    if (r.ceilingGBs && *r.ceilingGBs > 0 && med > 0) {
-        const double measured = r.bytes / (*r.ceilingGBs * 1e6);
-        j["measured_floor_ms"] = significant(measured);
-        j["pct_of_measured_floor"] = significant(100.0 * measured / med, 4);
-    } else {
-        j["measured_floor_ms"] = nullptr;
-        j["pct_of_measured_floor"] = nullptr;
-    }
-    j["x_vs_naive"] = r.naiveMs && med > 0 ? nlohmann::ordered_json(significant(*r.naiveMs / med, 4))
-                                           : nlohmann::ordered_json(nullptr);
-    if (r.check.empty()) {
-        j["check"] = "none";
-        j["max_abs_err"] = nullptr;
-        j["check_ok"] = nullptr;
-    } else {
-        j["check"] = r.check;
-        j["max_abs_err"] =
-            r.checkFinite ? nlohmann::ordered_json(significant(r.maxAbsErr, 4)) : nlohmann::ordered_json(nullptr);
-        j["check_ok"] = r.checkOk;
-        if (!r.checkFinite) {
-            j["check_note"] = "output holds NaN or infinity (unwritten pixels?)";
-        }
-    }
+    addTimings(j, r, med);
+    addCheck(j, r);
     j["target_ms"] = orNull(r.targetMs);
     j["target_met"] = r.targetMs ? nlohmann::ordered_json(med <= *r.targetMs) : nlohmann::ordered_json(nullptr);
     j["workspace_bytes"] = r.workspaceBytes;
     j["plan"] = r.plan;
-    if (!r.gpus.empty()) {
-        j["gpu_count"] = r.gpus.size();
-        j["speedup_vs_1gpu"] =
-            r.speedup ? nlohmann::ordered_json(significant(*r.speedup, 4)) : nlohmann::ordered_json(nullptr);
-        j["scaling_efficiency"] =
-            r.speedup ? nlohmann::ordered_json(significant(*r.speedup / static_cast<double>(r.gpus.size()), 4))
-                      : nlohmann::ordered_json(nullptr);
-    }
-    if (r.baselineMs) {
-        j["pinned_copy_ms"] = significant(*r.baselineMs);
-        j["x_pinned_copy"] = significant(med / *r.baselineMs, 4);
-    }
+    addScaling(j, r, med);
     return j;
 }
 

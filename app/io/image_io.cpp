@@ -292,22 +292,12 @@ std::string MetadataReport::summary() const
     return text;
 }
 
-cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetadata* metadata)
-{
-    std::uintmax_t bytes = 0;
-    try {
-        bytes = files::checkInputFile(path, {"an image file", imageFileBound(limits), false}).bytes;
-    } catch (const files::InputFileError& e) {
-        throw ImageError(path, e.reason());
-    }
-    if (bytes == 0) {
-        throw ImageError(path, "empty file (0 bytes)");
-    }
-    const FileBytes whole(path, bytes);
-    const std::span<const std::uint8_t> file = whole.bytes();
+namespace {
 
-    MemoryStream in(file);
-    const ImageHeader header = sniffImageHeader(in);
+/// What the header shows before decoding: a TIFF of more channels than Tessera reads, a JPEG
+/// whose scans would take the decoder too long, a JPEG cut short. Throws ImageError naming path.
+void refuseFromHeader(const std::string& path, MemoryStream& in, const ImageHeader& header, const ImageLimits& limits)
+{
     if (header.format == "tiff") {
         if (const std::optional<int> samples = tiffSamplesPerPixel(in); samples && *samples > 4) {
             throw ImageError(path, "TIFF with " + std::to_string(*samples) +
@@ -339,6 +329,12 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
             throw ImageError(path, "truncated JPEG data: the file ends before the image does (no end-of-image marker)");
         }
     }
+}
+
+/// The format to decode, from the header (or the PNM reader's own look at the bytes). Throws
+/// ImageError for what is no image, a format not read, or a header without a size.
+std::string formatToDecode(const std::string& path, const ImageHeader& header, std::span<const std::uint8_t> file)
+{
     // Refuse oversized images from the header alone, before the decoder allocates anything; a
     // header of a known format whose size cannot be read is refused too, since the decoder might
     // read a size there that the limits never saw.
@@ -354,10 +350,11 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
         throw ImageError(path, "corrupt or unsupported " + upper(header.format) +
                                    " header: cannot read the image size from it; refused before decoding");
     }
-    if (format != "pnm") {
-        checkLimits(path, header.width, header.height, limits);
-    }
+    return format;
+}
 
+codec::DecodeBudget decodeBudget(const ImageLimits& limits)
+{
     codec::DecodeBudget budget;
     budget.maxWidth = limits.maxWidth;
     budget.maxHeight = limits.maxHeight;
@@ -366,6 +363,34 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
     budget.maxWork = limits.maxDecodeWork;
     budget.cancel = limits.cancel;
     budget.orientationOf = [](const ImageMetadata& m) { return orientationOf(m); };
+    return budget;
+}
+
+}  // namespace
+
+cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetadata* metadata)
+{
+    std::uintmax_t bytes = 0;
+    try {
+        bytes = files::checkInputFile(path, {"an image file", imageFileBound(limits), false}).bytes;
+    } catch (const files::InputFileError& e) {
+        throw ImageError(path, e.reason());
+    }
+    if (bytes == 0) {
+        throw ImageError(path, "empty file (0 bytes)");
+    }
+    const FileBytes whole(path, bytes);
+    const std::span<const std::uint8_t> file = whole.bytes();
+
+    MemoryStream in(file);
+    const ImageHeader header = sniffImageHeader(in);
+    refuseFromHeader(path, in, header, limits);
+    const std::string format = formatToDecode(path, header, file);
+    if (format != "pnm") {
+        checkLimits(path, header.width, header.height, limits);
+    }
+
+    codec::DecodeBudget budget = decodeBudget(limits);
     codec::Decoded decoded;
     std::string library;
     try {

@@ -35,6 +35,85 @@ protected:
                                                        "/\n" + (in_ / "p[2-5].png").string() + "\n");
     }
 
+    /// Runs the list's batch as shards 1/3, 2/3 and 3/3 into out, each with a report and a CSV,
+    /// and checks what each says of its part; adds the positions written to positions and
+    /// returns the reports.
+    std::vector<std::string> runThreeShards(const std::string& out, std::set<int>& positions)
+    {
+        std::vector<std::string> reports;
+        for (int k = 1; k <= 3; ++k) {
+            const std::string report = dir_.file("shard" + std::to_string(k) + ".json");
+            const std::string csv = dir_.file("shard" + std::to_string(k) + ".csv");
+            const CliRun r = cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " +
+                                           test::quoted(out) + filter_ + " --shard " + std::to_string(k) +
+                                           "/3 --report " + test::quoted(report) + " --csv " + test::quoted(csv));
+            EXPECT_EQ(r.code, 0) << r.err;
+            if (r.code != 0) {
+                return reports;
+            }
+            EXPECT_NE(r.out.find("(shard " + std::to_string(k) + "/3 of a list of 9)"), std::string::npos) << r.out;
+            const auto doc = nlohmann::json::parse(test::readBytes(report));
+            EXPECT_EQ(doc["shard"]["index"], k);
+            EXPECT_EQ(doc["shard"]["count"], 3);
+            EXPECT_EQ(doc["list_total"], 9);
+            for (const auto& f : doc["files"]) {
+                const int p = f["position"];
+                EXPECT_EQ((p - 1) % 3, k - 1);
+                EXPECT_TRUE(positions.insert(p).second) << p;
+                EXPECT_EQ(f["index"], p);  // no non-image in this list: {index} is the position
+            }
+            EXPECT_EQ(test::readBytes(csv).rfind("shard,position,file,", 0), 0u);
+            reports.push_back(report);
+        }
+        return reports;
+    }
+
+    /// Shard 1/3 run again into out skips what it wrote and rewrites nothing.
+    void expectARerunRewritesNothing(const std::string& out)
+    {
+        // A shard run again skips what it wrote and rewrites nothing.
+        struct stat before {};
+        ASSERT_EQ(::stat((fs::path(out) / "1-p0.png").c_str(), &before), 0);
+        const CliRun again =
+            cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " + test::quoted(out) +
+                          filter_ + " --shard 1/3 --report " + test::quoted(dir_.file("again.json")));
+        EXPECT_EQ(again.code, 0) << again.err;
+        EXPECT_NE(again.out.find("0 written, 3 skipped"), std::string::npos) << again.out;
+        struct stat after {};
+        ASSERT_EQ(::stat((fs::path(out) / "1-p0.png").c_str(), &after), 0);
+        EXPECT_EQ(before.st_ino, after.st_ino);
+        EXPECT_EQ(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+    }
+
+    /// Missing shards are counted and fail the merge; -o on an input and other jobs are refused.
+    void expectMergeRefusesWhatItCannotMerge(const std::vector<std::string>& reports, const std::string& args)
+    {
+        // Missing shards are counted and fail the merge; -o on an input and other jobs are refused.
+        EXPECT_EQ(
+            cli(dir_, "batch-report merge -o " + test::quoted(dir_.file("part.json")) + " " + test::quoted(reports[0]))
+                .code,
+            1);
+        EXPECT_EQ(nlohmann::json::parse(test::readBytes(dir_.file("part.json")))["missing"], 6);
+        const std::string before1 = test::readBytes(reports[0]);
+        const CliRun self = cli(dir_, "batch-report merge -o " + test::quoted(reports[0]) + args);
+        EXPECT_EQ(self.code, 2);
+        EXPECT_EQ(test::readBytes(reports[0]), before1);
+        const std::string other = dir_.file("other.json");
+        ASSERT_EQ(cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " +
+                                test::quoted(dir_.file("o2")) +
+                                " --filter gaussian --device cpu --shard 2/3 --report " + test::quoted(other))
+                      .code,
+                  0);
+        const CliRun mixed =
+            cli(dir_, "batch-report merge -o " + test::quoted(dir_.file("m2.json")) + args + " " + test::quoted(other));
+        EXPECT_EQ(mixed.code, 2);
+        EXPECT_NE(mixed.err.find("different jobs"), std::string::npos) << mixed.err;
+        EXPECT_FALSE(fs::exists(dir_.file("m2.json")));
+        EXPECT_EQ(cli(dir_, "batch-report merge --help").code, 0);
+        EXPECT_EQ(cli(dir_, "batch-report merge " + args).code, 2);
+        EXPECT_EQ(cli(dir_, "batch-report").code, 2);
+    }
+
     // The files of folder with their bytes.
     static std::map<std::string, std::string> contents(const fs::path& folder)
     {
@@ -114,43 +193,12 @@ TEST_F(BatchShards, ShardsTogetherWriteWhatOneRunWrites)
         0);
     const std::string out = dir_.file("sharded");
     std::set<int> positions;
-    std::vector<std::string> reports;
-    for (int k = 1; k <= 3; ++k) {
-        const std::string report = dir_.file("shard" + std::to_string(k) + ".json");
-        const std::string csv = dir_.file("shard" + std::to_string(k) + ".csv");
-        const CliRun r = cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " +
-                                       test::quoted(out) + filter_ + " --shard " + std::to_string(k) + "/3 --report " +
-                                       test::quoted(report) + " --csv " + test::quoted(csv));
-        ASSERT_EQ(r.code, 0) << r.err;
-        EXPECT_NE(r.out.find("(shard " + std::to_string(k) + "/3 of a list of 9)"), std::string::npos) << r.out;
-        const auto doc = nlohmann::json::parse(test::readBytes(report));
-        EXPECT_EQ(doc["shard"]["index"], k);
-        EXPECT_EQ(doc["shard"]["count"], 3);
-        EXPECT_EQ(doc["list_total"], 9);
-        for (const auto& f : doc["files"]) {
-            const int p = f["position"];
-            EXPECT_EQ((p - 1) % 3, k - 1);
-            EXPECT_TRUE(positions.insert(p).second) << p;
-            EXPECT_EQ(f["index"], p);  // no non-image in this list: {index} is the position
-        }
-        EXPECT_EQ(test::readBytes(csv).rfind("shard,position,file,", 0), 0u);
-        reports.push_back(report);
-    }
+    const std::vector<std::string> reports = runThreeShards(out, positions);
+    ASSERT_EQ(reports.size(), 3u);
     EXPECT_EQ(positions.size(), 9u);
     EXPECT_EQ(contents(whole), contents(out));
 
-    // A shard run again skips what it wrote and rewrites nothing.
-    struct stat before {};
-    ASSERT_EQ(::stat((fs::path(out) / "1-p0.png").c_str(), &before), 0);
-    const CliRun again =
-        cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " + test::quoted(out) + filter_ +
-                      " --shard 1/3 --report " + test::quoted(dir_.file("again.json")));
-    EXPECT_EQ(again.code, 0) << again.err;
-    EXPECT_NE(again.out.find("0 written, 3 skipped"), std::string::npos) << again.out;
-    struct stat after {};
-    ASSERT_EQ(::stat((fs::path(out) / "1-p0.png").c_str(), &after), 0);
-    EXPECT_EQ(before.st_ino, after.st_ino);
-    EXPECT_EQ(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+    expectARerunRewritesNothing(out);
 
     // The reports merge into one listing every file once.
     std::string args;
@@ -166,30 +214,7 @@ TEST_F(BatchShards, ShardsTogetherWriteWhatOneRunWrites)
     EXPECT_EQ(doc["files"].size(), 9u);
     EXPECT_EQ(doc["missing"], 0);
 
-    // Missing shards are counted and fail the merge; -o on an input and other jobs are refused.
-    EXPECT_EQ(
-        cli(dir_, "batch-report merge -o " + test::quoted(dir_.file("part.json")) + " " + test::quoted(reports[0]))
-            .code,
-        1);
-    EXPECT_EQ(nlohmann::json::parse(test::readBytes(dir_.file("part.json")))["missing"], 6);
-    const std::string before1 = test::readBytes(reports[0]);
-    const CliRun self = cli(dir_, "batch-report merge -o " + test::quoted(reports[0]) + args);
-    EXPECT_EQ(self.code, 2);
-    EXPECT_EQ(test::readBytes(reports[0]), before1);
-    const std::string other = dir_.file("other.json");
-    ASSERT_EQ(cli(dir_, "batch --files-from " + test::quoted(dir_.file("list.txt")) + " -o " +
-                            test::quoted(dir_.file("o2")) + " --filter gaussian --device cpu --shard 2/3 --report " +
-                            test::quoted(other))
-                  .code,
-              0);
-    const CliRun mixed =
-        cli(dir_, "batch-report merge -o " + test::quoted(dir_.file("m2.json")) + args + " " + test::quoted(other));
-    EXPECT_EQ(mixed.code, 2);
-    EXPECT_NE(mixed.err.find("different jobs"), std::string::npos) << mixed.err;
-    EXPECT_FALSE(fs::exists(dir_.file("m2.json")));
-    EXPECT_EQ(cli(dir_, "batch-report merge --help").code, 0);
-    EXPECT_EQ(cli(dir_, "batch-report merge " + args).code, 2);
-    EXPECT_EQ(cli(dir_, "batch-report").code, 2);
+    expectMergeRefusesWhatItCannotMerge(reports, args);
     EXPECT_EQ(test::leftovers(dir_.path()), std::vector<std::string>{});
 }
 
