@@ -127,6 +127,41 @@ void checkKeptDepths(const std::string& format, const std::vector<PlannedFile>& 
                        "); choose a depth the format holds, or another format");
 }
 
+// With the depth set by the filters (a float Sobel) and the format kept, every output's format
+// must hold that depth: a batch of PNGs bound for float data is refused before anything is
+// read or written, not failed file by file.
+void checkChosenDepth(int cvDepth, const std::vector<PlannedFile>& files)
+{
+    std::vector<std::string> misfits;
+    std::string problem;
+    for (const PlannedFile& file : files) {
+        if (file.status != FileStatus::Ok) {
+            continue;
+        }
+        if (std::string p = outputFormatProblem(file.output, cvDepth); !p.empty()) {
+            if (problem.empty()) {
+                problem = std::move(p);
+            }
+            misfits.push_back(fs::path(file.output).filename().string());
+        }
+    }
+    if (misfits.empty()) {
+        return;
+    }
+    constexpr std::size_t kNamed = 3;
+    std::string names;
+    for (std::size_t i = 0; i < std::min(kNamed, misfits.size()); ++i) {
+        names += (i == 0 ? "" : ", ") + misfits[i];
+    }
+    if (misfits.size() > kNamed) {
+        names += " and " + std::to_string(misfits.size() - kNamed) + " more";
+    }
+    throw BatchRefused("the filters write " + filters::cvDepthName(cvDepth) + " data and " +
+                       std::to_string(misfits.size()) + (misfits.size() == 1 ? " output" : " outputs") +
+                       " would be in a format that cannot hold it (" + names + "): " + problem +
+                       "; choose an output format that holds it, or an output depth of 8 or 16 bits");
+}
+
 std::string withSuffix(const fs::path& path, int n)
 {
     return (path.parent_path() / (path.stem().string() + "-" + std::to_string(n) + path.extension().string())).string();
@@ -296,13 +331,10 @@ BatchPlan planBatch(const BatchJob& job)
             throw BatchRefused("the inputs " + it->second + " and " + file.input + " would both be written to " +
                                file.output + "; add {index} or {ext} to the name template");
         }
-        if (const int cvDepth = cvDepthOf(outputDepth); cvDepth >= 0) {
-            if (const std::string problem = outputFormatProblem(file.output, cvDepth); !problem.empty()) {
-                file.status = FileStatus::Failed;
-                file.error = file.input + ": cannot write the output " + file.output + ": " + problem;
-            }
-        }
         plan.files.push_back(std::move(file));
+    }
+    if (const int cvDepth = cvDepthOf(outputDepth); cvDepth >= 0) {
+        checkChosenDepth(cvDepth, plan.files);
     }
 
     if (const std::string format = normalFormat(job.format);

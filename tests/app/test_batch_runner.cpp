@@ -243,6 +243,29 @@ TEST_F(BatchRunner, AFloatDepthSetInTheStackIsCheckedAgainstTheFormatToo)
     EXPECT_NO_THROW(planBatch(job_));
 }
 
+TEST_F(BatchRunner, AFloatStackWithTheFormatKeptIsRefusedBeforeTheRun)
+{
+    // "Same as input" for the format while the stack writes float: the PNG and JPEG inputs'
+    // outputs cannot hold it. Refused up front, naming the outputs, instead of failing each.
+    job_.format.clear();
+    job_.depth = filters::OutputDepth::Same;
+    ASSERT_GE(job_.chain.steps.size(), 1u);
+    for (filters::FilterSpec& step : job_.chain.steps) {
+        step.depth = filters::OutputDepth::F32;
+    }
+    try {
+        planBatch(job_);
+        FAIL() << "expected a refusal";
+    } catch (const BatchRefused& e) {
+        const std::string why = e.what();
+        EXPECT_NE(why.find("the filters write f32 data"), std::string::npos) << why;
+        EXPECT_NE(why.find("cannot hold f32"), std::string::npos) << why;
+        EXPECT_NE(why.find(".png"), std::string::npos) << why;
+    }
+    EXPECT_FALSE(fs::exists(job_.outputDir));
+    expectInputsUntouched();
+}
+
 TEST_F(BatchRunner, AKeptInputDepthTheFormatCannotHoldIsRefusedBeforeTheRun)
 {
     // Every depth kept, into PNG: the float TIFFs among the inputs cannot go there, which their
@@ -268,16 +291,21 @@ TEST_F(BatchRunner, AKeptInputDepthTheFormatCannotHoldIsRefusedBeforeTheRun)
     EXPECT_NO_THROW(planBatch(job_));
 }
 
-TEST_F(BatchRunner, KeptFormatThatCannotHoldTheInputDepthFailsThatFile)
+// A kept format that cannot hold the depth asked for used to fail each file in the run; it is
+// now refused before the run, with the same reason.
+TEST_F(BatchRunner, KeptFormatThatCannotHoldTheChosenDepthIsRefusedBeforeTheRun)
 {
     job_.format.clear();
     job_.nameTemplate = "{stem}";
     job_.inputs = {made_.good[2]};  // u16 PNG
     job_.depth = filters::OutputDepth::F32;
-    const BatchSummary summary = runJob(job_);
-    ASSERT_EQ(summary.files.size(), 1u);
-    EXPECT_EQ(summary.files[0].status, FileStatus::Failed);
-    EXPECT_NE(summary.files[0].error.find("PNG cannot hold f32"), std::string::npos) << summary.files[0].error;
+    try {
+        planBatch(job_);
+        FAIL() << "expected a refusal";
+    } catch (const BatchRefused& e) {
+        EXPECT_NE(std::string(e.what()).find("PNG cannot hold f32"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(job_.outputDir));
 }
 
 TEST_F(BatchRunner, PoliciesSkipRenameOverwrite)
