@@ -241,14 +241,9 @@ double timeKernel(Kernel kernel, int blocks, int threads, int rounds, float* out
     return ms;
 }
 
-int main()
+/// 1. The wgmma operand layout, read two ways: one must reproduce the reference exactly.
+void probeLayout()
 {
-    int sms = 0;
-    int clockKhz = 0;
-    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    CHECK(cudaDeviceGetAttribute(&clockKhz, cudaDevAttrClockRate, 0));
-
-    // 1. layout: values exact in TF32 (small integers / 8) so the sums are exact.
     std::vector<float> A(64 * 8), B(64), ref(64 * 8, 0.0f);
     for (int i = 0; i < 64 * 8; ++i) {
         A[static_cast<std::size_t>(i)] = static_cast<float>((i * 7) % 13 - 6) / 8.0f;
@@ -264,11 +259,10 @@ int main()
             }
         }
     }
-    float *dA, *dB, *dD, *out;
+    float *dA, *dB, *dD;
     CHECK(cudaMalloc(&dA, A.size() * 4));
     CHECK(cudaMalloc(&dB, B.size() * 4));
     CHECK(cudaMalloc(&dD, ref.size() * 4));
-    CHECK(cudaMalloc(&out, 4));
     CHECK(cudaMemcpy(dA, A.data(), A.size() * 4, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dB, B.data(), B.size() * 4, cudaMemcpyHostToDevice));
     // LBO is the step between core matrices along K (the 128-byte one here). The other reading
@@ -291,7 +285,11 @@ int main()
         std::printf("{\"probe\":\"layout\",\"lbo\":%u,\"sbo\":%u,\"max_abs_err\":%g,\"exact\":%s}\n", r[0], r[1], worst,
                     worst == 0 ? "true" : "false");
     }
+}
 
+/// 2. The product rates of each form at the rated clock.
+void probeRates(int sms, int clockKhz, float* out)
+{
     // 2. rates: blocks x threads chosen to fill every SM with several warpgroups.
     const int rounds = 2000;
     // The field "tf32_macs_per_sm_per_clock_at_rated" counts multiply-adds of the form's own
@@ -328,5 +326,18 @@ int main()
         ms = timeKernel(wgmmaRate<32, 4>, blocks, 256, rounds, out);
         report("wgmma m64n32k8", 32, 4, ms, blocks, 256, 16384.0, kChain * 4.0);
     }
+}
+
+int main()
+{
+    int sms = 0;
+    int clockKhz = 0;
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    CHECK(cudaDeviceGetAttribute(&clockKhz, cudaDevAttrClockRate, 0));
+    // Values exact in TF32 (small integers / 8), so the layout's sums are exact.
+    probeLayout();
+    float* out = nullptr;
+    CHECK(cudaMalloc(&out, 4));
+    probeRates(sms, clockKhz, out);
     return 0;
 }
