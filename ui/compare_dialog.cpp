@@ -20,6 +20,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace tessera::ui {
@@ -304,6 +305,12 @@ void CompareDialog::setLoadedResults(const CompareResults& loaded)
     redrawCharts();
 }
 
+bool CompareDialog::cpuAlone() const
+{
+    return !results_.rows.isEmpty() &&
+           std::none_of(results_.rows.begin(), results_.rows.end(), [](const CompareRow& r) { return r.gpuCount > 0; });
+}
+
 void CompareDialog::fillTable()
 {
     table_->clearContents();
@@ -326,6 +333,13 @@ void CompareDialog::fillTable()
         table_->setItem(
             i, Efficiency,
             cell(r.efficiency > 0.0 ? QStringLiteral("%1 %").arg(number(r.efficiency * 100, 0)) : tr("\u2013")));
+        if (cpuAlone()) {
+            // The CPU path is the reference itself: against itself it would read 1x and exact.
+            table_->setItem(i, Speedup, cell(tr("\u2013")));
+            table_->setItem(i, MaxError, cell(tr("reference")));
+            table_->setItem(i, Psnr, cell(tr("reference")));
+            continue;
+        }
         table_->setItem(i, MaxError, cell(number(r.maxError, r.maxError == std::floor(r.maxError) ? 0 : 4)));
         table_->setItem(i, Psnr, cell(std::isfinite(r.psnr) ? number(r.psnr, 1) : tr("exact")));
     }
@@ -340,6 +354,12 @@ void CompareDialog::showHeatMap()
         return;
     }
     const CompareRow& r = results_.rows[row];
+    if (cpuAlone()) {
+        heatMap_->clear();
+        heatCaption_->setText(tr("No GPU on this machine: the CPU path was timed alone. It is the reference that "
+                                 "GPUs are compared with, so there is no difference or speed-up to show."));
+        return;
+    }
     if (r.heatMap.isNull()) {
         heatMap_->clear();
         heatCaption_->setText(r.error.isEmpty()

@@ -73,6 +73,8 @@ private:
     QWidget* createControls();
     QWidget* createResults();
     void fillTable();
+    /// True when the results hold the CPU path alone (no GPU here), the reference of the rest.
+    bool cpuAlone() const;
     void showHeatMap();
     void redrawCharts();
     void updateButtons();

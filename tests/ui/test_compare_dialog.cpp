@@ -159,7 +159,17 @@ TEST_F(CompareDialogTest, CpuOnlyRun)
     auto* table = dialog_.findChild<QTableWidget*>(QStringLiteral("compareTable"));
     ASSERT_EQ(table->rowCount(), 1);
     EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("CPU"));
-    EXPECT_EQ(table->item(0, 7)->text(), QStringLiteral("exact"));
+    // Alone, the CPU path is not compared with itself: it is the reference, and the dialog says
+    // there is no GPU to compare it with.
+    EXPECT_EQ(table->item(0, 4)->text(), QStringLiteral("\u2013"));
+    EXPECT_EQ(table->item(0, 6)->text(), QStringLiteral("reference"));
+    EXPECT_EQ(table->item(0, 7)->text(), QStringLiteral("reference"));
+    table->selectRow(0);
+    bool said = false;
+    for (const QLabel* label : dialog_.findChildren<QLabel*>()) {
+        said = said || label->text().startsWith(QStringLiteral("No GPU on this machine"));
+    }
+    EXPECT_TRUE(said);
 }
 
 // A comparison waits while a batch uses its device, and the dialog says so; then it times the
