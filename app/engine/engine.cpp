@@ -19,6 +19,26 @@
 
 namespace tessera::app {
 
+namespace {
+
+/// From the first CPU tile's start to the last one's end, ms; 0 without CPU tiles.
+double cpuFilteringMs(const values::RunReport& report)
+{
+    double first = 0.0;
+    double last = 0.0;
+    bool any = false;
+    for (const values::TimingRecord& r : report.records) {
+        if (r.device.isCpu() && r.tile >= 0) {
+            first = any ? std::min(first, r.beginUs) : r.beginUs;
+            last = any ? std::max(last, r.endUs) : r.endUs;
+            any = true;
+        }
+    }
+    return any ? (last - first) / 1000.0 : 0.0;
+}
+
+}  // namespace
+
 /// The futures resultOf() handed out, fulfilled by the worker as requests finish. Shared by the
 /// Engine and its worker; one mutex.
 class PreviewPromises {
@@ -120,7 +140,11 @@ public:
                 r.milliseconds = report.kernelMs();
             } else {
                 r.device = QString::fromStdString(values::deviceLabel(values::DeviceId::cpu()));
-                r.milliseconds = report.wallMs;
+                // The filtering is the span of the CPU's tiles; what the run spent besides (its
+                // first use starts threads and allocates) is set-up, said apart from it.
+                const double filtering = cpuFilteringMs(report);
+                r.milliseconds = filtering > 0.0 ? filtering : report.wallMs;
+                r.setupMs = std::max(0.0, report.wallMs - r.milliseconds);
             }
             if (report.fellBack.happened()) {
                 r.note = QStringLiteral("GPU failed: %1; using the CPU").arg(QString::fromStdString(report.fallback));

@@ -26,17 +26,18 @@ namespace tessera::app {
 
 /// One finished preview, as delivered to the GUI thread.
 struct PreviewResult {
-    quint64 id = 0;                             ///< the id requestPreview() returned
-    QImage image;                               ///< display image (16-bit and float data mapped for the screen)
-    DisplayMapping mapping;                     ///< the mapping image was made with
-    QString shownRange;                         ///< what black and white stand for in image (empty for 8-bit)
-    cv::Mat data;                               ///< the filtered pixels in their own depth
-    QString device;                             ///< "GPU 0 (NVIDIA H200)" or "CPU"
-    QString methods;                            ///< GPU methods per step, e.g. "separable, direct"; empty on the CPU
-    double milliseconds = 0.0;                  ///< compute time of the request (GPU: kernels, by CUDA events)
-    QString note;                               ///< e.g. why the CPU ran although a GPU was present
-    QString error;                              ///< set when the request failed; image is then empty
-    values::Rect region;                        ///< the part of the image that image/data show (all of it unless asked)
+    quint64 id = 0;             ///< the id requestPreview() returned
+    QImage image;               ///< display image (16-bit and float data mapped for the screen)
+    DisplayMapping mapping;     ///< the mapping image was made with
+    QString shownRange;         ///< what black and white stand for in image (empty for 8-bit)
+    cv::Mat data;               ///< the filtered pixels in their own depth
+    QString device;             ///< "GPU 0 (NVIDIA H200)" or "CPU"
+    QString methods;            ///< GPU methods per step, e.g. "separable, direct"; empty on the CPU
+    double milliseconds = 0.0;  ///< filtering time (GPU: kernels, by CUDA events; CPU: its tiles)
+    double setupMs = 0.0;       ///< CPU: the run's time outside the filtering (first run: threads, buffers)
+    QString note;               ///< e.g. why the CPU ran although a GPU was present
+    QString error;              ///< set when the request failed; image is then empty
+    values::Rect region;        ///< the part of the image that image/data show (all of it unless asked)
     std::vector<values::TimingRecord> timings;  ///< what each GPU (or the CPU) spent on this preview
     values::RunReport report;                   ///< the pipeline's report of this preview, as every front end reports
 };

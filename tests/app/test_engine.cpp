@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/devices/device_scheduler.h"
 #include "app/engine/engine.h"
+#include "app/gui/preview_status.h"
 #include "app/io/image_io.h"
 #include "core_app.h"
 #include "filters/cpu_executor.h"
@@ -14,6 +15,7 @@
 #include <QElapsedTimer>
 #include <QThread>
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -77,6 +79,40 @@ TEST(Engine, PreviewMatchesTheCpuPath)
     const cv::Mat want = filters::applyCpu(image, chain);
     EXPECT_EQ(cv::norm(r.data, want, cv::NORM_INF), 0.0);
     EXPECT_GE(r.milliseconds, 0.0);
+}
+
+// The time a CPU preview reports is its tiles' filtering; the rest of the run (the first run
+// starts threads and allocates) is set-up, reported apart and said in the status when it counts.
+TEST(Engine, ACpuPreviewReportsItsFilteringAndItsSetUpApart)
+{
+    CpuEngine fixture;
+    Engine& engine = fixture.engine;
+    std::vector<PreviewResult>& results = fixture.results;
+    const cv::Mat image = fixture.open(sample());
+    engine.requestPreview(filters::FilterChain{{filters::makeGaussian(2.0, 0)}});
+    ASSERT_TRUE(waitFor([&] { return !results.empty(); }));
+    const PreviewResult& r = results.back();
+    ASSERT_TRUE(r.error.isEmpty()) << r.error.toStdString();
+    double first = 1e300;
+    double last = 0.0;
+    for (const values::TimingRecord& t : r.report.records) {
+        if (t.device.isCpu() && t.tile >= 0) {
+            first = std::min(first, t.beginUs);
+            last = std::max(last, t.endUs);
+        }
+    }
+    ASSERT_LT(first, last) << "no CPU tile was recorded";
+    EXPECT_DOUBLE_EQ(r.milliseconds, (last - first) / 1000.0);
+    EXPECT_LE(r.milliseconds, r.report.wallMs);
+    EXPECT_DOUBLE_EQ(r.setupMs, r.report.wallMs - r.milliseconds);
+
+    PreviewResult slow = r;
+    slow.milliseconds = 12.0;
+    slow.setupMs = 80.0;
+    const QString text = previewStatusText(slow, r.region);
+    EXPECT_TRUE(text.contains(QStringLiteral("12 ms (+80 ms set-up)"))) << text.toStdString();
+    slow.setupMs = 1.0;
+    EXPECT_FALSE(previewStatusText(slow, r.region).contains(QStringLiteral("set-up")));
 }
 
 TEST(Engine, RegionPreviewCoversOnlyTheRegion)
