@@ -3,6 +3,7 @@
 
 #include "values/device_selection.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -15,6 +16,7 @@ namespace tessera::ui {
 namespace {
 
 const QString kDeviceKey = QStringLiteral("engine/device");
+const QString kRestoreStacksKey = QStringLiteral("stacks/restore");
 
 QString keyOf(const values::DeviceSelection& selection)
 {
@@ -40,6 +42,16 @@ void PreferencesDialog::storeDevice(const QString& key)
     QSettings().setValue(kDeviceKey, key);
 }
 
+bool PreferencesDialog::restoresStacks()
+{
+    return QSettings().value(kRestoreStacksKey, true).toBool();
+}
+
+void PreferencesDialog::storeRestoresStacks(bool on)
+{
+    QSettings().setValue(kRestoreStacksKey, on);
+}
+
 PreferencesDialog::PreferencesDialog(const std::vector<DeviceOption>& options, QWidget* parent) : QDialog(parent)
 {
     setObjectName(QStringLiteral("preferencesDialog"));
@@ -63,7 +75,13 @@ PreferencesDialog::PreferencesDialog(const std::vector<DeviceOption>& options, Q
     note->setForegroundRole(QPalette::PlaceholderText);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    restoreStacks_ = new QCheckBox(tr("Open each image with the filter stack it was left with"), this);
+    restoreStacks_->setObjectName(QStringLiteral("restoreStacksCheck"));
+    restoreStacks_->setToolTip(tr("Off: every image opens with an empty stack (Edit > Paste Stack still carries one "
+                                  "over)"));
+    restoreStacks_->setChecked(restoresStacks());
     connect(this, &QDialog::accepted, this, [this] {
+        storeRestoresStacks(restoreStacks_->isChecked());
         if (device() != storedDevice()) {
             storeDevice(device());
             emit deviceChanged(device());
@@ -72,6 +90,7 @@ PreferencesDialog::PreferencesDialog(const std::vector<DeviceOption>& options, Q
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* form = new QFormLayout;
     form->addRow(tr("Preview device:"), deviceCombo_);
+    form->addRow(tr("Stacks:"), restoreStacks_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(note);

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 
 namespace tessera::ui {
@@ -19,8 +20,9 @@ struct DeviceOption {
     bool operator==(const DeviceOption&) const = default;
 };
 
-/// Edit > Preferences: where previews run. The chosen key is kept in QSettings; a stored key
-/// that is not offered any more (a GPU gone) is still shown, marked as not present. GUI thread.
+/// Edit > Preferences: where previews run, and whether an image opens with the stack it was left
+/// with. Both are kept in QSettings; a stored device key that is not offered any more (a GPU
+/// gone) is still shown, marked as not present. GUI thread.
 class PreferencesDialog : public QDialog {
     Q_OBJECT
 
@@ -31,6 +33,9 @@ public:
     static QString storedDevice();
     /// Stores key as the preferred device.
     static void storeDevice(const QString& key);
+    /// Whether opening an image brings back the stack it was left with (true unless turned off).
+    static bool restoresStacks();
+    static void storeRestoresStacks(bool on);
 
     /// Offers options with storedDevice() selected. When accepted with another device, stores
     /// it and emits deviceChanged(). Deletes itself when closed.
@@ -45,6 +50,7 @@ signals:
 
 private:
     QComboBox* deviceCombo_ = nullptr;
+    QCheckBox* restoreStacks_ = nullptr;
 };
 
 }  // namespace tessera::ui

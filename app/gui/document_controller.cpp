@@ -17,6 +17,7 @@
 #include "ui/kernel_dock.h"
 #include "ui/kernel_editor.h"
 #include "ui/main_window.h"
+#include "ui/preferences_dialog.h"
 #include "ui/document_actions.h"
 #include "ui/window_menus.h"
 #include "ui/help_menu.h"
@@ -257,7 +258,7 @@ void DocumentController::keepStack()
 
 void DocumentController::restoreKeptStack(const QString& path)
 {
-    if (!document_.stack().entries.empty()) {
+    if (!document_.stack().entries.empty() || !ui::PreferencesDialog::restoresStacks()) {
         return;
     }
     const std::vector<filters::StackEntry> entries = memory_.recall(path);

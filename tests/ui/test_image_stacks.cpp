@@ -6,11 +6,13 @@
 #include "gui_test_support.h"
 #include "ui/document_actions.h"
 #include "ui/filter_stack.h"
+#include "ui/preferences_dialog.h"
 #include "ui/window_menus.h"
 
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QCheckBox>
 #include <QFile>
 
 #include <string>
@@ -57,6 +59,23 @@ TEST_F(ImageStacksTest, TheNextImageOpensWithItsOwnStackNotThePreviousOne)
     EXPECT_EQ(ids(), std::vector<std::string>{"sobel"});
     controller_.openImage(second_);
     EXPECT_EQ(ids(), std::vector<std::string>{"box"});
+}
+
+TEST_F(ImageStacksTest, PreferencesCanTurnTheReturnOfStacksOff)
+{
+    // The dialog deletes itself when closed, as Edit > Preferences opens it.
+    auto* dialog = new tessera::ui::PreferencesDialog({});
+    auto* check = dialog->findChild<QCheckBox*>(QStringLiteral("restoreStacksCheck"));
+    ASSERT_NE(check, nullptr);
+    EXPECT_TRUE(check->isChecked());
+    check->setChecked(false);
+    dialog->accept();
+    EXPECT_FALSE(tessera::ui::PreferencesDialog::restoresStacks());
+    controller_.openImage(first_);
+    add("sobel");
+    controller_.openImage(second_);
+    controller_.openImage(first_);
+    EXPECT_TRUE(ids().empty()) << "the stack came back although Preferences turned that off";
 }
 
 TEST_F(ImageStacksTest, CopyStackAndPasteStackCarryItOverAsOneUndoableStep)
