@@ -400,17 +400,36 @@ void ImageView::leaveFitMode()
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
 }
 
+void ImageView::setBusy(bool busy)
+{
+    if (busy_ != busy) {
+        busy_ = busy;
+        viewport()->update();
+    }
+}
+
 void ImageView::drawForeground(QPainter* painter, const QRectF& rect)
 {
     QGraphicsView::drawForeground(painter, rect);
     const QRectF shown = imageViewRect().intersected(QRectF(viewport()->rect()));
-    if (!split_ || shown.isEmpty()) {
-        return;
-    }
-    // Drawn in viewport pixels so the divider keeps its width at every zoom.
+    // Drawn in viewport pixels so the divider and the badge keep their size at every zoom.
     painter->save();
     painter->resetTransform();
-    paintSplitDivider(*painter, dividerViewX(), shown);
+    if (split_ && !shown.isEmpty()) {
+        paintSplitDivider(*painter, dividerViewX(), shown);
+    }
+    if (busy_) {
+        const QString text = tr("Computing\u2026");
+        const QFontMetrics metrics(font());
+        const QRectF badge(viewport()->width() - metrics.horizontalAdvance(text) - 28, 8,
+                           metrics.horizontalAdvance(text) + 20, metrics.height() + 10);
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(QColor(0, 0, 0, 170));
+        painter->drawRoundedRect(badge, 6, 6);
+        painter->setPen(Qt::white);
+        painter->drawText(badge, Qt::AlignCenter, text);
+    }
     painter->restore();
 }
 

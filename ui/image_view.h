@@ -97,6 +97,10 @@ public slots:
     void setSplitPosition(double position);
     /// Shows or hides the tile grid of the last run.
     void setTileOverlayVisible(bool visible);
+    /// Shows (or takes away) a "Computing…" badge in the view's top-right corner while a preview
+    /// is on its way, so the picture on screen is not taken for the new one.
+    void setBusy(bool busy);
+    bool isBusy() const { return busy_; }
 
 signals:
     /// Emitted after every change of zoomFactor().
@@ -144,6 +148,7 @@ private:
     double zoom_ = 1.0;
     bool fit_ = false;
     bool split_ = false;
+    bool busy_ = false;
     double splitPos_ = 0.5;
     bool draggingDivider_ = false;
     double dragOffset_ = 0.0;

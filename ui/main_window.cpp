@@ -148,6 +148,17 @@ void MainWindow::setDisplayStatus(const QString& text)
     status_->set(WindowStatus::Display, text.isEmpty() ? QString() : tr("Display: %1").arg(text));
 }
 
+void MainWindow::setPreviewBusy(bool busy)
+{
+    view_->setBusy(busy);
+    const QString computing = tr("Preview: computing\u2026");
+    if (busy) {
+        status_->set(WindowStatus::Preview, computing);
+    } else if (status_->text(WindowStatus::Preview) == computing) {
+        status_->set(WindowStatus::Preview, tr("Preview: \u2013"));  // nothing came (failed or dropped)
+    }
+}
+
 void MainWindow::setPixelReadout(const QString& text)
 {
     status_->set(WindowStatus::Pixel, text);

@@ -72,6 +72,9 @@ public slots:
     /// What the display mapping makes of the shown image (e.g. "data min-max [-2, 2], 0 at
     /// mid-grey"); empty (8-bit images) hides it.
     void setDisplayStatus(const QString& text);
+    /// While busy: the view's "Computing…" badge, and the Preview field says so instead of the
+    /// last preview's time.
+    void setPreviewBusy(bool busy);
     /// The pixel readout ("x 12, y 40: 31 52 200"); empty hides it.
     void setPixelReadout(const QString& text);
     /// The status bar's compute text, e.g. "GPU: 4 x NVIDIA H200" or "CPU path (...)".

@@ -197,6 +197,7 @@ quint64 PreviewController::requestRegion(const filters::FilterChain& chain, cons
     const values::Rect covered = region.empty() ? wholeImage() : region.intersected(wholeImage());
     const quint64 id = engine_->requestPreview(chain, covered);
     requested_[id] = Request{chain, covered};
+    window_.setPreviewBusy(true);
     return id;
 }
 
@@ -233,6 +234,7 @@ void PreviewController::showPreview(const PreviewResult& result)
     const auto request = requested_.find(result.id);
     const filters::FilterChain chain = request != requested_.end() ? request->second.chain : filters::FilterChain{};
     requested_.erase(requested_.begin(), request == requested_.end() ? request : std::next(request));
+    window_.setPreviewBusy(!requested_.empty());
     if (!result.error.isEmpty()) {
         window_.showNotice(tr("Preview failed: %1").arg(result.error));
         return;
@@ -265,6 +267,9 @@ void PreviewController::showPreview(const PreviewResult& result)
             .arg(result.region.width)
             .arg(result.region.height)
             .arg(result.device, result.methods.isEmpty() ? QString() : QStringLiteral(" · ") + result.methods));
+    if (!requested_.empty()) {
+        window_.setPreviewBusy(true);  // a newer request is on its way: this time is not its
+    }
     emit previewShown(result.id);
 }
 
@@ -392,6 +397,7 @@ void PreviewController::forgetPreviews()
     // Previews shown or still in flight belong to the previous image or stack.
     acceptFrom_ = engine_->latestRequest() + 1;
     requested_.clear();
+    window_.setPreviewBusy(false);
     preview_ = cv::Mat();
     previewChain_ = filters::FilterChain{};
     previewRegion_ = {};
