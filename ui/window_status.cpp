@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/window_status.h"
 
+#include <QEvent>
 #include <QLabel>
 #include <QLayout>
 #include <QStatusBar>
@@ -45,6 +46,7 @@ WindowStatus::WindowStatus(QStatusBar* bar) : QObject(bar), bar_(bar)
         bar->addPermanentWidget(label);
         labels_[static_cast<size_t>(i)] = label;
     }
+    bar_->installEventFilter(this);
     // Once the message has passed (or the bar cleared it), message() says so.
     connect(bar_, &QStatusBar::messageChanged, this, [this](const QString& shown) {
         if (shown.isEmpty()) {
@@ -81,22 +83,52 @@ QString WindowStatus::text(Field field) const
 
 int WindowStatus::messageRoom() const
 {
+    // Once the fields are laid out, the message has the bar up to the first of them; before,
+    // their size hints stand in.
+    int firstField = bar_->width();
     int fields = 0;
+    bool laidOut = true;
     for (const QLabel* label : labels_) {
-        if (!label->isHidden()) {
-            fields += std::max(label->width(), label->sizeHint().width()) + bar_->layout()->spacing();
+        if (label->isHidden()) {
+            continue;
         }
+        fields += std::max(label->width(), label->sizeHint().width()) + bar_->layout()->spacing();
+        laidOut = laidOut && label->isVisible() && label->geometry().right() > 0;
+        firstField = std::min(firstField, label->geometry().left());
     }
-    // The bar's own margins and, where the window can be resized, its size grip.
-    constexpr int kMargins = 32;
-    return std::max(80, bar_->width() - fields - kMargins);
+    constexpr int kMargins = 12;  // the bar's own padding left of the message
+    const int room = laidOut ? firstField - kMargins : bar_->width() - fields - 32;
+    return std::max(24, room);
+}
+
+void WindowStatus::showCut(int ms)
+{
+    const QString cut = bar_->fontMetrics().elidedText(message_, Qt::ElideRight, messageRoom());
+    if (cut != bar_->currentMessage() || ms == kMessageMs) {
+        bar_->showMessage(cut, ms);
+    }
 }
 
 void WindowStatus::showMessage(const QString& message)
 {
     message_ = message;
-    bar_->showMessage(bar_->fontMetrics().elidedText(message, Qt::ElideRight, messageRoom()), kMessageMs);
+    shownAt_.start();
+    showCut(kMessageMs);
     bar_->setToolTip(message);
+}
+
+bool WindowStatus::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == bar_ && (event->type() == QEvent::Resize || event->type() == QEvent::LayoutRequest) &&
+        !message_.isEmpty()) {
+        const qint64 left = kMessageMs - shownAt_.elapsed();
+        if (left > 0) {
+            // After the bar has handled the event, so that the fields have their new places.
+            QMetaObject::invokeMethod(
+                this, [this, left] { showCut(static_cast<int>(left)); }, Qt::QueuedConnection);
+        }
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 }  // namespace tessera::ui

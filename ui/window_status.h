@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
@@ -35,14 +36,21 @@ public:
     /// The whole passing message on show; empty once it has passed.
     QString message() const { return message_; }
 
+protected:
+    /// Cuts the passing message again when the bar is resized or its fields are laid out anew.
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     /// The width left of the permanent fields, where the passing message is drawn.
     int messageRoom() const;
+    /// Shows message_ cut to messageRoom(), for what is left of its time (all of it when new).
+    void showCut(int ms);
 
     QStatusBar* bar_;
     std::array<QLabel*, kFieldCount> labels_{};
     std::array<QString, kFieldCount> texts_{};
     QString message_;
+    QElapsedTimer shownAt_;  ///< since message_ was shown
     QString
         displayTip_;  ///< what the Display field is, below its whole text in its tooltip  ///< the whole texts; labels may show them elided
 };

@@ -234,6 +234,22 @@ TEST_F(Layout1280, ALongPassingMessageIsCutWithAnEllipsisAndKeptWhole)
     EXPECT_LT(window_.statusBar()->fontMetrics().horizontalAdvance(shown), window_.width());
     EXPECT_EQ(window_.statusMessage(), message);
     EXPECT_EQ(window_.statusBar()->toolTip(), message);
+
+    // A narrower window cuts it again, to what is left of the first field.
+    window_.resize(900, 800);
+    QTest::qWait(200);
+    const QString narrower = window_.statusBar()->currentMessage();
+    EXPECT_TRUE(narrower.endsWith(QChar(0x2026))) << narrower.toStdString();
+    EXPECT_LT(narrower.size(), shown.size());
+    int firstField = window_.statusBar()->width();
+    for (const QLabel* label : window_.statusBar()->findChildren<QLabel*>()) {
+        if (label->isVisible()) {
+            firstField = std::min(firstField, label->geometry().left());
+        }
+    }
+    EXPECT_LE(window_.statusBar()->fontMetrics().horizontalAdvance(narrower), firstField)
+        << narrower.toStdString() << " does not fit left of the fields (" << firstField << " px)";
+    EXPECT_EQ(window_.statusMessage(), message);
 }
 
 }  // namespace
