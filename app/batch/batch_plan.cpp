@@ -87,14 +87,40 @@ void checkFormat(const std::string& format, filters::OutputDepth depth)
     throw BatchRefused("output format " + format + ": " + outputFormatProblem(probe, CV_8U));
 }
 
+// The files whose output format cannot hold their depth: the first reason, and their names as
+// a refusal lists them ("a.png, b.png, c.png and 4 more").
+struct Misfits {
+    std::vector<std::string> names;
+    std::string problem;
+
+    void add(std::string name, std::string why)
+    {
+        if (problem.empty()) {
+            problem = std::move(why);
+        }
+        names.push_back(std::move(name));
+    }
+    std::string listed() const
+    {
+        constexpr std::size_t kNamed = 3;
+        std::string text;
+        for (std::size_t i = 0; i < std::min(kNamed, names.size()); ++i) {
+            text += (i == 0 ? "" : ", ") + names[i];
+        }
+        if (names.size() > kNamed) {
+            text += " and " + std::to_string(names.size() - kNamed) + " more";
+        }
+        return text;
+    }
+};
+
 // With every depth kept, each input's own depth must fit the chosen format. The depth is read
 // from the file's header, so that a 16-bit PNG bound for JPEG stops the batch before anything
 // is written; a header that does not say is left to the run, which fails that file with the
 // reason.
 void checkKeptDepths(const std::string& format, const std::vector<PlannedFile>& files)
 {
-    std::vector<std::string> misfits;
-    std::string problem;
+    Misfits misfits;
     for (const PlannedFile& file : files) {
         if (file.status != FileStatus::Ok) {
             continue;
@@ -104,26 +130,16 @@ void checkKeptDepths(const std::string& format, const std::vector<PlannedFile>& 
             continue;
         }
         if (std::string p = outputFormatProblem(file.output, *depth); !p.empty()) {
-            if (problem.empty()) {
-                problem = std::move(p);
-            }
-            misfits.push_back(fs::path(file.input).filename().string() + " (" + filters::cvDepthName(*depth) + ")");
+            misfits.add(fs::path(file.input).filename().string() + " (" + filters::cvDepthName(*depth) + ")",
+                        std::move(p));
         }
     }
-    if (misfits.empty()) {
+    if (misfits.names.empty()) {
         return;
     }
-    constexpr std::size_t kNamed = 3;
-    std::string names;
-    for (std::size_t i = 0; i < std::min(kNamed, misfits.size()); ++i) {
-        names += (i == 0 ? "" : ", ") + misfits[i];
-    }
-    if (misfits.size() > kNamed) {
-        names += " and " + std::to_string(misfits.size() - kNamed) + " more";
-    }
-    throw BatchRefused("output format " + format + ": " + problem + " (the depth is kept, and " +
-                       std::to_string(misfits.size()) +
-                       (misfits.size() == 1 ? " input has it: " : " inputs have it: ") + names +
+    const std::size_t n = misfits.names.size();
+    throw BatchRefused("output format " + format + ": " + misfits.problem + " (the depth is kept, and " +
+                       std::to_string(n) + (n == 1 ? " input has it: " : " inputs have it: ") + misfits.listed() +
                        "); choose a depth the format holds, or another format");
 }
 
@@ -132,33 +148,22 @@ void checkKeptDepths(const std::string& format, const std::vector<PlannedFile>& 
 // read or written, not failed file by file.
 void checkChosenDepth(int cvDepth, const std::vector<PlannedFile>& files)
 {
-    std::vector<std::string> misfits;
-    std::string problem;
+    Misfits misfits;
     for (const PlannedFile& file : files) {
         if (file.status != FileStatus::Ok) {
             continue;
         }
         if (std::string p = outputFormatProblem(file.output, cvDepth); !p.empty()) {
-            if (problem.empty()) {
-                problem = std::move(p);
-            }
-            misfits.push_back(fs::path(file.output).filename().string());
+            misfits.add(fs::path(file.output).filename().string(), std::move(p));
         }
     }
-    if (misfits.empty()) {
+    if (misfits.names.empty()) {
         return;
     }
-    constexpr std::size_t kNamed = 3;
-    std::string names;
-    for (std::size_t i = 0; i < std::min(kNamed, misfits.size()); ++i) {
-        names += (i == 0 ? "" : ", ") + misfits[i];
-    }
-    if (misfits.size() > kNamed) {
-        names += " and " + std::to_string(misfits.size() - kNamed) + " more";
-    }
-    throw BatchRefused("the filters write " + filters::cvDepthName(cvDepth) + " data and " +
-                       std::to_string(misfits.size()) + (misfits.size() == 1 ? " output" : " outputs") +
-                       " would be in a format that cannot hold it (" + names + "): " + problem +
+    const std::size_t n = misfits.names.size();
+    throw BatchRefused("the filters write " + filters::cvDepthName(cvDepth) + " data and " + std::to_string(n) +
+                       (n == 1 ? " output" : " outputs") + " would be in a format that cannot hold it (" +
+                       misfits.listed() + "): " + misfits.problem +
                        "; choose an output format that holds it, or an output depth of 8 or 16 bits");
 }
 

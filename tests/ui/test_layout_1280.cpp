@@ -76,25 +76,46 @@ protected:
         QTest::qWait(100);
     }
 
+    /// A shown widget of the window and where it is seen: its dock's scrolling area (null when
+    /// there is none) and the frame it must fit, that area's viewport or else the dock.
+    struct Placed {
+        QWidget* widget = nullptr;
+        QAbstractScrollArea* area = nullptr;
+        QWidget* frame = nullptr;
+    };
+    Placed placed(const char* name) const
+    {
+        Placed p;
+        p.widget = window_.findChild<QWidget*>(QLatin1String(name));
+        if (p.widget == nullptr || !p.widget->isVisible()) {
+            ADD_FAILURE() << name << " is missing or hidden";
+            return {};
+        }
+        p.area = scrollAreaOf(p.widget);
+        p.frame = p.area != nullptr ? p.area->viewport() : dockOf(p.widget);
+        if (p.frame == nullptr) {
+            ADD_FAILURE() << name << " is in no dock";
+            return {};
+        }
+        return p;
+    }
+
     /// w is shown whole, at least as wide as it asks, inside its dock's scrolling area, and
     /// that area does not scroll sideways.
     void expectWhole(const char* name)
     {
-        auto* w = window_.findChild<QWidget*>(QLatin1String(name));
-        ASSERT_NE(w, nullptr) << name;
-        ASSERT_TRUE(w->isVisible()) << name;
-        // Within the dock's scrolling area when there is one, else within the dock itself.
-        QAbstractScrollArea* area = scrollAreaOf(w);
-        QWidget* frame = area != nullptr ? area->viewport() : dockOf(w);
-        ASSERT_NE(frame, nullptr) << name;
-        if (area != nullptr) {
-            EXPECT_EQ(area->horizontalScrollBar()->maximum(), 0) << name << ": its dock scrolls sideways";
+        const Placed p = placed(name);
+        if (p.frame == nullptr) {
+            return;
         }
-        const QRect r(w->mapTo(frame, QPoint(0, 0)), w->size());
+        if (p.area != nullptr) {
+            EXPECT_EQ(p.area->horizontalScrollBar()->maximum(), 0) << name << ": its dock scrolls sideways";
+        }
+        const QRect r(p.widget->mapTo(p.frame, QPoint(0, 0)), p.widget->size());
         EXPECT_GE(r.left(), 0) << name;
-        EXPECT_LE(r.right(), frame->width()) << name << " ends at " << r.right() << " of " << frame->width();
-        if (qobject_cast<QPushButton*>(w) != nullptr) {
-            EXPECT_GE(w->width(), w->sizeHint().width()) << name << " is squeezed";
+        EXPECT_LE(r.right(), p.frame->width()) << name << " ends at " << r.right() << " of " << p.frame->width();
+        if (qobject_cast<QPushButton*>(p.widget) != nullptr) {
+            EXPECT_GE(p.widget->width(), p.widget->sizeHint().width()) << name << " is squeezed";
         }
     }
 
@@ -102,23 +123,21 @@ protected:
     /// scrolled to its top.
     void expectUnscrolled(const char* name)
     {
-        auto* w = window_.findChild<QWidget*>(QLatin1String(name));
-        ASSERT_NE(w, nullptr) << name;
-        ASSERT_TRUE(w->isVisible()) << name;
-        QAbstractScrollArea* area = scrollAreaOf(w);
-        QWidget* frame = area != nullptr ? area->viewport() : dockOf(w);
-        ASSERT_NE(frame, nullptr) << name;
-        if (area != nullptr) {
-            area->verticalScrollBar()->setValue(0);
+        const Placed p = placed(name);
+        if (p.frame == nullptr) {
+            return;
+        }
+        if (p.area != nullptr) {
+            p.area->verticalScrollBar()->setValue(0);
             QCoreApplication::processEvents();
         }
-        const QRect r(w->mapTo(frame, QPoint(0, 0)), w->size());
+        const QRect r(p.widget->mapTo(p.frame, QPoint(0, 0)), p.widget->size());
         EXPECT_GE(r.top(), 0) << name;
-        QWidget* content = area != nullptr ? static_cast<QScrollArea*>(area)->widget() : nullptr;
-        EXPECT_LE(r.bottom(), frame->height()) << name << " ends at " << r.bottom() << " of " << frame->height()
-                                               << ": it needs scrolling (the content asks for at least "
-                                               << (content != nullptr ? content->minimumSizeHint().height() : 0)
-                                               << " and is " << (content != nullptr ? content->height() : 0) << ")";
+        QWidget* content = p.area != nullptr ? static_cast<QScrollArea*>(p.area)->widget() : nullptr;
+        EXPECT_LE(r.bottom(), p.frame->height()) << name << " ends at " << r.bottom() << " of " << p.frame->height()
+                                                 << ": it needs scrolling (the content asks for at least "
+                                                 << (content != nullptr ? content->minimumSizeHint().height() : 0)
+                                                 << " and is " << (content != nullptr ? content->height() : 0) << ")";
     }
 
     void shot(const QString& name)
