@@ -3,6 +3,8 @@
 // Every entry point catches everything: C callers (and ctypes) cannot take a C++ exception.
 #include "python/tessera_c.h"
 
+#include "app/io/encode_choice.h"
+#include "app/io/image_io.h"
 #include "filters/cpu_executor.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
@@ -19,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -432,6 +435,42 @@ tessera_status tessera_stream_wait(int32_t device, void* stream, void* producer)
 int32_t tessera_set_step_timing(int32_t on)
 {
     return stepTiming.exchange(on != 0) ? 1 : 0;
+}
+
+tessera_status tessera_write_image(const char* path, const tessera_image* image, int32_t rgb, const char* quality,
+                                   const char* compression, const char** encoding_out)
+{
+    return guarded([&] {
+        if (path == nullptr || *path == '\0') {
+            fail("no path given");
+        }
+        checkImage(image, "the image");
+        const std::string target(path);
+        app::codec::EncodeOptions options;
+        if (quality != nullptr) {
+            values::setQuality(options, quality);
+        }
+        if (compression != nullptr) {
+            values::setCompression(options, compression);
+        }
+        const cv::Mat pixels = wrap(*image);
+        if (const std::string problem = app::outputFormatProblem(target, pixels.depth(), pixels.channels());
+            !problem.empty()) {
+            fail(target + ": " + problem);
+        }
+        // The caller's pixels are only read: a colour image in R, G, B order is turned into a copy.
+        cv::Mat ordered;
+        if (rgb != 0 && pixels.channels() >= 3) {
+            cv::cvtColor(pixels, ordered, pixels.channels() == 4 ? cv::COLOR_RGBA2BGRA : cv::COLOR_RGB2BGR);
+        } else {
+            ordered = pixels;
+        }
+        app::writeImage(target, ordered, nullptr, options);
+        lastText = values::describeEncoding(values::encodedFormatOf(target), options);
+        if (encoding_out != nullptr) {
+            *encoding_out = lastText.c_str();
+        }
+    });
 }
 
 }  // extern "C"

@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define TESSERA_C_API_VERSION 3
+#define TESSERA_C_API_VERSION 4
 
 /* The library exports these functions and nothing else. */
 #if defined(__GNUC__)
@@ -166,6 +166,18 @@ TESSERA_C_EXPORT tessera_status tessera_last_run(int32_t form, const char** text
  * the times can be read) from now on, in every thread; host runs are always timed. Returns the
  * previous setting. Never fails. */
 TESSERA_C_EXPORT int32_t tessera_set_step_timing(int32_t on);
+
+/* Writes a host image to `path` in the format its extension names (.png, .jpg, .tif, .webp,
+ * .bmp, .exr, ...), to a temporary name that is synced and renamed over it. `rgb`: 1 when the
+ * channels are R, G, B(, A), 0 when B, G, R(, A) as OpenCV keeps them. `quality` and
+ * `compression` (NULL: the defaults, JPEG quality 92, PNG level 6, TIFF LZW, WebP lossless)
+ * take the text of `tessera-cli apply --quality` ("1".."100", "lossless") and --compression
+ * ("0".."9", "none", "lzw", "deflate"). Sets *encoding_out (may be NULL) to the encoding used
+ * in words ("JPEG quality 85"; "" for formats without a choice). A format that cannot hold the
+ * image's depth or channels is TESSERA_INVALID_ARGUMENT, naming the file. */
+TESSERA_C_EXPORT tessera_status tessera_write_image(const char* path, const tessera_image* image, int32_t rgb,
+                                                    const char* quality, const char* compression,
+                                                    const char** encoding_out);
 
 #ifdef __cplusplus
 }

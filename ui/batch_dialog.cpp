@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/batch_dialog.h"
+
+#include "ui/encode_options_widget.h"
 #include "ui/screen_fit.h"
 
 #include "ui/file_dialogs.h"
@@ -174,6 +176,24 @@ QWidget* BatchDialog::createOutput()
         format_->addItem(QString::fromLatin1(ext).toUpper(), QString::fromLatin1(ext));
     }
     form->addRow(tr("Format:"), format_);
+    encode_ = new EncodeOptionsWidget(box);
+    encode_->setObjectName(QStringLiteral("batchEncoding"));
+    encode_->setCompact(true);
+    encode_->setOptions(rememberedEncodeOptions());
+    form->addRow(tr("Quality:"), encode_);
+    // Only the chosen format's choices; every format's when outputs keep their input's.
+    const auto showEncoding = [this] {
+        const QString ext = format_->currentData().toString();
+        const auto format = ext.isEmpty() ? values::EncodedFormat::Other
+                                          : values::encodedFormatOf(QStringLiteral("x.").append(ext).toStdString());
+        encode_->showFormat(format);
+        encode_->setVisible(ext.isEmpty() || format != values::EncodedFormat::Other);
+        if (auto* label = qobject_cast<QFormLayout*>(encode_->parentWidget()->layout())->labelForField(encode_)) {
+            label->setVisible(encode_->isVisibleTo(encode_->parentWidget()));
+        }
+    };
+    connect(format_, &QComboBox::currentIndexChanged, this, showEncoding);
+    showEncoding();
     depth_ = new QComboBox(box);
     depth_->setObjectName(QStringLiteral("batchDepth"));
     depth_->addItem(tr("Keep"), QStringLiteral("keep"));
@@ -232,6 +252,7 @@ BatchRequest BatchDialog::request() const
     r.device = device_->currentData().toString();
     r.jpegOnGpu = jpegOnGpu_->isEnabled() && jpegOnGpu_->isChecked();
     r.manifest = manifest_->isChecked();
+    r.encode = encode_->options();
     return r;
 }
 
@@ -364,6 +385,7 @@ void BatchDialog::restoreSettings()
     storedDevice_ = s.value(kGroup + QStringLiteral("device")).toString();
     device_->setCurrentIndex(std::max(0, device_->findData(storedDevice_)));
     jpegOnGpu_->setChecked(s.value(kGroup + QStringLiteral("jpegOnGpu"), false).toBool());
+    encode_->setOptions(rememberedEncodeOptions());
 }
 
 void BatchDialog::storeSettings() const
@@ -378,6 +400,7 @@ void BatchDialog::storeSettings() const
     s.setValue(kGroup + QStringLiteral("manifest"), manifest_->isChecked());
     s.setValue(kGroup + QStringLiteral("device"), device_->currentData());
     s.setValue(kGroup + QStringLiteral("jpegOnGpu"), jpegOnGpu_->isChecked());
+    rememberEncodeOptions(encode_->options());
 }
 
 void BatchDialog::chooseFiles()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "values/encode_options.h"
 #include "ui/batch_progress.h"
 #include "ui/preferences_dialog.h"
 
@@ -20,6 +21,8 @@ class QRadioButton;
 
 namespace tessera::ui {
 
+class EncodeOptionsWidget;
+
 /// What the user set up in the batch dialog, as plain text values; app/ turns it into a job.
 struct BatchRequest {
     QStringList inputs;  ///< files and folders, in list order
@@ -33,6 +36,7 @@ struct BatchRequest {
     QString device;          ///< a DeviceOption key: "auto", "cpu", "gpu:0", "all"
     bool jpegOnGpu = false;  ///< decode JPEGs with nvJPEG on the batch's GPUs where it can
     bool manifest = false;
+    values::EncodeOptions encode;  ///< quality and compression, by output format
 };
 
 /// Batch > Run Batch: inputs (buttons or drag and drop), the filters (current stack or a preset
@@ -115,6 +119,7 @@ private:
     QComboBox* device_ = nullptr;
     QCheckBox* jpegOnGpu_ = nullptr;
     QCheckBox* manifest_ = nullptr;
+    EncodeOptionsWidget* encode_ = nullptr;
     BatchProgress* progress_ = nullptr;
     QPushButton* start_ = nullptr;
     QPushButton* cancel_ = nullptr;

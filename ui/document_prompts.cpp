@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/document_prompts.h"
 
+#include "ui/encode_options_widget.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -95,6 +97,22 @@ DocumentPrompts::ExportFix DocumentPrompts::askExportFix(const QString& problem,
     }
     return box.clickedButton() != nullptr && box.clickedButton() == clipped ? ExportFix::ConvertClipped
                                                                             : ExportFix::Cancel;
+}
+
+std::optional<values::EncodeOptions>
+DocumentPrompts::askEncoding(const QString& path, const values::EncodeOptions& initial, const QString& note) const
+{
+    if (encodingPrompt_) {
+        return encodingPrompt_(path, initial, note);
+    }
+    if (!modalDialogs_) {
+        return initial;
+    }
+    EncodeOptionsDialog dialog(path, initial, note, parent_);
+    if (dialog.exec() != QDialog::Accepted) {
+        return std::nullopt;
+    }
+    return dialog.options();
 }
 
 }  // namespace tessera::ui

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "values/encode_options.h"
+
 #include <QString>
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 
 class QWidget;
 
@@ -61,12 +64,27 @@ public:
         exportFixPrompt_ = std::move(prompt);
     }
 
+    /// Replaces the encoder choices asked once a file name is chosen (an empty function restores
+    /// the dialog). It gets the path, the choices offered first and a note; it returns the choices
+    /// or nullopt to write nothing. Without modal dialogs and without a prompt, the initial
+    /// choices are taken.
+    void setEncodingPrompt(std::function<std::optional<values::EncodeOptions>(
+                               const QString& path, const values::EncodeOptions& initial, const QString& note)>
+                               prompt)
+    {
+        encodingPrompt_ = std::move(prompt);
+    }
+
     /// Asks whether to save unsaved work before `action`.
     UnsavedAnswer askUnsaved(const QString& action) const;
     /// Asks whether Save to path applies the enabled filters (titles in filters) first.
     SaveChoice askSaveChoice(const QString& path, const QStringList& filters) const;
     /// Asks how to export a result the chosen format cannot hold (problem says why).
     ExportFix askExportFix(const QString& problem, const QString& other, bool canConvert) const;
+    /// Asks the quality or compression to write path with (its format has a choice), starting
+    /// at initial, with note shown above the choices; nullopt: write nothing.
+    std::optional<values::EncodeOptions> askEncoding(const QString& path, const values::EncodeOptions& initial,
+                                                     const QString& note) const;
 
 private:
     QWidget* parent_;
@@ -74,6 +92,8 @@ private:
     std::function<UnsavedAnswer(const QString&)> unsavedPrompt_;
     std::function<SaveChoice(const QString&, const QStringList&)> saveChoicePrompt_;
     std::function<ExportFix(const QString&, const QString&, bool)> exportFixPrompt_;
+    std::function<std::optional<values::EncodeOptions>(const QString&, const values::EncodeOptions&, const QString&)>
+        encodingPrompt_;
 };
 
 }  // namespace tessera::ui

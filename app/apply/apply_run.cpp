@@ -89,7 +89,8 @@ void ApplyRun::writeOutputs(const cv::Mat& dst, ApplyResult& result) const
 {
     result.typeOut = dst.type();
     // What the output holds is what its writer put there, not what was offered.
-    result.kept = writeImage(request_.output, dst, request_.stripMetadata ? nullptr : &result.metadata);
+    result.kept =
+        writeImage(request_.output, dst, request_.stripMetadata ? nullptr : &result.metadata, request_.encode);
     if (!request_.trace.empty()) {
         writeTrace(request_.trace, TraceFormat::ChromeTrace, result.report.records,
                    gpus_.empty() ? values::DeviceSnapshot{} : gpu::enumerateDevices());

@@ -28,6 +28,7 @@ struct ApplyRequest {
     std::size_t gpuMemoryLimit = 0;  ///< bytes per GPU; 0: the device's own budget
     std::optional<values::TileSize> tile;
     bool stripMetadata = false;
+    codec::EncodeOptions encode;  ///< the output format's quality or compression
 };
 
 /// What the run did.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "app/io/codec/codec.h"
 #include "filters/filter_spec.h"
 #include "values/device_id.h"
 
@@ -39,10 +40,11 @@ struct BatchJob {
     filters::FilterChain chain;                               ///< run on every input; must not be empty
     std::string filterName;                                   ///< what {filter} becomes; empty: the steps' ids
     OverwritePolicy policy = OverwritePolicy::Skip;
-    int jobs = 0;                ///< files worked on at once, one thread each; 0: one per core
-    int maxInFlight = 0;         ///< images held at once; 0: as many as jobs
-    bool manifest = false;       ///< write a reproducibility sidecar beside each output
-    bool stripMetadata = false;  ///< write no EXIF, XMP or ICC profile into the outputs
+    int jobs = 0;                 ///< files worked on at once, one thread each; 0: one per core
+    int maxInFlight = 0;          ///< images held at once; 0: as many as jobs
+    bool manifest = false;        ///< write a reproducibility sidecar beside each output
+    bool stripMetadata = false;   ///< write no EXIF, XMP or ICC profile into the outputs
+    codec::EncodeOptions encode;  ///< quality and compression of the outputs, by format
     /// GPUs that decode the JPEG inputs with nvJPEG, the files spread over them (a file nvJPEG
     /// cannot take, or every file where nvJPEG is missing, goes to libjpeg-turbo); empty: the
     /// CPU decodes them all.

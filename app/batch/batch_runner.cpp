@@ -313,7 +313,8 @@ private:
         }
         const auto begin = Clock::now();
         try {
-            const MetadataReport kept = writeImage(output, item.image, job_.stripMetadata ? nullptr : &item.metadata);
+            const MetadataReport kept =
+                writeImage(output, item.image, job_.stripMetadata ? nullptr : &item.metadata, job_.encode);
             results_[i].metadata = kept.summary();
             results_[i].encodeMs = msSince(begin);
             if (manifest_) {

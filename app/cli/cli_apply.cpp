@@ -3,6 +3,7 @@
 #include "app/apply/apply_run.h"
 #include "app/cli/cli_commands.h"
 #include "app/cli/cli_filter_options.h"
+#include "app/io/encode_choice.h"
 #include "app/io/file_roles.h"
 #include "app/io/image_io.h"
 #include "app/io/path_text.h"
@@ -34,6 +35,7 @@ struct ApplyOptions {
     bool json = false;
     bool help = false;
     bool stripMetadata = false;
+    codec::EncodeOptions encode;
 };
 
 void printApplyUsage(std::ostream& os)
@@ -43,6 +45,7 @@ void printApplyUsage(std::ostream& os)
           "         [--scale S] [--offset O] [--depth same|u8|u16|f32]\n"
           "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--method auto|direct|separable|fft]\n"
           "         [--gpu-memory-limit BYTES] [--tile WxH] [--trace FILE] [--strip-metadata] [--json]\n"
+          "         [--quality Q] [--compression C]\n"
           "\n"
           "  --filter ID        add a filter to the chain (see 'tessera-cli filters')\n"
           "  --param KEY=VALUE  set a parameter of the --filter before it\n"
@@ -60,7 +63,8 @@ void printApplyUsage(std::ostream& os)
           "                     as Chrome trace JSON, for Perfetto or chrome://tracing\n"
           "  --strip-metadata   write no EXIF, XMP or ICC profile (by default they are carried\n"
           "                     from the input to JPEG, PNG, TIFF and WebP outputs)\n"
-          "  --json             print one JSON object describing the run\n"
+       << kEncodeOptionsHelp
+       << "  --json             print one JSON object describing the run\n"
           "  --                 end of options: what follows is the input, even if it starts with '-'\n"
           "Filters run in the order given; the output is written to a temporary file and renamed.\n"
           "A photo's EXIF orientation is applied on reading, so the output is upright.\n";
@@ -83,6 +87,7 @@ ApplyOptions parseApply(const std::vector<std::string>& args)
             o.json = true;
         } else if (a == "--strip-metadata") {
             o.stripMetadata = true;
+        } else if (readEncodeOption(in, o.encode)) {
         } else {
             return false;
         }
@@ -150,6 +155,10 @@ json applyJson(const ApplyOptions& o, const filters::FilterChain& chain, const A
                 {"write_milliseconds", r.writeMs},
                 {"metadata", r.kept.kept.summary()},
                 {"metadata_left_out", r.kept.dropped}};
+    if (const std::string encoding = values::describeEncoding(values::encodedFormatOf(o.output), o.encode);
+        !encoding.empty()) {
+        doc["encoding"] = encoding;
+    }
     // What the pipeline did, in the shape every front end reports (values/run_report_json.h).
     doc["run"] = json::parse(values::runReportJson(report));
     putPath(doc, "input", o.input);
@@ -261,6 +270,7 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     request.gpuMemoryLimit = o.filters.gpuMemoryLimit;
     request.tile = o.filters.tile;
     request.stripMetadata = o.stripMetadata;
+    request.encode = o.encode;
     std::optional<ApplyRun> run;
     try {
         run.emplace(request);

@@ -47,6 +47,7 @@ void printBatchUsage(std::ostream& os)
           "         [--policy skip|rename|overwrite] [--recursive] [--jobs N]\n"
           "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--report FILE.json] [--csv FILE.csv]\n"
           "         [--method M] [--gpu-memory-limit BYTES] [--tile WxH] [--manifest] [--strip-metadata]\n"
+          "         [--quality Q] [--compression C]\n"
           "\n"
           "  INPUT              image files, folders and glob patterns (quote patterns); after\n"
           "                     \"--\" every argument is an input, even one starting with '-'\n"
@@ -79,7 +80,8 @@ void printBatchUsage(std::ostream& os)
           "  --strip-metadata   write no EXIF, XMP or ICC profile (by default they go from each\n"
           "                     input to its JPEG, PNG, TIFF or WebP output; photos are always\n"
           "                     turned upright from their EXIF orientation)\n"
-          "Every output is written to a temporary file and renamed; a bad file is reported and the\n"
+       << kEncodeOptionsHelp
+       << "Every output is written to a temporary file and renamed; a bad file is reported and the\n"
           "batch goes on. Exit codes: 0 all files done or skipped, 1 a file failed, 2 a usage error,\n"
           "130/143 interrupted by SIGINT/SIGTERM (the report still lists every file).\n";
 }
@@ -141,6 +143,7 @@ BatchCliOptions parseBatch(const std::vector<std::string>& args)
             o.job.manifest = true;
         } else if (a == "--strip-metadata") {
             o.job.stripMetadata = true;
+        } else if (readEncodeOption(in, o.job.encode)) {
         } else {
             return false;
         }

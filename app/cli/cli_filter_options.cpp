@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/cli/cli_filter_options.h"
 
+#include "app/io/encode_choice.h"
 #include "filters/factories.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
@@ -114,6 +115,30 @@ struct FilterOptionParser::PendingFilter {
 const char* const kGpuOptionsHelp = "  --gpu-memory-limit BYTES  most device memory each GPU may use (suffix K, M, G:\n"
                                     "                     binary units); larger images stream through in tiles\n"
                                     "  --tile WxH         GPU tile size (default: chosen from the memory)\n";
+
+const char* const kEncodeOptionsHelp =
+    "  --quality Q        JPEG quality 1-100 (default 92); for WebP a quality makes it lossy,\n"
+    "                     'lossless' (the default) keeps every value\n"
+    "  --compression C    PNG zlib level 0-9 (default 6), or TIFF none, lzw (default), deflate\n";
+
+bool readEncodeOption(ArgumentReader& in, codec::EncodeOptions& options)
+{
+    const std::string& a = in.current();
+    if (a != "--quality" && a != "--compression") {
+        return false;
+    }
+    const std::string& text = in.value();
+    try {
+        if (a == "--quality") {
+            setQuality(options, text);
+        } else {
+            setCompression(options, text);
+        }
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(a + ": " + e.what());
+    }
+    return true;
+}
 
 std::size_t parseBytes(const std::string& option, const std::string& text)
 {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/cli/cli_arguments.h"
+#include "app/io/codec/codec.h"
 #include "app/io/file_roles.h"
 #include "filters/filter_spec.h"
 #include "filters/filter_stack_model.h"
@@ -88,6 +89,12 @@ values::TileSize parseTileSize(const std::string& option, const std::string& tex
 
 /// The usage lines of --gpu-memory-limit and --tile.
 extern const char* const kGpuOptionsHelp;
+
+/// When in's current argument is --quality or --compression, reads its value into options and
+/// returns true; otherwise returns false. Throws UsageError for a value the option refuses.
+bool readEncodeOption(ArgumentReader& in, codec::EncodeOptions& options);
+/// The usage lines of --quality and --compression.
+extern const char* const kEncodeOptionsHelp;
 
 /// Reads a whole number or a decimal; throws UsageError naming option otherwise.
 double parseNumber(const std::string& option, const std::string& text);

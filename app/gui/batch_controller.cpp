@@ -107,6 +107,7 @@ BatchJob BatchController::jobFor(const ui::BatchRequest& request, bool forExampl
                                                                                  : request.depth.toStdString());
     job.policy = parseOverwritePolicy(request.policy.toStdString());
     job.manifest = request.manifest;
+    job.encode = request.encode;
     if (!request.presetPath.isEmpty()) {
         job.filterName = QFileInfo(request.presetPath).completeBaseName().toStdString();
         job.chain = forExample

@@ -5,6 +5,7 @@
 #include "app/document/document.h"
 #include "app/document/qt_text.h"
 #include "app/io/data_dirs.h"
+#include "app/io/encode_choice.h"
 #include "app/io/image_io.h"
 #include "app/document/kernel_preset.h"
 #include "app/gui/preview_controller.h"
@@ -19,6 +20,7 @@
 #include "ui/main_window.h"
 #include "ui/preferences_dialog.h"
 #include "ui/document_actions.h"
+#include "ui/encode_options_widget.h"
 #include "ui/window_menus.h"
 #include "ui/help_menu.h"
 
@@ -123,6 +125,7 @@ void DocumentController::openImage(const QString& path)
         }
         document_.setImage(std::move(image));
         metadata_ = std::move(metadata);
+        sourceJpegQuality_ = jpegQualityOf(absolute.toStdString());
         previews_.setSourceProfile(metadata_.icc);
         previews_.showOpenedImage(absolute);
         if (metadata_.orientation != 1) {
@@ -167,15 +170,25 @@ void DocumentController::saveImage(const QString& path)
             break;
         }
     }
+    const std::optional<values::EncodeOptions> encoding = chooseEncoding(path, true);
+    if (!encoding) {
+        window_.showMessage(tr("Nothing saved"));
+        return;
+    }
     try {
-        const MetadataReport kept = writeImage(path.toStdString(), document_.image(), &metadata_);
+        const MetadataReport kept = writeImage(path.toStdString(), document_.image(), &metadata_, *encoding);
         document_.markSaved();
+        // The file the document now stands for was written at this quality.
+        sourceJpegQuality_ = values::encodedFormatOf(path.toStdString()) == values::EncodedFormat::Jpeg
+                                 ? std::optional<int>(encoding->jpegQuality)
+                                 : std::nullopt;
         if (QFileInfo(path).absoluteFilePath() != QFileInfo(window_.currentPath()).absoluteFilePath()) {
             window_.setDocumentPath(QFileInfo(path).absoluteFilePath());
         }
         window_.setDocumentModified(false);
-        window_.showMessage(
-            tr("Saved %1 to %2 (%3%4)").arg(what, path, qs(describeFormat(document_.image())), metadataNote(kept)));
+        window_.showMessage(tr("Saved %1 to %2 (%3%4%5)")
+                                .arg(what, path, qs(describeFormat(document_.image())), encodingNote(path, *encoding),
+                                     metadataNote(kept)));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot save image"), QString::fromUtf8(e.what()));
     }
@@ -223,16 +236,57 @@ void DocumentController::exportResult(const QString& path, cv::Mat result)
         }
         // The same run object as tessera-cli apply writes it, with the same rules: never over the
         // file the image came from, metadata kept, a temporary name synced and renamed.
+        const std::optional<values::EncodeOptions> encoding = chooseEncoding(target, false);
+        if (!encoding) {
+            window_.showMessage(tr("Nothing exported"));
+            return;
+        }
         ApplyRequest request;
+        request.encode = *encoding;
         request.input = window_.currentPath().toStdString();
         request.output = target.toStdString();
         request.chain = previews_.stackChain();
         const MetadataReport kept = ApplyRun(std::move(request)).write(document_.image(), result, metadata_).kept;
-        window_.showMessage(
-            tr("Exported %1 (%2%3%4)").arg(target, qs(describeFormat(result)), converted, metadataNote(kept)));
+        window_.showMessage(tr("Exported %1 (%2%3%4%5)")
+                                .arg(target, qs(describeFormat(result)), converted, encodingNote(target, *encoding),
+                                     metadataNote(kept)));
     } catch (const std::exception& e) {
         window_.showError(tr("Cannot export image"), tr("%1. Nothing was written.").arg(namingFile(target, e)));
     }
+}
+
+std::optional<values::EncodeOptions> DocumentController::chooseEncoding(const QString& path, bool saving)
+{
+    const values::EncodedFormat format = values::encodedFormatOf(path.toStdString());
+    values::EncodeOptions initial = ui::rememberedEncodeOptions();
+    if (format == values::EncodedFormat::Other) {
+        return initial;
+    }
+    QString note;
+    if (saving && format == values::EncodedFormat::Jpeg && sourceJpegQuality_) {
+        initial.jpegQuality = *sourceJpegQuality_;
+        note = tr("%1 was saved at about JPEG quality %2; writing at the same quality keeps its look and size.")
+                   .arg(QFileInfo(window_.currentPath()).fileName())
+                   .arg(*sourceJpegQuality_);
+    }
+    const bool lossy =
+        format == values::EncodedFormat::Jpeg || (format == values::EncodedFormat::Webp && initial.webpQuality <= 100);
+    const bool plainSave =
+        saving && QFileInfo(path).absoluteFilePath() == QFileInfo(window_.currentPath()).absoluteFilePath();
+    if (plainSave && !lossy) {
+        return initial;
+    }
+    std::optional<values::EncodeOptions> chosen = window_.prompts().askEncoding(path, initial, note);
+    if (chosen) {
+        ui::rememberEncodeOptions(*chosen);
+    }
+    return chosen;
+}
+
+QString DocumentController::encodingNote(const QString& path, const values::EncodeOptions& options)
+{
+    const std::string words = values::describeEncoding(values::encodedFormatOf(path.toStdString()), options);
+    return words.empty() ? QString() : QStringLiteral(", ") + qs(words);
 }
 
 QString DocumentController::metadataNote(const MetadataReport& written)

@@ -68,11 +68,18 @@ public slots:
     void pasteStack();
 
 private:
+    /// The quality or compression to write path with: for a format with a choice, asked with the
+    /// last choices (a JPEG saved over its own kind starting at the original's quality), except
+    /// that a plain Save of a lossless format takes the last choices without asking; nullopt
+    /// when the user cancels. The choice made is remembered.
+    std::optional<values::EncodeOptions> chooseEncoding(const QString& path, bool saving);
     /// The rest of exportImage() once the whole result is there.
     void exportResult(const QString& path, cv::Mat result);
     void showStack();
     /// "; kept EXIF, ICC profile" for a status message; empty when nothing was kept.
     static QString metadataNote(const MetadataReport& written);
+    /// ", JPEG quality 92" for a status message; empty for a format without a choice.
+    static QString encodingNote(const QString& path, const values::EncodeOptions& options);
     /// After path opened with an empty stack: the stack kept for path, as one undoable step.
     void restoreKeptStack(const QString& path);
     /// Enables Copy Stack and Save Stack as Preset while the stack has an enabled filter, and
@@ -82,8 +89,9 @@ private:
     ui::MainWindow& window_;
     document::Document& document_;
     PreviewController& previews_;
-    ImageMetadata metadata_;  ///< what the open image's file carried besides pixels
-    StackMemory memory_;      ///< each image's stack, by path
+    ImageMetadata metadata_;                ///< what the open image's file carried besides pixels
+    std::optional<int> sourceJpegQuality_;  ///< the open JPEG's estimated quality
+    StackMemory memory_;                    ///< each image's stack, by path
 };
 
 }  // namespace tessera::app::gui

@@ -31,7 +31,7 @@ from ._lib import LIBRARY_PATH, TesseraError
 from ._report import RunReport
 
 __version__ = _lib.VERSION
-__all__ = ["apply", "filters", "devices", "Chain", "Filter", "load_preset", "TesseraError", "last_run",
+__all__ = ["apply", "write", "filters", "devices", "Chain", "Filter", "load_preset", "TesseraError", "last_run",
            "set_step_timing", "RunReport",
            "LIBRARY_PATH", "__version__"]
 
@@ -188,3 +188,33 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
     if on_device:
         return _device.apply_device(prepared, image, out, stream)
     return _fast.run_host(prepared, image, out)
+
+
+def write(path, image, /, *, quality=None, compression=None, order="rgb"):
+    """Writes a NumPy image to path in the format its extension names and returns the encoding
+    used in words ("JPEG quality 85", "PNG compression level 9", "TIFF with Deflate
+    compression", "WebP lossless"; "" for formats without a choice).
+
+    The file is written to a temporary name, synced and renamed, so a reader never sees half of
+    it. A format that cannot hold the image's dtype or channels (float32 as JPEG) raises
+    ValueError naming the file.
+
+    quality
+        JPEG: 1 to 100 (default 92). WebP: 1 to 100 makes it lossy at that quality;
+        "lossless" (the default) keeps every value. Other formats ignore it.
+    compression
+        PNG: the zlib level 0 to 9 (default 6). TIFF: "none", "lzw" (default) or "deflate".
+        Other formats ignore it.
+    order
+        "rgb" (default, as NumPy imaging libraries hold colour) or "bgr" (as OpenCV does) for
+        3- and 4-channel images.
+    """
+    import os
+    order = _args.choice("order", order, ("rgb", "bgr"))
+    if quality is not None and not isinstance(quality, str):
+        quality = _args.whole("quality", quality, 1, 100)
+    if compression is not None and not isinstance(compression, str):
+        compression = _args.whole("compression", compression, 0, 9)
+    layout = _arrays.host_layout(image)
+    return _lib.write_image(os.fsencode(os.fspath(path)), layout.image(), order != "bgr", quality, compression)
+

@@ -22,7 +22,7 @@ _NOT_SUPPORTED = 2
 _OUT_OF_MEMORY = 3
 _RUNTIME_ERROR = 4
 
-API_VERSION = 3
+API_VERSION = 4
 
 HOST_MEMORY, DEVICE_MEMORY = 0, 1
 REPORT_JSON, REPORT_CHROME_TRACE = 0, 1
@@ -126,6 +126,9 @@ _lib.tessera_last_run.restype = ctypes.c_int
 _lib.tessera_last_run.argtypes = [ctypes.c_int32, _P(ctypes.c_char_p)]
 _lib.tessera_set_step_timing.restype = ctypes.c_int32
 _lib.tessera_set_step_timing.argtypes = [ctypes.c_int32]
+_lib.tessera_write_image.restype = ctypes.c_int
+_lib.tessera_write_image.argtypes = [ctypes.c_char_p, _P(_Image), ctypes.c_int32, ctypes.c_char_p, ctypes.c_char_p,
+                                     _P(ctypes.c_char_p)]
 
 if _lib.tessera_api_version() != API_VERSION:
     raise ImportError(
@@ -269,3 +272,12 @@ def describe_chain_text(text, source):
         if message.startswith("chain: "):
             message = message[len("chain: "):]
         raise ValueError(f"{source}: {message}") from None
+
+
+def write_image(path, image, rgb, quality, compression):
+    """Writes image (a C image structure) to path (bytes); the encoding used, in words."""
+    encoding = ctypes.c_char_p()
+    _check(_lib.tessera_write_image(path, ctypes.byref(image), 1 if rgb else 0, _text(quality), _text(compression),
+                                    ctypes.byref(encoding)))
+    return encoding.value.decode()
+

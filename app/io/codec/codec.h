@@ -8,6 +8,7 @@
 // through files::OutputFile. Nothing here prints: library warnings go to ioDiagnostic().
 
 #include "app/io/image_metadata.h"
+#include "values/encode_options.h"
 
 #include <opencv2/core/mat.hpp>
 
@@ -74,12 +75,7 @@ struct Decoded {
 };
 
 /// Choices an encoder honours; each ignores those of other formats.
-struct EncodeOptions {
-    int jpegQuality = 95;    ///< 1..100
-    int pngCompression = 6;  ///< zlib level 0..9
-    enum class TiffCompression { None, Lzw, Deflate } tiffCompression = TiffCompression::Lzw;
-    int webpQuality = 101;  ///< 0..100 lossy; above 100: lossless
-};
+using values::EncodeOptions;
 
 /// What an encoder put into the file besides the pixels: the parts written (as bytes, so a test
 /// can compare them) and, for each part offered but not written in full, the reason, e.g.
@@ -106,6 +102,11 @@ using MetadataReader = ImageMetadata(std::span<const std::uint8_t> file);
 Reader readJpeg, readPng, readTiff, readWebp, readExr, readBmp;
 Writer writeJpeg, writePng, writeTiff, writeWebp, writeExr, writeBmp;
 MetadataReader readJpegMetadata, readPngMetadata, readTiffMetadata, readWebpMetadata;
+
+/// The quality (1..100) whose scaled standard luminance table (libjpeg's scaling of the table in
+/// the JPEG standard's annex K) lies nearest the file's first quantisation table; 0 when the
+/// file has no readable header or table. Never throws.
+int estimateJpegQuality(std::span<const std::uint8_t> file);
 
 /// Netpbm (P1 to P6) images, read only (a small parser of Tessera's own).
 bool looksLikePnm(std::span<const std::uint8_t> file);

@@ -8,6 +8,9 @@
 
 #include <opencv2/core.hpp>
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace tessera::app::codec {
 namespace {
 
@@ -261,6 +264,43 @@ ImageMetadata readJpegMetadata(std::span<const std::uint8_t> file)
         return jpeg::parseSegments(savedSegments(d.cinfo));
     } catch (...) {
         return {};
+    }
+}
+
+int estimateJpegQuality(std::span<const std::uint8_t> file)
+{
+    // The luminance table of the JPEG standard (annex K), in natural order as libjpeg keeps it.
+    static constexpr int kLuminance[64] = {16, 11, 10, 16, 24,  40,  51,  61,  12, 12, 14, 19, 26,  58,  60,  55,
+                                           14, 13, 16, 24, 40,  57,  69,  56,  14, 17, 22, 29, 51,  87,  80,  62,
+                                           18, 22, 37, 56, 68,  109, 103, 77,  24, 35, 55, 64, 81,  104, 113, 92,
+                                           49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99};
+    try {
+        if (file.size() < 3 || file[0] != 0xFF || file[1] != 0xD8) {
+            return 0;
+        }
+        Decompressor d;
+        if (!openAndReadHeader(d, file) || d.cinfo.quant_tbl_ptrs[0] == nullptr) {
+            return 0;
+        }
+        const JQUANT_TBL& table = *d.cinfo.quant_tbl_ptrs[0];
+        int best = 0;
+        long bestDistance = 0;
+        for (int q = 1; q <= 100; ++q) {
+            // libjpeg's jpeg_quality_scaling and jpeg_add_quant_table with baseline limits.
+            const long scale = q < 50 ? 5000 / q : 200 - 2 * q;
+            long distance = 0;
+            for (int i = 0; i < 64; ++i) {
+                const long expected = std::clamp((kLuminance[i] * scale + 50) / 100, 1L, 255L);
+                distance += std::abs(expected - static_cast<long>(table.quantval[i]));
+            }
+            if (best == 0 || distance < bestDistance) {
+                best = q;
+                bestDistance = distance;
+            }
+        }
+        return best;
+    } catch (...) {
+        return 0;
     }
 }
 

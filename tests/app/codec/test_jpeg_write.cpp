@@ -91,6 +91,22 @@ TEST(JpegWrite, SameFileAsOpenCvAtTheSameQuality)
     }
 }
 
+TEST(JpegWrite, TheQualityAFileWasWrittenAtIsReadBackFromItsTables)
+{
+    for (const int quality : {1, 10, 37, 50, 75, 92, 95, 100}) {
+        const cv::Mat img = detailedImage(40, 48, CV_8UC3, static_cast<unsigned>(quality));
+        MetadataWritten written;
+        EncodeOptions options;
+        options.jpegQuality = quality;
+        EXPECT_EQ(estimateJpegQuality(writeJpeg(img, nullptr, options, written)), quality);
+        // An encoder other than Tessera's (OpenCV's libjpeg) reads the same.
+        EXPECT_EQ(estimateJpegQuality(cvEncode(".jpg", img, {cv::IMWRITE_JPEG_QUALITY, quality})), quality);
+    }
+    const std::vector<std::uint8_t> notJpeg = {0x89, 'P', 'N', 'G', 0, 0, 0, 0};
+    EXPECT_EQ(estimateJpegQuality(notJpeg), 0);
+    EXPECT_EQ(estimateJpegQuality({}), 0);
+}
+
 TEST(JpegWrite, RefusesWhatJpegCannotHold)
 {
     MetadataWritten written;

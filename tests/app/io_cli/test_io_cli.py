@@ -194,6 +194,71 @@ def test_what_the_report_calls_kept_is_what_the_output_holds(tmp_path):
             assert part in said(report), (ext, part, report)
 
 
+def test_quality_and_compression_reach_the_file_with_icc_and_iptc_kept(tmp_path):
+    """Every format with a choice, written with it from a photo carrying EXIF, IPTC and an ICC
+    profile: ImageMagick reads the quality or compression asked for, exiv2 reads the metadata,
+    and the report says the encoding."""
+    src = tmp_path / "all.jpg"
+    img = np.random.default_rng(5).integers(0, 256, (96, 128, 3), np.uint8)
+    img = cv2.GaussianBlur(img, (0, 0), 2)
+    assert cv2.imwrite(str(src), img)
+    exiv2_set(src, "set Exif.Image.Make Ascii TesseraCam", "set Iptc.Application2.Caption String Caption")
+    (tmp_path / "all.icc").write_bytes(icc_profile())
+    subprocess.run(["exiv2", "-iC", str(src)], check=True, capture_output=True)
+    cases = [("jpg", ["--quality", "40"], "%Q", "40", "JPEG quality 40"),
+             ("jpg", ["--quality", "97"], "%Q", "97", "JPEG quality 97"),
+             ("png", ["--compression", "0"], "%C", "Zip", "PNG compression level 0"),
+             ("png", ["--compression", "9"], "%C", "Zip", "PNG compression level 9"),
+             ("tif", ["--compression", "none"], "%C", "None", "TIFF uncompressed"),
+             ("tif", ["--compression", "lzw"], "%C", "LZW", "TIFF with LZW compression"),
+             ("tif", ["--compression", "deflate"], "%C", "Zip", "TIFF with Deflate compression"),
+             ("webp", ["--quality", "60"], None, None, "WebP quality 60"),
+             ("webp", ["--quality", "lossless"], None, None, "WebP lossless")]
+    sizes = {}
+    for ext, options, field, expected, words in cases:
+        out = tmp_path / f"out-{ext}-{options[1]}.{ext}"
+        done = run("apply", src, "-o", out, "--kernel", "1", "--device", "cpu", "--json", *options)
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        assert report["encoding"] == words, report
+        sizes[(ext, options[1])] = out.stat().st_size
+        if field is not None:
+            assert tool("identify", "-format", field, out).strip() == expected, (ext, options)
+        else:
+            data = out.read_bytes()
+            assert (b"VP8L" in data) == (options[1] == "lossless"), options
+        extracted = tmp_path / f"{out.stem}.icc"
+        convert = subprocess.run(["convert", str(out), str(extracted)], capture_output=True, text=True)
+        assert convert.returncode == 0, convert.stderr
+        assert extracted.read_bytes() == icc_profile(), (ext, options)
+        assert "ICC" in report["metadata"], report
+        assert value(out, "Exif.Image.Make") == "TesseraCam", (ext, options)
+        iptc = value(out, "Iptc.Application2.Caption") == "Caption"
+        assert iptc == ("IPTC" in str(report["metadata"])), (ext, options, report)
+        if ext in ("jpg", "tif"):
+            assert iptc, (ext, options)
+    assert sizes[("jpg", "40")] < sizes[("jpg", "97")]
+    assert sizes[("png", "9")] < sizes[("png", "0")]
+    assert sizes[("tif", "deflate")] < sizes[("tif", "none")]
+    assert sizes[("webp", "60")] < sizes[("webp", "lossless")]
+
+
+def test_a_batch_takes_quality_and_compression_for_each_format(tmp_path):
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    photo(inputs / "a.png")
+    photo(inputs / "b.tif")
+    photo(inputs / "c.jpg")
+    out = tmp_path / "out"
+    done = run("batch", inputs, "-o", out, "--kernel", "1", "--device", "cpu", "--quality", "55",
+               "--compression", "deflate")
+    assert done.returncode == 0, done.stderr
+    assert tool("identify", "-format", "%Q", out / "c-custom.jpg").strip() == "55"
+    assert tool("identify", "-format", "%C", out / "b-custom.tif").strip() == "Zip"
+    bad = run("batch", inputs, "-o", out, "--kernel", "1", "--quality", "0")
+    assert bad.returncode == 2 and "--quality" in bad.stderr, bad.stderr
+
+
 # ---- Decode budget and Ctrl+C ----
 
 def scan_bomb(path, size=32768, scans=999):
