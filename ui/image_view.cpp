@@ -67,6 +67,8 @@ void ImageView::setImage(const QImage& image)
         item_ = scene_->addPixmap(pixmap);
     } else {
         item_->setPixmap(pixmap);
+        item_->setTransform(QTransform());
+        item_->setTransformationMode(Qt::FastTransformation);
     }
     if (overlay_->original().size() != image.size()) {
         dropOriginal();
@@ -81,18 +83,37 @@ void ImageView::setImage(const QImage& image)
     emit visibleAreaChanged();
 }
 
-void ImageView::replaceImage(const QImage& image)
+void ImageView::replaceImage(const QImage& image, QSize logicalSize)
 {
-    if (item_ == nullptr || image.isNull() || image.size() != imageSize()) {
+    const QSize logical = logicalSize.isEmpty() ? image.size() : logicalSize;
+    if (item_ == nullptr || image.isNull() || logical != imageSize()) {
         setImage(image);
         return;
     }
     item_->setPixmap(QPixmap::fromImage(image));
+    if (image.size() == logical) {
+        item_->setTransform(QTransform());
+        item_->setTransformationMode(Qt::FastTransformation);
+    } else {
+        item_->setTransform(
+            QTransform::fromScale(double(logical.width()) / image.width(), double(logical.height()) / image.height()));
+        item_->setTransformationMode(Qt::SmoothTransformation);
+    }
+}
+
+double ImageView::renderingScale() const
+{
+    return item_ != nullptr ? item_->transform().m11() : 1.0;
 }
 
 QImage ImageView::shownImage() const
 {
-    return item_ != nullptr ? item_->pixmap().toImage() : QImage();
+    if (item_ == nullptr) {
+        return {};
+    }
+    const QImage shown = item_->pixmap().toImage();
+    return shown.size() == imageSize() ? shown
+                                       : shown.scaled(imageSize(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
 }
 
 void ImageView::clear()
@@ -209,7 +230,7 @@ bool ImageView::hasImage() const
 
 QSize ImageView::imageSize() const
 {
-    return item_ != nullptr ? item_->pixmap().size() : QSize();
+    return item_ != nullptr ? item_->sceneBoundingRect().size().toSize() : QSize();
 }
 
 void ImageView::setZoom(double factor)
@@ -359,7 +380,7 @@ void ImageView::drawBackground(QPainter* painter, const QRectF& rect)
 {
     QGraphicsView::drawBackground(painter, rect);
     if (item_ != nullptr) {
-        paintCheckerBackground(*painter, item_->boundingRect(), rect);
+        paintCheckerBackground(*painter, item_->sceneBoundingRect(), rect);
         return;
     }
     // The empty view says how to get started instead of showing nothing.

@@ -39,8 +39,12 @@ public:
     /// Replaces the shown image and fits it to the window; a null image clears the view.
     void setImage(const QImage& image);
     /// Swaps in a new rendering of the same picture (a filter preview): zoom and scroll position
-    /// stay where the user left them. A different size behaves as setImage().
-    void replaceImage(const QImage& image);
+    /// stay where the user left them. A different size behaves as setImage(). A logicalSize
+    /// larger than image's says image is a reduced rendering (a fit-zoom preview) of a picture
+    /// of that size: it is drawn scaled up to it, smoothly.
+    void replaceImage(const QImage& image, QSize logicalSize = {});
+    /// Image pixels per pixel of the shown rendering (1 unless a reduced preview is shown).
+    double renderingScale() const;
     /// Removes the image and the original, and turns the split off.
     void clear();
     /// Sets the unfiltered picture for the split's left side. It shows only while its size equals
@@ -64,7 +68,8 @@ public:
     bool showsOriginalAt(QPoint imagePos) const;
     /// True when an image is shown.
     bool hasImage() const;
-    /// The shown picture (right of the divider when split), as an image; null without one.
+    /// The shown picture (right of the divider when split), as an image at imageSize() (a reduced
+    /// rendering scaled up); null without one.
     QImage shownImage() const;
     /// Size of the shown image in pixels; empty without an image.
     QSize imageSize() const;

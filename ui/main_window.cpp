@@ -112,12 +112,12 @@ void MainWindow::showImage(const QImage& image, const QString& path, const QStri
     status_->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)));
 }
 
-void MainWindow::showPreview(const QImage& image, const QString& status)
+void MainWindow::showPreview(const QImage& image, const QString& status, QSize logicalSize)
 {
     if (!view_->hasImage()) {
         return;  // the image was closed while the preview was computed
     }
-    view_->replaceImage(image);
+    view_->replaceImage(image, logicalSize);
     view_->setPatch(QImage(), QPoint());
     menus_->compareAction()->setEnabled(view_->hasOriginal());
     status_->set(WindowStatus::Preview, status);

@@ -65,7 +65,7 @@ public slots:
     void showImage(const QImage& image, const QString& path, const QString& description);
     /// Shows a filtered rendering of the open image without moving the view; status says where
     /// it ran and how long it took (e.g. "Preview: GPU 0 (NVIDIA H200), separable, 0.8 ms").
-    void showPreview(const QImage& image, const QString& status);
+    void showPreview(const QImage& image, const QString& status, QSize logicalSize = {});
     /// Shows the preview of a part of the image with its top-left corner at image pixel at; the
     /// rest of the image shows dimmed as not previewed. status as showPreview().
     void showPreviewPatch(const QImage& patch, QPoint at, const QString& status);

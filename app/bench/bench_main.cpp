@@ -174,6 +174,9 @@ public:
                 continue;
             }
             report(bench::runPreview(!t.cpu, t.device, name, options_));
+            for (const char* filter : {"gaussian", "sharpen"}) {
+                report(bench::runFitPreview(!t.cpu, t.device, name, options_, filter));
+            }
         }
     }
 

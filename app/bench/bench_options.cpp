@@ -181,7 +181,8 @@ Options:
   --cases LIST     case names or groups, separated by commas (default all):
                      groups: all, small (3x3), large (15x15, 31x31), custom, separable,
                              f32c1, rgba8; preview (Engine latency of a 1920x1080
-                             view, not in all); multi (resident RGBA8 31x31 and 3x3
+                             view, and of a 24 MP photo at fit zoom 1/4 with a
+                             Gaussian and a sharpen; not in all); multi (resident RGBA8 31x31 and 3x3
                              on 1, 2, 4 and all of --devices' GPUs with the speed-up,
                              and host-to-host RGBA8 3x3 next to a pinned copy; not in all);
                              extra (rgba8-gaussian3, -5, -15, f32c1-gaussian3,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/engine/engine.h"
+#include "app/engine/reduced_preview.h"
 
 #include "values/device_label.h"
 
@@ -108,7 +109,8 @@ public:
     }
 
     /// Empty when the request was superseded while it waited for its devices.
-    std::optional<PreviewResult> run(quint64 id, const filters::FilterChain& chain, const values::Rect& requested)
+    std::optional<PreviewResult> run(quint64 id, const filters::FilterChain& chain, const values::Rect& requested,
+                                     int reduce)
     {
         PreviewResult r;
         r.id = id;
@@ -133,7 +135,19 @@ public:
             // One run for every case: the GPUs' bands, or the CPU slot when there is no GPU or the
             // user chose the CPU; what fell back is the pipeline's to decide and to report.
             values::RunReport report;
+            r.reduce = region.area() == static_cast<int>(image_.total()) ? std::max(1, reduce) : 1;
+            if (r.reduce > 1 && (!onGpu_ || fellBack_) && runReduced(chain, r)) {
+                lease.release();
+                std::string shown;
+                r.image = toDisplayImage(r.data, mapping_, &shown);
+                r.mapping = mapping_;
+                r.shownRange = QString::fromStdString(shown);
+                return r;
+            }
             pipeline_->run(image_, chain, r.data, &report, region);
+            if (r.reduce > 1) {
+                r.data = reduceByBlocks(r.data, r.reduce);
+            }
             if (!report.devicesUsed().empty()) {
                 r.device = gpuLabel(report);
                 r.methods = kernelLabel(report);
@@ -189,6 +203,24 @@ public:
     }
 
 private:
+    // The CPU's fit-zoom preview of one step, computed for the shown blocks alone; false when
+    // the chain does not allow it (the caller filters the whole image and reduces it).
+    bool runReduced(const filters::FilterChain& chain, PreviewResult& r) const
+    {
+        const auto start = std::chrono::steady_clock::now();
+        std::optional<cv::Mat> reduced = reducedCorrelation(image_, chain, r.reduce);
+        if (!reduced) {
+            return false;
+        }
+        r.data = std::move(*reduced);
+        r.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        r.device = QString::fromStdString(values::deviceLabel(values::DeviceId::cpu()));
+        if (useGpu_ && !gpuReason_.empty()) {
+            r.note = QString::fromStdString(gpuReason_);
+        }
+        return true;
+    }
+
     // A preview lease on the devices this request runs on: the chosen GPUs, each holding its
     // band of the source and of the result, or the CPU path. Given up when a newer request
     // comes while it waits.
@@ -358,20 +390,20 @@ void Engine::setDisplayMapping(const DisplayMapping& mapping)
         worker_, [worker, mapping] { worker->setDisplayMapping(mapping); }, Qt::QueuedConnection);
 }
 
-quint64 Engine::requestPreview(const filters::FilterChain& chain, const values::Rect& region)
+quint64 Engine::requestPreview(const filters::FilterChain& chain, const values::Rect& region, int reduce)
 {
     const quint64 id = latest_->fetch_add(1) + 1;
     EngineWorker* worker = worker_;
     std::shared_ptr<PreviewPromises> promises = promises_;
     QMetaObject::invokeMethod(
         worker_,
-        [this, worker, promises, id, chain, region] {
+        [this, worker, promises, id, chain, region, reduce] {
             if (worker->superseded(id)) {
                 return;  // a newer request is already queued: skip the work
             }
             // Delivered even if a newer request arrived meanwhile: while a slider is dragged, every
             // finished preview is still the newest the window can show.
-            std::optional<PreviewResult> result = worker->run(id, chain, region);
+            std::optional<PreviewResult> result = worker->run(id, chain, region, reduce);
             if (!result) {
                 return;  // superseded while it waited for its devices
             }

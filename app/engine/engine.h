@@ -38,6 +38,9 @@ struct PreviewResult {
     QString note;               ///< e.g. why the CPU ran although a GPU was present
     QString error;              ///< set when the request failed; image is then empty
     values::Rect region;        ///< the part of the image that image/data show (all of it unless asked)
+    /// 1: image/data hold region's pixels; above: the means of reduce x reduce blocks of the
+    /// filtered region (a fit-zoom preview: ceil(width / reduce) x ceil(height / reduce) pixels).
+    int reduce = 1;
     std::vector<values::TimingRecord> timings;  ///< what each GPU (or the CPU) spent on this preview
     values::RunReport report;                   ///< the pipeline's report of this preview, as every front end reports
 };
@@ -74,8 +77,11 @@ public:
     void setDisplayMapping(const DisplayMapping& mapping);
     /// Queues a preview of chain on the current image and returns its id (increasing). With a
     /// region (clipped to the image), only that part is computed and returned, e.g. what the
-    /// view shows; an empty region means the whole image.
-    quint64 requestPreview(const filters::FilterChain& chain, const values::Rect& region = {});
+    /// view shows; an empty region means the whole image. reduce above 1 (for the whole image
+    /// only) asks for what a view at 1 / reduce shows: the means of reduce x reduce blocks of the
+    /// filtered image, computed for those blocks alone where the chain allows (one step on the
+    /// CPU), else filtered whole and reduced.
+    quint64 requestPreview(const filters::FilterChain& chain, const values::Rect& region = {}, int reduce = 1);
     /// Id of the newest request so far (0 before the first).
     quint64 latestRequest() const { return latest_->load(); }
     /// A future of the result of request id or of the first newer one that runs, fulfilled on the

@@ -45,6 +45,11 @@ const cv::Mat& GuiController::previewData() const
 {
     return previews_->previewData();
 }
+int GuiController::previewReduce() const
+{
+    return previews_->previewReduce();
+}
+
 values::Rect GuiController::previewRegion() const
 {
     return previews_->previewRegion();

@@ -62,6 +62,8 @@ public:
     const cv::Mat& previewData() const;
     /// The part of the image the last preview covers; empty while no preview is shown.
     values::Rect previewRegion() const;
+    /// 1, or the block width of the means previewData() holds (a fit-zoom preview of a large image).
+    int previewReduce() const;
     /// Sets the pixel count above which previews cover only the view (by default
     /// ViewRegions::kDefaultThreshold; tests lower it). Takes effect at the next request.
     void setRegionPreviewThreshold(qint64 pixels);

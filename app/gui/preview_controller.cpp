@@ -20,6 +20,8 @@
 #include <QGuiApplication>
 #include <QImage>
 
+#include <algorithm>
+#include <cmath>
 #include <exception>
 #include <stdexcept>
 #include <utility>
@@ -138,7 +140,7 @@ void PreviewController::setDisplayMapping(const DisplayMapping& mapping)
         QString shown;
         const QImage image = render(preview_, &shown);
         if (previewRegion_ == wholeImage()) {
-            window_.imageView()->replaceImage(image);
+            window_.imageView()->replaceImage(image, QSize(previewRegion_.width, previewRegion_.height));
             filteredBase_ = true;
         } else {
             window_.imageView()->setPatch(image, QPoint(previewRegion_.x, previewRegion_.y));
@@ -189,14 +191,25 @@ void PreviewController::requestPreview(const filters::FilterChain& chain)
         return;
     }
     wantedChain_ = chain;
-    requestRegion(chain, regions_->wanted(wholeImage()));
+    const values::Rect region = regions_->wanted(wholeImage());
+    requestRegion(chain, region, wantedReduce(region));
 }
 
-quint64 PreviewController::requestRegion(const filters::FilterChain& chain, const values::Rect& region)
+int PreviewController::wantedReduce(const values::Rect& region) const
+{
+    const double zoom = window_.imageView()->zoomFactor();
+    if (region != wholeImage() || static_cast<qint64>(region.width) * region.height <= regions_->threshold() ||
+        zoom > 0.5 || zoom <= 0.0) {
+        return 1;
+    }
+    return std::max(1, static_cast<int>(std::floor(1.0 / zoom + 1e-9)));
+}
+
+quint64 PreviewController::requestRegion(const filters::FilterChain& chain, const values::Rect& region, int reduce)
 {
     const values::Rect covered = region.empty() ? wholeImage() : region.intersected(wholeImage());
-    const quint64 id = engine_->requestPreview(chain, covered);
-    requested_[id] = Request{chain, covered};
+    const quint64 id = engine_->requestPreview(chain, covered, reduce);
+    requested_[id] = Request{chain, covered, reduce};
     window_.setPreviewBusy(true);
     return id;
 }
@@ -206,15 +219,19 @@ void PreviewController::followView()
     if (waitingForWhole_ || document_.image().empty() || wantedChain_.steps.empty()) {
         return;
     }
-    const auto covers = [this](const filters::FilterChain& chain, const values::Rect& region) {
-        return chain == wantedChain_ && regions_->coversView(region);
+    const values::Rect wanted = regions_->wanted(wholeImage());
+    const int reduce = wantedReduce(wanted);
+    // A reduced preview serves a view at its zoom or further out; closer in needs a finer one.
+    const auto covers = [this, reduce](const filters::FilterChain& chain, const values::Rect& region, int r) {
+        return chain == wantedChain_ && regions_->coversView(region) && r <= reduce;
     };
     // Covered by what is shown, or by what is on its way.
-    if ((!preview_.empty() && covers(previewChain_, previewRegion_)) ||
-        (!requested_.empty() && covers(requested_.rbegin()->second.chain, requested_.rbegin()->second.region))) {
+    const auto& last = requested_.empty() ? Request{} : requested_.rbegin()->second;
+    if ((!preview_.empty() && covers(previewChain_, previewRegion_, previewReduce_)) ||
+        (!requested_.empty() && covers(last.chain, last.region, last.reduce))) {
         return;
     }
-    requestRegion(wantedChain_, regions_->wanted(wholeImage()));
+    requestRegion(wantedChain_, wanted, reduce);
 }
 
 void PreviewController::showUnfiltered()
@@ -243,11 +260,13 @@ void PreviewController::showPreview(const PreviewResult& result)
     preview_ = result.data;
     previewChain_ = chain;
     previewRegion_ = result.region;
+    previewReduce_ = result.reduce;
     // Made before the mapping last changed: render again with the current one.
     QString shown = result.shownRange;
     const QImage image = result.mapping == mapping_ ? forScreen(result.image, &shown) : render(preview_, &shown);
     if (previewRegion_ == wholeImage()) {
-        window_.showPreview(image, previewStatusText(result, wholeImage()));
+        window_.showPreview(image, previewStatusText(result, wholeImage()),
+                            QSize(previewRegion_.width, previewRegion_.height));
         filteredBase_ = true;
     } else {
         // A patch lies over the original, never over another stack's whole preview.
@@ -287,7 +306,7 @@ void PreviewController::withCurrentResult(std::function<void(const cv::Mat&)> do
         done(document_.image());
         return;
     }
-    if (!preview_.empty() && previewChain_ == chain && previewRegion_ == wholeImage()) {
+    if (!preview_.empty() && previewChain_ == chain && previewRegion_ == wholeImage() && previewReduce_ == 1) {
         done(preview_);
         return;
     }
@@ -306,7 +325,7 @@ void PreviewController::computeWhole(const filters::FilterChain& chain)
     window_.showMessage(tr("Filtering the whole image\u2026 (Esc stops waiting)"));
     cancelWhole_->setEnabled(true);
     wantedChain_ = chain;
-    const quint64 id = requestRegion(chain, wholeImage());
+    const quint64 id = requestRegion(chain, wholeImage(), 1);
     // The view's moves must not supersede this request while it runs.
     waitingForWhole_ = true;
     // The job's thread waits for the Engine; the GUI thread goes on with its events and hears
@@ -367,6 +386,12 @@ QString PreviewController::describePixel(const QPoint& pos) const
     if (preview_.empty() || (window_.imageView()->isSplitEnabled() && window_.imageView()->showsOriginalAt(pos))) {
         return where + pixelValues(document_.image(), pos);
     }
+    if (previewReduce_ > 1) {
+        // A fit-zoom preview holds block means: say which block the value is the mean of.
+        const int f = previewReduce_;
+        return where + pixelValues(preview_, QPoint(pos.x() / f, pos.y() / f)) +
+               tr(" (mean of the %1 × %1 block shown here)").arg(f);
+    }
     if (previewRegion_.containsPixel(pos.x(), pos.y())) {
         return where + pixelValues(preview_, pos - QPoint(previewRegion_.x, previewRegion_.y));
     }
@@ -401,6 +426,7 @@ void PreviewController::forgetPreviews()
     preview_ = cv::Mat();
     previewChain_ = filters::FilterChain{};
     previewRegion_ = {};
+    previewReduce_ = 1;
     wantedChain_ = filters::FilterChain{};
 }
 

@@ -62,8 +62,10 @@ public:
     /// The part of the image the last preview covers (image pixels): all of a small image, the
     /// view and its margin for a large one; empty while no preview is shown.
     values::Rect previewRegion() const { return previewRegion_; }
-    /// Sets the pixel count above which previews cover only the view. Takes effect at the next
-    /// request.
+    /// 1, or the block width of the means previewData() holds (a fit-zoom preview).
+    int previewReduce() const { return previewReduce_; }
+    /// Sets the pixel count above which previews cover only the view, and are reduced to the
+    /// screen's pixels at fit zoom. Takes effect at the next request.
     void setRegionPreviewThreshold(qint64 pixels);
     /// True while a requested preview has not reached the window yet.
     bool isPreviewPending() const { return !requested_.empty(); }
@@ -113,14 +115,19 @@ signals:
     void previewShown(quint64 id);
 
 private:
-    /// A request on its way: the chain and the image pixels it covers.
+    /// A request on its way: the chain, the image pixels it covers and its reduction.
     struct Request {
         filters::FilterChain chain;
         values::Rect region;
+        int reduce = 1;
     };
+    /// The reduction a preview of region needs now: for the whole of a large image shown at
+    /// zoom 1/2 or less, the whole number of image pixels per screen pixel (floor(1 / zoom));
+    /// otherwise 1 (every pixel).
+    int wantedReduce(const values::Rect& region) const;
 
     void showPreview(const PreviewResult& result);
-    quint64 requestRegion(const filters::FilterChain& chain, const values::Rect& region);
+    quint64 requestRegion(const filters::FilterChain& chain, const values::Rect& region, int reduce = 1);
     void followView();
     void computeWhole(const filters::FilterChain& chain);
     void wholeArrived(const PreviewResult& whole, quint64 id, const filters::FilterChain& chain);
@@ -140,6 +147,7 @@ private:
     cv::Mat preview_;
     filters::FilterChain previewChain_;     ///< what preview_ is the result of
     values::Rect previewRegion_;            ///< the image pixels preview_ covers
+    int previewReduce_ = 1;                 ///< preview_ holds the means of blocks this wide
     filters::FilterChain wantedChain_;      ///< the chain last asked for; empty when none is enabled
     std::map<quint64, Request> requested_;  ///< requests not yet shown, by id
     bool waitingForWhole_ = false;          ///< a caller waits for the whole image

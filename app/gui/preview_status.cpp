@@ -25,7 +25,9 @@ QString previewStatusText(const PreviewResult& result, const values::Rect& image
     if (result.setupMs >= 5.0 && result.setupMs >= 0.5 * result.milliseconds) {
         status += tr(" (+%1 ms set-up)").arg(result.setupMs, 0, 'f', 0);
     }
-    if (result.region != image) {
+    if (result.reduce > 1) {
+        status += tr(", fit view 1:%1").arg(result.reduce);
+    } else if (result.region != image) {
         status += tr(", view %1 \u00d7 %2").arg(result.region.width).arg(result.region.height);
     }
     // "No GPU" is already in the status bar's compute label; a GPU that failed is news, and so

@@ -32,6 +32,7 @@ public:
 
     /// Sets the pixel count above which only the view is previewed.
     void setThreshold(qint64 pixels) { threshold_ = pixels; }
+    qint64 threshold() const { return threshold_; }
     /// The part of image (its whole rectangle) to preview now: all of it when it is small or the view
     /// shows nothing; else the visible part grown by a quarter of its size each side, clipped.
     values::Rect wanted(const values::Rect& image) const;
