@@ -22,7 +22,8 @@ namespace tessera::app {
 /// the pixels they hold. The reference every reduced preview is checked against.
 cv::Mat blockMeans(const cv::Mat& image, int factor);
 
-/// blockMeans() in image's own depth (rounded and saturated as convertTo does).
+/// blockMeans() in image's own depth, rounded and saturated (integer images of whole blocks by
+/// OpenCV's area resize, whose rounding of a mean may differ from convertTo's by one level).
 cv::Mat reduceByBlocks(const cv::Mat& image, int factor);
 
 /// blockMeans(applyCpu(src, chain), factor) in the chain's output depth, computed from the

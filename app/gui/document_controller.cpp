@@ -25,6 +25,9 @@
 #include "ui/help_menu.h"
 
 #include <QAction>
+#include <QMetaObject>
+#include <QPointer>
+#include <QProgressDialog>
 #include <QClipboard>
 #include <QDir>
 #include <QGuiApplication>
@@ -110,35 +113,124 @@ DocumentController::~DocumentController() = default;
 
 void DocumentController::openImage(const QString& path)
 {
-    const QString title = tr("Cannot open image");
     // Absolute, so the title, the recent list and later saves do not depend on the working folder.
     const QString absolute = path.isEmpty() ? path : QFileInfo(path).absoluteFilePath();
-    try {
-        ImageMetadata metadata;
-        cv::Mat image = readImage(absolute.toStdString(), {}, &metadata);
-        // Each image keeps its own stack: the one open leaves its stack behind, and the new one
-        // starts from what it was left with, or from none. The first image of a session takes
-        // the stack built before it (given on the command line, say).
-        if (!document_.image().empty()) {
-            keepStack();
-            document_.resetStack(filters::StackState{});
-        }
-        document_.setImage(std::move(image));
-        metadata_ = std::move(metadata);
-        sourceJpegQuality_ = jpegQualityOf(absolute.toStdString());
-        previews_.setSourceProfile(metadata_.icc);
-        previews_.showOpenedImage(absolute);
-        if (metadata_.orientation != 1) {
-            window_.showMessage(tr("Opened %1, %2 as its EXIF orientation asks")
-                                    .arg(absolute, qs(describeOrientation(metadata_.orientation))));
-        }
-        restoreKeptStack(absolute);
-    } catch (const ImageError& e) {
-        // ImageError's text already starts with the path.
-        window_.showError(title, qs(e.what()));
-    } catch (const std::exception& e) {
-        window_.showError(title, QStringLiteral("%1: %2").arg(absolute, qs(e.what())));
+    if (openJob_.isRunning()) {
+        window_.showNotice(tr("Still opening %1: cancel it first (Esc)").arg(opening_));
+        return;
     }
+    const ImageHeader header = sniffImageHeader(absolute.toStdString());
+    if (static_cast<qint64>(header.width) * header.height >= backgroundOpenPixels_) {
+        openInBackground(absolute, header);
+        return;
+    }
+    Opened opened;
+    try {
+        opened.image = readImage(absolute.toStdString(), {}, &opened.metadata);
+    } catch (const std::exception& e) {
+        opened.error = openError(absolute, e);
+    }
+    finishOpen(absolute, std::move(opened));
+}
+
+QString DocumentController::openError(const QString& absolute, const std::exception& e)
+{
+    // ImageError's text already starts with the path.
+    return dynamic_cast<const ImageError*>(&e) != nullptr ? qs(e.what())
+                                                          : QStringLiteral("%1: %2").arg(absolute, qs(e.what()));
+}
+
+void DocumentController::openInBackground(const QString& absolute, const ImageHeader& header)
+{
+    opening_ = absolute;
+    cancelOpen_ = std::make_shared<std::atomic<bool>>(false);
+    auto* progress = new QProgressDialog(
+        tr("Reading %1 (%2 \u00d7 %3)\u2026").arg(QFileInfo(absolute).fileName()).arg(header.width).arg(header.height),
+        tr("Cancel"), 0, 1000, &window_);
+    progress->setObjectName(QStringLiteral("openProgress"));
+    progress->setWindowTitle(tr("Opening"));
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(300);
+    progress->setAutoClose(false);
+    progress->setAutoReset(false);
+    progressDialog_ = progress;
+    connect(progress, &QProgressDialog::canceled, this, [cancel = cancelOpen_] { cancel->store(true); });
+    QPointer<QProgressDialog> shown(progress);
+    const auto report = [shown](double fraction) {
+        QMetaObject::invokeMethod(
+            shown.data(),
+            [shown, fraction] {
+                if (shown) {
+                    shown->setValue(static_cast<int>(fraction * 1000.0));
+                }
+            },
+            Qt::QueuedConnection);
+    };
+    const DisplayMapping mapping = previews_.displayMapping();
+    window_.showMessage(tr("Opening %1\u2026").arg(absolute));
+    openJob_.start(
+        [absolute, cancel = cancelOpen_, report, mapping]() {
+            Opened opened;
+            try {
+                ImageLimits limits;
+                limits.cancel = cancel.get();
+                limits.progress = report;
+                opened.image = readImage(absolute.toStdString(), limits, &opened.metadata);
+                // The rendering for the screen is made here too: at 100 Mpixels it takes a while.
+                opened.display = PreviewController::renderOpened(opened.image, mapping, opened.metadata.icc);
+            } catch (const ImageReadCancelled&) {
+                opened.cancelled = true;
+            } catch (const std::exception& e) {
+                opened.error = openError(absolute, e);
+            }
+            return opened;
+        },
+        [this, absolute, mapping](Opened opened) {
+            if (progressDialog_) {
+                progressDialog_->deleteLater();
+            }
+            opening_.clear();
+            if (opened.cancelled) {
+                window_.showMessage(tr("Opening %1 cancelled; nothing changed").arg(absolute));
+                return;
+            }
+            if (!(mapping == previews_.displayMapping())) {
+                opened.display.reset();  // the mapping changed meanwhile: render again
+            }
+            finishOpen(absolute, std::move(opened));
+        });
+}
+
+void DocumentController::cancelOpening()
+{
+    if (cancelOpen_) {
+        cancelOpen_->store(true);
+    }
+}
+
+void DocumentController::finishOpen(const QString& absolute, Opened opened)
+{
+    if (!opened.error.isEmpty()) {
+        window_.showError(tr("Cannot open image"), opened.error);
+        return;
+    }
+    // Each image keeps its own stack: the one open leaves its stack behind, and the new one
+    // starts from what it was left with, or from none. The first image of a session takes
+    // the stack built before it (given on the command line, say).
+    if (!document_.image().empty()) {
+        keepStack();
+        document_.resetStack(filters::StackState{});
+    }
+    document_.setImage(std::move(opened.image));
+    metadata_ = std::move(opened.metadata);
+    sourceJpegQuality_ = jpegQualityOf(absolute.toStdString());
+    previews_.setSourceProfile(metadata_.icc);
+    previews_.showOpenedImage(absolute, std::move(opened.display));
+    if (metadata_.orientation != 1) {
+        window_.showMessage(tr("Opened %1, %2 as its EXIF orientation asks")
+                                .arg(absolute, qs(describeOrientation(metadata_.orientation))));
+    }
+    restoreKeptStack(absolute);
 }
 
 void DocumentController::saveImage(const QString& path)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "app/gui/background_job.h"
+#include "app/gui/preview_controller.h"
 #include "app/gui/stack_memory.h"
 #include "app/io/image_io.h"
 #include "app/io/image_metadata.h"
@@ -8,8 +10,12 @@
 #include <opencv2/core/mat.hpp>
 
 #include <QObject>
+#include <QPointer>
+#include <QProgressDialog>
 #include <QString>
 
+#include <atomic>
+#include <memory>
 #include <optional>
 
 namespace tessera::ui {
@@ -26,8 +32,8 @@ class PreviewController;
 
 /// Connects the Filter and Kernel docks to the document: their edits become the document's
 /// commands, and the docks show the document's stack whenever it changes (edits, undo, redo,
-/// Apply). Also opens, saves and exports images (synchronously, on the GUI thread) and reads
-/// and writes stack and kernel presets. Everything passed in must outlive it. GUI thread only.
+/// Apply). Also opens (a large image off the GUI thread, under a progress dialog with Cancel),
+/// saves and exports images and reads and writes stack and kernel presets. Everything passed in must outlive it. GUI thread only.
 class DocumentController : public QObject {
     Q_OBJECT
 
@@ -38,9 +44,21 @@ public:
                        QObject* parent = nullptr);
     ~DocumentController() override;
 
+    /// Images of this many pixels and more are read and rendered off the GUI thread.
+    static constexpr qint64 kBackgroundOpenPixels = 16'000'000;
+    /// Sets that threshold (tests open small images the background way).
+    void setBackgroundOpenPixels(qint64 pixels) { backgroundOpenPixels_ = pixels; }
+    /// True while an image is being read in the background.
+    bool isOpening() const { return openJob_.isRunning(); }
+
 public slots:
     /// Reads path and shows it with the current stack previewed, or shows the error; never throws.
+    /// An image of kBackgroundOpenPixels or more is read and rendered off the GUI thread with its
+    /// progress shown and Cancel offered; the window stays usable, and the document changes only
+    /// once it is read. Another open is refused while one runs.
     void openImage(const QString& path);
+    /// Stops a background opening (nothing changes); nothing happens when none runs.
+    void cancelOpening();
     /// Writes the open image (with applied filters) to path through a temporary file; reports
     /// errors in the window. Never throws.
     void saveImage(const QString& path);
@@ -73,6 +91,19 @@ private:
     /// that a plain Save of a lossless format takes the last choices without asking; nullopt
     /// when the user cancels. The choice made is remembered.
     std::optional<values::EncodeOptions> chooseEncoding(const QString& path, bool saving);
+    /// A file read (and, off the GUI thread, rendered), or why not.
+    struct Opened {
+        cv::Mat image;
+        ImageMetadata metadata;
+        std::optional<PreviewController::OpenedDisplay> display;
+        QString error;  ///< names the file
+        bool cancelled = false;
+    };
+    static QString openError(const QString& absolute, const std::exception& e);
+    /// Reads and renders a large image on openJob_ under a progress dialog with Cancel.
+    void openInBackground(const QString& absolute, const ImageHeader& header);
+    /// Makes opened the document (or says why it could not be read).
+    void finishOpen(const QString& absolute, Opened opened);
     /// The rest of exportImage() once the whole result is there.
     void exportResult(const QString& path, cv::Mat result);
     void showStack();
@@ -91,7 +122,12 @@ private:
     PreviewController& previews_;
     ImageMetadata metadata_;                ///< what the open image's file carried besides pixels
     std::optional<int> sourceJpegQuality_;  ///< the open JPEG's estimated quality
-    StackMemory memory_;                    ///< each image's stack, by path
+    qint64 backgroundOpenPixels_ = kBackgroundOpenPixels;
+    QString opening_;                                ///< the file being read in the background
+    std::shared_ptr<std::atomic<bool>> cancelOpen_;  ///< set to stop that reading
+    QPointer<QProgressDialog> progressDialog_;
+    BackgroundJob<Opened> openJob_;  // its work uses only what it captured; done uses the members
+    StackMemory memory_;             ///< each image's stack, by path
 };
 
 }  // namespace tessera::app::gui

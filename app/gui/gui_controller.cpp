@@ -45,6 +45,21 @@ const cv::Mat& GuiController::previewData() const
 {
     return previews_->previewData();
 }
+void GuiController::setBackgroundOpenPixels(qint64 pixels)
+{
+    documents_->setBackgroundOpenPixels(pixels);
+}
+
+bool GuiController::isOpening() const
+{
+    return documents_->isOpening();
+}
+
+void GuiController::cancelOpening()
+{
+    documents_->cancelOpening();
+}
+
 int GuiController::previewReduce() const
 {
     return previews_->previewReduce();

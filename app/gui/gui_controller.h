@@ -71,6 +71,12 @@ public:
     bool isPreviewPending() const;
     /// True while Apply or Export waits for the whole filtered image.
     bool isComputingWhole() const;
+    /// Images of this many pixels and more open off the GUI thread (tests lower it).
+    void setBackgroundOpenPixels(qint64 pixels);
+    /// True while an image is being read in the background.
+    bool isOpening() const;
+    /// Stops a background opening; the open image stays.
+    void cancelOpening();
     /// Hands the whole image with the enabled filters of the stack applied to `done`, or the
     /// reason it cannot to `failed` (see PreviewController::withCurrentResult()): at once when
     /// the preview covers it, else later from the event loop.

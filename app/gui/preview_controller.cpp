@@ -19,6 +19,7 @@
 #include <QColorSpace>
 #include <QGuiApplication>
 #include <QImage>
+#include <QProgressDialog>
 
 #include <algorithm>
 #include <cmath>
@@ -85,38 +86,58 @@ QImage PreviewController::render(const cv::Mat& data, QString* shown) const
 
 QImage PreviewController::forScreen(QImage image, QString* shown) const
 {
-    if (profileName_.isEmpty()) {
+    return forScreen(std::move(image), shown, profile_);
+}
+
+QImage PreviewController::forScreen(QImage image, QString* shown, const ScreenProfile& profile)
+{
+    if (profile.name.isEmpty()) {
         return image;
     }
-    const QString note = convertColours_ ? tr("colour profile %1, shown as sRGB").arg(profileName_)
-                                         : tr("colour profile %1").arg(profileName_);
+    const QString note = profile.convert ? tr("colour profile %1, shown as sRGB").arg(profile.name)
+                                         : tr("colour profile %1").arg(profile.name);
     *shown = shown->isEmpty() ? note : QStringLiteral("%1; %2").arg(*shown, note);
     // Grey images have no colours to convert.
-    if (!convertColours_ || image.isNull() || image.format() == QImage::Format_Grayscale8) {
+    if (!profile.convert || image.isNull() || image.format() == QImage::Format_Grayscale8) {
         return image;
     }
     if (image.format() == QImage::Format_RGB888) {
         image = std::move(image).convertToFormat(QImage::Format_RGB32);
     }
-    image.applyColorTransform(toScreen_);
+    image.applyColorTransform(profile.toScreen);
     return image;
+}
+
+PreviewController::ScreenProfile PreviewController::screenProfileFor(const std::string& icc)
+{
+    ScreenProfile profile;
+    const QColorSpace space = icc.empty() ? QColorSpace() : QColorSpace::fromIccProfile(QByteArray::fromStdString(icc));
+    if (!space.isValid()) {
+        return profile;  // none, or one Qt cannot use: the data is shown as sRGB, as before
+    }
+    profile.name = space.description().isEmpty() ? tr("from the file") : space.description();
+    const QColorSpace srgb(QColorSpace::SRgb);
+    if (space != srgb) {
+        profile.toScreen = space.transformationToColorSpace(srgb);
+        profile.convert = true;
+    }
+    return profile;
 }
 
 void PreviewController::setSourceProfile(const std::string& icc)
 {
-    const QColorSpace space = icc.empty() ? QColorSpace() : QColorSpace::fromIccProfile(QByteArray::fromStdString(icc));
-    profileName_.clear();
-    convertColours_ = false;
-    toScreen_ = QColorTransform();
-    if (!space.isValid()) {
-        return;  // none, or one Qt cannot use: the data is shown as sRGB, as before
-    }
-    profileName_ = space.description().isEmpty() ? tr("from the file") : space.description();
-    const QColorSpace srgb(QColorSpace::SRgb);
-    if (space != srgb) {
-        toScreen_ = space.transformationToColorSpace(srgb);
-        convertColours_ = true;
-    }
+    profile_ = screenProfileFor(icc);
+}
+
+PreviewController::OpenedDisplay PreviewController::renderOpened(const cv::Mat& image, const DisplayMapping& mapping,
+                                                                 const std::string& icc)
+{
+    OpenedDisplay out;
+    std::string text;
+    QImage rendered = toDisplayImage(image, mapping, &text);
+    out.shown = qs(text);
+    out.image = forScreen(std::move(rendered), &out.shown, screenProfileFor(icc));
+    return out;
 }
 
 void PreviewController::showOriginalRendering()
@@ -324,6 +345,16 @@ void PreviewController::computeWhole(const filters::FilterChain& chain)
     QGuiApplication::setOverrideCursor(Qt::WaitCursor);
     window_.showMessage(tr("Filtering the whole image\u2026 (Esc stops waiting)"));
     cancelWhole_->setEnabled(true);
+    // A large image takes a while: a busy dialog with Cancel appears if it is not done soon.
+    auto* progress = new QProgressDialog(
+        tr("Filtering the whole image (%1 \u00d7 %2)\u2026").arg(document_.image().cols).arg(document_.image().rows),
+        tr("Cancel"), 0, 0, &window_);
+    progress->setObjectName(QStringLiteral("wholeProgress"));
+    progress->setWindowTitle(tr("Filtering"));
+    progress->setWindowModality(Qt::WindowModal);
+    progress->setMinimumDuration(500);
+    connect(progress, &QProgressDialog::canceled, this, &PreviewController::cancelWholeResult);
+    wholeProgress_ = progress;
     wantedChain_ = chain;
     const quint64 id = requestRegion(chain, wholeImage(), 1);
     // The view's moves must not supersede this request while it runs.
@@ -363,6 +394,10 @@ void PreviewController::endWholeWait()
 {
     waitingForWhole_ = false;
     cancelWhole_->setEnabled(false);
+    if (wholeProgress_) {
+        wholeProgress_->disconnect(this);
+        wholeProgress_->deleteLater();
+    }
     QGuiApplication::restoreOverrideCursor();
     window_.showMessage(QString());
 }
@@ -440,10 +475,13 @@ void PreviewController::showDocumentImage()
     previewStack();
 }
 
-void PreviewController::showOpenedImage(const QString& path)
+void PreviewController::showOpenedImage(const QString& path, std::optional<OpenedDisplay> prepared)
 {
     QString shown;
-    const QImage display = render(document_.image(), &shown);
+    const QImage display = prepared ? prepared->image : render(document_.image(), &shown);
+    if (prepared) {
+        shown = prepared->shown;
+    }
     engine_->setImage(document_.image());
     forgetPreviews();
     window_.showImage(display, path, qs(describeFormat(document_.image())));

@@ -12,6 +12,8 @@
 #include <QColorTransform>
 #include <QObject>
 #include <QPoint>
+#include <QPointer>
+#include <QProgressDialog>
 #include <QRect>
 #include <QShortcut>
 #include <QString>
@@ -87,6 +89,17 @@ public:
     /// outside the image.
     QString describePixel(const QPoint& pos) const;
 
+    /// An opened image rendered for the screen (the display mapping, then the colours from its
+    /// profile to sRGB) with what the status bar says of it.
+    struct OpenedDisplay {
+        QImage image;
+        QString shown;
+    };
+    /// Renders image as showOpenedImage() shows it, under mapping and from the profile icc. Uses
+    /// only its arguments: any thread (an opening's worker, so a 100 Mpixel image never holds the
+    /// window).
+    static OpenedDisplay renderOpened(const cv::Mat& image, const DisplayMapping& mapping, const std::string& icc);
+
 public slots:
     /// Asks for a preview of the stack's enabled filters, or shows the image itself when none
     /// is enabled. A filter that refuses its parameters is reported as a notice.
@@ -95,9 +108,9 @@ public slots:
     void requestPreview(const tessera::filters::FilterChain& chain);
     /// Shows 16-bit and float images through mapping; the data is not changed.
     void setDisplayMapping(const tessera::app::DisplayMapping& mapping);
-    /// Shows the document's newly opened image (read from path) and
-    /// previews the stack on it.
-    void showOpenedImage(const QString& path);
+    /// Shows the document's newly opened image (read from path), rendered here or given as
+    /// prepared (renderOpened() of the same image, mapping and profile), and previews the stack.
+    void showOpenedImage(const QString& path, std::optional<OpenedDisplay> prepared = std::nullopt);
     /// The ICC profile the open image's file carries (empty: none, taken as sRGB). Colours are
     /// converted from it to sRGB for the screen, never in the data, and the status bar names it.
     /// Takes effect at the next rendering (showOpenedImage() makes one).
@@ -115,6 +128,13 @@ signals:
     void previewShown(quint64 id);
 
 private:
+    /// How the open image's colours reach the screen: its profile's name (empty: none) and,
+    /// unless it is sRGB already, the transform to sRGB.
+    struct ScreenProfile {
+        QString name;
+        bool convert = false;
+        QColorTransform toScreen;
+    };
     /// A request on its way: the chain, the image pixels it covers and its reduction.
     struct Request {
         filters::FilterChain chain;
@@ -140,6 +160,8 @@ private:
     /// image (a rendering of the data) converted for the screen from the source profile, with
     /// the profile named in *shown.
     QImage forScreen(QImage image, QString* shown) const;
+    static QImage forScreen(QImage image, QString* shown, const ScreenProfile& profile);
+    static ScreenProfile screenProfileFor(const std::string& icc);
     void showOriginalRendering();
 
     ui::MainWindow& window_;
@@ -157,15 +179,15 @@ private:
     quint64 shownPreview_ = 0;
     quint64 acceptFrom_ = 0;  ///< results of older requests belong to a previous image or stack
     DisplayMapping mapping_;
-    QColorTransform toScreen_;  ///< source profile to sRGB; used while convertColours_
-    bool convertColours_ = false;
-    QString profileName_;     ///< the source profile's description; empty without one
+    ScreenProfile profile_;   ///< how the open image's colours reach the screen
     QImage originalDisplay_;  ///< the open image as displayed, the "before" of the split
     QString originalShown_;   ///< what black and white stand for in originalDisplay_
     /// The caller waiting for the whole result; both empty when none is (or it gave up).
     std::function<void(const cv::Mat&)> wholeDone_;
     std::function<void(const QString&)> wholeFailed_;
-    QShortcut* cancelWhole_ = nullptr;  ///< Escape while a whole result is awaited
+    QShortcut* cancelWhole_ = nullptr;
+    QPointer<QProgressDialog>
+        wholeProgress_;  ///< while a caller waits for the whole image  ///< Escape while a whole result is awaited
     /// Waits for the Engine's whole result off the GUI thread. Last: it waits for its work.
     BackgroundJob<PreviewResult> wholeJob_;
 };

@@ -362,6 +362,7 @@ codec::DecodeBudget decodeBudget(const ImageLimits& limits)
     budget.maxJpegScans = limits.maxJpegScans;
     budget.maxWork = limits.maxDecodeWork;
     budget.cancel = limits.cancel;
+    budget.progress = limits.progress;
     budget.orientationOf = [](const ImageMetadata& m) { return orientationOf(m); };
     return budget;
 }

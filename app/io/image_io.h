@@ -50,6 +50,9 @@ struct ImageLimits {
     /// When set while a decode runs, the decoder stops within about 50 ms of work and
     /// readImage() throws ImageReadCancelled. May be null; must outlive the call.
     const std::atomic<bool>* cancel = nullptr;
+    /// When set, called with the fraction of the pixels decoded (0..1) as the decoder goes (see
+    /// codec::DecodeBudget::progress), on the reading thread. May be null.
+    std::function<void(double)> progress = nullptr;
     /// When set, tried on a JPEG's bytes after every header and budget check, before
     /// libjpeg-turbo: an image it returns (CV_8UC1 for a grey JPEG, CV_8UC3 BGR otherwise, the
     /// header's size, not turned) is used as libjpeg-turbo's would be; nullopt (with why), an

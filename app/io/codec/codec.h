@@ -51,6 +51,10 @@ struct DecodeBudget {
     /// Polled while decoding (between rows or scans, at least every ~50 ms of work); when it is
     /// set the decoder stops and throws DecodeCancelled. May be null.
     const std::atomic<bool>* cancel = nullptr;
+    /// When set, called with the fraction of the pixels decoded so far (0..1) while a decoder
+    /// that reads row by row goes (JPEG, PNG, TIFF, OpenEXR), at most about every 64 rows, on
+    /// the decoding thread. May be null.
+    std::function<void(double)> progress = nullptr;
     /// When set, a decoder that can place rows as it decodes them (JPEG) asks it, once it has
     /// read the metadata, which EXIF orientation the picture has, and writes each band of rows
     /// straight into its upright place (Decoded::upright then says so): the photo is never held
@@ -118,6 +122,8 @@ void checkSize(int width, int height, const DecodeBudget& budget);
 
 /// Throws DecodeCancelled when the budget's cancel flag is set.
 void checkCancel(const DecodeBudget& budget);
+/// Tells budget.progress (if any) that done of total rows are decoded.
+void reportProgress(const DecodeBudget& budget, std::int64_t done, std::int64_t total);
 
 /// A library's warning or detail that is not the user's business on stderr: kept for
 /// diagnostics (printed, prefixed "tessera: diagnostic: <source>: ", only when the environment

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/io/codec/codec.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +30,13 @@ void checkCancel(const DecodeBudget& budget)
 {
     if (budget.cancel != nullptr && budget.cancel->load(std::memory_order_relaxed)) {
         throw DecodeCancelled();
+    }
+}
+
+void reportProgress(const DecodeBudget& budget, std::int64_t done, std::int64_t total)
+{
+    if (budget.progress && total > 0) {
+        budget.progress(std::clamp(static_cast<double>(done) / static_cast<double>(total), 0.0, 1.0));
     }
 }
 

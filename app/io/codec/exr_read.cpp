@@ -176,6 +176,7 @@ Decoded readExr(std::span<const std::uint8_t> file, const DecodeBudget& budget)
         const std::int64_t band = std::max<std::int64_t>(1, kBandPixels / width);
         for (std::int64_t y = window.min.y; y <= window.max.y; y += band) {
             checkCancel(budget);
+            reportProgress(budget, y - window.min.y, height);
             input.readPixels(int(y), int(std::min<std::int64_t>(window.max.y, y + band - 1)));
         }
     } catch (const CodecError&) {

@@ -229,6 +229,9 @@ Decoded readJpeg(std::span<const std::uint8_t> file, const DecodeBudget& budget)
     while (cinfo.output_scanline < cinfo.output_height) {
         checkCancel(budget);
         const int y = static_cast<int>(cinfo.output_scanline);
+        if (y % 64 == 0) {
+            reportProgress(budget, y, height);
+        }
         std::uint8_t* target = turning ? band.ptr<std::uint8_t>(y - bandStart) : out.pixels.ptr<std::uint8_t>(y);
         JSAMPROW row = cmyk ? cmykRow.data() : target;
         JDIMENSION got = 0;

@@ -87,8 +87,9 @@ bool setTransforms(ReadHandle& h, int& channels, int& passes)
 
 /// Reads every row of every pass into pixels; false on a library error, cancelled set when the
 /// budget's flag stopped it.
-bool readRows(ReadHandle& h, cv::Mat& pixels, int passes, const std::atomic<bool>* cancel, bool& cancelled)
+bool readRows(ReadHandle& h, cv::Mat& pixels, int passes, const DecodeBudget& budget, bool& cancelled)
 {
+    const std::atomic<bool>* cancel = budget.cancel;
     if (setjmp(png_jmpbuf(h.png)) != 0) {
         return false;
     }
@@ -97,6 +98,9 @@ bool readRows(ReadHandle& h, cv::Mat& pixels, int passes, const std::atomic<bool
             if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
                 cancelled = true;
                 return true;
+            }
+            if (y % 64 == 0) {
+                reportProgress(budget, std::int64_t(pass) * pixels.rows + y, std::int64_t(passes) * pixels.rows);
             }
             png_read_row(h.png, pixels.ptr<png_byte>(y), nullptr);
         }
@@ -214,7 +218,7 @@ Decoded readPng(std::span<const std::uint8_t> file, const DecodeBudget& budget)
     out.pixels.create(static_cast<int>(height), static_cast<int>(width),
                       CV_MAKETYPE(bitDepth == 16 ? CV_16U : CV_8U, channels));
     bool cancelled = false;
-    if (!readRows(h, out.pixels, passes, budget.cancel, cancelled)) {
+    if (!readRows(h, out.pixels, passes, budget, cancelled)) {
         fail(h);
     }
     if (cancelled) {

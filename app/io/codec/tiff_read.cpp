@@ -103,6 +103,7 @@ void readStrips(TIFF* tif, tiff::Handlers& h, cv::Mat& out, int channels, std::s
     for (int y = 0; y < out.rows; ++y) {
         if (y % 64 == 0) {
             checkCancel(budget);
+            reportProgress(budget, y, out.rows);
         }
         if (TIFFReadScanline(tif, row.data(), static_cast<std::uint32_t>(y), 0) != 1) {
             h.fail("cannot read row " + std::to_string(y));
@@ -126,6 +127,7 @@ void readTiles(TIFF* tif, tiff::Handlers& h, cv::Mat& out, int channels, std::si
     cv::Mat rowOut(1, static_cast<int>(tw), out.type());
     for (std::uint32_t ty = 0; ty < std::uint32_t(out.rows); ty += th) {
         checkCancel(budget);
+        reportProgress(budget, ty, out.rows);
         for (std::uint32_t tx = 0; tx < std::uint32_t(out.cols); tx += tw) {
             if (TIFFReadTile(tif, tile.data(), tx, ty, 0, 0) < 0) {
                 h.fail("cannot read the tile at " + std::to_string(tx) + ", " + std::to_string(ty));
@@ -153,6 +155,7 @@ void readPlanes(TIFF* tif, tiff::Handlers& h, cv::Mat& out, int channels, std::s
         for (int y = 0; y < out.rows; ++y) {
             if (y % 64 == 0) {
                 checkCancel(budget);
+                reportProgress(budget, std::int64_t(s) * out.rows + y, std::int64_t(channels) * out.rows);
             }
             if (TIFFReadScanline(tif, row.data(), static_cast<std::uint32_t>(y), static_cast<std::uint16_t>(s)) != 1) {
                 h.fail("cannot read row " + std::to_string(y) + " of sample " + std::to_string(s));
