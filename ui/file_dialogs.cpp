@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ui/file_dialogs.h"
 
+#include "ui/preferences_dialog.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileDialog>
@@ -150,7 +152,9 @@ QString askImageToSave(QWidget* parent, const QString& currentPath)
 QString askImageToExport(QWidget* parent, const QString& currentPath)
 {
     const QFileInfo info(currentPath);
-    const QString name = QStringLiteral("%1-filtered.%2").arg(info.completeBaseName(), info.suffix());
+    const QString preferred = PreferencesDialog::exportFormat();
+    const QString name =
+        QStringLiteral("%1-filtered.%2").arg(info.completeBaseName(), preferred.isEmpty() ? info.suffix() : preferred);
     return askToSave(parent, tr("Export Image"), name, kWritableImages);
 }
 

@@ -4,12 +4,16 @@
 #include <QDialog>
 #include <QString>
 
+#include <cstddef>
 #include <vector>
 
 class QCheckBox;
 class QComboBox;
+class QSpinBox;
 
 namespace tessera::ui {
+
+class EncodeOptionsWidget;
 
 /// One place previews can run, as offered in Preferences and the batch dialog: key is the
 /// values::DeviceSelection's spelling (values::toString: "auto", "cpu", "gpu:0", "all"), which the
@@ -20,8 +24,9 @@ struct DeviceOption {
     bool operator==(const DeviceOption&) const = default;
 };
 
-/// Edit > Preferences: where previews run, and whether an image opens with the stack it was left
-/// with. Both are kept in QSettings; a stored device key that is not offered any more (a GPU
+/// Edit > Preferences: where previews run and how much memory each GPU may give them, whether an
+/// image opens with the stack it was left with, the format File > Export suggests and the quality
+/// and compression files are written with. All are kept in QSettings; a stored device key that is not offered any more (a GPU
 /// gone) is still shown, marked as not present. GUI thread.
 class PreferencesDialog : public QDialog {
     Q_OBJECT
@@ -36,6 +41,12 @@ public:
     /// Whether opening an image brings back the stack it was left with (true unless turned off).
     static bool restoresStacks();
     static void storeRestoresStacks(bool on);
+    /// The extension File > Export suggests ("png", "tif", "jpg", "webp"); empty: the image's own.
+    static QString exportFormat();
+    static void storeExportFormat(const QString& extension);
+    /// The bytes each GPU may hold for previews and batches; 0 (the default): from its free memory.
+    static std::size_t gpuMemoryLimit();
+    static void storeGpuMemoryLimit(std::size_t bytes);
 
     /// Offers options with storedDevice() selected. When accepted with another device, stores
     /// it and emits deviceChanged(). Deletes itself when closed.
@@ -47,10 +58,15 @@ public:
 signals:
     /// The user accepted another device than the stored one (already stored).
     void deviceChanged(const QString& key);
+    /// The user accepted another GPU memory budget (already stored).
+    void gpuMemoryLimitChanged();
 
 private:
     QComboBox* deviceCombo_ = nullptr;
     QCheckBox* restoreStacks_ = nullptr;
+    QComboBox* exportFormat_ = nullptr;
+    QSpinBox* gpuMemory_ = nullptr;  ///< MiB; 0: automatic
+    EncodeOptionsWidget* encode_ = nullptr;
 };
 
 }  // namespace tessera::ui

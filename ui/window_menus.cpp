@@ -246,6 +246,7 @@ void WindowMenus::showPreferences()
 {
     auto* dialog = new PreferencesDialog(deviceOptions_, window_);
     connect(dialog, &PreferencesDialog::deviceChanged, this, &WindowMenus::preferredDeviceChanged);
+    connect(dialog, &PreferencesDialog::gpuMemoryLimitChanged, this, &WindowMenus::gpuMemoryLimitChanged);
     dialog->open();
 }
 

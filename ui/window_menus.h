@@ -70,6 +70,8 @@ signals:
     void compareRequested();
     /// The user chose another preview device in Preferences (key as preferredDevice()).
     void preferredDeviceChanged(const QString& key);
+    /// Preferences changed the GPU memory budget (already stored).
+    void gpuMemoryLimitChanged();
 
 private:
     void createActions();

@@ -190,8 +190,10 @@ public:
 
     void setDisplayMapping(const DisplayMapping& mapping) { mapping_ = mapping; }
 
-    void setDevicePreference(const values::DeviceSelection& preference, const values::DeviceSpeeds& autoGpus)
+    void setDevicePreference(const values::DeviceSelection& preference, const values::DeviceSpeeds& autoGpus,
+                             std::size_t memoryLimit)
     {
+        memoryLimit_ = memoryLimit;
         // The next request probes again for the devices now preferred.
         preference_ = preference;
         autoGpus_ = autoGpus;
@@ -315,7 +317,7 @@ private:
         gpu::RunOptions options;
         options.placement = values::Placement::Resident;
         // Measured speeds size the bands of Auto; a GPU chosen alone has one band.
-        options.deviceSlots = gpu::slotsFor(chosen, autoGpus_);
+        options.deviceSlots = gpu::slotsFor(chosen, autoGpus_, memoryLimit_);
         pipeline_ = std::make_unique<gpu::Pipeline>(std::move(options));
         onGpu_ = true;
         chosen_ = std::move(chosen);
@@ -328,6 +330,7 @@ private:
     std::string gpuName_;
     std::unique_ptr<gpu::Pipeline> pipeline_;  // resident: the image stays on the GPUs between requests
     values::DeviceSpeeds autoGpus_;
+    std::size_t memoryLimit_ = 0;  // bytes each GPU may hold; 0: from its free memory
     cv::Mat image_;
     DisplayMapping mapping_;
     values::DeviceSelection preference_;
@@ -375,11 +378,13 @@ void Engine::setImage(const cv::Mat& image)
         worker_, [worker, image] { worker->setImage(image); }, Qt::QueuedConnection);
 }
 
-void Engine::setDevicePreference(const values::DeviceSelection& preference, const values::DeviceSpeeds& autoGpus)
+void Engine::setDevicePreference(const values::DeviceSelection& preference, const values::DeviceSpeeds& autoGpus,
+                                 std::size_t memoryLimit)
 {
     EngineWorker* worker = worker_;
     QMetaObject::invokeMethod(
-        worker_, [worker, preference, autoGpus] { worker->setDevicePreference(preference, autoGpus); },
+        worker_,
+        [worker, preference, autoGpus, memoryLimit] { worker->setDevicePreference(preference, autoGpus, memoryLimit); },
         Qt::QueuedConnection);
 }
 

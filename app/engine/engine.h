@@ -17,6 +17,7 @@
 #include <QString>
 
 #include <atomic>
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -72,7 +73,10 @@ public:
     /// Sets where later previews run: auto spreads the image in bands over autoGpus' GPUs, as
     /// high as their speeds (every GPU present, alike, when empty); gpu:N[,M...] runs those GPUs,
     /// cpu the CPU path. A GPU that is not present falls back to the CPU with a note in the result.
-    void setDevicePreference(const values::DeviceSelection& preference, const values::DeviceSpeeds& autoGpus = {});
+    /// memoryLimit: the bytes each GPU may hold for previews (Preferences' GPU memory budget);
+    /// 0 takes them from its free memory.
+    void setDevicePreference(const values::DeviceSelection& preference, const values::DeviceSpeeds& autoGpus = {},
+                             std::size_t memoryLimit = 0);
     /// Sets the display mapping of later previews' images (the data is not affected).
     void setDisplayMapping(const DisplayMapping& mapping);
     /// Queues a preview of chain on the current image and returns its id (increasing). With a

@@ -141,6 +141,7 @@ void BatchController::start(const ui::BatchRequest& request)
     try {
         BatchRunOptions options;
         options.device = request.device.toStdString();
+        options.gpuMemoryLimit = ui::PreferencesDialog::gpuMemoryLimit();
         options.jpegOnGpu = request.jpegOnGpu;
         // The dialog's progress line says when a file waits for its device.
         options.waiting = [this](const std::string& why) {

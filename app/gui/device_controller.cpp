@@ -28,6 +28,7 @@ DeviceController::DeviceController(ui::MainWindow& window, Engine& engine, QObje
     connect(calibration_, &CalibrationController::measured, this, &DeviceController::applyDevicePreference);
     applyDevicePreference();
     connect(window_.menus(), &ui::WindowMenus::preferredDeviceChanged, this, &DeviceController::applyDevicePreference);
+    connect(window_.menus(), &ui::WindowMenus::gpuMemoryLimitChanged, this, &DeviceController::applyDevicePreference);
     connect(window_.runDocks()->devicePanel(), &ui::DevicePanel::enabledDevicesChanged, this,
             &DeviceController::applyDevicePreference);
     connect(window_.runDocks()->devicePanel(), &ui::DevicePanel::refreshRequested, this, [this] {
@@ -110,12 +111,14 @@ void DeviceController::applyDevicePreference()
     // Auto spreads previews over every enabled GPU, so the set of GPUs and their speeds matter
     // too. Compared as values: two speeds that differ only past some decimal are still two.
     const values::DeviceSpeeds speeds = gpuSpeeds(allowed.gpus);
-    if (applied_ && applied_->preference == preference && applied_->speeds == speeds) {
+    const std::size_t memoryLimit = ui::PreferencesDialog::gpuMemoryLimit();
+    if (applied_ && applied_->preference == preference && applied_->speeds == speeds &&
+        applied_->memoryLimit == memoryLimit) {
         return;
     }
     const bool first = !applied_.has_value();
-    applied_ = AppliedDevices{preference, speeds};
-    engine_.setDevicePreference(preference, speeds);
+    applied_ = AppliedDevices{preference, speeds, memoryLimit};
+    engine_.setDevicePreference(preference, speeds, memoryLimit);
     if (!first) {
         emit devicesChanged();
     }

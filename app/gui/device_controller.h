@@ -57,6 +57,7 @@ private:
     struct AppliedDevices {
         values::DeviceSelection preference;
         values::DeviceSpeeds speeds;
+        std::size_t memoryLimit = 0;
     };
     std::optional<AppliedDevices> applied_;  ///< none before the first preference
 };

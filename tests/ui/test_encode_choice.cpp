@@ -10,6 +10,8 @@
 #include "gui_test_support.h"
 #include "ui/batch_dialog.h"
 #include "ui/encode_options_widget.h"
+#include "ui/file_dialogs.h"
+#include "ui/preferences_dialog.h"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +20,7 @@
 #include <QDir>
 #include <QFile>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -187,6 +190,30 @@ TEST(EncodeChoiceBatch, TheBatchDialogOffersTheChosenFormatsChoices)
     EXPECT_FALSE(jpeg->isVisible());
     dialog.close();
     EXPECT_EQ(tessera::ui::rememberedEncodeOptions().jpegQuality, 55);
+}
+
+TEST(EncodeChoicePreferences, PreferencesHoldTheExportFormatQualityAndGpuMemory)
+{
+    QSettings().clear();
+    auto* dialog = new tessera::ui::PreferencesDialog({});  // deletes itself when closed
+    QSignalSpy memoryChanged(dialog, &tessera::ui::PreferencesDialog::gpuMemoryLimitChanged);
+    auto* format = dialog->findChild<QComboBox*>(QStringLiteral("exportFormatCombo"));
+    auto* memory = dialog->findChild<QSpinBox*>(QStringLiteral("gpuMemorySpin"));
+    auto* jpeg = dialog->findChild<QSpinBox*>(QStringLiteral("jpegQualitySpin"));
+    auto* png = dialog->findChild<QSpinBox*>(QStringLiteral("pngCompressionSpin"));
+    ASSERT_TRUE(format != nullptr && memory != nullptr && jpeg != nullptr && png != nullptr);
+    EXPECT_EQ(memory->value(), 0) << "automatic by default";
+    EXPECT_EQ(jpeg->value(), 92);
+    format->setCurrentIndex(format->findData(QStringLiteral("tif")));
+    memory->setValue(2048);
+    jpeg->setValue(80);
+    png->setValue(1);
+    dialog->accept();
+    EXPECT_EQ(memoryChanged.count(), 1);
+    EXPECT_EQ(tessera::ui::PreferencesDialog::exportFormat(), QStringLiteral("tif"));
+    EXPECT_EQ(tessera::ui::PreferencesDialog::gpuMemoryLimit(), std::size_t{2048} << 20);
+    EXPECT_EQ(tessera::ui::rememberedEncodeOptions().jpegQuality, 80);
+    EXPECT_EQ(tessera::ui::rememberedEncodeOptions().pngCompression, 1);
 }
 
 }  // namespace
