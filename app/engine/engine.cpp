@@ -144,8 +144,12 @@ public:
                 r.shownRange = QString::fromStdString(shown);
                 return r;
             }
-            pipeline_->run(image_, chain, r.data, &report, region);
-            if (r.reduce > 1) {
+            // On the GPUs the blocks are summed there and only they come back; a CPU run (or a
+            // fallback) gives every pixel, reduced here.
+            gpu::RunControl control;
+            control.reduce = r.reduce;
+            pipeline_->run(image_, chain, r.data, control, &report, region);
+            if (r.reduce > 1 && r.data.size() == image_.size()) {
                 r.data = reduceByBlocks(r.data, r.reduce);
             }
             if (!report.devicesUsed().empty()) {

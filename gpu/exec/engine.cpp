@@ -259,7 +259,7 @@ bool Pipeline::run(const cv::Mat& image, const filters::FilterChain& chain, cv::
                     s.resident = std::make_unique<ResidentBands>(image, s.options.deviceSlots, s.options.haloRows);
                     s.image = image;
                 }
-                dst = s.resident->apply(chain, inside, s.options.method, s.options.tensorCores, &local);
+                dst = s.resident->apply(chain, inside, s.options.method, s.options.tensorCores, &local, control.reduce);
             } catch (const std::exception& e) {
                 s.resident.reset();
                 s.image.release();

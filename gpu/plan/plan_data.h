@@ -59,6 +59,12 @@ std::size_t planFft(const Plan& plan, PlanData& data);
 /// Converts between depths with rounding and saturation (used when a kernel cannot write the
 /// requested depth directly). Throws InvalidInput on images that differ in size or channels.
 void launchConvert(const DeviceImage& src, const DeviceImage& dst, StreamView stream);
+/// The block rows of f x f blocks that image rows [firstRow, firstRow + rows) touch.
+int blockSumRows(int firstRow, int rows, int f);
+/// Writes into dst (blockSumRows x ceil(width / f) cells of channels floats, row-major) the sum
+/// of each f x f block's pixels that lie in image, whose first row is image row firstRow (blocks
+/// start at multiples of f in image rows and columns). Throws InvalidInput on a bad factor.
+void launchBlockSums(const DeviceImage& image, int firstRow, int f, float* dst, StreamView stream);
 
 }  // namespace detail
 

@@ -141,6 +141,76 @@ TEST_F(GpuVsCpu, ResidentRegionMatchesCpu)
     }
 }
 
+namespace {
+
+// The means of f x f blocks of a result, as a fit-zoom preview shows it (the edge blocks hold fewer
+// pixels), in the result's depth.
+cv::Mat blockMeansOf(const cv::Mat& full, int f)
+{
+    const int c = full.channels();
+    cv::Mat sums((full.rows + f - 1) / f, (full.cols + f - 1) / f, CV_64FC(c), cv::Scalar::all(0.0));
+    cv::Mat wide;
+    full.convertTo(wide, CV_64F);
+    for (int y = 0; y < full.rows; ++y) {
+        for (int x = 0; x < full.cols; ++x) {
+            for (int k = 0; k < c; ++k) {
+                sums.ptr<double>(y / f)[(x / f) * c + k] += wide.ptr<double>(y)[x * c + k];
+            }
+        }
+    }
+    for (int y = 0; y < sums.rows; ++y) {
+        for (int x = 0; x < sums.cols; ++x) {
+            const double n = std::min(f, full.rows - y * f) * std::min(f, full.cols - x * f);
+            for (int k = 0; k < c; ++k) {
+                sums.ptr<double>(y)[x * c + k] /= n;
+            }
+        }
+    }
+    cv::Mat out;
+    sums.convertTo(out, full.depth());
+    return out;
+}
+
+}  // namespace
+
+// A fit-zoom preview: the GPUs sum the result's blocks and only the sums come back. Two bands
+// whose boundary splits a block row, every channel count, 8-bit and float outputs, factors that
+// leave partial blocks at the edges.
+TEST_F(GpuVsCpu, ResidentReducedRunGivesTheBlockMeans)
+{
+    SCOPED_TRACE(test::seedNote(seed_));
+    auto rng = test::caseRng(seed_, 63, 0);
+    for (const int channels : test::kChannels) {
+        const cv::Mat src = test::randomImage(197, 333, PixelFormat{PixelDepth::U8, channels}, rng);
+        FilterSpec edges = filters::makeSobel(1, 0, 3);
+        edges.depth = OutputDepth::F32;
+        for (const filters::FilterChain& chain :
+             {filters::FilterChain{{filters::makeGaussian(2.0)}}, filters::FilterChain{{edges}}}) {
+            RunOptions options;
+            options.placement = Placement::Resident;
+            options.deviceSlots = {DeviceSlot{device_.id, 0, 1.0}, DeviceSlot{device_.id, 1, 1.0}};
+            Pipeline resident(options);
+            for (const int f : {2, 4, 5}) {
+                RunControl control;
+                control.reduce = f;
+                RunReport info;
+                cv::Mat gpu;
+                resident.run(src, chain, gpu, control, &info);
+                ASSERT_TRUE(info.fallback.empty()) << info.fallback;
+                ASSERT_EQ(resident.bands().size(), 2u);
+                const cv::Mat want = blockMeansOf(filters::applyCpu(src, chain), f);
+                ASSERT_EQ(gpu.size(), want.size()) << "factor " << f;
+                ASSERT_EQ(gpu.type(), want.type());
+                const double scale = gpu.depth() == CV_32F ? std::max(1.0, cv::norm(want, cv::NORM_INF)) * 1e-4 : 1.0;
+                EXPECT_LE(cv::norm(gpu, want, cv::NORM_INF), scale) << channels << " channels, factor " << f;
+                const bool blockRecord = std::any_of(info.records.begin(), info.records.end(),
+                                                     [](const auto& r) { return r.label == "download block sums"; });
+                EXPECT_TRUE(blockRecord);
+            }
+        }
+    }
+}
+
 // One GPU, host to host, through the streamed pipeline: the report names the steps' methods and
 // the device, and a forced method applies where a step can use it.
 TEST_F(GpuVsCpu, PipelineOnOneGpuMatchesCpu)

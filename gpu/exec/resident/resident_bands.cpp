@@ -5,6 +5,7 @@
 #include "tessera/gpu/values.h"
 #include "gpu/exec/band_crew.h"
 #include "gpu/exec/chain_runner.h"
+#include "gpu/plan/plan_data.h"
 #include "filters/float_range.h"
 #include "tessera/gpu/device_info.h"
 #include "gpu/runtime/nvtx_range.h"
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 
 namespace tessera::gpu {
@@ -42,6 +44,7 @@ struct Band {
     DeviceImage image;
     ChainRunner runner;
     RawPinnedBuffer stage;
+    RawDeviceBuffer blockSums;  // a reduced request's block sums, before they are downloaded
     Event start;
     Event kernels;
     Event downloaded;
@@ -286,8 +289,54 @@ ResidentBands::ResidentBands(const cv::Mat& image, std::vector<DeviceSlot> slots
 
 ResidentBands::~ResidentBands() = default;
 
+namespace {
+
+/// After band b's chain was launched: sums its result's f x f blocks on the GPU, downloads the
+/// sums and adds them into sums (the whole image's block grid; a block row shared with the next
+/// band gets both parts). Returns the bytes downloaded.
+std::size_t downloadBlockSums(Band& b, int f, cv::Mat& sums, std::mutex& merging)
+{
+    const Tile& w = b.work;
+    if (w.out.x != 0) {
+        throw InvalidInput("block sums need bands of whole rows");
+    }
+    DeviceImage view = b.output;
+    const std::size_t bpp = b.output.format.bytesPerPixel();
+    view.data = static_cast<char*>(b.output.data) + static_cast<std::size_t>(w.out.y - w.in.y) * b.output.pitch +
+                static_cast<std::size_t>(w.out.x - w.in.x) * bpp;
+    view.width = w.out.width;
+    view.height = w.out.height;
+    const int rows = detail::blockSumRows(w.out.y, w.out.height, f);
+    const std::size_t rowFloats = static_cast<std::size_t>(sums.cols) * sums.channels();
+    const std::size_t bytes = rowFloats * sizeof(float) * static_cast<std::size_t>(rows);
+    if (b.blockSums.bytes() < bytes) {
+        b.blockSums = RawDeviceBuffer();
+        b.blockSums = RawDeviceBuffer(bytes, b.info.id);
+    }
+    if (b.stage.bytes() < bytes) {
+        b.stage = RawPinnedBuffer();
+        b.stage = RawPinnedBuffer(bytes);
+    }
+    detail::launchBlockSums(view, w.out.y, f, static_cast<float*>(b.blockSums.data()), b.stream);
+    copy2DAsync(b.stage.data(), bytes, b.blockSums.data(), bytes, bytes, 1, b.stream);
+    b.downloaded.record(b.stream);
+    b.downloaded.synchronize();
+    const float* got = static_cast<const float*>(b.stage.data());
+    const std::lock_guard lock(merging);
+    for (int r = 0; r < rows; ++r) {
+        float* dst = sums.ptr<float>(w.out.y / f + r);
+        const float* src = got + rowFloats * static_cast<std::size_t>(r);
+        for (std::size_t i = 0; i < rowFloats; ++i) {
+            dst[i] += src[i];
+        }
+    }
+    return bytes;
+}
+
+}  // namespace
+
 cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& region, Method method,
-                             TensorCores tensor, RunReport* report)
+                             TensorCores tensor, RunReport* report, int reduce)
 {
     auto& s = *state_;
     const cv::Rect whole(0, 0, s.image.cols, s.image.rows);
@@ -304,9 +353,22 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
     const auto used = s.select(chain, r);
     const int outType = chainOutputType(chain, s.image.type());
     const std::size_t outBpp = CV_ELEM_SIZE(outType);
-    cv::Mat out(inside.height, inside.width, outType);
+    const int f = std::max(1, reduce);
+    const bool reduced = f > 1 && inside == whole;
+    const int channels = CV_MAT_CN(outType);
+    cv::Mat out = reduced ? cv::Mat((whole.height + f - 1) / f, (whole.width + f - 1) / f, CV_32FC(channels),
+                                    cv::Scalar::all(0.0))
+                          : cv::Mat(inside.height, inside.width, outType);
+    std::mutex merging;
+    std::vector<std::size_t> downloadedBytes(used.size(), 0);
     // Every GPU launches, downloads and copies its rows on a thread of its own.
     s.together(used.size(), [&](int i) {
+        if (reduced) {
+            Band& b = *used[static_cast<std::size_t>(i)];
+            s.launch(b, chain, method, tensor, origin, i);
+            downloadedBytes[static_cast<std::size_t>(i)] = downloadBlockSums(b, f, out, merging);
+            return;
+        }
         Band& b = *used[static_cast<std::size_t>(i)];
         s.launch(b, chain, method, tensor, origin, i);
         const Tile& w = b.work;
@@ -338,8 +400,9 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
         local.records.push_back(
             s.record(b, index, Phase::Kernel, b.label, b.start, b.kernels,
                      static_cast<std::uint64_t>(w.in.area()) * (s.format.bytesPerPixel() + outBpp)));
-        local.records.push_back(s.record(b, index, Phase::Download, "download", b.kernels, b.downloaded,
-                                         rowBytes * static_cast<std::uint64_t>(w.out.height)));
+        local.records.push_back(
+            s.record(b, index, Phase::Download, reduced ? "download block sums" : "download", b.kernels, b.downloaded,
+                     reduced ? downloadedBytes[i] : rowBytes * static_cast<std::uint64_t>(w.out.height)));
         local.tiles.push_back(w);
         local.computed.push_back(true);
         SlotReport slot;
@@ -350,6 +413,24 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
     }
     if (!used.empty()) {
         s.describePlans(*used.front(), chain, method, local);
+    }
+    if (reduced) {
+        // Sums to means: a block at the right or bottom edge holds fewer pixels.
+        for (int y = 0; y < out.rows; ++y) {
+            const int h = std::min(f, whole.height - y * f);
+            float* row = out.ptr<float>(y);
+            for (int x = 0; x < out.cols; ++x) {
+                const float n = static_cast<float>(h * std::min(f, whole.width - x * f));
+                for (int c = 0; c < channels; ++c) {
+                    row[x * channels + c] /= n;
+                }
+            }
+        }
+        if (CV_MAT_DEPTH(outType) != CV_32F) {
+            cv::Mat converted;
+            out.convertTo(converted, CV_MAT_DEPTH(outType));
+            out = converted;
+        }
     }
     local.wallMs = usSince(origin) / 1000.0;
     if (report != nullptr) {

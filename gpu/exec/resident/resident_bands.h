@@ -31,10 +31,13 @@ public:
 
     /// The chain's output inside region (clipped to the image; empty: all of it), computed by
     /// the GPUs whose bands it crosses, downloaded and waited for. report gets one kernel and
-    /// one download record per band used. Throws CudaError / OutOfDeviceMemory /
-    /// std::invalid_argument; a caller falls back to another path when it does.
+    /// one download record per band used. reduce above 1 with the whole image: the means of
+    /// reduce x reduce blocks of the output (ceil(width / reduce) x ceil(height / reduce), in the
+    /// output's depth, rounded), summed on the GPUs so only the blocks are downloaded. Throws
+    /// CudaError / OutOfDeviceMemory / std::invalid_argument; a caller falls back to another
+    /// path when it does.
     cv::Mat apply(const filters::FilterChain& chain, const cv::Rect& region = {}, Method method = Method::Auto,
-                  TensorCores tensor = TensorCores::Auto, RunReport* report = nullptr);
+                  TensorCores tensor = TensorCores::Auto, RunReport* report = nullptr, int reduce = 1);
 
     /// Runs the chain over every band and keeps the results on the GPUs (nothing downloaded),
     /// then waits for all of them: the benchmark's resident case. Returns host wall milliseconds

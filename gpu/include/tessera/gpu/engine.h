@@ -64,6 +64,11 @@ struct RunControl {
     /// granted), shared by the slots on one device; a slot's own memoryLimit still caps it.
     /// 0: each slot's memoryLimit, else (GPU) 0.8 x the free memory, (CPU) no limit.
     std::uint64_t memoryBudget = 0;
+    /// Resident on GPUs, for the whole image: above 1, dst gets the means of reduce x reduce
+    /// blocks of the result (ceil(width / reduce) x ceil(height / reduce), the output's depth,
+    /// rounded), summed on the GPUs so that only the blocks are downloaded (a fit-zoom preview).
+    /// Runs on the CPU path give the full result: dst's size says which came back.
+    int reduce = 1;
 };
 
 /// Runs filter chains over host images on the slots of its options: the one way Tessera runs a
