@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QToolTip>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -427,6 +428,23 @@ void KernelEditor::setMessage(const QString& text, bool isError)
     message_->setText(text);
     message_->setStyleSheet(isError ? QStringLiteral("color: #c62828;") : QString());
     message_->setVisible(!text.isEmpty());
+}
+
+QSize KernelEditor::minimumSizeHint() const
+{
+    QSize size = QWidget::minimumSizeHint();
+    if (layout() != nullptr && layout()->hasHeightForWidth() && width() > 0) {
+        size.setHeight(std::max(size.height(), layout()->minimumHeightForWidth(width())));
+    }
+    return size;
+}
+
+void KernelEditor::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (event->oldSize().width() != event->size().width()) {
+        updateGeometry();  // the wrapped labels' height changed with the width
+    }
 }
 
 }  // namespace tessera::ui

@@ -31,6 +31,14 @@ public:
     /// by height-for-width, giving the grid every row and pushing the controls below out of
     /// view; this way the grid takes the room that is left and scrolls within itself.
     bool hasHeightForWidth() const override { return false; }
+    /// At least the height its wrapped labels need at the current width, so that a short dock
+    /// scrolls the editor instead of laying its parts over one another.
+    QSize minimumSizeHint() const override;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+public:
     /// Largest side the size spin boxes offer (larger kernels can still be shown).
     static constexpr int kMaxEditorSide = 127;
 
