@@ -291,6 +291,42 @@ ResidentBands::~ResidentBands() = default;
 
 namespace {
 
+/// The block means in outType from the block sums of an image of size: whole blocks in one
+/// scaled conversion, the partial ones at the right and bottom edges by their own pixel counts.
+cv::Mat blockSumsToMeans(const cv::Mat& sums, int f, cv::Size size, int outType)
+{
+    cv::Mat means(sums.size(), outType);
+    const int depth = CV_MAT_DEPTH(outType);
+    const cv::Rect whole(0, 0, size.width / f, size.height / f);
+    if (!whole.empty()) {
+        cv::Mat part = means(whole);
+        sums(whole).convertTo(part, depth, 1.0 / (static_cast<double>(f) * f));
+    }
+    const auto edge = [&](const cv::Rect& cells) {
+        if (cells.empty()) {
+            return;
+        }
+        cv::Mat scaled(cells.size(), sums.type());
+        const int channels = sums.channels();
+        for (int y = 0; y < cells.height; ++y) {
+            const int h = std::min(f, size.height - (cells.y + y) * f);
+            const float* in = sums.ptr<float>(cells.y + y) + static_cast<std::ptrdiff_t>(cells.x) * channels;
+            float* o = scaled.ptr<float>(y);
+            for (int x = 0; x < cells.width; ++x) {
+                const float n = static_cast<float>(h * std::min(f, size.width - (cells.x + x) * f));
+                for (int c = 0; c < channels; ++c) {
+                    o[x * channels + c] = in[x * channels + c] / n;
+                }
+            }
+        }
+        cv::Mat part = means(cells);
+        scaled.convertTo(part, depth);
+    };
+    edge(cv::Rect(whole.width, 0, sums.cols - whole.width, sums.rows));
+    edge(cv::Rect(0, whole.height, whole.width, sums.rows - whole.height));
+    return means;
+}
+
 /// After band b's chain was launched: sums its result's f x f blocks on the GPU, downloads the
 /// sums and adds them into sums (the whole image's block grid; a block row shared with the next
 /// band gets both parts). Returns the bytes downloaded.
@@ -321,15 +357,10 @@ std::size_t downloadBlockSums(Band& b, int f, cv::Mat& sums, std::mutex& merging
     copy2DAsync(b.stage.data(), bytes, b.blockSums.data(), bytes, bytes, 1, b.stream);
     b.downloaded.record(b.stream);
     b.downloaded.synchronize();
-    const float* got = static_cast<const float*>(b.stage.data());
+    const cv::Mat got(rows, sums.cols, sums.type(), b.stage.data());
     const std::lock_guard lock(merging);
-    for (int r = 0; r < rows; ++r) {
-        float* dst = sums.ptr<float>(w.out.y / f + r);
-        const float* src = got + rowFloats * static_cast<std::size_t>(r);
-        for (std::size_t i = 0; i < rowFloats; ++i) {
-            dst[i] += src[i];
-        }
-    }
+    cv::Mat target = sums.rowRange(w.out.y / f, w.out.y / f + rows);
+    cv::add(target, got, target);
     return bytes;
 }
 
@@ -415,22 +446,7 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
         s.describePlans(*used.front(), chain, method, local);
     }
     if (reduced) {
-        // Sums to means: a block at the right or bottom edge holds fewer pixels.
-        for (int y = 0; y < out.rows; ++y) {
-            const int h = std::min(f, whole.height - y * f);
-            float* row = out.ptr<float>(y);
-            for (int x = 0; x < out.cols; ++x) {
-                const float n = static_cast<float>(h * std::min(f, whole.width - x * f));
-                for (int c = 0; c < channels; ++c) {
-                    row[x * channels + c] /= n;
-                }
-            }
-        }
-        if (CV_MAT_DEPTH(outType) != CV_32F) {
-            cv::Mat converted;
-            out.convertTo(converted, CV_MAT_DEPTH(outType));
-            out = converted;
-        }
+        out = blockSumsToMeans(out, f, whole.size(), outType);
     }
     local.wallMs = usSince(origin) / 1000.0;
     if (report != nullptr) {
