@@ -198,11 +198,22 @@ TEST_F(GpuVsCpu, ResidentReducedRunGivesTheBlockMeans)
                 resident.run(src, chain, gpu, control, &info);
                 ASSERT_TRUE(info.fallback.empty()) << info.fallback;
                 ASSERT_EQ(resident.bands().size(), 2u);
+                cv::Mat full;
+                resident.run(src, chain, full);
+                // The reduction itself: the block means of the GPUs' own full result (8-bit: the
+                // means' rounding alone).
+                const cv::Mat own = blockMeansOf(full, f);
+                ASSERT_EQ(gpu.size(), own.size()) << "factor " << f;
+                ASSERT_EQ(gpu.type(), own.type());
+                const bool isFloat = gpu.depth() == CV_32F;
+                const double scale = std::max(1.0, cv::norm(own, cv::NORM_INF));
+                EXPECT_LE(cv::norm(gpu, own, cv::NORM_INF), isFloat ? scale * 1e-5 : 1.0)
+                    << channels << " channels, factor " << f;
+                // And the CPU path's: its pixels may differ from the GPUs' by one level, and the
+                // means' rounding adds up to one more.
                 const cv::Mat want = blockMeansOf(filters::applyCpu(src, chain), f);
-                ASSERT_EQ(gpu.size(), want.size()) << "factor " << f;
-                ASSERT_EQ(gpu.type(), want.type());
-                const double scale = gpu.depth() == CV_32F ? std::max(1.0, cv::norm(want, cv::NORM_INF)) * 1e-4 : 1.0;
-                EXPECT_LE(cv::norm(gpu, want, cv::NORM_INF), scale) << channels << " channels, factor " << f;
+                EXPECT_LE(cv::norm(gpu, want, cv::NORM_INF), isFloat ? scale * 1e-4 : 2.0)
+                    << channels << " channels, factor " << f;
                 const bool blockRecord = std::any_of(info.records.begin(), info.records.end(),
                                                      [](const auto& r) { return r.label == "download block sums"; });
                 EXPECT_TRUE(blockRecord);
