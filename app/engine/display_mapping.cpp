@@ -127,7 +127,7 @@ QImage::Format displayFormat(int channels)
 {
     switch (channels) {
     case 1: return QImage::Format_Grayscale8;
-    case 3: return QImage::Format_RGB888;
+    case 3: return QImage::Format_RGB32;  // the screen's own: a pixmap takes it without converting
     default: return QImage::Format_ARGB32;
     }
 }
@@ -153,10 +153,10 @@ QImage render(const cv::Mat& img, Colour colour, Alpha alpha)
                     dst[x] = colour(src[x]);
                 }
             } else if (cn == 3) {
-                for (int x = 0; x < img.cols; ++x) {  // BGR in, RGB out
-                    dst[3 * x + 0] = colour(src[3 * x + 2]);
-                    dst[3 * x + 1] = colour(src[3 * x + 1]);
-                    dst[3 * x + 2] = colour(src[3 * x + 0]);
+                auto* rgb = reinterpret_cast<QRgb*>(dst);
+                for (int x = 0; x < img.cols; ++x) {  // BGR in
+                    const T* p = src + 3 * x;
+                    rgb[x] = qRgb(colour(p[2]), colour(p[1]), colour(p[0]));
                 }
             } else {
                 auto* argb = reinterpret_cast<QRgb*>(dst);
@@ -241,6 +241,16 @@ cv::Mat toEightBitAsShown(const cv::Mat& img, const DisplayMapping& mapping)
                       static_cast<std::size_t>(shown.bytesPerLine()))
                   .clone();
         break;
+    case QImage::Format_RGB32: {
+        // 0xffRRGGBB words: bytes B, G, R, 255 in memory; the colour image comes back as BGR.
+        static_assert(Q_BYTE_ORDER == Q_LITTLE_ENDIAN, "RGB32 read as BGRA bytes");
+        const cv::Mat bgra(shown.height(), shown.width(), CV_8UC4, const_cast<uchar*>(shown.constBits()),
+                           static_cast<std::size_t>(shown.bytesPerLine()));
+        out.create(bgra.size(), CV_8UC3);
+        const int drop[] = {0, 0, 1, 1, 2, 2};
+        cv::mixChannels(&bgra, 1, &out, 1, drop, 3);
+        break;
+    }
     case QImage::Format_RGB888: {
         const cv::Mat rgb(shown.height(), shown.width(), CV_8UC3, const_cast<uchar*>(shown.constBits()),
                           static_cast<std::size_t>(shown.bytesPerLine()));

@@ -25,7 +25,8 @@ struct DisplayMapping {
 };
 
 /// Converts a CV_8U/16U/32F image with 1, 3 (BGR) or 4 (BGRA) channels to a QImage that owns
-/// its pixels (Format_Grayscale8, Format_RGB888 or Format_ARGB32). 8-bit data maps 1:1.
+/// its pixels (Format_Grayscale8, Format_RGB32 for colour, which a pixmap takes without
+/// converting, or Format_ARGB32 with alpha). 8-bit data maps 1:1.
 /// Without stretch, u16 shows its high byte and f32 shows [0, 1] ([-1, 1] for signed data with
 /// Offset, |v| in [0, 1] with Absolute) clamped; alpha is never stretched. When shown is given
 /// it receives what black and white stand for, e.g. "data min-max [-3.5, 3.5], 0 at mid-grey"

@@ -12,6 +12,9 @@ namespace tessera::app {
 
 std::optional<int> jpegQualityOf(const std::string& path)
 {
+    if (values::encodedFormatOf(path) != values::EncodedFormat::Jpeg) {
+        return std::nullopt;  // only a JPEG has quantisation tables: other files are not read
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         return std::nullopt;

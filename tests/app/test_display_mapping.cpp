@@ -83,7 +83,7 @@ TEST(DisplayMapping, EightBitBgrBecomesRgb)
     cv::Mat img(2, 3, CV_8UC3, cv::Scalar(10, 20, 30));  // B, G, R
     img.at<cv::Vec3b>(1, 2) = {200, 100, 0};
     const QImage out = toDisplayImage(img);
-    ASSERT_EQ(out.format(), QImage::Format_RGB888);
+    ASSERT_EQ(out.format(), QImage::Format_RGB32);
     EXPECT_EQ(out.pixel(0, 0), qRgb(30, 20, 10));
     EXPECT_EQ(out.pixel(2, 1), qRgb(0, 100, 200));
 }
