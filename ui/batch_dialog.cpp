@@ -150,6 +150,28 @@ QWidget* BatchDialog::createFilters()
     return box;
 }
 
+void BatchDialog::addEncodingRow(QFormLayout* form, QWidget* box)
+{
+    encode_ = new EncodeOptionsWidget(box);
+    encode_->setObjectName(QStringLiteral("batchEncoding"));
+    encode_->setCompact(true);
+    encode_->setOptions(rememberedEncodeOptions());
+    form->addRow(tr("Quality:"), encode_);
+    // Only the chosen format's choices; every format's when outputs keep their input's.
+    const auto showEncoding = [this, form] {
+        const QString ext = format_->currentData().toString();
+        const auto format = ext.isEmpty() ? values::EncodedFormat::Other
+                                          : values::encodedFormatOf(QStringLiteral("x.").append(ext).toStdString());
+        encode_->showFormat(format);
+        encode_->setVisible(ext.isEmpty() || format != values::EncodedFormat::Other);
+        if (auto* label = form->labelForField(encode_)) {
+            label->setVisible(encode_->isVisibleTo(encode_->parentWidget()));
+        }
+    };
+    connect(format_, &QComboBox::currentIndexChanged, this, showEncoding);
+    showEncoding();
+}
+
 QWidget* BatchDialog::createOutput()
 {
     auto* box = new QGroupBox(tr("Output"), this);
@@ -176,24 +198,7 @@ QWidget* BatchDialog::createOutput()
         format_->addItem(QString::fromLatin1(ext).toUpper(), QString::fromLatin1(ext));
     }
     form->addRow(tr("Format:"), format_);
-    encode_ = new EncodeOptionsWidget(box);
-    encode_->setObjectName(QStringLiteral("batchEncoding"));
-    encode_->setCompact(true);
-    encode_->setOptions(rememberedEncodeOptions());
-    form->addRow(tr("Quality:"), encode_);
-    // Only the chosen format's choices; every format's when outputs keep their input's.
-    const auto showEncoding = [this] {
-        const QString ext = format_->currentData().toString();
-        const auto format = ext.isEmpty() ? values::EncodedFormat::Other
-                                          : values::encodedFormatOf(QStringLiteral("x.").append(ext).toStdString());
-        encode_->showFormat(format);
-        encode_->setVisible(ext.isEmpty() || format != values::EncodedFormat::Other);
-        if (auto* label = qobject_cast<QFormLayout*>(encode_->parentWidget()->layout())->labelForField(encode_)) {
-            label->setVisible(encode_->isVisibleTo(encode_->parentWidget()));
-        }
-    };
-    connect(format_, &QComboBox::currentIndexChanged, this, showEncoding);
-    showEncoding();
+    addEncodingRow(form, box);
     depth_ = new QComboBox(box);
     depth_->setObjectName(QStringLiteral("batchDepth"));
     depth_->addItem(tr("Keep"), QStringLiteral("keep"));

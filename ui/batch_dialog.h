@@ -13,6 +13,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -103,6 +104,8 @@ private:
     void choosePreset();
     void chooseOutputFolder();
     void emitChanged();
+    /// The Quality row under Format: the chosen output format's encoder choices.
+    void addEncodingRow(QFormLayout* form, QWidget* box);
     void start();
 
     QListWidget* inputs_ = nullptr;

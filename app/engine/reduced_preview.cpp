@@ -301,42 +301,27 @@ cv::Mat reduceByBlocks(const cv::Mat& image, int factor)
     return out;
 }
 
-std::optional<cv::Mat> reducedCorrelation(const cv::Mat& src, const filters::FilterChain& chain, int factor)
-{
-    const int f = factor;
-    if (chain.steps.size() != 1 || f < 2 || src.empty() || src.cols < f || src.rows < f) {
-        return std::nullopt;
-    }
-    if (src.depth() == CV_32F) {
-        const filters::FloatRange range = filters::scanFloatRange(src);
-        if (range.nonFinite || range.maxExponent > 100) {
-            return std::nullopt;  // sums over a block could overflow where single pixels do not
-        }
-    }
-    const filters::FilterSpec& spec = chain.steps.front();
-    const int outDepth = filters::resolveOutputDepth(spec.depth, src.depth());
-    const filters::Halo halo = spec.halo();
-    const int kw = spec.kernel.width;
-    const int kh = spec.kernel.height;
-    cv::Mat padded;
-    cv::copyMakeBorder(src, padded, halo.top, halo.bottom, halo.left, halo.right, filters::toCvBorder(spec.border),
-                       cv::Scalar::all(spec.borderValue));
-    const int channels = src.channels();
-    const int blocksX = src.cols / f;  // whole blocks; the partial ones are filtered exactly
-    const int blocksY = src.rows / f;
-    const int outW = (src.cols + f - 1) / f;
-    const int outH = (src.rows + f - 1) / f;
-    cv::Mat means(outH, outW, CV_32FC(channels), cv::Scalar::all(0.0));
-    const double norm = spec.scale / (static_cast<double>(f) * f);
+namespace {
 
-    // The whole blocks. A separable kernel: down the rows first (at the block rows only), then
-    // across at the block columns; any other: each of its rows' taps across, row by row.
-    const int ring = kh + f - 1;
-    if (spec.separable) {
+/// One reduced run: the padded source, the step, the factor and the block grid it fills.
+struct Reduction {
+    const cv::Mat& padded;
+    const filters::FilterSpec& spec;
+    int f;
+    int channels;
+    int blocksX;  ///< whole blocks; the partial ones are filtered exactly
+    int blocksY;
+    int outDepth;
+    cv::Mat& means;
+
+    /// The whole blocks of a separable kernel: down the rows first (at the block rows only),
+    /// then across at the block columns.
+    void separableBlocks(double norm) const
+    {
         const std::vector<float> across = withBox(spec.separable->row, f, norm);
         const std::vector<float> down = withBox(spec.separable->column, f, 1.0);
         inStripes(blocksY, [&](const cv::Range& ys) {
-            PhaseRows rows(padded, f, ring);
+            PhaseRows rows(padded, f, spec.kernel.height + f - 1);
             std::vector<float> column(static_cast<std::size_t>(rows.span()));
             for (int Y = ys.start; Y < ys.end; ++Y) {
                 std::fill(column.begin(), column.end(), 0.0f);
@@ -346,8 +331,15 @@ std::optional<cv::Mat> reducedCorrelation(const cv::Mat& src, const filters::Fil
                 stridedTaps(rows, column.data(), across, blocksX, channels, means.ptr<float>(Y));
             }
         });
-    } else {
-        std::vector<std::vector<float>> rowsTaps(static_cast<std::size_t>(ring),
+    }
+
+    /// The whole blocks of any kernel: each row of the kernel widened by the block, its taps
+    /// across, row by row.
+    void denseBlocks(double norm) const
+    {
+        const int kw = spec.kernel.width;
+        const int kh = spec.kernel.height;
+        std::vector<std::vector<float>> rowsTaps(static_cast<std::size_t>(kh + f - 1),
                                                  std::vector<float>(static_cast<std::size_t>(kw + f - 1), 0.0f));
         for (int j = 0; j < kh; ++j) {
             std::vector<double> taps(static_cast<std::size_t>(kw));
@@ -362,7 +354,7 @@ std::optional<cv::Mat> reducedCorrelation(const cv::Mat& src, const filters::Fil
             }
         }
         inStripes(blocksY, [&](const cv::Range& ys) {
-            PhaseRows rows(padded, f, ring);
+            PhaseRows rows(padded, f, kh + f - 1);
             for (int Y = ys.start; Y < ys.end; ++Y) {
                 for (std::size_t s = 0; s < rowsTaps.size(); ++s) {
                     stridedTaps(rows, rows.get(Y * f + static_cast<int>(s)), rowsTaps[s], blocksX, channels,
@@ -371,24 +363,20 @@ std::optional<cv::Mat> reducedCorrelation(const cv::Mat& src, const filters::Fil
             }
         });
     }
-    if (spec.offset != 0.0) {
-        means(cv::Rect(0, 0, blocksX, blocksY)) += cv::Scalar::all(spec.offset);
-    }
 
-    // Blocks whose pixels might saturate: their rows are filtered exactly. When no value of the
-    // image's own range can take the output out of its depth's range, none can.
-    if (outDepth != CV_32F && wholeRangeMaySaturate(src, spec, outDepth)) {
+    /// Each run of neighbouring whole blocks whose pixels might saturate, filtered exactly.
+    void exactWhereClipping() const
+    {
         cv::Mat low;
         cv::Mat high;
-        reachRange(padded, f, kw, kh, blocksX, blocksY, low, high);
+        reachRange(padded, f, spec.kernel.width, spec.kernel.height, blocksX, blocksY, low, high);
         inStripes(blocksY, [&](const cv::Range& ys) {
             for (int Y = ys.start; Y < ys.end; ++Y) {
-                // Each run of neighbouring blocks that might saturate is filtered exactly in one go.
+                const auto flagged = [&](int x) {
+                    return maySaturate(spec, outDepth, low.ptr<float>(Y) + x * channels,
+                                       high.ptr<float>(Y) + x * channels, channels);
+                };
                 for (int X = 0; X < blocksX;) {
-                    const auto flagged = [&](int x) {
-                        return maySaturate(spec, outDepth, low.ptr<float>(Y) + x * channels,
-                                           high.ptr<float>(Y) + x * channels, channels);
-                    };
                     if (!flagged(X)) {
                         ++X;
                         continue;
@@ -404,15 +392,58 @@ std::optional<cv::Mat> reducedCorrelation(const cv::Mat& src, const filters::Fil
             }
         });
     }
-    // The partial blocks at the right and bottom edges.
-    if (blocksX * f < src.cols) {
-        const cv::Rect area(blocksX * f, 0, src.cols - blocksX * f, src.rows);
-        putBlockMeans(exactArea(padded, spec, outDepth, area), area.tl(), f, means);
+
+    /// The partial blocks at the right and bottom edges of an image of size, filtered exactly.
+    void partialBlocks(cv::Size size) const
+    {
+        if (blocksX * f < size.width) {
+            const cv::Rect area(blocksX * f, 0, size.width - blocksX * f, size.height);
+            putBlockMeans(exactArea(padded, spec, outDepth, area), area.tl(), f, means);
+        }
+        if (blocksY * f < size.height) {
+            const cv::Rect area(0, blocksY * f, blocksX * f, size.height - blocksY * f);
+            putBlockMeans(exactArea(padded, spec, outDepth, area), area.tl(), f, means);
+        }
     }
-    if (blocksY * f < src.rows) {
-        const cv::Rect area(0, blocksY * f, blocksX * f, src.rows - blocksY * f);
-        putBlockMeans(exactArea(padded, spec, outDepth, area), area.tl(), f, means);
+};
+
+}  // namespace
+
+std::optional<cv::Mat> reducedCorrelation(const cv::Mat& src, const filters::FilterChain& chain, int factor)
+{
+    const int f = factor;
+    if (chain.steps.size() != 1 || f < 2 || src.empty() || src.cols < f || src.rows < f) {
+        return std::nullopt;
     }
+    if (src.depth() == CV_32F) {
+        const filters::FloatRange range = filters::scanFloatRange(src);
+        if (range.nonFinite || range.maxExponent > 100) {
+            return std::nullopt;  // sums over a block could overflow where single pixels do not
+        }
+    }
+    const filters::FilterSpec& spec = chain.steps.front();
+    const int outDepth = filters::resolveOutputDepth(spec.depth, src.depth());
+    const filters::Halo halo = spec.halo();
+    cv::Mat padded;
+    cv::copyMakeBorder(src, padded, halo.top, halo.bottom, halo.left, halo.right, filters::toCvBorder(spec.border),
+                       cv::Scalar::all(spec.borderValue));
+    cv::Mat means((src.rows + f - 1) / f, (src.cols + f - 1) / f, CV_32FC(src.channels()), cv::Scalar::all(0.0));
+    const Reduction run{padded, spec, f, src.channels(), src.cols / f, src.rows / f, outDepth, means};
+    const double norm = spec.scale / (static_cast<double>(f) * f);
+    if (spec.separable) {
+        run.separableBlocks(norm);
+    } else {
+        run.denseBlocks(norm);
+    }
+    if (spec.offset != 0.0) {
+        means(cv::Rect(0, 0, run.blocksX, run.blocksY)) += cv::Scalar::all(spec.offset);
+    }
+    // When no value of the image's own range can take the output out of its depth's range, no
+    // block's pixels can clip.
+    if (outDepth != CV_32F && wholeRangeMaySaturate(src, spec, outDepth)) {
+        run.exactWhereClipping();
+    }
+    run.partialBlocks(src.size());
     if (outDepth == CV_32F) {
         return means;
     }

@@ -327,6 +327,30 @@ cv::Mat blockSumsToMeans(const cv::Mat& sums, int f, cv::Size size, int outType)
     return means;
 }
 
+/// After band b's chain was launched: downloads its output rows inside the request `inside`
+/// into out (the request's pixels, outBpp bytes each). Returns the bytes downloaded.
+std::size_t downloadRows(Band& b, const cv::Rect& inside, std::size_t outBpp, cv::Mat& out)
+{
+    const Tile& w = b.work;
+    const std::size_t rowBytes = static_cast<std::size_t>(w.out.width) * outBpp;
+    const std::size_t bytes = rowBytes * static_cast<std::size_t>(w.out.height);
+    if (b.stage.bytes() < bytes) {
+        b.stage = RawPinnedBuffer();
+        b.stage = RawPinnedBuffer(bytes);
+    }
+    const DeviceImage& o = b.output;
+    const char* first = static_cast<const char*>(o.data) + static_cast<std::size_t>(w.out.y - w.in.y) * o.pitch +
+                        static_cast<std::size_t>(w.out.x - w.in.x) * outBpp;
+    copy2DAsync(b.stage.data(), rowBytes, first, o.pitch, rowBytes, static_cast<std::size_t>(w.out.height), b.stream);
+    b.downloaded.record(b.stream);
+    b.downloaded.synchronize();
+    for (int row = 0; row < w.out.height; ++row) {
+        std::memcpy(out.ptr(w.out.y - inside.y + row) + static_cast<std::size_t>(w.out.x - inside.x) * outBpp,
+                    static_cast<const char*>(b.stage.data()) + static_cast<std::size_t>(row) * rowBytes, rowBytes);
+    }
+    return bytes;
+}
+
 /// After band b's chain was launched: sums its result's f x f blocks on the GPU, downloads the
 /// sums and adds them into sums (the whole image's block grid; a block row shared with the next
 /// band gets both parts). Returns the bytes downloaded.
@@ -402,38 +426,19 @@ cv::Mat ResidentBands::apply(const filters::FilterChain& chain, const cv::Rect& 
         }
         Band& b = *used[static_cast<std::size_t>(i)];
         s.launch(b, chain, method, tensor, origin, i);
-        const Tile& w = b.work;
-        const std::size_t rowBytes = static_cast<std::size_t>(w.out.width) * outBpp;
-        const std::size_t bytes = rowBytes * static_cast<std::size_t>(w.out.height);
-        if (b.stage.bytes() < bytes) {
-            b.stage = RawPinnedBuffer();
-            b.stage = RawPinnedBuffer(bytes);
-        }
-        const DeviceImage& o = b.output;
-        const char* first = static_cast<const char*>(o.data) + static_cast<std::size_t>(w.out.y - w.in.y) * o.pitch +
-                            static_cast<std::size_t>(w.out.x - w.in.x) * outBpp;
-        copy2DAsync(b.stage.data(), rowBytes, first, o.pitch, rowBytes, static_cast<std::size_t>(w.out.height),
-                    b.stream);
-        b.downloaded.record(b.stream);
-        b.downloaded.synchronize();
-        for (int row = 0; row < w.out.height; ++row) {
-            std::memcpy(out.ptr(w.out.y - inside.y + row) + static_cast<std::size_t>(w.out.x - inside.x) * outBpp,
-                        static_cast<const char*>(b.stage.data()) + static_cast<std::size_t>(row) * rowBytes, rowBytes);
-        }
+        downloadedBytes[static_cast<std::size_t>(i)] = downloadRows(b, inside, outBpp, out);
     });
     RunReport local;
     local.placement = Placement::Resident;
     for (std::size_t i = 0; i < used.size(); ++i) {
         Band& b = *used[i];
         const Tile& w = b.work;
-        const std::size_t rowBytes = static_cast<std::size_t>(w.out.width) * outBpp;
         const int index = static_cast<int>(i);
         local.records.push_back(
             s.record(b, index, Phase::Kernel, b.label, b.start, b.kernels,
                      static_cast<std::uint64_t>(w.in.area()) * (s.format.bytesPerPixel() + outBpp)));
-        local.records.push_back(
-            s.record(b, index, Phase::Download, reduced ? "download block sums" : "download", b.kernels, b.downloaded,
-                     reduced ? downloadedBytes[i] : rowBytes * static_cast<std::uint64_t>(w.out.height)));
+        local.records.push_back(s.record(b, index, Phase::Download, reduced ? "download block sums" : "download",
+                                         b.kernels, b.downloaded, downloadedBytes[i]));
         local.tiles.push_back(w);
         local.computed.push_back(true);
         SlotReport slot;
