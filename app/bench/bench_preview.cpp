@@ -57,6 +57,31 @@ filters::FilterChain gaussianStep(int run)
     return filters::FilterChain{{filters::makeGaussian(sigma, kGaussianSize)}};
 }
 
+/// The rest of the warm-up runs (the first preview was made), then the timed runs, each of
+/// chainOf(run) over region at reduce, request to result: their times go to r.ms. Returns the
+/// last result; on a failed run, sets r.error and returns it.
+template <typename ChainOf>
+PreviewResult timedSweep(Engine& engine, const ChainOf& chainOf, const values::Rect& region, int reduce,
+                         const Options& options, Result& r)
+{
+    for (int i = 1; i < options.warmup; ++i) {
+        previewAndWait(engine, chainOf(i), region, reduce);
+    }
+    PreviewResult last;
+    for (int i = 0; i < options.runs; ++i) {
+        const auto chain = chainOf(options.warmup + i);
+        const auto t0 = std::chrono::steady_clock::now();
+        last = previewAndWait(engine, chain, region, reduce);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (!last.error.isEmpty()) {
+            r.error = last.error.toStdString();
+            return last;
+        }
+        r.ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    }
+    return last;
+}
+
 /// Largest |a - b| over all values (both 8-bit, same size).
 double maxDifference(const cv::Mat& a, const cv::Mat& b)
 {
@@ -101,21 +126,10 @@ Result runPreview(bool gpu, values::DeviceId device, const std::string& deviceNa
         return r;
     }
     r.chosen = (first.device + (first.methods.isEmpty() ? QString() : " " + first.methods)).toStdString();
-    for (int i = 1; i < options.warmup; ++i) {
-        previewAndWait(engine, gaussianStep(i), view);
-    }
     const cv::Rect region(view.x, view.y, view.width, view.height);
-    PreviewResult last;
-    for (int i = 0; i < options.runs; ++i) {
-        const auto chain = gaussianStep(options.warmup + i);
-        const auto t0 = std::chrono::steady_clock::now();
-        last = previewAndWait(engine, chain, view);
-        const auto t1 = std::chrono::steady_clock::now();
-        if (!last.error.isEmpty()) {
-            r.error = last.error.toStdString();
-            return r;
-        }
-        r.ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    const PreviewResult last = timedSweep(engine, gaussianStep, view, 1, options, r);
+    if (!r.error.empty()) {
+        return r;
     }
     if (options.check) {
         const double a = maxDifference(first.data, filters::applyCpuRegion(image, gaussianStep(0), region));
@@ -196,20 +210,10 @@ Result runFitPreview(bool gpu, values::DeviceId device, const std::string& devic
         return r;
     }
     r.chosen = (first.device + (first.methods.isEmpty() ? QString() : " " + first.methods)).toStdString();
-    for (int i = 1; i < options.warmup; ++i) {
-        previewAndWait(engine, fitStep(filter, i), whole, kFitReduce);
-    }
-    PreviewResult last;
-    for (int i = 0; i < options.runs; ++i) {
-        const auto chain = fitStep(filter, options.warmup + i);
-        const auto t0 = std::chrono::steady_clock::now();
-        last = previewAndWait(engine, chain, whole, kFitReduce);
-        const auto t1 = std::chrono::steady_clock::now();
-        if (!last.error.isEmpty()) {
-            r.error = last.error.toStdString();
-            return r;
-        }
-        r.ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    const PreviewResult last = timedSweep(
+        engine, [&filter](int run) { return fitStep(filter, run); }, whole, kFitReduce, options, r);
+    if (!r.error.empty()) {
+        return r;
     }
     if (options.check) {
         const auto reference = [&](int run) {
