@@ -4,6 +4,8 @@
 #   packaging/dev.sh run    install what is missing, build, start Tessera on a sample image
 #   packaging/dev.sh test   install what is missing, build, run the whole test suite
 #   packaging/dev.sh build  install what is missing and build
+# What is missing is installed by packaging/install-deps.sh: its run profile for run and build,
+# its test profile for test.
 # The preset defaults to dev; set TESSERA_PRESET=release or asan for the others.
 # TESSERA_CMAKE_ARGS, when set on a build folder's first configure, is added to the preset's
 # settings (space-separated -D options; CI uses it, see .ci/run).
@@ -16,12 +18,13 @@ build_dir=build/$preset
 sample=$root/resources/samples/astronaut.png
 
 usage() {
-    sed -n '3,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '3,9p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
+# setup_and_build PROFILE: the install-deps.sh profile to install first.
 setup_and_build() {
-    ./packaging/install-deps.sh
+    ./packaging/install-deps.sh "$1"
     # The CUDA toolkit often lives outside PATH.
     if ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
         export PATH=/usr/local/cuda/bin:$PATH
@@ -67,8 +70,8 @@ run_tests() {
 }
 
 case ${1:-} in
-    run) shift; setup_and_build; run_app "$@" ;;
-    test) setup_and_build; run_tests ;;
-    build) setup_and_build ;;
+    run) shift; setup_and_build run; run_app "$@" ;;
+    test) setup_and_build test; run_tests ;;
+    build) setup_and_build run ;;
     *) usage ;;
 esac
