@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Loading libtessera_c.so and calling it: the one module that speaks ctypes.
+"""Loading libtessera.so.0 and calling it: the one module that speaks ctypes.
 
-The library is the one the ``TESSERA_C_LIBRARY`` environment variable names when it is set
-(nothing else is tried then); otherwise the one next to this file, and then whatever the dynamic
-loader's own search finds. A library that loads but is not libtessera_c is an ImportError. ctypes releases the
+The library is the one the ``TESSERA_LIBRARY`` environment variable names when it is set
+(nothing else is tried then); otherwise the one next to this file (a wheel carries it there),
+and then whatever the dynamic loader's own search finds (the system's, from the libtessera0
+package). A library that loads but is not libtessera is an ImportError. ctypes releases the
 GIL for the length of every call, so other Python threads run while an image is filtered.
 """
 
@@ -60,15 +61,31 @@ class _Options(ctypes.Structure):
     ]
 
 
+_SONAME = "libtessera.so.0"
+
+
 def _candidates():
-    env = os.environ.get("TESSERA_C_LIBRARY")
+    env = os.environ.get("TESSERA_LIBRARY")
     if env:
         # A library named on purpose is the only one tried: finding another instead would hide
         # the mistake.
         yield env
         return
-    yield os.path.join(os.path.dirname(os.path.abspath(__file__)), "libtessera_c.so")
-    yield "libtessera_c.so"
+    yield os.path.join(os.path.dirname(os.path.abspath(__file__)), _SONAME)
+    yield _SONAME
+
+
+def _mapped_path(name):
+    """The file the loader mapped for `name` (a bare soname it found on its own search path)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            for line in maps:
+                fields = line.split(None, 5)
+                if len(fields) == 6 and os.path.basename(fields[5].strip()).startswith(name):
+                    return fields[5].strip()
+    except OSError:
+        pass
+    return name
 
 
 def _load():
@@ -84,11 +101,12 @@ def _load():
             continue
         # Another library loads as well as ours does; only the API version function says which.
         if not hasattr(lib, "tessera_api_version"):
-            errors.append(f"{path}: loads, but is not libtessera_c (it has no tessera_api_version)")
+            errors.append(f"{path}: loads, but is not libtessera (it has no tessera_api_version)")
             continue
-        return lib, path
+        return lib, (path if os.sep in path else _mapped_path(path))
     raise ImportError(
-        "tessera: cannot load libtessera_c.so (set TESSERA_C_LIBRARY to its path):\n  " + "\n  ".join(errors)
+        f"tessera: cannot load {_SONAME} (install libtessera0, or set TESSERA_LIBRARY to its path):\n  "
+        + "\n  ".join(errors)
     )
 
 

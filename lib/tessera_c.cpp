@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The C interface of tessera_c.h over the filter model, the CPU executor and the GPU engine.
 // Every entry point catches everything: C callers (and ctypes) cannot take a C++ exception.
-#include "python/tessera_c.h"
+#include "tessera/tessera.h"
 
 #include "app/io/encode_choice.h"
 #include "app/io/image_io.h"
@@ -12,10 +12,10 @@
 #include "tessera/gpu/device_chain.h"
 #include "tessera/gpu/device_info.h"
 #include "tessera/gpu/engine.h"
-#include "python/c_chain.h"
-#include "python/c_image.h"
-#include "python/c_info.h"
-#include "python/c_report.h"
+#include "lib/c_chain.h"
+#include "lib/c_image.h"
+#include "lib/c_info.h"
+#include "lib/c_report.h"
 #include "values/device_selection.h"
 #include "values/errors.h"
 
@@ -43,7 +43,7 @@ static_assert(sizeof(tessera_options) == 80 && offsetof(tessera_options, border_
 namespace {
 
 using namespace tessera;
-using namespace tessera::python;
+using namespace tessera::capi;
 using nlohmann::json;
 
 thread_local std::string lastError;
@@ -217,7 +217,7 @@ const char* tessera_last_error(void)
 const char* tessera_filters_json(void)
 {
     try {
-        static const std::string list = tessera::python::filtersJson();
+        static const std::string list = tessera::capi::filtersJson();
         return list.c_str();
     } catch (...) {
         return "{\"filters\": []}";
@@ -227,7 +227,7 @@ const char* tessera_filters_json(void)
 const char* tessera_devices_json(void)
 {
     try {
-        lastText = tessera::python::devicesJson();
+        lastText = tessera::capi::devicesJson();
         return lastText.c_str();
     } catch (...) {
         return "{\"devices\": [], \"device_count\": 0, \"reason\": \"out of memory\"}";

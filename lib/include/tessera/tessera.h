@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Tessera's C interface: the filters, the devices and a filter chain run on images in host or
  * device memory. Plain C, no Python and no C++ types, so any language with a foreign function
- * interface can load libtessera_c.so (the Python package does, with ctypes).
+ * interface can load libtessera.so.0 (the Python package does, with ctypes). Link with
+ * -ltessera (pkg-config tessera) or find_package(Tessera) and Tessera::tessera in CMake.
  *
  * Conventions
  *  - Every function that can fail returns a tessera_status; TESSERA_OK (0) is success. On

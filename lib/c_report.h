@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::python {
+namespace tessera::capi {
 
 /// A run's report as one JSON object: where it ran ("cpu", "gpu:0,1"), the placement, the
 /// devices that recorded work, the method of each step, the times, what fell back and why,
@@ -19,4 +19,4 @@ std::string reportJson(const values::RunReport& report, const std::string& where
 /// tessera's trace reader needs). Throws only bad_alloc.
 std::string chromeTrace(const std::vector<values::TimingRecord>& records);
 
-}  // namespace tessera::python
+}  // namespace tessera::capi

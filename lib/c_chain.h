@@ -2,12 +2,12 @@
 #pragma once
 
 #include "filters/filter_spec.h"
-#include "python/tessera_c.h"
+#include "tessera/tessera.h"
 
 #include <stdexcept>
 #include <string>
 
-namespace tessera::python {
+namespace tessera::capi {
 
 /// A failure with the status the C interface reports for it.
 struct Failure : std::runtime_error {
@@ -26,4 +26,4 @@ std::string text(const char* s, const char* fallback);
 /// Throws Failure, PresetError or std::invalid_argument.
 filters::FilterChain makeChain(const char* chainJson, const tessera_options* options);
 
-}  // namespace tessera::python
+}  // namespace tessera::capi

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The chain and options of a C call: preset JSON parsed, the options applied as
 // `tessera-cli apply` applies them.
-#include "python/c_chain.h"
+#include "lib/c_chain.h"
 
 #include "filters/filter_spec.h"
 #include "filters/preset_io.h"
@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-namespace tessera::python {
+namespace tessera::capi {
 
 [[noreturn]] void fail(const std::string& message, tessera_status status)
 {
@@ -72,4 +72,4 @@ filters::FilterChain makeChain(const char* chainJson, const tessera_options* opt
     return chain;
 }
 
-}  // namespace tessera::python
+}  // namespace tessera::capi

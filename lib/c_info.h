@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace tessera::python {
+namespace tessera::capi {
 
 /// The built-in filters with their parameters, as one JSON object {"filters": [...]}.
 /// Throws only bad_alloc.
@@ -13,4 +13,4 @@ std::string filtersJson();
 /// bad_alloc.
 std::string devicesJson();
 
-}  // namespace tessera::python
+}  // namespace tessera::capi

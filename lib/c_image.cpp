@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "python/c_image.h"
+#include "lib/c_image.h"
 
 #include "filters/cpu_executor.h"
-#include "python/c_chain.h"
+#include "lib/c_chain.h"
 
 #include <opencv2/core.hpp>
 
 #include <string>
 
-namespace tessera::python {
+namespace tessera::capi {
 
 int cvDepthOf(int32_t depth)
 {
@@ -80,4 +80,4 @@ cv::Mat wrap(const tessera_image& image)
                    static_cast<std::size_t>(image.row_stride));
 }
 
-}  // namespace tessera::python
+}  // namespace tessera::capi

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // The JSON texts of tessera_filters_json and tessera_devices_json: the very documents that
 // `tessera-cli filters --json` and `tessera-cli devices --json` print, on one line.
-#include "python/c_info.h"
+#include "lib/c_info.h"
 
 #include "filters/registry_json.h"
 #include "tessera/gpu/device_info.h"
 #include "values/device_json.h"
 
-namespace tessera::python {
+namespace tessera::capi {
 
 std::string filtersJson()
 {
@@ -19,4 +19,4 @@ std::string devicesJson()
     return values::devicesJson(gpu::enumerateDevices(), -1);
 }
 
-}  // namespace tessera::python
+}  // namespace tessera::capi

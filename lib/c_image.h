@@ -5,13 +5,13 @@
 // read or written, and an OpenCV view of one.
 
 #include "tessera/gpu/pixel_format.h"
-#include "python/tessera_c.h"
+#include "tessera/tessera.h"
 
 #include <opencv2/core/mat.hpp>
 
 #include <cstdint>
 
-namespace tessera::python {
+namespace tessera::capi {
 
 /// The OpenCV depth of a TESSERA_U8/U16/F32 code; Failure for any other.
 int cvDepthOf(int32_t depth);
@@ -30,4 +30,4 @@ void checkOutput(const tessera_image* src, const tessera_image* dst, int outDept
 /// The image as a cv::Mat over its memory (no copy).
 cv::Mat wrap(const tessera_image& image);
 
-}  // namespace tessera::python
+}  // namespace tessera::capi

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A run's report and its Chrome trace as JSON text for the C interface. The trace comes from
 // the writer the CLI's --trace uses (values/trace_text.h): one format for every front end.
-#include "python/c_report.h"
+#include "lib/c_report.h"
 
 #include "tessera/gpu/device_info.h"
 #include "values/run_report_json.h"
@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace tessera::python {
+namespace tessera::capi {
 
 namespace {
 
@@ -35,4 +35,4 @@ std::string chromeTrace(const std::vector<values::TimingRecord>& records)
     return values::toChromeTrace(records, gpu::enumerateDevices());
 }
 
-}  // namespace tessera::python
+}  // namespace tessera::capi
