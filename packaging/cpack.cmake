@@ -12,7 +12,9 @@
 set(CPACK_PACKAGE_NAME tessera)
 set(CPACK_PACKAGE_VENDOR "The Tessera developers")
 set(CPACK_PACKAGE_CONTACT "The Tessera developers <tessera@users.noreply.github.com>")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "desktop studio for 2D image convolution on NVIDIA GPUs")
+# CPackDeb puts a package-wide summary in front of every component's description unless it is
+# CPack's own default; each component's description below starts with its own synopsis line.
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${CMAKE_PROJECT_NAME} built using CMake")
 if(TESSERA_HOMEPAGE)
     set(CPACK_PACKAGE_HOMEPAGE_URL ${TESSERA_HOMEPAGE})
 endif()
@@ -59,7 +61,9 @@ the image files and the C interface.
 
 ${tessera_cufft_note}")
 # The library's C++ symbols belong to one release: programs are tied to the exact version.
-set(CPACK_DEBIAN_LIB_PACKAGE_GENERATE_SHLIBS ON)
+# (Only libtessera0 holds a shared library, so only it gets a shlibs file.)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_LIB_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_SOURCE_DIR}/debian/libtessera0/triggers)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY "=")
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libtessera-dev)
@@ -99,7 +103,7 @@ set(CPACK_DEBIAN_PYTHON_PACKAGE_ARCHITECTURE all)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "${tessera_lib_depends}, python3 (>= 3.8), python3-numpy")
 set(CPACK_DEBIAN_PYTHON_PACKAGE_CONTROL_EXTRA
-    ${CMAKE_CURRENT_SOURCE_DIR}/debian/python3-tessera.postinst ${CMAKE_CURRENT_SOURCE_DIR}/debian/python3-tessera.prerm)
+    ${CMAKE_CURRENT_SOURCE_DIR}/debian/python3-tessera/postinst ${CMAKE_CURRENT_SOURCE_DIR}/debian/python3-tessera/prerm)
 set(CPACK_COMPONENT_PYTHON_DESCRIPTION "Tessera's convolution engine for Python 3
 ${tessera_about}
 
