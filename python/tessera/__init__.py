@@ -15,7 +15,8 @@ float32:
   stream (or ``stream=``); nothing goes through the host. The result is allocated with the
   caller's library (so from its memory pool) and returned as the same kind of array.
 
-The GIL is released while an image is filtered.
+The GIL is released while an image is filtered; on the main thread, Ctrl+C stops a long host
+call (KeyboardInterrupt).
 
 >>> import numpy as np, tessera
 >>> image = np.zeros((480, 640, 3), np.uint8)
@@ -25,17 +26,47 @@ The GIL is released while an image is filtered.
 >>> result = tessera.apply(image, chain, border="replicate")
 """
 
-from . import _args, _arrays, _chain, _device, _fast, _lib, _report
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+
+from . import _args, _arrays, _chain, _device, _dlpack, _dtypes, _fast, _interrupt, _lib, _pipeline, _report
 from ._chain import Chain, Filter, load_preset
 from ._lib import LIBRARY_PATH, TesseraError
 from ._report import RunReport
 
 __version__ = _lib.VERSION
-__all__ = ["apply", "write", "filters", "devices", "Chain", "Filter", "load_preset", "TesseraError", "last_run",
-           "set_step_timing", "RunReport",
-           "LIBRARY_PATH", "__version__"]
+__all__ = ["apply", "convolve", "write", "filters", "devices", "Chain", "Filter", "load_preset", "TesseraError",
+           "last_run", "set_step_timing", "RunReport", "CONVERTED_DTYPES", "LIBRARY_PATH", "__version__"]
 
-def filters():
+# The public API's argument types.
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+else:
+    ArrayLike = Any  # numpy.typing costs its import time; type checkers read the real one
+Border = Literal["reflect101", "reflect", "replicate", "constant", "wrap"]
+Depth = Literal["same", "keep", "u8", "u16", "f32"]
+Method = Literal["auto", "direct", "separable", "fft"]
+Step = Union[str, Filter, Chain, Tuple[str, Mapping[str, Any]], Mapping[str, Any], ArrayLike]
+FilterArg = Union[str, Filter, Chain, Sequence[Step], None]
+Anchor = Union[Tuple[int, int], Sequence[int]]
+Stream = Any  # an int cudaStream_t, a CuPy stream or a PyTorch stream
+
+#: The NumPy dtypes apply() and convolve() take besides uint8, uint16 and float32, each with the
+#: dtype it is computed in. An image of one of them is converted on the host (once, into a new
+#: float32 array) and the result converted back: see apply() and RunReport.conversion.
+CONVERTED_DTYPES: Dict[np.dtype, np.dtype] = {d: _dtypes.COMPUTE for d in _dtypes.CONVERTED}
+
+# Kept under their former names.
+_chain_key_and_text = _pipeline.chain_key_and_text
+_chain_text = _pipeline.chain_text
+_steps_of = _pipeline.steps_of
+
+
+def filters() -> List[Dict[str, Any]]:
     """The built-in filters: a list of dicts with ``id``, ``title``, ``category``,
     ``description`` and ``params``, each parameter a dict with ``key``, ``label``, ``type``
     (int, double, bool or choice), ``min``, ``max``, ``default``, ``step``, ``tooltip`` and for
@@ -43,7 +74,7 @@ def filters():
     return [dict(f, params=[dict(p) for p in f["params"]]) for f in _lib.filters_json()]
 
 
-def devices():
+def devices() -> Dict[str, Any]:
     """The CUDA devices as a dict: ``devices`` (id, name, compute_capability, memory...),
     ``device_count``, ``driver_version``, ``runtime_version``, ``fft`` (whether cuFFT could be
     opened) and ``reason`` (why there is no GPU, or None). No GPU is a normal answer; apply()
@@ -51,78 +82,56 @@ def devices():
     return _lib.devices_json()
 
 
-def last_run():
+def last_run() -> Optional[RunReport]:
     """The report of the calling thread's last apply() (host images and device arrays alike) as
     a RunReport: where it ran, the placement, the devices, the method of each step, the times,
-    any fallback and the timing records; ``.write_trace(path)`` writes them as the Chrome trace
-    ``tessera-cli apply --trace`` writes. None before the first run."""
+    any fallback, the timing records and how the image's dtype was converted, if it was;
+    ``.write_trace(path)`` writes them as the Chrome trace ``tessera-cli apply --trace`` writes.
+    None before the first run."""
     return _report.last_run()
 
 
-def set_step_timing(on):
+def set_step_timing(on: bool) -> bool:
     """Whether device-array runs time each step with CUDA events from now on (the call then
     waits for its own work, so the times can be read): for profiling. Host runs are always
     timed. Returns the previous setting."""
     return _lib.set_step_timing(on)
 
 
-def _chain_key_and_text(filter, kernel, anchor, params):
-    """(exact key, chain JSON or None) for apply()'s filter arguments. An id or a kernel is keyed
-    by its values and its JSON made only when the call has to be planned; a Chain, a Filter or
-    a list is keyed by its JSON text (round-tripping floats, so exact)."""
-    if isinstance(filter, (str, type(None))):
-        # Checked (and an object or integer kernel turned into float64) before it is keyed: the
-        # key holds the weights' float64 bytes, never an object array's pointers.
-        if kernel is not None:
-            kernel = _args.kernel(kernel)
-        if anchor is not None:
-            anchor = _args.anchor(anchor)
-        return _fast.filter_key(filter, kernel, anchor, params), None
-    text = _chain_text(filter, kernel, anchor, params)
-    return ("json", text), text
+@overload
+def apply(image: np.ndarray, filter: FilterArg = None, /, *, kernel: Optional[ArrayLike] = None,
+          anchor: Optional[Anchor] = None, border: Optional[Border] = None, border_value: Optional[float] = None,
+          scale: Optional[float] = None, offset: Optional[float] = None, depth: Optional[Depth] = None,
+          device: str = "auto", method: Method = "auto", out: Optional[np.ndarray] = None, stream: Stream = None,
+          gpu_memory_limit: int = 0, batch: Optional[bool] = None, **params: Any) -> np.ndarray: ...
 
 
-def _chain_text(filter, kernel, anchor, params):
-    """The chain's preset JSON, checked on the Python side (the library checks the rest when it
-    plans)."""
-    if isinstance(filter, Chain):
-        if params or anchor is not None or kernel is not None:
-            _steps_of(filter, kernel, anchor, params)  # raises the TypeError that says why
-        return filter.to_json()
-    return _chain.chain_json(_steps_of(filter, kernel, anchor, params))
+@overload
+def apply(image: Any, filter: FilterArg = None, /, *, kernel: Optional[ArrayLike] = None,
+          anchor: Optional[Anchor] = None, border: Optional[Border] = None, border_value: Optional[float] = None,
+          scale: Optional[float] = None, offset: Optional[float] = None, depth: Optional[Depth] = None,
+          device: str = "auto", method: Method = "auto", out: Any = None, stream: Stream = None,
+          gpu_memory_limit: int = 0, batch: Optional[bool] = None, **params: Any) -> Any: ...
 
 
-def _steps_of(filter, kernel, anchor, params):
-    if kernel is not None:
-        if filter is not None:
-            raise TypeError("give either a filter or kernel=, not both")
-        if params:
-            raise TypeError(f"kernel= takes no filter parameters (got {', '.join(sorted(params))})")
-        return [Filter(kernel=kernel, anchor=anchor)]
-    if filter is None:
-        raise TypeError("apply() needs a filter: an id such as \"gaussian\", kernel=, a Filter or a Chain")
-    if isinstance(filter, str):
-        return [Filter(filter, anchor=anchor, **params)]
-    if params or anchor is not None:
-        raise TypeError("filter parameters and anchor= go with a filter id; a Filter or Chain carries its own")
-    if isinstance(filter, Chain):
-        return filter
-    if isinstance(filter, Filter):
-        return [filter]
-    if isinstance(filter, (list, tuple)):
-        return filter
-    raise TypeError(f"filter must be an id, a Filter, a Chain or a list of them, not {type(filter).__name__}")
-
-
-def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, border_value=None, scale=None,
-          offset=None, depth=None, device="auto", method="auto", out=None, stream=None, gpu_memory_limit=0,
-          **params):
-    """Filters an image and returns the result.
+def apply(image: Any, filter: FilterArg = None, /, *, kernel: Optional[ArrayLike] = None,
+          anchor: Optional[Anchor] = None, border: Optional[Border] = None, border_value: Optional[float] = None,
+          scale: Optional[float] = None, offset: Optional[float] = None, depth: Optional[Depth] = None,
+          device: str = "auto", method: Method = "auto", out: Any = None, stream: Stream = None,
+          gpu_memory_limit: int = 0, batch: Optional[bool] = None, **params: Any) -> Any:
+    """Filters an image (a correlation, as cv::filter2D) and returns the result.
 
     image
-        HxW or HxWxC (C = 1, 3, 4, interleaved) uint8, uint16 or float32: a NumPy array (views
-        and crops with a row stride larger than a row are read in place), a CuPy array or a
-        PyTorch CUDA tensor (filtered on its GPU, never through the host).
+        HxW or HxWxC (C = 1, 3, 4, interleaved): a NumPy array (views and crops with a row
+        stride larger than a row are read in place), a CuPy array, a PyTorch CUDA tensor
+        (filtered on its GPU, never through the host), or any other DLPack producer
+        (``__dlpack__`` and ``__dlpack_device__``) in host or CUDA memory.
+        Dtypes uint8, uint16 and float32 are computed as they are. NumPy (and host DLPack)
+        images of float64 and int16 are converted: a float32 copy is filtered, and the result
+        comes back as float64 (the float32 values, exactly) or as int16 (rounded to the
+        nearest, ties to even, and saturated to [-32768, 32767], as an int16 output of
+        cv::filter2D), unless depth= or a step of the chain names another depth.
+        last_run().conversion says what was converted.
     filter
         A filter id from tessera.filters() (its parameters as keywords: ``sigma=2.0``), a
         Filter, a Chain (``tessera.load_preset(path)`` gives one) or a list of filters, run in
@@ -130,7 +139,8 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
     kernel, anchor
         A custom kernel instead of a filter: a 2-D array of real weights (any real dtype, or
         an object array of real numbers, taken as float64), applied as a correlation
-        (cv::filter2D); anchor (x, y), whole numbers, defaults to the centre.
+        (cv::filter2D); anchor (x, y), whole numbers, defaults to the centre. convolve() takes
+        the same arguments for a true convolution.
     border, border_value
         "reflect101" (default), "reflect", "replicate", "constant" (outside = border_value,
         default 0) or "wrap", for every step. Unset: each step's own (a preset's).
@@ -155,6 +165,16 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
     gpu_memory_limit
         Host images on GPUs: bytes each GPU may use, a whole number from 0 to 2**64 - 1 (0:
         from its free memory).
+    batch
+        None (default): a 4-D array, NxHxWxC, is a batch of N images. True: the first axis
+        counts images, so an NxHxW array is N single-channel images. False: never a batch.
+        Each image of a batch is filtered exactly as it would be alone, with one plan, and
+        the results are stacked the same way (out= then has the batch's shape).
+
+    The result is the same kind of array as the image: NumPy, CuPy, PyTorch, or a DLPack
+    producer's own kind when its type (or its package) has ``from_dlpack`` (a NumPy array
+    otherwise). On the main thread, a long host call can be stopped with Ctrl+C: it raises
+    KeyboardInterrupt within a fraction of a second.
 
     Raises TypeError for arrays of another kind or dtype, misplaced arguments and arguments of
     the wrong type (a complex kernel, a string for a number), ValueError for bad shapes,
@@ -162,35 +182,63 @@ def apply(image, filter=None, /, *, kernel=None, anchor=None, border=None, borde
     included) and presets, MemoryError when memory runs out and TesseraError (a RuntimeError) when the
     machine cannot do what was asked (device="gpu" without a GPU, a CUDA failure).
     """
-    chain_key, text = _chain_key_and_text(filter, kernel, anchor, params)
     options = (border, border_value, scale, offset, depth, device, method, gpu_memory_limit)
-    k = _fast.key(chain_key, image, out, options)
-    prepared = _fast.lookup(k)
-    if prepared is not None:
-        if prepared.memory == _lib.HOST_MEMORY:
-            if stream is not None:
-                raise TypeError("stream= is for CuPy arrays and PyTorch CUDA tensors; a NumPy image runs "
-                                "synchronously")
-            _fast.hits += 1
-            return _fast.run_host(prepared, image, out)
-        result = _fast.run_device(prepared, image, out, stream)
-        if result is not None:
-            return result
-        return _device.apply_device(prepared, image, out, stream)
-    if text is None:
-        text = _chain_text(filter, kernel, anchor, params)
-    c_options = _lib.make_options(border=border, border_value=border_value, scale=scale, offset=offset, depth=depth,
-                                  device=device, method=method, gpu_memory_limit=gpu_memory_limit)
-    on_device = _arrays.is_device_array(image)
-    if not on_device and stream is not None:
-        raise TypeError("stream= is for CuPy arrays and PyTorch CUDA tensors; a NumPy image runs synchronously")
-    prepared = _fast.plan(k, image, out, text, c_options)
-    if on_device:
-        return _device.apply_device(prepared, image, out, stream)
-    return _fast.run_host(prepared, image, out)
+    return _pipeline.run(image, filter, kernel, anchor, params, options, out, stream, batch, False)
 
 
-def write(path, image, /, *, quality=None, compression=None, order="rgb"):
+@overload
+def convolve(image: np.ndarray, filter: FilterArg = None, /, *, kernel: Optional[ArrayLike] = None,
+             anchor: Optional[Anchor] = None, border: Optional[Border] = None,
+             border_value: Optional[float] = None, scale: Optional[float] = None, offset: Optional[float] = None,
+             depth: Optional[Depth] = None, device: str = "auto", method: Method = "auto",
+             out: Optional[np.ndarray] = None, stream: Stream = None, gpu_memory_limit: int = 0,
+             batch: Optional[bool] = None, **params: Any) -> np.ndarray: ...
+
+
+@overload
+def convolve(image: Any, filter: FilterArg = None, /, *, kernel: Optional[ArrayLike] = None,
+             anchor: Optional[Anchor] = None, border: Optional[Border] = None,
+             border_value: Optional[float] = None, scale: Optional[float] = None, offset: Optional[float] = None,
+             depth: Optional[Depth] = None, device: str = "auto", method: Method = "auto", out: Any = None,
+             stream: Stream = None, gpu_memory_limit: int = 0, batch: Optional[bool] = None,
+             **params: Any) -> Any: ...
+
+
+def convolve(image: Any, filter: FilterArg = None, /, *, kernel: Optional[ArrayLike] = None,
+             anchor: Optional[Anchor] = None, border: Optional[Border] = None,
+             border_value: Optional[float] = None, scale: Optional[float] = None, offset: Optional[float] = None,
+             depth: Optional[Depth] = None, device: str = "auto", method: Method = "auto", out: Any = None,
+             stream: Stream = None, gpu_memory_limit: int = 0, batch: Optional[bool] = None,
+             **params: Any) -> Any:
+    """Filters an image with a true convolution: apply() with every kernel flipped.
+
+    apply() correlates, as cv::filter2D does: ``out[y, x] = sum k[j, i] * img[y + j - ay,
+    x + i - ax]``. convolve() computes ``out[y, x] = sum k[j, i] * img[y - j + ay, x - i + ax]``,
+    the convolution of scipy.ndimage.convolve and scipy.signal.convolve2d: the kernel is flipped
+    on both axes and the anchor (ax, ay) mirrored with it, so the kernel element at the anchor
+    (the centre, ``(w // 2, h // 2)``, by default) still lies over the output pixel. With the
+    default anchor the result is scipy.ndimage.convolve's (border "reflect101" is its
+    "mirror", "reflect" its "reflect", "replicate" its "nearest", "constant" its "constant"
+    and "wrap" its "wrap"); scipy.signal.convolve2d(mode="same") centres even-sized kernels one
+    sample earlier, at anchor ``((w - 1) // 2, (h - 1) // 2)``.
+
+    For symmetric kernels (box, Gaussian, Laplacian) it equals apply(). Custom kernels
+    (kernel=, Filter(kernel=...), chains of them) are flipped before planning and cost the same
+    as apply(). Chains with registry filters (their weights are the library's) are run on the
+    image flipped on both axes, and the result is flipped back: the same convolution, for the
+    price of two copies of the image. Every other argument is apply()'s.
+    """
+    options = (border, border_value, scale, offset, depth, device, method, gpu_memory_limit)
+    flipped = _pipeline.flipped_filter(filter, kernel, anchor, params)
+    if flipped is None:
+        return _pipeline.run(image, filter, kernel, anchor, params, options, out, stream, batch, True)
+    filter, kernel, anchor, params = flipped
+    return _pipeline.run(image, filter, kernel, anchor, params, options, out, stream, batch, False)
+
+
+def write(path: Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"], image: np.ndarray, /, *,
+          quality: Union[int, str, None] = None, compression: Union[int, str, None] = None,
+          order: Literal["rgb", "bgr"] = "rgb") -> str:
     """Writes a NumPy image to path in the format its extension names and returns the encoding
     used in words ("JPEG quality 85", "PNG compression level 9", "TIFF with Deflate
     compression", "WebP lossless"; "" for formats without a choice).
@@ -209,7 +257,6 @@ def write(path, image, /, *, quality=None, compression=None, order="rgb"):
         "rgb" (default, as NumPy imaging libraries hold colour) or "bgr" (as OpenCV does) for
         3- and 4-channel images.
     """
-    import os
     order = _args.choice("order", order, ("rgb", "bgr"))
     if quality is not None and not isinstance(quality, str):
         quality = _args.whole("quality", quality, 1, 100)

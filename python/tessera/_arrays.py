@@ -49,10 +49,20 @@ def depth_name(depth):
     return _DEPTH_NAMES[depth]
 
 
-def _depth_of(dtype, role):
+_CONVERTED_ON_HOST = (np.dtype(np.int16), np.dtype(np.float64))
+
+
+def _depth_of(dtype, role, host=True):
     dtype = np.dtype(dtype)
     if dtype not in _DEPTHS:
-        raise TypeError(f"{role} has dtype {dtype}; tessera takes uint8, uint16 or float32 images")
+        if host:
+            hint = " (and int16 or float64 NumPy images, converted)"
+        elif dtype in _CONVERTED_ON_HOST:
+            hint = (f"; {dtype} is converted for NumPy images only: convert a device array first "
+                    "(.astype(float32), .to(torch.float32))")
+        else:
+            hint = ""
+        raise TypeError(f"{role} has dtype {dtype}; tessera takes uint8, uint16 or float32 images{hint}")
     return _DEPTHS[dtype]
 
 
@@ -60,13 +70,15 @@ def _layout(shape, strides, itemsize, role):
     """(height, width, channels, row stride, flat) from a shape and byte strides, or a
     ValueError saying what is wrong with them."""
     if len(shape) not in (2, 3):
-        raise ValueError(f"{role} has shape {tuple(shape)}; expected HxW or HxWxC with C = 1, 3 or 4")
+        raise ValueError(f"{role} has shape {tuple(shape)}; expected HxW or HxWxC with C = 1, 3 or 4 (or a "
+                         "batch of them, NxHxWxC)")
     flat = len(shape) == 2
     height, width = int(shape[0]), int(shape[1])
     channels = 1 if flat else int(shape[2])
     if channels not in (1, 3, 4):
         raise ValueError(f"{role} has {channels} channels (shape {tuple(shape)}); expected 1, 3 or 4 "
-                         "(a planar CxHxW array must be moved to HxWxC first)")
+                         "(a planar CxHxW array must be moved to HxWxC first; a stack of single-channel "
+                         "images, NxHxW, needs batch=True)")
     if height < 1 or width < 1:
         raise ValueError(f"{role} is empty (shape {tuple(shape)})")
     if strides is None:
@@ -129,14 +141,17 @@ def device_layout(obj, role="the image"):
                             "or a CUDA tensor")
         name = str(obj.dtype)
         if name not in _TORCH_DEPTHS:
-            raise TypeError(f"{role} has dtype {name}; tessera takes torch.uint8, torch.uint16 or torch.float32")
+            hint = (f"; {name} is converted for NumPy images only: convert the tensor first (.to(torch.float32))"
+                    if name in ("torch.int16", "torch.float64") else "")
+            raise TypeError(f"{role} has dtype {name}; tessera takes torch.uint8, torch.uint16 or torch.float32"
+                            f"{hint}")
         depth = _TORCH_DEPTHS[name]
         itemsize = obj.element_size()
         strides = tuple(s * itemsize for s in obj.stride())
         h, w, c, stride, flat = _layout(tuple(obj.shape), strides, itemsize, role)
         return Layout(obj.data_ptr(), h, w, c, depth, stride, flat, obj.device.index), None
     cai = obj.__cuda_array_interface__
-    depth = _depth_of(np.dtype(cai["typestr"]), role)
+    depth = _depth_of(np.dtype(cai["typestr"]), role, host=False)
     itemsize = np.dtype(cai["typestr"]).itemsize
     h, w, c, stride, flat = _layout(cai["shape"], cai.get("strides"), itemsize, role)
     device = None

@@ -2,8 +2,11 @@
 """Filters and chains as values, and preset files: what apply() runs, written as the preset
 JSON the library (and ``tessera-cli apply --preset``) reads."""
 
+from __future__ import annotations
+
 import json
 import os
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -33,8 +36,9 @@ class Filter:
     values (apply()'s options of the same name override them for the whole chain).
     """
 
-    def __init__(self, id=None, *, kernel=None, anchor=None, border=None, border_value=None, scale=None,
-                 offset=None, depth=None, **params):
+    def __init__(self, id: Optional[str] = None, *, kernel: Any = None, anchor: Optional[Sequence[int]] = None,
+                 border: Optional[str] = None, border_value: Optional[float] = None, scale: Optional[float] = None,
+                 offset: Optional[float] = None, depth: Optional[str] = None, **params: Any) -> None:
         if kernel is not None:
             if id not in (None, "custom"):
                 raise TypeError(f"give either a filter id ({id!r}) or kernel=, not both")
@@ -57,15 +61,15 @@ class Filter:
                 self._entry[key] = value
 
     @property
-    def id(self):
+    def id(self) -> str:
         """The registry id ("custom" for a kernel)."""
         return self._entry["id"]
 
-    def entries(self):
+    def entries(self) -> List[Dict[str, Any]]:
         """This step as preset JSON entries (a list of one dict)."""
         return [dict(self._entry)]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"tessera.Filter({json.dumps(self._entry)[:120]})"
 
 
@@ -98,7 +102,7 @@ def _entries_and_json(steps, name=None):
     return entries, json.dumps(doc, allow_nan=False)
 
 
-def chain_json(steps):
+def chain_json(steps: Any) -> str:
     """The preset JSON of steps as Chain(steps) writes it, checked on the Python side only: the
     library checks the rest when it plans the chain (apply() needs no separate call for it).
     Floats are written as their shortest round-tripping text, so the text is an exact key."""
@@ -114,34 +118,35 @@ class Chain:
     unknown filter, a bad parameter or a kernel that does not fit raise ValueError.
     """
 
-    def __init__(self, steps, *, name=None):
+    def __init__(self, steps: Union[Iterable[Any], str, "Filter", "Chain", Dict[str, Any]], *,
+                 name: Optional[str] = None) -> None:
         self._entries, self._json = _entries_and_json(steps, name)
         self.name = name
         self._steps = _lib.describe_chain(self._json, _lib.make_options())
 
-    def entries(self):
+    def entries(self) -> List[Dict[str, Any]]:
         """The steps as preset JSON entries."""
         return [dict(e) for e in self._entries]
 
-    def to_json(self):
+    def to_json(self) -> str:
         """The chain as preset JSON text (what ``tessera-cli apply --preset`` reads)."""
         return self._json
 
-    def save(self, path):
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> None:
         """Writes the chain as a preset file."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.to_json())
 
     @property
-    def steps(self):
+    def steps(self) -> List[Dict[str, Any]]:
         """One dict per step as the library built it: id, kernel_size, anchor, border,
         border_value, scale, offset, depth, separable."""
         return [dict(s) for s in self._steps]
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._entries)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         ids = ", ".join(e.get("id", "custom") for e in self._entries)
         return f"tessera.Chain([{ids}]{', name=' + repr(self.name) if self.name else ''})"
 
@@ -165,7 +170,7 @@ def _preset_entries(doc):
     return [entry]
 
 
-def load_preset(path):
+def load_preset(path: Union[str, "os.PathLike[str]"]) -> Chain:
     """Reads a preset file (the JSON the window saves and ``tessera-cli apply --preset`` reads)
     into a Chain. Raises OSError when the file cannot be read and ValueError when its contents
     are not a valid preset (the message names the file and the field)."""

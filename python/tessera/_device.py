@@ -4,7 +4,7 @@ caller's stream, with the output and the scratch taken from the caller's own all
 
 import contextlib
 
-from . import _arrays, _lib
+from . import _arrays, _lib, _report
 
 
 def _stream_handle(stream):
@@ -126,5 +126,6 @@ def apply_device(prepared, image, out, stream):
     # stream's order.
     _lib.plan_run_device(prepared.handle, src.data, src.row_stride, dst.data, dst.row_stride, handle, pointer,
                          needed if pointer else 0)
+    _report.ran_here()
     prepared.dst_stride = dst.row_stride
     return out

@@ -10,16 +10,17 @@ of its own. What the key does not cover (pointers, row strides, the stream, over
 the memory is on) is checked on every call."""
 
 import threading
+from typing import Any, Dict
 
 import numpy as np
 
-from . import _args, _arrays, _device, _lib
+from . import _args, _arrays, _device, _interrupt, _lib, _report
 
 _LIMIT = 256
 _lock = threading.Lock()
-_plans = {}
+_plans: Dict[Any, "Prepared"] = {}
 hits = 0  # calls that took a remembered plan (for the checks)
-_kinds = {}  # type -> "numpy", "cupy", "torch" or "" (anything else is planned on every call)
+_kinds: Dict[type, str] = {}  # type -> "numpy", "cupy", "torch" or "" (anything else is planned on every call)
 
 
 class Prepared:
@@ -39,8 +40,13 @@ class Prepared:
         self.src_stride = None
         self.dst_stride = None
 
-    def __del__(self):
-        _lib.plan_free(self.handle)
+    def __del__(self, _free=_lib.plan_free):
+        # The function is bound when the class is made: at interpreter exit the modules' globals
+        # are cleared in an order of Python's choosing, and a plan freed then need not be.
+        try:
+            _free(self.handle)
+        except (AttributeError, TypeError):
+            pass
 
 
 def _kind(obj):
@@ -144,7 +150,10 @@ def run_host(prepared, image, out):
         if np.may_share_memory(image, out):
             raise ValueError("out overlaps the image; give an output array of its own")
     dst = _arrays.host_layout(out, "out")
-    _lib.plan_run_host(prepared.handle, src.data, src.row_stride, dst.data, dst.row_stride)
+    # Long calls on the main thread run where Ctrl+C can stop them (_interrupt.py); the worker
+    # keeps the plan and both arrays alive until the call returns.
+    _interrupt.call(_lib.plan_run_host, prepared.handle, src.data, src.row_stride, dst.data, dst.row_stride,
+                    samples=src.height * src.width * src.channels, keep=(prepared, image, out), run=True)
     return out
 
 
@@ -199,4 +208,5 @@ def run_device(prepared, image, out, stream):
     hits += 1
     _lib.plan_run_device(prepared.handle, _pointer(image, kind), prepared.src_stride, _pointer(out, kind),
                          prepared.dst_stride, handle, scratch, prepared.scratch)
+    _report.ran_here()
     return out
