@@ -13,4 +13,7 @@ std::string filtersJson();
 /// bad_alloc.
 std::string devicesJson();
 
+/// The commit the library was built from (generated at build time by lib/cmake/commit_id.cmake).
+extern const char* const kBuildCommit;
+
 }  // namespace tessera::capi

@@ -34,6 +34,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 // The layouts the Python package (and any other caller) rebuilds field by field.
 static_assert(sizeof(tessera_image) == 40 && offsetof(tessera_image, channels) == 32);
@@ -89,6 +90,31 @@ tessera_status guarded(Body&& body) noexcept
         return TESSERA_RUNTIME_ERROR;
     }
 }
+
+/// The cancel flags of the host runs in progress, which tessera_interrupt() sets.
+std::mutex activeRunsMutex;
+std::vector<std::atomic<bool>*> activeRuns;
+
+/// Registers a host run's cancel flag for its lifetime.
+class ActiveRun {
+public:
+    ActiveRun()
+    {
+        const std::lock_guard lock(activeRunsMutex);
+        activeRuns.push_back(&cancel_);
+    }
+    ~ActiveRun()
+    {
+        const std::lock_guard lock(activeRunsMutex);
+        std::erase(activeRuns, &cancel_);
+    }
+    ActiveRun(const ActiveRun&) = delete;
+    ActiveRun& operator=(const ActiveRun&) = delete;
+    const std::atomic<bool>* flag() const { return &cancel_; }
+
+private:
+    std::atomic<bool> cancel_{false};
+};
 
 /// The device option's name in messages and the forms it takes.
 constexpr values::SelectionContext kDeviceArgument{
@@ -204,6 +230,11 @@ const char* tessera_version(void)
     return TESSERA_VERSION_TEXT;
 }
 
+const char* tessera_commit(void)
+{
+    return capi::kBuildCommit;
+}
+
 int tessera_api_version(void)
 {
     return TESSERA_C_API_VERSION;
@@ -293,6 +324,15 @@ tessera_status tessera_plan_create(const tessera_image* src, int32_t memory, con
     });
 }
 
+tessera_status tessera_interrupt(void)
+{
+    const std::lock_guard lock(activeRunsMutex);
+    for (std::atomic<bool>* flag : activeRuns) {
+        flag->store(true);
+    }
+    return TESSERA_OK;
+}
+
 tessera_status tessera_plan_run_host(const tessera_plan* plan, const void* src, int64_t src_row_stride, void* dst,
                                      int64_t dst_row_stride)
 {
@@ -331,7 +371,12 @@ tessera_status tessera_plan_run_host(const tessera_plan* plan, const void* src, 
         }
         cv::Mat result = target;
         values::RunReport report;
-        pipeline->run(source, plan->chain, result, &report);
+        const ActiveRun active;
+        gpu::RunControl control;
+        control.cancel = active.flag();
+        if (!pipeline->run(source, plan->chain, result, control, &report)) {
+            fail("interrupted (tessera_interrupt)", TESSERA_INTERRUPTED);
+        }
         if (result.data != target.data) {
             result.copyTo(target);
         }

@@ -38,7 +38,7 @@ from ._chain import Chain, Filter, load_preset
 from ._lib import LIBRARY_PATH, TesseraError
 from ._report import RunReport
 
-__version__ = _lib.VERSION
+__version__ = _lib.FULL_VERSION  # the release, and "+g<commit>" when the library knows it
 __all__ = ["apply", "convolve", "write", "filters", "devices", "Chain", "Filter", "load_preset", "TesseraError",
            "last_run", "set_step_timing", "RunReport", "CONVERTED_DTYPES", "LIBRARY_PATH", "__version__"]
 

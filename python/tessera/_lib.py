@@ -11,6 +11,7 @@ GIL for the length of every call, so other Python threads run while an image is 
 import ctypes
 import json
 import os
+import sysconfig
 import threading
 
 from . import _args
@@ -22,8 +23,9 @@ _INVALID_ARGUMENT = 1
 _NOT_SUPPORTED = 2
 _OUT_OF_MEMORY = 3
 _RUNTIME_ERROR = 4
+_INTERRUPTED = 5
 
-API_VERSION = 4
+API_VERSION = 5
 
 HOST_MEMORY, DEVICE_MEMORY = 0, 1
 REPORT_JSON, REPORT_CHROME_TRACE = 0, 1
@@ -71,7 +73,18 @@ def _candidates():
         # the mistake.
         yield env
         return
-    yield os.path.join(os.path.dirname(os.path.abspath(__file__)), _SONAME)
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield os.path.join(here, _SONAME)
+    # An install under any prefix: PREFIX/lib/python3/dist-packages/tessera beside
+    # PREFIX/lib/<multiarch>/libtessera.so.0 (or PREFIX/lib/), as `cmake --install` lays it out.
+    lib = os.path.normpath(os.path.join(here, "..", "..", ".."))
+    if os.path.basename(lib) == "lib":
+        multiarch = sysconfig.get_config_var("MULTIARCH") or ""
+        for folder in ([os.path.join(lib, multiarch)] if multiarch else []) + [lib]:
+            candidate = os.path.join(folder, _SONAME)
+            if os.path.exists(candidate):
+                yield candidate
+                break
     yield _SONAME
 
 
@@ -115,6 +128,8 @@ _lib, LIBRARY_PATH = _load()
 _P = ctypes.POINTER
 _lib.tessera_version.restype = ctypes.c_char_p
 _lib.tessera_version.argtypes = []
+_lib.tessera_commit.restype = ctypes.c_char_p
+_lib.tessera_commit.argtypes = []
 _lib.tessera_api_version.restype = ctypes.c_int
 _lib.tessera_api_version.argtypes = []
 _lib.tessera_last_error.restype = ctypes.c_char_p
@@ -144,6 +159,8 @@ _lib.tessera_last_run.restype = ctypes.c_int
 _lib.tessera_last_run.argtypes = [ctypes.c_int32, _P(ctypes.c_char_p)]
 _lib.tessera_set_step_timing.restype = ctypes.c_int32
 _lib.tessera_set_step_timing.argtypes = [ctypes.c_int32]
+_lib.tessera_interrupt.restype = ctypes.c_int
+_lib.tessera_interrupt.argtypes = []
 _lib.tessera_write_image.restype = ctypes.c_int
 _lib.tessera_write_image.argtypes = [ctypes.c_char_p, _P(_Image), ctypes.c_int32, ctypes.c_char_p, ctypes.c_char_p,
                                      _P(ctypes.c_char_p)]
@@ -155,6 +172,9 @@ if _lib.tessera_api_version() != API_VERSION:
     )
 
 VERSION = _lib.tessera_version().decode()
+# The commit the library was built from ("" when unknown), as a PEP 440 local version part.
+COMMIT = _lib.tessera_commit().decode()
+FULL_VERSION = VERSION + ("+g" + COMMIT if COMMIT else "")
 _filters_cache = None
 _lock = threading.Lock()
 
@@ -169,6 +189,9 @@ def _check(status):
         raise MemoryError(message)
     if status == _NOT_SUPPORTED:
         raise TesseraError(message)
+    if status == _INTERRUPTED:
+        # Only tessera_interrupt() stops a run, and the package calls it on Ctrl+C alone.
+        raise KeyboardInterrupt(message)
     raise TesseraError(message)
 
 

@@ -28,7 +28,7 @@
 extern "C" {
 #endif
 
-#define TESSERA_C_API_VERSION 4
+#define TESSERA_C_API_VERSION 5
 
 /* The library exports these functions and nothing else. */
 #if defined(__GNUC__)
@@ -42,7 +42,8 @@ typedef enum tessera_status {
     TESSERA_INVALID_ARGUMENT = 1, /* malformed input: image, chain, option or preset */
     TESSERA_NOT_SUPPORTED = 2,    /* well formed, but this machine cannot do it (no GPU, no cuFFT) */
     TESSERA_OUT_OF_MEMORY = 3,    /* host or device memory ran out */
-    TESSERA_RUNTIME_ERROR = 4     /* anything else: a CUDA failure, an internal error */
+    TESSERA_RUNTIME_ERROR = 4,    /* anything else: a CUDA failure, an internal error */
+    TESSERA_INTERRUPTED = 5       /* a host run stopped by tessera_interrupt() */
 } tessera_status;
 
 typedef enum tessera_depth {
@@ -83,6 +84,9 @@ typedef struct tessera_options {
 
 /* The library's version, e.g. "0.1.0". Never fails. */
 TESSERA_C_EXPORT const char* tessera_version(void);
+/* The source commit the library was built from: 12 hex digits, followed by ".dirty" when the
+ * tree had uncommitted changes; "" when unknown (built outside a git checkout). Never fails. */
+TESSERA_C_EXPORT const char* tessera_commit(void);
 /* TESSERA_C_API_VERSION as the library was built. Never fails. */
 TESSERA_C_EXPORT int tessera_api_version(void);
 /* The last failure's message on the calling thread ("" when none). Never fails. */
@@ -139,6 +143,12 @@ TESSERA_C_EXPORT tessera_status tessera_plan_run_host(const tessera_plan* plan, 
 TESSERA_C_EXPORT tessera_status tessera_plan_run_device(const tessera_plan* plan, const void* src,
                                                         int64_t src_row_stride, void* dst, int64_t dst_row_stride,
                                                         void* stream, void* scratch, uint64_t scratch_bytes);
+
+/* Asks every host run in progress, on any thread, to stop: each returns TESSERA_INTERRUPTED
+ * (its output then holds a partial result) once the tiles already started are done. Runs that
+ * start later are not affected. Safe from any thread, including a signal handler's thread in a
+ * language runtime (it only sets flags). Never fails. */
+TESSERA_C_EXPORT tessera_status tessera_interrupt(void);
 
 /* Releases a plan; NULL is allowed. */
 TESSERA_C_EXPORT void tessera_plan_free(tessera_plan* plan);
