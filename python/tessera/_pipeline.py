@@ -232,7 +232,7 @@ def flipped_filter(filter, kernel, anchor, params):
 def run(image, filter, kernel, anchor, params, options, out, stream, batch, flip):
     """apply() (flip False) and convolve() with a registry filter (flip True)."""
     chain_key, text = chain_key_and_text(filter, kernel, anchor, params)
-    if batch is None and not flip:
+    if batch is None and not flip and (out is None or not _dlpack.is_foreign(out)):
         prepared = _fast.lookup(_fast.key(chain_key, image, out, options))
         if prepared is not None:
             return _run_remembered(prepared, image, out, stream)
