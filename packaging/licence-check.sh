@@ -55,10 +55,12 @@ done
 
 # The shipped programs: what the install rules of the build install as programs or shared
 # libraries (cmake_install.cmake: file(INSTALL ... TYPE EXECUTABLE|SHARED_LIBRARY|MODULE FILES
-# "path" ...)). A versioned library's name links are skipped; CPack's staging copy is not a build.
+# "path" ...), the paths on the same line or the next). A versioned library's name links are
+# skipped; CPack's staging copy is not a build.
 mapfile -t programs < <(
     find "$build" -name cmake_install.cmake -not -path '*/_CPack_Packages/*' -print0 |
-        xargs -0 -r grep -ho 'TYPE \(EXECUTABLE\|SHARED_LIBRARY\|MODULE\) FILES\( "[^"]*"\)*' |
+        xargs -0 -r cat | tr '\n' ' ' |
+        grep -o 'TYPE \(EXECUTABLE\|SHARED_LIBRARY\|MODULE\) FILES\( \+"[^"]*"\)*' |
         grep -o '"[^"]*"' | tr -d '"' | sort -u)
 [[ ${#programs[@]} -gt 0 ]] || die "no installed programs found in $build (is it configured?)"
 
