@@ -37,7 +37,7 @@ fail() {
 
 [[ $(id -u) -eq 0 ]] || skip "needs root (slurmd runs jobs as their users)"
 for tool in munged slurmctld slurmd sbatch squeue sinfo scancel scontrol; do
-    command -v "$tool" >/dev/null 2>&1 || skip "$tool not found (packaging/install-deps.sh installs slurmctld slurmd slurm-client munge)"
+    command -v "$tool" >/dev/null 2>&1 || skip "$tool not found (packaging/install-deps.sh ci installs slurmctld slurmd slurm-client munge)"
 done
 [[ -x $cli ]] || fail "$cli not found: build first"
 command -v python3 >/dev/null || fail "python3 not found (it reads the reports)"

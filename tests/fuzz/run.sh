@@ -16,7 +16,7 @@ cxx=${CXX:-clang++-14}
 fuzz_dir=$root/tests/fuzz
 started=$(date +%s)
 
-command -v "$cxx" >/dev/null || { echo "fuzz: $cxx not found (packaging/install-deps.sh installs clang-14 and libfuzzer-14-dev)" >&2; exit 2; }
+command -v "$cxx" >/dev/null || { echo "fuzz: $cxx not found (packaging/install-deps.sh ci installs clang-14 and libfuzzer-14-dev)" >&2; exit 2; }
 
 cmake -S "$fuzz_dir" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j "${FUZZ_JOBS:-2}"
