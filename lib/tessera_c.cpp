@@ -15,6 +15,7 @@
 #include "lib/c_chain.h"
 #include "lib/c_image.h"
 #include "lib/c_info.h"
+#include "lib/c_interrupt.h"
 #include "lib/c_report.h"
 #include "values/device_selection.h"
 #include "values/errors.h"
@@ -90,31 +91,6 @@ tessera_status guarded(Body&& body) noexcept
         return TESSERA_RUNTIME_ERROR;
     }
 }
-
-/// The cancel flags of the host runs in progress, which tessera_interrupt() sets.
-std::mutex activeRunsMutex;
-std::vector<std::atomic<bool>*> activeRuns;
-
-/// Registers a host run's cancel flag for its lifetime.
-class ActiveRun {
-public:
-    ActiveRun()
-    {
-        const std::lock_guard lock(activeRunsMutex);
-        activeRuns.push_back(&cancel_);
-    }
-    ~ActiveRun()
-    {
-        const std::lock_guard lock(activeRunsMutex);
-        std::erase(activeRuns, &cancel_);
-    }
-    ActiveRun(const ActiveRun&) = delete;
-    ActiveRun& operator=(const ActiveRun&) = delete;
-    const std::atomic<bool>* flag() const { return &cancel_; }
-
-private:
-    std::atomic<bool> cancel_{false};
-};
 
 /// The device option's name in messages and the forms it takes.
 constexpr values::SelectionContext kDeviceArgument{
@@ -326,10 +302,7 @@ tessera_status tessera_plan_create(const tessera_image* src, int32_t memory, con
 
 tessera_status tessera_interrupt(void)
 {
-    const std::lock_guard lock(activeRunsMutex);
-    for (std::atomic<bool>* flag : activeRuns) {
-        flag->store(true);
-    }
+    capi::interruptActiveRuns();
     return TESSERA_OK;
 }
 
