@@ -77,7 +77,7 @@ std::string bashCompletionScript()
 
     std::ostringstream s;
     s << "# bash completion for tessera-cli, written by 'tessera-cli completion bash' from the\n"
-         "# program's own option tables: regenerate it rather than edit it.\n"
+         "# program's own option tables: regenerate it rather than edit it. Safe under set -u.\n"
          "_tessera_cli_filter_ids='"
       << join(ids)
       << "'\n"
@@ -139,7 +139,7 @@ std::string bashCompletionScript()
          "}\n"
          "\n"
          "_tessera_cli() {\n"
-         "    local cur=${COMP_WORDS[COMP_CWORD]} cword=$COMP_CWORD opt= prefix=\n"
+         "    local cur=${COMP_WORDS[COMP_CWORD]-} cword=$COMP_CWORD opt= prefix=\n"
          "    local -a words=(\"${COMP_WORDS[@]}\")\n"
          "    COMPREPLY=()\n"
          "    # --opt=value: bash splits the word at '=' (COMP_WORDBREAKS), or leaves it whole.\n"
@@ -159,8 +159,8 @@ std::string bashCompletionScript()
          "        elif [[ -z $ended && $w == -?* ]]; then\n"
          "            name=${w%%=*} value=${w#*=}\n"
          "            if [[ $w != *=* ]] && _tessera_cli_valued \"$cmd\" \"$name\"; then\n"
-         "                if [[ ${words[i+1]} == = ]]; then ((i += 2)); else ((i += 1)); fi\n"
-         "                value=${words[i]}\n"
+         "                if [[ ${words[i+1]-} == = ]]; then ((i += 2)); else ((i += 1)); fi\n"
+         "                value=${words[i]-}\n"
          "            fi\n"
          "            [[ $name == --filter ]] && filter=$value\n"
          "        elif [[ -z $cmd ]]; then\n"
