@@ -74,6 +74,7 @@ for f in bin/tessera bin/tessera-cli bin/tessera-bench \
          share/icons/hicolor/scalable/apps/$app_id.svg share/icons/hicolor/16x16/apps/$app_id.png \
          share/icons/hicolor/512x512/apps/$app_id.png \
          share/doc/tessera/copyright share/doc/tessera/changelog.gz \
+         share/bash-completion/completions/tessera-cli \
          share/tessera/presets/sharpen-5x5.json \
          share/tessera/manual/index.html share/tessera/manual/user-guide.html share/tessera/manual/manual.css; do
     [[ -e $tmp/root/usr/$f ]] || fail "missing /usr/$f"
