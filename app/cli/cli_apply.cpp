@@ -106,7 +106,7 @@ ApplyOptions parseApply(const std::vector<std::string>& args, Verbosity& verbosi
         } else if (a == "--format") {
             o.format = in.value();
         } else if (a == "--trace") {
-            o.trace = in.value();
+            o.trace = sideFile(a, in.value());
         } else if (a == "--json") {
             o.json = true;
         } else if (a == "--strip-metadata") {
@@ -239,9 +239,9 @@ void printApplyText(const ApplyOptions& o, const filters::FilterChain& chain, co
     }
 }
 
-/// Every file the run touches has one role, and every file it writes passes the output rule
-/// before any is written. Throws FilesOverlap, files::OutputFileError.
-void checkApplyFiles(const ApplyOptions& o)
+/// Every file the run touches has one role: refused before anything else is checked. Throws
+/// FilesOverlap.
+void checkApplyRoles(const ApplyOptions& o)
 {
     FileRoles roles;
     if (o.input != "-") {
@@ -255,6 +255,12 @@ void checkApplyFiles(const ApplyOptions& o)
         roles.writes(o.trace, "the --trace file");
     }
     roles.check();
+}
+
+/// Every file the run writes passes the output rule before any is written. Throws
+/// files::OutputFileError.
+void checkApplyOutputs(const ApplyOptions& o)
+{
     // A trace that cannot be written must not fail the run after the image was, and an image
     // aimed at a device or FIFO is refused before the work (a trace may go to one: /dev/stdout,
     // a pipe).
@@ -343,6 +349,19 @@ int runApply(const std::vector<std::string>& args, CliContext& cli)
         if (o.filters.steps.empty()) {
             throw UsageError("nothing to apply: give --filter, --kernel or --preset");
         }
+    } catch (const UsageError& e) {
+        err << "tessera-cli apply: " << e.what() << "\n\n";
+        printApplyUsage(err);
+        return kExitUsage;
+    }
+    try {
+        checkApplyRoles(o);
+    } catch (const FilesOverlap& e) {
+        err << "tessera-cli apply: " << e.what() << "\nNothing was written.\n";
+        return kExitUsage;
+    }
+    // Mistakes in the command line, whatever devices this machine has.
+    try {
         checkOutputFormat(o);
         checkStandardStreams(o, cli);
     } catch (const UsageError& e) {
@@ -371,12 +390,7 @@ int runApply(const std::vector<std::string>& args, CliContext& cli)
         err << "tessera-cli apply: " << e.what() << "\n";
         return kExitUsage;
     }
-    try {
-        checkApplyFiles(o);
-    } catch (const FilesOverlap& e) {
-        err << "tessera-cli apply: " << e.what() << "\nNothing was written.\n";
-        return kExitUsage;
-    }
+    checkApplyOutputs(o);
     // Ctrl+C or SIGTERM ends the run at once with 130 or 143, its temporary output removed.
     const InterruptGuard guard(InterruptGuard::Mode::Exit);
     const ApplyResult result = run->run();

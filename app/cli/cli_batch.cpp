@@ -160,9 +160,9 @@ BatchCliOptions parseBatch(const std::vector<std::string>& args, Verbosity& verb
             }
             o.jpegOnGpu = v == "gpu";
         } else if (a == "--report") {
-            o.report = value();
+            o.report = sideFile(a, value());
         } else if (a == "--csv") {
-            o.csv = value();
+            o.csv = sideFile(a, value());
         } else if (a == "--files-from") {
             o.lists.emplace_back(o.job.inputs.size(), value());
         } else if (a == "--shard") {

@@ -363,6 +363,15 @@ FilterOptions readCommandLine(const std::vector<std::string>& args, std::span<co
     return shared.finish();
 }
 
+std::string sideFile(const std::string& option, std::string path)
+{
+    if (path == "-") {
+        throw UsageError(option + " -: this option writes a file; name one (/dev/stdout is standard output, "
+                                  "./- a file named '-')");
+    }
+    return path;
+}
+
 void takeOnlyInput(std::string& input, const std::string& argument)
 {
     if (!input.empty()) {

@@ -112,6 +112,11 @@ std::span<const OptionSpec> filterOptionTable();
 FilterOptions readCommandLine(const std::vector<std::string>& args, std::span<const OptionSpec> ownOptions,
                               Verbosity& verbosity, const std::function<bool(ArgumentReader&)>& own);
 
+/// The file a side-file option (--trace, --report, --csv) names; throws UsageError for "-", which
+/// names a standard stream everywhere else and no file here (/dev/stdout is standard output, ./-
+/// a file named "-").
+std::string sideFile(const std::string& option, std::string path);
+
 /// Keeps the one input a command takes: throws UsageError when one was given already.
 void takeOnlyInput(std::string& input, const std::string& argument);
 

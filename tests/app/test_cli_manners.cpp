@@ -305,6 +305,7 @@ TEST(CliManners, EveryUsageErrorExitsWithTwo)
         {kCli, "apply " + in + " -o " + out + " --filter box --quality 0", 2, "--quality"},
         {kCli, "apply " + in + " -o " + out + " --filter box --compression 12", 2, "--compression"},
         {kCli, "apply " + in + " -o " + out + " --filter box --trace", 2, "--trace needs a value"},
+        {kCli, "apply " + in + " -o " + out + " --filter box --trace -", 2, "--trace -: this option writes a file"},
         {kCli, "apply " + in + " -o " + out + " --filter box --tile 0x5", 2, "--tile expects"},
         {kCli, "apply " + in + " -o " + out + " --filter box --gpu-memory-limit lots", 2, "--gpu-memory-limit"},
         {kCli, "apply " + in + " -o " + out + " --filter box --json=1", 2, "--json takes no value"},
@@ -323,6 +324,8 @@ TEST(CliManners, EveryUsageErrorExitsWithTwo)
         {kCli, "batch " + in + " -o " + folder + " --filter box --files-from - --files-from -", 2, "given twice"},
         {kCli, "batch - -o " + folder + " --filter box", 2, "is no input of batch"},
         {kCli, "batch " + in + " -o - --filter box", 2, "batch writes its outputs into a folder"},
+        {kCli, "batch " + in + " -o " + folder + " --filter box --report=-", 2, "--report -: this option writes"},
+        {kCli, "batch " + in + " -o " + folder + " --filter box --csv -", 2, "--csv -: this option writes"},
         {kCli, "batch " + in + " -o " + folder + " --filter box --recursive=yes", 2, "--recursive takes no value"},
         {kCli, "batch " + in + " -o " + folder + " --filter box --frob", 2, "unknown option '--frob'"},
         // bench
