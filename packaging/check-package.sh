@@ -134,6 +134,7 @@ for f in bin/tessera bin/tessera-cli bin/tessera-bench include/tessera/tessera.h
          share/applications/$app_id.desktop share/metainfo/$app_id.metainfo.xml \
          share/icons/hicolor/scalable/apps/$app_id.svg share/icons/hicolor/512x512/apps/$app_id.png \
          share/doc/libtessera0/THIRD-PARTY-NOTICES.md share/tessera/presets/sharpen-5x5.json \
+         share/bash-completion/completions/tessera-cli \
          share/tessera/manual/index.html share/tessera/manual/user-guide.html; do
     [[ -e /usr/$f ]] || fail "missing /usr/$f"
 done

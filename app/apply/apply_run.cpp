@@ -5,8 +5,10 @@
 #include "tessera/gpu/device_info.h"
 #include "tessera/gpu/engine.h"
 #include "values/device_selection.h"
+#include "values/log.h"
 
 #include <chrono>
+#include <ostream>
 #include <stdexcept>
 #include <utility>
 
@@ -16,6 +18,11 @@ ApplyRun::ApplyRun(ApplyRequest request) : request_(std::move(request))
 {
     gpus_ = values::resolve(values::parseDeviceSelection(request_.device, values::kDeviceOption),
                             gpu::enumerateDevices(), note_, values::kDeviceOption);
+    values::logIf(values::LogCategory::Device, [&] {
+        return "--device " + request_.device + ": " +
+               (gpus_.empty() ? std::string("the CPU path") : values::toString(values::selectionOf(gpus_))) +
+               (note_.empty() ? "" : " (" + note_ + ")");
+    });
     if (!gpus_.empty()) {
         gpu::requireMethod(request_.method);  // said here, before the file is read, not per tile
     }
@@ -31,8 +38,15 @@ ApplyResult ApplyRun::run()
     result.gpus = gpus_;
     result.note = note_;
     const auto t0 = Clock::now();
-    refuseSameFile(request_.input, request_.output);
-    const cv::Mat src = readImage(request_.input, {}, &result.metadata);
+    const bool fromStream = request_.input == "-";
+    if (!fromStream && request_.output != "-") {
+        refuseSameFile(request_.input, request_.output);
+    }
+    if (fromStream && request_.standardInput == nullptr) {
+        throw ImageError(kStandardInputName, "no standard input to read");
+    }
+    const cv::Mat src = fromStream ? readImage(*request_.standardInput, kStandardInputName, {}, &result.metadata)
+                                   : readImage(request_.input, {}, &result.metadata);
     result.size = src.size();
     result.typeIn = src.type();
     const auto t1 = Clock::now();
@@ -77,7 +91,7 @@ ApplyResult ApplyRun::write(const cv::Mat& source, const cv::Mat& result, const 
     out.typeIn = source.type();
     out.metadata = metadata;
     out.report = report;
-    if (!request_.input.empty()) {
+    if (!request_.input.empty() && request_.input != "-" && request_.output != "-") {
         refuseSameFile(request_.input, request_.output);
     }
     writeOutputs(result, out);
@@ -89,8 +103,25 @@ void ApplyRun::writeOutputs(const cv::Mat& dst, ApplyResult& result) const
 {
     result.typeOut = dst.type();
     // What the output holds is what its writer put there, not what was offered.
-    result.kept =
-        writeImage(request_.output, dst, request_.stripMetadata ? nullptr : &result.metadata, request_.encode);
+    const ImageMetadata* metadata = request_.stripMetadata ? nullptr : &result.metadata;
+    if (request_.output == "-") {
+        if (request_.standardOutput == nullptr) {
+            throw ImageError(kStandardOutputName, "no standard output to write");
+        }
+        const std::vector<std::uint8_t> bytes =
+            encodeImage(kStandardOutputName, dst, request_.format, metadata, request_.encode, result.kept);
+        request_.standardOutput->write(reinterpret_cast<const char*>(bytes.data()),
+                                       static_cast<std::streamsize>(bytes.size()));
+        request_.standardOutput->flush();
+        if (!*request_.standardOutput) {
+            throw ImageError(kStandardOutputName, "cannot write the image (a closed pipe or a full disk)");
+        }
+        values::logIf(values::LogCategory::Io, [&] {
+            return "wrote " + std::string(kStandardOutputName) + " (" + std::to_string(bytes.size()) + " bytes)";
+        });
+    } else {
+        result.kept = writeImage(request_.output, dst, metadata, request_.encode, request_.format);
+    }
     if (!request_.trace.empty()) {
         writeTrace(request_.trace, TraceFormat::ChromeTrace, result.report.records,
                    gpus_.empty() ? values::DeviceSnapshot{} : gpu::enumerateDevices());

@@ -11,6 +11,7 @@
 #include <opencv2/core/mat.hpp>
 
 #include <cstddef>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,17 +20,24 @@ namespace tessera::app {
 
 /// One file through a chain, as a front end asks for it.
 struct ApplyRequest {
-    std::string input;
-    std::string output;
-    std::string trace;  ///< a Chrome trace of the run's timing records; empty: none
+    std::string input;   ///< a path, or "-" for standardInput
+    std::string output;  ///< a path, or "-" for standardOutput
+    std::string trace;   ///< a Chrome trace of the run's timing records; empty: none
     filters::FilterChain chain;
     std::string device = "auto";  ///< a device selection, as --device takes it
     values::Method method = values::Method::Auto;
     std::size_t gpuMemoryLimit = 0;  ///< bytes per GPU; 0: the device's own budget
     std::optional<values::TileSize> tile;
     bool stripMetadata = false;
-    codec::EncodeOptions encode;  ///< the output format's quality or compression
+    codec::EncodeOptions encode;             ///< the output format's quality or compression
+    std::string format;                      ///< the output format (png, jpg, ...); empty: the output's extension
+    std::istream* standardInput = nullptr;   ///< what input "-" reads (its format from its bytes)
+    std::ostream* standardOutput = nullptr;  ///< where output "-" goes, encoded as format
 };
+
+/// The name a request's "-" stands for in messages and reports.
+inline constexpr const char* kStandardInputName = "standard input";
+inline constexpr const char* kStandardOutputName = "standard output";
 
 /// What the run did.
 struct ApplyResult {
@@ -59,8 +67,9 @@ public:
 
     const std::vector<values::DeviceId>& gpus() const { return gpus_; }
 
-    /// Reads, runs and writes. Throws what reading and writing throw (naming the file), and
-    /// std::runtime_error naming the input when the chain cannot run on it.
+    /// Reads, runs and writes. Throws what reading and writing throw (naming the file, or the
+    /// standard stream of "-"), and std::runtime_error naming the input when the chain cannot
+    /// run on it.
     ApplyResult run();
 
     /// For a front end that holds the image and has computed the chain's result itself (the

@@ -4,6 +4,7 @@
 #include "app/batch/batch_json.h"
 #include "app/io/path_text.h"
 #include "files/output_file.h"
+#include "values/log.h"
 
 #include <chrono>
 #include <cstdio>
@@ -100,6 +101,8 @@ std::string reportJson(const BatchSummary& summary, const BatchJob& job, const f
 void saveTextFile(const std::string& path, const std::string& text)
 {
     files::writeOutputFile(path, text);
+    values::logIf(values::LogCategory::Io,
+                  [&] { return "wrote " + path + " (" + std::to_string(text.size()) + " bytes)"; });
 }
 
 }  // namespace tessera::app

@@ -232,15 +232,18 @@ void setRatio(BatchLine& line, bool cpu, bool nvjpeg, const BatchLine& floor, in
 
 std::vector<BatchLine> runBatchCases(const Options& options, const std::vector<Target>& targets)
 {
-    char pattern[] = "/tmp/tessera-bench-batch.XXXXXX";
-    const char* made = options.batchDir.empty() ? ::mkdtemp(pattern) : options.batchDir.c_str();
+    // A temporary folder where TMPDIR says (as mktemp makes one), else /tmp.
+    const char* tmpdir = std::getenv("TMPDIR");
+    const std::string tmp = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
+    std::string pattern = tmp + "/tessera-bench-batch.XXXXXX";
+    const char* made = options.batchDir.empty() ? ::mkdtemp(pattern.data()) : options.batchDir.c_str();
     std::error_code made_ec;
     if (made == nullptr ||
         (!options.batchDir.empty() && !fs::create_directories(options.batchDir, made_ec) && made_ec)) {
         BatchLine failed;
         failed.images = "batch";
-        failed.error = "cannot make the folder for the batch's files: " +
-                       (options.batchDir.empty() ? std::string("/tmp") : options.batchDir);
+        failed.error =
+            "cannot make the folder for the batch's files: " + (options.batchDir.empty() ? tmp : options.batchDir);
         return {failed};
     }
     const std::string root = made;

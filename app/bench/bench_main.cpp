@@ -13,6 +13,7 @@
 #include "app/build_config.h"
 #include "tessera/gpu/device_info.h"
 #include "values/device_selection.h"
+#include "values/log.h"
 
 #include <nlohmann/json.hpp>
 #include <QCoreApplication>
@@ -117,7 +118,9 @@ public:
     {
         for (std::size_t i = 0; i < selection_.cases.size(); ++i) {
             const bench::BenchCase& c = selection_.cases[i];
-            std::cerr << "tessera-bench: case " << c.name << "\n";
+            if (!options_.quiet()) {
+                std::cerr << "tessera-bench: case " << c.name << "\n";
+            }
             const cv::Mat input =
                 randomImage(c, options_.width, options_.height, options_.seed + static_cast<unsigned>(i));
             std::optional<bench::Reference> reference;
@@ -158,14 +161,18 @@ public:
             std::cerr << "tessera-bench: the multi cases need GPUs (--devices all); skipping them\n";
             return;
         }
-        std::cerr << "tessera-bench: multi cases on " << gpus.size() << " GPU(s)\n";
+        if (!options_.quiet()) {
+            std::cerr << "tessera-bench: multi cases on " << gpus.size() << " GPU(s)\n";
+        }
         bench::runMulti(gpus, options_, [this](const bench::Result& r) { report(r); });
     }
 
     /// Needs a QCoreApplication (the Engine's thread and signals).
     void runPreviewCases()
     {
-        std::cerr << "tessera-bench: case preview\n";
+        if (!options_.quiet()) {
+            std::cerr << "tessera-bench: case preview\n";
+        }
         for (const auto& t : targets_) {
             const std::string name = t.cpu ? values::deviceLabel(values::DeviceId::cpu()) : gpuOf(t).name;
             if (!t.cpu && t.device != values::DeviceId{0}) {
@@ -182,7 +189,9 @@ public:
 
     void runBatchCases()
     {
-        std::cerr << "tessera-bench: case batch (" << options_.batchFiles << " files per set)\n";
+        if (!options_.quiet()) {
+            std::cerr << "tessera-bench: case batch (" << options_.batchFiles << " files per set)\n";
+        }
         batchLines_ = bench::runBatchCases(options_, targets_);
         for (const bench::BatchLine& line : batchLines_) {
             std::cout << bench::toJson(line).dump() << std::endl;
@@ -285,8 +294,11 @@ int main(int argc, char** argv)
     }
     BenchRun run(options, selection, snapshot, std::move(targets));
     if (!selection.cases.empty()) {
-        std::cerr << "tessera-bench: " << options.width << "x" << options.height << ", " << options.runs
-                  << " timed runs after " << options.warmup << " warm-up, " << selection.cases.size() << " case(s)\n";
+        if (!options.quiet()) {
+            std::cerr << "tessera-bench: " << options.width << "x" << options.height << ", " << options.runs
+                      << " timed runs after " << options.warmup << " warm-up, " << selection.cases.size()
+                      << " case(s)\n";
+        }
         run.measureCeilings();  // only the kernel cases are held against the copy ceiling
         run.runKernelCases();
     }

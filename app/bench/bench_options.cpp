@@ -4,7 +4,9 @@
 #include "tessera/gpu/engine.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -82,85 +84,121 @@ values::DeviceSelection parseDevicesItem(const std::string& item)
     }
 }
 
+void readOption(ArgumentReader& in, Options& o)
+{
+    if (!in.isOption()) {
+        throw std::invalid_argument("unexpected argument '" + in.current() + "' (see --help)");
+    }
+    const std::string arg = in.current();
+    const auto value = [&in] { return in.value(); };
+    if (arg == "-h" || arg == "--help") {
+        o.help = true;
+    } else if (arg == "--version") {
+        o.version = true;
+    } else if (arg == "--devices") {
+        o.devices.clear();
+        for (const std::string& item : splitList(value())) {
+            o.devices.push_back(parseDevicesItem(item));
+        }
+        if (o.devices.empty()) {
+            throw std::invalid_argument("--devices: empty list");
+        }
+    } else if (arg == "--device") {
+        const values::SelectionContext context{"--device", kBenchDevices.accepted | values::DeviceForm::AllGpus};
+        const values::DeviceSelection device = values::parseDeviceSelection(value(), context);
+        // "gpu" is the bench's default device here, not every GPU as for apply.
+        o.devices = {device.kind() == values::DeviceSelection::Kind::AllGpus
+                         ? values::DeviceSelection::gpu(values::DeviceId{0})
+                         : device};
+    } else if (arg == "--size") {
+        parseSize(value(), o);
+    } else if (arg == "--cases") {
+        o.cases = splitList(value());
+        if (o.cases.empty()) {
+            throw std::invalid_argument("--cases: empty list");
+        }
+    } else if (arg == "--runs") {
+        o.runs = parseInt(arg, value(), 1, 100000);
+    } else if (arg == "--warmup") {
+        o.warmup = parseInt(arg, value(), 0, 1000);
+    } else if (arg == "--method" || arg == "--methods") {
+        parseMethods(value(), o);
+    } else if (arg == "--variant" || arg == "--variants") {
+        o.variants.clear();
+        for (const std::string& name : splitList(value())) {
+            try {
+                gpu::parseKernelVariant(name);
+            } catch (const std::exception& e) {
+                throw std::invalid_argument(std::string("--variant: ") + e.what());
+            }
+            o.variants.push_back(name);
+        }
+        if (o.variants.empty()) {
+            throw std::invalid_argument("--variant: empty list");
+        }
+    } else if (arg == "--seed") {
+        o.seed = static_cast<unsigned>(parseInt(arg, value(), 0, 2147483647));
+    } else if (arg == "--batch-files") {
+        o.batchFiles = parseInt(arg, value(), 1, 100000);
+    } else if (arg == "--batch-dir") {
+        o.batchDir = value();
+    } else if (arg == "--batch-mp") {
+        const std::string text = value();
+        char* end = nullptr;
+        const double mp = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0' || !(mp >= 0.01 && mp <= 200.0)) {
+            throw std::invalid_argument("--batch-mp expects megapixels from 0.01 to 200, got '" + text + "'");
+        }
+        o.batchMegapixels = mp;
+    } else if (arg == "--json-only") {
+        o.jsonOnly = true;
+    } else if (arg == "--no-check") {
+        o.check = false;
+    }
+}
+
+constexpr std::array kOptions{
+    OptionSpec{"--help", "-h"},
+    OptionSpec{"--version"},
+    OptionSpec{"--devices", {}, ValueKind::Choice, "all cpu 0"},
+    OptionSpec{"--device", {}, ValueKind::Choice, "all cpu gpu"},
+    OptionSpec{"--size", {}, ValueKind::Text},
+    OptionSpec{
+        "--cases", {}, ValueKind::Text, "all small large custom separable f32c1 rgba8 preview multi extra batch"},
+    OptionSpec{"--runs", {}, ValueKind::Text},
+    OptionSpec{"--warmup", {}, ValueKind::Text},
+    OptionSpec{"--method", {}, ValueKind::Text, "auto direct separable fft naive all"},
+    OptionSpec{"--methods", {}, ValueKind::Text, "auto direct separable fft naive all"},
+    OptionSpec{"--variant", {}, ValueKind::Text},
+    OptionSpec{"--variants", {}, ValueKind::Text},
+    OptionSpec{"--seed", {}, ValueKind::Text},
+    OptionSpec{"--batch-files", {}, ValueKind::Text},
+    OptionSpec{"--batch-dir", {}, ValueKind::Directory},
+    OptionSpec{"--batch-mp", {}, ValueKind::Text},
+    OptionSpec{"--json-only"},
+    OptionSpec{"--no-check"},
+};
+
 }  // namespace
+
+std::span<const OptionSpec> optionTable()
+{
+    return kOptions;
+}
 
 Options parseOptions(int argc, char** argv)
 {
     Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                throw std::invalid_argument(arg + " needs a value");
-            }
-            return argv[++i];
-        };
-        if (arg == "-h" || arg == "--help") {
-            o.help = true;
-        } else if (arg == "--version") {
-            o.version = true;
-        } else if (arg == "--devices") {
-            o.devices.clear();
-            for (const std::string& item : splitList(value())) {
-                o.devices.push_back(parseDevicesItem(item));
-            }
-            if (o.devices.empty()) {
-                throw std::invalid_argument("--devices: empty list");
-            }
-        } else if (arg == "--device") {
-            const values::SelectionContext context{"--device", kBenchDevices.accepted | values::DeviceForm::AllGpus};
-            const values::DeviceSelection device = values::parseDeviceSelection(value(), context);
-            // "gpu" is the bench's default device here, not every GPU as for apply.
-            o.devices = {device.kind() == values::DeviceSelection::Kind::AllGpus
-                             ? values::DeviceSelection::gpu(values::DeviceId{0})
-                             : device};
-        } else if (arg == "--size") {
-            parseSize(value(), o);
-        } else if (arg == "--cases") {
-            o.cases = splitList(value());
-            if (o.cases.empty()) {
-                throw std::invalid_argument("--cases: empty list");
-            }
-        } else if (arg == "--runs") {
-            o.runs = parseInt(arg, value(), 1, 100000);
-        } else if (arg == "--warmup") {
-            o.warmup = parseInt(arg, value(), 0, 1000);
-        } else if (arg == "--method" || arg == "--methods") {
-            parseMethods(value(), o);
-        } else if (arg == "--variant" || arg == "--variants") {
-            o.variants.clear();
-            for (const std::string& name : splitList(value())) {
-                try {
-                    gpu::parseKernelVariant(name);
-                } catch (const std::exception& e) {
-                    throw std::invalid_argument(std::string("--variant: ") + e.what());
-                }
-                o.variants.push_back(name);
-            }
-            if (o.variants.empty()) {
-                throw std::invalid_argument("--variant: empty list");
-            }
-        } else if (arg == "--seed") {
-            o.seed = static_cast<unsigned>(parseInt(arg, value(), 0, 2147483647));
-        } else if (arg == "--batch-files") {
-            o.batchFiles = parseInt(arg, value(), 1, 100000);
-        } else if (arg == "--batch-dir") {
-            o.batchDir = value();
-        } else if (arg == "--batch-mp") {
-            const std::string text = value();
-            char* end = nullptr;
-            const double mp = std::strtod(text.c_str(), &end);
-            if (end == text.c_str() || *end != '\0' || !(mp >= 0.01 && mp <= 200.0)) {
-                throw std::invalid_argument("--batch-mp expects megapixels from 0.01 to 200, got '" + text + "'");
-            }
-            o.batchMegapixels = mp;
-        } else if (arg == "--json-only") {
-            o.jsonOnly = true;
-        } else if (arg == "--no-check") {
-            o.check = false;
-        } else {
-            throw std::invalid_argument("unknown option '" + arg + "' (see --help)");
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    // The shared reader: --opt=value, "--", -v and -q as tessera-cli spells them; its
+    // UsageError becomes this parser's std::invalid_argument.
+    try {
+        ArgumentReader in(args, {kOptions}, &o.verbosity);
+        while (in.next()) {
+            readOption(in, o);
         }
+    } catch (const UsageError& e) {
+        throw std::invalid_argument(e.what());
     }
     return o;
 }
@@ -209,9 +247,12 @@ Options:
   --batch-mp X     megapixels of the batch case's JPEGs (default 12; its TIFFs: 2X)
   --batch-dir DIR  make the batch case's files in DIR (sets jpeg/ and tiff/) and keep them
   --json-only      no table
+  -v, --verbose    print every diagnostic (TESSERA_LOG=all) on stderr
+  -q, --quiet      no progress lines on stderr; failures still show
   --version        print the version and exit
   -h, --help       this text
 
+A long option takes its value as the next argument or after '=' (--cases=small).
 Exit status: 0 done, 1 no usable GPU or a failure, 2 bad arguments, 4 a result differed
 from the CPU path by more than its tolerance.
 )";

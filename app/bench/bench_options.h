@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "app/cli/cli_arguments.h"
 #include "values/device_selection.h"
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,9 +42,16 @@ struct Options {
     bool check = true;
     bool help = false;
     bool version = false;
+    Verbosity verbosity = Verbosity::Normal;  ///< -v: every diagnostic; -q: no progress lines
+
+    bool quiet() const { return verbosity == Verbosity::Quiet; }
 };
 
-/// Parses argv; throws std::invalid_argument with a message naming the bad option or value.
+/// tessera-bench's options, as its reader takes them.
+std::span<const OptionSpec> optionTable();
+
+/// Parses argv (--opt=value as --opt value; -v and -q anywhere); throws std::invalid_argument
+/// with a message naming the bad option or value.
 Options parseOptions(int argc, char** argv);
 
 /// The --help text.

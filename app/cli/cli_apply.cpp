@@ -13,10 +13,12 @@
 #include "filters/factories.h"
 #include "filters/preset_io.h"
 #include "filters/registry.h"
+#include "filters/cpu_executor.h"
 
 #include <nlohmann/json.hpp>
 #include <opencv2/core/utility.hpp>
 
+#include <array>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -27,9 +29,21 @@ namespace {
 
 using nlohmann::json;
 
+constexpr std::array kApplyOptions{
+    OptionSpec{"--output", "-o", ValueKind::File},
+    OptionSpec{"--format", {}, ValueKind::Choice, "png jpg tif bmp webp exr"},
+    OptionSpec{"--trace", {}, ValueKind::File},
+    OptionSpec{"--json"},
+    OptionSpec{"--strip-metadata"},
+    OptionSpec{"--quality", {}, ValueKind::Text, "lossless"},
+    OptionSpec{"--compression", {}, ValueKind::Text, "none lzw deflate"},
+    OptionSpec{"--help", "-h"},
+};
+
 struct ApplyOptions {
-    std::string input;
-    std::string output;
+    std::string input;   ///< a path or "-"
+    std::string output;  ///< a path or "-"
+    std::string format;  ///< --format as given
     FilterOptions filters;
     std::string trace;  ///< Chrome trace of the run's timing records
     bool json = false;
@@ -40,13 +54,18 @@ struct ApplyOptions {
 
 void printApplyUsage(std::ostream& os)
 {
-    os << "Usage: tessera-cli apply INPUT -o OUTPUT [--filter ID [--param KEY=VALUE]...]...\n"
+    os << "Usage: tessera-cli apply INPUT -o OUTPUT [--format EXT] [--filter ID [--param KEY=VALUE]...]...\n"
           "         [--kernel SPEC|@FILE] [--preset FILE] [--border MODE] [--border-value V]\n"
           "         [--scale S] [--offset O] [--depth same|u8|u16|f32]\n"
           "         [--device auto|cpu|gpu|gpu:N[,M...]|all] [--method auto|direct|separable|fft]\n"
           "         [--gpu-memory-limit BYTES] [--tile WxH] [--trace FILE] [--strip-metadata] [--json]\n"
           "         [--quality Q] [--compression C]\n"
           "\n"
+          "  INPUT              the image; \"-\" reads it from standard input (its format from its bytes)\n"
+          "  -o, --output FILE  the output; its extension names the format; \"-\" writes it to\n"
+          "                     standard output (then --format is needed, and --json is refused)\n"
+          "  --format EXT       output format png, jpg, tif, bmp, webp or exr (default: the\n"
+          "                     output's extension, which must then agree)\n"
           "  --filter ID        add a filter to the chain (see 'tessera-cli filters')\n"
           "  --param KEY=VALUE  set a parameter of the --filter before it\n"
           "  --kernel SPEC      add a custom kernel: rows by ';', values by ','\n"
@@ -65,15 +84,18 @@ void printApplyUsage(std::ostream& os)
           "                     from the input to JPEG, PNG, TIFF and WebP outputs)\n"
        << kEncodeOptionsHelp
        << "  --json             print one JSON object describing the run\n"
+          "  -v, --verbose      print every diagnostic (TESSERA_LOG=all) on stderr\n"
+          "  -q, --quiet        print no summary or notes; errors still show\n"
           "  --                 end of options: what follows is the input, even if it starts with '-'\n"
+          "A long option takes its value as the next argument or after '=' (--param=sigma=2).\n"
           "Filters run in the order given; the output is written to a temporary file and renamed.\n"
           "A photo's EXIF orientation is applied on reading, so the output is upright.\n";
 }
 
-ApplyOptions parseApply(const std::vector<std::string>& args)
+ApplyOptions parseApply(const std::vector<std::string>& args, Verbosity& verbosity)
 {
     ApplyOptions o;
-    o.filters = readCommandLine(args, [&o](ArgumentReader& in) {
+    o.filters = readCommandLine(args, kApplyOptions, verbosity, [&o](ArgumentReader& in) {
         const std::string& a = in.current();
         if (!in.isOption()) {
             takeOnlyInput(o.input, a);
@@ -81,8 +103,10 @@ ApplyOptions parseApply(const std::vector<std::string>& args)
             o.help = true;
         } else if (a == "-o" || a == "--output") {
             o.output = in.value();
+        } else if (a == "--format") {
+            o.format = in.value();
         } else if (a == "--trace") {
-            o.trace = in.value();
+            o.trace = sideFile(a, in.value());
         } else if (a == "--json") {
             o.json = true;
         } else if (a == "--strip-metadata") {
@@ -155,7 +179,8 @@ json applyJson(const ApplyOptions& o, const filters::FilterChain& chain, const A
                 {"write_milliseconds", r.writeMs},
                 {"metadata", r.kept.kept.summary()},
                 {"metadata_left_out", r.kept.dropped}};
-    if (const std::string encoding = values::describeEncoding(values::encodedFormatOf(o.output), o.encode);
+    const std::string formatPath = o.format.empty() ? o.output : "x." + o.format;
+    if (const std::string encoding = values::describeEncoding(values::encodedFormatOf(formatPath), o.encode);
         !encoding.empty()) {
         doc["encoding"] = encoding;
     }
@@ -196,9 +221,9 @@ json applyJson(const ApplyOptions& o, const filters::FilterChain& chain, const A
 void printApplyText(const ApplyOptions& o, const filters::FilterChain& chain, const ApplyResult& r, std::ostream& out,
                     std::ostream& err)
 {
-    out << o.output << ": " << r.size.width << " x " << r.size.height << " " << formatText(r.typeIn) << " -> "
-        << formatText(r.typeOut) << ", " << chain.steps.size() << " filter(s) on " << r.ranOn << " in " << r.runMs
-        << " ms";
+    out << (o.output == "-" ? std::string(kStandardOutputName) : o.output) << ": " << r.size.width << " x "
+        << r.size.height << " " << formatText(r.typeIn) << " -> " << formatText(r.typeOut) << ", " << chain.steps.size()
+        << " filter(s) on " << r.ranOn << " in " << r.runMs << " ms";
     if (r.metadata.orientation != 1) {
         out << ", " << describeOrientation(r.metadata.orientation) << " to stand upright";
     }
@@ -214,34 +239,103 @@ void printApplyText(const ApplyOptions& o, const filters::FilterChain& chain, co
     }
 }
 
-/// Every file the run touches has one role, and every file it writes passes the output rule
-/// before any is written. Throws FilesOverlap, files::OutputFileError.
-void checkApplyFiles(const ApplyOptions& o)
+/// Every file the run touches has one role: refused before anything else is checked. Throws
+/// FilesOverlap.
+void checkApplyRoles(const ApplyOptions& o)
 {
     FileRoles roles;
-    roles.reads(o.input, "the input image");
+    if (o.input != "-") {
+        roles.reads(o.input, "the input image");
+    }
     addFilterFiles(o.filters, roles);
-    roles.writes(o.output, "the output image");
+    if (o.output != "-") {
+        roles.writes(o.output, "the output image");
+    }
     if (!o.trace.empty()) {
         roles.writes(o.trace, "the --trace file");
     }
     roles.check();
+}
+
+/// Every file the run writes passes the output rule before any is written. Throws
+/// files::OutputFileError.
+void checkApplyOutputs(const ApplyOptions& o)
+{
     // A trace that cannot be written must not fail the run after the image was, and an image
     // aimed at a device or FIFO is refused before the work (a trace may go to one: /dev/stdout,
     // a pipe).
-    files::checkOutputFile(o.output, files::Streams::Refuse);
+    if (o.output != "-") {
+        files::checkOutputFile(o.output, files::Streams::Refuse);
+    }
     if (!o.trace.empty()) {
         files::checkOutputFile(o.trace, files::Streams::Write);
     }
 }
 
+/// The output's format, from --format or the output's name; throws UsageError for one that is
+/// unknown, missing (standard output), in disagreement with the name, or that cannot hold the
+/// depth --depth asks for.
+void checkOutputFormat(const ApplyOptions& o)
+{
+    std::string format;
+    if (!o.format.empty()) {
+        format = outputFormatName(o.format);
+        if (format.empty()) {
+            throw UsageError("--format: unknown output format '" + o.format + "' (use " +
+                             std::string(kOutputFormatList) + ")");
+        }
+        const std::string named = o.output == "-" ? std::string() : outputFormatOfPath(o.output);
+        if (!named.empty() && named != format) {
+            throw UsageError("--format " + o.format + " asks for " + format + ", but the name " + o.output + " says " +
+                             named + "; give one or make them agree");
+        }
+    } else if (o.output == "-") {
+        throw UsageError("-o - (standard output) needs --format (" + std::string(kOutputFormatList) + ")");
+    } else {
+        format = outputFormatOfPath(o.output);
+        if (format.empty()) {
+            throw UsageError(o.output + ": " + outputFormatProblem(o.output, CV_8U));
+        }
+    }
+    if (o.filters.depth && *o.filters.depth != filters::OutputDepth::Same) {
+        const int depth = filters::resolveOutputDepth(*o.filters.depth, CV_8U);
+        if (const std::string problem = outputFormatProblem("x." + format, depth); !problem.empty()) {
+            throw UsageError("--depth " + filters::toString(*o.filters.depth) + ": " + problem);
+        }
+    }
+}
+
+/// The standard streams "-" names are there for images: refused when they are a terminal, and
+/// standard output carries the image alone.
+void checkStandardStreams(const ApplyOptions& o, const CliContext& cli)
+{
+    if (o.input == "-" && cli.inputIsTerminal()) {
+        throw UsageError("the input - (standard input) is a terminal; pipe or redirect an image into it");
+    }
+    if (o.output == "-") {
+        if (o.json) {
+            throw UsageError("--json and -o - both want standard output; write the image to a file");
+        }
+        if (cli.outputIsTerminal()) {
+            throw UsageError("-o - (standard output) is a terminal; redirect it to a file or a pipe");
+        }
+    }
+}
+
 }  // namespace
 
-int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+std::span<const OptionSpec> applyOptions()
 {
+    return kApplyOptions;
+}
+
+int runApply(const std::vector<std::string>& args, CliContext& cli)
+{
+    std::ostream& out = cli.out;
+    std::ostream& err = cli.err;
     ApplyOptions o;
     try {
-        o = parseApply(args);
+        o = parseApply(args, cli.verbosity);
         if (o.help) {
             printApplyUsage(out);
             return kExitOk;
@@ -260,6 +354,21 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         printApplyUsage(err);
         return kExitUsage;
     }
+    try {
+        checkApplyRoles(o);
+    } catch (const FilesOverlap& e) {
+        err << "tessera-cli apply: " << e.what() << "\nNothing was written.\n";
+        return kExitUsage;
+    }
+    // Mistakes in the command line, whatever devices this machine has.
+    try {
+        checkOutputFormat(o);
+        checkStandardStreams(o, cli);
+    } catch (const UsageError& e) {
+        err << "tessera-cli apply: " << e.what() << "\n\n";
+        printApplyUsage(err);
+        return kExitUsage;
+    }
     ApplyRequest request;
     request.input = o.input;
     request.output = o.output;
@@ -271,6 +380,9 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
     request.tile = o.filters.tile;
     request.stripMetadata = o.stripMetadata;
     request.encode = o.encode;
+    request.format = o.format;
+    request.standardInput = &cli.in;
+    request.standardOutput = &out;
     std::optional<ApplyRun> run;
     try {
         run.emplace(request);
@@ -278,19 +390,15 @@ int runApply(const std::vector<std::string>& args, std::ostream& out, std::ostre
         err << "tessera-cli apply: " << e.what() << "\n";
         return kExitUsage;
     }
-    try {
-        checkApplyFiles(o);
-    } catch (const FilesOverlap& e) {
-        err << "tessera-cli apply: " << e.what() << "\nNothing was written.\n";
-        return kExitUsage;
-    }
+    checkApplyOutputs(o);
     // Ctrl+C or SIGTERM ends the run at once with 130 or 143, its temporary output removed.
     const InterruptGuard guard(InterruptGuard::Mode::Exit);
     const ApplyResult result = run->run();
     if (o.json) {
         out << jsonText(applyJson(o, request.chain, result), 2) << "\n";
-    } else {
-        printApplyText(o, request.chain, result, out, err);
+    } else if (!cli.quiet()) {
+        // Standard output holds the image alone when it is the output.
+        printApplyText(o, request.chain, result, o.output == "-" ? err : out, err);
     }
     return kExitOk;
 }

@@ -15,6 +15,7 @@
 #include "app/cli/stderr_lines.h"
 #include "app/version_info.h"
 
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -27,6 +28,25 @@
 namespace tessera::app {
 
 namespace {
+
+constexpr std::array kBatchOptions{
+    OptionSpec{"--output", "-o", ValueKind::Directory},
+    OptionSpec{"--template", {}, ValueKind::Text},
+    OptionSpec{"--format", {}, ValueKind::Choice, "png jpg tif bmp webp exr"},
+    OptionSpec{"--policy", {}, ValueKind::Choice, "skip rename overwrite"},
+    OptionSpec{"--recursive", "-r"},
+    OptionSpec{"--jobs", "-j", ValueKind::Text},
+    OptionSpec{"--jpeg-decoder", {}, ValueKind::Choice, "cpu gpu"},
+    OptionSpec{"--report", {}, ValueKind::File},
+    OptionSpec{"--csv", {}, ValueKind::File},
+    OptionSpec{"--files-from", {}, ValueKind::File},
+    OptionSpec{"--shard", {}, ValueKind::Text},
+    OptionSpec{"--manifest"},
+    OptionSpec{"--strip-metadata"},
+    OptionSpec{"--quality", {}, ValueKind::Text, "lossless"},
+    OptionSpec{"--compression", {}, ValueKind::Text, "none lzw deflate"},
+    OptionSpec{"--help", "-h"},
+};
 
 struct BatchCliOptions {
     BatchJob job;
@@ -57,7 +77,7 @@ void printBatchUsage(std::ostream& os)
           "  --shard K/N        run only shard K of N (1 <= K <= N <= 100000): the files at\n"
           "                     positions p (from 0) of the whole list with p mod N = K-1; names,\n"
           "                     {index} and refusals are those of the whole list\n"
-          "  -o OUTDIR          output folder (created when missing)\n"
+          "  -o, --output DIR   output folder (created when missing)\n"
           "  --template T       output name without extension (default {stem}-{filter});\n"
           "                     fields {stem} {ext} {filter} {index} {date}\n"
           "  --format EXT       output format, e.g. png or tif (default: the input's)\n"
@@ -81,7 +101,11 @@ void printBatchUsage(std::ostream& os)
           "                     input to its JPEG, PNG, TIFF or WebP output; photos are always\n"
           "                     turned upright from their EXIF orientation)\n"
        << kEncodeOptionsHelp
-       << "Every output is written to a temporary file and renamed; a bad file is reported and the\n"
+       << "  -v, --verbose      print every diagnostic (TESSERA_LOG=all) on stderr\n"
+          "  -q, --quiet        no progress line, summary, skip notes or notes; failures still show\n"
+          "A long option takes its value as the next argument or after '=' (--policy=rename).\n"
+          "The progress line goes to standard error when that is a terminal.\n"
+          "Every output is written to a temporary file and renamed; a bad file is reported and the\n"
           "batch goes on. Exit codes: 0 all files done or skipped, 1 a file failed, 2 a usage error,\n"
           "130/143 interrupted by SIGINT/SIGTERM (the report still lists every file).\n";
 }
@@ -95,18 +119,26 @@ int parseJobs(const std::string& text)
     return static_cast<int>(v);
 }
 
-BatchCliOptions parseBatch(const std::vector<std::string>& args)
+BatchCliOptions parseBatch(const std::vector<std::string>& args, Verbosity& verbosity)
 {
     BatchCliOptions o;
-    o.filters = readCommandLine(args, [&o](ArgumentReader& in) {
+    o.filters = readCommandLine(args, kBatchOptions, verbosity, [&o](ArgumentReader& in) {
         const std::string& a = in.current();
-        const auto value = [&in]() -> const std::string& { return in.value(); };
+        const auto value = [&in]() { return in.value(); };
         if (!in.isOption()) {
+            if (a == "-") {
+                throw UsageError("'-' (standard input) is no input of batch: give files, folders or patterns, "
+                                 "or a list of them with --files-from - (a file named '-' is ./-)");
+            }
             o.job.inputs.push_back(a);
         } else if (a == "-h" || a == "--help") {
             o.help = true;
         } else if (a == "-o" || a == "--output") {
             o.job.outputDir = value();
+            if (o.job.outputDir == "-") {
+                throw UsageError("-o - (standard output): batch writes its outputs into a folder (a folder named "
+                                 "'-' is ./-)");
+            }
         } else if (a == "--template") {
             o.job.nameTemplate = value();
         } else if (a == "--format") {
@@ -128,9 +160,9 @@ BatchCliOptions parseBatch(const std::vector<std::string>& args)
             }
             o.jpegOnGpu = v == "gpu";
         } else if (a == "--report") {
-            o.report = value();
+            o.report = sideFile(a, value());
         } else if (a == "--csv") {
-            o.csv = value();
+            o.csv = sideFile(a, value());
         } else if (a == "--files-from") {
             o.lists.emplace_back(o.job.inputs.size(), value());
         } else if (a == "--shard") {
@@ -226,15 +258,22 @@ BatchProgressCallback terminalProgress(std::ostream& out)
 }
 
 /// Each failure and skip on err, the counts on out, then the device note and the interruption.
-void printSummary(const BatchSummary& summary, const BatchCliOptions& o, const BatchRun& batch, std::ostream& out,
-                  std::ostream& err)
+void printSummary(const BatchSummary& summary, const BatchCliOptions& o, const BatchRun& batch, const CliContext& cli)
 {
+    std::ostream& out = cli.out;
+    std::ostream& err = cli.err;
     for (const FileResult& r : summary.files) {
         if (r.status == FileStatus::Failed) {
             err << "failed: " << r.error << "\n";
-        } else if (r.status == FileStatus::Skipped && r.output.empty()) {
+        } else if (r.status == FileStatus::Skipped && r.output.empty() && !cli.quiet()) {
             err << "skipped: " << r.error << "\n";  // a file in an input folder that is not an image
         }
+    }
+    if (summary.wasCancelled) {
+        err << "interrupted: the files not yet filtered were left out; every output written is complete\n";
+    }
+    if (cli.quiet()) {
+        return;
     }
     std::string devices;
     for (const std::string& d : summary.devices) {
@@ -252,9 +291,6 @@ void printSummary(const BatchSummary& summary, const BatchCliOptions& o, const B
         << "\n";
     if (!batch.note().empty()) {
         err << "note: " << batch.note() << "\n";
-    }
-    if (summary.wasCancelled) {
-        err << "interrupted: the files not yet filtered were left out; every output written is complete\n";
     }
 }
 
@@ -294,16 +330,22 @@ void prepareRun(BatchCliOptions& o, DeviceScheduler& scheduler, std::optional<Ba
 
 }  // namespace
 
-int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+std::span<const OptionSpec> batchOptions()
 {
+    return kBatchOptions;
+}
+
+int runBatchCommand(const std::vector<std::string>& args, CliContext& cli)
+{
+    std::ostream& err = cli.err;
     BatchCliOptions o;
     // This run is the process: its scheduler keeps every file within the GPUs' memory budgets.
     DeviceScheduler scheduler;
     std::optional<BatchRun> batch;
     try {
-        o = parseBatch(args);
+        o = parseBatch(args, cli.verbosity);
         if (o.help) {
-            printBatchUsage(out);
+            printBatchUsage(cli.out);
             return kExitOk;
         }
         prepareRun(o, scheduler, batch);
@@ -328,16 +370,20 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
         return kExitUsage;
     }
 
-    // The progress line is for people watching a terminal; logs and pipes get the summary only.
-    const bool terminal = &out == &std::cout && ::isatty(STDOUT_FILENO) == 1;
-    const BatchProgressCallback progress = terminal ? terminalProgress(out) : BatchProgressCallback{};
+    // The progress line is for people watching a terminal, on standard error so that standard
+    // output keeps the results alone; logs and pipes get the summary only.
+    const bool terminal = cli.processStreams && !cli.quiet() && ::isatty(STDERR_FILENO) == 1;
+    const BatchProgressCallback progress = terminal ? terminalProgress(err) : BatchProgressCallback{};
     // Ctrl+C or SIGTERM stops the run between files (no partial output) and the report below
     // still says what finished; a second signal ends the process at once, its temporaries removed.
     const InterruptGuard guard(InterruptGuard::Mode::Cancel);
     std::optional<StderrLines> wholeLines;  // the decoders' warnings from the worker threads
     wholeLines.emplace();
     std::optional<CancelNotice> notice;
-    notice.emplace(guard.cancelFlag(), std::chrono::milliseconds(1500), [&err] {
+    notice.emplace(guard.cancelFlag(), std::chrono::milliseconds(1500), [&err, quiet = cli.quiet()] {
+        if (quiet) {
+            return;
+        }
         err << "tessera-cli: stopping: waiting for the files being read, filtered or written to finish; "
                "press Ctrl+C again to stop at once (temporaries are removed)\n"
             << std::flush;
@@ -346,10 +392,10 @@ int runBatchCommand(const std::vector<std::string>& args, std::ostream& out, std
     notice.reset();
     wholeLines.reset();  // the workers are joined: stderr is the process's own again
     if (terminal) {
-        out << "\r\033[K";
+        err << "\r\033[K" << std::flush;
     }
 
-    printSummary(summary, o, *batch, out, err);
+    printSummary(summary, o, *batch, cli);
     if (!o.report.empty()) {
         saveTextFile(o.report, reportJson(summary, batch->job(), batch->wholePlan().chain,
                                           collectVersions(batch->snapshot()), batch->scope()));

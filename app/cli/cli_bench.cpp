@@ -18,6 +18,7 @@
 #include <QSysInfo>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iomanip>
 #include <ostream>
@@ -26,6 +27,14 @@
 namespace tessera::app {
 
 namespace {
+
+constexpr std::array kBenchOptions{
+    OptionSpec{"--devices", {}, ValueKind::Choice, "each all cpu"},
+    OptionSpec{"--warmup", {}, ValueKind::Text},
+    OptionSpec{"--runs", {}, ValueKind::Text},
+    OptionSpec{"--json"},
+    OptionSpec{"--help", "-h"},
+};
 
 struct BenchOptions {
     std::string input;
@@ -48,6 +57,7 @@ void printBenchUsage(std::ostream& os)
           "  --warmup N    untimed runs per target (default 1)\n"
           "  --runs N      timed runs per target (default 5)\n"
           "  --json        print one JSON document instead of the table\n"
+          "INPUT \"-\" reads the image from standard input (its format from its bytes).\n"
           "Speed-up is against the fastest single GPU (the CPU path when no GPU ran); efficiency is\n"
           "speed-up per GPU. Max err and PSNR compare each output with the CPU path's.\n"
           "Filter options: see 'tessera-cli apply --help'.\n";
@@ -62,12 +72,12 @@ int parseCount(const std::string& option, const std::string& text, int least)
     return static_cast<int>(v);
 }
 
-BenchOptions parseBench(const std::vector<std::string>& args)
+BenchOptions parseBench(const std::vector<std::string>& args, Verbosity& verbosity)
 {
     BenchOptions o;
-    o.filters = readCommandLine(args, [&o](ArgumentReader& in) {
+    o.filters = readCommandLine(args, kBenchOptions, verbosity, [&o](ArgumentReader& in) {
         const std::string& a = in.current();
-        const auto value = [&in]() -> const std::string& { return in.value(); };
+        const auto value = [&in]() { return in.value(); };
         if (!in.isOption()) {
             takeOnlyInput(o.input, a);
         } else if (a == "-h" || a == "--help") {
@@ -166,13 +176,20 @@ void printTable(std::ostream& out, const CompareReport& report)
 
 }  // namespace
 
-int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+std::span<const OptionSpec> benchOptions()
 {
+    return kBenchOptions;
+}
+
+int runBench(const std::vector<std::string>& args, CliContext& cli)
+{
+    std::ostream& out = cli.out;
+    std::ostream& err = cli.err;
     BenchOptions o;
     std::vector<CompareTarget> targets;
     const values::DeviceSnapshot snapshot = gpu::enumerateDevices();
     try {
-        o = parseBench(args);
+        o = parseBench(args, cli.verbosity);
         if (o.help) {
             printBenchUsage(out);
             return kExitOk;
@@ -183,13 +200,16 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (o.filters.steps.empty()) {
             throw UsageError("nothing to run: give --filter, --kernel or --preset");
         }
+        if (o.input == "-" && cli.inputIsTerminal()) {
+            throw UsageError("the input - (standard input) is a terminal; pipe or redirect an image into it");
+        }
         targets = benchTargets(o.devices, snapshot);
     } catch (const UsageError& e) {
         err << "tessera-cli bench: " << e.what() << "\n\n";
         printBenchUsage(err);
         return kExitUsage;
     }
-    const cv::Mat src = readImage(o.input);
+    const cv::Mat src = o.input == "-" ? readImage(cli.in, "standard input") : readImage(o.input);
     const filters::FilterChain chain = chainFromOptions(o.filters);
     CompareOptions options;
     options.warmup = o.warmup;
@@ -206,7 +226,7 @@ int runBench(const std::vector<std::string>& args, std::ostream& out, std::ostre
         out << jsonText(doc, 2) << "\n";
     } else {
         printTable(out, report);
-        if (!snapshot.hasGpu() && o.devices != values::DeviceSelection::cpu()) {
+        if (!snapshot.hasGpu() && o.devices != values::DeviceSelection::cpu() && !cli.quiet()) {
             out << "No GPU: " << snapshot.reason << "; the CPU path only.\n";
         }
     }

@@ -7,6 +7,7 @@
 #include "filters/registry.h"
 #include "files/input_file.h"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -106,6 +107,32 @@ filters::FilterChoice filterChoiceOption(const std::string& id, const std::vecto
     return choice;
 }
 
+namespace {
+
+// The completion and the reader take these; consume() reads each of them.
+constexpr std::array kFilterOptions{
+    OptionSpec{"--filter", {}, ValueKind::FilterId},
+    OptionSpec{"--param", {}, ValueKind::FilterParam},
+    OptionSpec{"--kernel", {}, ValueKind::Text},
+    OptionSpec{"--preset", {}, ValueKind::File},
+    OptionSpec{"--border", {}, ValueKind::Choice, "reflect101 reflect replicate constant wrap"},
+    OptionSpec{"--border-value", {}, ValueKind::Text},
+    OptionSpec{"--scale", {}, ValueKind::Text},
+    OptionSpec{"--offset", {}, ValueKind::Text},
+    OptionSpec{"--depth", {}, ValueKind::Choice, "same keep u8 u16 f32"},
+    OptionSpec{"--device", {}, ValueKind::Choice, "auto cpu gpu all"},
+    OptionSpec{"--method", {}, ValueKind::Choice, "auto direct separable fft"},
+    OptionSpec{"--gpu-memory-limit", {}, ValueKind::Text},
+    OptionSpec{"--tile", {}, ValueKind::Text},
+};
+
+}  // namespace
+
+std::span<const OptionSpec> filterOptionTable()
+{
+    return kFilterOptions;
+}
+
 struct FilterOptionParser::PendingFilter {
     const filters::FilterDesc* desc = nullptr;
     filters::ParamValues values;
@@ -127,7 +154,7 @@ bool readEncodeOption(ArgumentReader& in, codec::EncodeOptions& options)
     if (a != "--quality" && a != "--compression") {
         return false;
     }
-    const std::string& text = in.value();
+    const std::string text = in.value();
     try {
         if (a == "--quality") {
             setQuality(options, text);
@@ -222,14 +249,14 @@ bool FilterOptionParser::consume(ArgumentReader& in)
     }
     const auto& reg = filters::builtinRegistry();
     const std::string& a = in.current();
-    const auto value = [&in]() -> const std::string& { return in.value(); };
+    const auto value = [&in]() { return in.value(); };
     FilterOptions& o = options_;
     if (a == "--filter") {
         flush();
         const filters::FilterDesc& desc = filterOption(value(), reg);
         pending_ = std::make_shared<PendingFilter>(PendingFilter{&desc, desc.defaults(), json::object()});
     } else if (a == "--param") {
-        const std::string& kv = value();
+        const std::string kv = value();
         if (!pending_) {
             throw UsageError("--param " + kv + " must follow the --filter it belongs to");
         }
@@ -240,7 +267,7 @@ bool FilterOptionParser::consume(ArgumentReader& in)
         o.steps.push_back(kernelStep(value()));
     } else if (a == "--preset") {
         flush();
-        const std::string& path = value();
+        const std::string path = value();
         // As with --kernel @FILE: a file that cannot be read is a file error (1), contents that
         // do not make a chain are a usage error (2).
         const std::string text = filters::readPresetFile(path);
@@ -267,7 +294,7 @@ bool FilterOptionParser::consume(ArgumentReader& in)
         o.offset = parseNumber(a, value());
     } else if (a == "--depth") {
         try {
-            const std::string& text = value();
+            const std::string text = value();
             o.depth = filters::parseOutputDepth(text == "keep" ? std::string("same") : text);
         } catch (const std::invalid_argument& e) {
             throw UsageError(std::string("--depth: ") + e.what());
@@ -322,16 +349,27 @@ void addFilterFiles(const FilterOptions& options, FileRoles& roles)
     }
 }
 
-FilterOptions readCommandLine(const std::vector<std::string>& args, const std::function<bool(ArgumentReader&)>& own)
+FilterOptions readCommandLine(const std::vector<std::string>& args, std::span<const OptionSpec> ownOptions,
+                              Verbosity& verbosity, const std::function<bool(ArgumentReader&)>& own)
 {
     FilterOptionParser shared;
-    ArgumentReader in(args);
+    ArgumentReader in(args, {ownOptions, filterOptionTable()}, &verbosity);
     while (in.next()) {
         if (!shared.consume(in) && !own(in)) {
-            in.unknownOption();
+            // In a table but read by no one: the table and the parser disagree.
+            throw std::logic_error("option " + in.current() + " is in a table but not read");
         }
     }
     return shared.finish();
+}
+
+std::string sideFile(const std::string& option, std::string path)
+{
+    if (path == "-") {
+        throw UsageError(option + " -: this option writes a file; name one (/dev/stdout is standard output, "
+                                  "./- a file named '-')");
+    }
+    return path;
 }
 
 void takeOnlyInput(std::string& input, const std::string& argument)

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -99,11 +100,22 @@ extern const char* const kEncodeOptionsHelp;
 /// Reads a whole number or a decimal; throws UsageError naming option otherwise.
 double parseNumber(const std::string& option, const std::string& text);
 
-/// Reads a sub-command's arguments: the shared options above go to a FilterOptionParser, every
-/// other argument to `own`, called with the reader on it; `own` reads what it knows (positional
-/// arguments and the command's own options, with their values) and returns false for an option
-/// it does not know, which is then a UsageError. Returns the shared options read.
-FilterOptions readCommandLine(const std::vector<std::string>& args, const std::function<bool(ArgumentReader&)>& own);
+/// The shared options FilterOptionParser reads, as the reader and the shell completion see them.
+std::span<const OptionSpec> filterOptionTable();
+
+/// Reads a sub-command's arguments against ownOptions and filterOptionTable(): the shared options
+/// go to a FilterOptionParser, every other argument to `own`, called with the reader on it; `own`
+/// reads the positional arguments and the command's own options (with their values) and returns
+/// true. An option of neither table is a UsageError; -v and -q go to verbosity. Throws
+/// std::logic_error when `own` returns false for an option of ownOptions. Returns the shared
+/// options read.
+FilterOptions readCommandLine(const std::vector<std::string>& args, std::span<const OptionSpec> ownOptions,
+                              Verbosity& verbosity, const std::function<bool(ArgumentReader&)>& own);
+
+/// The file a side-file option (--trace, --report, --csv) names; throws UsageError for "-", which
+/// names a standard stream everywhere else and no file here (/dev/stdout is standard output, ./-
+/// a file named "-").
+std::string sideFile(const std::string& option, std::string path);
 
 /// Keeps the one input a command takes: throws UsageError when one was given already.
 void takeOnlyInput(std::string& input, const std::string& argument);

@@ -8,6 +8,7 @@
 #include "tessera/gpu/device_info.h"
 #include "values/device_json.h"
 
+#include <array>
 #include <iomanip>
 #include <ostream>
 
@@ -18,41 +19,50 @@ namespace {
 /// What the options of `devices` and `filters` ask for.
 enum class InfoRequest { Text, Json, Help, Bad };
 
-InfoRequest parseInfoOptions(const std::vector<std::string>& args, const char* command, std::ostream& out,
-                             std::ostream& err)
+constexpr std::array kInfoOptions{OptionSpec{"--json"}, OptionSpec{"--help", "-h"}};
+
+InfoRequest parseInfoOptions(const std::vector<std::string>& args, const char* command, CliContext& cli)
 {
     const std::string usage = std::string("Usage: tessera-cli ") + command + " [--json]\n";
     InfoRequest request = InfoRequest::Text;
-    ArgumentReader in(args);
-    while (in.next()) {
-        const std::string& a = in.current();
-        if (!in.isOption()) {
-            err << "tessera-cli " << command << ": unexpected argument '" << a << "'\n" << usage;
-            return InfoRequest::Bad;
+    try {
+        ArgumentReader in(args, {kInfoOptions}, &cli.verbosity);
+        while (in.next()) {
+            const std::string& a = in.current();
+            if (!in.isOption()) {
+                throw UsageError("unexpected argument '" + a + "'");
+            }
+            if (a == "--help" || a == "-h") {
+                request = InfoRequest::Help;
+            } else if (request != InfoRequest::Help) {
+                request = InfoRequest::Json;
+            }
         }
-        if (a == "--help" || a == "-h") {
-            out << usage
+    } catch (const UsageError& e) {
+        cli.err << "tessera-cli " << command << ": " << e.what() << "\n" << usage;
+        return InfoRequest::Bad;
+    }
+    if (request == InfoRequest::Help) {
+        cli.out << usage
                 << (std::string(command) == "devices"
                         ? "Lists every CUDA device (or why there is none) and whether the FFT method is\n"
                           "available (cuFFT is opened at run time); --json for a JSON object.\n"
                         : "Lists the filters and their parameters; --json for a JSON array.\n");
-            return InfoRequest::Help;
-        }
-        if (a == "--json") {
-            request = InfoRequest::Json;
-        } else {
-            err << "tessera-cli " << command << ": unknown option '" << a << "'\n" << usage;
-            return InfoRequest::Bad;
-        }
     }
     return request;
 }
 
 }  // namespace
 
-int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+std::span<const OptionSpec> infoOptions()
 {
-    const InfoRequest request = parseInfoOptions(args, "devices", out, err);
+    return kInfoOptions;
+}
+
+int runDevices(const std::vector<std::string>& args, CliContext& cli)
+{
+    std::ostream& out = cli.out;
+    const InfoRequest request = parseInfoOptions(args, "devices", cli);
     if (request == InfoRequest::Bad) {
         return kExitUsage;
     }
@@ -84,9 +94,10 @@ int runDevices(const std::vector<std::string>& args, std::ostream& out, std::ost
     return kExitOk;
 }
 
-int runFilters(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+int runFilters(const std::vector<std::string>& args, CliContext& cli)
 {
-    const InfoRequest request = parseInfoOptions(args, "filters", out, err);
+    std::ostream& out = cli.out;
+    const InfoRequest request = parseInfoOptions(args, "filters", cli);
     if (request == InfoRequest::Bad) {
         return kExitUsage;
     }

@@ -6,12 +6,18 @@
 #include "app/io/file_roles.h"
 #include "files/output_file.h"
 
+#include <array>
 #include <ostream>
 #include <stdexcept>
 
 namespace tessera::app {
 
 namespace {
+
+constexpr std::array kMergeOptions{
+    OptionSpec{"--output", "-o", ValueKind::File},
+    OptionSpec{"--help", "-h"},
+};
 
 void printReportUsage(std::ostream& os)
 {
@@ -25,8 +31,8 @@ void printReportUsage(std::ostream& os)
           "covers are counted as missing and listed under \"missing_positions\".\n"
           "\n"
           "  -o, --output FILE  the merged report, written through a temporary file and a rename\n"
-          "                     (a pipe or /dev/stdout is written straight); it may not be one\n"
-          "                     of the reports read\n"
+          "                     (a pipe or /dev/stdout is written straight; \"-\" is standard\n"
+          "                     output); it may not be one of the reports read\n"
           "  IN.json            the shards' reports (regular files), any number, in any order\n"
           "\n"
           "Reports of different jobs (output folder, name template, format, filters or list size\n"
@@ -37,23 +43,23 @@ void printReportUsage(std::ostream& os)
           "written).\n";
 }
 
-int runMerge(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+int runMerge(const std::vector<std::string>& args, CliContext& cli)
 {
+    std::ostream& out = cli.out;
+    std::ostream& err = cli.err;
     std::string output;
     std::vector<std::string> inputs;
     bool help = false;
     try {
-        ArgumentReader in(args);
+        ArgumentReader in(args, {kMergeOptions}, &cli.verbosity);
         while (in.next()) {
             const std::string& a = in.current();
             if (!in.isOption()) {
                 inputs.push_back(a);
             } else if (a == "-h" || a == "--help") {
                 help = true;
-            } else if (a == "-o" || a == "--output") {
+            } else {  // -o, --output
                 output = in.value();
-            } else {
-                in.unknownOption();
             }
         }
         if (help) {
@@ -70,9 +76,13 @@ int runMerge(const std::vector<std::string>& args, std::ostream& out, std::ostre
         for (const std::string& report : inputs) {
             roles.reads(report, "a report to merge");
         }
-        roles.writes(output, "the merged report (-o)");
+        if (output != "-") {
+            roles.writes(output, "the merged report (-o)");
+        }
         roles.check();
-        files::checkOutputFile(output, files::Streams::Write);
+        if (output != "-") {
+            files::checkOutputFile(output, files::Streams::Write);
+        }
     } catch (const UsageError& e) {
         err << "tessera-cli batch-report merge: " << e.what() << "\n\n";
         printReportUsage(err);
@@ -99,32 +109,50 @@ int runMerge(const std::vector<std::string>& args, std::ostream& out, std::ostre
         err << "tessera-cli batch-report merge: " << e.what() << "\nNothing was written.\n";
         return kExitFailure;
     }
-    files::writeOutputFile(output, merged.json);
-    out << inputs.size() << " report(s) merged into " << output << ": " << merged.total << " file(s), " << merged.ok
-        << " written, " << merged.skipped << " skipped, " << merged.failed << " failed, " << merged.cancelled
-        << " cancelled, " << merged.missing << " missing\n";
+    if (output == "-") {
+        out << merged.json << std::flush;
+    } else {
+        files::writeOutputFile(output, merged.json);
+    }
+    // Standard output holds the report alone when it is the output.
+    std::ostream& said = output == "-" ? err : out;
+    if (!cli.quiet()) {
+        said << inputs.size() << " report(s) merged into " << (output == "-" ? "standard output" : output) << ": "
+             << merged.total << " file(s), " << merged.ok << " written, " << merged.skipped << " skipped, "
+             << merged.failed << " failed, " << merged.cancelled << " cancelled, " << merged.missing << " missing\n";
+    }
     return merged.failed == 0 && merged.cancelled == 0 && merged.missing == 0 ? kExitOk : kExitFailure;
 }
 
 }  // namespace
 
-int runBatchReport(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+std::span<const OptionSpec> mergeOptions()
 {
-    if (args.empty()) {
-        err << "tessera-cli batch-report: give a sub-command (merge)\n\n";
-        printReportUsage(err);
+    return kMergeOptions;
+}
+
+int runBatchReport(const std::vector<std::string>& args, CliContext& cli)
+{
+    // The global options may come before the sub-command as before any other.
+    std::size_t first = 0;
+    while (first < args.size() && applyGlobalOption(args[first], cli.verbosity)) {
+        ++first;
+    }
+    if (first == args.size()) {
+        cli.err << "tessera-cli batch-report: give a sub-command (merge)\n\n";
+        printReportUsage(cli.err);
         return kExitUsage;
     }
-    const std::string& sub = args.front();
+    const std::string& sub = args[first];
     if (sub == "-h" || sub == "--help" || sub == "help") {
-        printReportUsage(out);
+        printReportUsage(cli.out);
         return kExitOk;
     }
     if (sub == "merge") {
-        return runMerge(std::vector<std::string>(args.begin() + 1, args.end()), out, err);
+        return runMerge(std::vector<std::string>(args.begin() + static_cast<long>(first) + 1, args.end()), cli);
     }
-    err << "tessera-cli batch-report: unknown sub-command '" << sub << "'\n\n";
-    printReportUsage(err);
+    cli.err << "tessera-cli batch-report: unknown sub-command '" << sub << "'\n\n";
+    printReportUsage(cli.err);
     return kExitUsage;
 }
 

@@ -2,8 +2,10 @@
 #include "app/devices/device_scheduler.h"
 
 #include "values/device_info.h"
+#include "values/log.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 namespace tessera::app {
@@ -106,6 +108,17 @@ DeviceLease DeviceScheduler::grantLocked(const LeaseRequest& request, double wai
     Active a{request, grantedBytesLocked(request), ++clock_, Clock::now()};
     const std::uint64_t bytes = a.bytes;
     active_.emplace(id, std::move(a));
+    values::logIf(values::LogCategory::Device, [&] {
+        std::string devices;
+        for (const values::DeviceId d : request.devices) {
+            devices += (devices.empty() ? "" : ", ") + values::describe(d);
+        }
+        char amounts[96];
+        std::snprintf(amounts, sizeof amounts, "%.0f MiB each, after %.1f ms of waiting",
+                      static_cast<double>(bytes) / (1024.0 * 1024.0), waitedMs);
+        return std::string(toString(request.kind)) + " lease for " +
+               (request.holder.empty() ? "a job" : request.holder) + " on " + devices + ": " + amounts;
+    });
     return DeviceLease(this, id, bytes, waitedMs);
 }
 

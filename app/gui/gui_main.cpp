@@ -8,6 +8,7 @@
 #include "filters/filter_stack_model.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
+#include "values/log.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -119,9 +120,26 @@ std::variant<StartOptions, int> parseStart(const QCoreApplication& app)
         QStringLiteral("Once the preview is in, save the user guide's pictures (preview, tiles, profiler, devices, "
                        "device comparison) as PNGs in DIR, then quit."),
         QStringLiteral("DIR"));
-    parser.addOptions(
-        {screenshotOption, presetOption, filterOption, paramOption, compareOption, zoomOption, screenshotsOption});
-    parser.process(app);
+    const QCommandLineOption verboseOption(
+        QStringLiteral("verbose"),
+        QStringLiteral("Print every diagnostic on stderr (as TESSERA_LOG=all: devices, plans, fallbacks, files)."));
+    parser.addOptions({screenshotOption, presetOption, filterOption, paramOption, compareOption, zoomOption,
+                       screenshotsOption, verboseOption});
+    // parse(), not process(): a usage error exits with 2, as tessera-cli's and tessera-bench's do
+    // (process() would exit with 1). --help and --version are answered as process() does.
+    if (!parser.parse(app.arguments())) {
+        std::fprintf(stderr, "tessera: %s\n", qPrintable(parser.errorText()));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) {
+        parser.showHelp(0);  // exits
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        parser.showVersion();  // exits with 0
+    }
+    if (parser.isSet(verboseOption)) {
+        tessera::values::setExtraLogCategories(tessera::values::kAllLogCategories);
+    }
 
     StartOptions o;
     const QStringList positional = parser.positionalArguments();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/io/decoder_choice.h"
 
+#include "values/log.h"
+
 #include <optional>
 
 namespace tessera::app {
@@ -102,6 +104,9 @@ codec::Decoded decodePixels(const std::string& format, std::span<const std::uint
             return decoded;
         }
         library += " (" + limits.jpegDecoderName + ": " + why + ")";
+        values::logIf(values::LogCategory::Fallback, [&] {
+            return "JPEG decoded by libjpeg-turbo instead of " + limits.jpegDecoderName + ": " + why;
+        });
     }
     return decode(format, file, budget);
 }

@@ -11,6 +11,7 @@
 #include "app/io/tiff_samples.h"
 #include "files/input_file.h"
 #include "files/output_file.h"
+#include "values/log.h"
 
 #include <opencv2/core.hpp>
 
@@ -21,11 +22,14 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <chrono>
+#include <cstdio>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <istream>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -50,6 +54,7 @@ struct OutputFormat {
     unsigned depths;
     bool alpha;
     Writer write;
+    std::string_view library;  ///< the encoder, for diagnostics
 };
 
 const std::vector<OutputFormat>& outputFormats()
@@ -57,12 +62,12 @@ const std::vector<OutputFormat>& outputFormats()
     // Each format's own library writes it (app/io/codec); the options say quality and
     // compression (TIFF LZW, WebP lossless keeping the colour under transparent pixels).
     static const std::vector<OutputFormat> formats{
-        {"PNG", {".png"}, kU8 | kU16, true, codec::writePng},
-        {"JPEG", {".jpg", ".jpeg", ".jpe"}, kU8, false, codec::writeJpeg},
-        {"TIFF", {".tif", ".tiff"}, kU8 | kU16 | kF32, true, codec::writeTiff},
-        {"BMP", {".bmp", ".dib"}, kU8, false, codec::writeBmp},
-        {"WebP", {".webp"}, kU8, true, codec::writeWebp},
-        {"EXR", {".exr"}, kF32, true, codec::writeExr},
+        {"PNG", {".png"}, kU8 | kU16, true, codec::writePng, "libpng"},
+        {"JPEG", {".jpg", ".jpeg", ".jpe"}, kU8, false, codec::writeJpeg, "libjpeg-turbo"},
+        {"TIFF", {".tif", ".tiff"}, kU8 | kU16 | kF32, true, codec::writeTiff, "libtiff"},
+        {"BMP", {".bmp", ".dib"}, kU8, false, codec::writeBmp, "BMP writer"},
+        {"WebP", {".webp"}, kU8, true, codec::writeWebp, "libwebp"},
+        {"EXR", {".exr"}, kF32, true, codec::writeExr, "OpenEXR"},
     };
     return formats;
 }
@@ -108,6 +113,45 @@ std::string formatsHolding(unsigned bit, bool needAlpha)
         }
     }
     return list;
+}
+
+/// ".png" for "png", "PNG", ".png"; the extension of a --format value.
+std::string formatExtension(const std::string& format)
+{
+    std::string ext = format;
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext.empty() || ext.front() == '.' ? ext : "." + ext;
+}
+
+/// Empty when the format of extension ext can hold cvDepth (and channels, 0 for any), else why not.
+std::string formatProblem(const std::string& ext, int cvDepth, int channels)
+{
+    const OutputFormat* format = findOutputFormat(ext);
+    if (format == nullptr) {
+        return "unsupported output format '" + ext + "' (use " + std::string(kOutputFormatList) + ")";
+    }
+    const unsigned bit = depthBit(cvDepth);
+    if (bit == 0) {
+        return "cannot write " + filters::cvDepthName(cvDepth) + " data (Tessera writes u8, u16 and f32)";
+    }
+    if ((format->depths & bit) == 0) {
+        return std::string(format->name) + " cannot hold " + filters::cvDepthName(cvDepth) +
+               " data; formats that can: " + formatsHolding(bit, false);
+    }
+    if (channels == 4 && !format->alpha) {
+        return std::string(format->name) +
+               " cannot hold an alpha channel; formats that can: " + formatsHolding(bit, true);
+    }
+    return {};
+}
+
+std::string millisecondsSince(std::chrono::steady_clock::time_point began)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f",
+                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
+    return text;
 }
 
 void checkLimits(const std::string& path, int width, int height, const ImageLimits& limits)
@@ -381,8 +425,37 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
         throw ImageError(path, "empty file (0 bytes)");
     }
     const FileBytes whole(path, bytes);
-    const std::span<const std::uint8_t> file = whole.bytes();
+    return decodeImage(path, whole.bytes(), limits, metadata);
+}
 
+cv::Mat readImage(std::istream& stream, const std::string& name, const ImageLimits& limits, ImageMetadata* metadata)
+{
+    // The same bound as a file's, counted as the bytes come: a stream has no size to check first.
+    const std::uintmax_t bound = imageFileBound(limits);
+    std::vector<std::uint8_t> bytes;
+    std::vector<char> chunk(std::size_t{1} << 20);
+    while (stream) {
+        stream.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+        const auto got = static_cast<std::size_t>(stream.gcount());
+        if (bytes.size() + got > bound) {
+            throw ImageError(name, "more than " + std::to_string(bound) +
+                                       " bytes, larger than any image within the limits could be");
+        }
+        bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + static_cast<long>(got));
+    }
+    if (stream.bad()) {
+        throw ImageError(name, "cannot read: the stream failed");
+    }
+    if (bytes.empty()) {
+        throw ImageError(name, "empty (0 bytes)");
+    }
+    return decodeImage(name, bytes, limits, metadata);
+}
+
+cv::Mat decodeImage(const std::string& path, std::span<const std::uint8_t> file, const ImageLimits& limits,
+                    ImageMetadata* metadata)
+{
+    const auto began = std::chrono::steady_clock::now();
     MemoryStream in(file);
     const ImageHeader header = sniffImageHeader(in);
     refuseFromHeader(path, in, header, limits);
@@ -419,86 +492,110 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits, ImageMetad
         *metadata = std::move(decoded.metadata);
         metadata->orientation = found.orientation;
     }
+    values::logIf(values::LogCategory::Io, [&] {
+        return "read " + path + ": " + upper(format) + " by " + library + ", " + std::to_string(read.cols) + " x " +
+               std::to_string(read.rows) + " " + describeFormat(read) + ", " + std::to_string(file.size()) +
+               " bytes in " + millisecondsSince(began) + " ms";
+    });
     return read;
 }
 
-MetadataReport writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata* metadata,
-                          const codec::EncodeOptions& options)
+std::vector<std::uint8_t> encodeImage(const std::string& name, const cv::Mat& img, const std::string& format,
+                                      const ImageMetadata* metadata, const codec::EncodeOptions& options,
+                                      MetadataReport& report)
 {
+    const auto began = std::chrono::steady_clock::now();
     if (img.empty()) {
-        throw ImageError(path, "nothing to write: the image is empty");
+        throw ImageError(name, "nothing to write: the image is empty");
     }
-    const std::string ext = lowerExtension(path);
-    if (const std::string problem = outputFormatProblem(path, img.depth(), img.channels()); !problem.empty()) {
-        throw ImageError(path, problem);
+    const std::string ext = formatExtension(format);
+    if (const std::string problem = formatProblem(ext, img.depth(), img.channels()); !problem.empty()) {
+        throw ImageError(name, problem);
     }
     const int channels = img.channels();
     if (channels != 1 && channels != 3 && channels != 4) {
-        throw ImageError(path, "cannot write " + std::to_string(channels) + "-channel images (1, 3 or 4 channels)");
+        throw ImageError(name, "cannot write " + std::to_string(channels) + "-channel images (1, 3 or 4 channels)");
     }
-    const OutputFormat* format = findOutputFormat(ext);
+    const OutputFormat* out = findOutputFormat(ext);
+    // The source's metadata corrected for these pixels (upright, this size); what cannot be
+    // carried is named.
+    report = MetadataReport{};
+    std::optional<PreparedMetadata> prepared;
+    if (metadata != nullptr && !metadata->empty()) {
+        prepared = prepareOutputMetadata(*metadata, img.cols, img.rows, true);
+        report.dropped = prepared->notes;
+    }
+    std::vector<std::uint8_t> encoded;
+    codec::MetadataWritten written;
+    try {
+        encoded = out->write(img, prepared ? &prepared->parts : nullptr, options, written);
+    } catch (const codec::CodecError& e) {
+        throw ImageError(name,
+                         "cannot encode " + describeFormat(img) + " as " + std::string(out->name) + ": " + e.what());
+    }
+    if (encoded.empty()) {
+        throw ImageError(name, "cannot encode " + describeFormat(img) + " as " + std::string(out->name) +
+                                   ": the encoder gave no data");
+    }
+    report.kept = std::move(written.parts);
+    report.dropped.insert(report.dropped.end(), written.dropped.begin(), written.dropped.end());
+    values::logIf(values::LogCategory::Io, [&] {
+        return "encoded " + name + ": " + std::string(out->name) + " by " + std::string(out->library) + ", " +
+               describeFormat(img) + ", " + std::to_string(encoded.size()) + " bytes in " + millisecondsSince(began) +
+               " ms";
+    });
+    return encoded;
+}
 
+MetadataReport writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata* metadata,
+                          const codec::EncodeOptions& options, const std::string& format)
+{
     // The output rule: a regular file (or a free name) is replaced through a temporary beside it
     // and a rename, keeping its mode; a device, FIFO or socket there is never replaced, and an
-    // image is no stream's business, so those are refused.
+    // image is no stream's business, so those are refused. Checked before the work of encoding.
+    if (img.empty()) {
+        throw ImageError(path, "nothing to write: the image is empty");
+    }
+    const std::string chosen = format.empty() ? lowerExtension(path) : format;
+    if (const std::string problem = formatProblem(formatExtension(chosen), img.depth(), img.channels());
+        !problem.empty()) {
+        throw ImageError(path, problem);
+    }
     std::optional<files::OutputFile> out;
     try {
         out.emplace(path, files::Streams::Refuse);
     } catch (const files::OutputFileError& e) {
         throw ImageError(path, e.reason());
     }
-    // The source's metadata corrected for these pixels (upright, this size); what cannot be
-    // carried is named.
-    MetadataReport report;
-    std::optional<PreparedMetadata> prepared;
-    if (metadata != nullptr && !metadata->empty()) {
-        prepared = prepareOutputMetadata(*metadata, img.cols, img.rows, true);
-        report.dropped = prepared->notes;
-    }
     // Encoded in memory, then written with checked system calls, so that a full disk is seen.
-    std::vector<std::uint8_t> encoded;
-    codec::MetadataWritten written;
-    try {
-        encoded = format->write(img, prepared ? &prepared->parts : nullptr, options, written);
-    } catch (const codec::CodecError& e) {
-        throw ImageError(path,
-                         "cannot encode " + describeFormat(img) + " as " + std::string(format->name) + ": " + e.what());
-    }
-    if (encoded.empty()) {
-        throw ImageError(path, "cannot encode " + describeFormat(img) + " as " + std::string(format->name) +
-                                   ": the encoder gave no data");
-    }
-    report.kept = std::move(written.parts);
-    report.dropped.insert(report.dropped.end(), written.dropped.begin(), written.dropped.end());
+    MetadataReport report;
+    const std::vector<std::uint8_t> encoded = encodeImage(path, img, chosen, metadata, options, report);
     try {
         out->write(std::string_view(reinterpret_cast<const char*>(encoded.data()), encoded.size()));
         out->commit();
     } catch (const files::OutputFileError& e) {
         throw ImageError(path, e.reason());
     }
+    values::logIf(values::LogCategory::Io,
+                  [&] { return "wrote " + path + " (" + std::to_string(encoded.size()) + " bytes)"; });
     return report;
+}
+
+std::string outputFormatName(const std::string& format)
+{
+    const OutputFormat* f = findOutputFormat(formatExtension(format));
+    return f != nullptr ? std::string(f->name) : std::string();
+}
+
+std::string outputFormatOfPath(const std::string& path)
+{
+    const OutputFormat* f = findOutputFormat(lowerExtension(path));
+    return f != nullptr ? std::string(f->name) : std::string();
 }
 
 std::string outputFormatProblem(const std::string& path, int cvDepth, int channels)
 {
-    const std::string ext = lowerExtension(path);
-    const OutputFormat* format = findOutputFormat(ext);
-    if (format == nullptr) {
-        return "unsupported output format '" + ext + "' (use .png, .jpg, .tif, .bmp, .webp or .exr)";
-    }
-    const unsigned bit = depthBit(cvDepth);
-    if (bit == 0) {
-        return "cannot write " + filters::cvDepthName(cvDepth) + " data (Tessera writes u8, u16 and f32)";
-    }
-    if ((format->depths & bit) == 0) {
-        return std::string(format->name) + " cannot hold " + filters::cvDepthName(cvDepth) +
-               " data; formats that can: " + formatsHolding(bit, false);
-    }
-    if (channels == 4 && !format->alpha) {
-        return std::string(format->name) +
-               " cannot hold an alpha channel; formats that can: " + formatsHolding(bit, true);
-    }
-    return {};
+    return formatProblem(lowerExtension(path), cvDepth, channels);
 }
 
 void refuseSameFile(const std::string& input, const std::string& output)

@@ -9,10 +9,12 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tessera::app {
@@ -97,6 +99,17 @@ ImageHeader sniffImageHeader(const std::string& path);
 /// limits.maxDecodeWork; ImageReadCancelled when limits.cancel is set meanwhile.
 cv::Mat readImage(const std::string& path, const ImageLimits& limits = {}, ImageMetadata* metadata = nullptr);
 
+/// As readImage(path), from everything stream holds (standard input, for "-"): at most the bytes
+/// a file may have, read to the end, then decoded. name stands for the path in messages
+/// ("standard input"). Throws ImageError as readImage() does, and for a stream that fails.
+cv::Mat readImage(std::istream& stream, const std::string& name, const ImageLimits& limits = {},
+                  ImageMetadata* metadata = nullptr);
+
+/// As readImage(path), from a whole file's bytes already in memory; name stands for the path in
+/// messages. The format comes from the bytes (their magic numbers), never from a name.
+cv::Mat decodeImage(const std::string& name, std::span<const std::uint8_t> file, const ImageLimits& limits = {},
+                    ImageMetadata* metadata = nullptr);
+
 /// Writes img to path with its format's own library, keeping depth and channels where the
 /// format allows (PNG 8/16, TIFF 8/16/32f, JPEG/BMP/WebP 8-bit, EXR float). Writes under the
 /// output rule (files::OutputFile): encoded in memory, written to a temporary file in the same
@@ -107,8 +120,26 @@ cv::Mat readImage(const std::string& path, const ImageLimits& limits = {}, Image
 /// pixels (orientation upright, this size, no thumbnail: prepareOutputMetadata()) and placed by
 /// the format's writer; the report says exactly what the file holds and what was left out.
 /// Grey to WebP is stored as three equal channels.
+/// format, when not empty, is the output format as --format names it (png, jpg, tif, ...),
+/// instead of the one path's extension names.
 MetadataReport writeImage(const std::string& path, const cv::Mat& img, const ImageMetadata* metadata = nullptr,
-                          const codec::EncodeOptions& options = {});
+                          const codec::EncodeOptions& options = {}, const std::string& format = {});
+
+/// img encoded in memory as format (png, jpg, tif, bmp, webp or exr, any case, a leading '.'
+/// allowed) with metadata as writeImage() places it; report says what the bytes hold. name
+/// stands for the destination in messages ("standard output"). Throws ImageError as
+/// writeImage() does for the format, the depth, the channels and the encoder.
+std::vector<std::uint8_t> encodeImage(const std::string& name, const cv::Mat& img, const std::string& format,
+                                      const ImageMetadata* metadata, const codec::EncodeOptions& options,
+                                      MetadataReport& report);
+
+/// The output formats writeImage() knows, as messages list them.
+inline constexpr std::string_view kOutputFormatList = ".png, .jpg, .tif, .bmp, .webp or .exr";
+/// "PNG", "JPEG", "TIFF", "BMP", "WebP" or "EXR" for a --format value (png, jpeg, .TIF...);
+/// empty for one writeImage() does not write. Never throws.
+std::string outputFormatName(const std::string& format);
+/// The output format path's extension names, as outputFormatName(); empty for none. Never throws.
+std::string outputFormatOfPath(const std::string& path);
 
 /// Empty when writeImage() can store an image of cvDepth (and channels, 0 for any) under path's
 /// extension; otherwise the reason it would refuse, without the path. Never throws.

@@ -3,6 +3,7 @@
 
 #include "files/output_file.h"
 #include "values/trace_text.h"
+#include "values/log.h"
 
 #include <QFile>
 
@@ -20,6 +21,8 @@ void writeTrace(const std::string& path, TraceFormat format, const std::vector<v
     // Through the temporary files that a signal's handler removes (QSaveFile's would stay), or
     // straight into a pipe or device such as /dev/stdout.
     files::writeOutputFile(path, text);
+    values::logIf(values::LogCategory::Io,
+                  [&] { return "wrote the trace " + path + " (" + std::to_string(records.size()) + " records)"; });
 }
 
 void writeTrace(const QString& path, TraceFormat format, const std::vector<values::TimingRecord>& records,

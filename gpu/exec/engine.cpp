@@ -9,6 +9,7 @@
 #include "gpu/exec/resident/resident_bands.h"
 #include "gpu/exec/streamed/streamed_executor.h"
 #include "gpu/exec/streamed/tile_worker.h"
+#include "values/log.h"
 
 #include <opencv2/core.hpp>
 
@@ -134,6 +135,37 @@ std::vector<DeviceId> devicesOf(const std::vector<DeviceSlot>& slots)
     return ids;
 }
 
+/// The plan category's lines of a finished run: where it ran, its tiles, each step's method.
+void logPlan(const RunOptions& options, const cv::Mat& image, const filters::FilterChain& chain,
+             const RunReport& report)
+{
+    if (!values::logEnabled(values::LogCategory::Plan) || chain.steps.empty()) {
+        return;
+    }
+    values::logLine(values::LogCategory::Plan,
+                    std::string(options.placement == Placement::Streamed ? "streamed" : "resident") + " run of " +
+                        std::to_string(image.cols) + "x" + std::to_string(image.rows) + " on " +
+                        slotNames(options.deviceSlots) + (report.plan.empty() ? "" : ": " + report.plan));
+    for (std::size_t i = 0; i < chain.steps.size(); ++i) {
+        const filters::FilterSpec& spec = chain.steps[i];
+        std::string how;
+        if (i < report.methods.size()) {
+            how = report.methods[i];
+        } else {
+            // The CPU path's choice (filters/cpu_executor.cpp): the separable form when the spec has one.
+            how = std::to_string(spec.kernel.width) + "x" + std::to_string(spec.kernel.height) + " on the CPU path, " +
+                  (spec.separable ? "separable (OpenCV sepFilter2D)" : "direct (OpenCV filter2D)");
+        }
+        values::logLine(values::LogCategory::Plan, "step " + std::to_string(i + 1) + ": " + how);
+    }
+}
+
+/// The fallback category's line for an event of the resident placement.
+void logFallback(const std::string& event)
+{
+    values::logIf(values::LogCategory::Fallback, [&] { return event; });
+}
+
 }  // namespace
 
 bool spreadOverAllGpus(std::size_t pixels, std::size_t gpuCount)
@@ -252,6 +284,7 @@ bool Pipeline::run(const cv::Mat& image, const filters::FilterChain& chain, cv::
     } else {
         if (s.failure.happened()) {
             local.events.push_back("GPUs not used since an earlier failure: " + s.failureText());
+            logFallback(local.events.back());
         } else {
             try {
                 if (!s.holds(image)) {
@@ -276,18 +309,21 @@ bool Pipeline::run(const cv::Mat& image, const filters::FilterChain& chain, cv::
                     const std::string text =
                         slotNames(s.options.deviceSlots) + " failed (" + failed.reason + "); " + step.why;
                     local.events.push_back(text);
+                    logFallback(text);
                     throw DeviceFailed(text, std::move(local));
                 }
                 failed.to = {DeviceId::cpu()};
                 failed.tiles = 1;
                 s.failure = std::move(failed);
                 local.events.push_back(s.failureText() + "; the CPU path computed the result");
+                logFallback(local.events.back());
             }
         }
         if (s.failure.happened()) {
             s.fallBack(image, chain, inside, dst, local);
         }
     }
+    logPlan(s.options, image, chain, local);
     if (report != nullptr) {
         *report = std::move(local);
     }

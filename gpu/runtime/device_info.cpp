@@ -2,6 +2,7 @@
 #include "tessera/gpu/device_info.h"
 
 #include "gpu/runtime/cufft_loader.h"
+#include "values/log.h"
 
 #include <cuda_runtime_api.h>
 
@@ -147,6 +148,21 @@ DeviceSnapshot scanLocked(Cache& c)
 {
     c.snapshot = queryDevices();
     ++c.scans;
+    values::logIf(values::LogCategory::Device, [&] {
+        const DeviceSnapshot& snap = *c.snapshot;
+        if (!snap.hasGpu()) {
+            return "no GPU: " + snap.reason + "; the CPU path runs everything";
+        }
+        std::string text = std::to_string(snap.devices.size()) + " CUDA device(s):";
+        for (const DeviceInfo& d : snap.devices) {
+            char line[160];
+            std::snprintf(line, sizeof line, " %s %s (%.1f of %.1f GiB free);", describe(d.id).c_str(), d.name.c_str(),
+                          static_cast<double>(d.memoryFree) / (1u << 30),
+                          static_cast<double>(d.memoryTotal) / (1u << 30));
+            text += line;
+        }
+        return text + " " + snap.fft;
+    });
     return *c.snapshot;
 }
 

@@ -13,7 +13,7 @@ tmp=$out.tmp
     echo '.B tessera\-cli'
     echo '.I COMMAND'
     echo '.BR \-\-help .'
-    for cmd in apply batch batch-report bench filters devices; do
+    for cmd in apply batch batch-report bench filters devices completion; do
         echo ".SS $cmd"
         echo '.nf'
         # roff: escape backslashes and protect lines that start with a control character.

@@ -195,7 +195,7 @@ TEST(FilterOptions, TheGuiReadsFilterAndParamAsTheCliDoes)
     // The CLI's parser takes the same values into the spec it builds.
     const std::vector<std::string> args{"--filter", "box", "--param", "size=5"};
     tessera::app::FilterOptionParser parser;
-    tessera::app::ArgumentReader in(args);
+    tessera::app::ArgumentReader in(args, {tessera::app::filterOptionTable()});
     while (in.next()) {
         ASSERT_TRUE(parser.consume(in));
     }

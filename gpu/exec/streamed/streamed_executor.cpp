@@ -2,6 +2,7 @@
 #include "gpu/exec/streamed/streamed_executor.h"
 
 #include "values/errors.h"
+#include "values/log.h"
 #include "tessera/gpu/values.h"
 #include "gpu/exec/chain_runner.h"
 #include "tessera/gpu/device_info.h"
@@ -194,6 +195,7 @@ FallbackRecord failedSlots(const std::vector<SlotReport>& slots)
 [[noreturn]] void refuse(FallbackRecord record, const std::string& why, RunReport& report)
 {
     std::string text = record.happened() ? record.describe() + "; " + why : why;
+    values::logIf(values::LogCategory::Fallback, [&] { return text; });
     report.events.push_back(text);
     report.fellBack = std::move(record);
     throw DeviceFailed(text, std::move(report));
@@ -310,6 +312,9 @@ void settleFallback(const StreamedRun& run, TileQueue& queue, std::vector<std::v
             fell.to.push_back(DeviceId::cpu());
         }
         fell.tiles = report.cpuFallbackTiles;
+    }
+    if (fell.happened()) {
+        values::logIf(values::LogCategory::Fallback, [&] { return fell.describe(); });
     }
     report.fellBack = std::move(fell);
     collect(queue, plans, report);

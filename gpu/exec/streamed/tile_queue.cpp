@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu/exec/streamed/tile_queue.h"
 
+#include "values/log.h"
+
 #include <utility>
 
 namespace tessera::gpu {
@@ -99,6 +101,8 @@ void TileQueue::addRecords(const std::vector<TimingRecord>& records)
 
 void TileQueue::addEvent(const std::string& text)
 {
+    // Every event is work that moved or a device left out: said as it happens.
+    values::logIf(values::LogCategory::Fallback, [&] { return text; });
     std::lock_guard lock(mutex_);
     events_.push_back(text);
 }
