@@ -148,13 +148,14 @@ lib=$(dpkg -L libtessera0 | grep -E '/libtessera\.so\.0$' | head -n 1)
     fail "$lib has no SONAME libtessera.so.0"
 
 step "ldd tessera-cli: no Qt Gui or Widgets, libtessera from the package"
-ldd /usr/bin/tessera-cli | sed 's/^/  /'
-! ldd /usr/bin/tessera-cli | grep -qE 'libQt6(Gui|Widgets)' || fail "tessera-cli loads Qt Gui or Widgets"
+# (ldd's output is read into a variable first: grep -q leaving a pipe early would fail it.)
+cli_ldd=$(ldd /usr/bin/tessera-cli)
+sed 's/^/  /' <<<"$cli_ldd"
+! grep -qE 'libQt6(Gui|Widgets)' <<<"$cli_ldd" || fail "tessera-cli loads Qt Gui or Widgets"
 for program in tessera tessera-cli tessera-bench; do
-    ldd "/usr/bin/$program" | grep -q "libtessera.so.0 => $lib" ||
-        ldd "/usr/bin/$program" | grep -q "libtessera.so.0 => $(readlink -f "$lib")" ||
-        ldd "/usr/bin/$program" | grep -q "libtessera.so.0 => /usr/" ||
-        fail "$program does not load the installed libtessera.so.0"
+    loaded=$(ldd "/usr/bin/$program" | sed -n 's/^[[:space:]]*libtessera\.so\.0 => \([^ ]*\) .*/\1/p')
+    [[ -n $loaded && $(readlink -f "$loaded") == $(readlink -f "$lib") ]] ||
+        fail "$program does not load the installed libtessera.so.0 (it loads '${loaded:-nothing}')"
 done
 
 step "tessera-cli --version, tessera-bench --version"
