@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         // The reader also walks "--" and positional arguments, as every sub-command's loop does;
         // what the shared parser does not take is the sub-command's own.
-        tessera::app::ArgumentReader in(args);
+        tessera::app::ArgumentReader in(args, {tessera::app::filterOptionTable()});
         while (in.next()) {
             parser.consume(in);
         }

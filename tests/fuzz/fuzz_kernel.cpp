@@ -33,7 +33,7 @@ void parseKernelOption(const std::string& value)
 {
     tessera::app::FilterOptionParser parser;
     const std::vector<std::string> args{"--kernel", value};
-    tessera::app::ArgumentReader in(args);
+    tessera::app::ArgumentReader in(args, {tessera::app::filterOptionTable()});
     try {
         if (!in.next() || !parser.consume(in)) {
             std::abort();
