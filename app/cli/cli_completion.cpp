@@ -56,26 +56,10 @@ std::string completeValue(ValueKind kind, std::string_view choices)
     return {};
 }
 
-}  // namespace
-
-std::string bashCompletionScript()
+/// The script's shell helpers (words, files, folders) and the filter ids, up to the case of
+/// _tessera_cli_param_keys.
+void writeHelpers(std::ostringstream& s, const std::vector<std::string>& ids)
 {
-    const auto& registry = filters::builtinRegistry();
-    std::vector<std::string> ids;
-    for (const auto& f : registry.all()) {
-        ids.push_back(f.id);
-    }
-    std::vector<std::string> commands;
-    for (const CommandSpec& c : cliCommands()) {
-        commands.push_back(std::string(c.name));
-    }
-    std::vector<std::string> globals;
-    for (const OptionSpec& o : globalOptions()) {
-        globals.push_back(std::string(o.shortName));
-        globals.push_back(std::string(o.name));
-    }
-
-    std::ostringstream s;
     s << "# bash completion for tessera-cli, written by 'tessera-cli completion bash' from the\n"
          "# program's own option tables: regenerate it rather than edit it. Safe under set -u.\n"
          "_tessera_cli_filter_ids='"
@@ -103,6 +87,11 @@ std::string bashCompletionScript()
          "_tessera_cli_param_keys() {\n"
          "    local keys\n"
          "    case $1 in\n";
+}
+
+/// The KEY= words of every filter's parameters, then the head of _tessera_cli_valued.
+void writeParamKeys(std::ostringstream& s, const filters::FilterRegistry& registry)
+{
     std::vector<std::string> allKeys;
     for (const auto& f : registry.all()) {
         std::vector<std::string> keys;
@@ -122,6 +111,11 @@ std::string bashCompletionScript()
          "# Whether option $2 of command $1 takes a value.\n"
          "_tessera_cli_valued() {\n"
          "    case \"$1 $2\" in\n";
+}
+
+/// Which options of which command take a value, from the option tables.
+void writeValued(std::ostringstream& s)
+{
     for (const CommandSpec& c : cliCommands()) {
         for (const OptionSpec* o : optionsOf(c)) {
             if (o->value == ValueKind::None) {
@@ -137,8 +131,14 @@ std::string bashCompletionScript()
     s << "    esac\n"
          "    return 1\n"
          "}\n"
-         "\n"
-         "_tessera_cli() {\n"
+         "\n";
+}
+
+/// The completion function's scan of the words before the cursor (command, positional count,
+/// the last --filter), the global options and the commands, up to the case of option values.
+void writeScan(std::ostringstream& s, const std::vector<std::string>& globals, const std::vector<std::string>& commands)
+{
+    s << "_tessera_cli() {\n"
          "    local cur=${COMP_WORDS[COMP_CWORD]-} cword=$COMP_CWORD opt= prefix=\n"
          "    local -a words=(\"${COMP_WORDS[@]}\")\n"
          "    COMPREPLY=()\n"
@@ -187,6 +187,11 @@ std::string bashCompletionScript()
          "    fi\n"
          "    if [[ -n $opt ]]; then\n"
          "        case \"$cmd $opt\" in\n";
+}
+
+/// Option values, option names and positional arguments, command by command; the end.
+void writeCases(std::ostringstream& s)
+{
     for (const CommandSpec& c : cliCommands()) {
         for (const OptionSpec* o : optionsOf(c)) {
             const std::string line = completeValue(o->value, o->choices);
@@ -231,6 +236,33 @@ std::string bashCompletionScript()
          "}\n"
          "\n"
          "complete -F _tessera_cli tessera-cli\n";
+}
+
+}  // namespace
+
+std::string bashCompletionScript()
+{
+    const auto& registry = filters::builtinRegistry();
+    std::vector<std::string> ids;
+    for (const auto& f : registry.all()) {
+        ids.push_back(f.id);
+    }
+    std::vector<std::string> commands;
+    for (const CommandSpec& c : cliCommands()) {
+        commands.push_back(std::string(c.name));
+    }
+    std::vector<std::string> globals;
+    for (const OptionSpec& o : globalOptions()) {
+        globals.push_back(std::string(o.shortName));
+        globals.push_back(std::string(o.name));
+    }
+
+    std::ostringstream s;
+    writeHelpers(s, ids);
+    writeParamKeys(s, registry);
+    writeValued(s);
+    writeScan(s, globals, commands);
+    writeCases(s);
     return s.str();
 }
 

@@ -270,15 +270,15 @@ struct UsageCase {
     std::string words;  ///< on stderr
 };
 
-TEST(CliManners, EveryUsageErrorExitsWithTwo)
+/// Every usage error of the three programs, with the words its message must hold; `dir` holds
+/// the output names (none may be created) and an existing report.
+std::vector<UsageCase> usageCases(const TempFolder& dir)
 {
-    const TempFolder dir("manners");
     const std::string in = q(kCamera);
     const std::string out = q(dir.file("o.png"));
     const std::string folder = q(dir.file("outdir"));
     const std::string report = q(dir.file("r.json"));
-    std::ofstream(dir.file("r.json")) << "{}";
-    const std::vector<UsageCase> cases = {
+    return {
         // the dispatcher
         {kCli, "", 2, "Usage: tessera-cli"},
         {kCli, "frobnicate", 2, "unknown command 'frobnicate'"},
@@ -357,6 +357,13 @@ TEST(CliManners, EveryUsageErrorExitsWithTwo)
         {kGui, in + " " + in, 2, "expected at most one image"},
         {kGui, in + " --screenshots " + q(dir.file("tour")), 2, "--screenshots needs an IMAGE and --filter"},
     };
+}
+
+TEST(CliManners, EveryUsageErrorExitsWithTwo)
+{
+    const TempFolder dir("manners");
+    std::ofstream(dir.file("r.json")) << "{}";
+    const std::vector<UsageCase> cases = usageCases(dir);
     for (const UsageCase& c : cases) {
         const std::string env = c.program == kGui ? "QT_QPA_PLATFORM=offscreen " : "";
         const ShellRun r = shell(dir, env + c.program + " " + c.args);
