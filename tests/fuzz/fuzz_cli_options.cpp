@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The filter, chain and device options apply, batch and the GUI share. The input is split at
 // NUL bytes into an argument list and parsed as the commands do; parsing only: values that
-// name files (--preset FILE, --kernel @FILE) are dropped, so no file is read or written and no
-// image is filtered (fuzz_preset and fuzz_kernel cover those files).
+// name files (--preset FILE, --kernel @FILE, and their --opt=value forms) are dropped, so no
+// file is read or written and no image is filtered (fuzz_preset and fuzz_kernel cover those
+// files).
 #include "fuzz_support.h"
 
 #include "app/cli/cli_filter_options.h"
@@ -17,9 +18,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<std::string> raw = tessera::fuzz::splitAtNul(data, size);
     // Dropping a pair can bring two others side by side ("--kernel --preset X @F" leaves
     // "--kernel @F"), so each argument is judged against the list kept so far: what reaches the
-    // parser has no "--preset" with a value after it and no "--kernel" before an "@" value.
+    // parser has no "--preset" with a value after it and no "--kernel" before an "@" value. The
+    // joined forms ("--preset=F", "--kernel=@F") name a file in one argument and are dropped alone.
     std::vector<std::string> args;
     for (const std::string& a : raw) {
+        if (a.starts_with("--preset=") || a.starts_with("--kernel=@")) {
+            continue;
+        }
         const bool namesFile = !args.empty() && (args.back() == "--preset" ||
                                                  (args.back() == "--kernel" && !a.empty() && a.front() == '@'));
         if (namesFile) {
