@@ -268,6 +268,9 @@ bool FilterOptionParser::consume(ArgumentReader& in)
     } else if (a == "--preset") {
         flush();
         const std::string path = value();
+        if (path.empty()) {  // "--preset=" or --preset ""
+            throw UsageError("--preset needs a file name");
+        }
         // As with --kernel @FILE: a file that cannot be read is a file error (1), contents that
         // do not make a chain are a usage error (2).
         const std::string text = filters::readPresetFile(path);

@@ -296,6 +296,7 @@ std::vector<UsageCase> usageCases(const TempFolder& dir)
         {kCli, "devices --verbose=1", 2, "--verbose takes no value"},
         // apply
         {kCli, "apply " + in + " -o " + q(dir.file("o.gif")) + " --filter box", 2, "unsupported output format '.gif'"},
+        {kCli, "apply " + in + " -o " + out + " --preset=", 2, "--preset needs a file name"},
         {kCli, "apply " + in + " -o " + q(dir.file("noext")) + " --filter box", 2, "unsupported output format"},
         {kCli, "apply " + in + " -o " + out + " --format gif --filter box", 2, "unknown output format 'gif'"},
         {kCli, "apply " + in + " -o " + out + " --format jpg --filter box", 2, "--format jpg asks for JPEG"},
