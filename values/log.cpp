@@ -35,7 +35,14 @@ std::atomic<unsigned> extraMask{0};
 std::mutex sinkMutex;  // guards sink and orders the lines of threads that log at once
 std::function<void(std::string_view)> sink;
 
-void writeAll(std::string_view text) noexcept
+void publish() noexcept
+{
+    detail::logMask.store(environmentMask.load() | extraMask.load());
+}
+
+}  // namespace
+
+void writeToStderr(std::string_view text) noexcept
 {
     std::size_t done = 0;
     while (done < text.size()) {
@@ -49,13 +56,6 @@ void writeAll(std::string_view text) noexcept
         done += static_cast<std::size_t>(n);
     }
 }
-
-void publish() noexcept
-{
-    detail::logMask.store(environmentMask.load() | extraMask.load());
-}
-
-}  // namespace
 
 unsigned parseLogCategories(std::string_view text, std::string* unknown)
 {
@@ -109,8 +109,8 @@ unsigned detail::readLogEnvironment() noexcept
             environmentMask.store(value != nullptr ? parseLogCategories(value, &unknown) : 0u);
             publish();
             if (!unknown.empty()) {
-                writeAll("tessera: TESSERA_LOG: unknown category '" + unknown +
-                         "' left out (known: device, plan, fallback, io, all)\n");
+                writeToStderr("tessera: TESSERA_LOG: unknown category '" + unknown +
+                              "' left out (known: device, plan, fallback, io, all)\n");
             }
         });
     } catch (...) {
@@ -139,7 +139,7 @@ void logLine(LogCategory category, std::string_view message) noexcept
         if (sink) {
             sink(line);
         } else {
-            writeAll(line);
+            writeToStderr(line);
         }
     } catch (...) {
         // Out of memory for a diagnostic, or a test's sink threw: drop the line.

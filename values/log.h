@@ -70,6 +70,10 @@ void logIf(LogCategory category, MessageFn&& message)
     }
 }
 
+/// Writes all of text to standard error (write(2), again after EINTR; a closed or full stderr
+/// ends it quietly). No lock: callers that interleave lines hold their own.
+void writeToStderr(std::string_view text) noexcept;
+
 /// For tests: every line (with its newline) goes to sink instead of standard error; an empty
 /// sink restores standard error. Thread-safe.
 void setLogSink(std::function<void(std::string_view line)> sink);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "app/cli/stderr_lines.h"
 
+#include "values/log.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <mutex>
@@ -18,17 +20,7 @@ std::mutex lineMutex;
 void emit(const std::string& text)
 {
     const std::lock_guard lock(lineMutex);
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(STDERR_FILENO, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return;  // a closed or full stderr: nothing better to do with a warning
-        }
-        done += static_cast<std::size_t>(n);
-    }
+    values::writeToStderr(text);
 }
 
 // What this thread wrote since its last newline; sent, ended by a newline, when the thread ends.
