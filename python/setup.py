@@ -11,6 +11,7 @@ import os
 import re
 
 from setuptools import setup
+from setuptools.dist import Distribution
 
 try:
     from wheel.bdist_wheel import bdist_wheel
@@ -35,6 +36,14 @@ def version():
     return found.group(1)
 
 
+class PlatformDistribution(Distribution):
+    """With the library inside, the package is installed as platform-specific (platlib), so the
+    wheel holds it at its root rather than under .data/purelib."""
+
+    def has_ext_modules(self):
+        return HAS_LIBRARY
+
+
 class PlatformWheel(bdist_wheel):
     def finalize_options(self):
         super().finalize_options()
@@ -45,4 +54,4 @@ class PlatformWheel(bdist_wheel):
         return ("py3", "none", platform) if HAS_LIBRARY else (python, abi, platform)
 
 
-setup(version=version(), cmdclass={"bdist_wheel": PlatformWheel})
+setup(version=version(), distclass=PlatformDistribution, cmdclass={"bdist_wheel": PlatformWheel})

@@ -54,7 +54,7 @@ say "$name ($(du -h "$wheel" | cut -f1))"
     fail "the wheel is not named tessera-VERSION-py3-none-linux_ARCH.whl: $name"
 listing=$(/usr/bin/python3 -m zipfile -l "$wheel")
 for member in tessera/__init__.py tessera/_lib.py tessera/libtessera.so.0 tessera/py.typed; do
-    grep -q " *$member " <<<"$listing$IFS" || grep -q "^$member " <<<"$listing" || fail "the wheel lacks $member"
+    grep -qE "^${member}[[:space:]]" <<<"$listing" || fail "the wheel lacks $member"
 done
 if grep -qiE 'numpy/|\.dist-info/.*numpy' <<<"$listing"; then
     fail "the wheel carries NumPy instead of declaring it"
